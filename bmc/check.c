@@ -1,0 +1,257 @@
+/* The verdict logic: encode, solve, re-check the witness concretely. */
+#include "bmc/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bmc/evaluate.h"
+#include "bmc/witness.h"
+#include "encoders/assertion.h"
+#include "encoders/exec.h"
+#include "encoders/xalloc.h"
+
+const char *verdict_name(enum verdict v)
+{
+    static const char *const names[] = { "PASS", "FAIL", "UNKNOWN", "ERROR" };
+    return names[v];
+}
+
+const char *property_name(enum property p)
+{
+    static const char *const names[] = { "program_spec", "cat_spec", "termination" };
+    return names[p];
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Everything one SAT check holds. */
+struct sat_check {
+    const struct program *p;
+    const struct model_desc *md;
+    const struct check_opts *o;
+    struct cnf *c;
+    struct exec_enc x;
+    struct model_out m;
+    int nacts;
+    lit acts[MODEL_MAX_AXIOMS + 4];
+    const char *act_names[MODEL_MAX_AXIOMS];
+};
+
+static void sat_setup(struct sat_check *s)
+{
+    s->c = cnf_new(true);
+    exec_encode(s->c, s->p, s->md->co_total, &s->x);
+    s->md->build(s->c, &s->x.base, &s->m);
+    for (int i = 0; i < s->m.naxioms; i++) {
+        const struct axiom *ax = &s->m.axioms[i];
+        if (ax->kind == AX_FLAG || axiom_disabled(ax->name, s->o->disabled, s->o->ndisabled))
+            continue;
+        lit act = cnf_var(s->c);
+        cnf_imply(s->c, act, -ax->violated);
+        s->act_names[s->nacts] = ax->name;
+        s->acts[s->nacts++] = act;
+    }
+}
+
+static void sat_teardown(struct sat_check *s)
+{
+    model_out_free(&s->m);
+    exec_free(s->p, &s->x);
+    cnf_free(s->c);
+}
+
+static int solve_with(struct sat_check *s, lit extra)
+{
+    lit as[MODEL_MAX_AXIOMS + 4];
+    memcpy(as, s->acts, (size_t)s->nacts * sizeof *as);
+    as[s->nacts] = extra;
+    return cnf_solve(s->c, as, s->nacts + 1);
+}
+
+/* Reads the solver's model into a choice. */
+static void extract_choice(struct sat_check *s, struct choice *ch)
+{
+    const struct program *p = s->p;
+    int n = p->nevents;
+    choice_init(ch, p);
+    const struct rel *rf = &s->x.base.rels[R_RF];
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            if (cnf_value(s->c, rel_get(rf, i, j)))
+                ch->rf[j] = i;
+            ch->co[i * n + j] = cnf_value(s->c, rel_get(&s->x.base.rels[R_CO], i, j));
+            ch->sf[i * n + j] = cnf_value(s->c, rel_get(&s->x.base.rels[R_SYNC_FENCE], i, j));
+        }
+        ch->sync[i] = cnf_value(s->c, s->x.sync[i]);
+        if (cnf_value(s->c, s->x.final_pick[i]))
+            ch->final_pick[exec_root_location(p->lit, p->events[i].loc)] = i;
+    }
+}
+
+/* Checks the SAT witness concretely; fills the witness JSON if asked.
+ * Returns false (with r->reason set) when the two back ends disagree. */
+static bool recheck(struct sat_check *s, bool want_goal, struct check_result *r)
+{
+    struct choice ch;
+    extract_choice(s, &ch);
+    struct evaluation ev;
+    evaluate(s->p, s->md, s->o->disabled, s->o->ndisabled, &ch, &ev);
+    const char *why = NULL;
+    if (!ev.x.valid)
+        why = ev.x.why;
+    else if (!ev.consistent)
+        why = ev.violated;
+    else if (!ev.terminated)
+        why = "not every thread terminates";
+    else if (!ev.filter)
+        why = "the filter does not hold";
+    else if (ev.assertion != want_goal)
+        why = "the final state does not decide the property as the solver said";
+    for (int e = 0; !why && e < s->p->nevents; e++)
+        if (ev.x.exec[e] != cnf_value(s->c, s->x.sx.exec[e]) ||
+            (ev.x.exec[e] && s->p->events[e].loc >= 0 &&
+             ev.x.val[e] != bv_model_value(s->c, &s->x.sx.val[e])))
+            why = "the concrete run differs from the solver's execution";
+    if (why)
+        snprintf(r->reason, sizeof r->reason,
+                 "internal error: the concrete evaluator rejects the solver's witness (%s)", why);
+    else if (s->o->want_witness)
+        r->witness = wit_build(s->p, &ev.x, &ev.b, &ev.m);
+    evaluation_free(s->p, &ev);
+    choice_free(&ch);
+    return why == NULL;
+}
+
+/* Names the axioms in the last UNSAT core. */
+static void core_reason(struct sat_check *s, char *buf, size_t len)
+{
+    size_t used = strlen(buf);
+    bool first = true;
+    for (int i = 0; i < s->nacts && used + 40 < len; i++)
+        if (cnf_failed(s->c, s->acts[i])) {
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", first ? " (forbidden by " : ", ",
+                                     s->act_names[i]);
+            first = false;
+        }
+    if (!first && used + 2 < len)
+        snprintf(buf + used, len - used, ")");
+}
+
+static void check_program_spec(struct sat_check *s, struct check_result *r)
+{
+    const struct litmus *l = s->p->lit;
+    if (l->quant == Q_NONE) {
+        r->verdict = V_ERROR;
+        snprintf(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
+        return;
+    }
+    sat_setup(s);
+    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
+    lit filter = assertion_encode(s->c, l->filter, &fs);
+    lit goal = assertion_encode(s->c, l->assertion, &fs);
+    if (l->quant == Q_FORALL)
+        goal = -goal;
+    lit term = LIT_TRUE, bound = LIT_FALSE;
+    for (int t = 0; t < s->p->nthreads; t++) {
+        term = cnf_and(s->c, term, s->x.sx.terminated[t]);
+        bound = cnf_or(s->c, bound, s->x.sx.bound_hit[t]);
+    }
+    lit query = cnf_and(s->c, cnf_and(s->c, goal, filter), term);
+    bool exists = l->quant == Q_EXISTS;
+    if (solve_with(s, query) == 10) {
+        if (!recheck(s, l->quant != Q_FORALL, r)) {
+            r->verdict = V_ERROR;
+        } else {
+            r->verdict = exists ? V_PASS : V_FAIL;
+            snprintf(r->reason, sizeof r->reason, "%s",
+                     exists ? "the outcome is reachable"
+                            : l->quant == Q_FORALL ? "an execution violates the condition"
+                                                   : "the outcome is reachable");
+        }
+    } else {
+        snprintf(r->reason, sizeof r->reason, "%s",
+                 exists ? "the outcome is unreachable" : l->quant == Q_FORALL
+                     ? "every execution satisfies the condition" : "the outcome is unreachable");
+        core_reason(s, r->reason, sizeof r->reason);
+        r->verdict = exists ? V_FAIL : V_PASS;
+        if (bound != LIT_FALSE && solve_with(s, cnf_and(s->c, filter, bound)) == 10) {
+            r->verdict = V_UNKNOWN;
+            snprintf(r->reason, sizeof r->reason,
+                     "no witness within the loop bound %d, and some loop can run past it",
+                     s->p->bound);
+        }
+    }
+    sat_teardown(s);
+}
+
+/* cat_spec: some consistent execution raises a flagged axiom (a data race). */
+static void check_cat_spec(struct sat_check *s, struct check_result *r)
+{
+    sat_setup(s);
+    lit raised = LIT_FALSE;
+    for (int i = 0; i < s->m.naxioms; i++)
+        if (s->m.axioms[i].kind == AX_FLAG)
+            raised = cnf_or(s->c, raised, s->m.axioms[i].violated);
+    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
+    lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
+    if (raised != LIT_FALSE && solve_with(s, cnf_and(s->c, raised, filter)) == 10) {
+        r->verdict = V_FAIL;
+        snprintf(r->reason, sizeof r->reason, "a consistent execution raises a flagged axiom");
+    } else {
+        r->verdict = V_PASS;
+        snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
+                 ? "the model flags nothing" : "no consistent execution raises a flag");
+    }
+    sat_teardown(s);
+}
+
+static const char *default_model(const struct litmus *l)
+{
+    return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
+}
+
+void check_file(const char *path, const struct check_opts *o, struct check_result *r)
+{
+    double t0 = now_ms();
+    memset(r, 0, sizeof *r);
+    r->verdict = V_ERROR;
+    struct litmus_error err;
+    struct litmus *l = litmus_parse_file(path, &err);
+    if (!l) {
+        snprintf(r->reason, sizeof r->reason, "%s:%d:%d: error: %s", path, err.pos.line,
+                 err.pos.col, err.msg);
+        r->ms = now_ms() - t0;
+        return;
+    }
+    const char *mname = o->model ? o->model : default_model(l);
+    snprintf(r->model, sizeof r->model, "%s", mname);
+    const struct model_desc *md = model_find(mname);
+    char msg[256] = "";
+    struct program *p = md ? program_build(l, o->bound, msg, sizeof msg) : NULL;
+    if (!md) {
+        snprintf(r->reason, sizeof r->reason, "%s: error: model %s is not available (have: %s)",
+                 path, mname, model_names());
+    } else if (!p) {
+        snprintf(r->reason, sizeof r->reason, "%s:1:1: error: %s", path, msg);
+    } else {
+        struct sat_check s = { .p = p, .md = md, .o = o };
+        switch (o->property) {
+        case P_PROGRAM_SPEC: check_program_spec(&s, r); break;
+        case P_CAT_SPEC: check_cat_spec(&s, r); break;
+        case P_TERMINATION:
+            r->verdict = V_UNKNOWN;
+            snprintf(r->reason, sizeof r->reason, "termination checking is not implemented yet");
+            break;
+        }
+    }
+    program_free(p);
+    litmus_free(l);
+    r->ms = now_ms() - t0;
+}

@@ -1,0 +1,38 @@
+/* One check: a file, a model and a property in; a verdict and witness out. */
+#ifndef GPUBMC_CHECK_H
+#define GPUBMC_CHECK_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+enum verdict { V_PASS, V_FAIL, V_UNKNOWN, V_ERROR };
+enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
+
+#define CHECK_MAX_DISABLED 16
+
+struct check_opts {
+    const char *model;       /* NULL: from the file's dialect */
+    enum property property;
+    const char *progress;    /* fair, hsa, obe, hsa_obe, lobe, unfair */
+    int bound;
+    int ndisabled;
+    const char *disabled[CHECK_MAX_DISABLED];   /* --no-axiom names */
+    bool want_witness;
+};
+
+struct check_result {
+    enum verdict verdict;
+    char model[32];
+    char reason[320];        /* short explanation; for ERROR the message */
+    double ms;
+    cJSON *witness;          /* when want_witness and an execution decides */
+};
+
+/* Checks one file; never exits, never crashes on bad input. */
+void check_file(const char *path, const struct check_opts *o, struct check_result *r);
+
+/* Names for output. */
+const char *verdict_name(enum verdict v);
+const char *property_name(enum property p);
+
+#endif

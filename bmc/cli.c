@@ -1,0 +1,128 @@
+/* Option parsing: the stable command-line contract of DESIGN.md. */
+#include "bmc/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/model.h"
+
+static const char usage[] =
+    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains]\n"
+    "              [--property program_spec|cat_spec|termination[,...]]\n"
+    "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair] [--bound N]\n"
+    "              [--no-axiom NAME]... [--json] [--witness FILE.json] FILE...\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpubmc: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s", usage);
+    return 1;
+}
+
+static int parse_properties(const char *arg, struct cli *cli)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", arg);
+    cli->nproperties = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        enum property p;
+        if (strcmp(tok, "program_spec") == 0)
+            p = P_PROGRAM_SPEC;
+        else if (strcmp(tok, "cat_spec") == 0)
+            p = P_CAT_SPEC;
+        else if (strcmp(tok, "termination") == 0)
+            p = P_TERMINATION;
+        else
+            return usage_error("unknown property '%s'", tok);
+        if (cli->nproperties == CLI_MAX_PROPERTIES)
+            return usage_error("too many properties in '%s'", arg);
+        cli->properties[cli->nproperties++] = p;
+    }
+    return cli->nproperties ? 0 : usage_error("empty property list '%s'", arg);
+}
+
+static bool known_progress(const char *s)
+{
+    static const char *const names[] = { "fair", "hsa", "obe", "hsa_obe", "lobe", "unfair" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The value of option argv[*i], or NULL after reporting a missing one. */
+static const char *option_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        usage_error("option %s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int cli_parse(int argc, char **argv, struct cli *cli)
+{
+    memset(cli, 0, sizeof *cli);
+    cli->opts.bound = 1;
+    cli->opts.progress = "fair";
+    cli->nproperties = 1;
+    cli->properties[0] = P_PROGRAM_SPEC;
+    cli->files = calloc((size_t)argc, sizeof *cli->files);
+    if (!cli->files)
+        return usage_error("%s", "out of memory");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            return 2;
+        } else if (strcmp(a, "--version") == 0) {
+            puts("gpubmc 0.1");
+            return 2;
+        } else if (strcmp(a, "--json") == 0) {
+            cli->json = true;
+        } else if (strcmp(a, "--model") == 0) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 1;
+            if (!model_find(v))
+                return usage_error("unknown or unavailable model '%s'", v);
+            cli->opts.model = v;
+        } else if (strcmp(a, "--property") == 0) {
+            if (!(v = option_value(argc, argv, &i)) || parse_properties(v, cli))
+                return 1;
+        } else if (strcmp(a, "--progress") == 0) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 1;
+            if (!known_progress(v))
+                return usage_error("unknown progress model '%s'", v);
+            cli->opts.progress = v;
+        } else if (strcmp(a, "--bound") == 0) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 1;
+            char *end;
+            long b = strtol(v, &end, 10);
+            if (*v == '\0' || *end != '\0' || b < 1 || b > 10000)
+                return usage_error("--bound needs an integer from 1 to 10000, not '%s'", v);
+            cli->opts.bound = (int)b;
+        } else if (strcmp(a, "--witness") == 0) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 1;
+            cli->witness_path = v;
+            cli->opts.want_witness = true;
+        } else if (strcmp(a, "--no-axiom") == 0) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 1;
+            if (cli->opts.ndisabled == CHECK_MAX_DISABLED)
+                return usage_error("too many --no-axiom options (at %s)", v);
+            cli->opts.disabled[cli->opts.ndisabled++] = v;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option '%s'", a);
+        } else {
+            cli->files[cli->nfiles++] = argv[i];
+        }
+    }
+    if (cli->nfiles == 0)
+        return usage_error("%s", "no input files");
+    return 0;
+}

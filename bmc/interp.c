@@ -1,0 +1,678 @@
+/* Concrete interpretation by three-valued fixpoint: every round re-runs
+ * each thread with what is known so far (values of the writes read,
+ * barrier arrivals); unknowns stay unknown until a later round resolves
+ * them.  A choice that never resolves is a value cycle (thin air). */
+#include "bmc/interp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/exec.h"
+#include "encoders/xalloc.h"
+
+enum tri { UNK = 0, NO, YES };
+
+struct ictx {
+    const struct program *p;
+    const struct choice *ch;
+    struct concrete *out;
+    enum tri *cf, *ex;
+    bool *vknown, *idknown;
+    bool changed;
+};
+
+struct ireg { bool known; int32_t v; };
+
+struct walk {
+    struct ictx *x;
+    int t, nev, first, nregs;
+    struct ireg *regs;
+    bool *dep;               /* dep[r * nev + k] */
+    bool *ctrl;              /* per thread event */
+    struct ireg *snap;       /* per micro-op: live registers at loop heads */
+};
+
+void choice_init(struct choice *ch, const struct program *p)
+{
+    int n = p->nevents;
+    ch->rf = xcalloc((size_t)n, sizeof *ch->rf);
+    for (int e = 0; e < n; e++)
+        ch->rf[e] = -1;
+    ch->sync = xcalloc((size_t)n, sizeof *ch->sync);
+    ch->co = xcalloc((size_t)n * n, sizeof *ch->co);
+    ch->sf = xcalloc((size_t)n * n, sizeof *ch->sf);
+    ch->final_pick = xcalloc((size_t)p->lit->nlocs, sizeof *ch->final_pick);
+    for (int l = 0; l < p->lit->nlocs; l++)
+        ch->final_pick[l] = -1;
+}
+
+void choice_free(struct choice *ch)
+{
+    free(ch->rf);
+    free(ch->sync);
+    free(ch->co);
+    free(ch->sf);
+    free(ch->final_pick);
+}
+
+static int32_t apply_binop(enum binop op, int32_t a, int32_t b)
+{
+    uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+    switch (op) {
+    case OP_ADD: return (int32_t)(ua + ub);
+    case OP_SUB: return (int32_t)(ua - ub);
+    case OP_MUL: return (int32_t)(ua * ub);
+    case OP_DIV:
+        if (b == 0)
+            return a >= 0 ? -1 : 1;
+        if (a == INT32_MIN && b == -1)
+            return INT32_MIN;
+        return a / b;
+    case OP_AND: return (int32_t)(ua & ub);
+    case OP_OR: return (int32_t)(ua | ub);
+    case OP_XOR: return (int32_t)(ua ^ ub);
+    case OP_EXCH: case OP_CAS: return b;
+    }
+    return b;
+}
+
+static bool apply_cmp(enum cmpop op, int32_t a, int32_t b)
+{
+    switch (op) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return a < b;
+    case CMP_GT: return a > b;
+    case CMP_LE: return a <= b;
+    case CMP_GE: return a >= b;
+    }
+    return false;
+}
+
+static struct ireg operand(const struct walk *w, const struct operand *o)
+{
+    if (o->is_reg)
+        return w->regs[o->reg];
+    return (struct ireg){ true, (int32_t)o->value };
+}
+
+static bool operand_dep(const struct walk *w, const struct operand *o, int k)
+{
+    return o->is_reg && w->dep[o->reg * w->nev + k];
+}
+
+static void learn(struct ictx *x, enum tri *slot, enum tri v)
+{
+    if (*slot == UNK && v != UNK) {
+        *slot = v;
+        x->changed = true;
+    }
+}
+
+static void learn_value(struct ictx *x, int e, struct ireg v)
+{
+    if (v.known && !x->vknown[e]) {
+        x->vknown[e] = true;
+        x->out->val[e] = v.v;
+        x->changed = true;
+    }
+}
+
+/* Marks event e reached and executed, with its control dependencies. */
+static void reach(struct walk *w, int e, bool executed)
+{
+    struct ictx *x = w->x;
+    learn(x, &x->cf[e], YES);
+    learn(x, &x->ex[e], executed ? YES : NO);
+    int n = x->p->nevents;
+    for (int k = 0; k < w->nev; k++)
+        if (w->ctrl[k] && executed)
+            x->out->ctrl[(w->first + k) * n + e] = true;
+}
+
+static void set_reg(struct walk *w, int r, struct ireg v, int dep_event)
+{
+    if (r < 0)
+        return;
+    w->regs[r] = v;
+    for (int k = 0; k < w->nev; k++)
+        w->dep[r * w->nev + k] = w->first + k == dep_event;
+}
+
+/* The value a read gets from its chosen write; false if the choice is broken. */
+static bool read_value(struct walk *w, int e, struct ireg *v)
+{
+    struct ictx *x = w->x;
+    int src = x->ch->rf[e];
+    v->known = false;
+    if (src < 0 || !event_is_write(&x->p->events[src]) ||
+        !base_same_location(x->p, &x->p->events[src], &x->p->events[e]) ||
+        src == x->p->events[e].rmw_partner) {
+        snprintf(x->out->why, sizeof x->out->why, "read %d has no valid write to read from", e);
+        return false;
+    }
+    if (x->ex[src] == NO) {
+        snprintf(x->out->why, sizeof x->out->why, "read %d reads from unexecuted write %d", e, src);
+        return false;
+    }
+    if (x->ex[src] == YES && x->vknown[src]) {
+        v->known = true;
+        v->v = x->out->val[src];
+    }
+    return true;
+}
+
+static void write_data_deps(struct walk *w, int e, const struct operand *a, const struct operand *b,
+                            int self_read)
+{
+    int n = w->x->p->nevents;
+    for (int k = 0; k < w->nev; k++) {
+        bool d = operand_dep(w, a, k) || (b && operand_dep(w, b, k)) || w->first + k == self_read;
+        if (d)
+            w->x->out->data[(w->first + k) * n + e] = true;
+    }
+}
+
+/* Runs a memory instruction; false if the choice is broken. */
+static bool run_memory(struct walk *w, const struct uop *u)
+{
+    const struct instr *in = u->in;
+    int e = u->first_event;
+    for (int k = 0; k < u->nevents; k++)
+        reach(w, e + k, true);
+    if (in->kind == I_STORE) {
+        learn_value(w->x, e, operand(w, &in->a));
+        write_data_deps(w, e, &in->a, NULL, -1);
+        return true;
+    }
+    struct ireg old = { false, 0 };
+    if (!read_value(w, e, &old))
+        return false;
+    learn_value(w->x, e, old);
+    if (in->kind == I_RMW) {
+        struct ireg a = operand(w, &in->a), b = operand(w, &in->b), nv = { false, 0 };
+        if (in->op == OP_CAS) {
+            if (old.known && a.known && (old.v != a.v || b.known))
+                nv = (struct ireg){ true, old.v == a.v ? b.v : old.v };
+        } else if (in->op == OP_EXCH) {
+            nv = a;
+        } else if (old.known && a.known) {
+            nv = (struct ireg){ true, apply_binop(in->op, old.v, a.v) };
+        }
+        learn_value(w->x, e + 1, nv);
+        write_data_deps(w, e + 1, &in->a, in->op == OP_CAS ? &in->b : NULL,
+                        in->op == OP_EXCH ? -1 : e);
+    }
+    set_reg(w, in->dst, old, e);
+    return true;
+}
+
+static void run_local(struct walk *w, const struct instr *in)
+{
+    struct ireg a = operand(w, &in->a), b = operand(w, &in->b);
+    struct ireg v = { false, 0 };
+    if (in->op == OP_EXCH)
+        v = a;
+    else if (a.known && b.known)
+        v = (struct ireg){ true, apply_binop(in->op, a.v, b.v) };
+    bool *dep = xcalloc((size_t)w->nev, sizeof *dep);
+    for (int k = 0; k < w->nev; k++)
+        dep[k] = operand_dep(w, &in->a, k) || (in->op != OP_EXCH && operand_dep(w, &in->b, k));
+    set_reg(w, in->dst, v, -1);
+    for (int k = 0; k < w->nev; k++)
+        w->dep[in->dst * w->nev + k] = dep[k];
+    free(dep);
+}
+
+/* Whether member m blocks barrier b while m is unreached: only a constant id
+ * equal to b's (or an unnamed barrier) does. */
+static bool unreached_blocks(struct ictx *x, int b, int m)
+{
+    const struct instr *mi = x->p->events[m].in;
+    if (!mi->has_bar_id)
+        return true;
+    return !mi->bar_id.is_reg && x->out->bar_id[b] == (int32_t)mi->bar_id.value;
+}
+
+/* Decides whether reached barrier b passes: YES, NO (blocked) or UNK. */
+static enum tri barrier_passes(struct ictx *x, int b)
+{
+    const struct program *p = x->p;
+    const struct event *eb = &p->events[b];
+    const struct instr *in = eb->in;
+    int count = 0;
+    bool unknown = false, blocked = false;
+    for (int m = 0; m < p->nevents; m++) {
+        if (!exec_barriers_meet(p, eb, &p->events[m]))
+            continue;
+        if (x->cf[m] == UNK) {
+            unknown = true;
+        } else if (x->cf[m] == NO) {
+            blocked |= !in->has_bar_quorum && unreached_blocks(x, b, m);
+        } else if (!x->idknown[m]) {
+            unknown = true;
+        } else if (!in->has_bar_id || x->out->bar_id[m] == x->out->bar_id[b]) {
+            count++;
+        }
+    }
+    if (!in->has_bar_quorum)
+        return blocked ? NO : unknown ? UNK : YES;
+    if (count >= x->out->bar_quorum[b])
+        return YES;
+    return unknown ? UNK : NO;
+}
+
+/* Runs barrier micro-op u; returns YES (passed), NO (stuck) or UNK. */
+static enum tri run_barrier(struct walk *w, const struct uop *u)
+{
+    struct ictx *x = w->x;
+    int e = u->first_event;
+    const struct instr *in = u->in;
+    learn(x, &x->cf[e], YES);
+    struct ireg id = in->has_bar_id ? operand(w, &in->bar_id) : (struct ireg){ true, 0 };
+    struct ireg q = in->has_bar_quorum ? operand(w, &in->bar_quorum) : (struct ireg){ true, 0 };
+    if (!id.known || !q.known)
+        return UNK;
+    if (!x->idknown[e]) {
+        x->idknown[e] = true;
+        x->out->bar_id[e] = id.v;
+        x->out->bar_quorum[e] = q.v;
+        x->changed = true;
+    }
+    enum tri pass = barrier_passes(x, e);
+    if (pass == UNK)
+        return UNK;
+    reach(w, e, pass == YES);
+    return pass;
+}
+
+/* Whether the iteration that started at head had a side effect; UNK if unknown. */
+static enum tri iteration_effect(struct walk *w, int head, int here)
+{
+    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct loop_info *li = &pt->loops[pt->code[here].loop];
+    for (int i = head; i < here; i++)
+        for (int k = 0; k < pt->code[i].nevents; k++) {
+            int e = pt->code[i].first_event + k;
+            if (w->x->p->events[e].kind == EV_WRITE && w->x->ex[e] == YES)
+                return YES;
+        }
+    bool unknown = false;
+    for (int k = 0; k < li->nlive; k++) {
+        struct ireg before = w->snap[head * (w->nregs + 1) + k], now = w->regs[li->live_written[k]];
+        if (!before.known || !now.known)
+            unknown = true;
+        else if (before.v != now.v)
+            return YES;
+    }
+    return unknown ? UNK : NO;
+}
+
+static void branch_ctrl(struct walk *w, const struct instr *in)
+{
+    for (int k = 0; k < w->nev; k++)
+        w->ctrl[k] |= operand_dep(w, &in->a, k) || operand_dep(w, &in->b, k);
+}
+
+/* Walks thread t once.  Returns false if the choice is broken. */
+static bool walk_thread(struct ictx *x, int t, bool *complete)
+{
+    const struct pthread *pt = &x->p->threads[t];
+    const struct thread *th = pt->src;
+    struct walk w = { .x = x, .t = t, .nev = pt->nevents, .first = pt->first_event,
+                      .nregs = th->nregs };
+    w.regs = xcalloc((size_t)th->nregs, sizeof *w.regs);
+    w.dep = xcalloc((size_t)th->nregs * pt->nevents, sizeof *w.dep);
+    w.ctrl = xcalloc((size_t)pt->nevents, sizeof *w.ctrl);
+    w.snap = xcalloc((size_t)pt->ncode * (th->nregs + 1), sizeof *w.snap);
+    for (int r = 0; r < th->nregs; r++)
+        w.regs[r] = (struct ireg){ true, th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0 };
+    bool ok = true, done = false;
+    enum { RUN_EXIT, RUN_STUCK, RUN_UNKNOWN } how = RUN_EXIT;
+    int pc = 0;
+    while (ok && !done && pc < pt->ncode) {
+        const struct uop *u = &pt->code[pc];
+        const struct instr *in = u->in;
+        int next = pc + 1;
+        if (u->kind == U_LOOP_HEAD) {
+            const struct loop_info *li = &pt->loops[u->loop];
+            for (int k = 0; k < li->nlive; k++)
+                w.snap[pc * (th->nregs + 1) + k] = w.regs[li->live_written[k]];
+        } else if (u->kind == U_BACKJUMP) {
+            struct ireg a = operand(&w, &in->a), b = operand(&w, &in->b);
+            bool taken = true;
+            if (in->kind == I_BRANCH) {
+                branch_ctrl(&w, in);
+                if (!a.known || !b.known) {
+                    how = RUN_UNKNOWN;
+                    break;
+                }
+                taken = apply_cmp(in->cmp, a.v, b.v);
+            }
+            if (taken) {
+                enum tri eff = iteration_effect(&w, u->head, pc);
+                if (eff == UNK) {
+                    how = RUN_UNKNOWN;
+                    break;
+                }
+                if (eff == NO) {
+                    x->out->spins[t] = true;
+                    how = RUN_STUCK;
+                    break;
+                }
+                if (u->target == TARGET_BOUND) {
+                    x->out->bound_hit[t] = true;
+                    how = RUN_STUCK;
+                    break;
+                }
+                next = u->target;
+            }
+        } else {
+            switch (in->kind) {
+            case I_LOAD: case I_STORE: case I_RMW:
+                ok = run_memory(&w, u);
+                break;
+            case I_LOCAL:
+                run_local(&w, in);
+                break;
+            case I_BRANCH: {
+                struct ireg a = operand(&w, &in->a), b = operand(&w, &in->b);
+                branch_ctrl(&w, in);
+                if (!a.known || !b.known) {
+                    how = RUN_UNKNOWN;
+                    done = true;
+                } else if (apply_cmp(in->cmp, a.v, b.v)) {
+                    next = u->target;
+                }
+                break;
+            }
+            case I_GOTO:
+                next = u->target;
+                break;
+            case I_BARRIER: {
+                enum tri pass = run_barrier(&w, u);
+                if (pass != YES) {
+                    how = pass == NO ? RUN_STUCK : RUN_UNKNOWN;
+                    done = true;
+                }
+                break;
+            }
+            case I_LABEL:
+                break;
+            default:
+                for (int k = 0; k < u->nevents; k++)
+                    reach(&w, u->first_event + k, true);
+                break;
+            }
+        }
+        if (!done)
+            pc = next;
+    }
+    if (ok && how != RUN_UNKNOWN) {
+        if (how == RUN_EXIT)
+            x->out->terminated[t] = true;
+        for (int k = 0; k < pt->nevents; k++) {   /* everything not reached never runs */
+            learn(x, &x->cf[pt->first_event + k], NO);
+            learn(x, &x->ex[pt->first_event + k], NO);
+        }
+        if (how == RUN_EXIT)
+            for (int r = 0; r < th->nregs; r++)
+                x->out->final_regs[t][r] = w.regs[r].v;
+    }
+    *complete = how != RUN_UNKNOWN;
+    free(w.regs);
+    free(w.dep);
+    free(w.ctrl);
+    free(w.snap);
+    return ok;
+}
+
+static void concrete_alloc(const struct program *p, struct concrete *out)
+{
+    int n = p->nevents, nt = p->nthreads;
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->exec = xcalloc((size_t)n, sizeof *out->exec);
+    out->cf = xcalloc((size_t)n, sizeof *out->cf);
+    out->val = xcalloc((size_t)n, sizeof *out->val);
+    out->bar_id = xcalloc((size_t)n, sizeof *out->bar_id);
+    out->bar_quorum = xcalloc((size_t)n, sizeof *out->bar_quorum);
+    out->data = xcalloc((size_t)n * n, sizeof *out->data);
+    out->ctrl = xcalloc((size_t)n * n, sizeof *out->ctrl);
+    out->terminated = xcalloc((size_t)nt, sizeof *out->terminated);
+    out->bound_hit = xcalloc((size_t)nt, sizeof *out->bound_hit);
+    out->spins = xcalloc((size_t)nt, sizeof *out->spins);
+    out->final_regs = xcalloc((size_t)nt, sizeof *out->final_regs);
+    for (int t = 0; t < nt; t++)
+        out->final_regs[t] = xcalloc((size_t)p->threads[t].src->nregs, sizeof **out->final_regs);
+    out->final_mem = xcalloc((size_t)p->lit->nlocs, sizeof *out->final_mem);
+}
+
+void concrete_free(const struct program *p, struct concrete *x)
+{
+    free(x->exec);
+    free(x->cf);
+    free(x->val);
+    free(x->bar_id);
+    free(x->bar_quorum);
+    free(x->data);
+    free(x->ctrl);
+    free(x->terminated);
+    free(x->bound_hit);
+    free(x->spins);
+    for (int t = 0; t < p->nthreads; t++)
+        free(x->final_regs[t]);
+    free(x->final_regs);
+    free(x->final_mem);
+}
+
+static bool fail(struct concrete *out, const char *why)
+{
+    if (!out->why[0])
+        snprintf(out->why, sizeof out->why, "%s", why);
+    out->valid = false;
+    return false;
+}
+
+/* Checks that ord is a strict partial order on the events allowed by
+ * member(), relating only executed pairs allowed by pair(). */
+static bool check_order(const struct program *p, const bool *exec, const bool *ord,
+                        bool (*pair)(const struct program *, int, int))
+{
+    int n = p->nevents;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (!ord[i * n + j])
+                continue;
+            if (i == j || !exec[i] || !exec[j] || !pair(p, i, j) || ord[j * n + i])
+                return false;
+            for (int k = 0; k < n; k++)
+                if (ord[j * n + k] && pair(p, i, k) && !ord[i * n + k])
+                    return false;
+        }
+    return true;
+}
+
+static bool co_pair(const struct program *p, int i, int j)
+{
+    const struct event *a = &p->events[i], *b = &p->events[j];
+    return event_is_write(a) && event_is_write(b) && base_same_location(p, a, b) &&
+           b->kind != EV_INIT;
+}
+
+static bool is_fence_sc(const struct event *e)
+{
+    return e->kind == EV_FENCE && e->mo == MO_SC && e->in->kind == I_FENCE;
+}
+
+static bool sf_pair(const struct program *p, int i, int j)
+{
+    return is_fence_sc(&p->events[i]) && is_fence_sc(&p->events[j]) &&
+           base_scopes_overlap(p, &p->events[i], &p->events[j]);
+}
+
+/* co: init first, strict partial order over executed same-location writes. */
+static bool check_co(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    int n = p->nevents;
+    if (!check_order(p, out->exec, ch->co, co_pair))
+        return fail(out, "coherence is not a strict order over executed same-location writes");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (p->events[i].kind == EV_INIT && co_pair(p, i, j) && out->exec[j] && !ch->co[i * n + j])
+                return fail(out, "an initial write is not coherence-before a write");
+    return true;
+}
+
+static bool check_sf(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    int n = p->nevents;
+    if (!check_order(p, out->exec, ch->sf, sf_pair))
+        return fail(out, "the fence.sc order is not a strict order");
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (sf_pair(p, i, j) && out->exec[i] && out->exec[j] &&
+                !ch->sf[i * n + j] && !ch->sf[j * n + i])
+                return fail(out, "two fence.sc in scope are unordered");
+    return true;
+}
+
+/* Named barriers: sync only on executed ones, and enough of them for a quorum. */
+static bool check_sync(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    for (int b = 0; b < p->nevents; b++) {
+        const struct event *eb = &p->events[b];
+        if (eb->kind != EV_BARRIER || !eb->in->has_bar_id)
+            continue;
+        if (!eb->in->has_bar_quorum) {
+            if (!ch->sync[b])
+                return fail(out, "a named barrier without quorum does not synchronise");
+            continue;
+        }
+        if (ch->sync[b] && !out->exec[b])
+            return fail(out, "an unexecuted barrier synchronises");
+        if (!out->cf[b])
+            continue;
+        int cf = 0, sync = 0;
+        for (int m = 0; m < p->nevents; m++)
+            if (exec_barriers_meet(p, eb, &p->events[m]) && out->cf[m] &&
+                out->bar_id[m] == out->bar_id[b]) {
+                cf++;
+                sync += ch->sync[m];
+            }
+        bool has_quorum = cf >= out->bar_quorum[b];
+        if (has_quorum != (sync >= out->bar_quorum[b]))
+            return fail(out, "barrier synchronisation does not match its quorum");
+    }
+    return true;
+}
+
+/* Final memory: each location's value comes from a co-maximal executed write. */
+static bool check_final(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    int n = p->nevents;
+    for (int l = 0; l < p->lit->nlocs; l++) {
+        int root = exec_root_location(p->lit, l);
+        int w = ch->final_pick[root];
+        if (w < 0 || !out->exec[w] || !event_is_write(&p->events[w]) ||
+            exec_root_location(p->lit, p->events[w].loc) != root)
+            return fail(out, "a location's final value comes from no executed write");
+        for (int o = 0; o < n; o++)
+            if (ch->co[w * n + o])
+                return fail(out, "a location's final value comes from a write that is not co-last");
+        out->final_mem[l] = out->val[w];
+    }
+    return true;
+}
+
+void interp_run(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    int n = p->nevents;
+    concrete_alloc(p, out);
+    struct ictx x = { .p = p, .ch = ch, .out = out };
+    x.cf = xcalloc((size_t)n, sizeof *x.cf);
+    x.ex = xcalloc((size_t)n, sizeof *x.ex);
+    x.vknown = xcalloc((size_t)n, sizeof *x.vknown);
+    x.idknown = xcalloc((size_t)n, sizeof *x.idknown);
+    for (int e = 0; e < n; e++)
+        if (p->events[e].kind == EV_INIT) {
+            x.cf[e] = x.ex[e] = YES;
+            x.vknown[e] = true;
+            out->val[e] = (int32_t)p->lit->locs[p->events[e].loc].init;
+        }
+    out->valid = true;
+    bool all_complete = false;
+    x.changed = true;
+    while (out->valid && x.changed) {
+        x.changed = false;
+        all_complete = true;
+        for (int t = 0; t < p->nthreads && out->valid; t++) {
+            bool complete;
+            if (!walk_thread(&x, t, &complete))
+                out->valid = false;
+            all_complete &= complete;
+        }
+    }
+    if (out->valid) {
+        memset(out->terminated, 0, (size_t)p->nthreads * sizeof *out->terminated);
+        memset(out->spins, 0, (size_t)p->nthreads * sizeof *out->spins);
+        memset(out->bound_hit, 0, (size_t)p->nthreads * sizeof *out->bound_hit);
+        for (int t = 0; t < p->nthreads; t++) {   /* final pass records termination */
+            bool complete;
+            walk_thread(&x, t, &complete);
+        }
+        for (int e = 0; e < n; e++) {
+            out->cf[e] = x.cf[e] == YES;
+            out->exec[e] = x.ex[e] == YES;
+            if (out->exec[e] && p->events[e].kind != EV_FENCE && p->events[e].kind != EV_BARRIER &&
+                !x.vknown[e])
+                all_complete = false;
+        }
+        if (!all_complete)
+            fail(out, "values depend on themselves (a thin-air cycle)");
+    }
+    if (out->valid) {
+        for (int e = 0; e < n; e++)
+            if (p->events[e].kind == EV_READ && !out->exec[e] && ch->rf[e] >= 0)
+                fail(out, "an unexecuted read reads from a write");
+    }
+    if (out->valid && check_co(p, ch, out) && check_sf(p, ch, out) && check_sync(p, ch, out))
+        check_final(p, ch, out);
+    free(x.cf);
+    free(x.ex);
+    free(x.vknown);
+    free(x.idknown);
+}
+
+static lit *bools_to_lits(const bool *v, int count)
+{
+    lit *l = xcalloc((size_t)count, sizeof *l);
+    for (int i = 0; i < count; i++)
+        l[i] = lit_of(v[i]);
+    return l;
+}
+
+void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
+                 const struct concrete *x, struct base *b)
+{
+    int n = p->nevents;
+    base_init(b, n);
+    lit *exec = bools_to_lits(x->exec, n);
+    base_fill_static(c, p, exec, b);
+    free(exec);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] == i)
+                rel_set(&b->rels[R_RF], i, j, LIT_TRUE);
+            rel_set(&b->rels[R_CO], i, j, lit_of(ch->co[i * n + j]));
+            rel_set(&b->rels[R_SYNC_FENCE], i, j, lit_of(ch->sf[i * n + j]));
+            rel_set(&b->rels[R_DATA], i, j, lit_of(x->data[i * n + j] && x->exec[i] && x->exec[j]));
+            rel_set(&b->rels[R_CTRL], i, j, lit_of(x->ctrl[i * n + j] && x->exec[i] && x->exec[j]));
+            const struct event *bi = &p->events[i], *bj = &p->events[j];
+            if (exec_barriers_meet(p, bi, bj) && !bj->in->arrive && x->exec[i] && x->exec[j]) {
+                bool named_ok = !bi->in->has_bar_id || (ch->sync[i] && x->bar_id[i] == x->bar_id[j]);
+                rel_set(&b->rels[R_SYNCBAR], i, j, lit_of(named_ok));
+            }
+        }
+}

@@ -1,0 +1,48 @@
+/* The concrete back end: runs the unrolled program on one choice of
+ * reads-from and barrier participation, independently of the CNF path,
+ * and builds that execution's base relations as constants. */
+#ifndef GPUBMC_INTERP_H
+#define GPUBMC_INTERP_H
+
+#include <stdint.h>
+
+#include "bmc/program.h"
+#include "encoders/base.h"
+
+/* The free choices that pin down one candidate execution. */
+struct choice {
+    int *rf;                 /* per event: write read by a read, -1 if none */
+    bool *sync;              /* per barrier event: takes part in syncbar */
+    bool *co;                /* n*n: coherence */
+    bool *sf;                /* n*n: order of fence.sc */
+    int *final_pick;         /* per location root: write giving the final value */
+};
+
+/* One concrete execution. */
+struct concrete {
+    int n;
+    bool valid;
+    char why[160];           /* why the choice is not an execution */
+    bool *exec, *cf;
+    int32_t *val;
+    int32_t *bar_id, *bar_quorum;
+    bool *data, *ctrl;       /* n*n */
+    bool *terminated, *bound_hit, *spins;   /* per thread */
+    int32_t **final_regs;
+    int32_t *final_mem;      /* per location */
+};
+
+/* Allocates a choice for p with nothing chosen. */
+void choice_init(struct choice *ch, const struct program *p);
+void choice_free(struct choice *ch);
+
+/* Runs p on the choice; out->valid says whether it is a well-formed
+ * execution (rf, co, sync_fence, barriers, final values all consistent). */
+void interp_run(const struct program *p, const struct choice *ch, struct concrete *out);
+void concrete_free(const struct program *p, struct concrete *x);
+
+/* Fills b (over a constant-only cnf) with the execution's base relations. */
+void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
+                 const struct concrete *x, struct base *b);
+
+#endif

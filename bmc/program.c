@@ -1,0 +1,335 @@
+/* Loop unrolling and the static event table. */
+#include "bmc/program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/xalloc.h"
+
+static bool is_jump(const struct uop *u)
+{
+    return u->kind == U_INSTR && (u->in->kind == I_BRANCH || u->in->kind == I_GOTO);
+}
+
+static bool writes_memory(const struct instr *in)
+{
+    return in && (in->kind == I_STORE || in->kind == I_RMW);
+}
+
+/* Registers an instruction reads, as up to four indices (-1 when absent). */
+static void instr_reads(const struct instr *in, int out[4])
+{
+    out[0] = out[1] = out[2] = out[3] = -1;
+    if (!in)
+        return;
+    if (in->a.is_reg)
+        out[0] = in->a.reg;
+    if (in->b.is_reg)
+        out[1] = in->b.reg;
+    if (in->kind == I_BARRIER) {
+        if (in->has_bar_id && in->bar_id.is_reg)
+            out[2] = in->bar_id.reg;
+        if (in->has_bar_quorum && in->bar_quorum.is_reg)
+            out[3] = in->bar_quorum.reg;
+    }
+}
+
+/* Live registers before each micro-op (bit matrix live[i * nregs + r]),
+ * by backward fixpoint over the code as it stands (loops still cyclic). */
+static bool *liveness(const struct uop *code, int n, int nregs)
+{
+    bool *live = xcalloc((size_t)(n + 1) * (nregs ? nregs : 1), sizeof *live);
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int i = n - 1; i >= 0; i--) {
+            const struct uop *u = &code[i];
+            bool *out = xcalloc((size_t)(nregs ? nregs : 1), sizeof *out);
+            bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) &&
+                         !(u->kind == U_BACKJUMP && u->in->kind == I_GOTO);
+            if (falls && i + 1 < n)
+                for (int r = 0; r < nregs; r++)
+                    out[r] |= live[(i + 1) * nregs + r];
+            int t = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
+            if (t >= 0 && t < n)
+                for (int r = 0; r < nregs; r++)
+                    out[r] |= live[t * nregs + r];
+            if (u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
+                out[u->in->dst] = false;
+            int rd[4];
+            instr_reads(u->in, rd);
+            for (int k = 0; k < 4; k++)
+                if (rd[k] >= 0)
+                    out[rd[k]] = true;
+            for (int r = 0; r < nregs; r++)
+                if (out[r] != live[i * nregs + r]) {
+                    live[i * nregs + r] = out[r];
+                    changed = true;
+                }
+            free(out);
+        }
+    }
+    return live;
+}
+
+/* Finds the innermost backward jump: the one with the smallest span. */
+static int innermost_backjump(const struct uop *code, int n)
+{
+    int best = -1, span = 0;
+    for (int i = 0; i < n; i++)
+        if (is_jump(&code[i]) && code[i].target <= i && (best < 0 || i - code[i].target < span)) {
+            best = i;
+            span = i - code[i].target;
+        }
+    return best;
+}
+
+/* Describes the loop [t..j]: written live registers and side effects. */
+static struct loop_info describe_loop(const struct uop *code, int n, int t, int j, int nregs)
+{
+    struct loop_info li = { 0, NULL, true };
+    bool *live = liveness(code, n, nregs);
+    bool *written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *written);
+    for (int i = t; i <= j; i++) {
+        const struct instr *in = code[i].in;
+        if (writes_memory(in))
+            li.side_effect_free = false;
+        if (in && in->dst >= 0 && in->kind != I_BRANCH)
+            written[in->dst] = true;
+    }
+    li.live_written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *li.live_written);
+    for (int r = 0; r < nregs; r++)
+        if (written[r] && live[t * nregs + r])
+            li.live_written[li.nlive++] = r;
+    if (li.nlive)
+        li.side_effect_free = false;
+    free(written);
+    free(live);
+    return li;
+}
+
+/* Where old index x goes when [t..j] becomes k copies, each led by a head. */
+static int remap(int x, int t, int j, int k, int copy)
+{
+    int len = j - t + 1;
+    if (x < 0)
+        return x;
+    if (x < t)
+        return x;
+    if (x > j)
+        return x + k * (len + 1) - len;
+    return t + copy * (len + 1) + 1 + (x - t);
+}
+
+/* Replaces the loop closed by the backward jump at j with its unrolling. */
+static int unroll_one(struct pthread *pt, int j, int bound, char *msg, int msglen)
+{
+    int n = pt->ncode, t = pt->code[j].target;
+    int nregs = pt->src->nregs;
+    pt->loops = xrealloc(pt->loops, (size_t)(pt->nloops + 1) * sizeof *pt->loops);
+    int loop_id = pt->nloops;
+    pt->loops[loop_id] = describe_loop(pt->code, n, t, j, nregs);
+    pt->nloops++;
+    int k = pt->loops[loop_id].side_effect_free ? 1 : bound;
+    int len = j - t + 1;
+    long newn = (long)n + (long)k * (len + 1) - len;
+    if (newn > PROGRAM_MAX_UOPS) {
+        snprintf(msg, msglen, "unrolling thread P%d to bound %d exceeds %d operations",
+                 pt->src->id, bound, PROGRAM_MAX_UOPS);
+        return -1;
+    }
+    struct uop *out = xcalloc((size_t)newn, sizeof *out);
+    for (int x = 0; x < n; x++) {
+        if (x >= t && x <= j)
+            continue;
+        struct uop u = pt->code[x];
+        /* jumps from outside enter the first iteration, through its head */
+        u.target = u.target == t ? t : remap(u.target, t, j, k, 0);
+        u.head = remap(u.head, t, j, k, 0);
+        out[remap(x, t, j, k, 0)] = u;
+    }
+    for (int c = 0; c < k; c++) {
+        int base = t + c * (len + 1);
+        out[base] = (struct uop){ .kind = U_LOOP_HEAD, .loop = loop_id, .target = -1, .head = -1 };
+        for (int x = t; x <= j; x++) {
+            struct uop u = pt->code[x];
+            if (is_jump(&u) && u.target == t) {
+                u.kind = U_BACKJUMP;
+                u.loop = loop_id;
+                u.head = base;
+                u.target = c + 1 < k ? base + len + 1 : TARGET_BOUND;
+            } else {
+                u.target = remap(u.target, t, j, k, c);
+                u.head = remap(u.head, t, j, k, c);
+            }
+            out[remap(x, t, j, k, c)] = u;
+        }
+    }
+    free(pt->code);
+    pt->code = out;
+    pt->ncode = (int)newn;
+    return 0;
+}
+
+/* Builds the initial code of a thread: jumps point at their labels. */
+static void initial_code(struct pthread *pt)
+{
+    const struct thread *th = pt->src;
+    pt->ncode = th->ninstrs;
+    pt->code = xcalloc((size_t)(th->ninstrs ? th->ninstrs : 1), sizeof *pt->code);
+    int *label_at = xcalloc((size_t)(th->nlabels ? th->nlabels : 1), sizeof *label_at);
+    for (int i = 0; i < th->ninstrs; i++)
+        if (th->instrs[i].kind == I_LABEL)
+            label_at[th->instrs[i].label] = i;
+    for (int i = 0; i < th->ninstrs; i++) {
+        const struct instr *in = &th->instrs[i];
+        pt->code[i] = (struct uop){ .kind = U_INSTR, .in = in, .target = -1, .head = -1, .loop = -1 };
+        if (in->kind == I_BRANCH || in->kind == I_GOTO)
+            pt->code[i].target = label_at[in->label];
+    }
+    free(label_at);
+}
+
+/* Dat3M's split of an RMW's order onto its read and write halves. */
+static enum mo rmw_read_mo(enum mo mo)
+{
+    return (mo == MO_ACQUIRE || mo == MO_ACQ_REL) ? MO_ACQUIRE : MO_RELAXED;
+}
+static enum mo rmw_write_mo(enum mo mo)
+{
+    return (mo == MO_RELEASE || mo == MO_ACQ_REL) ? MO_RELEASE : MO_RELAXED;
+}
+
+static struct event *new_event(struct program *p, int *cap, enum ev_kind kind, int thread,
+                               int uop, const struct instr *in)
+{
+    XGROW(p->events, *cap, p->nevents + 1);
+    struct event *e = &p->events[p->nevents];
+    *e = (struct event){ .id = p->nevents, .kind = kind, .thread = thread, .uop = uop, .in = in,
+                         .loc = in ? in->loc : -1, .mo = in ? in->mo : MO_NONE,
+                         .scope = in ? in->scope : SCOPE_NONE, .rmw_partner = -1 };
+    p->nevents++;
+    return e;
+}
+
+/* Creates the events of one micro-op. */
+static void uop_events(struct program *p, int *cap, int t, int i)
+{
+    struct uop *u = &p->threads[t].code[i];
+    const struct instr *in = u->in;
+    u->first_event = p->nevents;
+    if (!in || u->kind != U_INSTR) {
+        u->nevents = 0;
+        return;
+    }
+    switch (in->kind) {
+    case I_LOAD:
+        new_event(p, cap, EV_READ, t, i, in);
+        break;
+    case I_STORE:
+        new_event(p, cap, EV_WRITE, t, i, in);
+        break;
+    case I_RMW: {
+        struct event *r = new_event(p, cap, EV_READ, t, i, in);
+        r->rmw = true;
+        r->mo = p->lit->dialect == DIALECT_PTX ? rmw_read_mo(in->mo) : in->mo;
+        struct event *w = new_event(p, cap, EV_WRITE, t, i, in);
+        w->rmw = true;
+        w->mo = p->lit->dialect == DIALECT_PTX ? rmw_write_mo(in->mo) : in->mo;
+        p->events[p->nevents - 2].rmw_partner = p->nevents - 1;
+        w->rmw_partner = p->nevents - 2;
+        break;
+    }
+    case I_FENCE: case I_PROXY_FENCE: case I_ALIAS_FENCE: case I_AVDEVICE: case I_VISDEVICE:
+        new_event(p, cap, EV_FENCE, t, i, in);
+        break;
+    case I_BARRIER:
+        new_event(p, cap, EV_BARRIER, t, i, in);
+        break;
+    default:
+        break;
+    }
+    u->nevents = p->nevents - u->first_event;
+}
+
+static void build_events(struct program *p)
+{
+    int cap = 0;
+    for (int l = 0; l < p->lit->nlocs; l++) {
+        struct event *e = new_event(p, &cap, EV_INIT, -1, -1, NULL);
+        e->loc = l;
+    }
+    for (int t = 0; t < p->nthreads; t++) {
+        p->threads[t].first_event = p->nevents;
+        for (int i = 0; i < p->threads[t].ncode; i++)
+            uop_events(p, &cap, t, i);
+        p->threads[t].nevents = p->nevents - p->threads[t].first_event;
+    }
+}
+
+struct program *program_build(const struct litmus *l, int bound, char *msg, int msglen)
+{
+    struct program *p = xcalloc(1, sizeof *p);
+    p->lit = l;
+    p->bound = bound;
+    p->nthreads = l->nthreads;
+    p->threads = xcalloc((size_t)(l->nthreads ? l->nthreads : 1), sizeof *p->threads);
+    for (int t = 0; t < l->nthreads; t++) {
+        struct pthread *pt = &p->threads[t];
+        pt->src = &l->threads[t];
+        initial_code(pt);
+        int j;
+        while ((j = innermost_backjump(pt->code, pt->ncode)) >= 0)
+            if (unroll_one(pt, j, bound, msg, msglen) < 0) {
+                program_free(p);
+                return NULL;
+            }
+    }
+    build_events(p);
+    if (p->nevents > PROGRAM_MAX_EVENTS) {
+        snprintf(msg, msglen, "the unrolled program has %d events (limit %d)", p->nevents,
+                 PROGRAM_MAX_EVENTS);
+        program_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void program_free(struct program *p)
+{
+    if (!p)
+        return;
+    for (int t = 0; t < p->nthreads; t++) {
+        free(p->threads[t].code);
+        for (int k = 0; k < p->threads[t].nloops; k++)
+            free(p->threads[t].loops[k].live_written);
+        free(p->threads[t].loops);
+    }
+    free(p->threads);
+    free(p->events);
+    free(p);
+}
+
+/* Placement level of a scope: 0 innermost; 3 means "everything". */
+static int scope_level(enum scope s)
+{
+    switch (s) {
+    case SCOPE_CTA: case SCOPE_SG: return 0;
+    case SCOPE_GPU: case SCOPE_WG: return 1;
+    case SCOPE_QF: return 2;
+    default: return 3;
+    }
+}
+
+bool program_same_scope(const struct program *p, int t1, int t2, enum scope s)
+{
+    if (t1 < 0 || t2 < 0)
+        return false;
+    const struct thread *a = &p->lit->threads[t1], *b = &p->lit->threads[t2];
+    int levels = p->lit->dialect == DIALECT_PTX ? 2 : 3;
+    for (int k = scope_level(s); k < levels; k++)
+        if (a->scope_id[k] != b->scope_id[k])
+            return false;
+    return true;
+}

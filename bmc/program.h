@@ -1,0 +1,95 @@
+/* The unrolled program: per thread a loop-free list of micro-ops whose
+ * jumps all go forward, and the static table of events those micro-ops
+ * can produce.  Which events execute, and with what values, is decided
+ * later: symbolically (encoders/symexec) or concretely (bmc/interp). */
+#ifndef GPUBMC_PROGRAM_H
+#define GPUBMC_PROGRAM_H
+
+#include <stdbool.h>
+
+#include "litmus/ast.h"
+
+enum uop_kind {
+    U_INSTR,      /* one source instruction (jumps have forward targets) */
+    U_LOOP_HEAD,  /* start of one unrolled loop iteration */
+    U_BACKJUMP    /* end of an iteration: the loop's backward jump */
+};
+
+#define TARGET_BOUND (-2)   /* the iteration past --bound: execution is cut */
+
+struct uop {
+    enum uop_kind kind;
+    const struct instr *in;  /* NULL for U_LOOP_HEAD */
+    int target;              /* jump target index; U_BACKJUMP: next iteration's
+                                U_LOOP_HEAD or TARGET_BOUND */
+    int head;                /* U_BACKJUMP: index of its U_LOOP_HEAD */
+    int loop;                /* U_LOOP_HEAD/U_BACKJUMP: index into thread loops */
+    int first_event;         /* events produced by this micro-op */
+    int nevents;
+};
+
+/* A source loop: registers whose change makes an iteration effectful. */
+struct loop_info {
+    int nlive;
+    int *live_written;       /* written in the body and live at its head */
+    bool side_effect_free;   /* no writes, no live written registers */
+};
+
+struct pthread {
+    const struct thread *src;
+    int ncode;
+    struct uop *code;
+    int nloops;
+    struct loop_info *loops;
+    int first_event, nevents;
+};
+
+enum ev_kind { EV_INIT, EV_READ, EV_WRITE, EV_FENCE, EV_BARRIER };
+
+struct event {
+    int id;
+    enum ev_kind kind;
+    int thread;              /* -1 for initial writes */
+    int uop;                 /* index into the thread's code, -1 for init */
+    const struct instr *in;  /* NULL for init */
+    int loc;                 /* -1 for fences and barriers */
+    enum mo mo;              /* per Dat3M's tagging (RMW halves split) */
+    enum scope scope;
+    bool rmw;                /* half of an RMW */
+    int rmw_partner;         /* the other half, -1 if none */
+};
+
+struct program {
+    const struct litmus *lit;
+    int bound;
+    int nthreads;
+    struct pthread *threads;
+    int nevents;
+    struct event *events;
+};
+
+/* Limits that turn absurd inputs into errors instead of exhaustion. */
+#define PROGRAM_MAX_UOPS 200000
+#define PROGRAM_MAX_EVENTS 20000
+
+/* Unrolls every thread's loops to bound iterations (side-effect-free loops
+ * to one) and builds the event table; NULL with msg filled on failure. */
+struct program *program_build(const struct litmus *l, int bound, char *msg, int msglen);
+/* Frees a program. */
+void program_free(struct program *p);
+
+/* True when both threads' placements agree at the level of scope s
+ * (the scope's instance contains both threads). */
+bool program_same_scope(const struct program *p, int t1, int t2, enum scope s);
+
+/* True when e is a memory access (read or write, initial writes included). */
+static inline bool event_is_mem(const struct event *e)
+{
+    return e->kind == EV_INIT || e->kind == EV_READ || e->kind == EV_WRITE;
+}
+static inline bool event_is_write(const struct event *e)
+{
+    return e->kind == EV_INIT || e->kind == EV_WRITE;
+}
+
+#endif

@@ -1,0 +1,113 @@
+/* JSON witness construction with cJSON. */
+#include "bmc/witness.h"
+
+#include <stdio.h>
+
+static const char *kind_name(enum ev_kind k)
+{
+    switch (k) {
+    case EV_INIT: return "init";
+    case EV_READ: return "read";
+    case EV_WRITE: return "write";
+    case EV_FENCE: return "fence";
+    case EV_BARRIER: return "barrier";
+    }
+    return "?";
+}
+
+static cJSON *event_json(const struct program *p, const struct concrete *x, int e)
+{
+    const struct event *ev = &p->events[e];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "id", e);
+    if (ev->thread >= 0)
+        cJSON_AddNumberToObject(o, "thread", p->lit->threads[ev->thread].id);
+    else
+        cJSON_AddNullToObject(o, "thread");
+    cJSON_AddStringToObject(o, "kind", kind_name(ev->kind));
+    cJSON_AddStringToObject(o, "instruction", ev->in ? ev->in->text : "init");
+    if (ev->loc >= 0) {
+        cJSON_AddStringToObject(o, "location", p->lit->locs[ev->loc].name);
+        cJSON_AddNumberToObject(o, "value", x->val[e]);
+    }
+    if (ev->mo != MO_NONE)
+        cJSON_AddStringToObject(o, "order", mo_name(ev->mo));
+    if (ev->scope != SCOPE_NONE)
+        cJSON_AddStringToObject(o, "scope", scope_name(ev->scope));
+    if (ev->in && ev->in->pos.line > 0)
+        cJSON_AddNumberToObject(o, "line", ev->in->pos.line);
+    return o;
+}
+
+static cJSON *edges_json(const struct rel *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < r->n; i++)
+        for (int j = 0; j < r->n; j++)
+            if (rel_get(r, i, j) == LIT_TRUE) {
+                cJSON *pair = cJSON_CreateArray();
+                cJSON_AddItemToArray(pair, cJSON_CreateNumber(i));
+                cJSON_AddItemToArray(pair, cJSON_CreateNumber(j));
+                cJSON_AddItemToArray(a, pair);
+            }
+    return a;
+}
+
+/* po as immediate successors: the readable transitive reduction. */
+static cJSON *po_json(const struct program *p, const struct concrete *x)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int t = 0; t < p->nthreads; t++) {
+        int prev = -1;
+        const struct pthread *pt = &p->threads[t];
+        for (int e = pt->first_event; e < pt->first_event + pt->nevents; e++) {
+            if (!x->exec[e])
+                continue;
+            if (prev >= 0) {
+                cJSON *pair = cJSON_CreateArray();
+                cJSON_AddItemToArray(pair, cJSON_CreateNumber(prev));
+                cJSON_AddItemToArray(pair, cJSON_CreateNumber(e));
+                cJSON_AddItemToArray(a, pair);
+            }
+            prev = e;
+        }
+    }
+    return a;
+}
+
+static cJSON *final_json(const struct program *p, const struct concrete *x)
+{
+    cJSON *o = cJSON_CreateObject(), *regs = cJSON_CreateObject(), *mem = cJSON_CreateObject();
+    for (int t = 0; t < p->nthreads; t++) {
+        const struct thread *th = p->threads[t].src;
+        for (int r = 0; r < th->nregs; r++) {
+            char name[96];
+            snprintf(name, sizeof name, "P%d:%s", th->id, th->reg_names[r]);
+            cJSON_AddNumberToObject(regs, name, x->final_regs[t][r]);
+        }
+    }
+    for (int l = 0; l < p->lit->nlocs; l++)
+        cJSON_AddNumberToObject(mem, p->lit->locs[l].name, x->final_mem[l]);
+    cJSON_AddItemToObject(o, "registers", regs);
+    cJSON_AddItemToObject(o, "memory", mem);
+    return o;
+}
+
+cJSON *wit_build(const struct program *p, const struct concrete *x, const struct base *b,
+                 const struct model_out *m)
+{
+    cJSON *w = cJSON_CreateObject(), *events = cJSON_CreateArray(), *edges = cJSON_CreateObject();
+    for (int e = 0; e < p->nevents; e++)
+        if (x->exec[e])
+            cJSON_AddItemToArray(events, event_json(p, x, e));
+    cJSON_AddItemToObject(edges, "po", po_json(p, x));
+    static const enum base_rel shown[] = { R_RF, R_CO, R_RMW, R_DATA, R_CTRL, R_SYNCBAR, R_SYNC_FENCE };
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
+        cJSON_AddItemToObject(edges, base_rel_names[shown[k]], edges_json(&b->rels[shown[k]]));
+    for (int k = 0; k < m->nexports; k++)
+        cJSON_AddItemToObject(edges, m->exports[k].name, edges_json(&m->exports[k].rel));
+    cJSON_AddItemToObject(w, "events", events);
+    cJSON_AddItemToObject(w, "edges", edges);
+    cJSON_AddItemToObject(w, "final", final_json(p, x));
+    return w;
+}

@@ -1,0 +1,164 @@
+/* Bit-vector circuits: ripple-carry adders, shift-add multiplier,
+ * restoring divider, comparators. */
+#include "encoders/bv.h"
+
+struct bv bv_const(int64_t v)
+{
+    struct bv r;
+    uint32_t u = (uint32_t)v;
+    for (int i = 0; i < BV_WIDTH; i++)
+        r.b[i] = lit_of((u >> i) & 1u);
+    return r;
+}
+
+struct bv bv_fresh(struct cnf *c)
+{
+    struct bv r;
+    for (int i = 0; i < BV_WIDTH; i++)
+        r.b[i] = cnf_var(c);
+    return r;
+}
+
+int bv_is_const(const struct bv *x, int32_t *v)
+{
+    uint32_t u = 0;
+    for (int i = 0; i < BV_WIDTH; i++) {
+        if (!lit_is_const(x->b[i]))
+            return 0;
+        if (x->b[i] == LIT_TRUE)
+            u |= 1u << i;
+    }
+    *v = (int32_t)u;
+    return 1;
+}
+
+int32_t bv_model_value(struct cnf *c, const struct bv *x)
+{
+    uint32_t u = 0;
+    for (int i = 0; i < BV_WIDTH; i++)
+        if (cnf_value(c, x->b[i]))
+            u |= 1u << i;
+    return (int32_t)u;
+}
+
+/* x + y + carry_in, returning the sum. */
+static struct bv add_carry(struct cnf *c, struct bv x, struct bv y, lit carry)
+{
+    struct bv r;
+    for (int i = 0; i < BV_WIDTH; i++) {
+        lit t = cnf_xor(c, x.b[i], y.b[i]);
+        r.b[i] = cnf_xor(c, t, carry);
+        carry = cnf_or(c, cnf_and(c, x.b[i], y.b[i]), cnf_and(c, t, carry));
+    }
+    return r;
+}
+
+static struct bv bv_not(struct bv x)
+{
+    for (int i = 0; i < BV_WIDTH; i++)
+        x.b[i] = -x.b[i];
+    return x;
+}
+
+struct bv bv_add(struct cnf *c, struct bv x, struct bv y) { return add_carry(c, x, y, LIT_FALSE); }
+
+struct bv bv_sub(struct cnf *c, struct bv x, struct bv y) { return add_carry(c, x, bv_not(y), LIT_TRUE); }
+
+struct bv bv_mul(struct cnf *c, struct bv x, struct bv y)
+{
+    struct bv acc = bv_const(0);
+    for (int i = 0; i < BV_WIDTH; i++) {
+        if (y.b[i] == LIT_FALSE)
+            continue;
+        struct bv part;
+        for (int j = 0; j < BV_WIDTH; j++)
+            part.b[j] = j < i ? LIT_FALSE : cnf_and(c, x.b[j - i], y.b[i]);
+        acc = bv_add(c, acc, part);
+    }
+    return acc;
+}
+
+struct bv bv_ite(struct cnf *c, lit s, struct bv x, struct bv y)
+{
+    struct bv r;
+    for (int i = 0; i < BV_WIDTH; i++)
+        r.b[i] = cnf_ite(c, s, x.b[i], y.b[i]);
+    return r;
+}
+
+/* Unsigned restoring division: the quotient of n by d. */
+static struct bv udiv(struct cnf *c, struct bv n, struct bv d)
+{
+    struct bv q, rem = bv_const(0);
+    for (int i = BV_WIDTH - 1; i >= 0; i--) {
+        /* rem = (rem << 1) | n[i]; the shifted-out bit makes rem >= d */
+        lit overflow = rem.b[BV_WIDTH - 1];
+        for (int j = BV_WIDTH - 1; j > 0; j--)
+            rem.b[j] = rem.b[j - 1];
+        rem.b[0] = n.b[i];
+        lit ge = cnf_or(c, overflow, -bv_ult(c, rem, d));
+        q.b[i] = ge;
+        rem = bv_ite(c, ge, bv_sub(c, rem, d), rem);
+    }
+    return q;
+}
+
+static struct bv bv_neg(struct cnf *c, struct bv x) { return bv_sub(c, bv_const(0), x); }
+
+struct bv bv_sdiv(struct cnf *c, struct bv x, struct bv y)
+{
+    lit sx = x.b[BV_WIDTH - 1], sy = y.b[BV_WIDTH - 1];
+    struct bv ax = bv_ite(c, sx, bv_neg(c, x), x);
+    struct bv ay = bv_ite(c, sy, bv_neg(c, y), y);
+    struct bv q = udiv(c, ax, ay);
+    return bv_ite(c, cnf_xor(c, sx, sy), bv_neg(c, q), q);
+}
+
+struct bv bv_and(struct cnf *c, struct bv x, struct bv y)
+{
+    for (int i = 0; i < BV_WIDTH; i++)
+        x.b[i] = cnf_and(c, x.b[i], y.b[i]);
+    return x;
+}
+
+struct bv bv_or(struct cnf *c, struct bv x, struct bv y)
+{
+    for (int i = 0; i < BV_WIDTH; i++)
+        x.b[i] = cnf_or(c, x.b[i], y.b[i]);
+    return x;
+}
+
+struct bv bv_xor(struct cnf *c, struct bv x, struct bv y)
+{
+    for (int i = 0; i < BV_WIDTH; i++)
+        x.b[i] = cnf_xor(c, x.b[i], y.b[i]);
+    return x;
+}
+
+lit bv_eq(struct cnf *c, struct bv x, struct bv y)
+{
+    lit acc = LIT_TRUE;
+    for (int i = 0; i < BV_WIDTH && acc != LIT_FALSE; i++)
+        acc = cnf_and(c, acc, cnf_iff(c, x.b[i], y.b[i]));
+    return acc;
+}
+
+lit bv_ult(struct cnf *c, struct bv x, struct bv y)
+{
+    /* scan from the least significant bit: lt = (!x & y) | (x == y) & lt */
+    lit lt = LIT_FALSE;
+    for (int i = 0; i < BV_WIDTH; i++) {
+        lit less = cnf_and(c, -x.b[i], y.b[i]);
+        lit same = cnf_iff(c, x.b[i], y.b[i]);
+        lt = cnf_or(c, less, cnf_and(c, same, lt));
+    }
+    return lt;
+}
+
+lit bv_slt(struct cnf *c, struct bv x, struct bv y)
+{
+    /* flipping the sign bits turns signed order into unsigned order */
+    x.b[BV_WIDTH - 1] = -x.b[BV_WIDTH - 1];
+    y.b[BV_WIDTH - 1] = -y.b[BV_WIDTH - 1];
+    return bv_ult(c, x, y);
+}

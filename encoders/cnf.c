@@ -1,0 +1,258 @@
+/* CNF construction: constant folding, structural hashing, Tseitin clauses. */
+#include "encoders/cnf.h"
+
+#include <ccadical.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/xalloc.h"
+
+enum gate_op { GATE_AND = 1, GATE_XOR = 2 };
+
+struct gate_slot { int op; lit a, b, out; };
+
+struct cnf {
+    CCaDiCaL *solver;
+    int nvars;
+    long nclauses;
+    struct gate_slot *table;   /* open addressing; op == 0 means empty */
+    size_t cap, used;
+};
+
+struct cnf *cnf_new(bool with_solver)
+{
+    struct cnf *c = xcalloc(1, sizeof *c);
+    c->nvars = 1;                       /* variable 1 is the constant true */
+    if (with_solver) {
+        c->solver = ccadical_init();
+        ccadical_add(c->solver, LIT_TRUE);
+        ccadical_add(c->solver, 0);
+    }
+    c->cap = 1024;
+    c->table = xcalloc(c->cap, sizeof *c->table);
+    return c;
+}
+
+void cnf_free(struct cnf *c)
+{
+    if (!c)
+        return;
+    if (c->solver)
+        ccadical_release(c->solver);
+    free(c->table);
+    free(c);
+}
+
+bool cnf_symbolic(const struct cnf *c) { return c->solver != NULL; }
+
+lit cnf_var(struct cnf *c)
+{
+    if (!c->solver) {
+        fprintf(stderr, "gpubmc: internal error: fresh variable in concrete mode\n");
+        abort();
+    }
+    return ++c->nvars;
+}
+
+void cnf_clause(struct cnf *c, const lit *l, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (l[i] == LIT_TRUE)
+            return;
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (l[i] != LIT_FALSE)
+            kept++;
+    if (kept == 0 && !c->solver) {
+        fprintf(stderr, "gpubmc: internal error: empty clause in concrete mode\n");
+        abort();
+    }
+    if (!c->solver)
+        return; /* non-constant literals cannot occur in concrete mode */
+    for (int i = 0; i < n; i++)
+        if (l[i] != LIT_FALSE)
+            ccadical_add(c->solver, l[i]);
+    if (kept == 0)
+        ccadical_add(c->solver, LIT_FALSE);
+    ccadical_add(c->solver, 0);
+    c->nclauses++;
+}
+
+void cnf_unit(struct cnf *c, lit a) { cnf_clause(c, &a, 1); }
+
+void cnf_clause2(struct cnf *c, lit a, lit b)
+{
+    lit l[2] = { a, b };
+    cnf_clause(c, l, 2);
+}
+
+void cnf_clause3(struct cnf *c, lit a, lit b, lit d)
+{
+    lit l[3] = { a, b, d };
+    cnf_clause(c, l, 3);
+}
+
+static size_t gate_hash(int op, lit a, lit b)
+{
+    uint64_t h = (uint64_t)(uint32_t)a * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(uint32_t)b * 0xC2B2AE3D27D4EB4Full + (uint64_t)op;
+    h ^= h >> 29;
+    return (size_t)h;
+}
+
+static void table_grow(struct cnf *c)
+{
+    struct gate_slot *old = c->table;
+    size_t oldcap = c->cap;
+    c->cap *= 2;
+    c->table = xcalloc(c->cap, sizeof *c->table);
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!old[i].op)
+            continue;
+        size_t j = gate_hash(old[i].op, old[i].a, old[i].b) & (c->cap - 1);
+        while (c->table[j].op)
+            j = (j + 1) & (c->cap - 1);
+        c->table[j] = old[i];
+    }
+    free(old);
+}
+
+/* Finds the gate (op, a, b) or creates it with its defining clauses. */
+static lit gate_lookup(struct cnf *c, int op, lit a, lit b)
+{
+    if (2 * (c->used + 1) > c->cap)
+        table_grow(c);
+    size_t j = gate_hash(op, a, b) & (c->cap - 1);
+    while (c->table[j].op) {
+        struct gate_slot *s = &c->table[j];
+        if (s->op == op && s->a == a && s->b == b)
+            return s->out;
+        j = (j + 1) & (c->cap - 1);
+    }
+    lit o = cnf_var(c);
+    c->table[j] = (struct gate_slot){ op, a, b, o };
+    c->used++;
+    if (op == GATE_AND) {
+        cnf_clause2(c, -o, a);
+        cnf_clause2(c, -o, b);
+        cnf_clause3(c, o, -a, -b);
+    } else {
+        cnf_clause3(c, -o, a, b);
+        cnf_clause3(c, -o, -a, -b);
+        cnf_clause3(c, o, -a, b);
+        cnf_clause3(c, o, a, -b);
+    }
+    return o;
+}
+
+lit cnf_and(struct cnf *c, lit a, lit b)
+{
+    if (a == LIT_FALSE || b == LIT_FALSE || a == -b)
+        return LIT_FALSE;
+    if (a == LIT_TRUE || a == b)
+        return b;
+    if (b == LIT_TRUE)
+        return a;
+    if (a > b) {
+        lit t = a; a = b; b = t;
+    }
+    return gate_lookup(c, GATE_AND, a, b);
+}
+
+lit cnf_or(struct cnf *c, lit a, lit b) { return -cnf_and(c, -a, -b); }
+
+lit cnf_xor(struct cnf *c, lit a, lit b)
+{
+    if (a == LIT_FALSE)
+        return b;
+    if (b == LIT_FALSE)
+        return a;
+    if (a == LIT_TRUE)
+        return -b;
+    if (b == LIT_TRUE)
+        return -a;
+    if (a == b)
+        return LIT_FALSE;
+    if (a == -b)
+        return LIT_TRUE;
+    /* normalise signs: xor(-a, b) = -xor(a, b) */
+    bool neg = false;
+    if (a < 0) { a = -a; neg = !neg; }
+    if (b < 0) { b = -b; neg = !neg; }
+    if (a > b) {
+        lit t = a; a = b; b = t;
+    }
+    lit o = gate_lookup(c, GATE_XOR, a, b);
+    return neg ? -o : o;
+}
+
+lit cnf_iff(struct cnf *c, lit a, lit b) { return -cnf_xor(c, a, b); }
+
+lit cnf_ite(struct cnf *c, lit s, lit t, lit e)
+{
+    if (s == LIT_TRUE || t == e)
+        return t;
+    if (s == LIT_FALSE)
+        return e;
+    return cnf_or(c, cnf_and(c, s, t), cnf_and(c, -s, e));
+}
+
+lit cnf_and_n(struct cnf *c, const lit *l, int n)
+{
+    lit acc = LIT_TRUE;
+    for (int i = 0; i < n && acc != LIT_FALSE; i++)
+        acc = cnf_and(c, acc, l[i]);
+    return acc;
+}
+
+lit cnf_or_n(struct cnf *c, const lit *l, int n)
+{
+    lit acc = LIT_FALSE;
+    for (int i = 0; i < n && acc != LIT_TRUE; i++)
+        acc = cnf_or(c, acc, l[i]);
+    return acc;
+}
+
+void cnf_at_most_one(struct cnf *c, const lit *l, int n)
+{
+    if (n <= 6) {
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                cnf_clause2(c, -l[i], -l[j]);
+        return;
+    }
+    /* sequential counter: s_i = "some of l[0..i] is true" */
+    lit prev = l[0];
+    for (int i = 1; i < n; i++) {
+        cnf_clause2(c, -prev, -l[i]);
+        prev = cnf_or(c, prev, l[i]);
+    }
+}
+
+int cnf_solve(struct cnf *c, const lit *assumptions, int n)
+{
+    for (int i = 0; i < n; i++)
+        ccadical_assume(c->solver, assumptions[i]);
+    return ccadical_solve(c->solver);
+}
+
+bool cnf_value(struct cnf *c, lit l)
+{
+    if (l == LIT_TRUE)
+        return true;
+    if (l == LIT_FALSE)
+        return false;
+    return ccadical_val(c->solver, l) > 0;
+}
+
+bool cnf_failed(struct cnf *c, lit l)
+{
+    if (lit_is_const(l))
+        return false;
+    return ccadical_failed(c->solver, l) != 0;
+}
+
+int cnf_num_vars(const struct cnf *c) { return c->nvars; }
+long cnf_num_clauses(const struct cnf *c) { return c->nclauses; }

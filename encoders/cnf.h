@@ -1,0 +1,67 @@
+/* Literals, clauses and structurally hashed gates over CaDiCaL.
+ *
+ * A cnf works in one of two modes.  With a solver, gates create variables
+ * and Tseitin clauses.  Without one ("concrete" mode) every input is a
+ * constant, every gate folds to LIT_TRUE or LIT_FALSE, and asking for a
+ * fresh variable is a programming error.  Models written against this layer
+ * therefore evaluate one given execution for free. */
+#ifndef GPUBMC_CNF_H
+#define GPUBMC_CNF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef int lit;
+
+#define LIT_TRUE 1
+#define LIT_FALSE (-1)
+
+struct cnf;
+
+/* Creates a cnf backed by a fresh CaDiCaL solver (with_solver) or a
+ * constant-only cnf for concrete evaluation. */
+struct cnf *cnf_new(bool with_solver);
+/* Releases the cnf and its solver. */
+void cnf_free(struct cnf *c);
+/* True when the cnf has a solver (symbolic mode). */
+bool cnf_symbolic(const struct cnf *c);
+
+/* A fresh unconstrained variable (symbolic mode only). */
+lit cnf_var(struct cnf *c);
+/* Constant literal for a boolean. */
+static inline lit lit_of(bool b) { return b ? LIT_TRUE : LIT_FALSE; }
+/* True when l is LIT_TRUE or LIT_FALSE. */
+static inline bool lit_is_const(lit l) { return l == LIT_TRUE || l == LIT_FALSE; }
+
+/* Adds the clause l[0] | ... | l[n-1], folding constants. */
+void cnf_clause(struct cnf *c, const lit *l, int n);
+/* Adds a one-, two- or three-literal clause. */
+void cnf_unit(struct cnf *c, lit a);
+void cnf_clause2(struct cnf *c, lit a, lit b);
+void cnf_clause3(struct cnf *c, lit a, lit b, lit d);
+/* Adds a -> b. */
+static inline void cnf_imply(struct cnf *c, lit a, lit b) { cnf_clause2(c, -a, b); }
+
+/* Gates: exact (both directions), constant-folded, structurally hashed. */
+lit cnf_and(struct cnf *c, lit a, lit b);
+lit cnf_or(struct cnf *c, lit a, lit b);
+lit cnf_xor(struct cnf *c, lit a, lit b);
+lit cnf_iff(struct cnf *c, lit a, lit b);
+lit cnf_ite(struct cnf *c, lit s, lit t, lit e);
+lit cnf_and_n(struct cnf *c, const lit *l, int n);
+lit cnf_or_n(struct cnf *c, const lit *l, int n);
+/* Constrains at most one of l[0..n-1] to be true. */
+void cnf_at_most_one(struct cnf *c, const lit *l, int n);
+
+/* Solving (symbolic mode). Returns 10 (SAT) or 20 (UNSAT). */
+int cnf_solve(struct cnf *c, const lit *assumptions, int n);
+/* Value of a literal in the last model (constants evaluate directly). */
+bool cnf_value(struct cnf *c, lit l);
+/* True when assumption l was part of the last UNSAT core. */
+bool cnf_failed(struct cnf *c, lit l);
+
+/* Counts for statistics. */
+int cnf_num_vars(const struct cnf *c);
+long cnf_num_clauses(const struct cnf *c);
+
+#endif

@@ -1,0 +1,294 @@
+/* Reads-from, coherence, fence order, barriers and final values as CNF. */
+#include "encoders/exec.h"
+
+#include <stdlib.h>
+
+#include "encoders/xalloc.h"
+
+int exec_root_location(const struct litmus *l, int loc)
+{
+    for (int guard = 0; loc >= 0 && l->locs[loc].alias_of >= 0 && guard < l->nlocs; guard++)
+        loc = l->locs[loc].alias_of;
+    return loc;
+}
+
+/* Constrains rf -> (val(w) == val(r)) bit by bit. */
+static void same_value_if(struct cnf *c, lit cond, const struct bv *a, const struct bv *b)
+{
+    for (int i = 0; i < BV_WIDTH; i++) {
+        cnf_clause3(c, -cond, -a->b[i], b->b[i]);
+        cnf_clause3(c, -cond, a->b[i], -b->b[i]);
+    }
+}
+
+static void encode_rf(struct cnf *c, const struct program *p, struct exec_enc *x)
+{
+    int n = p->nevents;
+    lit *choices = xcalloc((size_t)n, sizeof *choices);
+    for (int r = 0; r < n; r++) {
+        const struct event *er = &p->events[r];
+        if (er->kind != EV_READ || x->sx.exec[r] == LIT_FALSE)
+            continue;
+        int k = 0;
+        for (int w = 0; w < n; w++) {
+            const struct event *ew = &p->events[w];
+            if (!event_is_write(ew) || w == er->rmw_partner || !base_same_location(p, ew, er))
+                continue;
+            lit both = cnf_and(c, x->sx.exec[w], x->sx.exec[r]);
+            if (both == LIT_FALSE)
+                continue;
+            lit v = cnf_var(c);
+            cnf_imply(c, v, both);
+            same_value_if(c, v, &x->sx.val[w], &x->sx.val[r]);
+            rel_set(&x->base.rels[R_RF], w, r, v);
+            choices[k++] = v;
+        }
+        choices[k] = -x->sx.exec[r];
+        cnf_clause(c, choices, k + 1);
+        cnf_at_most_one(c, choices, k);
+    }
+    free(choices);
+}
+
+/* A strict order over the events in `members` (pairs allowed by `pair`):
+ * antisymmetric and transitive; total on executed pairs when total. */
+static void encode_order(struct cnf *c, const struct program *p, struct exec_enc *x, struct rel *ord,
+                         const int *members, int k, bool total,
+                         bool (*pair)(const struct program *, int, int))
+{
+    for (int a = 0; a < k; a++)
+        for (int b = a + 1; b < k; b++) {
+            int i = members[a], j = members[b];
+            if (!pair(p, i, j))
+                continue;
+            lit both = cnf_and(c, x->sx.exec[i], x->sx.exec[j]);
+            if (both == LIT_FALSE)
+                continue;
+            lit f = cnf_var(c), g = cnf_var(c);
+            cnf_imply(c, f, both);
+            cnf_imply(c, g, both);
+            cnf_clause2(c, -f, -g);
+            if (total)
+                cnf_clause3(c, -both, f, g);
+            rel_set(ord, i, j, f);
+            rel_set(ord, j, i, g);
+        }
+    for (int a = 0; a < k; a++)
+        for (int b = 0; b < k; b++)
+            for (int d = 0; d < k; d++) {
+                int i = members[a], j = members[b], l = members[d];
+                if (i == j || j == l || i == l)
+                    continue;
+                lit ij = rel_get(ord, i, j), jl = rel_get(ord, j, l), il = rel_get(ord, i, l);
+                if (ij == LIT_FALSE || jl == LIT_FALSE || il == LIT_TRUE)
+                    continue;
+                cnf_clause3(c, -ij, -jl, il);
+            }
+}
+
+static bool same_location_pair(const struct program *p, int i, int j)
+{
+    return base_same_location(p, &p->events[i], &p->events[j]);
+}
+
+static bool fences_in_scope(const struct program *p, int i, int j)
+{
+    return base_scopes_overlap(p, &p->events[i], &p->events[j]);
+}
+
+static void encode_co(struct cnf *c, const struct program *p, bool total, struct exec_enc *x)
+{
+    int n = p->nevents;
+    int *members = xcalloc((size_t)n, sizeof *members);
+    for (int loc = 0; loc < p->lit->nlocs; loc++) {
+        if (exec_root_location(p->lit, loc) != loc)
+            continue;
+        int k = 0;
+        for (int w = 0; w < n; w++) {
+            const struct event *e = &p->events[w];
+            if (e->kind == EV_WRITE && exec_root_location(p->lit, e->loc) == loc)
+                members[k++] = w;
+        }
+        encode_order(c, p, x, &x->base.rels[R_CO], members, k, total, same_location_pair);
+        for (int w = 0; w < n; w++) {     /* initial writes come first */
+            const struct event *e = &p->events[w];
+            if (e->kind != EV_INIT || exec_root_location(p->lit, e->loc) != loc)
+                continue;
+            for (int a = 0; a < k; a++)
+                rel_set(&x->base.rels[R_CO], w, members[a], x->sx.exec[members[a]]);
+        }
+    }
+    free(members);
+}
+
+static void encode_sync_fence(struct cnf *c, const struct program *p, struct exec_enc *x)
+{
+    int n = p->nevents, k = 0;
+    int *members = xcalloc((size_t)n, sizeof *members);
+    for (int e = 0; e < n; e++)
+        if (p->events[e].kind == EV_FENCE && p->events[e].mo == MO_SC &&
+            p->events[e].in->kind == I_FENCE)
+            members[k++] = e;
+    encode_order(c, p, x, &x->base.rels[R_SYNC_FENCE], members, k, true, fences_in_scope);
+    free(members);
+}
+
+bool exec_barriers_meet(const struct program *p, const struct event *b1, const struct event *b2)
+{
+    if (b1->kind != EV_BARRIER || b2->kind != EV_BARRIER)
+        return false;
+    if (b1->in->has_bar_id != b2->in->has_bar_id || b1->in->bar_instance != b2->in->bar_instance)
+        return false;
+    return program_same_scope(p, b1->thread, b2->thread, b1->scope);
+}
+
+/* Unsigned sum of single-bit literals. */
+static struct bv count_bits(struct cnf *c, const lit *bits, int k)
+{
+    struct bv sum = bv_const(0);
+    for (int i = 0; i < k; i++) {
+        struct bv one = bv_const(0);
+        one.b[0] = bits[i];
+        sum = bv_add(c, sum, one);
+    }
+    return sum;
+}
+
+/* Passing condition of barrier b (and its sync literal) from its group. */
+static void encode_barrier(struct cnf *c, const struct program *p, struct exec_enc *x, int b,
+                           const int *group, int k)
+{
+    const struct instr *in = p->events[b].in;
+    struct symexec *s = &x->sx;
+    lit *cf = xcalloc((size_t)k, sizeof *cf), *sy = xcalloc((size_t)k, sizeof *sy);
+    for (int i = 0; i < k; i++) {
+        lit same = in->has_bar_id ? bv_eq(c, s->operand[b], s->operand[group[i]]) : LIT_TRUE;
+        cf[i] = cnf_and(c, same, s->cf[group[i]]);
+        sy[i] = cnf_and(c, same, x->sync[group[i]]);
+    }
+    lit pass;
+    if (!in->has_bar_quorum) {
+        /* an unreached member blocks only when it is unnamed or its constant id matches */
+        pass = LIT_TRUE;
+        for (int i = 0; i < k; i++) {
+            const struct instr *mi = p->events[group[i]].in;
+            lit blocks_if_unreached = !mi->has_bar_id ? LIT_TRUE
+                : mi->bar_id.is_reg ? LIT_FALSE
+                : bv_eq(c, s->operand[b], bv_const(mi->bar_id.value));
+            pass = cnf_and(c, pass, cnf_or(c, s->cf[group[i]], -blocks_if_unreached));
+        }
+        cnf_unit(c, x->sync[b]);
+    } else {
+        lit enough_cf = -bv_slt(c, count_bits(c, cf, k), s->quorum[b]);
+        lit enough_sync = -bv_slt(c, count_bits(c, sy, k), s->quorum[b]);
+        lit has_quorum = cnf_var(c);
+        cnf_imply(c, enough_cf, has_quorum);
+        cnf_unit(c, cnf_iff(c, has_quorum, enough_sync));
+        pass = cnf_and(c, s->cf[b], has_quorum);
+        cnf_imply(c, x->sync[b], s->exec[b]);
+    }
+    cnf_unit(c, cnf_iff(c, s->exec[b], pass));
+    free(cf);
+    free(sy);
+}
+
+static void encode_barriers(struct cnf *c, const struct program *p, struct exec_enc *x)
+{
+    int n = p->nevents;
+    int *group = xcalloc((size_t)n, sizeof *group);
+    for (int b = 0; b < n; b++) {
+        const struct event *eb = &p->events[b];
+        if (eb->kind != EV_BARRIER)
+            continue;
+        x->sync[b] = eb->in->has_bar_id ? cnf_var(c) : LIT_TRUE;
+    }
+    for (int b = 0; b < n; b++) {
+        const struct event *eb = &p->events[b];
+        if (eb->kind != EV_BARRIER || x->sx.cf[b] == LIT_FALSE) {
+            if (eb->kind == EV_BARRIER)
+                cnf_unit(c, -x->sx.exec[b]);
+            continue;
+        }
+        int k = 0;
+        for (int o = 0; o < n; o++)
+            if (exec_barriers_meet(p, eb, &p->events[o]))
+                group[k++] = o;
+        encode_barrier(c, p, x, b, group, k);
+        for (int a = 0; a < k; a++) {
+            const struct event *eo = &p->events[group[a]];
+            if (eo->in->arrive)
+                continue;
+            lit l = cnf_and(c, x->sx.exec[b], x->sx.exec[group[a]]);
+            if (eb->in->has_bar_id)
+                l = cnf_and(c, cnf_and(c, l, x->sync[b]),
+                            bv_eq(c, x->sx.operand[b], x->sx.operand[group[a]]));
+            rel_set(&x->base.rels[R_SYNCBAR], b, group[a], l);
+        }
+    }
+    free(group);
+}
+
+/* The final value of each location: the value of some co-maximal write. */
+static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x)
+{
+    int n = p->nevents, nl = p->lit->nlocs;
+    x->final_mem = xcalloc((size_t)nl, sizeof *x->final_mem);
+    lit *picks = xcalloc((size_t)n, sizeof *picks);
+    for (int loc = 0; loc < nl; loc++) {
+        if (exec_root_location(p->lit, loc) != loc)
+            continue;
+        int k = 0;
+        struct bv v = bv_const(0);
+        for (int w = 0; w < n; w++) {
+            const struct event *e = &p->events[w];
+            if (!event_is_write(e) || exec_root_location(p->lit, e->loc) != loc ||
+                x->sx.exec[w] == LIT_FALSE)
+                continue;
+            lit later = LIT_FALSE;
+            for (int o = 0; o < n; o++)
+                later = cnf_or(c, later, rel_get(&x->base.rels[R_CO], w, o));
+            lit pick = cnf_var(c);
+            cnf_imply(c, pick, cnf_and(c, x->sx.exec[w], -later));
+            x->final_pick[w] = pick;
+            picks[k++] = pick;
+            for (int i = 0; i < BV_WIDTH; i++)
+                v.b[i] = cnf_or(c, v.b[i], cnf_and(c, pick, x->sx.val[w].b[i]));
+        }
+        cnf_clause(c, picks, k);
+        cnf_at_most_one(c, picks, k);
+        x->final_mem[loc] = v;
+    }
+    for (int loc = 0; loc < nl; loc++)
+        x->final_mem[loc] = x->final_mem[exec_root_location(p->lit, loc)];
+    free(picks);
+}
+
+void exec_encode(struct cnf *c, const struct program *p, bool co_total, struct exec_enc *x)
+{
+    int n = p->nevents;
+    symexec_run(c, p, &x->sx);
+    x->sync = xcalloc((size_t)n, sizeof *x->sync);
+    x->final_pick = xcalloc((size_t)n, sizeof *x->final_pick);
+    for (int e = 0; e < n; e++)
+        x->sync[e] = x->final_pick[e] = LIT_FALSE;
+    base_init(&x->base, n);
+    encode_barriers(c, p, x);
+    base_fill_static(c, p, x->sx.exec, &x->base);
+    encode_rf(c, p, x);
+    encode_co(c, p, co_total, x);
+    encode_sync_fence(c, p, x);
+    rel_free(&x->base.rels[R_DATA]);
+    rel_free(&x->base.rels[R_CTRL]);
+    x->base.rels[R_DATA] = rel_copy(&x->sx.data);
+    x->base.rels[R_CTRL] = rel_copy(&x->sx.ctrl);
+    encode_final_memory(c, p, x);
+}
+
+void exec_free(const struct program *p, struct exec_enc *x)
+{
+    symexec_free(p, &x->sx);
+    base_free(&x->base);
+    free(x->sync);
+    free(x->final_pick);
+    free(x->final_mem);
+}

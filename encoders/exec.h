@@ -1,0 +1,30 @@
+/* The execution skeleton: reads-from, coherence, the fence order, barrier
+ * passing and the final state, on top of the symbolic program. */
+#ifndef GPUBMC_EXEC_H
+#define GPUBMC_EXEC_H
+
+#include "encoders/base.h"
+#include "encoders/symexec.h"
+
+struct exec_enc {
+    struct symexec sx;
+    struct base base;        /* rf, co, deps, syncbar, sync_fence, static parts */
+    lit *sync;               /* per barrier event: takes part in syncbar */
+    lit *final_pick;         /* per write event: its value is the location's final one */
+    struct bv *final_mem;    /* per location (aliases share their root's value) */
+};
+
+/* Encodes every candidate execution of p.  co_total asks for a total
+ * coherence order per location (PTX leaves it partial). */
+void exec_encode(struct cnf *c, const struct program *p, bool co_total, struct exec_enc *x);
+/* Frees the encoding. */
+void exec_free(const struct program *p, struct exec_enc *x);
+
+/* The root location that loc aliases (itself when it aliases nothing). */
+int exec_root_location(const struct litmus *l, int loc);
+
+/* True when barriers b1 and b2 can meet: same kind (named or not), same
+ * instance number, threads in the same instance of the barrier's scope. */
+bool exec_barriers_meet(const struct program *p, const struct event *b1, const struct event *b2);
+
+#endif

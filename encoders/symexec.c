@@ -1,0 +1,407 @@
+/* Guarded symbolic execution over the loop-free micro-op lists. */
+#include "encoders/symexec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/xalloc.h"
+
+/* Register values and, per register, which reads of the thread it depends on. */
+struct state {
+    struct bv *regs;
+    lit *dep;                /* dep[r * nev + k]: reg r depends on thread event k */
+};
+
+struct edge { lit guard; struct state st; };
+
+struct tctx {
+    struct cnf *c;
+    const struct program *p;
+    struct symexec *s;
+    int t, nregs, nev, first;
+    struct edge **in;        /* pending incoming edges per micro-op (+ exit) */
+    int *nin, *capin;
+    lit *ctrl;               /* per thread event: some executed branch depends on it */
+    struct bv **snapshot;    /* per micro-op index of a loop head: live regs */
+};
+
+struct bv symexec_binop(struct cnf *c, enum binop op, struct bv x, struct bv y)
+{
+    switch (op) {
+    case OP_ADD: return bv_add(c, x, y);
+    case OP_SUB: return bv_sub(c, x, y);
+    case OP_MUL: return bv_mul(c, x, y);
+    case OP_DIV: return bv_sdiv(c, x, y);
+    case OP_AND: return bv_and(c, x, y);
+    case OP_OR: return bv_or(c, x, y);
+    case OP_XOR: return bv_xor(c, x, y);
+    case OP_EXCH: return y;
+    case OP_CAS: return y;   /* callers handle CAS themselves */
+    }
+    return y;
+}
+
+lit symexec_cmp(struct cnf *c, enum cmpop op, struct bv x, struct bv y)
+{
+    switch (op) {
+    case CMP_EQ: return bv_eq(c, x, y);
+    case CMP_NE: return -bv_eq(c, x, y);
+    case CMP_LT: return bv_slt(c, x, y);
+    case CMP_GT: return bv_slt(c, y, x);
+    case CMP_LE: return -bv_slt(c, y, x);
+    case CMP_GE: return -bv_slt(c, x, y);
+    }
+    return LIT_FALSE;
+}
+
+static struct state state_new(struct tctx *x)
+{
+    struct state st;
+    st.regs = xcalloc((size_t)x->nregs, sizeof *st.regs);
+    st.dep = xcalloc((size_t)x->nregs * x->nev, sizeof *st.dep);
+    for (int i = 0; i < x->nregs * x->nev; i++)
+        st.dep[i] = LIT_FALSE;
+    return st;
+}
+
+static struct state state_copy(struct tctx *x, const struct state *from)
+{
+    struct state st = state_new(x);
+    memcpy(st.regs, from->regs, (size_t)x->nregs * sizeof *st.regs);
+    memcpy(st.dep, from->dep, (size_t)x->nregs * x->nev * sizeof *st.dep);
+    return st;
+}
+
+static void state_free(struct state *st)
+{
+    free(st->regs);
+    free(st->dep);
+}
+
+static void add_edge(struct tctx *x, int to, lit guard, const struct state *st)
+{
+    if (guard == LIT_FALSE)
+        return;
+    XGROW(x->in[to], x->capin[to], x->nin[to] + 1);
+    x->in[to][x->nin[to]++] = (struct edge){ guard, state_copy(x, st) };
+}
+
+/* Merges the incoming edges of micro-op i into one guard and state. */
+static lit merge_incoming(struct tctx *x, int i, struct state *st)
+{
+    struct edge *in = x->in[i];
+    int k = x->nin[i];
+    if (k == 0) {
+        *st = state_new(x);
+        return LIT_FALSE;
+    }
+    if (k == 1) {
+        *st = in[0].st;
+        x->nin[i] = 0;
+        return in[0].guard;
+    }
+    *st = state_new(x);
+    lit guard = LIT_FALSE;
+    for (int e = 0; e < k; e++)
+        guard = cnf_or(x->c, guard, in[e].guard);
+    for (int r = 0; r < x->nregs; r++) {
+        for (int bit = 0; bit < BV_WIDTH; bit++) {
+            lit v = in[0].st.regs[r].b[bit];
+            bool same = true;
+            for (int e = 1; e < k; e++)
+                same &= in[e].st.regs[r].b[bit] == v;
+            if (!same) {
+                v = LIT_FALSE;
+                for (int e = 0; e < k; e++)
+                    v = cnf_or(x->c, v, cnf_and(x->c, in[e].guard, in[e].st.regs[r].b[bit]));
+            }
+            st->regs[r].b[bit] = v;
+        }
+        for (int q = 0; q < x->nev; q++) {
+            lit d = LIT_FALSE;
+            for (int e = 0; e < k; e++)
+                d = cnf_or(x->c, d, cnf_and(x->c, in[e].guard, in[e].st.dep[r * x->nev + q]));
+            st->dep[r * x->nev + q] = d;
+        }
+    }
+    for (int e = 0; e < k; e++)
+        state_free(&in[e].st);
+    x->nin[i] = 0;
+    return guard;
+}
+
+static struct bv operand(const struct state *st, const struct operand *o)
+{
+    return o->is_reg ? st->regs[o->reg] : bv_const(o->value);
+}
+
+/* dep of an operand on thread event q. */
+static lit operand_dep(struct tctx *x, const struct state *st, const struct operand *o, int q)
+{
+    return o->is_reg ? st->dep[o->reg * x->nev + q] : LIT_FALSE;
+}
+
+static void set_reg(struct tctx *x, struct state *st, int r, struct bv v, const lit *dep)
+{
+    if (r < 0)
+        return;
+    st->regs[r] = v;
+    for (int q = 0; q < x->nev; q++)
+        st->dep[r * x->nev + q] = dep ? dep[q] : LIT_FALSE;
+}
+
+/* Records that event e depends on whatever the operands depend on. */
+static void data_deps(struct tctx *x, const struct state *st, int e, const struct operand *a,
+                      const struct operand *b, int extra_read)
+{
+    for (int q = 0; q < x->nev; q++) {
+        lit d = cnf_or(x->c, operand_dep(x, st, a, q), b ? operand_dep(x, st, b, q) : LIT_FALSE);
+        if (x->first + q == extra_read)
+            d = LIT_TRUE;
+        d = cnf_and(x->c, d, cnf_and(x->c, x->s->exec[x->first + q], x->s->exec[e]));
+        rel_set(&x->s->data, x->first + q, e, d);
+    }
+}
+
+static void mark_ctrl(struct tctx *x, int e)
+{
+    for (int q = 0; q < x->nev; q++)
+        rel_set(&x->s->ctrl, x->first + q, e, cnf_and(x->c, x->ctrl[q], x->s->exec[e]));
+}
+
+static void note_branch(struct tctx *x, const struct state *st, const struct instr *in, lit guard)
+{
+    for (int q = 0; q < x->nev; q++) {
+        lit d = cnf_or(x->c, operand_dep(x, st, &in->a, q), operand_dep(x, st, &in->b, q));
+        x->ctrl[q] = cnf_or(x->c, x->ctrl[q], cnf_and(x->c, d, guard));
+    }
+}
+
+/* Memory instructions: create values of their events and update registers. */
+static void exec_memory(struct tctx *x, struct state *st, const struct uop *u, lit guard)
+{
+    const struct instr *in = u->in;
+    struct symexec *s = x->s;
+    int e = u->first_event;
+    for (int k = 0; k < u->nevents; k++) {
+        s->cf[e + k] = guard;
+        s->exec[e + k] = guard;
+        mark_ctrl(x, e + k);
+    }
+    lit *dep1 = xcalloc((size_t)x->nev, sizeof *dep1);
+    for (int q = 0; q < x->nev; q++)
+        dep1[q] = x->first + q == e ? LIT_TRUE : LIT_FALSE;
+    if (in->kind == I_LOAD) {
+        s->val[e] = bv_fresh(x->c);
+        set_reg(x, st, in->dst, s->val[e], dep1);
+    } else if (in->kind == I_STORE) {
+        s->val[e] = operand(st, &in->a);
+        data_deps(x, st, e, &in->a, NULL, -1);
+    } else if (in->kind == I_RMW) {
+        struct bv old = bv_fresh(x->c);
+        s->val[e] = old;
+        struct bv a = operand(st, &in->a);
+        if (in->op == OP_CAS)
+            s->val[e + 1] = bv_ite(x->c, bv_eq(x->c, old, a), operand(st, &in->b), old);
+        else
+            s->val[e + 1] = symexec_binop(x->c, in->op, old, a);
+        data_deps(x, st, e + 1, &in->a, in->op == OP_CAS ? &in->b : NULL,
+                  in->op == OP_EXCH ? -1 : e);
+        set_reg(x, st, in->dst, old, dep1);
+    }
+    free(dep1);
+}
+
+static void exec_local(struct tctx *x, struct state *st, const struct instr *in)
+{
+    struct bv v = symexec_binop(x->c, in->op, operand(st, &in->a), operand(st, &in->b));
+    lit *dep = xcalloc((size_t)x->nev, sizeof *dep);
+    for (int q = 0; q < x->nev; q++)
+        dep[q] = in->op == OP_EXCH ? operand_dep(x, st, &in->a, q)
+                                   : cnf_or(x->c, operand_dep(x, st, &in->a, q),
+                                            operand_dep(x, st, &in->b, q));
+    set_reg(x, st, in->dst, v, dep);
+    free(dep);
+}
+
+/* Side effect of the iteration that started at head: a write executed,
+ * or a live register changed. */
+static lit iteration_effect(struct tctx *x, const struct state *st, int head, int here)
+{
+    const struct pthread *pt = &x->p->threads[x->t];
+    const struct loop_info *li = &pt->loops[pt->code[here].loop];
+    lit effect = LIT_FALSE;
+    for (int i = head; i < here; i++) {
+        const struct uop *u = &pt->code[i];
+        for (int k = 0; k < u->nevents; k++)
+            if (x->p->events[u->first_event + k].kind == EV_WRITE)
+                effect = cnf_or(x->c, effect, x->s->exec[u->first_event + k]);
+    }
+    for (int k = 0; k < li->nlive; k++) {
+        int r = li->live_written[k];
+        effect = cnf_or(x->c, effect, -bv_eq(x->c, x->snapshot[head][k], st->regs[r]));
+    }
+    return effect;
+}
+
+static void take_snapshot(struct tctx *x, const struct state *st, int i)
+{
+    const struct pthread *pt = &x->p->threads[x->t];
+    const struct loop_info *li = &pt->loops[pt->code[i].loop];
+    x->snapshot[i] = xcalloc((size_t)li->nlive, sizeof **x->snapshot);
+    for (int k = 0; k < li->nlive; k++)
+        x->snapshot[i][k] = st->regs[li->live_written[k]];
+}
+
+/* Executes micro-op i under guard and passes control on. */
+static void step(struct tctx *x, int i, lit guard, struct state *st)
+{
+    const struct pthread *pt = &x->p->threads[x->t];
+    const struct uop *u = &pt->code[i];
+    const struct instr *in = u->in;
+    struct symexec *s = x->s;
+    lit fall = guard;
+    if (u->kind == U_LOOP_HEAD) {
+        take_snapshot(x, st, i);
+    } else if (u->kind == U_BACKJUMP) {
+        lit cond = in->kind == I_GOTO ? LIT_TRUE
+                 : symexec_cmp(x->c, in->cmp, operand(st, &in->a), operand(st, &in->b));
+        if (in->kind == I_BRANCH)
+            note_branch(x, st, in, guard);
+        lit taken = cnf_and(x->c, guard, cond);
+        lit effect = iteration_effect(x, st, u->head, i);
+        lit onward = cnf_and(x->c, taken, effect);
+        if (u->target == TARGET_BOUND)
+            s->bound_hit[x->t] = cnf_or(x->c, s->bound_hit[x->t], onward);
+        else
+            add_edge(x, u->target, onward, st);
+        s->spins[x->t] = cnf_or(x->c, s->spins[x->t], cnf_and(x->c, taken, -effect));
+        fall = cnf_and(x->c, guard, -cond);
+    } else {
+        switch (in->kind) {
+        case I_LOAD: case I_STORE: case I_RMW:
+            exec_memory(x, st, u, guard);
+            break;
+        case I_LOCAL:
+            exec_local(x, st, in);
+            break;
+        case I_BRANCH: {
+            lit cond = symexec_cmp(x->c, in->cmp, operand(st, &in->a), operand(st, &in->b));
+            note_branch(x, st, in, guard);
+            add_edge(x, u->target, cnf_and(x->c, guard, cond), st);
+            fall = cnf_and(x->c, guard, -cond);
+            break;
+        }
+        case I_GOTO:
+            add_edge(x, u->target, guard, st);
+            fall = LIT_FALSE;
+            break;
+        case I_BARRIER: {
+            int e = u->first_event;
+            s->cf[e] = guard;
+            s->exec[e] = guard == LIT_FALSE ? LIT_FALSE : cnf_var(x->c);
+            cnf_imply(x->c, s->exec[e], guard);
+            s->operand[e] = in->has_bar_id ? operand(st, &in->bar_id) : bv_const(0);
+            s->quorum[e] = in->has_bar_quorum ? operand(st, &in->bar_quorum) : bv_const(0);
+            mark_ctrl(x, e);
+            fall = s->exec[e];
+            break;
+        }
+        case I_LABEL:
+            break;
+        default: {   /* fences and device operations */
+            int e = u->first_event;
+            for (int k = 0; k < u->nevents; k++) {
+                s->cf[e + k] = guard;
+                s->exec[e + k] = guard;
+                mark_ctrl(x, e + k);
+            }
+            break;
+        }
+        }
+    }
+    add_edge(x, i + 1, fall, st);
+}
+
+static void run_thread(struct cnf *c, const struct program *p, struct symexec *s, int t)
+{
+    const struct pthread *pt = &p->threads[t];
+    struct tctx x = { .c = c, .p = p, .s = s, .t = t, .nregs = pt->src->nregs,
+                      .nev = pt->nevents, .first = pt->first_event };
+    int n = pt->ncode;
+    x.in = xcalloc((size_t)n + 1, sizeof *x.in);
+    x.nin = xcalloc((size_t)n + 1, sizeof *x.nin);
+    x.capin = xcalloc((size_t)n + 1, sizeof *x.capin);
+    x.ctrl = xcalloc((size_t)x.nev, sizeof *x.ctrl);
+    for (int q = 0; q < x.nev; q++)
+        x.ctrl[q] = LIT_FALSE;
+    x.snapshot = xcalloc((size_t)n + 1, sizeof *x.snapshot);
+    struct state st = state_new(&x);
+    for (int r = 0; r < x.nregs; r++)
+        st.regs[r] = bv_const(pt->src->reg_has_init[r] ? pt->src->reg_init[r] : 0);
+    add_edge(&x, 0, LIT_TRUE, &st);
+    state_free(&st);
+    for (int i = 0; i < n; i++) {
+        struct state cur;
+        lit guard = merge_incoming(&x, i, &cur);
+        step(&x, i, guard, &cur);
+        state_free(&cur);
+    }
+    struct state end;
+    s->terminated[t] = merge_incoming(&x, n, &end);
+    s->final_regs[t] = xcalloc((size_t)x.nregs, sizeof **s->final_regs);
+    memcpy(s->final_regs[t], end.regs, (size_t)x.nregs * sizeof *end.regs);
+    state_free(&end);
+    for (int i = 0; i <= n; i++) {
+        free(x.in[i]);
+        free(x.snapshot[i]);
+    }
+    free(x.in);
+    free(x.nin);
+    free(x.capin);
+    free(x.ctrl);
+    free(x.snapshot);
+}
+
+void symexec_run(struct cnf *c, const struct program *p, struct symexec *s)
+{
+    int n = p->nevents;
+    s->cf = xcalloc((size_t)n, sizeof *s->cf);
+    s->exec = xcalloc((size_t)n, sizeof *s->exec);
+    s->val = xcalloc((size_t)n, sizeof *s->val);
+    s->operand = xcalloc((size_t)n, sizeof *s->operand);
+    s->quorum = xcalloc((size_t)n, sizeof *s->quorum);
+    for (int e = 0; e < n; e++) {
+        bool init = p->events[e].kind == EV_INIT;
+        s->cf[e] = s->exec[e] = lit_of(init);
+        s->val[e] = bv_const(init ? p->lit->locs[p->events[e].loc].init : 0);
+    }
+    s->data = rel_empty(n);
+    s->ctrl = rel_empty(n);
+    int nt = p->nthreads ? p->nthreads : 1;
+    s->terminated = xcalloc((size_t)nt, sizeof *s->terminated);
+    s->bound_hit = xcalloc((size_t)nt, sizeof *s->bound_hit);
+    s->spins = xcalloc((size_t)nt, sizeof *s->spins);
+    s->final_regs = xcalloc((size_t)nt, sizeof *s->final_regs);
+    for (int t = 0; t < p->nthreads; t++) {
+        s->bound_hit[t] = s->spins[t] = LIT_FALSE;
+        run_thread(c, p, s, t);
+    }
+}
+
+void symexec_free(const struct program *p, struct symexec *s)
+{
+    free(s->cf);
+    free(s->exec);
+    free(s->val);
+    free(s->operand);
+    free(s->quorum);
+    rel_free(&s->data);
+    rel_free(&s->ctrl);
+    for (int t = 0; t < p->nthreads; t++)
+        free(s->final_regs[t]);
+    free(s->final_regs);
+    free(s->terminated);
+    free(s->bound_hit);
+    free(s->spins);
+}

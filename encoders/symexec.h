@@ -1,0 +1,34 @@
+/* Symbolic execution of the unrolled program: guards, values and
+ * dependencies of every event as literals and bit-vectors. */
+#ifndef GPUBMC_SYMEXEC_H
+#define GPUBMC_SYMEXEC_H
+
+#include "bmc/program.h"
+#include "encoders/bv.h"
+#include "encoders/rel.h"
+
+struct symexec {
+    lit *cf;                 /* per event: reached by control flow */
+    lit *exec;               /* per event: executed (a barrier: passed) */
+    struct bv *val;          /* per event: value read or written */
+    struct bv *operand;      /* per barrier event: its id and quorum values */
+    struct bv *quorum;
+    struct rel data, ctrl;   /* read -> dependent event */
+    lit *terminated;         /* per thread: reached its end */
+    lit *bound_hit;          /* per thread: cut at the unrolling bound */
+    lit *spins;              /* per thread: stuck in a side-effect-free iteration */
+    struct bv **final_regs;  /* per thread, per register: value at the end */
+};
+
+/* Runs every thread symbolically.  Read values and barrier exec literals are
+ * fresh variables, to be constrained by the execution encoding. */
+void symexec_run(struct cnf *c, const struct program *p, struct symexec *s);
+/* Frees what symexec_run allocated. */
+void symexec_free(const struct program *p, struct symexec *s);
+
+/* Evaluates a binary operation on bit-vectors (shared with RMW stores). */
+struct bv symexec_binop(struct cnf *c, enum binop op, struct bv x, struct bv y);
+/* Evaluates a comparison on bit-vectors. */
+lit symexec_cmp(struct cnf *c, enum cmpop op, struct bv x, struct bv y);
+
+#endif

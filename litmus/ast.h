@@ -1,0 +1,167 @@
+/* The litmus AST: what the front end produces and the unroller consumes. */
+#ifndef GPUBMC_LITMUS_AST_H
+#define GPUBMC_LITMUS_AST_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+enum dialect { DIALECT_PTX, DIALECT_VULKAN };
+
+/* Memory order of an instruction (PTX spelling; Vulkan acq/rel/acq_rel map
+ * to ACQUIRE/RELEASE/ACQ_REL, Vulkan non-atomic accesses to WEAK, Vulkan
+ * atomics without order to RELAXED). */
+enum mo { MO_NONE, MO_WEAK, MO_RELAXED, MO_ACQUIRE, MO_RELEASE, MO_ACQ_REL, MO_SC };
+
+/* Scope of an instruction.  PTX: CTA < GPU < SYS.  Vulkan: SG < WG < QF < DV. */
+enum scope { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS,
+             SCOPE_SG, SCOPE_WG, SCOPE_QF, SCOPE_DV };
+
+/* PTX proxy of a memory access or proxy fence. */
+enum proxy { PROXY_GENERIC, PROXY_TEXTURE, PROXY_SURFACE, PROXY_CONSTANT };
+
+/* Binary operations: local arithmetic, RMW operations, and CAS/exchange. */
+enum binop { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_AND, OP_OR, OP_XOR, OP_EXCH, OP_CAS };
+
+/* Comparisons in branches and assertions. */
+enum cmpop { CMP_EQ, CMP_NE, CMP_GE, CMP_LE, CMP_GT, CMP_LT };
+
+enum instr_kind {
+    I_LOAD,          /* dst <- [loc] */
+    I_STORE,         /* [loc] <- a */
+    I_RMW,           /* dst <- [loc]; [loc] <- op([loc], a)  (CAS: a = expected, b = new);
+                        dst < 0 for PTX red */
+    I_LOCAL,         /* dst <- op(a, b); PTX "ld r, v" is OP_EXCH with a = v */
+    I_FENCE,         /* PTX fence.sc/fence.acq_rel, Vulkan membar */
+    I_PROXY_FENCE,   /* PTX fence.proxy.<proxy> */
+    I_ALIAS_FENCE,   /* PTX fence.proxy.alias */
+    I_BARRIER,       /* PTX bar.cta.sync/arrive, Vulkan cbar */
+    I_BRANCH,        /* if cmp(a, b) goto label */
+    I_GOTO,          /* goto label */
+    I_LABEL,         /* label: */
+    I_AVDEVICE,      /* Vulkan avdevice */
+    I_VISDEVICE      /* Vulkan visdevice */
+};
+
+/* Vulkan flags of an instruction (bit set). */
+enum vk_flag {
+    VK_ATOMIC  = 1 << 0,   /* .atom */
+    VK_AV      = 1 << 1,   /* .av (non-atomic store made available) */
+    VK_VIS     = 1 << 2,   /* .vis (non-atomic load made visible) */
+    VK_NONPRIV = 1 << 3,   /* .nonpriv */
+    VK_SEMAV   = 1 << 4,   /* .semav */
+    VK_SEMVIS  = 1 << 5    /* .semvis */
+};
+
+struct srcpos { int line, col; };
+
+/* An instruction operand: a constant or a register of the same thread. */
+struct operand {
+    bool is_reg;
+    int reg;          /* index into the thread's registers when is_reg */
+    int64_t value;    /* the constant otherwise */
+};
+
+struct instr {
+    enum instr_kind kind;
+    struct srcpos pos;
+    char *text;              /* source text of the instruction, trimmed */
+    enum mo mo;
+    enum scope scope;        /* SCOPE_NONE when the instruction has none */
+    enum proxy proxy;        /* PTX; PROXY_GENERIC for Vulkan */
+    enum binop op;           /* I_RMW, I_LOCAL */
+    enum cmpop cmp;          /* I_BRANCH */
+    int dst;                 /* destination register, -1 if none */
+    int loc;                 /* location index, -1 if none */
+    struct operand a, b;     /* value operands (see instr_kind) */
+    int label;               /* label index within the thread (I_BRANCH, I_GOTO, I_LABEL) */
+    /* Vulkan attributes */
+    unsigned vk_flags;       /* enum vk_flag bits */
+    int storage_class;       /* sc0..sc3 -> 0..3; -1 if none */
+    unsigned semsc;          /* bit i set for .semsc<i> */
+    /* barriers */
+    bool arrive;             /* PTX bar.cta.arrive */
+    int64_t bar_instance;    /* the constant right after sync/arrive/cbar scope */
+    bool has_bar_id, has_bar_quorum;
+    struct operand bar_id, bar_quorum;
+};
+
+struct thread {
+    int id;                  /* the N of PN */
+    int scope_id[3];         /* placement, innermost first:
+                                PTX {cta, gpu, -}, Vulkan {sg, wg, qf} */
+    int nregs;
+    char **reg_names;        /* "r0", ... */
+    bool *reg_has_init;
+    int64_t *reg_init;       /* initial value when reg_has_init */
+    int nlabels;
+    char **label_names;      /* "LC00", ... */
+    int ninstrs;
+    struct instr *instrs;
+};
+
+struct location {
+    char *name;
+    int64_t init;            /* initial value (0 when not given) */
+    int alias_of;            /* location index this one aliases, -1 if none */
+    enum proxy alias_proxy;  /* PTX "y @ <proxy> aliases x" */
+};
+
+enum assert_kind { A_TRUE, A_AND, A_OR, A_NOT, A_CMP };
+
+/* A value in an assertion. */
+struct avalue {
+    enum { AV_CONST, AV_REG, AV_LOC } kind;
+    int64_t value;           /* AV_CONST */
+    int thread;              /* AV_REG: index into litmus.threads */
+    int reg;                 /* AV_REG: index into that thread's registers */
+    int loc;                 /* AV_LOC */
+};
+
+struct assertion {
+    enum assert_kind kind;
+    struct srcpos pos;
+    struct assertion *lhs, *rhs;   /* A_AND, A_OR; A_NOT uses lhs */
+    enum cmpop cmp;                /* A_CMP */
+    struct avalue a, b;            /* A_CMP */
+};
+
+enum quantifier { Q_NONE, Q_EXISTS, Q_NOT_EXISTS, Q_FORALL };
+
+struct ssw_pair { int from, to; };  /* thread indices (not P numbers) */
+
+struct litmus {
+    char *path;
+    enum dialect dialect;
+    char *name;                    /* test name after the dialect keyword */
+    int nthreads;
+    struct thread *threads;        /* in column order */
+    int nlocs;
+    struct location *locs;
+    int nssw;
+    struct ssw_pair *ssw;
+    enum quantifier quant;         /* Q_NONE when the file has no assertion */
+    struct assertion *assertion;   /* NULL when quant == Q_NONE */
+    struct assertion *filter;      /* NULL when there is no filter */
+};
+
+/* A front-end error: position and message, formatted "path:line:col: error: msg". */
+struct litmus_error {
+    struct srcpos pos;
+    char msg[256];
+};
+
+/* Parses the text of a litmus file; returns NULL and fills err on failure. */
+struct litmus *litmus_parse(const char *path, const char *text, struct litmus_error *err);
+
+/* Reads and parses a file; I/O failures are reported at line 0, column 0. */
+struct litmus *litmus_parse_file(const char *path, struct litmus_error *err);
+
+/* Frees everything litmus_parse allocated. */
+void litmus_free(struct litmus *l);
+
+/* Names for diagnostics and witnesses. */
+const char *mo_name(enum mo mo);
+const char *scope_name(enum scope s);
+const char *proxy_name(enum proxy p);
+
+#endif

@@ -1,0 +1,53 @@
+/* The memory-model interface: a model turns base relations into named
+ * axioms (each with the literal "this axiom is violated") and exports its
+ * main derived relations for witnesses.  The same model code runs on the
+ * SAT back end and on the concrete one (a constant-only cnf). */
+#ifndef GPUBMC_MODEL_H
+#define GPUBMC_MODEL_H
+
+#include "encoders/base.h"
+
+enum axiom_kind { AX_EMPTY, AX_IRREFLEXIVE, AX_ACYCLIC, AX_FLAG };
+
+#define MODEL_MAX_AXIOMS 16
+#define MODEL_MAX_EXPORTS 8
+
+struct axiom {
+    const char *name;
+    enum axiom_kind kind;
+    lit violated;            /* true iff the axiom fails (a flag: iff it is raised) */
+    struct rel rel;          /* the relation the axiom constrains */
+};
+
+struct named_rel { const char *name; struct rel rel; };
+
+struct model_out {
+    int naxioms;
+    struct axiom axioms[MODEL_MAX_AXIOMS];
+    int nexports;
+    struct named_rel exports[MODEL_MAX_EXPORTS];
+};
+
+struct model_desc {
+    const char *name;        /* as on the command line */
+    bool co_total;           /* coherence is a total order per location */
+    void (*build)(struct cnf *c, const struct base *b, struct model_out *out);
+};
+
+/* The model called name, or NULL. */
+const struct model_desc *model_find(const char *name);
+/* Space-separated list of model names, for usage messages. */
+const char *model_names(void);
+
+/* Adds an axiom over r (takes ownership of r). */
+void model_axiom(struct cnf *c, struct model_out *out, const char *name, enum axiom_kind kind,
+                 struct rel r);
+/* Exports a derived relation (takes ownership of r). */
+void model_export(struct model_out *out, const char *name, struct rel r);
+/* Frees axioms and exports. */
+void model_out_free(struct model_out *out);
+
+/* The models. */
+void model_ptx60_build(struct cnf *c, const struct base *b, struct model_out *out);
+
+#endif
