@@ -256,6 +256,8 @@ static enum tri barrier_passes(struct ictx *x, int b)
             count++;
         }
     }
+    if (in->arrive && !in->has_bar_quorum)
+        return YES;   /* bar.arrive signals its arrival and never waits */
     if (!in->has_bar_quorum)
         return blocked ? NO : unknown ? UNK : YES;
     if (count >= x->out->bar_quorum[b])

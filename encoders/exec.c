@@ -187,6 +187,8 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
         pass = cnf_and(c, s->cf[b], has_quorum);
         cnf_imply(c, x->sync[b], s->exec[b]);
     }
+    if (in->arrive && !in->has_bar_quorum)
+        pass = s->cf[b];   /* bar.arrive signals its arrival and never waits */
     cnf_unit(c, cnf_iff(c, s->exec[b], pass));
     free(cf);
     free(sy);

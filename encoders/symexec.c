@@ -214,7 +214,8 @@ static void exec_memory(struct tctx *x, struct state *st, const struct uop *u, l
 
 static void exec_local(struct tctx *x, struct state *st, const struct instr *in)
 {
-    struct bv v = symexec_binop(x->c, in->op, operand(st, &in->a), operand(st, &in->b));
+    struct bv a = operand(st, &in->a);
+    struct bv v = in->op == OP_EXCH ? a : symexec_binop(x->c, in->op, a, operand(st, &in->b));
     lit *dep = xcalloc((size_t)x->nev, sizeof *dep);
     for (int q = 0; q < x->nev; q++)
         dep[q] = in->op == OP_EXCH ? operand_dep(x, st, &in->a, q)
