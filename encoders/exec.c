@@ -139,7 +139,9 @@ bool exec_barriers_meet(const struct program *p, const struct event *b1, const s
         return false;
     if (b1->in->has_bar_id != b2->in->has_bar_id || b1->in->bar_instance != b2->in->bar_instance)
         return false;
-    return program_same_scope(p, b1->thread, b2->thread, b1->scope);
+    /* PTX bar.cta and Vulkan cbar both execute at CTA / workgroup scope */
+    return program_same_scope(p, b1->thread, b2->thread,
+                              p->lit->dialect == DIALECT_PTX ? SCOPE_CTA : SCOPE_WG);
 }
 
 /* Unsigned sum of single-bit literals. */

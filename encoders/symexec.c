@@ -58,6 +58,8 @@ static struct state state_new(struct tctx *x)
 {
     struct state st;
     st.regs = xcalloc((size_t)x->nregs, sizeof *st.regs);
+    for (int r = 0; r < x->nregs; r++)
+        st.regs[r] = bv_const(0);
     st.dep = xcalloc((size_t)x->nregs * x->nev, sizeof *st.dep);
     for (int i = 0; i < x->nregs * x->nev; i++)
         st.dep[i] = LIT_FALSE;

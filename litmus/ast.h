@@ -45,8 +45,8 @@ enum instr_kind {
 /* Vulkan flags of an instruction (bit set). */
 enum vk_flag {
     VK_ATOMIC  = 1 << 0,   /* .atom */
-    VK_AV      = 1 << 1,   /* .av (non-atomic store made available) */
-    VK_VIS     = 1 << 2,   /* .vis (non-atomic load made visible) */
+    VK_AV      = 1 << 1,   /* .av, and every atomic store (Dat3M tagging) */
+    VK_VIS     = 1 << 2,   /* .vis, and every atomic load (Dat3M tagging) */
     VK_NONPRIV = 1 << 3,   /* .nonpriv */
     VK_SEMAV   = 1 << 4,   /* .semav */
     VK_SEMVIS  = 1 << 5    /* .semvis */

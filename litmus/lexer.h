@@ -1,0 +1,60 @@
+/* Tokenizer for litmus files: turns source text into tokens with line:col positions. */
+#ifndef GPUBMC_LITMUS_LEXER_H
+#define GPUBMC_LITMUS_LEXER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "litmus/ast.h"
+
+enum tok_kind {
+    TOK_EOF,
+    TOK_IDENT,      /* [A-Za-z_][A-Za-z0-9_]* */
+    TOK_NUMBER,     /* decimal digits */
+    TOK_HEX,        /* 0x followed by hex digits */
+    TOK_LBRACE, TOK_RBRACE, TOK_LPAREN, TOK_RPAREN, TOK_LBRACKET, TOK_RBRACKET,
+    TOK_SEMI, TOK_COMMA, TOK_COLON, TOK_DOT, TOK_BAR, TOK_AT, TOK_AMP,
+    TOK_MINUS, TOK_TILDE,
+    TOK_AND,        /* the conjunction operator, slash then backslash */
+    TOK_OR,         /* the disjunction operator, backslash then slash */
+    TOK_ASSIGN,     /* = */
+    TOK_EQ, TOK_NE, TOK_LT, TOK_LE, TOK_GT, TOK_GE
+};
+
+struct token {
+    enum tok_kind kind;
+    const char *text;      /* points into the source text */
+    size_t len;
+    size_t offset;         /* byte offset of text in the source */
+    struct srcpos pos;
+};
+
+/* Lexer state; plain data, so copying it saves a position to come back to. */
+struct lexer {
+    const char *src;
+    size_t len;
+    size_t off;
+    int line, col;
+};
+
+/* Starts lexing text of len bytes at line 1, column 1. */
+void lexer_init(struct lexer *lx, const char *text, size_t len);
+
+/* Reads the next token, skipping blanks, (* comments *) and << configs >>;
+ * returns false and fills err on a lexical error. */
+bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err);
+
+/* Reads the raw word (up to blank or '{') that follows the dialect keyword. */
+void lexer_read_word(struct lexer *lx, struct token *word);
+
+/* Skips free text (quoted strings, comments, anything) up to the next '{';
+ * returns false and fills err when there is none. */
+bool lexer_skip_to_lbrace(struct lexer *lx, struct litmus_error *err);
+
+/* A short human name for a token kind, e.g. "','" or "end of input". */
+const char *tok_kind_name(enum tok_kind kind);
+
+/* True when tok is the identifier word. */
+bool tok_is(const struct token *tok, const char *word);
+
+#endif
