@@ -7,10 +7,13 @@
 #include <time.h>
 
 #include "bmc/evaluate.h"
+#include "bmc/oracle.h"
 #include "bmc/witness.h"
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
 #include "encoders/xalloc.h"
+
+#define ORACLE_LIMIT 2000000L
 
 const char *verdict_name(enum verdict v)
 {
@@ -212,6 +215,26 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
     sat_teardown(s);
 }
 
+/* program_spec by enumeration, for testing the SAT path. */
+static void check_by_oracle(const struct program *p, const struct model_desc *md,
+                            const struct check_opts *o, struct check_result *r)
+{
+    struct oracle_result orr;
+    if (p->lit->quant == Q_NONE) {
+        snprintf(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
+        return;
+    }
+    if (!oracle_program_spec(p, md, o, ORACLE_LIMIT, &orr)) {
+        r->verdict = V_UNKNOWN;
+        snprintf(r->reason, sizeof r->reason, "more than %ld candidate executions for the oracle",
+                 (long)ORACLE_LIMIT);
+        return;
+    }
+    r->verdict = orr.verdict;
+    snprintf(r->reason, sizeof r->reason, "oracle: %ld candidates, %ld consistent", orr.candidates,
+             orr.consistent);
+}
+
 static const char *default_model(const struct litmus *l)
 {
     return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
@@ -243,7 +266,12 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     } else {
         struct sat_check s = { .p = p, .md = md, .o = o };
         switch (o->property) {
-        case P_PROGRAM_SPEC: check_program_spec(&s, r); break;
+        case P_PROGRAM_SPEC:
+            if (o->oracle)
+                check_by_oracle(p, md, o, r);
+            else
+                check_program_spec(&s, r);
+            break;
         case P_CAT_SPEC: check_cat_spec(&s, r); break;
         case P_TERMINATION:
             r->verdict = V_UNKNOWN;

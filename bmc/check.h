@@ -18,6 +18,7 @@ struct check_opts {
     int ndisabled;
     const char *disabled[CHECK_MAX_DISABLED];   /* --no-axiom names */
     bool want_witness;
+    bool oracle;             /* --engine oracle: brute-force enumeration */
 };
 
 struct check_result {

@@ -11,7 +11,8 @@ static const char usage[] =
     "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair] [--bound N]\n"
-    "              [--no-axiom NAME]... [--json] [--witness FILE.json] FILE...\n";
+    "              [--no-axiom NAME]... [--engine sat|oracle]\n"
+    "              [--json] [--witness FILE.json] FILE...\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -80,6 +81,12 @@ int cli_parse(int argc, char **argv, struct cli *cli)
         } else if (strcmp(a, "--version") == 0) {
             puts("gpubmc 0.1");
             return 2;
+        } else if (strcmp(a, "--engine") == 0) {
+            if (!(v = option_value(argc, argv, &i)))
+                return 1;
+            if (strcmp(v, "sat") != 0 && strcmp(v, "oracle") != 0)
+                return usage_error("unknown engine '%s' (sat or oracle)", v);
+            cli->opts.oracle = strcmp(v, "oracle") == 0;
         } else if (strcmp(a, "--json") == 0) {
             cli->json = true;
         } else if (strcmp(a, "--model") == 0) {

@@ -588,7 +588,7 @@ static bool check_final(const struct program *p, const struct choice *ch, struct
     return true;
 }
 
-void interp_run(const struct program *p, const struct choice *ch, struct concrete *out)
+void interp_execute(const struct program *p, const struct choice *ch, struct concrete *out)
 {
     int n = p->nevents;
     concrete_alloc(p, out);
@@ -639,8 +639,6 @@ void interp_run(const struct program *p, const struct choice *ch, struct concret
             if (p->events[e].kind == EV_READ && !out->exec[e] && ch->rf[e] >= 0)
                 fail(out, "an unexecuted read reads from a write");
     }
-    if (out->valid && check_co(p, ch, out) && check_sf(p, ch, out) && check_sync(p, ch, out))
-        check_final(p, ch, out);
     free(x.cf);
     free(x.ex);
     free(x.vknown);
@@ -677,4 +675,11 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
                 rel_set(&b->rels[R_SYNCBAR], i, j, lit_of(named_ok));
             }
         }
+}
+
+void interp_run(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    interp_execute(p, ch, out);
+    if (out->valid && check_co(p, ch, out) && check_sf(p, ch, out) && check_sync(p, ch, out))
+        check_final(p, ch, out);
 }

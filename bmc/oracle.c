@@ -1,0 +1,232 @@
+/* Enumeration of rf, barrier participation, coherence, fence order and
+ * final-value choices, each complete choice evaluated concretely. */
+#include "bmc/oracle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bmc/evaluate.h"
+#include "encoders/exec.h"
+#include "encoders/xalloc.h"
+
+struct search {
+    const struct program *p;
+    const struct model_desc *md;
+    const struct check_opts *o;
+    struct choice ch;
+    struct concrete x;       /* the current rf choice's run */
+    long limit, count, consistent;
+    bool too_big;
+    bool found_goal, found_bound;
+    int nlocs;
+};
+
+static void evaluate_leaf(struct search *s)
+{
+    if (++s->count > s->limit) {
+        s->too_big = true;
+        return;
+    }
+    struct evaluation ev;
+    evaluate(s->p, s->md, s->o->disabled, s->o->ndisabled, &s->ch, &ev);
+    if (ev.x.valid && ev.consistent) {
+        s->consistent++;
+        const struct litmus *l = s->p->lit;
+        bool goal = l->quant == Q_FORALL ? !ev.assertion : ev.assertion;
+        if (ev.terminated && ev.filter && goal)
+            s->found_goal = true;
+        if (ev.bound_hit && ev.filter)
+            s->found_bound = true;
+    }
+    evaluation_free(s->p, &ev);
+}
+
+/* Final values: one co-maximal executed write per location. */
+static void enum_final(struct search *s, int loc)
+{
+    const struct program *p = s->p;
+    int n = p->nevents;
+    if (s->too_big)
+        return;
+    if (loc == s->nlocs) {
+        evaluate_leaf(s);
+        return;
+    }
+    if (exec_root_location(p->lit, loc) != loc) {
+        enum_final(s, loc + 1);
+        return;
+    }
+    for (int w = 0; w < n; w++) {
+        const struct event *e = &p->events[w];
+        if (!event_is_write(e) || !s->x.exec[w] || exec_root_location(p->lit, e->loc) != loc)
+            continue;
+        bool maximal = true;
+        for (int o = 0; o < n && maximal; o++)
+            maximal = !s->ch.co[w * n + o];
+        if (!maximal)
+            continue;
+        s->ch.final_pick[loc] = w;
+        enum_final(s, loc + 1);
+    }
+}
+
+static bool is_fence_sc(const struct event *e)
+{
+    return e->kind == EV_FENCE && e->mo == MO_SC && e->in->kind == I_FENCE;
+}
+
+/* True when the relation on members is transitive (pairs all decided). */
+static bool transitive(const bool *rel, int n, const int *m, int k)
+{
+    for (int a = 0; a < k; a++)
+        for (int b = 0; b < k; b++)
+            for (int c = 0; c < k; c++)
+                if (rel[m[a] * n + m[b]] && rel[m[b] * n + m[c]] && a != c && !rel[m[a] * n + m[c]])
+                    return false;
+    return true;
+}
+
+/* Orders among members: each pair allowed by `allowed` gets none (if not
+ * total), forward or backward; only transitive results go on. */
+static void enum_pairs(struct search *s, bool *rel, const int *m, int k, int a, int b, bool total,
+                       bool (*allowed)(const struct program *, int, int), void (*next)(struct search *))
+{
+    int n = s->p->nevents;
+    if (s->too_big)
+        return;
+    if (b == k) {
+        a++;
+        b = a + 1;
+    }
+    if (a >= k - 1) {
+        if (transitive(rel, n, m, k))
+            next(s);
+        return;
+    }
+    int i = m[a], j = m[b];
+    if (!allowed(s->p, i, j)) {
+        enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
+        return;
+    }
+    if (!total)
+        enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
+    rel[i * n + j] = true;
+    enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
+    rel[i * n + j] = false;
+    rel[j * n + i] = true;
+    enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
+    rel[j * n + i] = false;
+}
+
+static bool sf_allowed(const struct program *p, int i, int j)
+{
+    return base_scopes_overlap(p, &p->events[i], &p->events[j]);
+}
+
+static void after_sf(struct search *s) { enum_final(s, 0); }
+
+static void enum_sf(struct search *s)
+{
+    int n = s->p->nevents, k = 0;
+    int *m = xcalloc((size_t)n, sizeof *m);
+    for (int e = 0; e < n; e++)
+        if (is_fence_sc(&s->p->events[e]) && s->x.exec[e])
+            m[k++] = e;
+    enum_pairs(s, s->ch.sf, m, k, 0, 1, true, sf_allowed, after_sf);
+    free(m);
+}
+
+static bool co_allowed(const struct program *p, int i, int j)
+{
+    return base_same_location(p, &p->events[i], &p->events[j]);
+}
+
+/* Coherence: initial writes first, then every (total if the model says so)
+ * transitive order among executed writes of each location. */
+static void enum_co(struct search *s)
+{
+    const struct program *p = s->p;
+    int n = p->nevents, k = 0;
+    int *m = xcalloc((size_t)n, sizeof *m);
+    memset(s->ch.co, 0, (size_t)n * n * sizeof *s->ch.co);
+    memset(s->ch.sf, 0, (size_t)n * n * sizeof *s->ch.sf);
+    for (int w = 0; w < n; w++)
+        if (p->events[w].kind == EV_WRITE && s->x.exec[w]) {
+            m[k++] = w;
+            for (int i = 0; i < n; i++)
+                if (p->events[i].kind == EV_INIT && co_allowed(p, i, w))
+                    s->ch.co[i * n + w] = true;
+        }
+    enum_pairs(s, s->ch.co, m, k, 0, 1, s->md->co_total, co_allowed, enum_sf);
+    free(m);
+}
+
+/* Participation of quorum barriers: every subset of the executed ones. */
+static void enum_sync(struct search *s, int b)
+{
+    const struct program *p = s->p;
+    if (s->too_big)
+        return;
+    while (b < p->nevents && !(p->events[b].kind == EV_BARRIER && p->events[b].in->has_bar_id))
+        b++;
+    if (b == p->nevents) {
+        concrete_free(p, &s->x);
+        interp_execute(p, &s->ch, &s->x);
+        if (s->x.valid)
+            enum_co(s);
+        return;
+    }
+    const struct instr *in = p->events[b].in;
+    s->ch.sync[b] = true;
+    enum_sync(s, b + 1);
+    if (in->has_bar_quorum) {
+        s->ch.sync[b] = false;
+        enum_sync(s, b + 1);
+    }
+}
+
+/* Reads-from: each read reads some same-location write or is unexecuted. */
+static void enum_rf(struct search *s, int r)
+{
+    const struct program *p = s->p;
+    if (s->too_big)
+        return;
+    while (r < p->nevents && p->events[r].kind != EV_READ)
+        r++;
+    if (r == p->nevents) {
+        enum_sync(s, 0);
+        return;
+    }
+    s->ch.rf[r] = -1;
+    enum_rf(s, r + 1);
+    for (int w = 0; w < p->nevents; w++)
+        if (event_is_write(&p->events[w]) && w != p->events[r].rmw_partner &&
+            base_same_location(p, &p->events[w], &p->events[r])) {
+            s->ch.rf[r] = w;
+            enum_rf(s, r + 1);
+        }
+    s->ch.rf[r] = -1;
+}
+
+bool oracle_program_spec(const struct program *p, const struct model_desc *md,
+                         const struct check_opts *o, long limit, struct oracle_result *r)
+{
+    struct search s = { .p = p, .md = md, .o = o, .limit = limit, .nlocs = p->lit->nlocs };
+    choice_init(&s.ch, p);
+    interp_execute(p, &s.ch, &s.x);   /* a valid allocation to free and redo */
+    enum_rf(&s, 0);
+    concrete_free(p, &s.x);
+    choice_free(&s.ch);
+    r->candidates = s.count;
+    r->consistent = s.consistent;
+    if (s.too_big)
+        return false;
+    bool exists = p->lit->quant == Q_EXISTS;
+    if (s.found_goal)
+        r->verdict = exists ? V_PASS : V_FAIL;
+    else if (s.found_bound)
+        r->verdict = V_UNKNOWN;
+    else
+        r->verdict = exists ? V_FAIL : V_PASS;
+    return true;
+}

@@ -1,0 +1,22 @@
+/* The brute-force oracle: enumerates every candidate execution of a small
+ * program and evaluates each concretely.  Independent of the CNF encoding;
+ * the test suite compares its verdicts with the SAT path's. */
+#ifndef GPUBMC_ORACLE_H
+#define GPUBMC_ORACLE_H
+
+#include "bmc/check.h"
+#include "bmc/program.h"
+#include "models/model.h"
+
+struct oracle_result {
+    enum verdict verdict;
+    long candidates;         /* complete choices evaluated */
+    long consistent;         /* of which consistent */
+};
+
+/* Decides program_spec by enumeration.  Returns false when the program has
+ * more than `limit` candidates (no verdict then). */
+bool oracle_program_spec(const struct program *p, const struct model_desc *md,
+                         const struct check_opts *o, long limit, struct oracle_result *r);
+
+#endif
