@@ -12,7 +12,11 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h)
 
-.PHONY: all test unit litmus-tests corpus clean install sanitize bench deps example
+.PHONY: all test clean install sanitize bench deps example corpus-sanitize
+
+PREFIX ?= /usr/local
+DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev
+EXAMPLES = tests/litmus/ptx/MP-weak.litmus tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus
 
 all: $(BUILD)/gpubmc
 
@@ -33,3 +37,33 @@ clean:
 # Address and undefined-behaviour sanitizers, in build-asan/.
 sanitize:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDLIBS="$(LDLIBS) -fsanitize=address,undefined"
+
+# Builds everything and runs every test; ends with "N passed, N failed".
+test: deps
+	$(MAKE) all $(UNIT_BIN)
+	python3 tests/run_tests.py
+
+# Installs the Debian packages the build needs, when some are missing.
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+# Set-up for a newcomer: dependencies, build, and a first run on bundled examples.
+example: deps
+	$(MAKE) all
+	build/gpubmc --model ptx-v6.0 $(EXAMPLES); test $$? -le 20
+
+install: all
+	install -D -m 755 build/gpubmc $(DESTDIR)$(PREFIX)/bin/gpubmc
+
+# The whole corpus through the sanitizer build: any report is a failure.
+corpus-sanitize: sanitize
+	python3 tests/corpus_sanitize.py build-asan/gpubmc
+
+# Speed: median time per corpus test, process start included.
+bench: all
+	python3 tests/bench.py --suite PTXv6_0

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""gpubmc's test runner: unit tests, own litmus tests (SAT path and oracle),
+error reporting, witness output, and the shared corpus when it is present.
+Prints one line per failure and ends with 'N passed, N failed'."""
+import json, os, pathlib, re, subprocess, sys, tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BIN = ROOT / "build" / "gpubmc"
+SHARED = ROOT.parent / "shared"
+passed = failed = 0
+
+
+def record(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {what}")
+
+
+def run(args, cwd=ROOT):
+    return subprocess.run([str(BIN)] + args, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def unit_tests():
+    for exe in sorted((ROOT / "build" / "tests").glob("test_*")):
+        p = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+        out = p.stdout + p.stderr
+        ok_n = sum(int(n) for n in re.findall(r"\[  PASSED  \] (\d+) test", out))
+        bad_n = sum(int(n) for n in re.findall(r"\[  FAILED  \] (\d+) test", out))
+        for _ in range(ok_n):
+            record(True, exe.name)
+        for line in re.findall(r"\[  FAILED  \] (\S+)\n", out):
+            record(False, f"{exe.name}: {line}")
+        if p.returncode != 0 and bad_n == 0:
+            record(False, f"{exe.name} exited with {p.returncode}")
+
+
+def verdicts(args, files, cwd):
+    p = run(["--json"] + args + files, cwd)
+    got = {}
+    for line in p.stdout.splitlines():
+        o = json.loads(line)
+        got[o["file"]] = o["result"]
+    return got
+
+
+def own_litmus():
+    """Each own test against its reasoned verdict, on both engines."""
+    for suite, model in (("ptx", "ptx-v6.0"),):
+        d = ROOT / "tests" / "litmus" / suite
+        rows = [l.split(",", 2) for l in (d / "expected.csv").read_text().splitlines() if l.strip()]
+        files = [r[0] for r in rows]
+        for engine in ("sat", "oracle"):
+            got = verdicts(["--model", model, "--engine", engine], files, d)
+            for name, exp, _why in rows:
+                record(got.get(name) == exp, f"{suite}/{name} [{engine}]: expected {exp}, got {got.get(name)}")
+
+
+def error_reporting():
+    """Bad input: exit status 1 and the exact file:line:col message."""
+    d = ROOT / "tests" / "errors"
+    for line in (d / "expected.txt").read_text().splitlines():
+        name, msg = line.split("|", 1)
+        p = run(["--model", "ptx-v6.0", name], d)
+        record(p.returncode == 1 and p.stderr.splitlines()[:1] == [msg],
+               f"errors/{name}: rc {p.returncode}, stderr {p.stderr.strip()!r}")
+    for args, what in ((["--bound", "0"], "bound 0"), (["--bound", "99999999999"], "huge bound"),
+                       (["--model", "nosuch"], "unknown model"), (["--frobnicate"], "unknown option")):
+        p = run(args + ["tests/litmus/ptx/MP-weak.litmus"])
+        record(p.returncode == 1 and "error" in p.stderr, f"usage error for {what}")
+
+
+def witness_output():
+    """--witness writes the deciding execution as a JSON graph."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "w.json"
+        p = run(["--model", "ptx-v6.0", "--witness", str(out), "tests/litmus/ptx/SB-weak.litmus"])
+        ok = p.returncode == 0 and out.exists()
+        if ok:
+            w = json.loads(out.read_text())["witness"]
+            reads = [e for e in w["events"] if e["kind"] == "read"]
+            ok = (len(reads) == 2 and all(e["value"] == 0 for e in reads)
+                  and len(w["edges"]["rf"]) == 2 and "cause" in w["edges"]
+                  and w["final"]["registers"]["P0:r0"] == 0)
+        record(ok, "witness JSON for SB-weak")
+
+
+def corpus():
+    score = SHARED / "tools" / "score.py"
+    if not (SHARED / "corpus").is_dir() or not score.exists():
+        print(f"SKIP corpus: {SHARED / 'corpus'} not found")
+        return
+    p = subprocess.run([sys.executable, str(score), "--bin", str(BIN), "--suite", "PTXv6_0", "--quiet"],
+                       capture_output=True, text=True, timeout=1800)
+    print(p.stdout.strip())
+    m = re.search(r"^(\d+) passed, (\d+) failed$", p.stdout, re.M)
+    if not m:
+        record(False, "corpus scoreboard printed no summary")
+        return
+    for _ in range(int(m.group(1))):
+        record(True, "corpus")
+    if int(m.group(2)):
+        subprocess.run([sys.executable, str(score), "--bin", str(BIN), "--suite", "PTXv6_0"])
+    for _ in range(int(m.group(2))):
+        record(False, "corpus row (see the scoreboard above)")
+
+
+def main():
+    unit_tests()
+    own_litmus()
+    error_reporting()
+    witness_output()
+    corpus()
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
