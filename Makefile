@@ -31,6 +31,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
+$(BUILD)/litmus_dump: tests/tools/litmus_dump.c $(LIB_OBJ) $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
 clean:
 	rm -rf build build-asan
 
@@ -40,7 +43,7 @@ sanitize:
 
 # Builds everything and runs every test; ends with "N passed, N failed".
 test: deps
-	$(MAKE) all $(UNIT_BIN)
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump
 	python3 tests/run_tests.py
 
 # Installs the Debian packages the build needs, when some are missing.

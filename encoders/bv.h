@@ -23,7 +23,7 @@ struct bv bv_add(struct cnf *c, struct bv x, struct bv y);
 struct bv bv_sub(struct cnf *c, struct bv x, struct bv y);
 struct bv bv_mul(struct cnf *c, struct bv x, struct bv y);
 /* Signed division truncating toward zero; x / 0 is -1 for x >= 0 and 1 otherwise
- * (the unsigned quotient of |x| by 0 is all ones). */
+ * (the unsigned quotient of |x| by 0 is all ones); INT32_MIN / -1 wraps to INT32_MIN. */
 struct bv bv_sdiv(struct cnf *c, struct bv x, struct bv y);
 struct bv bv_and(struct cnf *c, struct bv x, struct bv y);
 struct bv bv_or(struct cnf *c, struct bv x, struct bv y);

@@ -33,7 +33,8 @@ static inline lit lit_of(bool b) { return b ? LIT_TRUE : LIT_FALSE; }
 /* True when l is LIT_TRUE or LIT_FALSE. */
 static inline bool lit_is_const(lit l) { return l == LIT_TRUE || l == LIT_FALSE; }
 
-/* Adds the clause l[0] | ... | l[n-1], folding constants. */
+/* Adds the clause l[0] | ... | l[n-1], folding constants; in concrete mode
+ * a clause that folds to false is a programming error and aborts. */
 void cnf_clause(struct cnf *c, const lit *l, int n);
 /* Adds a one-, two- or three-literal clause. */
 void cnf_unit(struct cnf *c, lit a);
@@ -53,7 +54,7 @@ lit cnf_or_n(struct cnf *c, const lit *l, int n);
 /* Constrains at most one of l[0..n-1] to be true. */
 void cnf_at_most_one(struct cnf *c, const lit *l, int n);
 
-/* Solving (symbolic mode). Returns 10 (SAT) or 20 (UNSAT). */
+/* Solving (symbolic mode only). Returns 10 (SAT) or 20 (UNSAT). */
 int cnf_solve(struct cnf *c, const lit *assumptions, int n);
 /* Value of a literal in the last model (constants evaluate directly). */
 bool cnf_value(struct cnf *c, lit l);

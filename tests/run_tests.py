@@ -72,6 +72,13 @@ def error_reporting():
         record(p.returncode == 1 and "error" in p.stderr, f"usage error for {what}")
 
 
+def ast_dump():
+    """The AST dump tool parses a test and shows its instructions."""
+    p = subprocess.run([str(ROOT / "build" / "litmus_dump"), "tests/litmus/ptx/MP-weak.litmus"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    record(p.returncode == 0 and "st.weak" in p.stdout, "litmus_dump on MP-weak")
+
+
 def witness_output():
     """--witness writes the deciding execution as a JSON graph."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -112,6 +119,7 @@ def main():
     own_litmus()
     error_reporting()
     witness_output()
+    ast_dump()
     corpus()
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
