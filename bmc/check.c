@@ -235,6 +235,19 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
              orr.consistent);
 }
 
+/* Checks every --no-axiom name against the model; sets the error if not. */
+static bool axioms_known(const struct model_desc *md, const struct check_opts *o,
+                         struct check_result *r)
+{
+    for (int i = 0; i < o->ndisabled; i++)
+        if (!model_has_axiom(md, o->disabled[i])) {
+            snprintf(r->reason, sizeof r->reason, "error: model %s has no axiom '%s' (it has: %s)",
+                     md->name, o->disabled[i], md->axioms);
+            return false;
+        }
+    return true;
+}
+
 static const char *default_model(const struct litmus *l)
 {
     return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
@@ -261,6 +274,8 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     if (!md) {
         snprintf(r->reason, sizeof r->reason, "%s: error: model %s is not available (have: %s)",
                  path, mname, model_names());
+    } else if (!axioms_known(md, o, r)) {
+        snprintf(r->model, sizeof r->model, "%s", mname);
     } else if (!p) {
         snprintf(r->reason, sizeof r->reason, "%s:1:1: error: %s", path, msg);
     } else {

@@ -6,7 +6,9 @@
 #include <string.h>
 
 static const struct model_desc models[] = {
-    { "ptx-v6.0", false, model_ptx60_build },
+    { "ptx-v6.0", false,
+      "Coherence Coherence2 FenceSC Atomicity NoThinAir ScPerLocation Causality",
+      model_ptx60_build },
 };
 
 const struct model_desc *model_find(const char *name)
@@ -18,6 +20,17 @@ const struct model_desc *model_find(const char *name)
 }
 
 const char *model_names(void) { return "ptx-v6.0"; }
+
+bool model_has_axiom(const struct model_desc *md, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = md->axioms; (p = strstr(p, name)) != NULL; p += len) {
+        bool starts = p == md->axioms || p[-1] == ' ';
+        if (starts && (p[len] == ' ' || p[len] == '\0'))
+            return true;
+    }
+    return false;
+}
 
 void model_axiom(struct cnf *c, struct model_out *out, const char *name, enum axiom_kind kind,
                  struct rel r)

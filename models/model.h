@@ -31,6 +31,7 @@ struct model_out {
 struct model_desc {
     const char *name;        /* as on the command line */
     bool co_total;           /* coherence is a total order per location */
+    const char *axioms;      /* the names its build function uses, space-separated */
     void (*build)(struct cnf *c, const struct base *b, struct model_out *out);
 };
 
@@ -38,6 +39,8 @@ struct model_desc {
 const struct model_desc *model_find(const char *name);
 /* Space-separated list of model names, for usage messages. */
 const char *model_names(void);
+/* True when md has an axiom called name. */
+bool model_has_axiom(const struct model_desc *md, const char *name);
 
 /* Adds an axiom over r (takes ownership of r). */
 void model_axiom(struct cnf *c, struct model_out *out, const char *name, enum axiom_kind kind,

@@ -67,7 +67,8 @@ def error_reporting():
         record(p.returncode == 1 and p.stderr.splitlines()[:1] == [msg],
                f"errors/{name}: rc {p.returncode}, stderr {p.stderr.strip()!r}")
     for args, what in ((["--bound", "0"], "bound 0"), (["--bound", "99999999999"], "huge bound"),
-                       (["--model", "nosuch"], "unknown model"), (["--frobnicate"], "unknown option")):
+                       (["--model", "nosuch"], "unknown model"), (["--frobnicate"], "unknown option"),
+                       (["--model", "ptx-v6.0", "--no-axiom", "Causalty"], "unknown axiom")):
         p = run(args + ["tests/litmus/ptx/MP-weak.litmus"])
         record(p.returncode == 1 and "error" in p.stderr, f"usage error for {what}")
 
