@@ -4,37 +4,23 @@
 struct rel cat_rel(const struct base *b, enum base_rel r) { return rel_copy(&b->rels[r]); }
 struct set cat_set(const struct base *b, enum base_set s) { return set_copy(&b->sets[s]); }
 
-struct rel cat_or(struct cnf *c, struct rel r, struct rel s)
-{
-    struct rel t = rel_union(c, &r, &s);
-    rel_free(&r);
-    rel_free(&s);
-    return t;
-}
+/* A consuming binary operation: applies op, then frees both arguments. */
+#define CONSUMING_BINARY(type, name, op, release)                     \
+    struct type name(struct cnf *c, struct type r, struct type s)     \
+    {                                                                 \
+        struct type t = op(c, &r, &s);                                \
+        release(&r);                                                  \
+        release(&s);                                                  \
+        return t;                                                     \
+    }
 
-struct rel cat_and(struct cnf *c, struct rel r, struct rel s)
-{
-    struct rel t = rel_inter(c, &r, &s);
-    rel_free(&r);
-    rel_free(&s);
-    return t;
-}
-
-struct rel cat_minus(struct cnf *c, struct rel r, struct rel s)
-{
-    struct rel t = rel_diff(c, &r, &s);
-    rel_free(&r);
-    rel_free(&s);
-    return t;
-}
-
-struct rel cat_seq(struct cnf *c, struct rel r, struct rel s)
-{
-    struct rel t = rel_seq(c, &r, &s);
-    rel_free(&r);
-    rel_free(&s);
-    return t;
-}
+CONSUMING_BINARY(rel, cat_or, rel_union, rel_free)
+CONSUMING_BINARY(rel, cat_and, rel_inter, rel_free)
+CONSUMING_BINARY(rel, cat_minus, rel_diff, rel_free)
+CONSUMING_BINARY(rel, cat_seq, rel_seq, rel_free)
+CONSUMING_BINARY(set, cat_sor, set_union, set_free)
+CONSUMING_BINARY(set, cat_sand, set_inter, set_free)
+CONSUMING_BINARY(set, cat_sminus, set_diff, set_free)
 
 struct rel cat_inv(struct rel r)
 {
@@ -81,26 +67,3 @@ struct rel cat_id(struct set a)
     return t;
 }
 
-struct set cat_sor(struct cnf *c, struct set a, struct set b)
-{
-    struct set t = set_union(c, &a, &b);
-    set_free(&a);
-    set_free(&b);
-    return t;
-}
-
-struct set cat_sand(struct cnf *c, struct set a, struct set b)
-{
-    struct set t = set_inter(c, &a, &b);
-    set_free(&a);
-    set_free(&b);
-    return t;
-}
-
-struct set cat_sminus(struct cnf *c, struct set a, struct set b)
-{
-    struct set t = set_diff(c, &a, &b);
-    set_free(&a);
-    set_free(&b);
-    return t;
-}
