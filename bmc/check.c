@@ -94,7 +94,7 @@ static void extract_choice(struct sat_check *s, struct choice *ch)
         }
         ch->sync[i] = cnf_value(s->c, s->x.sync[i]);
         if (cnf_value(s->c, s->x.final_pick[i]))
-            ch->final_pick[exec_root_location(p->lit, p->events[i].loc)] = i;
+            ch->final_pick[program_root_location(p->lit, p->events[i].loc)] = i;
     }
 }
 

@@ -575,10 +575,10 @@ static bool check_final(const struct program *p, const struct choice *ch, struct
 {
     int n = p->nevents;
     for (int l = 0; l < p->lit->nlocs; l++) {
-        int root = exec_root_location(p->lit, l);
+        int root = program_root_location(p->lit, l);
         int w = ch->final_pick[root];
         if (w < 0 || !out->exec[w] || !event_is_write(&p->events[w]) ||
-            exec_root_location(p->lit, p->events[w].loc) != root)
+            program_root_location(p->lit, p->events[w].loc) != root)
             return fail(out, "a location's final value comes from no executed write");
         for (int o = 0; o < n; o++)
             if (ch->co[w * n + o])

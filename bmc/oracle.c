@@ -52,13 +52,13 @@ static void enum_final(struct search *s, int loc)
         evaluate_leaf(s);
         return;
     }
-    if (exec_root_location(p->lit, loc) != loc) {
+    if (program_root_location(p->lit, loc) != loc) {
         enum_final(s, loc + 1);
         return;
     }
     for (int w = 0; w < n; w++) {
         const struct event *e = &p->events[w];
-        if (!event_is_write(e) || !s->x.exec[w] || exec_root_location(p->lit, e->loc) != loc)
+        if (!event_is_write(e) || !s->x.exec[w] || program_root_location(p->lit, e->loc) != loc)
             continue;
         bool maximal = true;
         for (int o = 0; o < n && maximal; o++)

@@ -201,6 +201,22 @@ static enum mo rmw_write_mo(enum mo mo)
     return (mo == MO_RELEASE || mo == MO_ACQ_REL) ? MO_RELEASE : MO_RELAXED;
 }
 
+/* Dat3M's proxy tags: accesses carry their proxy, fence.sc/acq_rel the
+ * generic one, fence.proxy.<p> its proxy; alias fences and barriers none. */
+static int event_proxy(const struct instr *in)
+{
+    if (!in)
+        return -1;
+    switch (in->kind) {
+    case I_LOAD: case I_STORE: case I_RMW: case I_PROXY_FENCE:
+        return (int)in->proxy;
+    case I_FENCE:
+        return PROXY_GENERIC;
+    default:
+        return -1;
+    }
+}
+
 static struct event *new_event(struct program *p, int *cap, enum ev_kind kind, int thread,
                                int uop, const struct instr *in)
 {
@@ -208,7 +224,8 @@ static struct event *new_event(struct program *p, int *cap, enum ev_kind kind, i
     struct event *e = &p->events[p->nevents];
     *e = (struct event){ .id = p->nevents, .kind = kind, .thread = thread, .uop = uop, .in = in,
                          .loc = in ? in->loc : -1, .mo = in ? in->mo : MO_NONE,
-                         .scope = in ? in->scope : SCOPE_NONE, .rmw_partner = -1 };
+                         .scope = in ? in->scope : SCOPE_NONE, .rmw_partner = -1,
+                         .proxy = event_proxy(in) };
     p->nevents++;
     return e;
 }
@@ -256,7 +273,9 @@ static void uop_events(struct program *p, int *cap, int t, int i)
 static void build_events(struct program *p)
 {
     int cap = 0;
-    for (int l = 0; l < p->lit->nlocs; l++) {
+    for (int l = 0; l < p->lit->nlocs; l++) {   /* one initial write per physical location */
+        if (program_root_location(p->lit, l) != l)
+            continue;
         struct event *e = new_event(p, &cap, EV_INIT, -1, -1, NULL);
         e->loc = l;
     }
@@ -309,6 +328,20 @@ void program_free(struct program *p)
     free(p->threads);
     free(p->events);
     free(p);
+}
+
+int program_root_location(const struct litmus *l, int loc)
+{
+    for (int guard = 0; loc >= 0 && l->locs[loc].alias_of >= 0 && guard < l->nlocs; guard++)
+        loc = l->locs[loc].alias_of;
+    return loc;
+}
+
+int program_generic_location(const struct litmus *l, int loc)
+{
+    if (loc < 0 || l->locs[loc].alias_of < 0 || l->locs[loc].alias_proxy == PROXY_GENERIC)
+        return loc;
+    return l->locs[loc].alias_of;
 }
 
 /* Placement level of a scope: 0 innermost; 3 means "everything". */

@@ -55,6 +55,7 @@ struct event {
     int loc;                 /* -1 for fences and barriers */
     enum mo mo;              /* per Dat3M's tagging (RMW halves split) */
     enum scope scope;
+    int proxy;               /* enum proxy of an access or fence, -1 if none */
     bool rmw;                /* half of an RMW */
     int rmw_partner;         /* the other half, -1 if none */
 };
@@ -77,6 +78,12 @@ struct program {
 struct program *program_build(const struct litmus *l, int bound, char *msg, int msglen);
 /* Frees a program. */
 void program_free(struct program *p);
+
+/* The physical location of loc: the end of its alias chain. */
+int program_root_location(const struct litmus *l, int loc);
+/* The generic (virtual) address of loc: itself, unless loc is a
+ * non-generic proxy alias, whose generic address is its alias target. */
+int program_generic_location(const struct litmus *l, int loc);
 
 /* True when both threads' placements agree at the level of scope s
  * (the scope's instance contains both threads). */

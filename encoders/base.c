@@ -3,11 +3,12 @@
 
 const char *const base_set_names[S_COUNT] = {
     "_", "M", "R", "W", "F", "IW", "BAR", "WEAK", "RLX", "ACQ", "REL", "ACQ_REL", "SC",
+    "GEN", "SUR", "TEX", "CON", "ALIAS",
 };
 
 const char *const base_rel_names[R_COUNT] = {
     "po", "loc", "int", "ext", "rf", "co", "rmw", "addr", "data", "ctrl",
-    "sr", "scta", "syncbar", "sync_fence",
+    "sr", "scta", "syncbar", "sync_fence", "vloc",
 };
 
 void base_init(struct base *b, int n)
@@ -27,18 +28,11 @@ void base_free(struct base *b)
         rel_free(&b->rels[r]);
 }
 
-static int root_location(const struct litmus *l, int loc)
-{
-    for (int guard = 0; loc >= 0 && l->locs[loc].alias_of >= 0 && guard < l->nlocs; guard++)
-        loc = l->locs[loc].alias_of;
-    return loc;
-}
-
 bool base_same_location(const struct program *p, const struct event *e1, const struct event *e2)
 {
     if (e1->loc < 0 || e2->loc < 0)
         return false;
-    return root_location(p->lit, e1->loc) == root_location(p->lit, e2->loc);
+    return program_root_location(p->lit, e1->loc) == program_root_location(p->lit, e2->loc);
 }
 
 bool base_scopes_overlap(const struct program *p, const struct event *e1, const struct event *e2)
@@ -70,6 +64,11 @@ static void tag_event(const struct event *e, bool in[S_COUNT])
     case MO_SC: in[S_SC] = true; break;
     default: break;
     }
+    in[S_GEN] = e->proxy == PROXY_GENERIC;
+    in[S_SUR] = e->proxy == PROXY_SURFACE;
+    in[S_TEX] = e->proxy == PROXY_TEXTURE;
+    in[S_CON] = e->proxy == PROXY_CONSTANT;
+    in[S_ALIAS] = e->kind == EV_FENCE && e->in->kind == I_ALIAS_FENCE;
 }
 
 void base_fill_static(struct cnf *c, const struct program *p, const lit *exec, struct base *b)
@@ -93,6 +92,9 @@ void base_fill_static(struct cnf *c, const struct program *p, const lit *exec, s
                 rel_set(&b->rels[R_PO], i, j, both);
             if (event_is_mem(e1) && event_is_mem(e2) && base_same_location(p, e1, e2))
                 rel_set(&b->rels[R_LOC], i, j, both);
+            if (event_is_mem(e1) && event_is_mem(e2) &&
+                program_generic_location(p->lit, e1->loc) == program_generic_location(p->lit, e2->loc))
+                rel_set(&b->rels[R_VLOC], i, j, both);
             if (i != j || same_thread)
                 rel_set(&b->rels[same_thread || i == j ? R_INT : R_EXT], i, j, both);
             if (e1->rmw && e1->kind == EV_READ && e1->rmw_partner == j)

@@ -10,13 +10,14 @@
 enum base_set {
     S_ALL, S_M, S_R, S_W, S_F, S_INIT, S_BAR,
     S_WEAK, S_RLX, S_ACQ, S_REL, S_ACQ_REL, S_SC,
+    S_GEN, S_SUR, S_TEX, S_CON, S_ALIAS,
     S_COUNT
 };
 
 enum base_rel {
     R_PO, R_LOC, R_INT, R_EXT, R_RF, R_CO, R_RMW,
     R_ADDR, R_DATA, R_CTRL,
-    R_SR, R_SCTA, R_SYNCBAR, R_SYNC_FENCE,
+    R_SR, R_SCTA, R_SYNCBAR, R_SYNC_FENCE, R_VLOC,
     R_COUNT
 };
 

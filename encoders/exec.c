@@ -5,13 +5,6 @@
 
 #include "encoders/xalloc.h"
 
-int exec_root_location(const struct litmus *l, int loc)
-{
-    for (int guard = 0; loc >= 0 && l->locs[loc].alias_of >= 0 && guard < l->nlocs; guard++)
-        loc = l->locs[loc].alias_of;
-    return loc;
-}
-
 /* Constrains rf -> (val(w) == val(r)) bit by bit. */
 static void same_value_if(struct cnf *c, lit cond, const struct bv *a, const struct bv *b)
 {
@@ -101,18 +94,18 @@ static void encode_co(struct cnf *c, const struct program *p, bool total, struct
     int n = p->nevents;
     int *members = xcalloc((size_t)n, sizeof *members);
     for (int loc = 0; loc < p->lit->nlocs; loc++) {
-        if (exec_root_location(p->lit, loc) != loc)
+        if (program_root_location(p->lit, loc) != loc)
             continue;
         int k = 0;
         for (int w = 0; w < n; w++) {
             const struct event *e = &p->events[w];
-            if (e->kind == EV_WRITE && exec_root_location(p->lit, e->loc) == loc)
+            if (e->kind == EV_WRITE && program_root_location(p->lit, e->loc) == loc)
                 members[k++] = w;
         }
         encode_order(c, p, x, &x->base.rels[R_CO], members, k, total, same_location_pair);
         for (int w = 0; w < n; w++) {     /* initial writes come first */
             const struct event *e = &p->events[w];
-            if (e->kind != EV_INIT || exec_root_location(p->lit, e->loc) != loc)
+            if (e->kind != EV_INIT || program_root_location(p->lit, e->loc) != loc)
                 continue;
             for (int a = 0; a < k; a++)
                 rel_set(&x->base.rels[R_CO], w, members[a], x->sx.exec[members[a]]);
@@ -239,13 +232,13 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
     x->final_mem = xcalloc((size_t)nl, sizeof *x->final_mem);
     lit *picks = xcalloc((size_t)n, sizeof *picks);
     for (int loc = 0; loc < nl; loc++) {
-        if (exec_root_location(p->lit, loc) != loc)
+        if (program_root_location(p->lit, loc) != loc)
             continue;
         int k = 0;
         struct bv v = bv_const(0);
         for (int w = 0; w < n; w++) {
             const struct event *e = &p->events[w];
-            if (!event_is_write(e) || exec_root_location(p->lit, e->loc) != loc ||
+            if (!event_is_write(e) || program_root_location(p->lit, e->loc) != loc ||
                 x->sx.exec[w] == LIT_FALSE)
                 continue;
             lit later = LIT_FALSE;
@@ -263,7 +256,7 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
         x->final_mem[loc] = v;
     }
     for (int loc = 0; loc < nl; loc++)
-        x->final_mem[loc] = x->final_mem[exec_root_location(p->lit, loc)];
+        x->final_mem[loc] = x->final_mem[program_root_location(p->lit, loc)];
     free(picks);
 }
 

@@ -20,9 +20,6 @@ void exec_encode(struct cnf *c, const struct program *p, bool co_total, struct e
 /* Frees the encoding. */
 void exec_free(const struct program *p, struct exec_enc *x);
 
-/* The root location that loc aliases (itself when it aliases nothing). */
-int exec_root_location(const struct litmus *l, int loc);
-
 /* True when barriers b1 and b2 can meet: same kind (named or not), same
  * instance number, threads in the same instance of the barrier's scope. */
 bool exec_barriers_meet(const struct program *p, const struct event *b1, const struct event *b2);

@@ -9,6 +9,9 @@ static const struct model_desc models[] = {
     { "ptx-v6.0", false,
       "Coherence Coherence2 FenceSC Atomicity NoThinAir ScPerLocation Causality",
       model_ptx60_build },
+    { "ptx-v7.5", false,
+      "Coherence Coherence2 FenceSC Atomicity NoThinAir Causality",
+      model_ptx75_build },
 };
 
 const struct model_desc *model_find(const char *name)
@@ -19,7 +22,7 @@ const struct model_desc *model_find(const char *name)
     return NULL;
 }
 
-const char *model_names(void) { return "ptx-v6.0"; }
+const char *model_names(void) { return "ptx-v6.0 ptx-v7.5"; }
 
 bool model_has_axiom(const struct model_desc *md, const char *name)
 {

@@ -39,6 +39,12 @@ static void test_ptx60_axiom_names(void **state)
     check_names("ptx-v6.0");
 }
 
+static void test_ptx75_axiom_names(void **state)
+{
+    (void)state;
+    check_names("ptx-v7.5");
+}
+
 static void test_unknown_model(void **state)
 {
     (void)state;
@@ -49,6 +55,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ptx60_axiom_names),
+        cmocka_unit_test(test_ptx75_axiom_names),
         cmocka_unit_test(test_unknown_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
