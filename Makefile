@@ -70,3 +70,4 @@ corpus-sanitize: sanitize
 # Speed: median time per corpus test, process start included.
 bench: all
 	python3 tests/bench.py --suite PTXv6_0
+	python3 tests/bench.py --suite PTXv7_5

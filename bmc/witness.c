@@ -28,8 +28,14 @@ static cJSON *event_json(const struct program *p, const struct concrete *x, int 
     cJSON_AddStringToObject(o, "instruction", ev->in ? ev->in->text : "init");
     if (ev->loc >= 0) {
         cJSON_AddStringToObject(o, "location", p->lit->locs[ev->loc].name);
+        cJSON_AddStringToObject(o, "physical_location",
+                                p->lit->locs[program_root_location(p->lit, ev->loc)].name);
+        cJSON_AddStringToObject(o, "generic_location",
+                                p->lit->locs[program_generic_location(p->lit, ev->loc)].name);
         cJSON_AddNumberToObject(o, "value", x->val[e]);
     }
+    if (ev->proxy >= 0)
+        cJSON_AddStringToObject(o, "proxy", proxy_name((enum proxy)ev->proxy));
     if (ev->mo != MO_NONE)
         cJSON_AddStringToObject(o, "order", mo_name(ev->mo));
     if (ev->scope != SCOPE_NONE)

@@ -10,8 +10,7 @@ CORPUS = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else
 
 
 def check(path):
-    model = "ptx-v6.0" if "/PTX/" in str(path) else None
-    args = [str(BIN), "--json"] + (["--model", model] if model else []) + [str(path)]
+    args = [str(BIN), "--json", str(path)]
     try:
         p = subprocess.run(args, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:

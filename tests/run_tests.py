@@ -7,6 +7,7 @@ import json, os, pathlib, re, subprocess, sys, tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = ROOT / "build" / "gpubmc"
 SHARED = ROOT.parent / "shared"
+SUITES = ["PTXv6_0", "PTXv7_5"]   # the corpus suites whose models are implemented
 passed = failed = 0
 
 
@@ -100,7 +101,7 @@ def corpus():
     if not (SHARED / "corpus").is_dir() or not score.exists():
         print(f"SKIP corpus: {SHARED / 'corpus'} not found")
         return
-    p = subprocess.run([sys.executable, str(score), "--bin", str(BIN), "--suite", "PTXv6_0", "--quiet"],
+    p = subprocess.run([sys.executable, str(score), "--bin", str(BIN), "--suite"] + SUITES + ["--quiet"],
                        capture_output=True, text=True, timeout=1800)
     print(p.stdout.strip())
     m = re.search(r"^(\d+) passed, (\d+) failed$", p.stdout, re.M)
@@ -110,7 +111,7 @@ def corpus():
     for _ in range(int(m.group(1))):
         record(True, "corpus")
     if int(m.group(2)):
-        subprocess.run([sys.executable, str(score), "--bin", str(BIN), "--suite", "PTXv6_0"])
+        subprocess.run([sys.executable, str(score), "--bin", str(BIN), "--suite"] + SUITES)
     for _ in range(int(m.group(2))):
         record(False, "corpus row (see the scoreboard above)")
 
