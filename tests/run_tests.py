@@ -49,7 +49,7 @@ def verdicts(args, files, cwd):
 
 def own_litmus():
     """Each own test against its reasoned verdict, on both engines."""
-    for suite, model in (("ptx", "ptx-v6.0"),):
+    for suite, model in (("ptx", "ptx-v6.0"), ("ptx75", "ptx-v7.5")):
         d = ROOT / "tests" / "litmus" / suite
         rows = [l.split(",", 2) for l in (d / "expected.csv").read_text().splitlines() if l.strip()]
         files = [r[0] for r in rows]
