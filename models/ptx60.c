@@ -39,10 +39,7 @@ void model_ptx60_build(struct cnf *c, const struct base *b, struct model_out *ou
                        po_loc));
     ptx_causality(c, b, out, &cause, &fr);
 
-    model_export(out, "fr", fr);
-    model_export(out, "sync", sync);
-    model_export(out, "cause", cause);
-    model_export(out, "observation", obs);
+    ptx_export(out, fr, sync, cause, obs);
     rel_free(&co);
     rel_free(&ms);
 }

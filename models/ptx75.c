@@ -83,10 +83,7 @@ void model_ptx75_build(struct cnf *c, const struct base *b, struct model_out *ou
     ptx_axioms(c, b, out, &cause, &ms, &co, &fr);
     ptx_causality(c, b, out, &cause, &fr);
 
-    model_export(out, "fr", fr);
-    model_export(out, "sync", sync);
-    model_export(out, "cause", cause);
-    model_export(out, "observation", obs);
+    ptx_export(out, fr, sync, cause, obs);
     rel_free(&co);
     rel_free(&ms);
     rel_free(&sp);

@@ -71,3 +71,11 @@ void ptx_causality(struct cnf *c, const struct base *b, struct model_out *out, c
     model_axiom(c, out, "Causality", AX_IRREFLEXIVE,
                 cat_seq(c, cat_or(c, REL(R_RF), rel_copy(fr)), rel_copy(cause)));
 }
+
+void ptx_export(struct model_out *out, struct rel fr, struct rel sync, struct rel cause, struct rel obs)
+{
+    model_export(out, "fr", fr);
+    model_export(out, "sync", sync);
+    model_export(out, "cause", cause);
+    model_export(out, "observation", obs);
+}

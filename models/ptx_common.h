@@ -22,4 +22,7 @@ void ptx_axioms(struct cnf *c, const struct base *b, struct model_out *out, cons
 void ptx_causality(struct cnf *c, const struct base *b, struct model_out *out, const struct rel *cause,
                    const struct rel *fr);
 
+/* Exports the derived relations a PTX witness shows (takes ownership). */
+void ptx_export(struct model_out *out, struct rel fr, struct rel sync, struct rel cause, struct rel obs);
+
 #endif
