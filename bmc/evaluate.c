@@ -42,7 +42,7 @@ void evaluate(const struct program *p, const struct model_desc *md, const char *
               int ndisabled, const struct choice *ch, struct evaluation *ev)
 {
     memset(ev, 0, sizeof *ev);
-    interp_run(p, ch, &ev->x);
+    interp_run(p, ch, md->co_total, &ev->x);
     if (!ev->x.valid)
         return;
     ev->c = cnf_new(false);

@@ -514,16 +514,25 @@ static bool sf_pair(const struct program *p, int i, int j)
            base_scopes_overlap(p, &p->events[i], &p->events[j]);
 }
 
-/* co: init first, strict partial order over executed same-location writes. */
-static bool check_co(const struct program *p, const struct choice *ch, struct concrete *out)
+/* co: init first, program order between a thread's writes to a location,
+ * strict partial order over executed same-location writes, total if asked. */
+static bool check_co(const struct program *p, const struct choice *ch, bool total,
+                     struct concrete *out)
 {
     int n = p->nevents;
     if (!check_order(p, out->exec, ch->co, co_pair))
         return fail(out, "coherence is not a strict order over executed same-location writes");
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            if (p->events[i].kind == EV_INIT && co_pair(p, i, j) && out->exec[j] && !ch->co[i * n + j])
+        for (int j = 0; j < n; j++) {
+            if (!co_pair(p, i, j) || !out->exec[i] || !out->exec[j] || ch->co[i * n + j])
+                continue;
+            if (p->events[i].kind == EV_INIT)
                 return fail(out, "an initial write is not coherence-before a write");
+            if (base_co_forced(p, i, j))
+                return fail(out, "coherence goes against program order");
+            if (total && i != j && !ch->co[j * n + i])
+                return fail(out, "two writes to a location are coherence-unordered");
+        }
     return true;
 }
 
@@ -677,9 +686,10 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
         }
 }
 
-void interp_run(const struct program *p, const struct choice *ch, struct concrete *out)
+void interp_run(const struct program *p, const struct choice *ch, bool co_total,
+                struct concrete *out)
 {
     interp_execute(p, ch, out);
-    if (out->valid && check_co(p, ch, out) && check_sf(p, ch, out) && check_sync(p, ch, out))
+    if (out->valid && check_co(p, ch, co_total, out) && check_sf(p, ch, out) && check_sync(p, ch, out))
         check_final(p, ch, out);
 }

@@ -36,12 +36,14 @@ struct concrete {
 void choice_init(struct choice *ch, const struct program *p);
 void choice_free(struct choice *ch);
 
-/* Runs p on the choice; out->valid says whether it is a well-formed
- * execution (rf, co, sync_fence, barriers, final values all consistent). */
 /* Only the first half of interp_run: runs the threads and checks rf, not
  * the orders, barrier participation or final values. */
 void interp_execute(const struct program *p, const struct choice *ch, struct concrete *out);
-void interp_run(const struct program *p, const struct choice *ch, struct concrete *out);
+/* Runs p on the choice; out->valid says whether it is a well-formed
+ * execution (rf, co (total when co_total), sync_fence, barriers, final
+ * values all consistent). */
+void interp_run(const struct program *p, const struct choice *ch, bool co_total,
+                struct concrete *out);
 void concrete_free(const struct program *p, struct concrete *x);
 
 /* Fills b (over a constant-only cnf) with the execution's base relations. */

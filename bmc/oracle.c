@@ -136,13 +136,16 @@ static void enum_sf(struct search *s)
     free(m);
 }
 
+/* Pairs left to choose: same location, not already ordered by program order. */
 static bool co_allowed(const struct program *p, int i, int j)
 {
-    return base_same_location(p, &p->events[i], &p->events[j]);
+    return base_same_location(p, &p->events[i], &p->events[j]) &&
+           !base_co_forced(p, i, j) && !base_co_forced(p, j, i);
 }
 
-/* Coherence: initial writes first, then every (total if the model says so)
- * transitive order among executed writes of each location. */
+/* Coherence: initial writes first, a thread's writes in program order, then
+ * every (total if the model says so) transitive order among executed writes
+ * of each location. */
 static void enum_co(struct search *s)
 {
     const struct program *p = s->p;
@@ -154,7 +157,8 @@ static void enum_co(struct search *s)
         if (p->events[w].kind == EV_WRITE && s->x.exec[w]) {
             m[k++] = w;
             for (int i = 0; i < n; i++)
-                if (p->events[i].kind == EV_INIT && co_allowed(p, i, w))
+                if ((p->events[i].kind == EV_INIT && co_allowed(p, i, w)) ||
+                    (base_co_forced(p, i, w) && s->x.exec[i]))
                     s->ch.co[i * n + w] = true;
         }
     enum_pairs(s, s->ch.co, m, k, 0, 1, s->md->co_total, co_allowed, enum_sf);

@@ -250,10 +250,10 @@ static void uop_events(struct program *p, int *cap, int t, int i)
     case I_RMW: {
         struct event *r = new_event(p, cap, EV_READ, t, i, in);
         r->rmw = true;
-        r->mo = p->lit->dialect == DIALECT_PTX ? rmw_read_mo(in->mo) : in->mo;
+        r->mo = rmw_read_mo(in->mo);
         struct event *w = new_event(p, cap, EV_WRITE, t, i, in);
         w->rmw = true;
-        w->mo = p->lit->dialect == DIALECT_PTX ? rmw_write_mo(in->mo) : in->mo;
+        w->mo = rmw_write_mo(in->mo);
         p->events[p->nevents - 2].rmw_partner = p->nevents - 1;
         w->rmw_partner = p->nevents - 2;
         break;

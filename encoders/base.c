@@ -4,11 +4,15 @@
 const char *const base_set_names[S_COUNT] = {
     "_", "M", "R", "W", "F", "IW", "BAR", "WEAK", "RLX", "ACQ", "REL", "ACQ_REL", "SC",
     "GEN", "SUR", "TEX", "CON", "ALIAS",
+    "ATOM", "NONPRIV", "AV", "VIS", "SEMAV", "SEMVIS", "CBAR", "AVDEVICE", "VISDEVICE", "RMW",
+    "SC0", "SC1", "SC2", "SC3", "SEMSC0", "SEMSC1", "SEMSC2", "SEMSC3",
+    "SG", "WG", "QF", "DV",
 };
 
 const char *const base_rel_names[R_COUNT] = {
     "po", "loc", "int", "ext", "rf", "co", "rmw", "addr", "data", "ctrl",
     "sr", "scta", "syncbar", "sync_fence", "vloc",
+    "ssg", "swg", "sqf", "ssw",
 };
 
 void base_init(struct base *b, int n)
@@ -35,6 +39,13 @@ bool base_same_location(const struct program *p, const struct event *e1, const s
     return program_root_location(p->lit, e1->loc) == program_root_location(p->lit, e2->loc);
 }
 
+bool base_co_forced(const struct program *p, int i, int j)
+{
+    const struct event *a = &p->events[i], *b = &p->events[j];
+    return a->kind == EV_WRITE && b->kind == EV_WRITE && a->thread == b->thread && i < j &&
+           base_same_location(p, a, b);
+}
+
 bool base_scopes_overlap(const struct program *p, const struct event *e1, const struct event *e2)
 {
     if (e1->scope == SCOPE_NONE || e2->scope == SCOPE_NONE)
@@ -43,8 +54,55 @@ bool base_scopes_overlap(const struct program *p, const struct event *e1, const 
            program_same_scope(p, e2->thread, e1->thread, e2->scope);
 }
 
+/* Vulkan flags an event carries: an RMW read keeps the visibility side
+ * (and its storage-class semantics only when it acquires), its write the
+ * availability side (semantics only when it releases). */
+static unsigned vk_event_flags(const struct event *e, bool acq, bool rel, unsigned *semsc)
+{
+    unsigned f = e->in->vk_flags;
+    *semsc = e->in->semsc;
+    if (!e->rmw)
+        return f;
+    bool is_read = e->kind == EV_READ;
+    f &= is_read ? ~(unsigned)(VK_AV | VK_SEMAV) : ~(unsigned)(VK_VIS | VK_SEMVIS);
+    if (is_read ? !acq : !rel)
+        *semsc = 0;
+    return f;
+}
+
+/* The Vulkan tag sets of a thread event. */
+static void tag_vulkan(const struct event *e, bool in[S_COUNT])
+{
+    bool acq = e->mo == MO_ACQUIRE || e->mo == MO_ACQ_REL;
+    bool rel = e->mo == MO_RELEASE || e->mo == MO_ACQ_REL;
+    in[S_ACQ] = acq;
+    in[S_REL] = rel;
+    in[S_F] = (e->kind == EV_FENCE && e->in->kind == I_FENCE) ||
+              (e->kind == EV_BARRIER && e->mo != MO_NONE);
+    in[S_CBAR] = e->kind == EV_BARRIER;
+    in[S_AVDEVICE] = e->kind == EV_FENCE && e->in->kind == I_AVDEVICE;
+    in[S_VISDEVICE] = e->kind == EV_FENCE && e->in->kind == I_VISDEVICE;
+    in[S_RMW] = e->rmw;
+    unsigned semsc;
+    unsigned f = vk_event_flags(e, acq, rel, &semsc);
+    in[S_ATOM] = f & VK_ATOMIC;
+    in[S_NONPRIV] = f & VK_NONPRIV;
+    in[S_AV] = f & VK_AV;
+    in[S_VIS] = f & VK_VIS;
+    in[S_SEMAV] = f & VK_SEMAV;
+    in[S_SEMVIS] = f & VK_SEMVIS;
+    for (int k = 0; k < 4; k++) {
+        in[S_SC0 + k] = e->in->storage_class == k;
+        in[S_SEMSC0 + k] = semsc & (1u << k);
+    }
+    in[S_SG] = e->scope == SCOPE_SG;
+    in[S_WG] = e->scope == SCOPE_WG;
+    in[S_QF] = e->scope == SCOPE_QF;
+    in[S_DV] = e->scope == SCOPE_DV;
+}
+
 /* The tag sets an event belongs to. */
-static void tag_event(const struct event *e, bool in[S_COUNT])
+static void tag_event(const struct event *e, enum dialect d, bool in[S_COUNT])
 {
     for (int s = 0; s < S_COUNT; s++)
         in[s] = false;
@@ -64,6 +122,11 @@ static void tag_event(const struct event *e, bool in[S_COUNT])
     case MO_SC: in[S_SC] = true; break;
     default: break;
     }
+    if (d == DIALECT_VULKAN) {
+        if (e->in)
+            tag_vulkan(e, in);
+        return;
+    }
     in[S_GEN] = e->proxy == PROXY_GENERIC;
     in[S_SUR] = e->proxy == PROXY_SURFACE;
     in[S_TEX] = e->proxy == PROXY_TEXTURE;
@@ -71,12 +134,21 @@ static void tag_event(const struct event *e, bool in[S_COUNT])
     in[S_ALIAS] = e->kind == EV_FENCE && e->in->kind == I_ALIAS_FENCE;
 }
 
+/* True when thread `from` is declared to system-synchronise with `to`. */
+static bool ssw_declared(const struct litmus *l, int from, int to)
+{
+    for (int i = 0; i < l->nssw; i++)
+        if (l->ssw[i].from == from && l->ssw[i].to == to)
+            return true;
+    return false;
+}
+
 void base_fill_static(struct cnf *c, const struct program *p, const lit *exec, struct base *b)
 {
     int n = b->n;
     for (int i = 0; i < n; i++) {
         bool in[S_COUNT];
-        tag_event(&p->events[i], in);
+        tag_event(&p->events[i], p->lit->dialect, in);
         for (int s = 0; s < S_COUNT; s++)
             b->sets[s].m[i] = in[s] ? exec[i] : LIT_FALSE;
     }
@@ -105,6 +177,15 @@ void base_fill_static(struct cnf *c, const struct program *p, const lit *exec, s
                 program_same_scope(p, e1->thread, e2->thread,
                                    p->lit->dialect == DIALECT_PTX ? SCOPE_CTA : SCOPE_WG))
                 rel_set(&b->rels[R_SCTA], i, j, both);
+            if (p->lit->dialect == DIALECT_VULKAN && e1->thread >= 0 && e2->thread >= 0) {
+                static const enum base_rel same[] = { R_SSG, R_SWG, R_SQF };
+                static const enum scope level[] = { SCOPE_SG, SCOPE_WG, SCOPE_QF };
+                for (int k = 0; k < 3; k++)
+                    if (program_same_scope(p, e1->thread, e2->thread, level[k]))
+                        rel_set(&b->rels[same[k]], i, j, both);
+                if (e1->thread != e2->thread && ssw_declared(p->lit, e1->thread, e2->thread))
+                    rel_set(&b->rels[R_SSW], i, j, both);
+            }
         }
     }
 }

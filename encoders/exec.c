@@ -44,10 +44,12 @@ static void encode_rf(struct cnf *c, const struct program *p, struct exec_enc *x
 }
 
 /* A strict order over the events in `members` (pairs allowed by `pair`):
- * antisymmetric and transitive; total on executed pairs when total. */
+ * antisymmetric and transitive; total on executed pairs when total; pairs
+ * with forced(i, j) (when given) ordered i before j. */
 static void encode_order(struct cnf *c, const struct program *p, struct exec_enc *x, struct rel *ord,
                          const int *members, int k, bool total,
-                         bool (*pair)(const struct program *, int, int))
+                         bool (*pair)(const struct program *, int, int),
+                         bool (*forced)(const struct program *, int, int))
 {
     for (int a = 0; a < k; a++)
         for (int b = a + 1; b < k; b++) {
@@ -57,6 +59,10 @@ static void encode_order(struct cnf *c, const struct program *p, struct exec_enc
             lit both = cnf_and(c, x->sx.exec[i], x->sx.exec[j]);
             if (both == LIT_FALSE)
                 continue;
+            if (forced && (forced(p, i, j) || forced(p, j, i))) {
+                rel_set(ord, forced(p, i, j) ? i : j, forced(p, i, j) ? j : i, both);
+                continue;
+            }
             lit f = cnf_var(c), g = cnf_var(c);
             cnf_imply(c, f, both);
             cnf_imply(c, g, both);
@@ -102,7 +108,8 @@ static void encode_co(struct cnf *c, const struct program *p, bool total, struct
             if (e->kind == EV_WRITE && program_root_location(p->lit, e->loc) == loc)
                 members[k++] = w;
         }
-        encode_order(c, p, x, &x->base.rels[R_CO], members, k, total, same_location_pair);
+        encode_order(c, p, x, &x->base.rels[R_CO], members, k, total, same_location_pair,
+                     base_co_forced);
         for (int w = 0; w < n; w++) {     /* initial writes come first */
             const struct event *e = &p->events[w];
             if (e->kind != EV_INIT || program_root_location(p->lit, e->loc) != loc)
@@ -122,7 +129,7 @@ static void encode_sync_fence(struct cnf *c, const struct program *p, struct exe
         if (p->events[e].kind == EV_FENCE && p->events[e].mo == MO_SC &&
             p->events[e].in->kind == I_FENCE)
             members[k++] = e;
-    encode_order(c, p, x, &x->base.rels[R_SYNC_FENCE], members, k, true, fences_in_scope);
+    encode_order(c, p, x, &x->base.rels[R_SYNC_FENCE], members, k, true, fences_in_scope, NULL);
     free(members);
 }
 

@@ -12,6 +12,9 @@ static const struct model_desc models[] = {
     { "ptx-v7.5", false,
       "Coherence Coherence2 FenceSC Atomicity NoThinAir Causality",
       model_ptx75_build },
+    { "vulkan", true, "consistency-cycle consistency-rf atomic racy3c3", model_vulkan_build },
+    { "vulkan-nochains", true, "consistency-cycle consistency-rf atomic racy3c3",
+      model_vulkan_nochains_build },
 };
 
 const struct model_desc *model_find(const char *name)
@@ -22,7 +25,7 @@ const struct model_desc *model_find(const char *name)
     return NULL;
 }
 
-const char *model_names(void) { return "ptx-v6.0 ptx-v7.5"; }
+const char *model_names(void) { return "ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains"; }
 
 bool model_has_axiom(const struct model_desc *md, const char *name)
 {

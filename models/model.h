@@ -53,5 +53,7 @@ void model_out_free(struct model_out *out);
 /* The models. */
 void model_ptx60_build(struct cnf *c, const struct base *b, struct model_out *out);
 void model_ptx75_build(struct cnf *c, const struct base *b, struct model_out *out);
+void model_vulkan_build(struct cnf *c, const struct base *b, struct model_out *out);
+void model_vulkan_nochains_build(struct cnf *c, const struct base *b, struct model_out *out);
 
 #endif
