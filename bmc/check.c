@@ -98,9 +98,40 @@ static void extract_choice(struct sat_check *s, struct choice *ch)
     }
 }
 
-/* Checks the SAT witness concretely; fills the witness JSON if asked.
- * Returns false (with r->reason set) when the two back ends disagree. */
-static bool recheck(struct sat_check *s, bool want_goal, struct check_result *r)
+/* What a witness must show: the condition true, the condition false, or a
+ * raised flag (a data race). */
+enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG };
+
+/* The first raised flag of a concrete evaluation, or NULL. */
+static const struct axiom *raised_flag(const struct model_out *m)
+{
+    for (int i = 0; i < m->naxioms; i++)
+        if (m->axioms[i].kind == AX_FLAG && m->axioms[i].violated == LIT_TRUE)
+            return &m->axioms[i];
+    return NULL;
+}
+
+/* "P0 write `st.sc0 x, 1` and P1 read `ld.sc0 r0, x` race (racy3c3)":
+ * the first pair of a raised flag. */
+static void name_flagged_pair(const struct program *p, const struct axiom *ax, char *buf, size_t len)
+{
+    for (int i = 0; i < ax->rel.n; i++)
+        for (int j = 0; j < ax->rel.n; j++)
+            if (rel_get(&ax->rel, i, j) == LIT_TRUE) {
+                const struct event *a = &p->events[i], *b = &p->events[j];
+                snprintf(buf, len, "P%d %s `%s` and P%d %s `%s` race (%s)",
+                         p->lit->threads[a->thread].id, a->kind == EV_READ ? "read" : "write", a->in->text,
+                         p->lit->threads[b->thread].id, b->kind == EV_READ ? "read" : "write", b->in->text,
+                         ax->name);
+                return;
+            }
+    snprintf(buf, len, "a consistent execution raises %s", ax->name);
+}
+
+/* Checks the SAT witness concretely; fills the witness JSON if asked and,
+ * for a flag, names the racing pair in r->reason.  Returns false (with
+ * r->reason set) when the two back ends disagree. */
+static bool recheck(struct sat_check *s, enum goal goal, struct check_result *r)
 {
     struct choice ch;
     extract_choice(s, &ch);
@@ -115,18 +146,22 @@ static bool recheck(struct sat_check *s, bool want_goal, struct check_result *r)
         why = "not every thread terminates";
     else if (!ev.filter)
         why = "the filter does not hold";
-    else if (ev.assertion != want_goal)
+    else if (goal == GOAL_FLAG ? raised_flag(&ev.m) == NULL : ev.assertion != (goal == GOAL_TRUE))
         why = "the final state does not decide the property as the solver said";
     for (int e = 0; !why && e < s->p->nevents; e++)
         if (ev.x.exec[e] != cnf_value(s->c, s->x.sx.exec[e]) ||
             (ev.x.exec[e] && s->p->events[e].loc >= 0 &&
              ev.x.val[e] != bv_model_value(s->c, &s->x.sx.val[e])))
             why = "the concrete run differs from the solver's execution";
-    if (why)
+    if (why) {
         snprintf(r->reason, sizeof r->reason,
                  "internal error: the concrete evaluator rejects the solver's witness (%s)", why);
-    else if (s->o->want_witness)
-        r->witness = wit_build(s->p, &ev.x, &ev.b, &ev.m);
+    } else {
+        if (goal == GOAL_FLAG)
+            name_flagged_pair(s->p, raised_flag(&ev.m), r->reason, sizeof r->reason);
+        if (s->o->want_witness)
+            r->witness = wit_build(s->p, &ev.x, &ev.b, &ev.m);
+    }
     evaluation_free(s->p, &ev);
     choice_free(&ch);
     return why == NULL;
@@ -147,6 +182,36 @@ static void core_reason(struct sat_check *s, char *buf, size_t len)
         snprintf(buf + used, len - used, ")");
 }
 
+/* Every thread ran to its end. */
+static lit all_terminated(struct sat_check *s)
+{
+    lit term = LIT_TRUE;
+    for (int t = 0; t < s->p->nthreads; t++)
+        term = cnf_and(s->c, term, s->x.sx.terminated[t]);
+    return term;
+}
+
+/* Some thread was cut at the loop bound. */
+static lit some_bound_hit(struct sat_check *s)
+{
+    lit bound = LIT_FALSE;
+    for (int t = 0; t < s->p->nthreads; t++)
+        bound = cnf_or(s->c, bound, s->x.sx.bound_hit[t]);
+    return bound;
+}
+
+/* Sets UNKNOWN when no witness was found but an execution satisfying the
+ * filter is cut at the bound (a longer run might decide). */
+static void unknown_if_bounded(struct sat_check *s, lit filter, struct check_result *r)
+{
+    lit bound = some_bound_hit(s);
+    if (bound != LIT_FALSE && solve_with(s, cnf_and(s->c, filter, bound)) == 10) {
+        r->verdict = V_UNKNOWN;
+        snprintf(r->reason, sizeof r->reason,
+                 "no witness within the loop bound %d, and some loop can run past it", s->p->bound);
+    }
+}
+
 static void check_program_spec(struct sat_check *s, struct check_result *r)
 {
     const struct litmus *l = s->p->lit;
@@ -161,15 +226,11 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
     lit goal = assertion_encode(s->c, l->assertion, &fs);
     if (l->quant == Q_FORALL)
         goal = -goal;
-    lit term = LIT_TRUE, bound = LIT_FALSE;
-    for (int t = 0; t < s->p->nthreads; t++) {
-        term = cnf_and(s->c, term, s->x.sx.terminated[t]);
-        bound = cnf_or(s->c, bound, s->x.sx.bound_hit[t]);
-    }
+    lit term = all_terminated(s);
     lit query = cnf_and(s->c, cnf_and(s->c, goal, filter), term);
     bool exists = l->quant == Q_EXISTS;
     if (solve_with(s, query) == 10) {
-        if (!recheck(s, l->quant != Q_FORALL, r)) {
+        if (!recheck(s, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r)) {
             r->verdict = V_ERROR;
         } else {
             r->verdict = exists ? V_PASS : V_FAIL;
@@ -184,17 +245,13 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
                      ? "every execution satisfies the condition" : "the outcome is unreachable");
         core_reason(s, r->reason, sizeof r->reason);
         r->verdict = exists ? V_FAIL : V_PASS;
-        if (bound != LIT_FALSE && solve_with(s, cnf_and(s->c, filter, bound)) == 10) {
-            r->verdict = V_UNKNOWN;
-            snprintf(r->reason, sizeof r->reason,
-                     "no witness within the loop bound %d, and some loop can run past it",
-                     s->p->bound);
-        }
+        unknown_if_bounded(s, filter, r);
     }
     sat_teardown(s);
 }
 
-/* cat_spec: some consistent execution raises a flagged axiom (a data race). */
+/* cat_spec: some consistent execution that terminates and satisfies the
+ * filter raises a flagged axiom (a data race). */
 static void check_cat_spec(struct sat_check *s, struct check_result *r)
 {
     sat_setup(s);
@@ -204,13 +261,14 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
             raised = cnf_or(s->c, raised, s->m.axioms[i].violated);
     struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
     lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
-    if (raised != LIT_FALSE && solve_with(s, cnf_and(s->c, raised, filter)) == 10) {
-        r->verdict = V_FAIL;
-        snprintf(r->reason, sizeof r->reason, "a consistent execution raises a flagged axiom");
+    lit query = cnf_and(s->c, cnf_and(s->c, raised, filter), all_terminated(s));
+    if (raised != LIT_FALSE && solve_with(s, query) == 10) {
+        r->verdict = recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
     } else {
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
                  ? "the model flags nothing" : "no consistent execution raises a flag");
+        unknown_if_bounded(s, filter, r);
     }
     sat_teardown(s);
 }

@@ -15,7 +15,17 @@ static const char *kind_name(enum ev_kind k)
     return "?";
 }
 
-static cJSON *event_json(const struct program *p, const struct concrete *x, int e)
+/* The Vulkan tags of an event (storage class, scope, atomicity, av/vis...). */
+static cJSON *tags_json(const struct base *b, int e)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int s = S_ATOM; s <= S_DV; s++)
+        if (b->sets[s].m[e] == LIT_TRUE)
+            cJSON_AddItemToArray(a, cJSON_CreateString(base_set_names[s]));
+    return a;
+}
+
+static cJSON *event_json(const struct program *p, const struct concrete *x, const struct base *b, int e)
 {
     const struct event *ev = &p->events[e];
     cJSON *o = cJSON_CreateObject();
@@ -40,17 +50,22 @@ static cJSON *event_json(const struct program *p, const struct concrete *x, int 
         cJSON_AddStringToObject(o, "order", mo_name(ev->mo));
     if (ev->scope != SCOPE_NONE)
         cJSON_AddStringToObject(o, "scope", scope_name(ev->scope));
+    if (p->lit->dialect == DIALECT_VULKAN && ev->in)
+        cJSON_AddItemToObject(o, "tags", tags_json(b, e));
     if (ev->in && ev->in->pos.line > 0)
         cJSON_AddNumberToObject(o, "line", ev->in->pos.line);
     return o;
 }
 
-static cJSON *edges_json(const struct rel *r)
+
+/* The pairs of a relation; with once, a symmetric pair (a race) is listed
+ * once, smaller id first. */
+static cJSON *pairs_json(const struct rel *r, bool once)
 {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; i < r->n; i++)
         for (int j = 0; j < r->n; j++)
-            if (rel_get(r, i, j) == LIT_TRUE) {
+            if (rel_get(r, i, j) == LIT_TRUE && (!once || i < j || rel_get(r, j, i) != LIT_TRUE)) {
                 cJSON *pair = cJSON_CreateArray();
                 cJSON_AddItemToArray(pair, cJSON_CreateNumber(i));
                 cJSON_AddItemToArray(pair, cJSON_CreateNumber(j));
@@ -105,15 +120,20 @@ cJSON *wit_build(const struct program *p, const struct concrete *x, const struct
     cJSON *w = cJSON_CreateObject(), *events = cJSON_CreateArray(), *edges = cJSON_CreateObject();
     for (int e = 0; e < p->nevents; e++)
         if (x->exec[e])
-            cJSON_AddItemToArray(events, event_json(p, x, e));
+            cJSON_AddItemToArray(events, event_json(p, x, b, e));
     cJSON_AddItemToObject(edges, "po", po_json(p, x));
     static const enum base_rel shown[] = { R_RF, R_CO, R_RMW, R_DATA, R_CTRL, R_SYNCBAR, R_SYNC_FENCE };
     for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
-        cJSON_AddItemToObject(edges, base_rel_names[shown[k]], edges_json(&b->rels[shown[k]]));
+        cJSON_AddItemToObject(edges, base_rel_names[shown[k]], pairs_json(&b->rels[shown[k]], false));
     for (int k = 0; k < m->nexports; k++)
-        cJSON_AddItemToObject(edges, m->exports[k].name, edges_json(&m->exports[k].rel));
+        cJSON_AddItemToObject(edges, m->exports[k].name, pairs_json(&m->exports[k].rel, false));
+    cJSON *flags = cJSON_CreateObject();
+    for (int k = 0; k < m->naxioms; k++)
+        if (m->axioms[k].kind == AX_FLAG && m->axioms[k].violated == LIT_TRUE)
+            cJSON_AddItemToObject(flags, m->axioms[k].name, pairs_json(&m->axioms[k].rel, true));
     cJSON_AddItemToObject(w, "events", events);
     cJSON_AddItemToObject(w, "edges", edges);
+    cJSON_AddItemToObject(w, "flags", flags);
     cJSON_AddItemToObject(w, "final", final_json(p, x));
     return w;
 }

@@ -8,7 +8,8 @@
 #include "models/model.h"
 
 /* Builds the JSON graph of a concretely checked execution: its executed
- * events, the edges of the base and exported relations, the final state. */
+ * events, the edges of the base and exported relations, the raised flags
+ * with their pairs (the races), the final state. */
 cJSON *wit_build(const struct program *p, const struct concrete *x, const struct base *b,
                  const struct model_out *m);
 

@@ -293,7 +293,8 @@ static void vulkan_build(struct cnf *c, const struct base *b, struct model_out *
                        rel_copy(&v.asmo)));
     /* empty (rf; [R \ ATOM]) & (([W]; locord); ([W]; locord)+) */
     struct rel w_locord = cat_filter(c, SET(S_W), rel_copy(&locord), SET(S_ALL));
-    struct rel shadowed = cat_seq(c, rel_copy(&w_locord), cat_plus(c, w_locord));
+    struct rel w_locord_plus = cat_plus(c, rel_copy(&w_locord));
+    struct rel shadowed = cat_seq(c, w_locord, w_locord_plus);
     model_axiom(c, out, "consistency-rf", AX_EMPTY,
                 cat_and(c, cat_filter(c, SET(S_ALL), REL(R_RF), cat_sminus(c, SET(S_R), SET(S_ATOM))),
                         shadowed));
