@@ -273,16 +273,16 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
     sat_teardown(s);
 }
 
-/* program_spec by enumeration, for testing the SAT path. */
+/* program_spec or cat_spec by enumeration, for testing the SAT path. */
 static void check_by_oracle(const struct program *p, const struct model_desc *md,
                             const struct check_opts *o, struct check_result *r)
 {
     struct oracle_result orr;
-    if (p->lit->quant == Q_NONE) {
+    if (o->property == P_PROGRAM_SPEC && p->lit->quant == Q_NONE) {
         snprintf(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
         return;
     }
-    if (!oracle_program_spec(p, md, o, ORACLE_LIMIT, &orr)) {
+    if (!oracle_check(p, md, o, ORACLE_LIMIT, &orr)) {
         r->verdict = V_UNKNOWN;
         snprintf(r->reason, sizeof r->reason, "more than %ld candidate executions for the oracle",
                  (long)ORACLE_LIMIT);
@@ -339,13 +339,14 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     } else {
         struct sat_check s = { .p = p, .md = md, .o = o };
         switch (o->property) {
-        case P_PROGRAM_SPEC:
+        case P_PROGRAM_SPEC: case P_CAT_SPEC:
             if (o->oracle)
                 check_by_oracle(p, md, o, r);
-            else
+            else if (o->property == P_PROGRAM_SPEC)
                 check_program_spec(&s, r);
+            else
+                check_cat_spec(&s, r);
             break;
-        case P_CAT_SPEC: check_cat_spec(&s, r); break;
         case P_TERMINATION:
             r->verdict = V_UNKNOWN;
             snprintf(r->reason, sizeof r->reason, "termination checking is not implemented yet");

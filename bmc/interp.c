@@ -514,8 +514,9 @@ static bool sf_pair(const struct program *p, int i, int j)
            base_scopes_overlap(p, &p->events[i], &p->events[j]);
 }
 
-/* co: init first, program order between a thread's writes to a location,
- * strict partial order over executed same-location writes, total if asked. */
+/* co: init first, never against program order within a thread (and along
+ * it for writes naming one location), strict partial order over executed
+ * same-location writes, total if asked. */
 static bool check_co(const struct program *p, const struct choice *ch, bool total,
                      struct concrete *out)
 {
@@ -524,12 +525,16 @@ static bool check_co(const struct program *p, const struct choice *ch, bool tota
         return fail(out, "coherence is not a strict order over executed same-location writes");
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
-            if (!co_pair(p, i, j) || !out->exec[i] || !out->exec[j] || ch->co[i * n + j])
+            if (!co_pair(p, i, j) || !out->exec[i] || !out->exec[j])
+                continue;
+            if (ch->co[j * n + i] && base_co_backward_impossible(p, i, j))
+                return fail(out, "coherence goes against program order");
+            if (ch->co[i * n + j])
                 continue;
             if (p->events[i].kind == EV_INIT)
                 return fail(out, "an initial write is not coherence-before a write");
             if (base_co_forced(p, i, j))
-                return fail(out, "coherence goes against program order");
+                return fail(out, "two writes of a thread to a location are not in program order");
             if (total && i != j && !ch->co[j * n + i])
                 return fail(out, "two writes to a location are coherence-unordered");
         }

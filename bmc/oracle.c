@@ -21,6 +21,15 @@ struct search {
     int nlocs;
 };
 
+/* True when a concrete evaluation raises some flagged axiom. */
+static bool flag_raised(const struct model_out *m)
+{
+    for (int i = 0; i < m->naxioms; i++)
+        if (m->axioms[i].kind == AX_FLAG && m->axioms[i].violated == LIT_TRUE)
+            return true;
+    return false;
+}
+
 static void evaluate_leaf(struct search *s)
 {
     if (++s->count > s->limit) {
@@ -32,7 +41,8 @@ static void evaluate_leaf(struct search *s)
     if (ev.x.valid && ev.consistent) {
         s->consistent++;
         const struct litmus *l = s->p->lit;
-        bool goal = l->quant == Q_FORALL ? !ev.assertion : ev.assertion;
+        bool goal = s->o->property == P_CAT_SPEC ? flag_raised(&ev.m)
+                    : l->quant == Q_FORALL ? !ev.assertion : ev.assertion;
         if (ev.terminated && ev.filter && goal)
             s->found_goal = true;
         if (ev.bound_hit && ev.filter)
@@ -86,8 +96,10 @@ static bool transitive(const bool *rel, int n, const int *m, int k)
     return true;
 }
 
-/* Orders among members: each pair allowed by `allowed` gets none (if not
- * total), forward or backward; only transitive results go on. */
+/* Orders among members: each pair gets none, forward or backward, as far
+ * as `allowed` (directional) lets it (none only if not total, or if one
+ * direction is barred: the leaf's checks then reject what is missing); only
+ * transitive results go on. */
 static void enum_pairs(struct search *s, bool *rel, const int *m, int k, int a, int b, bool total,
                        bool (*allowed)(const struct program *, int, int), void (*next)(struct search *))
 {
@@ -104,18 +116,21 @@ static void enum_pairs(struct search *s, bool *rel, const int *m, int k, int a, 
         return;
     }
     int i = m[a], j = m[b];
-    if (!allowed(s->p, i, j)) {
+    bool forward = allowed(s->p, i, j), backward = allowed(s->p, j, i);
+    if (!forward && !backward) {
         enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
         return;
     }
-    if (!total)
+    if (!total || !forward || !backward)
         enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
-    rel[i * n + j] = true;
-    enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
-    rel[i * n + j] = false;
-    rel[j * n + i] = true;
-    enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
-    rel[j * n + i] = false;
+    for (int dir = 0; dir < 2; dir++) {
+        if (!(dir == 0 ? forward : backward))
+            continue;
+        bool *pair = dir == 0 ? &rel[i * n + j] : &rel[j * n + i];
+        *pair = true;
+        enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
+        *pair = false;
+    }
 }
 
 static bool sf_allowed(const struct program *p, int i, int j)
@@ -136,11 +151,12 @@ static void enum_sf(struct search *s)
     free(m);
 }
 
-/* Pairs left to choose: same location, not already ordered by program order. */
+/* Whether i may be chosen co-before j: same location, not against program
+ * order, not already fixed along it. */
 static bool co_allowed(const struct program *p, int i, int j)
 {
     return base_same_location(p, &p->events[i], &p->events[j]) &&
-           !base_co_forced(p, i, j) && !base_co_forced(p, j, i);
+           !base_co_backward_impossible(p, j, i) && !base_co_forced(p, i, j) && !base_co_forced(p, j, i);
 }
 
 /* Coherence: initial writes first, a thread's writes in program order, then
@@ -212,7 +228,7 @@ static void enum_rf(struct search *s, int r)
     s->ch.rf[r] = -1;
 }
 
-bool oracle_program_spec(const struct program *p, const struct model_desc *md,
+bool oracle_check(const struct program *p, const struct model_desc *md,
                          const struct check_opts *o, long limit, struct oracle_result *r)
 {
     struct search s = { .p = p, .md = md, .o = o, .limit = limit, .nlocs = p->lit->nlocs };
@@ -225,8 +241,10 @@ bool oracle_program_spec(const struct program *p, const struct model_desc *md,
     r->consistent = s.consistent;
     if (s.too_big)
         return false;
-    bool exists = p->lit->quant == Q_EXISTS;
-    if (s.found_goal)
+    bool exists = p->lit->quant == Q_EXISTS && o->property != P_CAT_SPEC;
+    if (s.found_goal && o->property == P_CAT_SPEC)
+        r->verdict = V_FAIL;
+    else if (s.found_goal)
         r->verdict = exists ? V_PASS : V_FAIL;
     else if (s.found_bound)
         r->verdict = V_UNKNOWN;

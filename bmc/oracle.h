@@ -14,9 +14,9 @@ struct oracle_result {
     long consistent;         /* of which consistent */
 };
 
-/* Decides program_spec by enumeration.  Returns false when the program has
- * more than `limit` candidates (no verdict then). */
-bool oracle_program_spec(const struct program *p, const struct model_desc *md,
+/* Decides program_spec or cat_spec (o->property) by enumeration.  Returns
+ * false when the program has more than `limit` candidates (no verdict then). */
+bool oracle_check(const struct program *p, const struct model_desc *md,
                          const struct check_opts *o, long limit, struct oracle_result *r);
 
 #endif

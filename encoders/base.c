@@ -39,11 +39,16 @@ bool base_same_location(const struct program *p, const struct event *e1, const s
     return program_root_location(p->lit, e1->loc) == program_root_location(p->lit, e2->loc);
 }
 
-bool base_co_forced(const struct program *p, int i, int j)
+bool base_co_backward_impossible(const struct program *p, int i, int j)
 {
     const struct event *a = &p->events[i], *b = &p->events[j];
     return a->kind == EV_WRITE && b->kind == EV_WRITE && a->thread == b->thread && i < j &&
            base_same_location(p, a, b);
+}
+
+bool base_co_forced(const struct program *p, int i, int j)
+{
+    return base_co_backward_impossible(p, i, j) && p->events[i].loc == p->events[j].loc;
 }
 
 bool base_scopes_overlap(const struct program *p, const struct event *e1, const struct event *e2)

@@ -52,9 +52,11 @@ void base_fill_static(struct cnf *c, const struct program *p, const lit *exec, s
 /* True when the scopes of e1 and e2 each include the other's thread. */
 bool base_scopes_overlap(const struct program *p, const struct event *e1, const struct event *e2);
 
-/* True when writes i and j are coherence-ordered i before j whatever the
- * execution: same thread, same physical location, i first in program order
- * (Dat3M's local consistency, assumed for every model). */
+/* Dat3M's local consistency, assumed for every model: for writes i and j of
+ * one thread to the same physical location, i first in program order, co
+ * never goes from j to i (base_co_backward_impossible), and when both
+ * name the same location it goes from i to j (base_co_forced). */
+bool base_co_backward_impossible(const struct program *p, int i, int j);
 bool base_co_forced(const struct program *p, int i, int j);
 
 /* True when two memory events may touch the same physical location. */

@@ -43,13 +43,22 @@ static void encode_rf(struct cnf *c, const struct program *p, struct exec_enc *x
     free(choices);
 }
 
+/* Coherence's program-order constraints: the direction a pair may take. */
+static bool co_forced(const struct program *p, int i, int j) { return base_co_forced(p, i, j); }
+static bool co_never(const struct program *p, int i, int j)
+{
+    return base_co_backward_impossible(p, j, i);
+}
+
 /* A strict order over the events in `members` (pairs allowed by `pair`):
- * antisymmetric and transitive; total on executed pairs when total; pairs
- * with forced(i, j) (when given) ordered i before j. */
+ * antisymmetric and transitive; total on executed pairs when total.  With
+ * the optional rules, a pair with forced(i, j) is ordered i before j and one
+ * with never(i, j) is never ordered i before j. */
 static void encode_order(struct cnf *c, const struct program *p, struct exec_enc *x, struct rel *ord,
                          const int *members, int k, bool total,
                          bool (*pair)(const struct program *, int, int),
-                         bool (*forced)(const struct program *, int, int))
+                         bool (*forced)(const struct program *, int, int),
+                         bool (*never)(const struct program *, int, int))
 {
     for (int a = 0; a < k; a++)
         for (int b = a + 1; b < k; b++) {
@@ -63,7 +72,8 @@ static void encode_order(struct cnf *c, const struct program *p, struct exec_enc
                 rel_set(ord, forced(p, i, j) ? i : j, forced(p, i, j) ? j : i, both);
                 continue;
             }
-            lit f = cnf_var(c), g = cnf_var(c);
+            lit f = never && never(p, i, j) ? LIT_FALSE : cnf_var(c);
+            lit g = never && never(p, j, i) ? LIT_FALSE : cnf_var(c);
             cnf_imply(c, f, both);
             cnf_imply(c, g, both);
             cnf_clause2(c, -f, -g);
@@ -109,7 +119,7 @@ static void encode_co(struct cnf *c, const struct program *p, bool total, struct
                 members[k++] = w;
         }
         encode_order(c, p, x, &x->base.rels[R_CO], members, k, total, same_location_pair,
-                     base_co_forced);
+                     co_forced, co_never);
         for (int w = 0; w < n; w++) {     /* initial writes come first */
             const struct event *e = &p->events[w];
             if (e->kind != EV_INIT || program_root_location(p->lit, e->loc) != loc)
@@ -129,7 +139,7 @@ static void encode_sync_fence(struct cnf *c, const struct program *p, struct exe
         if (p->events[e].kind == EV_FENCE && p->events[e].mo == MO_SC &&
             p->events[e].in->kind == I_FENCE)
             members[k++] = e;
-    encode_order(c, p, x, &x->base.rels[R_SYNC_FENCE], members, k, true, fences_in_scope, NULL);
+    encode_order(c, p, x, &x->base.rels[R_SYNC_FENCE], members, k, true, fences_in_scope, NULL, NULL);
     free(members);
 }
 
