@@ -71,3 +71,5 @@ corpus-sanitize: sanitize
 bench: all
 	python3 tests/bench.py --suite PTXv6_0
 	python3 tests/bench.py --suite PTXv7_5
+	python3 tests/bench.py --suite VULKAN
+	python3 tests/bench.py --suite VULKAN-DR

@@ -21,6 +21,7 @@ def main():
     lines = csv.read_text().splitlines()
     meta = dict(kv.split("=", 1) for kv in lines[0].lstrip("# ").split())
     files = [l.split(",")[0] for l in lines[1:] if l and not l.startswith("#")]
+    files = [f for f in files if (pathlib.Path(a.corpus) / f).exists()]   # rows without a file are skipped
     per_file = []
     for f in files:
         runs = []

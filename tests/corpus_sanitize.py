@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Runs a sanitizer build of gpubmc over every corpus file and reports any
-AddressSanitizer / UBSan finding, crash or time-out.  Usage:
+"""Runs a sanitizer build of gpubmc over every corpus file (program_spec and
+cat_spec, default models) and reports any AddressSanitizer / UBSan finding,
+crash or time-out.  Usage:
 corpus_sanitize.py BIN [CORPUS]"""
 import concurrent.futures as cf, pathlib, subprocess, sys
 
@@ -10,13 +11,14 @@ CORPUS = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else
 
 
 def check(path):
-    args = [str(BIN), "--json", str(path)]
-    try:
-        p = subprocess.run(args, capture_output=True, text=True, timeout=300)
-    except subprocess.TimeoutExpired:
-        return path, "time-out"
-    if "Sanitizer" in p.stderr or "runtime error" in p.stderr or p.returncode < 0:
-        return path, (p.stderr.strip().splitlines() or ["crash"])[0]
+    for prop in ("program_spec", "cat_spec"):
+        args = [str(BIN), "--json", "--property", prop, str(path)]
+        try:
+            p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            return path, f"time-out ({prop})"
+        if "Sanitizer" in p.stderr or "runtime error" in p.stderr or p.returncode < 0:
+            return path, (p.stderr.strip().splitlines() or ["crash"])[0]
     return path, None
 
 
