@@ -146,9 +146,7 @@ static bool read_value(struct walk *w, int e, struct ireg *v)
     struct ictx *x = w->x;
     int src = x->ch->rf[e];
     v->known = false;
-    if (src < 0 || !event_is_write(&x->p->events[src]) ||
-        !base_same_location(x->p, &x->p->events[src], &x->p->events[e]) ||
-        src == x->p->events[e].rmw_partner) {
+    if (src < 0 || !base_rf_possible(x->p, src, e)) {
         snprintf(x->out->why, sizeof x->out->why, "read %d has no valid write to read from", e);
         return false;
     }

@@ -220,8 +220,7 @@ static void enum_rf(struct search *s, int r)
     s->ch.rf[r] = -1;
     enum_rf(s, r + 1);
     for (int w = 0; w < p->nevents; w++)
-        if (event_is_write(&p->events[w]) && w != p->events[r].rmw_partner &&
-            base_same_location(p, &p->events[w], &p->events[r])) {
+        if (base_rf_possible(p, w, r)) {
             s->ch.rf[r] = w;
             enum_rf(s, r + 1);
         }

@@ -39,6 +39,13 @@ bool base_same_location(const struct program *p, const struct event *e1, const s
     return program_root_location(p->lit, e1->loc) == program_root_location(p->lit, e2->loc);
 }
 
+bool base_rf_possible(const struct program *p, int w, int r)
+{
+    const struct event *ew = &p->events[w], *er = &p->events[r];
+    return event_is_write(ew) && er->kind == EV_READ && base_same_location(p, ew, er) &&
+           w != er->rmw_partner && !(ew->thread == er->thread && w > r);
+}
+
 bool base_co_backward_impossible(const struct program *p, int i, int j)
 {
     const struct event *a = &p->events[i], *b = &p->events[j];

@@ -59,6 +59,11 @@ bool base_scopes_overlap(const struct program *p, const struct event *e1, const 
 bool base_co_backward_impossible(const struct program *p, int i, int j);
 bool base_co_forced(const struct program *p, int i, int j);
 
+/* True when read r may read from write w: same physical location, not r's
+ * own RMW half, not a write its thread makes later (Dat3M's local
+ * consistency rules out reading from the future). */
+bool base_rf_possible(const struct program *p, int w, int r);
+
 /* True when two memory events may touch the same physical location. */
 bool base_same_location(const struct program *p, const struct event *e1, const struct event *e2);
 

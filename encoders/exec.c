@@ -24,8 +24,7 @@ static void encode_rf(struct cnf *c, const struct program *p, struct exec_enc *x
             continue;
         int k = 0;
         for (int w = 0; w < n; w++) {
-            const struct event *ew = &p->events[w];
-            if (!event_is_write(ew) || w == er->rmw_partner || !base_same_location(p, ew, er))
+            if (!base_rf_possible(p, w, r))
                 continue;
             lit both = cnf_and(c, x->sx.exec[w], x->sx.exec[r]);
             if (both == LIT_FALSE)
