@@ -332,6 +332,9 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     if (!md) {
         snprintf(r->reason, sizeof r->reason, "%s: error: model %s is not available (have: %s)",
                  path, mname, model_names());
+    } else if (md->dialect != l->dialect) {
+        snprintf(r->reason, sizeof r->reason, "%s: error: model %s is for %s tests, this is a %s test",
+                 path, mname, dialect_name(md->dialect), dialect_name(l->dialect));
     } else if (!axioms_known(md, o, r)) {
         snprintf(r->model, sizeof r->model, "%s", mname);
     } else if (!p) {

@@ -60,6 +60,12 @@ void litmus_free(struct litmus *l)
     free(l);
 }
 
+/* Name of a dialect, "PTX" or "Vulkan". */
+const char *dialect_name(enum dialect d)
+{
+    return d == DIALECT_PTX ? "PTX" : "Vulkan";
+}
+
 /* Name of a memory order, e.g. "acq_rel". */
 const char *mo_name(enum mo mo)
 {

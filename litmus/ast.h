@@ -160,6 +160,7 @@ struct litmus *litmus_parse_file(const char *path, struct litmus_error *err);
 void litmus_free(struct litmus *l);
 
 /* Names for diagnostics and witnesses. */
+const char *dialect_name(enum dialect d);
 const char *mo_name(enum mo mo);
 const char *scope_name(enum scope s);
 const char *proxy_name(enum proxy p);

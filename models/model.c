@@ -6,14 +6,14 @@
 #include <string.h>
 
 static const struct model_desc models[] = {
-    { "ptx-v6.0", false,
+    { "ptx-v6.0", DIALECT_PTX, false,
       "Coherence Coherence2 FenceSC Atomicity NoThinAir ScPerLocation Causality",
       model_ptx60_build },
-    { "ptx-v7.5", false,
+    { "ptx-v7.5", DIALECT_PTX, false,
       "Coherence Coherence2 FenceSC Atomicity NoThinAir Causality",
       model_ptx75_build },
-    { "vulkan", true, "consistency-cycle consistency-rf atomic racy3c3", model_vulkan_build },
-    { "vulkan-nochains", true, "consistency-cycle consistency-rf atomic racy3c3",
+    { "vulkan", DIALECT_VULKAN, true, "consistency-cycle consistency-rf atomic racy3c3", model_vulkan_build },
+    { "vulkan-nochains", DIALECT_VULKAN, true, "consistency-cycle consistency-rf atomic racy3c3",
       model_vulkan_nochains_build },
 };
 

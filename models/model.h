@@ -30,6 +30,7 @@ struct model_out {
 
 struct model_desc {
     const char *name;        /* as on the command line */
+    enum dialect dialect;    /* the litmus dialect it describes */
     bool co_total;           /* coherence is a total order per location */
     const char *axioms;      /* the names its build function uses, space-separated */
     void (*build)(struct cnf *c, const struct base *b, struct model_out *out);

@@ -74,7 +74,8 @@ def error_reporting():
                f"errors/{name}: rc {p.returncode}, stderr {p.stderr.strip()!r}")
     for args, what in ((["--bound", "0"], "bound 0"), (["--bound", "99999999999"], "huge bound"),
                        (["--model", "nosuch"], "unknown model"), (["--frobnicate"], "unknown option"),
-                       (["--model", "ptx-v6.0", "--no-axiom", "Causalty"], "unknown axiom")):
+                       (["--model", "ptx-v6.0", "--no-axiom", "Causalty"], "unknown axiom"),
+                       (["--model", "vulkan"], "Vulkan model on a PTX test")):
         p = run(args + ["tests/litmus/ptx/MP-weak.litmus"])
         record(p.returncode == 1 and "error" in p.stderr, f"usage error for {what}")
 
@@ -99,6 +100,15 @@ def witness_output():
                   and len(w["edges"]["rf"]) == 2 and "cause" in w["edges"]
                   and w["final"]["registers"]["P0:r0"] == 0)
         record(ok, "witness JSON for SB-weak")
+        p = run(["--property", "cat_spec", "--witness", str(out), "tests/litmus/vulkan-dr/DR-MP-priv-data.litmus"])
+        ok = p.returncode == 10 and "race (racy3c3)" in p.stdout
+        if ok:
+            w = json.loads(out.read_text())["witness"]
+            ids = {e["id"]: e for e in w["events"]}
+            races = w["flags"].get("racy3c3", [])
+            ok = (len(races) == 1 and {ids[a]["kind"] for a in races[0]} == {"read", "write"}
+                  and all(ids[a]["location"] == "x" and "SC0" in ids[a]["tags"] for a in races[0]))
+        record(ok, "witness JSON names the racing pair of DR-MP-priv-data")
 
 
 def missing_corpus_files():
