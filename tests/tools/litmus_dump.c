@@ -5,11 +5,6 @@
 
 #include "litmus/ast.h"
 
-static const char *dialect_name(enum dialect d)
-{
-    return d == DIALECT_PTX ? "PTX" : "VULKAN";
-}
-
 static const char *kind_name(enum instr_kind k)
 {
     static const char *const names[] = {
