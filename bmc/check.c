@@ -39,6 +39,7 @@ struct sat_check {
     const struct program *p;
     const struct model_desc *md;
     const struct check_opts *o;
+    bool may_halt;           /* the progress model lets threads stop */
     struct cnf *c;
     struct exec_enc x;
     struct model_out m;
@@ -50,7 +51,7 @@ struct sat_check {
 static void sat_setup(struct sat_check *s)
 {
     s->c = cnf_new(true);
-    exec_encode(s->c, s->p, s->md->co_total, &s->x);
+    exec_encode(s->c, s->p, s->md->co_total, s->may_halt, &s->x);
     s->md->build(s->c, &s->x.base, &s->m);
     for (int i = 0; i < s->m.naxioms; i++) {
         const struct axiom *ax = &s->m.axioms[i];

@@ -260,8 +260,9 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
             lit later = LIT_FALSE;
             for (int o = 0; o < n; o++)
                 later = cnf_or(c, later, rel_get(&x->base.rels[R_CO], w, o));
+            x->co_last[w] = cnf_and(c, x->sx.exec[w], -later);
             lit pick = cnf_var(c);
-            cnf_imply(c, pick, cnf_and(c, x->sx.exec[w], -later));
+            cnf_imply(c, pick, x->co_last[w]);
             x->final_pick[w] = pick;
             picks[k++] = pick;
             for (int i = 0; i < BV_WIDTH; i++)
@@ -276,14 +277,16 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
     free(picks);
 }
 
-void exec_encode(struct cnf *c, const struct program *p, bool co_total, struct exec_enc *x)
+void exec_encode(struct cnf *c, const struct program *p, bool co_total, bool may_halt,
+                 struct exec_enc *x)
 {
     int n = p->nevents;
-    symexec_run(c, p, &x->sx);
+    symexec_run(c, p, may_halt, &x->sx);
     x->sync = xcalloc((size_t)n, sizeof *x->sync);
     x->final_pick = xcalloc((size_t)n, sizeof *x->final_pick);
+    x->co_last = xcalloc((size_t)n, sizeof *x->co_last);
     for (int e = 0; e < n; e++)
-        x->sync[e] = x->final_pick[e] = LIT_FALSE;
+        x->sync[e] = x->final_pick[e] = x->co_last[e] = LIT_FALSE;
     base_init(&x->base, n);
     encode_barriers(c, p, x);
     base_fill_static(c, p, x->sx.exec, &x->base);
@@ -303,5 +306,6 @@ void exec_free(const struct program *p, struct exec_enc *x)
     base_free(&x->base);
     free(x->sync);
     free(x->final_pick);
+    free(x->co_last);
     free(x->final_mem);
 }

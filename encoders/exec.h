@@ -11,12 +11,15 @@ struct exec_enc {
     struct base base;        /* rf, co, deps, syncbar, sync_fence, static parts */
     lit *sync;               /* per barrier event: takes part in syncbar */
     lit *final_pick;         /* per write event: its value is the location's final one */
+    lit *co_last;            /* per write event: executed with no co-successor */
     struct bv *final_mem;    /* per location (aliases share their root's value) */
 };
 
 /* Encodes every candidate execution of p.  co_total asks for a total
- * coherence order per location (PTX leaves it partial). */
-void exec_encode(struct cnf *c, const struct program *p, bool co_total, struct exec_enc *x);
+ * coherence order per location (PTX leaves it partial); may_halt lets the
+ * scheduler stop threads for good (see symexec_run). */
+void exec_encode(struct cnf *c, const struct program *p, bool co_total, bool may_halt,
+                 struct exec_enc *x);
 /* Frees the encoding. */
 void exec_free(const struct program *p, struct exec_enc *x);
 

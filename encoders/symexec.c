@@ -278,7 +278,13 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
             s->bound_hit[x->t] = cnf_or(x->c, s->bound_hit[x->t], onward);
         else
             add_edge(x, u->target, onward, st);
-        s->spins[x->t] = cnf_or(x->c, s->spins[x->t], cnf_and(x->c, taken, -effect));
+        lit spin = cnf_and(x->c, taken, -effect);
+        s->spins[x->t] = cnf_or(x->c, s->spins[x->t], spin);
+        for (int h = u->head; h < i; h++)
+            for (int k = 0; k < pt->code[h].nevents; k++) {
+                int e = pt->code[h].first_event + k;
+                s->in_spin[e] = cnf_or(x->c, s->in_spin[e], spin);
+            }
         fall = cnf_and(x->c, guard, -cond);
     } else {
         switch (in->kind) {
@@ -326,7 +332,17 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
     add_edge(x, i + 1, fall, st);
 }
 
-static void run_thread(struct cnf *c, const struct program *p, struct symexec *s, int t)
+/* With may_halt: the scheduler may stop the thread here for good. */
+static lit maybe_halt(struct tctx *x, lit guard, bool may_halt)
+{
+    if (!may_halt || guard == LIT_FALSE)
+        return guard;
+    lit stop = cnf_var(x->c);
+    x->s->halted[x->t] = cnf_or(x->c, x->s->halted[x->t], cnf_and(x->c, guard, stop));
+    return cnf_and(x->c, guard, -stop);
+}
+
+static void run_thread(struct cnf *c, const struct program *p, struct symexec *s, int t, bool may_halt)
 {
     const struct pthread *pt = &p->threads[t];
     struct tctx x = { .c = c, .p = p, .s = s, .t = t, .nregs = pt->src->nregs,
@@ -342,16 +358,19 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     struct state st = state_new(&x);
     for (int r = 0; r < x.nregs; r++)
         st.regs[r] = bv_const(pt->src->reg_has_init[r] ? pt->src->reg_init[r] : 0);
-    add_edge(&x, 0, LIT_TRUE, &st);
+    s->started[t] = maybe_halt(&x, LIT_TRUE, may_halt);
+    add_edge(&x, 0, s->started[t], &st);
     state_free(&st);
     for (int i = 0; i < n; i++) {
         struct state cur;
         lit guard = merge_incoming(&x, i, &cur);
+        if (pt->code[i].nevents > 0)
+            guard = maybe_halt(&x, guard, may_halt);
         step(&x, i, guard, &cur);
         state_free(&cur);
     }
     struct state end;
-    s->terminated[t] = merge_incoming(&x, n, &end);
+    s->terminated[t] = maybe_halt(&x, merge_incoming(&x, n, &end), may_halt);
     s->final_regs[t] = xcalloc((size_t)x.nregs, sizeof **s->final_regs);
     memcpy(s->final_regs[t], end.regs, (size_t)x.nregs * sizeof *end.regs);
     state_free(&end);
@@ -366,10 +385,11 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     free(x.snapshot);
 }
 
-void symexec_run(struct cnf *c, const struct program *p, struct symexec *s)
+void symexec_run(struct cnf *c, const struct program *p, bool may_halt, struct symexec *s)
 {
     int n = p->nevents;
     s->cf = xcalloc((size_t)n, sizeof *s->cf);
+    s->in_spin = xcalloc((size_t)n, sizeof *s->in_spin);
     s->exec = xcalloc((size_t)n, sizeof *s->exec);
     s->val = xcalloc((size_t)n, sizeof *s->val);
     s->operand = xcalloc((size_t)n, sizeof *s->operand);
@@ -377,6 +397,7 @@ void symexec_run(struct cnf *c, const struct program *p, struct symexec *s)
     for (int e = 0; e < n; e++) {
         bool init = p->events[e].kind == EV_INIT;
         s->cf[e] = s->exec[e] = lit_of(init);
+        s->in_spin[e] = LIT_FALSE;
         s->val[e] = bv_const(init ? p->lit->locs[p->events[e].loc].init : 0);
     }
     s->data = rel_empty(n);
@@ -385,10 +406,12 @@ void symexec_run(struct cnf *c, const struct program *p, struct symexec *s)
     s->terminated = xcalloc((size_t)nt, sizeof *s->terminated);
     s->bound_hit = xcalloc((size_t)nt, sizeof *s->bound_hit);
     s->spins = xcalloc((size_t)nt, sizeof *s->spins);
+    s->halted = xcalloc((size_t)nt, sizeof *s->halted);
+    s->started = xcalloc((size_t)nt, sizeof *s->started);
     s->final_regs = xcalloc((size_t)nt, sizeof *s->final_regs);
     for (int t = 0; t < p->nthreads; t++) {
-        s->bound_hit[t] = s->spins[t] = LIT_FALSE;
-        run_thread(c, p, s, t);
+        s->bound_hit[t] = s->spins[t] = s->halted[t] = LIT_FALSE;
+        run_thread(c, p, s, t, may_halt);
     }
 }
 
@@ -407,4 +430,7 @@ void symexec_free(const struct program *p, struct symexec *s)
     free(s->terminated);
     free(s->bound_hit);
     free(s->spins);
+    free(s->halted);
+    free(s->started);
+    free(s->in_spin);
 }

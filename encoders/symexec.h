@@ -17,12 +17,17 @@ struct symexec {
     lit *terminated;         /* per thread: reached its end */
     lit *bound_hit;          /* per thread: cut at the unrolling bound */
     lit *spins;              /* per thread: stuck in a side-effect-free iteration */
+    lit *in_spin;            /* per event: in the iteration a thread is stuck in */
+    lit *halted;             /* per thread: stopped by the scheduler (may_halt) */
+    lit *started;            /* per thread: ran at all (may_halt) */
     struct bv **final_regs;  /* per thread, per register: value at the end */
 };
 
 /* Runs every thread symbolically.  Read values and barrier exec literals are
- * fresh variables, to be constrained by the execution encoding. */
-void symexec_run(struct cnf *c, const struct program *p, struct symexec *s);
+ * fresh variables, to be constrained by the execution encoding.  With
+ * may_halt, a thread may also stop before any of its events or its end (an
+ * unfair scheduler never runs it again): halted and started say so. */
+void symexec_run(struct cnf *c, const struct program *p, bool may_halt, struct symexec *s);
 /* Frees what symexec_run allocated. */
 void symexec_free(const struct program *p, struct symexec *s);
 
