@@ -8,6 +8,7 @@
 
 #include "bmc/evaluate.h"
 #include "bmc/oracle.h"
+#include "bmc/termination.h"
 #include "bmc/witness.h"
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
@@ -274,6 +275,27 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
     sat_teardown(s);
 }
 
+/* termination: some consistent execution, fair under the progress model
+ * and not cut at the bound, has a thread stuck for ever. */
+static void check_termination(struct sat_check *s, struct check_result *r)
+{
+    s->may_halt = s->o->progress != PROG_FAIR;
+    sat_setup(s);
+    lit stuck = termination_encode(s->c, s->p, &s->x, s->o->progress);
+    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
+    lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
+    lit query = cnf_and(s->c, cnf_and(s->c, stuck, filter), -some_bound_hit(s));
+    if (stuck != LIT_FALSE && solve_with(s, query) == 10) {
+        r->verdict = V_FAIL;
+        termination_describe(s->c, s->p, &s->x, r->reason, sizeof r->reason);
+    } else {
+        r->verdict = V_PASS;
+        snprintf(r->reason, sizeof r->reason, "every thread terminates");
+        unknown_if_bounded(s, filter, r);
+    }
+    sat_teardown(s);
+}
+
 /* program_spec or cat_spec by enumeration, for testing the SAT path. */
 static void check_by_oracle(const struct program *p, const struct model_desc *md,
                             const struct check_opts *o, struct check_result *r)
@@ -352,8 +374,7 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
                 check_cat_spec(&s, r);
             break;
         case P_TERMINATION:
-            r->verdict = V_UNKNOWN;
-            snprintf(r->reason, sizeof r->reason, "termination checking is not implemented yet");
+            check_termination(&s, r);
             break;
         }
     }

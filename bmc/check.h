@@ -5,6 +5,8 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
+#include "encoders/progress.h"
+
 enum verdict { V_PASS, V_FAIL, V_UNKNOWN, V_ERROR };
 enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
 
@@ -13,7 +15,7 @@ enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
 struct check_opts {
     const char *model;       /* NULL: from the file's dialect */
     enum property property;
-    const char *progress;    /* fair, hsa, obe, hsa_obe, lobe, unfair */
+    enum progress_model progress;   /* for termination */
     int bound;
     int ndisabled;
     const char *disabled[CHECK_MAX_DISABLED];   /* --no-axiom names */

@@ -44,15 +44,6 @@ static int parse_properties(const char *arg, struct cli *cli)
     return cli->nproperties ? 0 : usage_error("empty property list '%s'", arg);
 }
 
-static bool known_progress(const char *s)
-{
-    static const char *const names[] = { "fair", "hsa", "obe", "hsa_obe", "lobe", "unfair" };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(s, names[i]) == 0)
-            return true;
-    return false;
-}
-
 /* The value of option argv[*i], or NULL after reporting a missing one. */
 static const char *option_value(int argc, char **argv, int *i)
 {
@@ -67,7 +58,7 @@ int cli_parse(int argc, char **argv, struct cli *cli)
 {
     memset(cli, 0, sizeof *cli);
     cli->opts.bound = 1;
-    cli->opts.progress = "fair";
+    cli->opts.progress = PROG_FAIR;
     cli->nproperties = 1;
     cli->properties[0] = P_PROGRAM_SPEC;
     cli->files = calloc((size_t)argc, sizeof *cli->files);
@@ -101,9 +92,8 @@ int cli_parse(int argc, char **argv, struct cli *cli)
         } else if (strcmp(a, "--progress") == 0) {
             if (!(v = option_value(argc, argv, &i)))
                 return 1;
-            if (!known_progress(v))
-                return usage_error("unknown progress model '%s'", v);
-            cli->opts.progress = v;
+            if (!progress_parse(v, &cli->opts.progress))
+                return usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe or unfair)", v);
         } else if (strcmp(a, "--bound") == 0) {
             if (!(v = option_value(argc, argv, &i)))
                 return 1;

@@ -1,0 +1,79 @@
+/* Stuck threads, fair spinning and the progress model as CNF. */
+#include "bmc/termination.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "encoders/xalloc.h"
+
+/* Thread t waits at one of its barriers and that barrier never opens. */
+static lit thread_blocked(struct cnf *c, const struct program *p, const struct exec_enc *x, int t)
+{
+    const struct pthread *pt = &p->threads[t];
+    lit blocked = LIT_FALSE;
+    for (int e = pt->first_event; e < pt->first_event + pt->nevents; e++)
+        if (p->events[e].kind == EV_BARRIER)
+            blocked = cnf_or(c, blocked, cnf_and(c, x->sx.cf[e], -x->sx.exec[e]));
+    return blocked;
+}
+
+/* A read of an iteration its thread is stuck in reads a coherence-last write. */
+static void fair_spinning(struct cnf *c, const struct program *p, const struct exec_enc *x)
+{
+    int n = p->nevents;
+    lit *sources = xcalloc((size_t)n + 1, sizeof *sources);
+    for (int r = 0; r < n; r++) {
+        lit stuck_read = cnf_and(c, x->sx.in_spin[r], x->sx.exec[r]);
+        if (p->events[r].kind != EV_READ || stuck_read == LIT_FALSE)
+            continue;
+        int k = 0;
+        sources[k++] = -stuck_read;
+        for (int w = 0; w < n; w++) {
+            lit rf = rel_get(&x->base.rels[R_RF], w, r);
+            if (rf != LIT_FALSE)
+                sources[k++] = cnf_and(c, rf, x->co_last[w]);
+        }
+        cnf_clause(c, sources, k);
+    }
+    free(sources);
+}
+
+lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x,
+                       enum progress_model m)
+{
+    struct thread_status *ts = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *ts);
+    lit stuck = LIT_FALSE;
+    for (int t = 0; t < p->nthreads; t++) {
+        ts[t] = (struct thread_status){ .started = x->sx.started[t], .halted = x->sx.halted[t],
+                                        .terminated = x->sx.terminated[t],
+                                        .blocked = thread_blocked(c, p, x, t) };
+        stuck = cnf_or(c, stuck, cnf_or(c, ts[t].blocked, x->sx.spins[t]));
+    }
+    progress_encode(c, p, m, ts);
+    fair_spinning(c, p, x);
+    free(ts);
+    return stuck;
+}
+
+void termination_describe(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                          char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < p->nthreads && used + 80 < len; t++) {
+        int id = p->lit->threads[t].id;
+        const char *sep = used ? "; " : "";
+        if (cnf_value(c, x->sx.spins[t])) {
+            used += (size_t)snprintf(buf + used, len - used, "%sP%d spins for ever", sep, id);
+            continue;
+        }
+        const struct pthread *pt = &p->threads[t];
+        for (int e = pt->first_event; e < pt->first_event + pt->nevents; e++)
+            if (p->events[e].kind == EV_BARRIER && cnf_value(c, x->sx.cf[e]) &&
+                !cnf_value(c, x->sx.exec[e])) {
+                used += (size_t)snprintf(buf + used, len - used, "%sP%d waits for ever at `%s`", sep, id,
+                                         p->events[e].in->text);
+                break;
+            }
+    }
+}

@@ -1,0 +1,24 @@
+/* Termination under a progress model: the conditions under which a
+ * bounded execution shows a thread that never terminates. */
+#ifndef GPUBMC_TERMINATION_H
+#define GPUBMC_TERMINATION_H
+
+#include <stddef.h>
+
+#include "encoders/exec.h"
+#include "encoders/progress.h"
+
+/* Adds model m's scheduling constraints and the fairness of stuck loops (a
+ * spinning iteration's reads see the coherence-last writes, so nothing
+ * will ever let it exit); returns the literal "some thread is stuck for
+ * ever": it spins, or waits at a barrier that never opens.  x must have
+ * been encoded with may_halt unless m is fair. */
+lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x,
+                       enum progress_model m);
+
+/* Names the stuck threads of the solver's current model, e.g.
+ * "P1 spins for ever at line 9; P0 waits for ever at `bar.cta.sync 0`". */
+void termination_describe(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                          char *buf, size_t len);
+
+#endif

@@ -1,0 +1,161 @@
+/* Forward-progress models over the scope hierarchy, after Dat3M's
+ * ProgramEncoder: per group, literals "has progress", "schedulable" and
+ * "was scheduled once"; the model says which children a group with
+ * progress passes it on to. */
+#include "encoders/progress.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/xalloc.h"
+
+static const char *const names[] = { "fair", "hsa", "obe", "hsa_obe", "lobe", "unfair" };
+
+bool progress_parse(const char *name, enum progress_model *m)
+{
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *m = (enum progress_model)i;
+            return true;
+        }
+    return false;
+}
+
+/* A group of threads sharing a scope instance, or one thread (a leaf). */
+struct node {
+    int id;                  /* scope instance id, or the thread's P number */
+    int thread;              /* thread index of a leaf, -1 for a group */
+    int nchild;
+    struct node *child;
+    lit progress, sched, once;
+};
+
+/* The scope instance of thread t at hierarchy level k (0: the whole device). */
+static int level_id(const struct program *p, int t, int k)
+{
+    const struct thread *th = &p->lit->threads[t];
+    int levels = p->lit->dialect == DIALECT_PTX ? 2 : 3;
+    return k == 0 ? 0 : th->scope_id[levels - k];
+}
+
+/* Builds the children of n from threads[0..k) at hierarchy level `level`. */
+static void build(const struct program *p, struct node *n, const int *threads, int k, int level)
+{
+    int levels = p->lit->dialect == DIALECT_PTX ? 3 : 4;
+    n->child = xcalloc((size_t)(k ? k : 1), sizeof *n->child);
+    if (level == levels) {
+        for (int i = 0; i < k; i++)
+            n->child[n->nchild++] = (struct node){ .id = p->lit->threads[threads[i]].id,
+                                                   .thread = threads[i] };
+        return;
+    }
+    int *members = xcalloc((size_t)(k ? k : 1), sizeof *members);
+    bool *done = xcalloc((size_t)(k ? k : 1), sizeof *done);
+    for (int i = 0; i < k; i++) {
+        if (done[i])
+            continue;
+        int id = level_id(p, threads[i], level), m = 0;
+        for (int j = i; j < k; j++)
+            if (!done[j] && level_id(p, threads[j], level) == id) {
+                done[j] = true;
+                members[m++] = threads[j];
+            }
+        struct node *g = &n->child[n->nchild++];
+        *g = (struct node){ .id = id, .thread = -1 };
+        build(p, g, members, m, level + 1);
+    }
+    free(members);
+    free(done);
+}
+
+static void free_node(struct node *n)
+{
+    for (int i = 0; i < n->nchild; i++)
+        free_node(&n->child[i]);
+    free(n->child);
+}
+
+/* Children by increasing id (HSA and LOBE look at lower or higher ids). */
+static int by_id(const void *a, const void *b)
+{
+    const struct node *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* What a group with progress owes its children under model m. */
+static void forward(struct cnf *c, const struct node *g, enum progress_model m)
+{
+    int k = g->nchild;
+    const struct node *ch = g->child;
+    for (int i = 0; i < k; i++) {
+        lit owed = LIT_FALSE;   /* the child must progress when this holds */
+        if (m == PROG_FAIR)
+            owed = LIT_TRUE;
+        if (m == PROG_HSA || m == PROG_HSA_OBE) {
+            lit lower_schedulable = LIT_FALSE;
+            for (int j = 0; j < i; j++)
+                lower_schedulable = cnf_or(c, lower_schedulable, ch[j].sched);
+            owed = cnf_or(c, owed, -lower_schedulable);
+        }
+        if (m == PROG_OBE || m == PROG_HSA_OBE)
+            owed = cnf_or(c, owed, ch[i].once);
+        if (m == PROG_LOBE)
+            for (int j = i; j < k; j++)
+                owed = cnf_or(c, owed, ch[j].once);
+        cnf_clause3(c, -g->progress, -owed, ch[i].progress);
+    }
+}
+
+/* Literals and constraints of n and its subtree. */
+static void encode_node(struct cnf *c, struct node *n, enum progress_model m,
+                        const struct thread_status *ts)
+{
+    if (n->thread >= 0) {
+        const struct thread_status *s = &ts[n->thread];
+        n->sched = cnf_and(c, -s->terminated, -s->blocked);
+        n->once = s->started;
+        cnf_clause2(c, -n->progress, -s->halted);
+        return;
+    }
+    qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
+    lit some_child = LIT_FALSE;
+    for (int i = 0; i < n->nchild; i++) {
+        struct node *ch = &n->child[i];
+        ch->progress = cnf_var(c);
+        cnf_imply(c, ch->progress, n->progress);
+        encode_node(c, ch, m, ts);
+        cnf_imply(c, ch->sched, n->sched);
+        cnf_imply(c, ch->once, n->once);
+        some_child = cnf_or(c, some_child, cnf_and(c, ch->progress, ch->sched));
+    }
+    /* minimal progress: a schedulable group with progress runs some child */
+    cnf_clause3(c, -n->progress, -n->sched, some_child);
+    forward(c, n, m);
+}
+
+/* A group's schedulable and once literals are free above their children
+ * (as in Dat3M), so they are made before the children. */
+static void make_group_literals(struct cnf *c, struct node *n)
+{
+    if (n->thread >= 0)
+        return;
+    n->sched = cnf_var(c);
+    n->once = cnf_var(c);
+    for (int i = 0; i < n->nchild; i++)
+        make_group_literals(c, &n->child[i]);
+}
+
+void progress_encode(struct cnf *c, const struct program *p, enum progress_model m,
+                     const struct thread_status *ts)
+{
+    int *all = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *all);
+    for (int t = 0; t < p->nthreads; t++)
+        all[t] = t;
+    struct node root = { .id = 0, .thread = -1 };
+    build(p, &root, all, p->nthreads, 0);
+    make_group_literals(c, &root);
+    root.progress = LIT_TRUE;
+    encode_node(c, &root, m, ts);
+    free_node(&root);
+    free(all);
+}
