@@ -8,7 +8,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = ROOT / "build" / "gpubmc"
 SHARED = ROOT.parent / "shared"
 SUITES = ["PTXv6_0", "PTXv7_5", "VULKAN", "VULKAN-NOCHAINS", "VULKAN-DR",
-          "VULKAN-DR-NOCHAINS"]   # the corpus suites whose models and properties are implemented
+          "VULKAN-DR-NOCHAINS", "PTXv6_0-Liveness", "PTXv7_5-Liveness"]   # the corpus suites whose models and properties are implemented
 # own litmus suites: directory under tests/litmus, model, property
 OWN_SUITES = (("ptx", "ptx-v6.0", "program_spec"), ("ptx75", "ptx-v7.5", "program_spec"),
               ("vulkan", "vulkan", "program_spec"), ("vulkan-nochains", "vulkan-nochains", "program_spec"),
@@ -62,6 +62,17 @@ def own_litmus():
             got = verdicts(["--model", model, "--property", prop, "--engine", engine], files, d)
             for name, exp, _why in rows:
                 record(got.get(name) == exp, f"{suite}/{name} [{engine}]: expected {exp}, got {got.get(name)}")
+
+
+def own_termination():
+    """Termination tests: rows NAME,PROGRESS,VERDICT,reason (SAT engine only)."""
+    d = ROOT / "tests" / "litmus" / "termination"
+    for line in (d / "expected.csv").read_text().splitlines():
+        if not line.strip():
+            continue
+        name, progress, exp, _why = line.split(",", 3)
+        got = verdicts(["--property", "termination", "--progress", progress], [name], d).get(name)
+        record(got == exp, f"termination/{name} [{progress}]: expected {exp}, got {got}")
 
 
 def error_reporting():
@@ -151,6 +162,7 @@ def corpus():
 def main():
     unit_tests()
     own_litmus()
+    own_termination()
     error_reporting()
     witness_output()
     ast_dump()
