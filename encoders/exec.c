@@ -42,8 +42,7 @@ static void encode_rf(struct cnf *c, const struct program *p, struct exec_enc *x
     free(choices);
 }
 
-/* Coherence's program-order constraints: the direction a pair may take. */
-static bool co_forced(const struct program *p, int i, int j) { return base_co_forced(p, i, j); }
+/* Coherence never goes from i to j against program order. */
 static bool co_never(const struct program *p, int i, int j)
 {
     return base_co_backward_impossible(p, j, i);
@@ -118,7 +117,7 @@ static void encode_co(struct cnf *c, const struct program *p, bool total, struct
                 members[k++] = w;
         }
         encode_order(c, p, x, &x->base.rels[R_CO], members, k, total, same_location_pair,
-                     co_forced, co_never);
+                     base_co_forced, co_never);
         for (int w = 0; w < n; w++) {     /* initial writes come first */
             const struct event *e = &p->events[w];
             if (e->kind != EV_INIT || program_root_location(p->lit, e->loc) != loc)
