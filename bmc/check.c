@@ -40,7 +40,7 @@ struct sat_check {
     const struct program *p;
     const struct model_desc *md;
     const struct check_opts *o;
-    bool may_halt;           /* the progress model lets threads stop */
+    int sx_mode;             /* enum sx_mode: how threads may stop short */
     struct cnf *c;
     struct exec_enc x;
     struct model_out m;
@@ -52,7 +52,7 @@ struct sat_check {
 static void sat_setup(struct sat_check *s)
 {
     s->c = cnf_new(true);
-    exec_encode(s->c, s->p, s->md->co_total, s->may_halt, &s->x);
+    exec_encode(s->c, s->p, s->md->co_total, s->sx_mode, &s->x);
     s->md->build(s->c, &s->x.base, &s->m);
     for (int i = 0; i < s->m.naxioms; i++) {
         const struct axiom *ax = &s->m.axioms[i];
@@ -279,7 +279,7 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
  * and not cut at the bound, has a thread stuck for ever. */
 static void check_termination(struct sat_check *s, struct check_result *r)
 {
-    s->may_halt = s->o->progress != PROG_FAIR;
+    s->sx_mode = SX_MAY_REPEAT | (s->o->progress != PROG_FAIR ? SX_MAY_HALT : 0);
     sat_setup(s);
     lit stuck = termination_encode(s->c, s->p, &s->x, s->o->progress);
     struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };

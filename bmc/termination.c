@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bmc/repetition.h"
 #include "encoders/xalloc.h"
 
 /* Thread t waits at one of its barriers and that barrier never opens. */
@@ -17,27 +18,6 @@ static lit thread_blocked(struct cnf *c, const struct program *p, const struct e
     return blocked;
 }
 
-/* A read of an iteration its thread is stuck in reads a coherence-last write. */
-static void fair_spinning(struct cnf *c, const struct program *p, const struct exec_enc *x)
-{
-    int n = p->nevents;
-    lit *sources = xcalloc((size_t)n + 1, sizeof *sources);
-    for (int r = 0; r < n; r++) {
-        lit stuck_read = cnf_and(c, x->sx.in_spin[r], x->sx.exec[r]);
-        if (p->events[r].kind != EV_READ || stuck_read == LIT_FALSE)
-            continue;
-        int k = 0;
-        sources[k++] = -stuck_read;
-        for (int w = 0; w < n; w++) {
-            lit rf = rel_get(&x->base.rels[R_RF], w, r);
-            if (rf != LIT_FALSE)
-                sources[k++] = cnf_and(c, rf, x->co_last[w]);
-        }
-        cnf_clause(c, sources, k);
-    }
-    free(sources);
-}
-
 lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x,
                        enum progress_model m)
 {
@@ -47,10 +27,11 @@ lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *
         ts[t] = (struct thread_status){ .started = x->sx.started[t], .halted = x->sx.halted[t],
                                         .terminated = x->sx.terminated[t],
                                         .blocked = thread_blocked(c, p, x, t) };
-        stuck = cnf_or(c, stuck, cnf_or(c, ts[t].blocked, x->sx.spins[t]));
+        lit loops = cnf_or(c, x->sx.spins[t], x->sx.repeats[t]);
+        stuck = cnf_or(c, stuck, cnf_or(c, ts[t].blocked, loops));
     }
     progress_encode(c, p, m, ts);
-    fair_spinning(c, p, x);
+    repetition_encode(c, p, x);
     free(ts);
     return stuck;
 }
@@ -65,6 +46,11 @@ void termination_describe(struct cnf *c, const struct program *p, const struct e
         const char *sep = used ? "; " : "";
         if (cnf_value(c, x->sx.spins[t])) {
             used += (size_t)snprintf(buf + used, len - used, "%sP%d spins for ever", sep, id);
+            continue;
+        }
+        if (cnf_value(c, x->sx.repeats[t])) {
+            used += (size_t)snprintf(buf + used, len - used,
+                                     "%sP%d repeats its loop for ever (livelock)", sep, id);
             continue;
         }
         const struct pthread *pt = &p->threads[t];

@@ -8,11 +8,11 @@
 #include "encoders/exec.h"
 #include "encoders/progress.h"
 
-/* Adds model m's scheduling constraints and the fairness of stuck loops (a
- * spinning iteration's reads see the coherence-last writes, so nothing
- * will ever let it exit); returns the literal "some thread is stuck for
- * ever": it spins, or waits at a barrier that never opens.  x must have
- * been encoded with may_halt unless m is fair. */
+/* Adds model m's scheduling constraints and the fair repetition of stuck
+ * loops (bmc/repetition.h); returns the literal "some thread is stuck for
+ * ever": it spins, repeats effectful iterations, or waits at a barrier that
+ * never opens.  x must have been encoded with SX_MAY_REPEAT, and with
+ * SX_MAY_HALT unless m is fair. */
 lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x,
                        enum progress_model m);
 

@@ -276,11 +276,11 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
     free(picks);
 }
 
-void exec_encode(struct cnf *c, const struct program *p, bool co_total, bool may_halt,
+void exec_encode(struct cnf *c, const struct program *p, bool co_total, int sx_mode,
                  struct exec_enc *x)
 {
     int n = p->nevents;
-    symexec_run(c, p, may_halt, &x->sx);
+    symexec_run(c, p, sx_mode, &x->sx);
     x->sync = xcalloc((size_t)n, sizeof *x->sync);
     x->final_pick = xcalloc((size_t)n, sizeof *x->final_pick);
     x->co_last = xcalloc((size_t)n, sizeof *x->co_last);

@@ -16,9 +16,9 @@ struct exec_enc {
 };
 
 /* Encodes every candidate execution of p.  co_total asks for a total
- * coherence order per location (PTX leaves it partial); may_halt lets the
- * scheduler stop threads for good (see symexec_run). */
-void exec_encode(struct cnf *c, const struct program *p, bool co_total, bool may_halt,
+ * coherence order per location (PTX leaves it partial); sx_mode says how
+ * threads may stop short of their end (enum sx_mode, see symexec_run). */
+void exec_encode(struct cnf *c, const struct program *p, bool co_total, int sx_mode,
                  struct exec_enc *x);
 /* Frees the encoding. */
 void exec_free(const struct program *p, struct exec_enc *x);

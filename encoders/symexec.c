@@ -19,6 +19,7 @@ struct tctx {
     const struct program *p;
     struct symexec *s;
     int t, nregs, nev, first;
+    int mode;                /* sx_mode flags */
     struct edge **in;        /* pending incoming edges per micro-op (+ exit) */
     int *nin, *capin;
     lit *ctrl;               /* per thread event: some executed branch depends on it */
@@ -247,6 +248,28 @@ static lit iteration_effect(struct tctx *x, const struct state *st, int head, in
     return effect;
 }
 
+/* True when the iteration led by head has a predecessor in its loop. */
+static bool follows_iteration(const struct pthread *pt, int head)
+{
+    return head > 0 && pt->code[head - 1].kind == U_BACKJUMP && pt->code[head - 1].target == head;
+}
+
+/* Appends the iteration head..backjump with its end state to s->iters. */
+static void record_iteration(struct tctx *x, const struct state *st, int head, int backjump,
+                             lit repeat)
+{
+    const struct pthread *pt = &x->p->threads[x->t];
+    const struct loop_info *li = &pt->loops[pt->code[backjump].loop];
+    struct symexec *s = x->s;
+    s->iters = xrealloc(s->iters, (size_t)(s->niters + 1) * sizeof *s->iters);
+    struct sx_iteration *it = &s->iters[s->niters++];
+    *it = (struct sx_iteration){ .thread = x->t, .head = head, .backjump = backjump,
+                                 .repeat = repeat };
+    it->end_regs = xcalloc((size_t)(li->nlive ? li->nlive : 1), sizeof *it->end_regs);
+    for (int k = 0; k < li->nlive; k++)
+        it->end_regs[k] = st->regs[li->live_written[k]];
+}
+
 static void take_snapshot(struct tctx *x, const struct state *st, int i)
 {
     const struct pthread *pt = &x->p->threads[x->t];
@@ -274,6 +297,13 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
         lit taken = cnf_and(x->c, guard, cond);
         lit effect = iteration_effect(x, st, u->head, i);
         lit onward = cnf_and(x->c, taken, effect);
+        lit repeat = LIT_FALSE;
+        if ((x->mode & SX_MAY_REPEAT) && follows_iteration(pt, u->head) && onward != LIT_FALSE) {
+            repeat = cnf_and(x->c, onward, cnf_var(x->c));
+            onward = cnf_and(x->c, onward, -repeat);
+            s->repeats[x->t] = cnf_or(x->c, s->repeats[x->t], repeat);
+        }
+        record_iteration(x, st, u->head, i, repeat);
         if (u->target == TARGET_BOUND)
             s->bound_hit[x->t] = cnf_or(x->c, s->bound_hit[x->t], onward);
         else
@@ -332,20 +362,20 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
     add_edge(x, i + 1, fall, st);
 }
 
-/* With may_halt: the scheduler may stop the thread here for good. */
-static lit maybe_halt(struct tctx *x, lit guard, bool may_halt)
+/* With SX_MAY_HALT: the scheduler may stop the thread here for good. */
+static lit maybe_halt(struct tctx *x, lit guard)
 {
-    if (!may_halt || guard == LIT_FALSE)
+    if (!(x->mode & SX_MAY_HALT) || guard == LIT_FALSE)
         return guard;
     lit stop = cnf_var(x->c);
     x->s->halted[x->t] = cnf_or(x->c, x->s->halted[x->t], cnf_and(x->c, guard, stop));
     return cnf_and(x->c, guard, -stop);
 }
 
-static void run_thread(struct cnf *c, const struct program *p, struct symexec *s, int t, bool may_halt)
+static void run_thread(struct cnf *c, const struct program *p, struct symexec *s, int t, int mode)
 {
     const struct pthread *pt = &p->threads[t];
-    struct tctx x = { .c = c, .p = p, .s = s, .t = t, .nregs = pt->src->nregs,
+    struct tctx x = { .c = c, .p = p, .s = s, .t = t, .mode = mode, .nregs = pt->src->nregs,
                       .nev = pt->nevents, .first = pt->first_event };
     int n = pt->ncode;
     x.in = xcalloc((size_t)n + 1, sizeof *x.in);
@@ -358,19 +388,19 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     struct state st = state_new(&x);
     for (int r = 0; r < x.nregs; r++)
         st.regs[r] = bv_const(pt->src->reg_has_init[r] ? pt->src->reg_init[r] : 0);
-    s->started[t] = maybe_halt(&x, LIT_TRUE, may_halt);
+    s->started[t] = maybe_halt(&x, LIT_TRUE);
     add_edge(&x, 0, s->started[t], &st);
     state_free(&st);
     for (int i = 0; i < n; i++) {
         struct state cur;
         lit guard = merge_incoming(&x, i, &cur);
         if (pt->code[i].nevents > 0)
-            guard = maybe_halt(&x, guard, may_halt);
+            guard = maybe_halt(&x, guard);
         step(&x, i, guard, &cur);
         state_free(&cur);
     }
     struct state end;
-    s->terminated[t] = maybe_halt(&x, merge_incoming(&x, n, &end), may_halt);
+    s->terminated[t] = maybe_halt(&x, merge_incoming(&x, n, &end));
     s->final_regs[t] = xcalloc((size_t)x.nregs, sizeof **s->final_regs);
     memcpy(s->final_regs[t], end.regs, (size_t)x.nregs * sizeof *end.regs);
     state_free(&end);
@@ -385,7 +415,7 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     free(x.snapshot);
 }
 
-void symexec_run(struct cnf *c, const struct program *p, bool may_halt, struct symexec *s)
+void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexec *s)
 {
     int n = p->nevents;
     s->cf = xcalloc((size_t)n, sizeof *s->cf);
@@ -408,10 +438,13 @@ void symexec_run(struct cnf *c, const struct program *p, bool may_halt, struct s
     s->spins = xcalloc((size_t)nt, sizeof *s->spins);
     s->halted = xcalloc((size_t)nt, sizeof *s->halted);
     s->started = xcalloc((size_t)nt, sizeof *s->started);
+    s->repeats = xcalloc((size_t)nt, sizeof *s->repeats);
+    s->niters = 0;
+    s->iters = NULL;
     s->final_regs = xcalloc((size_t)nt, sizeof *s->final_regs);
     for (int t = 0; t < p->nthreads; t++) {
-        s->bound_hit[t] = s->spins[t] = s->halted[t] = LIT_FALSE;
-        run_thread(c, p, s, t, may_halt);
+        s->bound_hit[t] = s->spins[t] = s->halted[t] = s->repeats[t] = LIT_FALSE;
+        run_thread(c, p, s, t, mode);
     }
 }
 
@@ -432,5 +465,9 @@ void symexec_free(const struct program *p, struct symexec *s)
     free(s->spins);
     free(s->halted);
     free(s->started);
+    free(s->repeats);
     free(s->in_spin);
+    for (int i = 0; i < s->niters; i++)
+        free(s->iters[i].end_regs);
+    free(s->iters);
 }

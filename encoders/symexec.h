@@ -20,14 +20,36 @@ struct symexec {
     lit *in_spin;            /* per event: in the iteration a thread is stuck in */
     lit *halted;             /* per thread: stopped by the scheduler (may_halt) */
     lit *started;            /* per thread: ran at all (may_halt) */
+    lit *repeats;            /* per thread: stopped after an iteration that
+                                repeats earlier ones (may_repeat) */
     struct bv **final_regs;  /* per thread, per register: value at the end */
+    int niters;              /* every unrolled loop iteration, in order */
+    struct sx_iteration *iters;
+};
+
+/* One unrolled loop iteration: micro-ops head..backjump of a thread. */
+struct sx_iteration {
+    int thread, head, backjump;
+    lit repeat;              /* the thread stops here, continuing for ever by
+                                repeating earlier iterations (may_repeat) */
+    struct bv *end_regs;     /* the loop's live written registers at the backjump */
+};
+
+/* What symexec_run may add to the program's own behaviour. */
+enum sx_mode {
+    SX_PLAIN = 0,
+    SX_MAY_HALT = 1,         /* a thread may stop for good at any point */
+    SX_MAY_REPEAT = 2        /* a thread may stop after a loop iteration that
+                                has a predecessor, claiming it repeats */
 };
 
 /* Runs every thread symbolically.  Read values and barrier exec literals are
- * fresh variables, to be constrained by the execution encoding.  With
- * may_halt, a thread may also stop before any of its events or its end (an
- * unfair scheduler never runs it again): halted and started say so. */
-void symexec_run(struct cnf *c, const struct program *p, bool may_halt, struct symexec *s);
+ * fresh variables, to be constrained by the execution encoding.  mode is a
+ * set of sx_mode flags: with SX_MAY_HALT a thread may also stop before any of
+ * its events or its end (an unfair scheduler never runs it again), halted
+ * and started say so; with SX_MAY_REPEAT it may stop after an effectful
+ * iteration, and the repetition encoding must justify that (repeats). */
+void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexec *s);
 /* Frees what symexec_run allocated. */
 void symexec_free(const struct program *p, struct symexec *s);
 
