@@ -98,11 +98,27 @@ static void extract_choice(struct sat_check *s, struct choice *ch)
         if (cnf_value(s->c, s->x.final_pick[i]))
             ch->final_pick[program_root_location(p->lit, p->events[i].loc)] = i;
     }
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i <= p->threads[t].ncode; i++)
+            if (s->x.sx.halt_at && cnf_value(s->c, s->x.sx.halt_at[t][i]))
+                ch->stop_at[t] = i;
+    for (int k = 0; k < s->x.sx.niters; k++)
+        if (cnf_value(s->c, s->x.sx.iters[k].repeat))
+            ch->stop_at[s->x.sx.iters[k].thread] = s->x.sx.iters[k].backjump;
 }
 
-/* What a witness must show: the condition true, the condition false, or a
- * raised flag (a data race). */
-enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG };
+/* What a witness must show: the condition true, the condition false, a
+ * raised flag (a data race), or a thread stuck for ever (not at the bound). */
+enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG, GOAL_STUCK };
+
+/* Some thread of the concrete execution spins, repeats or is blocked. */
+static bool some_thread_stuck(const struct program *p, const struct concrete *x)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        if (x->spins[t] || x->repeats[t] || x->blocked[t])
+            return true;
+    return false;
+}
 
 /* The first raised flag of a concrete evaluation, or NULL. */
 static const struct axiom *raised_flag(const struct model_out *m)
@@ -144,11 +160,15 @@ static bool recheck(struct sat_check *s, enum goal goal, struct check_result *r)
         why = ev.x.why;
     else if (!ev.consistent)
         why = ev.violated;
-    else if (!ev.terminated)
+    else if (goal != GOAL_STUCK && !ev.terminated)
         why = "not every thread terminates";
     else if (!ev.filter)
         why = "the filter does not hold";
-    else if (goal == GOAL_FLAG ? raised_flag(&ev.m) == NULL : ev.assertion != (goal == GOAL_TRUE))
+    else if (goal == GOAL_STUCK && (ev.bound_hit || !some_thread_stuck(s->p, &ev.x)))
+        why = "no thread is stuck short of the bound";
+    else if (goal == GOAL_FLAG && raised_flag(&ev.m) == NULL)
+        why = "no flag is raised";
+    else if ((goal == GOAL_TRUE || goal == GOAL_FALSE) && ev.assertion != (goal == GOAL_TRUE))
         why = "the final state does not decide the property as the solver said";
     for (int e = 0; !why && e < s->p->nevents; e++)
         if (ev.x.exec[e] != cnf_value(s->c, s->x.sx.exec[e]) ||
@@ -287,7 +307,10 @@ static void check_termination(struct sat_check *s, struct check_result *r)
     lit query = cnf_and(s->c, cnf_and(s->c, stuck, filter), -some_bound_hit(s));
     if (stuck != LIT_FALSE && solve_with(s, query) == 10) {
         r->verdict = V_FAIL;
-        termination_describe(s->c, s->p, &s->x, r->reason, sizeof r->reason);
+        if (recheck(s, GOAL_STUCK, r))
+            termination_describe(s->c, s->p, &s->x, r->reason, sizeof r->reason);
+        else
+            r->verdict = V_ERROR;
     } else {
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, "every thread terminates");

@@ -45,6 +45,9 @@ void choice_init(struct choice *ch, const struct program *p)
     ch->final_pick = xcalloc((size_t)p->lit->nlocs, sizeof *ch->final_pick);
     for (int l = 0; l < p->lit->nlocs; l++)
         ch->final_pick[l] = -1;
+    ch->stop_at = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *ch->stop_at);
+    for (int t = 0; t < p->nthreads; t++)
+        ch->stop_at[t] = -1;
 }
 
 void choice_free(struct choice *ch)
@@ -54,6 +57,7 @@ void choice_free(struct choice *ch)
     free(ch->co);
     free(ch->sf);
     free(ch->final_pick);
+    free(ch->stop_at);
 }
 
 static int32_t apply_binop(enum binop op, int32_t a, int32_t b)
@@ -315,6 +319,15 @@ static void branch_ctrl(struct walk *w, const struct instr *in)
         w->ctrl[k] |= operand_dep(w, &in->a, k) || operand_dep(w, &in->b, k);
 }
 
+/* Marks the execution invalid for reason why; returns false. */
+static bool fail(struct concrete *out, const char *why)
+{
+    if (!out->why[0])
+        snprintf(out->why, sizeof out->why, "%s", why);
+    out->valid = false;
+    return false;
+}
+
 /* Walks thread t once.  Returns false if the choice is broken. */
 static bool walk_thread(struct ictx *x, int t, bool *complete)
 {
@@ -330,9 +343,14 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
         w.regs[r] = (struct ireg){ true, th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0 };
     bool ok = true, done = false;
     enum { RUN_EXIT, RUN_STUCK, RUN_UNKNOWN } how = RUN_EXIT;
-    int pc = 0;
+    int pc = 0, stop = x->ch->stop_at[t];
     while (ok && !done && pc < pt->ncode) {
         const struct uop *u = &pt->code[pc];
+        if (pc == stop && u->kind != U_BACKJUMP) {
+            x->out->halted[t] = true;
+            how = RUN_STUCK;
+            break;
+        }
         const struct instr *in = u->in;
         int next = pc + 1;
         if (u->kind == U_LOOP_HEAD) {
@@ -350,6 +368,11 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
                 }
                 taken = apply_cmp(in->cmp, a.v, b.v);
             }
+            if (pc == stop && !taken) {
+                ok = fail(x->out, "a thread claims to repeat an iteration that leaves its loop");
+                break;
+            }
+            next = u->exit;
             if (taken) {
                 enum tri eff = iteration_effect(&w, u->head, pc);
                 if (eff == UNK) {
@@ -358,6 +381,11 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
                 }
                 if (eff == NO) {
                     x->out->spins[t] = true;
+                    how = RUN_STUCK;
+                    break;
+                }
+                if (pc == stop) {
+                    x->out->repeats[t] = true;
                     how = RUN_STUCK;
                     break;
                 }
@@ -394,6 +422,7 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
                 enum tri pass = run_barrier(&w, u);
                 if (pass != YES) {
                     how = pass == NO ? RUN_STUCK : RUN_UNKNOWN;
+                    x->out->blocked[t] = pass == NO;
                     done = true;
                 }
                 break;
@@ -409,7 +438,12 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
         if (!done)
             pc = next;
     }
+    if (ok && how == RUN_EXIT && pc == stop) {
+        x->out->halted[t] = true;
+        how = RUN_STUCK;
+    }
     if (ok && how != RUN_UNKNOWN) {
+        x->out->stuck_at[t] = how == RUN_STUCK ? pc : -1;
         if (how == RUN_EXIT)
             x->out->terminated[t] = true;
         for (int k = 0; k < pt->nevents; k++) {   /* everything not reached never runs */
@@ -443,6 +477,10 @@ static void concrete_alloc(const struct program *p, struct concrete *out)
     out->terminated = xcalloc((size_t)nt, sizeof *out->terminated);
     out->bound_hit = xcalloc((size_t)nt, sizeof *out->bound_hit);
     out->spins = xcalloc((size_t)nt, sizeof *out->spins);
+    out->repeats = xcalloc((size_t)nt, sizeof *out->repeats);
+    out->blocked = xcalloc((size_t)nt, sizeof *out->blocked);
+    out->halted = xcalloc((size_t)nt, sizeof *out->halted);
+    out->stuck_at = xcalloc((size_t)nt, sizeof *out->stuck_at);
     out->final_regs = xcalloc((size_t)nt, sizeof *out->final_regs);
     for (int t = 0; t < nt; t++)
         out->final_regs[t] = xcalloc((size_t)p->threads[t].src->nregs, sizeof **out->final_regs);
@@ -461,18 +499,14 @@ void concrete_free(const struct program *p, struct concrete *x)
     free(x->terminated);
     free(x->bound_hit);
     free(x->spins);
+    free(x->repeats);
+    free(x->blocked);
+    free(x->halted);
+    free(x->stuck_at);
     for (int t = 0; t < p->nthreads; t++)
         free(x->final_regs[t]);
     free(x->final_regs);
     free(x->final_mem);
-}
-
-static bool fail(struct concrete *out, const char *why)
-{
-    if (!out->why[0])
-        snprintf(out->why, sizeof out->why, "%s", why);
-    out->valid = false;
-    return false;
 }
 
 /* Checks that ord is a strict partial order on the events allowed by
@@ -631,6 +665,9 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
     if (out->valid) {
         memset(out->terminated, 0, (size_t)p->nthreads * sizeof *out->terminated);
         memset(out->spins, 0, (size_t)p->nthreads * sizeof *out->spins);
+        memset(out->repeats, 0, (size_t)p->nthreads * sizeof *out->repeats);
+        memset(out->blocked, 0, (size_t)p->nthreads * sizeof *out->blocked);
+        memset(out->halted, 0, (size_t)p->nthreads * sizeof *out->halted);
         memset(out->bound_hit, 0, (size_t)p->nthreads * sizeof *out->bound_hit);
         for (int t = 0; t < p->nthreads; t++) {   /* final pass records termination */
             bool complete;

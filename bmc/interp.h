@@ -16,6 +16,8 @@ struct choice {
     bool *co;                /* n*n: coherence */
     bool *sf;                /* n*n: order of fence.sc */
     int *final_pick;         /* per location root: write giving the final value */
+    int *stop_at;            /* per thread: micro-op it stops before for good
+                                (a halt, or a backjump it claims repeats), -1: none */
 };
 
 /* One concrete execution. */
@@ -28,6 +30,8 @@ struct concrete {
     int32_t *bar_id, *bar_quorum;
     bool *data, *ctrl;       /* n*n */
     bool *terminated, *bound_hit, *spins;   /* per thread */
+    bool *repeats, *blocked, *halted;       /* per thread: how it stopped short */
+    int *stuck_at;           /* per thread: micro-op it stopped at, -1 if it ended */
     int32_t **final_regs;
     int32_t *final_mem;      /* per location */
 };

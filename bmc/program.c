@@ -46,11 +46,12 @@ static bool *liveness(const struct uop *code, int n, int nregs)
         for (int i = n - 1; i >= 0; i--) {
             const struct uop *u = &code[i];
             bool *out = xcalloc((size_t)(nregs ? nregs : 1), sizeof *out);
-            bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) &&
-                         !(u->kind == U_BACKJUMP && u->in->kind == I_GOTO);
-            if (falls && i + 1 < n)
+            /* a backjump that is not taken leaves the loop at its exit */
+            bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
+            int fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
+            if (fall_to >= 0 && fall_to < n)
                 for (int r = 0; r < nregs; r++)
-                    out[r] |= live[(i + 1) * nregs + r];
+                    out[r] |= live[fall_to * nregs + r];
             int t = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
             if (t >= 0 && t < n)
                 for (int r = 0; r < nregs; r++)
@@ -147,11 +148,13 @@ static int unroll_one(struct pthread *pt, int j, int bound, char *msg, int msgle
         /* jumps from outside enter the first iteration, through its head */
         u.target = u.target == t ? t : remap(u.target, t, j, k, 0);
         u.head = remap(u.head, t, j, k, 0);
+        u.exit = remap(u.exit, t, j, k, 0);
         out[remap(x, t, j, k, 0)] = u;
     }
     for (int c = 0; c < k; c++) {
         int base = t + c * (len + 1);
-        out[base] = (struct uop){ .kind = U_LOOP_HEAD, .loop = loop_id, .target = -1, .head = -1 };
+        out[base] = (struct uop){ .kind = U_LOOP_HEAD, .loop = loop_id, .target = -1, .head = -1,
+                                  .exit = -1 };
         for (int x = t; x <= j; x++) {
             struct uop u = pt->code[x];
             if (is_jump(&u) && u.target == t) {
@@ -159,9 +162,11 @@ static int unroll_one(struct pthread *pt, int j, int bound, char *msg, int msgle
                 u.loop = loop_id;
                 u.head = base;
                 u.target = c + 1 < k ? base + len + 1 : TARGET_BOUND;
+                u.exit = t + k * (len + 1);
             } else {
                 u.target = remap(u.target, t, j, k, c);
                 u.head = remap(u.head, t, j, k, c);
+                u.exit = remap(u.exit, t, j, k, c);
             }
             out[remap(x, t, j, k, c)] = u;
         }
@@ -184,7 +189,8 @@ static void initial_code(struct pthread *pt)
             label_at[th->instrs[i].label] = i;
     for (int i = 0; i < th->ninstrs; i++) {
         const struct instr *in = &th->instrs[i];
-        pt->code[i] = (struct uop){ .kind = U_INSTR, .in = in, .target = -1, .head = -1, .loop = -1 };
+        pt->code[i] = (struct uop){ .kind = U_INSTR, .in = in, .target = -1, .head = -1, .loop = -1,
+                                    .exit = -1 };
         if (in->kind == I_BRANCH || in->kind == I_GOTO)
             pt->code[i].target = label_at[in->label];
     }

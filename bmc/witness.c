@@ -114,6 +114,60 @@ static cJSON *final_json(const struct program *p, const struct concrete *x)
     return o;
 }
 
+/* The reads of the iteration that ends at backjump uop b of thread t, each
+ * with the write it reads: what a stuck loop keeps seeing. */
+static cJSON *last_reads_json(const struct program *p, const struct concrete *x,
+                              const struct base *b, int t, int bj)
+{
+    const struct pthread *pt = &p->threads[t];
+    cJSON *a = cJSON_CreateArray();
+    int first = pt->code[pt->code[bj].head].first_event, end = pt->code[bj].first_event;
+    for (int r = first; r < end; r++) {
+        if (!x->exec[r] || p->events[r].kind != EV_READ)
+            continue;
+        for (int w = 0; w < p->nevents; w++)
+            if (rel_get(&b->rels[R_RF], w, r) == LIT_TRUE) {
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddNumberToObject(o, "read", r);
+                cJSON_AddNumberToObject(o, "write", w);
+                cJSON_AddNumberToObject(o, "value", x->val[r]);
+                cJSON_AddItemToArray(a, o);
+            }
+    }
+    return a;
+}
+
+/* The threads that never terminate: how (spins, repeats, waits, halted),
+ * where (the loop's first line or the barrier), and what the stuck loop's
+ * last reads read.  Empty when every thread ends. */
+static cJSON *stuck_json(const struct program *p, const struct concrete *x, const struct base *b)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int t = 0; t < p->nthreads; t++) {
+        int at = x->stuck_at[t];
+        if (at < 0 || x->bound_hit[t])
+            continue;
+        const struct pthread *pt = &p->threads[t];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "thread", pt->src->id);
+        const char *how = x->spins[t] ? "spins" : x->repeats[t] ? "repeats"
+                        : x->blocked[t] ? "waits" : "halted";
+        cJSON_AddStringToObject(o, "how", how);
+        if (at < pt->ncode && pt->code[at].kind == U_BACKJUMP) {
+            const struct uop *first = &pt->code[pt->code[at].head + 1];
+            cJSON_AddStringToObject(o, "loop_back", pt->code[at].in->text);
+            if (first->in && first->in->pos.line > 0)
+                cJSON_AddNumberToObject(o, "loop_line", first->in->pos.line);
+            cJSON_AddItemToObject(o, "last_reads", last_reads_json(p, x, b, t, at));
+        } else if (x->blocked[t]) {
+            cJSON_AddStringToObject(o, "barrier", pt->code[at].in->text);
+            cJSON_AddNumberToObject(o, "line", pt->code[at].in->pos.line);
+        }
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
 cJSON *wit_build(const struct program *p, const struct concrete *x, const struct base *b,
                  const struct model_out *m)
 {
@@ -135,5 +189,6 @@ cJSON *wit_build(const struct program *p, const struct concrete *x, const struct
     cJSON_AddItemToObject(w, "edges", edges);
     cJSON_AddItemToObject(w, "flags", flags);
     cJSON_AddItemToObject(w, "final", final_json(p, x));
+    cJSON_AddItemToObject(w, "stuck", stuck_json(p, x, b));
     return w;
 }

@@ -315,7 +315,8 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
                 int e = pt->code[h].first_event + k;
                 s->in_spin[e] = cnf_or(x->c, s->in_spin[e], spin);
             }
-        fall = cnf_and(x->c, guard, -cond);
+        add_edge(x, u->exit, cnf_and(x->c, guard, -cond), st);
+        fall = LIT_FALSE;
     } else {
         switch (in->kind) {
         case I_LOAD: case I_STORE: case I_RMW:
@@ -362,13 +363,16 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
     add_edge(x, i + 1, fall, st);
 }
 
-/* With SX_MAY_HALT: the scheduler may stop the thread here for good. */
-static lit maybe_halt(struct tctx *x, lit guard)
+/* With SX_MAY_HALT: the scheduler may stop the thread for good before
+ * micro-op i (i = ncode: at its end). */
+static lit maybe_halt(struct tctx *x, lit guard, int i)
 {
     if (!(x->mode & SX_MAY_HALT) || guard == LIT_FALSE)
         return guard;
-    lit stop = cnf_var(x->c);
-    x->s->halted[x->t] = cnf_or(x->c, x->s->halted[x->t], cnf_and(x->c, guard, stop));
+    lit stop = cnf_and(x->c, guard, cnf_var(x->c));
+    lit *at = &x->s->halt_at[x->t][i];
+    *at = cnf_or(x->c, *at, stop);
+    x->s->halted[x->t] = cnf_or(x->c, x->s->halted[x->t], stop);
     return cnf_and(x->c, guard, -stop);
 }
 
@@ -378,6 +382,9 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     struct tctx x = { .c = c, .p = p, .s = s, .t = t, .mode = mode, .nregs = pt->src->nregs,
                       .nev = pt->nevents, .first = pt->first_event };
     int n = pt->ncode;
+    s->halt_at[t] = xcalloc((size_t)n + 1, sizeof **s->halt_at);
+    for (int i = 0; i <= n; i++)
+        s->halt_at[t][i] = LIT_FALSE;
     x.in = xcalloc((size_t)n + 1, sizeof *x.in);
     x.nin = xcalloc((size_t)n + 1, sizeof *x.nin);
     x.capin = xcalloc((size_t)n + 1, sizeof *x.capin);
@@ -388,19 +395,19 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     struct state st = state_new(&x);
     for (int r = 0; r < x.nregs; r++)
         st.regs[r] = bv_const(pt->src->reg_has_init[r] ? pt->src->reg_init[r] : 0);
-    s->started[t] = maybe_halt(&x, LIT_TRUE);
+    s->started[t] = maybe_halt(&x, LIT_TRUE, 0);
     add_edge(&x, 0, s->started[t], &st);
     state_free(&st);
     for (int i = 0; i < n; i++) {
         struct state cur;
         lit guard = merge_incoming(&x, i, &cur);
         if (pt->code[i].nevents > 0)
-            guard = maybe_halt(&x, guard);
+            guard = maybe_halt(&x, guard, i);
         step(&x, i, guard, &cur);
         state_free(&cur);
     }
     struct state end;
-    s->terminated[t] = maybe_halt(&x, merge_incoming(&x, n, &end));
+    s->terminated[t] = maybe_halt(&x, merge_incoming(&x, n, &end), n);
     s->final_regs[t] = xcalloc((size_t)x.nregs, sizeof **s->final_regs);
     memcpy(s->final_regs[t], end.regs, (size_t)x.nregs * sizeof *end.regs);
     state_free(&end);
@@ -439,6 +446,7 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
     s->halted = xcalloc((size_t)nt, sizeof *s->halted);
     s->started = xcalloc((size_t)nt, sizeof *s->started);
     s->repeats = xcalloc((size_t)nt, sizeof *s->repeats);
+    s->halt_at = xcalloc((size_t)nt, sizeof *s->halt_at);
     s->niters = 0;
     s->iters = NULL;
     s->final_regs = xcalloc((size_t)nt, sizeof *s->final_regs);
@@ -457,8 +465,11 @@ void symexec_free(const struct program *p, struct symexec *s)
     free(s->quorum);
     rel_free(&s->data);
     rel_free(&s->ctrl);
-    for (int t = 0; t < p->nthreads; t++)
+    for (int t = 0; t < p->nthreads; t++) {
         free(s->final_regs[t]);
+        free(s->halt_at[t]);
+    }
+    free(s->halt_at);
     free(s->final_regs);
     free(s->terminated);
     free(s->bound_hit);

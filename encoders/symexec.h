@@ -20,6 +20,8 @@ struct symexec {
     lit *in_spin;            /* per event: in the iteration a thread is stuck in */
     lit *halted;             /* per thread: stopped by the scheduler (may_halt) */
     lit *started;            /* per thread: ran at all (may_halt) */
+    lit **halt_at;           /* per thread, per micro-op i (ncode: the end):
+                                halted just before i (may_halt) */
     lit *repeats;            /* per thread: stopped after an iteration that
                                 repeats earlier ones (may_repeat) */
     struct bv **final_regs;  /* per thread, per register: value at the end */

@@ -65,14 +65,15 @@ def own_litmus():
 
 
 def own_termination():
-    """Termination tests: rows NAME,PROGRESS,VERDICT,reason (SAT engine only)."""
+    """Termination tests: rows NAME,PROGRESS,BOUND,VERDICT,reason (SAT engine only)."""
     d = ROOT / "tests" / "litmus" / "termination"
     for line in (d / "expected.csv").read_text().splitlines():
         if not line.strip():
             continue
-        name, progress, exp, _why = line.split(",", 3)
-        got = verdicts(["--property", "termination", "--progress", progress], [name], d).get(name)
-        record(got == exp, f"termination/{name} [{progress}]: expected {exp}, got {got}")
+        name, progress, bound, exp, _why = line.split(",", 4)
+        got = verdicts(["--property", "termination", "--progress", progress, "--bound", bound],
+                       [name], d).get(name)
+        record(got == exp, f"termination/{name} [{progress}, bound {bound}]: expected {exp}, got {got}")
 
 
 def error_reporting():
