@@ -8,6 +8,7 @@
 
 #include "bmc/evaluate.h"
 #include "bmc/oracle.h"
+#include "bmc/refine.h"
 #include "bmc/termination.h"
 #include "bmc/witness.h"
 #include "encoders/assertion.h"
@@ -47,6 +48,7 @@ struct sat_check {
     int nacts;
     lit acts[MODEL_MAX_AXIOMS + 4];
     const char *act_names[MODEL_MAX_AXIOMS];
+    const struct axiom *act_axioms[MODEL_MAX_AXIOMS];
 };
 
 static void sat_setup(struct sat_check *s)
@@ -61,6 +63,7 @@ static void sat_setup(struct sat_check *s)
         lit act = cnf_var(s->c);
         cnf_imply(s->c, act, -ax->violated);
         s->act_names[s->nacts] = ax->name;
+        s->act_axioms[s->nacts] = ax;
         s->acts[s->nacts++] = act;
     }
 }
@@ -72,12 +75,27 @@ static void sat_teardown(struct sat_check *s)
     cnf_free(s->c);
 }
 
+/* Forbids the cycles the current model has in enabled acyclicity axioms;
+ * false when it has none (the model is a consistent execution). */
+static bool refine(struct sat_check *s)
+{
+    int found = 0;
+    for (int i = 0; i < s->nacts; i++)
+        if (s->act_axioms[i]->kind == AX_ACYCLIC)
+            found += refine_acyclic(s->c, &s->act_axioms[i]->rel, s->acts[i]);
+    return found > 0;
+}
+
+/* Solves under the enabled axioms and extra, refining acyclicity lazily. */
 static int solve_with(struct sat_check *s, lit extra)
 {
     lit as[MODEL_MAX_AXIOMS + 4];
     memcpy(as, s->acts, (size_t)s->nacts * sizeof *as);
     as[s->nacts] = extra;
-    return cnf_solve(s->c, as, s->nacts + 1);
+    int res;
+    while ((res = cnf_solve(s->c, as, s->nacts + 1)) == 10 && refine(s))
+        ;
+    return res;
 }
 
 /* Reads the solver's model into a choice. */

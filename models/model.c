@@ -49,7 +49,7 @@ void model_axiom(struct cnf *c, struct model_out *out, const char *name, enum ax
     switch (kind) {
     case AX_EMPTY: case AX_FLAG: v = rel_nonempty(c, &r); break;
     case AX_IRREFLEXIVE: v = rel_reflexive_some(c, &r); break;
-    case AX_ACYCLIC: v = rel_cyclic(c, &r); break;
+    case AX_ACYCLIC: v = cnf_symbolic(c) ? LIT_FALSE : rel_cyclic(c, &r); break;
     }
     out->axioms[out->naxioms++] = (struct axiom){ name, kind, v, r };
 }

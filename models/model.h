@@ -15,7 +15,9 @@ enum axiom_kind { AX_EMPTY, AX_IRREFLEXIVE, AX_ACYCLIC, AX_FLAG };
 struct axiom {
     const char *name;
     enum axiom_kind kind;
-    lit violated;            /* true iff the axiom fails (a flag: iff it is raised) */
+    lit violated;            /* true iff the axiom fails (a flag: iff it is raised);
+                                LIT_FALSE for AX_ACYCLIC on a solver: the checker
+                                enforces those lazily, cycle by cycle, from rel */
     struct rel rel;          /* the relation the axiom constrains */
 };
 
