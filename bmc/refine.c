@@ -5,9 +5,6 @@
 
 #include "encoders/xalloc.h"
 
-/* At most this many cycles are forbidden per model: enough to cut most
- * of a dense graph's cycles at once, few enough to keep the clauses short. */
-#define CYCLES_PER_ROUND 32
 
 /* Shortest cycle through v in adj (n*n), as its nodes in path order;
  * returns its length, 0 if none. */
@@ -49,29 +46,27 @@ int refine_acyclic(struct cnf *c, const struct rel *r, lit act)
     bool *adj = xcalloc((size_t)n * n + 1, sizeof *adj);
     for (int i = 0; i < n * n; i++)
         adj[i] = r->m[i] != LIT_FALSE && cnf_value(c, r->m[i]);
-    bool *covered = xcalloc((size_t)n + 1, sizeof *covered);
     int *parent = xcalloc((size_t)n + 1, sizeof *parent);
     int *queue = xcalloc((size_t)n + 1, sizeof *queue);
     int *cycle = xcalloc((size_t)n + 1, sizeof *cycle);
     lit *clause = xcalloc((size_t)n + 2, sizeof *clause);
-    for (int v = 0; v < n && found < CYCLES_PER_ROUND; v++) {
-        if (covered[v])
-            continue;
+    for (int v = 0; v < n; v++) {
         int len = shortest_cycle(adj, n, v, parent, queue, cycle);
-        if (len == 0)
+        bool lowest = len > 0;   /* each cycle once: from its lowest node */
+        for (int i = 0; i < len; i++)
+            lowest &= cycle[i] >= v;
+        if (!lowest)
             continue;
         int k = 0;
         clause[k++] = -act;
         for (int i = 0; i < len; i++) {
             int from = cycle[i], to = cycle[(i + 1) % len];
-            covered[from] = true;
             clause[k++] = -rel_get(r, from, to);
         }
         cnf_clause(c, clause, k);
         found++;
     }
     free(adj);
-    free(covered);
     free(parent);
     free(queue);
     free(cycle);
