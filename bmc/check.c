@@ -118,11 +118,8 @@ static void extract_choice(struct sat_check *s, struct choice *ch)
     }
     for (int t = 0; t < p->nthreads; t++)
         for (int i = 0; i <= p->threads[t].ncode; i++)
-            if (s->x.sx.halt_at && cnf_value(s->c, s->x.sx.halt_at[t][i]))
+            if (cnf_value(s->c, s->x.sx.halt_at[t][i]))
                 ch->stop_at[t] = i;
-    for (int k = 0; k < s->x.sx.niters; k++)
-        if (cnf_value(s->c, s->x.sx.iters[k].repeat))
-            ch->stop_at[s->x.sx.iters[k].thread] = s->x.sx.iters[k].backjump;
 }
 
 /* What a witness must show: the condition true, the condition false, a

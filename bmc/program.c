@@ -74,15 +74,31 @@ static bool *liveness(const struct uop *code, int n, int nregs)
     return live;
 }
 
-/* Finds the innermost backward jump: the one with the smallest span. */
+/* The last backward jump to target t: where the loop headed by t ends. */
+static int loop_end(const struct uop *code, int n, int t)
+{
+    int end = -1;
+    for (int i = t; i < n; i++)
+        if (is_jump(&code[i]) && code[i].target == t)
+            end = i;
+    return end;
+}
+
+/* Finds the innermost loop: the loop head (a backward jump's target) whose
+ * span to its last backward jump is smallest; returns that last jump.  All
+ * backward jumps to one head close one loop (one iteration per pass). */
 static int innermost_backjump(const struct uop *code, int n)
 {
     int best = -1, span = 0;
-    for (int i = 0; i < n; i++)
-        if (is_jump(&code[i]) && code[i].target <= i && (best < 0 || i - code[i].target < span)) {
-            best = i;
-            span = i - code[i].target;
+    for (int i = 0; i < n; i++) {
+        if (!is_jump(&code[i]) || code[i].target > i)
+            continue;
+        int end = loop_end(code, n, code[i].target);
+        if (best < 0 || end - code[i].target < span) {
+            best = end;
+            span = end - code[i].target;
         }
+    }
     return best;
 }
 
@@ -162,7 +178,8 @@ static int unroll_one(struct pthread *pt, int j, int bound, char *msg, int msgle
                 u.loop = loop_id;
                 u.head = base;
                 u.target = c + 1 < k ? base + len + 1 : TARGET_BOUND;
-                u.exit = t + k * (len + 1);
+                /* not taken: on through the body, or out after the last one */
+                u.exit = x == j ? t + k * (len + 1) : remap(x, t, j, k, c) + 1;
             } else {
                 u.target = remap(u.target, t, j, k, c);
                 u.head = remap(u.head, t, j, k, c);

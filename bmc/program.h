@@ -24,7 +24,8 @@ struct uop {
                                 U_LOOP_HEAD or TARGET_BOUND */
     int head;                /* U_BACKJUMP: index of its U_LOOP_HEAD */
     int exit;                /* U_BACKJUMP: where control goes when it is not
-                                taken (after the last iteration), else -1 */
+                                taken (the next micro-op, or past the loop for
+                                the iteration's last backjump), else -1 */
     int loop;                /* U_LOOP_HEAD/U_BACKJUMP: index into thread loops */
     int first_event;         /* events produced by this micro-op */
     int nevents;

@@ -47,21 +47,10 @@ static int iter_end(const struct decomposition *d, int i)
     return d->p->threads[it->thread].code[it->backjump].first_event;
 }
 
-/* True when iteration i is a plain copy of its loop body: no other
- * iteration starts at its head.  (A jump into the middle of a loop makes
- * the unroller copy a backjump whose head stays outside the copy.) */
-static bool well_formed(const struct decomposition *d, int i)
-{
-    const struct symexec *sx = &d->x->sx;
-    for (int k = 0; k < sx->niters; k++)
-        if (k != i && sx->iters[k].thread == sx->iters[i].thread &&
-            sx->iters[k].head == sx->iters[i].head)
-            return false;
-    return true;
-}
-
-/* The iteration after i in its loop: well formed, as long, and led by the
- * head i's backjump targets; -1 if none. */
+/* The iteration after i in its loop: as long, and led by the head i's
+ * backjump targets; -1 if none.  (A jump into the middle of a loop makes
+ * the unroller leave an iteration's head outside the copies of its body:
+ * such an iteration has another length and repeats nothing.) */
 static int next_iteration(const struct decomposition *d, int i)
 {
     const struct symexec *sx = &d->x->sx;
@@ -70,13 +59,12 @@ static int next_iteration(const struct decomposition *d, int i)
     for (int k = i + 1; k < sx->niters && next_head >= 0; k++) {
         const struct sx_iteration *nx = &sx->iters[k];
         if (nx->thread == it->thread && nx->head == next_head)
-            return nx->backjump - nx->head == it->backjump - it->head && well_formed(d, k) ? k : -1;
+            return nx->backjump - nx->head == it->backjump - it->head ? k : -1;
     }
     return -1;
 }
 
-/* Links well-formed iterations into chains; any other iteration is a
- * chain of its own, and can repeat nothing. */
+/* Links iterations into chains of consecutive ones. */
 static void build_chains(struct decomposition *d)
 {
     const struct symexec *sx = &d->x->sx;
@@ -91,8 +79,7 @@ static void build_chains(struct decomposition *d)
             continue;
         struct chain *ch = &d->chains[d->nchains];
         ch->iters = xcalloc((size_t)n, sizeof *ch->iters);
-        bool linked = well_formed(d, i);
-        for (int j = i; j >= 0; j = linked ? next_iteration(d, j) : -1) {
+        for (int j = i; j >= 0; j = next_iteration(d, j)) {
             d->chain_of[j] = d->nchains;
             d->pos_of[j] = ch->len;
             ch->iters[ch->len++] = j;

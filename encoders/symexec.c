@@ -24,6 +24,7 @@ struct tctx {
     int *nin, *capin;
     lit *ctrl;               /* per thread event: some executed branch depends on it */
     struct bv **snapshot;    /* per micro-op index of a loop head: live regs */
+    int *iter_at_head;       /* per micro-op index of a loop head: its sx_iteration */
 };
 
 struct bv symexec_binop(struct cnf *c, enum binop op, struct bv x, struct bv y)
@@ -254,20 +255,31 @@ static bool follows_iteration(const struct pthread *pt, int head)
     return head > 0 && pt->code[head - 1].kind == U_BACKJUMP && pt->code[head - 1].target == head;
 }
 
-/* Appends the iteration head..backjump with its end state to s->iters. */
-static void record_iteration(struct tctx *x, const struct state *st, int head, int backjump,
-                             lit repeat)
+/* Records that the iteration led by head can leave through the backjump
+ * at here (under leave, with state st) or stop there repeating: one
+ * sx_iteration per head, spanning to its last backjump. */
+static void record_iteration(struct tctx *x, const struct state *st, int head, int here,
+                             lit leave, lit repeat)
 {
     const struct pthread *pt = &x->p->threads[x->t];
-    const struct loop_info *li = &pt->loops[pt->code[backjump].loop];
+    const struct loop_info *li = &pt->loops[pt->code[here].loop];
     struct symexec *s = x->s;
-    s->iters = xrealloc(s->iters, (size_t)(s->niters + 1) * sizeof *s->iters);
-    struct sx_iteration *it = &s->iters[s->niters++];
-    *it = (struct sx_iteration){ .thread = x->t, .head = head, .backjump = backjump,
-                                 .repeat = repeat };
-    it->end_regs = xcalloc((size_t)(li->nlive ? li->nlive : 1), sizeof *it->end_regs);
-    for (int k = 0; k < li->nlive; k++)
-        it->end_regs[k] = st->regs[li->live_written[k]];
+    int k = x->iter_at_head[head];
+    if (k < 0) {
+        k = x->iter_at_head[head] = s->niters;
+        s->iters = xrealloc(s->iters, (size_t)(s->niters + 1) * sizeof *s->iters);
+        s->iters[s->niters++] = (struct sx_iteration){
+            .thread = x->t, .head = head, .backjump = here, .repeat = LIT_FALSE,
+            .end_regs = xcalloc((size_t)(li->nlive ? li->nlive : 1), sizeof(struct bv)) };
+        for (int r = 0; r < li->nlive; r++)
+            s->iters[k].end_regs[r] = bv_const(0);
+    }
+    struct sx_iteration *it = &s->iters[k];
+    it->backjump = here;
+    it->repeat = cnf_or(x->c, it->repeat, repeat);
+    for (int r = 0; r < li->nlive; r++)
+        it->end_regs[r] = bv_ite(x->c, leave, st->regs[li->live_written[r]], it->end_regs[r]);
+    s->halt_at[x->t][here] = cnf_or(x->c, s->halt_at[x->t][here], repeat);
 }
 
 static void take_snapshot(struct tctx *x, const struct state *st, int i)
@@ -297,13 +309,13 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
         lit taken = cnf_and(x->c, guard, cond);
         lit effect = iteration_effect(x, st, u->head, i);
         lit onward = cnf_and(x->c, taken, effect);
-        lit repeat = LIT_FALSE;
+        lit repeat = LIT_FALSE, leave = onward;
         if ((x->mode & SX_MAY_REPEAT) && follows_iteration(pt, u->head) && onward != LIT_FALSE) {
             repeat = cnf_and(x->c, onward, cnf_var(x->c));
             onward = cnf_and(x->c, onward, -repeat);
             s->repeats[x->t] = cnf_or(x->c, s->repeats[x->t], repeat);
         }
-        record_iteration(x, st, u->head, i, repeat);
+        record_iteration(x, st, u->head, i, leave, repeat);
         if (u->target == TARGET_BOUND)
             s->bound_hit[x->t] = cnf_or(x->c, s->bound_hit[x->t], onward);
         else
@@ -392,6 +404,9 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     for (int q = 0; q < x.nev; q++)
         x.ctrl[q] = LIT_FALSE;
     x.snapshot = xcalloc((size_t)n + 1, sizeof *x.snapshot);
+    x.iter_at_head = xcalloc((size_t)n + 1, sizeof *x.iter_at_head);
+    for (int i = 0; i <= n; i++)
+        x.iter_at_head[i] = -1;
     struct state st = state_new(&x);
     for (int r = 0; r < x.nregs; r++)
         st.regs[r] = bv_const(pt->src->reg_has_init[r] ? pt->src->reg_init[r] : 0);
@@ -420,6 +435,7 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     free(x.capin);
     free(x.ctrl);
     free(x.snapshot);
+    free(x.iter_at_head);
 }
 
 void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexec *s)

@@ -21,7 +21,8 @@ struct symexec {
     lit *halted;             /* per thread: stopped by the scheduler (may_halt) */
     lit *started;            /* per thread: ran at all (may_halt) */
     lit **halt_at;           /* per thread, per micro-op i (ncode: the end):
-                                halted just before i (may_halt) */
+                                halted just before i (may_halt), or, at a
+                                backjump, stopped there repeating (may_repeat) */
     lit *repeats;            /* per thread: stopped after an iteration that
                                 repeats earlier ones (may_repeat) */
     struct bv **final_regs;  /* per thread, per register: value at the end */
@@ -29,12 +30,15 @@ struct symexec {
     struct sx_iteration *iters;
 };
 
-/* One unrolled loop iteration: micro-ops head..backjump of a thread. */
+/* One unrolled loop iteration: micro-ops head..backjump of a thread, where
+ * backjump is its last backward jump (a loop may have several). */
 struct sx_iteration {
     int thread, head, backjump;
-    lit repeat;              /* the thread stops here, continuing for ever by
-                                repeating earlier iterations (may_repeat) */
-    struct bv *end_regs;     /* the loop's live written registers at the backjump */
+    lit repeat;              /* the thread stops at one of its backjumps,
+                                continuing for ever by repeating earlier
+                                iterations (may_repeat; halt_at says which) */
+    struct bv *end_regs;     /* the loop's live written registers as the
+                                iteration passes on to the next one */
 };
 
 /* What symexec_run may add to the program's own behaviour. */
