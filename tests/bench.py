@@ -14,6 +14,7 @@ def main():
     ap.add_argument("--suite", default="PTXv6_0")
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
+    a.bin = str(pathlib.Path(a.bin).resolve())   # the runs start in the corpus
     csv = pathlib.Path(a.corpus) / "expected" / f"{a.suite}.csv"
     if not csv.exists():
         print(f"SKIP: {csv} not found")
