@@ -30,7 +30,9 @@ struct walk {
     struct ireg *regs;
     bool *dep;               /* dep[r * nev + k] */
     bool *ctrl;              /* per thread event */
-    struct ireg *snap;       /* per micro-op: live registers at loop heads */
+    struct ireg *snap;       /* per loop head: live registers as its iteration
+                                was entered */
+    int *entry;              /* per loop head: where its iteration was entered */
 };
 
 void choice_init(struct choice *ch, const struct program *p)
@@ -291,6 +293,22 @@ static enum tri run_barrier(struct walk *w, const struct uop *u)
     return pass;
 }
 
+/* Control passes from micro-op `from` (-1: the start) to `to`: records the
+ * entry into each loop iteration that `to` is in and `from` is not. */
+static void enter(struct walk *w, int from, int to)
+{
+    const struct pthread *pt = &w->x->p->threads[w->t];
+    if (to < 0 || to >= pt->ncode)
+        return;
+    int h = pt->code[to].kind == U_LOOP_HEAD ? to : pt->code[to].outer;
+    for (; h >= 0 && h > from; h = pt->code[h].outer) {
+        const struct loop_info *li = &pt->loops[pt->code[h].loop];
+        for (int k = 0; k < li->nlive; k++)
+            w->snap[h * (w->nregs + 1) + k] = w->regs[li->live_written[k]];
+        w->entry[h] = to;
+    }
+}
+
 /* Whether the iteration that started at head had a side effect; UNK if unknown. */
 static enum tri iteration_effect(struct walk *w, int head, int here)
 {
@@ -309,6 +327,29 @@ static enum tri iteration_effect(struct walk *w, int head, int here)
             unknown = true;
         else if (before.v != now.v)
             return YES;
+    }
+    return unknown ? UNK : NO;
+}
+
+/* Whether the taken backjump at here spins: since the thread began an
+ * iteration of the loop (this one, or in an irreducible loop an earlier
+ * copy) at the label it jumps back to, nothing had an effect. */
+static enum tri spins_at(struct walk *w, int here)
+{
+    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct uop *u = &pt->code[here];
+    bool irreducible = pt->loops[u->loop].nentries > 1, unknown = false;
+    int h = u->head;
+    while (h >= 0) {
+        if (w->entry[h] == u->reentry - (u->head - h)) {
+            enum tri eff = iteration_effect(w, h, here);
+            if (eff == NO)
+                return YES;
+            unknown |= eff == UNK;
+        }
+        bool earlier = irreducible && h > 0 && pt->code[h - 1].kind == U_BACKJUMP
+                    && pt->code[h - 1].loop == u->loop;
+        h = earlier ? pt->code[h - 1].head : -1;
     }
     return unknown ? UNK : NO;
 }
@@ -339,8 +380,10 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
     w.dep = xcalloc((size_t)th->nregs * pt->nevents, sizeof *w.dep);
     w.ctrl = xcalloc((size_t)pt->nevents, sizeof *w.ctrl);
     w.snap = xcalloc((size_t)pt->ncode * (th->nregs + 1), sizeof *w.snap);
+    w.entry = xcalloc((size_t)(pt->ncode ? pt->ncode : 1), sizeof *w.entry);
     for (int r = 0; r < th->nregs; r++)
         w.regs[r] = (struct ireg){ true, th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0 };
+    enter(&w, -1, 0);
     bool ok = true, done = false;
     enum { RUN_EXIT, RUN_STUCK, RUN_UNKNOWN } how = RUN_EXIT;
     int pc = 0, stop = x->ch->stop_at[t];
@@ -354,9 +397,7 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
         const struct instr *in = u->in;
         int next = pc + 1;
         if (u->kind == U_LOOP_HEAD) {
-            const struct loop_info *li = &pt->loops[u->loop];
-            for (int k = 0; k < li->nlive; k++)
-                w.snap[pc * (th->nregs + 1) + k] = w.regs[li->live_written[k]];
+            /* entries are recorded as control passes (enter) */
         } else if (u->kind == U_BACKJUMP) {
             struct ireg a = operand(&w, &in->a), b = operand(&w, &in->b);
             bool taken = true;
@@ -374,12 +415,12 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
             }
             next = u->exit;
             if (taken) {
-                enum tri eff = iteration_effect(&w, u->head, pc);
-                if (eff == UNK) {
+                enum tri spin = spins_at(&w, pc);
+                if (spin == UNK) {
                     how = RUN_UNKNOWN;
                     break;
                 }
-                if (eff == NO) {
+                if (spin == YES) {
                     x->out->spins[t] = true;
                     how = RUN_STUCK;
                     break;
@@ -435,8 +476,10 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
                 break;
             }
         }
-        if (!done)
+        if (!done) {
+            enter(&w, pc, next);
             pc = next;
+        }
     }
     if (ok && how == RUN_EXIT && pc == stop) {
         x->out->halted[t] = true;
@@ -459,6 +502,7 @@ static bool walk_thread(struct ictx *x, int t, bool *complete)
     free(w.dep);
     free(w.ctrl);
     free(w.snap);
+    free(w.entry);
     return ok;
 }
 

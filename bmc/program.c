@@ -74,6 +74,12 @@ static bool *liveness(const struct uop *code, int n, int nregs)
     return live;
 }
 
+/* True when the micro-op at i is a jump back to an earlier (or its own) index. */
+static bool is_backward(const struct uop *code, int i)
+{
+    return is_jump(&code[i]) && code[i].target <= i;
+}
+
 /* The last backward jump to target t: where the loop headed by t ends. */
 static int loop_end(const struct uop *code, int n, int t)
 {
@@ -84,43 +90,90 @@ static int loop_end(const struct uop *code, int n, int t)
     return end;
 }
 
-/* Finds the innermost loop: the loop head (a backward jump's target) whose
- * span to its last backward jump is smallest; returns that last jump.  All
- * backward jumps to one head close one loop (one iteration per pass). */
-static int innermost_backjump(const struct uop *code, int n)
+/* Finds the innermost loop region [*t..*j]: the loop (a head and its last
+ * backward jump; all backward jumps to one head close one loop) of the
+ * smallest span, merged with every loop that overlaps it without nesting,
+ * until none does.  Merged loops are irreducible: a jump enters them in the
+ * middle.  Returns false when no loop is left. */
+static bool innermost_region(const struct uop *code, int n, int *t, int *j)
 {
-    int best = -1, span = 0;
+    int span = -1;
     for (int i = 0; i < n; i++) {
-        if (!is_jump(&code[i]) || code[i].target > i)
+        if (!is_backward(code, i))
             continue;
-        int end = loop_end(code, n, code[i].target);
-        if (best < 0 || end - code[i].target < span) {
-            best = end;
-            span = end - code[i].target;
+        int h = code[i].target, e = loop_end(code, n, h);
+        if (span < 0 || e - h < span) {
+            *t = h;
+            *j = e;
+            span = e - h;
         }
     }
-    return best;
+    bool grown = span >= 0;
+    while (grown) {
+        grown = false;
+        for (int i = 0; i < n; i++) {
+            if (!is_backward(code, i))
+                continue;
+            int h = code[i].target, e = loop_end(code, n, h);
+            bool meets = h <= *j && e >= *t;
+            bool nests = (h <= *t && e >= *j) || (h >= *t && e <= *j);
+            if (meets && !nests) {
+                *t = h < *t ? h : *t;
+                *j = e > *j ? e : *j;
+                grown = true;
+            }
+        }
+    }
+    return span >= 0;
 }
 
-/* Describes the loop [t..j]: written live registers and side effects. */
+/* True when x, inside the region [t..], jumps back to a label of the region. */
+static bool region_backjump(const struct uop *code, int t, int x)
+{
+    return is_backward(code, x) && code[x].target >= t;
+}
+
+/* Adds label index at to the set entries (of *n) unless it is there. */
+static void add_entry(int *entries, int *n, int at)
+{
+    for (int k = 0; k < *n; k++)
+        if (entries[k] == at)
+            return;
+    entries[(*n)++] = at;
+}
+
+/* Describes the region [t..j]: written registers live at one of its entries
+ * (its head, the targets of its backward jumps, the labels jumped to from
+ * outside), side effects, and how many entries there are. */
 static struct loop_info describe_loop(const struct uop *code, int n, int t, int j, int nregs)
 {
-    struct loop_info li = { 0, NULL, true };
+    struct loop_info li = { 0, NULL, true, 0 };
     bool *live = liveness(code, n, nregs);
     bool *written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *written);
-    for (int i = t; i <= j; i++) {
-        const struct instr *in = code[i].in;
-        if (writes_memory(in))
+    int *entries = xcalloc((size_t)(j - t + 1), sizeof *entries);
+    add_entry(entries, &li.nentries, t);
+    for (int i = 0; i < n; i++) {
+        const struct uop *u = &code[i];
+        bool inside = i >= t && i <= j;
+        if (inside && writes_memory(u->in))
             li.side_effect_free = false;
-        if (in && in->dst >= 0 && in->kind != I_BRANCH)
-            written[in->dst] = true;
+        if (inside && u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
+            written[u->in->dst] = true;
+        if ((is_jump(u) || u->kind == U_BACKJUMP) && u->target >= t && u->target <= j
+            && (!inside || region_backjump(code, t, i)))
+            add_entry(entries, &li.nentries, u->target);
     }
     li.live_written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *li.live_written);
-    for (int r = 0; r < nregs; r++)
-        if (written[r] && live[t * nregs + r])
+    for (int r = 0; r < nregs; r++) {
+        bool live_in = false;
+        for (int k = 0; k < li.nentries; k++)
+            live_in |= live[entries[k] * nregs + r];
+        if (written[r] && live_in)
             li.live_written[li.nlive++] = r;
+    }
     if (li.nlive)
         li.side_effect_free = false;
+    free(entries);
     free(written);
     free(live);
     return li;
@@ -139,16 +192,28 @@ static int remap(int x, int t, int j, int k, int copy)
     return t + copy * (len + 1) + 1 + (x - t);
 }
 
-/* Replaces the loop closed by the backward jump at j with its unrolling. */
-static int unroll_one(struct pthread *pt, int j, int bound, char *msg, int msglen)
+/* Where an iteration of [t..j] copied as copy c resumes for a backward jump
+ * to label target: copy c's head for the region's head, else the label. */
+static int resume_point(int target, int t, int j, int k, int c)
 {
-    int n = pt->ncode, t = pt->code[j].target;
+    return target == t ? t + c * (j - t + 2) : remap(target, t, j, k, c);
+}
+
+/* Replaces the loop region [t..j] with its unrolling: k copies, each led by
+ * a head, in which every backward jump into the region goes on to the next
+ * copy at the same label (the last copy's to TARGET_BOUND). */
+static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, int msglen)
+{
+    int n = pt->ncode;
     int nregs = pt->src->nregs;
     pt->loops = xrealloc(pt->loops, (size_t)(pt->nloops + 1) * sizeof *pt->loops);
     int loop_id = pt->nloops;
     pt->loops[loop_id] = describe_loop(pt->code, n, t, j, nregs);
     pt->nloops++;
-    int k = pt->loops[loop_id].side_effect_free ? 1 : bound;
+    const struct loop_info *li = &pt->loops[loop_id];
+    /* an iteration without side effects that resumes where an earlier one
+       began spins, so by the last of nentries copies every run has spun */
+    int k = li->side_effect_free ? li->nentries : bound;
     int len = j - t + 1;
     long newn = (long)n + (long)k * (len + 1) - len;
     if (newn > PROGRAM_MAX_UOPS) {
@@ -161,29 +226,35 @@ static int unroll_one(struct pthread *pt, int j, int bound, char *msg, int msgle
         if (x >= t && x <= j)
             continue;
         struct uop u = pt->code[x];
-        /* jumps from outside enter the first iteration, through its head */
+        /* jumps from outside enter the first iteration, through its head
+           or at a label inside it */
         u.target = u.target == t ? t : remap(u.target, t, j, k, 0);
         u.head = remap(u.head, t, j, k, 0);
-        u.exit = remap(u.exit, t, j, k, 0);
+        u.exit = u.exit == t ? t : remap(u.exit, t, j, k, 0);
+        u.reentry = remap(u.reentry, t, j, k, 0);
+        u.end = remap(u.end, t, j, k, 0);
         out[remap(x, t, j, k, 0)] = u;
     }
     for (int c = 0; c < k; c++) {
         int base = t + c * (len + 1);
         out[base] = (struct uop){ .kind = U_LOOP_HEAD, .loop = loop_id, .target = -1, .head = -1,
-                                  .exit = -1 };
+                                  .exit = -1, .reentry = -1, .end = base + len, .outer = -1 };
         for (int x = t; x <= j; x++) {
             struct uop u = pt->code[x];
-            if (is_jump(&u) && u.target == t) {
+            if (region_backjump(pt->code, t, x)) {
                 u.kind = U_BACKJUMP;
                 u.loop = loop_id;
                 u.head = base;
-                u.target = c + 1 < k ? base + len + 1 : TARGET_BOUND;
+                u.reentry = resume_point(u.target, t, j, k, c);
+                u.target = c + 1 < k ? resume_point(u.target, t, j, k, c + 1) : TARGET_BOUND;
                 /* not taken: on through the body, or out after the last one */
                 u.exit = x == j ? t + k * (len + 1) : remap(x, t, j, k, c) + 1;
             } else {
                 u.target = remap(u.target, t, j, k, c);
                 u.head = remap(u.head, t, j, k, c);
                 u.exit = remap(u.exit, t, j, k, c);
+                u.reentry = remap(u.reentry, t, j, k, c);
+                u.end = remap(u.end, t, j, k, c);
             }
             out[remap(x, t, j, k, c)] = u;
         }
@@ -192,6 +263,21 @@ static int unroll_one(struct pthread *pt, int j, int bound, char *msg, int msgle
     pt->code = out;
     pt->ncode = (int)newn;
     return 0;
+}
+
+/* Sets every micro-op's outer: the innermost iteration containing it. */
+static void link_iterations(struct pthread *pt)
+{
+    int *open = xcalloc((size_t)(pt->ncode ? pt->ncode : 1), sizeof *open);
+    int depth = 0;
+    for (int i = 0; i < pt->ncode; i++) {
+        while (depth > 0 && pt->code[open[depth - 1]].end < i)
+            depth--;
+        pt->code[i].outer = depth > 0 ? open[depth - 1] : -1;
+        if (pt->code[i].kind == U_LOOP_HEAD)
+            open[depth++] = i;
+    }
+    free(open);
 }
 
 /* Builds the initial code of a thread: jumps point at their labels. */
@@ -207,7 +293,7 @@ static void initial_code(struct pthread *pt)
     for (int i = 0; i < th->ninstrs; i++) {
         const struct instr *in = &th->instrs[i];
         pt->code[i] = (struct uop){ .kind = U_INSTR, .in = in, .target = -1, .head = -1, .loop = -1,
-                                    .exit = -1 };
+                                    .exit = -1, .reentry = -1, .end = -1, .outer = -1 };
         if (in->kind == I_BRANCH || in->kind == I_GOTO)
             pt->code[i].target = label_at[in->label];
     }
@@ -321,12 +407,13 @@ struct program *program_build(const struct litmus *l, int bound, char *msg, int 
         struct pthread *pt = &p->threads[t];
         pt->src = &l->threads[t];
         initial_code(pt);
-        int j;
-        while ((j = innermost_backjump(pt->code, pt->ncode)) >= 0)
-            if (unroll_one(pt, j, bound, msg, msglen) < 0) {
+        int t0, j;
+        while (innermost_region(pt->code, pt->ncode, &t0, &j))
+            if (unroll_one(pt, t0, j, bound, msg, msglen) < 0) {
                 program_free(p);
                 return NULL;
             }
+        link_iterations(pt);
     }
     build_events(p);
     if (p->nevents > PROGRAM_MAX_EVENTS) {

@@ -20,9 +20,17 @@ enum uop_kind {
 struct uop {
     enum uop_kind kind;
     const struct instr *in;  /* NULL for U_LOOP_HEAD */
-    int target;              /* jump target index; U_BACKJUMP: next iteration's
-                                U_LOOP_HEAD or TARGET_BOUND */
+    int target;              /* jump target index; U_BACKJUMP: where the next
+                                iteration resumes (its U_LOOP_HEAD, or a label
+                                in it), or TARGET_BOUND */
     int head;                /* U_BACKJUMP: index of its U_LOOP_HEAD */
+    int reentry;             /* U_BACKJUMP: the micro-op of its own iteration
+                                at which the next iteration resumes (its head,
+                                or a label inside an irreducible loop), else -1 */
+    int end;                 /* U_LOOP_HEAD: the iteration's last micro-op */
+    int outer;               /* the U_LOOP_HEAD of the innermost iteration that
+                                contains this micro-op (for a head: another
+                                than itself), -1 if none */
     int exit;                /* U_BACKJUMP: where control goes when it is not
                                 taken (the next micro-op, or past the loop for
                                 the iteration's last backjump), else -1 */
@@ -31,11 +39,15 @@ struct uop {
     int nevents;
 };
 
-/* A source loop: registers whose change makes an iteration effectful. */
+/* A source loop, or an irreducible region of overlapping loops unrolled
+ * as one: registers whose change makes an iteration effectful. */
 struct loop_info {
     int nlive;
-    int *live_written;       /* written in the body and live at its head */
+    int *live_written;       /* written in the body and live at an entry */
     bool side_effect_free;   /* no writes, no live written registers */
+    int nentries;            /* labels an iteration can begin at: the head,
+                                and more in an irreducible loop (targets of
+                                its backward jumps, of jumps from outside) */
 };
 
 struct pthread {

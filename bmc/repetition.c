@@ -47,19 +47,20 @@ static int iter_end(const struct decomposition *d, int i)
     return d->p->threads[it->thread].code[it->backjump].first_event;
 }
 
-/* The iteration after i in its loop: as long, and led by the head i's
- * backjump targets; -1 if none.  (A jump into the middle of a loop makes
- * the unroller leave an iteration's head outside the copies of its body:
- * such an iteration has another length and repeats nothing.) */
+/* The iteration after i in its loop: the copy of the same loop right after
+ * it, as long; -1 if none.  (A jump into the middle of a loop can leave an
+ * iteration's head outside the copies of its body: such an iteration has
+ * another length and repeats nothing.) */
 static int next_iteration(const struct decomposition *d, int i)
 {
     const struct symexec *sx = &d->x->sx;
     const struct sx_iteration *it = &sx->iters[i];
-    int next_head = d->p->threads[it->thread].code[it->backjump].target;
-    for (int k = i + 1; k < sx->niters && next_head >= 0; k++) {
+    const struct uop *code = d->p->threads[it->thread].code;
+    for (int k = i + 1; k < sx->niters; k++) {
         const struct sx_iteration *nx = &sx->iters[k];
-        if (nx->thread == it->thread && nx->head == next_head)
-            return nx->backjump - nx->head == it->backjump - it->head ? k : -1;
+        if (nx->thread == it->thread && nx->head == it->backjump + 1)
+            return code[nx->head].loop == code[it->head].loop
+                   && nx->backjump - nx->head == it->backjump - it->head ? k : -1;
     }
     return -1;
 }
@@ -148,7 +149,8 @@ static void encode_shape(struct decomposition *d)
 }
 
 /* Matched iterations a and b of a chain are equivalent: the same events
- * execute, with the same values, and the local state ends the same. */
+ * execute, with the same values, the local state ends the same, and the
+ * next iteration resumes at the same label. */
 static void encode_equivalence(struct decomposition *d, int a, int b, lit match)
 {
     struct cnf *c = d->c;
@@ -161,10 +163,16 @@ static void encode_equivalence(struct decomposition *d, int a, int b, lit match)
             cnf_clause3(c, -match, -sx->exec[ea], bv_eq(c, sx->val[ea], sx->val[eb]));
     }
     const struct sx_iteration *ia = &sx->iters[a], *ib = &sx->iters[b];
-    const struct loop_info *li = &d->p->threads[ia->thread].loops[d->p->threads[ia->thread]
-                                                                      .code[ia->backjump].loop];
+    const struct pthread *pt = &d->p->threads[ia->thread];
+    const struct loop_info *li = &pt->loops[pt->code[ia->backjump].loop];
     for (int r = 0; r < li->nlive; r++)
         cnf_imply(c, match, bv_eq(c, ia->end_regs[r], ib->end_regs[r]));
+    if (li->nentries == 1)
+        return;
+    for (int k = 0; k <= ia->backjump - ia->head; k++)   /* and leave for the same label */
+        if (pt->code[ia->head + k].kind == U_BACKJUMP)
+            cnf_imply(c, match, cnf_iff(c, sx->went_back[ia->thread][ia->head + k],
+                                        sx->went_back[ib->thread][ib->head + k]));
 }
 
 /* For a repeat at chain position n whose suffix starts at s, the infix

@@ -27,6 +27,7 @@ struct cnf *cnf_new(bool with_solver)
     c->nvars = 1;                       /* variable 1 is the constant true */
     if (with_solver) {
         c->solver = ccadical_init();
+        ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
         ccadical_add(c->solver, LIT_TRUE);
         ccadical_add(c->solver, 0);
     }

@@ -14,6 +14,10 @@ struct state {
 
 struct edge { lit guard; struct state st; };
 
+/* A way into a loop iteration: control reaches micro-op `to` of it from
+ * outside it, with the loop's live written registers regs. */
+struct entry { int to; lit guard; struct bv *regs; };
+
 struct tctx {
     struct cnf *c;
     const struct program *p;
@@ -23,7 +27,11 @@ struct tctx {
     struct edge **in;        /* pending incoming edges per micro-op (+ exit) */
     int *nin, *capin;
     lit *ctrl;               /* per thread event: some executed branch depends on it */
-    struct bv **snapshot;    /* per micro-op index of a loop head: live regs */
+    struct entry **entries;  /* per micro-op index of a loop head: the ways
+                                into its iteration */
+    int *nentries;
+    struct bv **snapshot;    /* per micro-op index of a loop head: live regs
+                                as the iteration is entered */
     int *iter_at_head;       /* per micro-op index of a loop head: its sx_iteration */
 };
 
@@ -82,12 +90,74 @@ static void state_free(struct state *st)
     free(st->dep);
 }
 
-static void add_edge(struct tctx *x, int to, lit guard, const struct state *st)
+/* The live written registers of head's loop in state st. */
+static struct bv *loop_regs(const struct tctx *x, int head, const struct state *st)
+{
+    const struct pthread *pt = &x->p->threads[x->t];
+    const struct loop_info *li = &pt->loops[pt->code[head].loop];
+    struct bv *regs = xcalloc((size_t)(li->nlive ? li->nlive : 1), sizeof *regs);
+    for (int k = 0; k < li->nlive; k++)
+        regs[k] = st->regs[li->live_written[k]];
+    return regs;
+}
+
+/* Passes control from micro-op `from` (-1: the start) to `to` under guard,
+ * noting it as an entry into each loop iteration that `to` is in and
+ * `from` is not. */
+static void add_edge(struct tctx *x, int from, int to, lit guard, const struct state *st)
 {
     if (guard == LIT_FALSE)
         return;
     XGROW(x->in[to], x->capin[to], x->nin[to] + 1);
     x->in[to][x->nin[to]++] = (struct edge){ guard, state_copy(x, st) };
+    const struct pthread *pt = &x->p->threads[x->t];
+    if (to >= pt->ncode)
+        return;
+    int h = pt->code[to].kind == U_LOOP_HEAD ? to : pt->code[to].outer;
+    for (; h >= 0 && h > from; h = pt->code[h].outer) {
+        x->entries[h] = xrealloc(x->entries[h], (size_t)(x->nentries[h] + 1) * sizeof **x->entries);
+        x->entries[h][x->nentries[h]++] = (struct entry){ to, guard, loop_regs(x, h, st) };
+    }
+}
+
+/* The iteration led by head was entered at micro-op `at`: true when
+ * every way in is there. */
+static lit entered_at(struct tctx *x, int head, int at)
+{
+    lit any = LIT_FALSE;
+    bool all = true;
+    for (int k = 0; k < x->nentries[head]; k++) {
+        const struct entry *en = &x->entries[head][k];
+        if (en->to == at)
+            any = cnf_or(x->c, any, en->guard);
+        else
+            all = false;
+    }
+    return all ? LIT_TRUE : any;
+}
+
+/* Snapshot of the live written registers as the iteration led by head is
+ * entered: the state at the head itself when every way in is there. */
+static void take_snapshot(struct tctx *x, const struct state *st, int head)
+{
+    const struct pthread *pt = &x->p->threads[x->t];
+    const struct loop_info *li = &pt->loops[pt->code[head].loop];
+    const struct entry *en = x->entries[head];
+    bool at_head = true;
+    for (int k = 0; k < x->nentries[head]; k++)
+        at_head &= en[k].to == head;
+    if (at_head) {
+        x->snapshot[head] = loop_regs(x, head, st);
+        return;
+    }
+    x->snapshot[head] = xcalloc((size_t)(li->nlive ? li->nlive : 1), sizeof **x->snapshot);
+    for (int r = 0; r < li->nlive; r++)
+        for (int bit = 0; bit < BV_WIDTH; bit++) {
+            lit v = LIT_FALSE;
+            for (int k = 0; k < x->nentries[head]; k++)
+                v = cnf_or(x->c, v, cnf_and(x->c, en[k].guard, en[k].regs[r].b[bit]));
+            x->snapshot[head][r].b[bit] = v;
+        }
 }
 
 /* Merges the incoming edges of micro-op i into one guard and state. */
@@ -249,10 +319,41 @@ static lit iteration_effect(struct tctx *x, const struct state *st, int head, in
     return effect;
 }
 
-/* True when the iteration led by head has a predecessor in its loop. */
+/* True when the iteration led by head has a predecessor in its loop (the
+ * copies of a loop's iterations are adjacent, each ending in a backjump). */
 static bool follows_iteration(const struct pthread *pt, int head)
 {
-    return head > 0 && pt->code[head - 1].kind == U_BACKJUMP && pt->code[head - 1].target == head;
+    return head > 0 && pt->code[head - 1].kind == U_BACKJUMP
+        && pt->code[head - 1].loop == pt->code[head].loop;
+}
+
+/* The head of the copy of head's loop just before it, or -1. */
+static int previous_copy(const struct pthread *pt, int head)
+{
+    return follows_iteration(pt, head) ? pt->code[head - 1].head : -1;
+}
+
+/* The backjump at here, taken under `taken`, spins: since the thread began
+ * some iteration of the loop (this one, or in an irreducible loop also an
+ * earlier copy) at the label it jumps back to, nothing had an effect, so
+ * it repeats those iterations for ever.  Their events are marked in_spin. */
+static lit spin_at(struct tctx *x, const struct state *st, int here, lit taken)
+{
+    const struct pthread *pt = &x->p->threads[x->t];
+    const struct uop *u = &pt->code[here];
+    bool irreducible = pt->loops[u->loop].nentries > 1;
+    lit spin = LIT_FALSE;
+    for (int h = u->head; h >= 0; h = irreducible ? previous_copy(pt, h) : -1) {
+        lit began = entered_at(x, h, u->reentry - (u->head - h));
+        lit w = cnf_and(x->c, taken, cnf_and(x->c, began, -iteration_effect(x, st, h, here)));
+        for (int i = h; i < here; i++)
+            for (int k = 0; k < pt->code[i].nevents; k++) {
+                int e = pt->code[i].first_event + k;
+                x->s->in_spin[e] = cnf_or(x->c, x->s->in_spin[e], w);
+            }
+        spin = cnf_or(x->c, spin, w);
+    }
+    return spin;
 }
 
 /* Records that the iteration led by head can leave through the backjump
@@ -282,15 +383,6 @@ static void record_iteration(struct tctx *x, const struct state *st, int head, i
     s->halt_at[x->t][here] = cnf_or(x->c, s->halt_at[x->t][here], repeat);
 }
 
-static void take_snapshot(struct tctx *x, const struct state *st, int i)
-{
-    const struct pthread *pt = &x->p->threads[x->t];
-    const struct loop_info *li = &pt->loops[pt->code[i].loop];
-    x->snapshot[i] = xcalloc((size_t)li->nlive, sizeof **x->snapshot);
-    for (int k = 0; k < li->nlive; k++)
-        x->snapshot[i][k] = st->regs[li->live_written[k]];
-}
-
 /* Executes micro-op i under guard and passes control on. */
 static void step(struct tctx *x, int i, lit guard, struct state *st)
 {
@@ -307,8 +399,8 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
         if (in->kind == I_BRANCH)
             note_branch(x, st, in, guard);
         lit taken = cnf_and(x->c, guard, cond);
-        lit effect = iteration_effect(x, st, u->head, i);
-        lit onward = cnf_and(x->c, taken, effect);
+        lit spin = spin_at(x, st, i, taken);
+        lit onward = cnf_and(x->c, taken, -spin);
         lit repeat = LIT_FALSE, leave = onward;
         if ((x->mode & SX_MAY_REPEAT) && follows_iteration(pt, u->head) && onward != LIT_FALSE) {
             repeat = cnf_and(x->c, onward, cnf_var(x->c));
@@ -316,18 +408,13 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
             s->repeats[x->t] = cnf_or(x->c, s->repeats[x->t], repeat);
         }
         record_iteration(x, st, u->head, i, leave, repeat);
+        s->went_back[x->t][i] = leave;
         if (u->target == TARGET_BOUND)
             s->bound_hit[x->t] = cnf_or(x->c, s->bound_hit[x->t], onward);
         else
-            add_edge(x, u->target, onward, st);
-        lit spin = cnf_and(x->c, taken, -effect);
+            add_edge(x, i, u->target, onward, st);
         s->spins[x->t] = cnf_or(x->c, s->spins[x->t], spin);
-        for (int h = u->head; h < i; h++)
-            for (int k = 0; k < pt->code[h].nevents; k++) {
-                int e = pt->code[h].first_event + k;
-                s->in_spin[e] = cnf_or(x->c, s->in_spin[e], spin);
-            }
-        add_edge(x, u->exit, cnf_and(x->c, guard, -cond), st);
+        add_edge(x, i, u->exit, cnf_and(x->c, guard, -cond), st);
         fall = LIT_FALSE;
     } else {
         switch (in->kind) {
@@ -340,12 +427,12 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
         case I_BRANCH: {
             lit cond = symexec_cmp(x->c, in->cmp, operand(st, &in->a), operand(st, &in->b));
             note_branch(x, st, in, guard);
-            add_edge(x, u->target, cnf_and(x->c, guard, cond), st);
+            add_edge(x, i, u->target, cnf_and(x->c, guard, cond), st);
             fall = cnf_and(x->c, guard, -cond);
             break;
         }
         case I_GOTO:
-            add_edge(x, u->target, guard, st);
+            add_edge(x, i, u->target, guard, st);
             fall = LIT_FALSE;
             break;
         case I_BARRIER: {
@@ -372,7 +459,7 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
         }
         }
     }
-    add_edge(x, i + 1, fall, st);
+    add_edge(x, i, i + 1, fall, st);
 }
 
 /* With SX_MAY_HALT: the scheduler may stop the thread for good before
@@ -404,6 +491,11 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     for (int q = 0; q < x.nev; q++)
         x.ctrl[q] = LIT_FALSE;
     x.snapshot = xcalloc((size_t)n + 1, sizeof *x.snapshot);
+    x.entries = xcalloc((size_t)n + 1, sizeof *x.entries);
+    x.nentries = xcalloc((size_t)n + 1, sizeof *x.nentries);
+    s->went_back[t] = xcalloc((size_t)n + 1, sizeof **s->went_back);
+    for (int i = 0; i <= n; i++)
+        s->went_back[t][i] = LIT_FALSE;
     x.iter_at_head = xcalloc((size_t)n + 1, sizeof *x.iter_at_head);
     for (int i = 0; i <= n; i++)
         x.iter_at_head[i] = -1;
@@ -411,7 +503,7 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     for (int r = 0; r < x.nregs; r++)
         st.regs[r] = bv_const(pt->src->reg_has_init[r] ? pt->src->reg_init[r] : 0);
     s->started[t] = maybe_halt(&x, LIT_TRUE, 0);
-    add_edge(&x, 0, s->started[t], &st);
+    add_edge(&x, -1, 0, s->started[t], &st);
     state_free(&st);
     for (int i = 0; i < n; i++) {
         struct state cur;
@@ -429,7 +521,12 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     for (int i = 0; i <= n; i++) {
         free(x.in[i]);
         free(x.snapshot[i]);
+        for (int k = 0; k < x.nentries[i]; k++)
+            free(x.entries[i][k].regs);
+        free(x.entries[i]);
     }
+    free(x.entries);
+    free(x.nentries);
     free(x.in);
     free(x.nin);
     free(x.capin);
@@ -463,6 +560,7 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
     s->started = xcalloc((size_t)nt, sizeof *s->started);
     s->repeats = xcalloc((size_t)nt, sizeof *s->repeats);
     s->halt_at = xcalloc((size_t)nt, sizeof *s->halt_at);
+    s->went_back = xcalloc((size_t)nt, sizeof *s->went_back);
     s->niters = 0;
     s->iters = NULL;
     s->final_regs = xcalloc((size_t)nt, sizeof *s->final_regs);
@@ -484,8 +582,10 @@ void symexec_free(const struct program *p, struct symexec *s)
     for (int t = 0; t < p->nthreads; t++) {
         free(s->final_regs[t]);
         free(s->halt_at[t]);
+        free(s->went_back[t]);
     }
     free(s->halt_at);
+    free(s->went_back);
     free(s->final_regs);
     free(s->terminated);
     free(s->bound_hit);

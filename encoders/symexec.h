@@ -23,6 +23,8 @@ struct symexec {
     lit **halt_at;           /* per thread, per micro-op i (ncode: the end):
                                 halted just before i (may_halt), or, at a
                                 backjump, stopped there repeating (may_repeat) */
+    lit **went_back;         /* per thread, per backjump micro-op: taken, on to
+                                the next iteration or repeating (not spinning) */
     lit *repeats;            /* per thread: stopped after an iteration that
                                 repeats earlier ones (may_repeat) */
     struct bv **final_regs;  /* per thread, per register: value at the end */
