@@ -5,6 +5,7 @@
 #include "bmc/check.h"
 
 #define CLI_MAX_PROPERTIES 3
+#define CLI_MAX_WORKERS 256
 
 struct cli {
     struct check_opts opts;
@@ -13,7 +14,11 @@ struct cli {
     bool json;
     const char *witness_path;
     int nfiles;
-    char **files;
+    char **files;            /* files and directories */
+    int ncsv;
+    char **csv;              /* --expect */
+    int workers;             /* -j */
+    int shard_k, shard_n;    /* --shard K/N; shard_n = 0: no sharding */
 };
 
 /* Parses argv; returns 0 on success, 1 on a usage error (message printed),

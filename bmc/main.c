@@ -1,42 +1,63 @@
-/* gpubmc: checks each litmus file and reports a verdict per property. */
+/* gpubmc: checks litmus files and reports a verdict per property. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "bmc/batch.h"
 #include "bmc/cli.h"
 
-/* Prints one result line, human or JSON. */
-static void report(const struct cli *cli, const char *file, enum property prop,
-                   const struct check_result *r)
+/* What the run has seen so far. */
+struct run {
+    const struct cli *cli;
+    bool any_fail, any_unknown, any_error;
+    int matched, mismatched;
+    cJSON *witnesses;        /* for --witness */
+};
+
+/* Prints one JSON result line, with the expectation when there is one. */
+static void report_json(const struct job *job, const struct check_result *r)
 {
-    if (r->verdict == V_ERROR)
-        fprintf(stderr, "%s\n", r->reason);
-    if (cli->json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "file", file);
-        cJSON_AddStringToObject(o, "model", r->model);
-        cJSON_AddStringToObject(o, "property", property_name(prop));
-        cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
-        cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
-        cJSON_AddStringToObject(o, "reason", r->reason);
-        char *s = cJSON_PrintUnformatted(o);
-        puts(s);
-        free(s);
-        cJSON_Delete(o);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", job->file);
+    cJSON_AddStringToObject(o, "model", r->model);
+    cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
+    cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
+    cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
+    cJSON_AddStringToObject(o, "reason", r->reason);
+    if (job->has_expected) {
+        cJSON_AddStringToObject(o, "expected", verdict_name(job->expected));
+        cJSON_AddBoolToObject(o, "match", job->expected == r->verdict);
+    }
+    char *s = cJSON_PrintUnformatted(o);
+    puts(s);
+    free(s);
+    cJSON_Delete(o);
+}
+
+/* Prints one human result line; with an expectation, only a mismatch. */
+static void report_human(const struct run *run, const struct job *job, const struct check_result *r)
+{
+    const char *file = job->file;
+    if (job->has_expected) {
+        if (job->expected != r->verdict)
+            printf("%s: %s: expected %s, got %s (%s)\n", file, property_name(job->opts.property),
+                   verdict_name(job->expected), verdict_name(r->verdict), r->reason);
     } else if (r->verdict != V_ERROR) {
-        if (cli->nproperties > 1)
-            printf("%s: %s: %s (%s)\n", file, property_name(prop), verdict_name(r->verdict), r->reason);
+        if (run->cli->nproperties > 1)
+            printf("%s: %s: %s (%s)\n", file, property_name(job->opts.property),
+                   verdict_name(r->verdict), r->reason);
         else
             printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
     }
 }
 
 /* Collects a witness entry for --witness. */
-static void add_witness(cJSON *all, const char *file, enum property prop, struct check_result *r)
+static void add_witness(cJSON *all, const struct job *job, struct check_result *r)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "file", file);
+    cJSON_AddStringToObject(o, "file", job->file);
     cJSON_AddStringToObject(o, "model", r->model);
-    cJSON_AddStringToObject(o, "property", property_name(prop));
+    cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     if (r->witness)
         cJSON_AddItemToObject(o, "witness", r->witness);
@@ -44,6 +65,29 @@ static void add_witness(cJSON *all, const char *file, enum property prop, struct
         cJSON_AddNullToObject(o, "witness");
     r->witness = NULL;
     cJSON_AddItemToArray(all, o);
+}
+
+/* batch_result_fn: reports and tallies one result. */
+static void on_result(void *ctx, const struct job *job, struct check_result *r)
+{
+    struct run *run = ctx;
+    if (r->verdict == V_ERROR && !job->has_expected)
+        fprintf(stderr, "%s\n", r->reason);
+    if (run->cli->json)
+        report_json(job, r);
+    else
+        report_human(run, job, r);
+    run->any_fail |= r->verdict == V_FAIL;
+    run->any_unknown |= r->verdict == V_UNKNOWN;
+    run->any_error |= r->verdict == V_ERROR;
+    if (job->has_expected) {
+        if (job->expected == r->verdict)
+            run->matched++;
+        else
+            run->mismatched++;
+    }
+    if (run->cli->witness_path)
+        add_witness(run->witnesses, job, r);
 }
 
 static int write_witnesses(const char *path, cJSON *all)
@@ -62,34 +106,44 @@ static int write_witnesses(const char *path, cJSON *all)
     return ok ? 0 : 1;
 }
 
+static void free_cli(struct cli *cli)
+{
+    free(cli->files);
+    free(cli->csv);
+}
+
 int main(int argc, char **argv)
 {
     struct cli cli;
     int rc = cli_parse(argc, argv, &cli);
     if (rc) {
-        free(cli.files);
+        free_cli(&cli);
         return rc == 2 ? 0 : 1;
     }
-    bool any_fail = false, any_unknown = false, any_error = false;
-    cJSON *witnesses = cJSON_CreateArray();
-    for (int f = 0; f < cli.nfiles; f++)
-        for (int k = 0; k < cli.nproperties; k++) {
-            struct check_result r;
-            cli.opts.property = cli.properties[k];
-            check_file(cli.files[f], &cli.opts, &r);
-            report(&cli, cli.files[f], cli.properties[k], &r);
-            any_fail |= r.verdict == V_FAIL;
-            any_unknown |= r.verdict == V_UNKNOWN;
-            any_error |= r.verdict == V_ERROR;
-            if (cli.witness_path)
-                add_witness(witnesses, cli.files[f], cli.properties[k], &r);
-            cJSON_Delete(r.witness);
-        }
-    if (cli.witness_path && write_witnesses(cli.witness_path, witnesses))
-        any_error = true;
-    cJSON_Delete(witnesses);
-    free(cli.files);
-    if (any_error)
+    struct job_request req = { .opts = &cli.opts, .nproperties = cli.nproperties,
+                               .properties = cli.properties, .npaths = cli.nfiles,
+                               .paths = cli.files, .ncsv = cli.ncsv, .csv = cli.csv,
+                               .shard_k = cli.shard_k, .shard_n = cli.shard_n };
+    struct job_list jobs;
+    char msg[512];
+    if (!jobs_build(&req, &jobs, msg, sizeof msg)) {
+        fprintf(stderr, "%s\n", msg);
+        free_cli(&cli);
         return 1;
-    return any_fail ? 10 : any_unknown ? 20 : 0;
+    }
+    struct run run = { .cli = &cli, .witnesses = cJSON_CreateArray() };
+    batch_run(&jobs, cli.workers, isatty(STDERR_FILENO), on_result, &run);
+    if (cli.witness_path && write_witnesses(cli.witness_path, run.witnesses))
+        run.any_error = true;
+    cJSON_Delete(run.witnesses);
+    bool expectations = cli.ncsv > 0;
+    if (expectations)
+        fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);
+    jobs_free(&jobs);
+    free_cli(&cli);
+    if (expectations)
+        return run.mismatched ? 10 : 0;
+    if (run.any_error)
+        return 1;
+    return run.any_fail ? 10 : run.any_unknown ? 20 : 0;
 }
