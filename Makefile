@@ -69,7 +69,4 @@ corpus-sanitize: sanitize
 
 # Speed: median time per corpus test, process start included.
 bench: all
-	python3 tests/bench.py --suite PTXv6_0
-	python3 tests/bench.py --suite PTXv7_5
-	python3 tests/bench.py --suite VULKAN
-	python3 tests/bench.py --suite VULKAN-DR
+	python3 tests/bench.py

@@ -1,43 +1,75 @@
 #!/usr/bin/env python3
-"""Speed benchmark: runs gpubmc on every test of a corpus suite several
-times (process start included) and prints per-suite median and total time.
-Usage: bench.py [--bin build/gpubmc] [--suite PTXv6_0] [--repeat 5]"""
-import argparse, os, pathlib, platform, statistics, subprocess, time
+"""Corpus benchmark: the whole labelled shared corpus, every suite and
+property, in one batch run of gpubmc (--expect for every CSV, -j workers).
+Prints the machine, wall time, per-test median/p95/max by suite, the
+slowest tests, peak memory of any gpubmc process, and the verdict tally.
+Usage: bench.py [--bin build/gpubmc] [--corpus ../shared/corpus] [-j 2] [--bound 4]"""
+import argparse, json, os, pathlib, platform, resource, statistics, subprocess, time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def machine():
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
+               platform.processor())
+    return f"{cpu}, {os.cpu_count()} cores"
+
+
+def quantile(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
-    ap.add_argument("--suite", default="PTXv6_0")
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("-j", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--bound", type=int, default=4,
+                    help="loop bound for every suite (the Vulkan liveness suites need 4)")
     a = ap.parse_args()
-    a.bin = str(pathlib.Path(a.bin).resolve())   # the runs start in the corpus
-    csv = pathlib.Path(a.corpus) / "expected" / f"{a.suite}.csv"
-    if not csv.exists():
-        print(f"SKIP: {csv} not found")
+    binary = str(pathlib.Path(a.bin).resolve())   # the run starts in the corpus
+    corpus = pathlib.Path(a.corpus)
+    csvs = sorted((corpus / "expected").glob("*.csv"))
+    if not csvs:
+        print(f"SKIP: no corpus at {corpus}")
         return 0
-    lines = csv.read_text().splitlines()
-    meta = dict(kv.split("=", 1) for kv in lines[0].lstrip("# ").split())
-    files = [l.split(",")[0] for l in lines[1:] if l and not l.startswith("#")]
-    files = [f for f in files if (pathlib.Path(a.corpus) / f).exists()]   # rows without a file are skipped
-    per_file = []
-    for f in files:
-        runs = []
-        for _ in range(a.repeat):
-            t0 = time.perf_counter()
-            subprocess.run([a.bin, "--model", meta["model"], "--property", meta["property"], f],
-                           cwd=a.corpus, capture_output=True)
-            runs.append((time.perf_counter() - t0) * 1000)
-        per_file.append(statistics.median(runs))
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
-               platform.processor())
-    print(f"machine: {cpu}, {os.cpu_count()} cores")
-    print(f"{a.suite}: {len(files)} tests, median {statistics.median(per_file):.2f} ms, "
-          f"max {max(per_file):.2f} ms, total {sum(per_file):.0f} ms (median of {a.repeat} runs each, "
-          f"process start included)")
+    suite_of = {}
+    for csv in csvs:
+        for line in csv.read_text().splitlines():
+            if line and not line.startswith("#"):
+                suite_of.setdefault(line.split(",")[0], []).append(csv.stem)
+    cmd = [binary, "--json", "-j", str(a.j), "--bound", str(a.bound)]
+    for csv in csvs:
+        cmd += ["--expect", str(csv.relative_to(corpus))]
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, cwd=corpus, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    rows = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    print(f"machine: {machine()}")
+    print(f"corpus batch: {len(rows)} verdicts from {len(csvs)} suites, -j {a.j}, --bound {a.bound}")
+    print(f"wall {wall:.2f} s, peak RSS of one process {peak_kb / 1024:.1f} MB, "
+          f"{p.stderr.strip().splitlines()[-1] if p.stderr.strip() else '(no summary)'}")
+    by_suite = {}
+    seen = {}
+    for r in rows:   # a file listed by several suites appears once per suite, in CSV order
+        k = seen.get(r["file"], 0)
+        seen[r["file"]] = k + 1
+        suites = suite_of.get(r["file"], ["?"])
+        by_suite.setdefault(suites[min(k, len(suites) - 1)], []).append(r)
+    print(f"{'suite':26} {'tests':>6} {'median ms':>10} {'p95 ms':>9} {'max ms':>9} {'sum s':>7}")
+    for suite in sorted(by_suite):
+        ts = [r["time_ms"] for r in by_suite[suite]]
+        print(f"{suite:26} {len(ts):6} {statistics.median(ts):10.2f} {quantile(ts, 0.95):9.1f} "
+              f"{max(ts):9.1f} {sum(ts) / 1000:7.2f}")
+    ts = [r["time_ms"] for r in rows]
+    if ts:
+        print(f"{'all':26} {len(ts):6} {statistics.median(ts):10.2f} {quantile(ts, 0.95):9.1f} "
+              f"{max(ts):9.1f} {sum(ts) / 1000:7.2f}")
+    print("slowest:")
+    for r in sorted(rows, key=lambda r: -r["time_ms"])[:5]:
+        print(f"  {r['time_ms']:9.1f} ms  {r['file']} [{r['property']}] {r['result']}")
     return 0
 
 
