@@ -67,6 +67,6 @@ install: all
 corpus-sanitize: sanitize
 	python3 tests/corpus_sanitize.py build-asan/gpubmc
 
-# Speed: median time per corpus test, process start included.
+# Speed: the whole corpus in one batch run, then the generated families.
 bench: all
 	python3 tests/bench.py
