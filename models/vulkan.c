@@ -13,6 +13,7 @@ struct vk {
     const struct base *b;
     struct rel inscope, mutordatom, asmo, avvisinc, po_avvis, hb, chains;
     struct rel hb_sg, hb_wg, hb_qf;       /* hb & s<level> & avvisinc */
+    bool asmo_classes;                    /* mutordatom forms classes (co is total) */
 };
 
 /* SC<k> for every k in mask, united. */
@@ -81,15 +82,67 @@ static struct rel po_class(struct cnf *c, const struct base *b, bool to_sem)
     return cat_and(c, r, REL(R_PO));
 }
 
+/* True when the pairs m can relate (entries not LIT_FALSE), off the
+ * diagonal, are symmetric and transitive: m splits the events into
+ * classes.  Every base set and relation is "statically so, and executed",
+ * so an entry of m means exactly "both executed" wherever it can hold. */
+static bool forms_classes(const struct rel *m)
+{
+    int n = m->n;
+    for (int a = 0; a < n; a++)
+        for (int c = 0; c < n; c++) {
+            if (a == c || rel_get(m, a, c) == LIT_FALSE)
+                continue;
+            if (rel_get(m, c, a) == LIT_FALSE)
+                return false;
+            for (int b = 0; b < n; b++)
+                if (b != a && rel_get(m, c, b) != LIT_FALSE && rel_get(m, a, b) == LIT_FALSE)
+                    return false;
+        }
+    return true;
+}
+
+/* (imm(asmo); [RMW])+ when mutordatom forms classes: asmo, coherence
+ * within a class, is then a strict total order on the class's executed
+ * writes, so a chain of immediate successors from a to b passes through
+ * every write between them: a reaches b iff b is an RMW and no write
+ * between them is not one. */
+static struct rel rmw_chain_in_classes(struct vk *v)
+{
+    struct cnf *c = v->c;
+    const struct base *b = v->b;
+    const struct set *rmw = &b->sets[S_RMW];
+    int n = b->n;
+    struct rel out = rel_empty(n);
+    for (int x = 0; x < n; x++)
+        for (int y = 0; y < n; y++) {
+            lit xy = rel_get(&v->asmo, x, y);
+            if (xy == LIT_FALSE || rmw->m[y] == LIT_FALSE)
+                continue;
+            lit broken = LIT_FALSE;
+            for (int z = 0; z < n; z++)
+                if (rmw->m[z] == LIT_FALSE && rel_get(&v->asmo, x, z) != LIT_FALSE)
+                    broken = cnf_or(c, broken, cnf_and(c, rel_get(&v->asmo, x, z),
+                                                       rel_get(&v->asmo, z, y)));
+            rel_set(&out, x, y, cnf_and(c, xy, -broken));
+        }
+    return out;
+}
+
 /* [from]; (imm(asmo); [RMW])*  with imm(r) = r \ (r; r+): rs and hypors. */
 static struct rel release_sequence(struct vk *v, struct set from)
 {
     struct cnf *c = v->c;
     const struct base *b = v->b;
-    struct rel twice = cat_seq(c, rel_copy(&v->asmo), cat_plus(c, rel_copy(&v->asmo)));
-    struct rel imm = cat_minus(c, rel_copy(&v->asmo), twice);
-    struct rel step = cat_seq(c, imm, cat_id(SET(S_RMW)));
-    return cat_seq(c, cat_id(from), cat_opt(c, b, cat_plus(c, step)));
+    struct rel chain;
+    if (v->asmo_classes) {
+        chain = rmw_chain_in_classes(v);
+    } else {
+        struct rel twice = cat_seq(c, rel_copy(&v->asmo), cat_plus(c, rel_copy(&v->asmo)));
+        struct rel imm = cat_minus(c, rel_copy(&v->asmo), twice);
+        chain = cat_plus(c, cat_seq(c, imm, cat_id(SET(S_RMW))));
+    }
+    return cat_seq(c, cat_id(from), cat_opt(c, b, chain));
 }
 
 /* sw: the four atomic/fence shapes and fence-cbar-cbar-fence, in scope. */
@@ -271,6 +324,7 @@ static void vulkan_build(struct cnf *c, const struct base *b, struct model_out *
                                         cat_prod(c, SET(S_ATOM), SET(S_ATOM))),
                              cat_id(SET(S_ALL)));
     v.asmo = cat_and(c, REL(R_CO), rel_copy(&v.mutordatom));
+    v.asmo_classes = forms_classes(&v.mutordatom);   /* Vulkan's co is total per location */
     v.avvisinc = avvisinc(c, b);
     v.po_avvis = cat_and(c, cat_opt(c, b, REL(R_PO)), rel_copy(&v.avvisinc));
     struct rel sw = synchronizes_with(&v);
