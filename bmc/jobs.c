@@ -245,8 +245,11 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
     struct rows rows = { 0 };
     struct names files = { 0 };
     bool ok = true;
+    struct check_opts defaults = *req->opts;   /* a CSV without property= takes the first */
+    if (req->nproperties > 0)
+        defaults.property = req->properties[0];
     for (int i = 0; ok && i < req->ncsv; i++)
-        ok = read_csv(req->csv[i], req->opts, &rows, msg, msglen);
+        ok = read_csv(req->csv[i], &defaults, &rows, msg, msglen);
     for (int i = 0; ok && i < req->npaths; i++) {
         struct stat st;
         if (stat(req->paths[i], &st) == 0 && S_ISDIR(st.st_mode))
