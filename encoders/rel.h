@@ -13,6 +13,14 @@ struct rel { int n; lit *m; };   /* m[i * n + j]: the pair (i, j) */
 /* Access helpers. */
 static inline lit rel_get(const struct rel *r, int i, int j) { return r->m[i * r->n + j]; }
 static inline void rel_set(struct rel *r, int i, int j, lit l) { r->m[i * r->n + j] = l; }
+/* True when no pair of r can hold (every entry LIT_FALSE). */
+static inline bool rel_is_empty(const struct rel *r)
+{
+    for (int i = 0; i < r->n * r->n; i++)
+        if (r->m[i] != LIT_FALSE)
+            return false;
+    return true;
+}
 
 /* The empty set / relation over n events (callers own and free them). */
 struct set set_empty(int n);

@@ -345,13 +345,15 @@ static void vulkan_build(struct cnf *c, const struct base *b, struct model_out *
     model_axiom(c, out, "consistency-cycle", AX_ACYCLIC,
                 cat_or(c, cat_or(c, cat_or(c, rel_copy(&locord), REL(R_RF)), rel_copy(&fr)),
                        rel_copy(&v.asmo)));
-    /* empty (rf; [R \ ATOM]) & (([W]; locord); ([W]; locord)+) */
-    struct rel w_locord = cat_filter(c, SET(S_W), rel_copy(&locord), SET(S_ALL));
-    struct rel w_locord_plus = cat_plus(c, rel_copy(&w_locord));
-    struct rel shadowed = cat_seq(c, w_locord, w_locord_plus);
-    model_axiom(c, out, "consistency-rf", AX_EMPTY,
-                cat_and(c, cat_filter(c, SET(S_ALL), REL(R_RF), cat_sminus(c, SET(S_R), SET(S_ATOM))),
-                        shadowed));
+    /* empty (rf; [R \ ATOM]) & (([W]; locord); ([W]; locord)+); the
+       closure only when some non-atomic read can read at all */
+    struct rel rf_plain = cat_filter(c, SET(S_ALL), REL(R_RF), cat_sminus(c, SET(S_R), SET(S_ATOM)));
+    if (!rel_is_empty(&rf_plain)) {
+        struct rel w_locord = cat_filter(c, SET(S_W), rel_copy(&locord), SET(S_ALL));
+        struct rel w_locord_plus = cat_plus(c, rel_copy(&w_locord));
+        rf_plain = cat_and(c, rf_plain, cat_seq(c, w_locord, w_locord_plus));
+    }
+    model_axiom(c, out, "consistency-rf", AX_EMPTY, rf_plain);
     /* empty rmw & (fre; (asmo & ext)) */
     struct rel fre = cat_and(c, rel_copy(&fr), REL(R_EXT));
     model_axiom(c, out, "atomic", AX_EMPTY,
