@@ -16,12 +16,22 @@
 #include "encoders/xalloc.h"
 
 /* What a worker sends per job: the result (pointers cleared) and the
- * length of the witness JSON text that follows (0: none). */
+ * lengths of the witness and outcomes JSON texts that follow (0: none). */
 struct message {
     int index;
     struct check_result r;
-    long witness_len;
+    long witness_len, outcomes_len;
 };
+
+/* The JSON text of *j (NULL if none); deletes *j and clears it. */
+static char *take_json(cJSON **j, long *len)
+{
+    char *text = *j ? cJSON_PrintUnformatted(*j) : NULL;
+    cJSON_Delete(*j);
+    *j = NULL;
+    *len = text ? (long)strlen(text) : 0;
+    return text;
+}
 
 struct collector {
     const struct job_list *jobs;
@@ -75,7 +85,8 @@ static void collect(struct collector *c, int i, const struct check_result *r)
         c->on_result(c->ctx, &c->jobs->jobs[c->emitted], out);
         fflush(stdout);
         cJSON_Delete(out->witness);
-        out->witness = NULL;
+        cJSON_Delete(out->outcomes);
+        out->witness = out->outcomes = NULL;
         c->emitted++;
     }
     if (any)
@@ -122,31 +133,42 @@ static void worker(const struct job_list *jobs, int *next, int fd)
             break;
         struct message m = { .index = i };
         check_file(jobs->jobs[i].file, &jobs->jobs[i].opts, &m.r);
-        char *text = m.r.witness ? cJSON_PrintUnformatted(m.r.witness) : NULL;
-        cJSON_Delete(m.r.witness);
-        m.r.witness = NULL;
-        m.witness_len = text ? (long)strlen(text) : 0;
-        bool ok = write_all(fd, &m, sizeof m) && (!text || write_all(fd, text, (size_t)m.witness_len));
-        free(text);
+        char *witness = take_json(&m.r.witness, &m.witness_len);
+        char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
+        bool ok = write_all(fd, &m, sizeof m)
+               && (!witness || write_all(fd, witness, (size_t)m.witness_len))
+               && (!outcomes || write_all(fd, outcomes, (size_t)m.outcomes_len));
+        free(witness);
+        free(outcomes);
         if (!ok)
             break;
     }
+}
+
+/* Reads a JSON text of len bytes (none if 0) into *out; false on EOF. */
+static bool receive_json(int fd, long len, cJSON **out)
+{
+    *out = NULL;
+    if (len <= 0)
+        return len == 0;
+    char *text = xcalloc((size_t)len + 1, 1);
+    bool ok = read_all(fd, text, (size_t)len);
+    if (ok)
+        *out = cJSON_Parse(text);
+    free(text);
+    return ok;
 }
 
 /* Reads one message from a worker's pipe into the collector; false at EOF. */
 static bool receive(struct collector *c, int fd)
 {
     struct message m;
-    if (!read_all(fd, &m, sizeof m) || m.index < 0 || m.index >= c->jobs->n || m.witness_len < 0)
+    if (!read_all(fd, &m, sizeof m) || m.index < 0 || m.index >= c->jobs->n)
         return false;
-    if (m.witness_len > 0) {
-        char *text = xcalloc((size_t)m.witness_len + 1, 1);
-        if (!read_all(fd, text, (size_t)m.witness_len)) {
-            free(text);
-            return false;
-        }
-        m.r.witness = cJSON_Parse(text);
-        free(text);
+    if (!receive_json(fd, m.witness_len, &m.r.witness)
+        || !receive_json(fd, m.outcomes_len, &m.r.outcomes)) {
+        cJSON_Delete(m.r.witness);
+        return false;
     }
     collect(c, m.index, &m.r);
     return true;

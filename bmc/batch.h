@@ -5,7 +5,7 @@
 #include "bmc/jobs.h"
 
 /* Receives each result, in job order; owns nothing of r after returning
- * (it may take r->witness and set it to NULL). */
+ * (it may take r->witness or r->outcomes and set it to NULL). */
 typedef void (*batch_result_fn)(void *ctx, const struct job *job, struct check_result *r);
 
 /* Checks every job with nworkers processes (1: in this process), calling

@@ -8,6 +8,7 @@
 
 #include "bmc/evaluate.h"
 #include "bmc/oracle.h"
+#include "bmc/outcomes.h"
 #include "bmc/refine.h"
 #include "bmc/termination.h"
 #include "bmc/witness.h"
@@ -16,6 +17,7 @@
 #include "encoders/xalloc.h"
 
 #define ORACLE_LIMIT 2000000L
+#define OUTCOMES_LIMIT 1000      /* states enumerated at most (each is re-checked) */
 
 const char *verdict_name(enum verdict v)
 {
@@ -68,8 +70,11 @@ static void sat_setup(struct sat_check *s)
     }
 }
 
-static void sat_teardown(struct sat_check *s)
+/* Frees the check, recording the size of its CNF in r. */
+static void sat_teardown(struct sat_check *s, struct check_result *r)
 {
+    r->nvars = cnf_num_vars(s->c);
+    r->nclauses = cnf_num_clauses(s->c);
     model_out_free(&s->m);
     exec_free(s->p, &s->x);
     cnf_free(s->c);
@@ -123,8 +128,9 @@ static void extract_choice(struct sat_check *s, struct choice *ch)
 }
 
 /* What a witness must show: the condition true, the condition false, a
- * raised flag (a data race), or a thread stuck for ever (not at the bound). */
-enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG, GOAL_STUCK };
+ * raised flag (a data race), a thread stuck for ever (not at the bound), or
+ * just a terminating execution satisfying the filter (an outcome). */
+enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG, GOAL_STUCK, GOAL_ANY };
 
 /* Some thread of the concrete execution spins, repeats or is blocked. */
 static bool some_thread_stuck(const struct program *p, const struct concrete *x)
@@ -161,35 +167,45 @@ static void name_flagged_pair(const struct program *p, const struct axiom *ax, c
     snprintf(buf, len, "a consistent execution raises %s", ax->name);
 }
 
+/* Evaluates the solver's model concretely into ch and ev (the caller frees
+ * both); returns why it is not the execution the solver claims for goal,
+ * NULL when it is. */
+static const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *ch,
+                                  struct evaluation *ev)
+{
+    extract_choice(s, ch);
+    evaluate(s->p, s->md, s->o->disabled, s->o->ndisabled, ch, ev);
+    const char *why = NULL;
+    if (!ev->x.valid)
+        why = ev->x.why;
+    else if (!ev->consistent)
+        why = ev->violated;
+    else if (goal != GOAL_STUCK && !ev->terminated)
+        why = "not every thread terminates";
+    else if (!ev->filter)
+        why = "the filter does not hold";
+    else if (goal == GOAL_STUCK && (ev->bound_hit || !some_thread_stuck(s->p, &ev->x)))
+        why = "no thread is stuck short of the bound";
+    else if (goal == GOAL_FLAG && raised_flag(&ev->m) == NULL)
+        why = "no flag is raised";
+    else if ((goal == GOAL_TRUE || goal == GOAL_FALSE) && ev->assertion != (goal == GOAL_TRUE))
+        why = "the final state does not decide the property as the solver said";
+    for (int e = 0; !why && e < s->p->nevents; e++)
+        if (ev->x.exec[e] != cnf_value(s->c, s->x.sx.exec[e]) ||
+            (ev->x.exec[e] && s->p->events[e].loc >= 0 &&
+             ev->x.val[e] != bv_model_value(s->c, &s->x.sx.val[e])))
+            why = "the concrete run differs from the solver's execution";
+    return why;
+}
+
 /* Checks the SAT witness concretely; fills the witness JSON if asked and,
  * for a flag, names the racing pair in r->reason.  Returns false (with
  * r->reason set) when the two back ends disagree. */
 static bool recheck(struct sat_check *s, enum goal goal, struct check_result *r)
 {
     struct choice ch;
-    extract_choice(s, &ch);
     struct evaluation ev;
-    evaluate(s->p, s->md, s->o->disabled, s->o->ndisabled, &ch, &ev);
-    const char *why = NULL;
-    if (!ev.x.valid)
-        why = ev.x.why;
-    else if (!ev.consistent)
-        why = ev.violated;
-    else if (goal != GOAL_STUCK && !ev.terminated)
-        why = "not every thread terminates";
-    else if (!ev.filter)
-        why = "the filter does not hold";
-    else if (goal == GOAL_STUCK && (ev.bound_hit || !some_thread_stuck(s->p, &ev.x)))
-        why = "no thread is stuck short of the bound";
-    else if (goal == GOAL_FLAG && raised_flag(&ev.m) == NULL)
-        why = "no flag is raised";
-    else if ((goal == GOAL_TRUE || goal == GOAL_FALSE) && ev.assertion != (goal == GOAL_TRUE))
-        why = "the final state does not decide the property as the solver said";
-    for (int e = 0; !why && e < s->p->nevents; e++)
-        if (ev.x.exec[e] != cnf_value(s->c, s->x.sx.exec[e]) ||
-            (ev.x.exec[e] && s->p->events[e].loc >= 0 &&
-             ev.x.val[e] != bv_model_value(s->c, &s->x.sx.val[e])))
-            why = "the concrete run differs from the solver's execution";
+    const char *why = evaluate_model(s, goal, &ch, &ev);
     if (why) {
         snprintf(r->reason, sizeof r->reason,
                  "internal error: the concrete evaluator rejects the solver's witness (%s)", why);
@@ -249,6 +265,122 @@ static void unknown_if_bounded(struct sat_check *s, lit filter, struct check_res
     }
 }
 
+/* The encoded final value of an observed register or location. */
+static const struct bv *observed_bv(const struct sat_check *s, const struct avalue *v)
+{
+    return v->kind == AV_REG ? &s->x.sx.final_regs[v->thread][v->reg] : &s->x.final_mem[v->loc];
+}
+
+/* The concrete final value of an observed register or location. */
+static int32_t observed_value(const struct concrete *x, const struct avalue *v)
+{
+    return v->kind == AV_REG ? x->final_regs[v->thread][v->reg] : x->final_mem[v->loc];
+}
+
+/* Forbids the projected final state vals: some observed value differs. */
+static void block_state(struct sat_check *s, const struct outcome_set *o, const int32_t *vals)
+{
+    lit *clause = xcalloc((size_t)o->nobs * BV_WIDTH, sizeof *clause);
+    int n = 0;
+    for (int i = 0; i < o->nobs; i++) {
+        const struct bv *b = observed_bv(s, &o->obs[i]);
+        for (int k = 0; k < BV_WIDTH; k++)
+            clause[n++] = ((uint32_t)vals[i] >> k & 1u) ? -b->b[k] : b->b[k];
+    }
+    cnf_clause(s->c, clause, n);
+    free(clause);
+}
+
+/* Re-checks the solver's model as an outcome: a consistent terminating
+ * execution satisfying the filter whose final state projects to vals and
+ * whose condition body is sat; false (with r->reason set) if not. */
+static bool recheck_outcome(struct sat_check *s, const struct outcome_set *o, const int32_t *vals,
+                            bool sat, struct check_result *r)
+{
+    struct choice ch;
+    struct evaluation ev;
+    const char *why = evaluate_model(s, GOAL_ANY, &ch, &ev);
+    if (!why && ev.assertion != sat)
+        why = "the condition evaluates differently";
+    for (int i = 0; !why && i < o->nobs; i++)
+        if (observed_value(&ev.x, &o->obs[i]) != vals[i])
+            why = "an observed final value differs";
+    if (why)
+        snprintf(r->reason, sizeof r->reason,
+                 "internal error: the concrete evaluator rejects the solver's outcome (%s)", why);
+    evaluation_free(s->p, &ev);
+    choice_free(&ch);
+    return why == NULL;
+}
+
+/* Adds every final state of a consistent execution in which every thread
+ * terminates and the filter holds, projected onto o's observed values, by
+ * solving again with each state found forbidden.  The blocking clauses
+ * stay: this is the check's last use of the solver.  False (with r->reason
+ * set) on an internal error; *capped when it stopped at OUTCOMES_LIMIT. */
+static bool enumerate_outcomes(struct sat_check *s, lit body, lit filter, struct outcome_set *o,
+                               bool *capped, struct check_result *r)
+{
+    lit query = cnf_and(s->c, filter, all_terminated(s));
+    int32_t *vals = xcalloc((size_t)o->nobs, sizeof *vals);
+    bool ok = true;
+    while (ok && solve_with(s, query) == 10) {
+        if (o->nstates == OUTCOMES_LIMIT) {
+            char why[80];
+            snprintf(why, sizeof why, "stopped after %d states", OUTCOMES_LIMIT);
+            outcomes_incomplete(o, why);
+            *capped = true;
+            break;
+        }
+        for (int i = 0; i < o->nobs; i++)
+            vals[i] = bv_model_value(s->c, observed_bv(s, &o->obs[i]));
+        bool sat = cnf_value(s->c, body);
+        ok = recheck_outcome(s, o, vals, sat, r);
+        if (ok && !outcomes_add(o, vals, sat)) {
+            snprintf(r->reason, sizeof r->reason,
+                     "internal error: the solver found a forbidden outcome again");
+            ok = false;
+        }
+        block_state(s, o, vals);
+    }
+    free(vals);
+    return ok;
+}
+
+/* Fills r->outcomes after the program_spec verdict: the set may be
+ * incomplete when some execution is cut at the loop bound; a set that
+ * contradicts the verdict is an internal error. */
+static void report_outcomes(struct sat_check *s, lit body, lit filter, struct check_result *r)
+{
+    const struct litmus *l = s->p->lit;
+    struct outcome_set o;
+    outcomes_init(&o, l);
+    lit bound = some_bound_hit(s);
+    if (r->verdict == V_UNKNOWN || (bound != LIT_FALSE && solve_with(s, bound) == 10)) {
+        char why[96];
+        snprintf(why, sizeof why, "some loop can run past the loop bound %d", s->p->bound);
+        outcomes_incomplete(&o, why);
+    }
+    bool capped = false;
+    if (!enumerate_outcomes(s, body, filter, &o, &capped, r)) {
+        r->verdict = V_ERROR;
+        outcomes_free(&o);
+        return;
+    }
+    int positive = outcomes_positive(&o);
+    bool in_set = l->quant == Q_FORALL ? o.nstates > positive : positive > 0;
+    bool found = r->verdict == (l->quant == Q_EXISTS ? V_PASS : V_FAIL);
+    if (in_set != found && (in_set || !capped)) {
+        r->verdict = V_ERROR;
+        snprintf(r->reason, sizeof r->reason,
+                 "internal error: the outcome set (%d states, %d satisfying the condition) "
+                 "contradicts the program_spec check", o.nstates, positive);
+    } else {
+        r->outcomes = outcomes_json(&o);
+    }
+    outcomes_free(&o);
+}
+
 static void check_program_spec(struct sat_check *s, struct check_result *r)
 {
     const struct litmus *l = s->p->lit;
@@ -260,9 +392,8 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
     sat_setup(s);
     struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
     lit filter = assertion_encode(s->c, l->filter, &fs);
-    lit goal = assertion_encode(s->c, l->assertion, &fs);
-    if (l->quant == Q_FORALL)
-        goal = -goal;
+    lit body = assertion_encode(s->c, l->assertion, &fs);
+    lit goal = l->quant == Q_FORALL ? -body : body;
     lit term = all_terminated(s);
     lit query = cnf_and(s->c, cnf_and(s->c, goal, filter), term);
     bool exists = l->quant == Q_EXISTS;
@@ -284,7 +415,9 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
         r->verdict = exists ? V_FAIL : V_PASS;
         unknown_if_bounded(s, filter, r);
     }
-    sat_teardown(s);
+    if (s->o->outcomes && r->verdict != V_ERROR)
+        report_outcomes(s, body, filter, r);
+    sat_teardown(s, r);
 }
 
 /* cat_spec: some consistent execution that terminates and satisfies the
@@ -307,7 +440,7 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
                  ? "the model flags nothing" : "no consistent execution raises a flag");
         unknown_if_bounded(s, filter, r);
     }
-    sat_teardown(s);
+    sat_teardown(s, r);
 }
 
 /* termination: some consistent execution, fair under the progress model
@@ -331,7 +464,7 @@ static void check_termination(struct sat_check *s, struct check_result *r)
         snprintf(r->reason, sizeof r->reason, "every thread terminates");
         unknown_if_bounded(s, filter, r);
     }
-    sat_teardown(s);
+    sat_teardown(s, r);
 }
 
 /* program_spec or cat_spec by enumeration, for testing the SAT path. */

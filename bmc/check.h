@@ -21,6 +21,8 @@ struct check_opts {
     const char *disabled[CHECK_MAX_DISABLED];   /* --no-axiom names */
     bool want_witness;
     bool oracle;             /* --engine oracle: brute-force enumeration */
+    bool outcomes;           /* also report the reachable final states
+                                (program_spec with the SAT engine only) */
 };
 
 struct check_result {
@@ -29,6 +31,10 @@ struct check_result {
     char reason[320];        /* short explanation; for ERROR the message */
     double ms;
     cJSON *witness;          /* when want_witness and an execution decides */
+    cJSON *outcomes;         /* when opts.outcomes and the check ran: the
+                                outcome set (outcomes_json; print it with
+                                outcomes_print); the caller deletes it */
+    long nvars, nclauses;    /* size of the CNF the solver got (SAT checks) */
 };
 
 /* Checks one file; never exits, never crashes on bad input. */

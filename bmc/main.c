@@ -5,6 +5,7 @@
 
 #include "bmc/batch.h"
 #include "bmc/cli.h"
+#include "bmc/outcomes.h"
 
 /* What the run has seen so far. */
 struct run {
@@ -24,6 +25,12 @@ static void report_json(const struct job *job, const struct check_result *r)
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
     cJSON_AddStringToObject(o, "reason", r->reason);
+    if (r->nvars > 0) {
+        cJSON_AddNumberToObject(o, "vars", (double)r->nvars);
+        cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);
+    }
+    if (r->outcomes)
+        cJSON_AddItemReferenceToObject(o, "outcomes", r->outcomes);
     if (job->has_expected) {
         cJSON_AddStringToObject(o, "expected", verdict_name(job->expected));
         cJSON_AddBoolToObject(o, "match", job->expected == r->verdict);
@@ -34,7 +41,8 @@ static void report_json(const struct job *job, const struct check_result *r)
     cJSON_Delete(o);
 }
 
-/* Prints one human result line; with an expectation, only a mismatch. */
+/* Prints one human result line (and the outcome set under it); with an
+ * expectation, only a mismatch. */
 static void report_human(const struct run *run, const struct job *job, const struct check_result *r)
 {
     const char *file = job->file;
@@ -42,13 +50,17 @@ static void report_human(const struct run *run, const struct job *job, const str
         if (job->expected != r->verdict)
             printf("%s: %s: expected %s, got %s (%s)\n", file, property_name(job->opts.property),
                    verdict_name(job->expected), verdict_name(r->verdict), r->reason);
-    } else if (r->verdict != V_ERROR) {
-        if (run->cli->nproperties > 1)
-            printf("%s: %s: %s (%s)\n", file, property_name(job->opts.property),
-                   verdict_name(r->verdict), r->reason);
-        else
-            printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
+        return;
     }
+    if (r->verdict == V_ERROR)
+        return;
+    if (run->cli->nproperties > 1)
+        printf("%s: %s: %s (%s)\n", file, property_name(job->opts.property),
+               verdict_name(r->verdict), r->reason);
+    else
+        printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
+    if (r->outcomes)
+        outcomes_print(stdout, r->outcomes);
 }
 
 /* Collects a witness entry for --witness. */

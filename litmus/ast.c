@@ -53,6 +53,7 @@ void litmus_free(struct litmus *l)
         free(l->locs);
     }
     free(l->ssw);
+    free(l->observed);
     free_assertion(l->assertion);
     free_assertion(l->filter);
     free(l->name);

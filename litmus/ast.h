@@ -142,6 +142,9 @@ struct litmus {
     enum quantifier quant;         /* Q_NONE when the file has no assertion */
     struct assertion *assertion;   /* NULL when quant == Q_NONE */
     struct assertion *filter;      /* NULL when there is no filter */
+    bool has_locations;            /* the test has a "locations [...]" list */
+    int nobserved;                 /* its entries, in order (duplicates kept) */
+    struct avalue *observed;       /* AV_REG or AV_LOC each; NULL when empty */
 };
 
 /* A front-end error: position and message, formatted "path:line:col: error: msg". */

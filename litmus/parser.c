@@ -70,6 +70,15 @@ struct pending_ssw {
     struct srcpos from_pos, to_pos;
 };
 
+/* A location named in the locations list, resolved once the whole test is
+ * read (the condition after the list may name it first). */
+struct pending_location {
+    int entry;               /* index into litmus.observed */
+    const char *name;        /* points into the source */
+    size_t len;
+    struct srcpos pos;
+};
+
 /* Maps a P number to a thread index. */
 struct thread_key {
     int id, index;
@@ -92,6 +101,8 @@ struct parser {
     struct pending_ssw *ssws;
     int nssws, ssws_cap;
     struct thread_key *thread_keys;
+    struct pending_location *obs_locs;   /* locations-list entries to resolve */
+    int nobs_locs, obs_locs_cap, observed_cap;
     int total_instrs;
     int nesting;
 };
@@ -1683,19 +1694,75 @@ static struct assertion *parse_assertion(struct parser *p)
 /* ------------------------------------------------------------------------ */
 /* After the program: locations, filter, quantified assertion                */
 
-/* Parses "locations [x; P0:r1; ...]" and discards it. */
+/* Parses one entry of the locations list: "P0:r1", "0:r1" or a location
+ * (recorded for resolve_observed_locations). */
+static bool parse_observed_entry(struct parser *p)
+{
+    struct litmus *l = p->lit;
+    struct token first = p->tok;
+    if (first.kind != TOK_IDENT && first.kind != TOK_NUMBER)
+        return fail_expected(p, "a location, register or ']' in the locations list");
+    if (!reserve(p, &l->observed, l->nobserved, &p->observed_cap, sizeof *l->observed) || !advance(p))
+        return false;
+    struct avalue *v = &l->observed[l->nobserved];
+    memset(v, 0, sizeof *v);
+    if (p->tok.kind == TOK_COLON) {
+        if (!parse_assert_register(p, &first, v))
+            return false;
+        l->nobserved++;
+        return true;
+    }
+    if (first.kind == TOK_NUMBER)
+        return fail(p, first.pos, "expected a location or a register like P0:r1 in the locations list, got '"
+                    TOK_FMT "'", TOK_ARG(&first));
+    if (is_register_name(&first))
+        return fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
+                    TOK_ARG(&first), TOK_ARG(&first));
+    if (!reserve(p, &p->obs_locs, p->nobs_locs, &p->obs_locs_cap, sizeof *p->obs_locs))
+        return false;
+    v->kind = AV_LOC;
+    v->loc = -1;
+    p->obs_locs[p->nobs_locs++] = (struct pending_location){ l->nobserved, first.text, first.len, first.pos };
+    l->nobserved++;
+    return true;
+}
+
+/* Parses "locations [x; P0:r1; ...]" into litmus.observed.  Registers follow
+ * the condition's convention (one the thread never names reads as its
+ * initial value); locations are resolved at the end of the test. */
 static bool parse_locations_list(struct parser *p)
 {
     if (!advance(p) || !expect(p, TOK_LBRACKET, "'[' after 'locations'"))
         return false;
+    p->lit->has_locations = true;
     while (p->tok.kind != TOK_RBRACKET) {
-        enum tok_kind k = p->tok.kind;
-        if (k != TOK_IDENT && k != TOK_NUMBER && k != TOK_COLON && k != TOK_SEMI)
-            return fail_expected(p, "a location, register or ']' in the locations list");
-        if (!advance(p))
+        if (p->tok.kind == TOK_SEMI) {
+            if (!advance(p))
+                return false;
+            continue;
+        }
+        if (!parse_observed_entry(p))
             return false;
+        if (p->tok.kind != TOK_SEMI && p->tok.kind != TOK_RBRACKET)
+            return fail_expected(p, "';' or ']' in the locations list");
     }
     return advance(p) && (p->tok.kind != TOK_SEMI || advance(p));
+}
+
+/* Resolves the locations list's locations: each must be in the initial
+ * state, the program or a condition. */
+static bool resolve_observed_locations(struct parser *p)
+{
+    for (int i = 0; i < p->nobs_locs; i++) {
+        const struct pending_location *pl = &p->obs_locs[i];
+        int loc = names_find(&p->names, NS_LOCATION, pl->name, pl->len);
+        if (loc < 0) {
+            struct token t = { .text = pl->name, .len = pl->len };
+            return fail(p, pl->pos, "unknown location '" TOK_FMT "' in the locations list", TOK_ARG(&t));
+        }
+        p->lit->observed[pl->entry].loc = loc;
+    }
+    return true;
 }
 
 /* Parses "exists", "~exists", "not exists" or "forall" and its assertion. */
@@ -1756,7 +1823,7 @@ static bool parse_tail(struct parser *p)
             return fail_expected(p, "'exists', 'forall', 'filter' or end of input");
         }
     }
-    return true;
+    return resolve_observed_locations(p);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1782,6 +1849,7 @@ static void release_parser(struct parser *p)
     free(p->reg_inits);
     free(p->ssws);
     free(p->thread_keys);
+    free(p->obs_locs);
 }
 
 static struct litmus *fail_early(struct litmus_error *err, int line, int col, const char *msg)

@@ -4,6 +4,8 @@ error reporting, witness output, and the shared corpus when it is present.
 Prints one line per failure and ends with 'N passed, N failed'."""
 import json, os, pathlib, re, subprocess, sys, tempfile
 
+import batch_tests
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = ROOT / "build" / "gpubmc"
 SHARED = ROOT.parent / "shared"
@@ -123,6 +125,63 @@ def witness_output():
         record(ok, "witness JSON names the racing pair of DR-MP-priv-data")
 
 
+def outcome_sets():
+    """Outcome sets (build/outcomes_dump): each own test's reasoned set, the
+    JSON form agreeing with the text, the verdict unchanged; every own
+    program_spec test keeps its verdict with outcomes on; bad locations lists."""
+    tool = ROOT / "build" / "outcomes_dump"
+    if not tool.exists():
+        record(False, "outcomes: build/outcomes_dump is not built")
+        return
+    d = ROOT / "tests" / "litmus" / "outcomes"
+
+    def dump(args, files, cwd):
+        p = subprocess.run([str(tool)] + args + files, cwd=cwd, capture_output=True, text=True, timeout=300)
+        return p.stdout
+
+    for line in (d / "expected.csv").read_text().splitlines():
+        if not line.strip():
+            continue
+        name, bound, exp = line.split(",")
+        what = f"outcomes/{name} [bound {bound}]"
+        stem = name[:-len(".litmus")]
+        want = (d / (f"{stem}.expected" if bound == "1" else f"{stem}.bound{bound}.expected")).read_text()
+        text = dump(["--text", "--bound", bound], [name], d).split("\n", 1)
+        record(len(text) == 2 and text[0].startswith(f"{name}: {exp} ") and text[1] == want,
+               f"{what}: expected {exp} and\n{want}got\n{chr(10).join(text)}")
+        o = json.loads(dump(["--bound", bound], [name], d))
+        out = o["outcomes"] or {}
+        states = out.get("states", [])
+        lines = ["*> " if st["satisfies"] else ":> " for st in states]
+        lines = [m + " ".join(f"{k}={v};" for k, v in st["values"].items()) for m, st in zip(lines, states)]
+        pos = sum(st["satisfies"] for st in states)
+        ok = (o["result"] == exp and o["nvars"] > 0 and o["nclauses"] > 0
+              and lines == want.splitlines()[1:1 + len(states)]
+              and all(list(st["values"]) == out["observed"] for st in states)
+              and out["positive"] == pos and out["negative"] == len(states) - pos
+              and out["complete"] == ("Note:" not in want) and ("incomplete" in out) != out["complete"])
+        record(ok, f"{what}: JSON form {json.dumps(o)}")
+        plain = verdicts(["--bound", bound], [name], d).get(name)
+        record(plain == exp, f"{what}: plain program_spec gives {plain}, expected {exp}")
+    for suite, model, prop in OWN_SUITES:
+        if prop != "program_spec":
+            continue
+        sd = ROOT / "tests" / "litmus" / suite
+        rows = [l.split(",", 2) for l in (sd / "expected.csv").read_text().splitlines() if l.strip()]
+        got = {}
+        for line in dump(["--model", model], [r[0] for r in rows], sd).splitlines():
+            o = json.loads(line)
+            got[o["file"]] = (o["result"], o["outcomes"] is not None)
+        for name, exp, _why in rows:
+            record(got.get(name) == (exp, True), f"{suite}/{name} with outcomes: expected {exp}, got {got.get(name)}")
+    ed = d / "errors"
+    for line in (ed / "expected.txt").read_text().splitlines():
+        name, msg = line.split("|", 1)
+        p = run([name], ed)
+        record(p.returncode == 1 and p.stderr.splitlines()[:1] == [msg],
+               f"outcomes/errors/{name}: rc {p.returncode}, stderr {p.stderr.strip()!r}")
+
+
 def missing_corpus_files():
     """Rows of the suites' expected CSVs whose litmus file the corpus lacks."""
     corpus_dir = SHARED / "corpus"
@@ -167,6 +226,8 @@ def main():
     error_reporting()
     witness_output()
     ast_dump()
+    outcome_sets()
+    batch_tests.batch_mode(record, run)
     corpus()
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
