@@ -73,3 +73,4 @@ corpus-sanitize: sanitize
 # Speed: the whole corpus in one batch run, then the generated families.
 bench: all
 	python3 tests/bench.py
+	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Scaling benchmark: runs gpubmc on the families of families.py for growing
+sizes N, checks each verdict against the reasoned one, and prints per family
+N, wall time, the tool's own time, peak memory, CNF size (when --json has
+"vars"/"clauses") and whether the verdict is right.  A family stops after the
+first run that exceeds --max-seconds (the run is killed at that limit).
+At the end: per family the largest N solved within the limit.
+
+Usage: run_families.py [--bin build/gpubmc] [--max-seconds 60]
+                       [--families a,b,...] [--quick] [--max-n 1000]
+Exit status: 0 when every finished run had the expected verdict, 1 otherwise.
+"""
+import argparse
+import json
+import os
+import pathlib
+import platform
+import sys
+import tempfile
+import threading
+import time
+
+sys.dont_write_bytecode = True          # keep tests/bench free of __pycache__
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import families  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+SIZES = [2, 3, 4, 6, 8, 12, 16, 24, 32, 40, 64, 100, 128, 200, 256, 400, 512, 1000]
+QUICK_SIZES = [2, 3, 4]
+
+
+def machine():
+    """One line: CPU model, core count, memory."""
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), cpu)
+    except OSError:
+        pass
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(next(l for l in f if l.startswith("MemTotal")).split()[1])
+            mem = f", {kb / 1048576:.0f} GiB RAM"
+    except (OSError, StopIteration, ValueError):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores{mem}, {platform.system()} {platform.release()}"
+
+
+TIME = "/usr/bin/time"
+
+
+def run_one(cmd, limit, workdir):
+    """Runs cmd with a wall-clock limit; returns (wall s, peak RSS KiB, rc,
+    stdout, stderr, timed_out).  Peak RSS comes from /usr/bin/time when it
+    exists (the child's own high-water mark); otherwise from wait4, which
+    also counts the memory the child inherited from this driver at spawn."""
+    out_path, err_path = os.path.join(workdir, "out"), os.path.join(workdir, "err")
+    mem_path = os.path.join(workdir, "mem")
+    timed = os.access(TIME, os.X_OK)
+    if timed:
+        cmd = [TIME, "-f", "%M", "-o", mem_path] + cmd
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        t0 = time.perf_counter()
+        pid = os.posix_spawn(cmd[0], cmd, os.environ, setpgroup=0,
+                             file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+                                           (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
+        lock, state = threading.Lock(), {"reaped": False, "killed": False}
+
+        def kill():
+            with lock:
+                if not state["reaped"]:
+                    state["killed"] = True
+                    os.killpg(pid, 9)      # the group: /usr/bin/time and gpubmc
+
+        timer = threading.Timer(limit, kill)
+        timer.start()
+        _, status, ru = os.wait4(pid, 0)
+        with lock:
+            state["reaped"] = True
+        timer.cancel()
+        wall = time.perf_counter() - t0
+    rc = os.waitstatus_to_exitcode(status)
+    with open(out_path, errors="replace") as f:
+        stdout = f.read()
+    with open(err_path, errors="replace") as f:
+        stderr = f.read()
+    peak = ru.ru_maxrss
+    if timed:
+        try:
+            with open(mem_path) as f:
+                peak = int(f.read().split()[-1])
+        except (OSError, ValueError, IndexError):
+            peak = None
+        if rc != 0 and stderr.startswith("Command exited with non-zero status"):
+            stderr = stderr.split("\n", 1)[-1]
+    return wall, peak, rc, stdout, stderr, state["killed"]
+
+
+def parse_json(stdout):
+    """The first JSON object of gpubmc's --json output, or {}."""
+    for line in stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                pass
+    return {}
+
+
+def fmt(v):
+    return "-" if v is None else str(v)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
+    ap.add_argument("--max-seconds", type=float, default=60.0)
+    ap.add_argument("--families", default="", help="comma-separated subset (default: all)")
+    ap.add_argument("--quick", action="store_true", help=f"sizes {QUICK_SIZES} only")
+    ap.add_argument("--max-n", type=int, default=SIZES[-1], help="largest size tried")
+    a = ap.parse_args()
+    binary = str(pathlib.Path(a.bin).resolve())
+    if not os.access(binary, os.X_OK):
+        print(f"error: {binary} is not an executable (run make first)", file=sys.stderr)
+        return 1
+    names = [s for s in a.families.split(",") if s] or list(families.FAMILIES)
+    unknown = [s for s in names if s not in families.FAMILIES]
+    if unknown:
+        print(f"error: unknown families {unknown}; known: {list(families.FAMILIES)}", file=sys.stderr)
+        return 1
+    sizes = [n for n in (QUICK_SIZES if a.quick else SIZES) if n <= a.max_n]
+
+    print(f"machine: {machine()}")
+    print(f"binary: {binary}; limit {a.max_seconds:g} s per run; sizes {sizes}")
+    print("peak MB: " + ("/usr/bin/time %M of the gpubmc process" if os.access(TIME, os.X_OK)
+                          else "wait4 ru_maxrss (no /usr/bin/time; includes the driver's own RSS at spawn)"))
+    best, bad, t_start = {}, 0, time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="gpubmc-bench-") as tmp:
+        for name in names:
+            fam = families.FAMILIES[name]
+            first = fam(2)
+            args = " ".join(first.args)
+            what = "N is the size"
+            if fam(3).args != first.args:          # the spin families scale the bound
+                what, args = "N is the bound", args.replace("--bound 2", "--bound N")
+            print(f"\n== {name}: {args} ({what}); "
+                  f"expected {first.expected}: {first.reason}")
+            print(f"{'N':>5} {'wall s':>8} {'tool ms':>9} {'peak MB':>8} {'vars':>9} {'clauses':>10}  "
+                  f"{'verdict':<8} ok")
+            best[name] = None
+            for n in sizes:
+                case = families.generate(name, n, tmp)
+                cmd = [binary] + case.args + ["--json", case.file]
+                wall, rss, rc, out, err, killed = run_one(cmd, a.max_seconds, tmp)
+                js = parse_json(out)
+                if killed:
+                    verdict, ok = "TIMEOUT", "-"
+                else:
+                    verdict = js.get("result", f"rc={rc}")
+                    ok = "ok" if verdict == case.expected else "NOT OK"
+                    if verdict != case.expected:
+                        bad += 1
+                print(f"{n:>5} {wall:>8.3f} {fmt(js.get('time_ms')):>9} {fmt(None if rss is None else round(rss / 1024, 1)):>8} "
+                      f"{fmt(js.get('vars')):>9} {fmt(js.get('clauses')):>10}  {verdict:<8} {ok}",
+                      flush=True)
+                if ok == "NOT OK":
+                    detail = js.get("reason") or err.strip().splitlines()[-1:] or ""
+                    print(f"      expected {case.expected}; tool says: {detail}")
+                if not killed and wall <= a.max_seconds and ok == "ok":
+                    best[name] = n
+                if killed or wall > a.max_seconds:
+                    break
+    print(f"\n== largest N solved correctly within {a.max_seconds:g} s "
+          f"(total {time.perf_counter() - t_start:.0f} s)")
+    for name in names:
+        top = best[name]
+        tried_all = top == sizes[-1]
+        print(f"{name:<20} {fmt(top)}{'  (largest size tried)' if tried_all else ''}")
+    if bad:
+        print(f"\n{bad} run(s) with an unexpected verdict")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
