@@ -94,11 +94,13 @@ static void collect(struct collector *c, int i, const struct check_result *r)
     draw_progress(c);
 }
 
-static bool write_all(int fd, const void *buf, size_t len)
+/* Writes or reads all len bytes of buf, retrying after signals; false on
+ * an error or end of file. */
+static bool transfer_all(int fd, void *buf, size_t len, bool writing)
 {
-    const char *p = buf;
+    char *p = buf;
     while (len > 0) {
-        ssize_t k = write(fd, p, len);
+        ssize_t k = writing ? write(fd, p, len) : read(fd, p, len);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -109,19 +111,14 @@ static bool write_all(int fd, const void *buf, size_t len)
     return true;
 }
 
+static bool write_all(int fd, const void *buf, size_t len)
+{
+    return transfer_all(fd, (void *)buf, len, true);
+}
+
 static bool read_all(int fd, void *buf, size_t len)
 {
-    char *p = buf;
-    while (len > 0) {
-        ssize_t k = read(fd, p, len);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        p += k;
-        len -= (size_t)k;
-    }
-    return true;
+    return transfer_all(fd, buf, len, false);
 }
 
 /* A worker: takes job indices from the shared counter until none is left. */
