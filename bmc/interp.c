@@ -300,7 +300,7 @@ static void enter(struct walk *w, int from, int to)
     const struct pthread *pt = &w->x->p->threads[w->t];
     if (to < 0 || to >= pt->ncode)
         return;
-    int h = pt->code[to].kind == U_LOOP_HEAD ? to : pt->code[to].outer;
+    int h = program_iteration_of(pt, to);
     for (; h >= 0 && h > from; h = pt->code[h].outer) {
         const struct loop_info *li = &pt->loops[pt->code[h].loop];
         for (int k = 0; k < li->nlive; k++)
@@ -347,9 +347,7 @@ static enum tri spins_at(struct walk *w, int here)
                 return YES;
             unknown |= eff == UNK;
         }
-        bool earlier = irreducible && h > 0 && pt->code[h - 1].kind == U_BACKJUMP
-                    && pt->code[h - 1].loop == u->loop;
-        h = earlier ? pt->code[h - 1].head : -1;
+        h = irreducible ? program_previous_copy(pt, h) : -1;
     }
     return unknown ? UNK : NO;
 }

@@ -104,6 +104,22 @@ int program_generic_location(const struct litmus *l, int loc);
  * (the scope's instance contains both threads). */
 bool program_same_scope(const struct program *p, int t1, int t2, enum scope s);
 
+/* The innermost loop iteration that micro-op i is in (its head; i itself
+ * for a head), -1 if none; go outwards with code[h].outer. */
+static inline int program_iteration_of(const struct pthread *pt, int i)
+{
+    return pt->code[i].kind == U_LOOP_HEAD ? i : pt->code[i].outer;
+}
+
+/* The head of the copy of head's loop just before it (copies of a loop's
+ * iterations are adjacent, each ending in a backjump), -1 if none. */
+static inline int program_previous_copy(const struct pthread *pt, int head)
+{
+    bool follows = head > 0 && pt->code[head - 1].kind == U_BACKJUMP
+                && pt->code[head - 1].loop == pt->code[head].loop;
+    return follows ? pt->code[head - 1].head : -1;
+}
+
 /* True when e is a memory access (read or write, initial writes included). */
 static inline bool event_is_mem(const struct event *e)
 {

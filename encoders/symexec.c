@@ -113,7 +113,7 @@ static void add_edge(struct tctx *x, int from, int to, lit guard, const struct s
     const struct pthread *pt = &x->p->threads[x->t];
     if (to >= pt->ncode)
         return;
-    int h = pt->code[to].kind == U_LOOP_HEAD ? to : pt->code[to].outer;
+    int h = program_iteration_of(pt, to);
     for (; h >= 0 && h > from; h = pt->code[h].outer) {
         x->entries[h] = xrealloc(x->entries[h], (size_t)(x->nentries[h] + 1) * sizeof **x->entries);
         x->entries[h][x->nentries[h]++] = (struct entry){ to, guard, loop_regs(x, h, st) };
@@ -319,20 +319,6 @@ static lit iteration_effect(struct tctx *x, const struct state *st, int head, in
     return effect;
 }
 
-/* True when the iteration led by head has a predecessor in its loop (the
- * copies of a loop's iterations are adjacent, each ending in a backjump). */
-static bool follows_iteration(const struct pthread *pt, int head)
-{
-    return head > 0 && pt->code[head - 1].kind == U_BACKJUMP
-        && pt->code[head - 1].loop == pt->code[head].loop;
-}
-
-/* The head of the copy of head's loop just before it, or -1. */
-static int previous_copy(const struct pthread *pt, int head)
-{
-    return follows_iteration(pt, head) ? pt->code[head - 1].head : -1;
-}
-
 /* The backjump at here, taken under `taken`, spins: since the thread began
  * some iteration of the loop (this one, or in an irreducible loop also an
  * earlier copy) at the label it jumps back to, nothing had an effect, so
@@ -343,7 +329,7 @@ static lit spin_at(struct tctx *x, const struct state *st, int here, lit taken)
     const struct uop *u = &pt->code[here];
     bool irreducible = pt->loops[u->loop].nentries > 1;
     lit spin = LIT_FALSE;
-    for (int h = u->head; h >= 0; h = irreducible ? previous_copy(pt, h) : -1) {
+    for (int h = u->head; h >= 0; h = irreducible ? program_previous_copy(pt, h) : -1) {
         lit began = entered_at(x, h, u->reentry - (u->head - h));
         lit w = cnf_and(x->c, taken, cnf_and(x->c, began, -iteration_effect(x, st, h, here)));
         for (int i = h; i < here; i++)
@@ -402,7 +388,7 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
         lit spin = spin_at(x, st, i, taken);
         lit onward = cnf_and(x->c, taken, -spin);
         lit repeat = LIT_FALSE, leave = onward;
-        if ((x->mode & SX_MAY_REPEAT) && follows_iteration(pt, u->head) && onward != LIT_FALSE) {
+        if ((x->mode & SX_MAY_REPEAT) && program_previous_copy(pt, u->head) >= 0 && onward != LIT_FALSE) {
             repeat = cnf_and(x->c, onward, cnf_var(x->c));
             onward = cnf_and(x->c, onward, -repeat);
             s->repeats[x->t] = cnf_or(x->c, s->repeats[x->t], repeat);
