@@ -13,18 +13,35 @@ enum gate_op { GATE_AND = 1, GATE_XOR = 2 };
 
 struct gate_slot { int op; lit a, b, out; };
 
+/* Which halves of a gate's definition the solver has: out -> body (the
+ * output occurs positively somewhere) and body -> out (it occurs negatively). */
+enum { SIDE_POS = 1, SIDE_NEG = 2 };
+
+/* The definition of a gate variable, kept so clauses are emitted on demand. */
+struct gate_def { unsigned char op, sides; lit a, b; };
+
 struct cnf {
     CCaDiCaL *solver;
     int nvars;
     long nclauses;
     struct gate_slot *table;   /* open addressing; op == 0 means empty */
     size_t cap, used;
+    struct gate_def *defs;     /* by variable; op == 0: not a gate */
+    size_t defs_cap;
+    lit *work;                 /* stack for require() and gate evaluation */
+    size_t work_cap;
+    unsigned generation;       /* bumped by every solve: invalidates eval_at */
+    unsigned *eval_at;         /* by variable: generation of eval_val */
+    bool *eval_val;
 };
+
+static void grow_vars(struct cnf *c);
 
 struct cnf *cnf_new(bool with_solver)
 {
     struct cnf *c = xcalloc(1, sizeof *c);
     c->nvars = 1;                       /* variable 1 is the constant true */
+    grow_vars(c);
     if (with_solver) {
         c->solver = ccadical_init();
         ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
@@ -43,10 +60,28 @@ void cnf_free(struct cnf *c)
     if (c->solver)
         ccadical_release(c->solver);
     free(c->table);
+    free(c->defs);
+    free(c->work);
+    free(c->eval_at);
+    free(c->eval_val);
     free(c);
 }
 
 bool cnf_symbolic(const struct cnf *c) { return c->solver != NULL; }
+
+/* Makes the per-variable arrays large enough for variable c->nvars. */
+static void grow_vars(struct cnf *c)
+{
+    if ((size_t)c->nvars < c->defs_cap)
+        return;
+    size_t old = c->defs_cap, cap = old ? 2 * old : 1024;
+    c->defs = xrealloc(c->defs, cap * sizeof *c->defs);
+    c->eval_at = xrealloc(c->eval_at, cap * sizeof *c->eval_at);
+    c->eval_val = xrealloc(c->eval_val, cap * sizeof *c->eval_val);
+    memset(c->defs + old, 0, (cap - old) * sizeof *c->defs);
+    memset(c->eval_at + old, 0, (cap - old) * sizeof *c->eval_at);
+    c->defs_cap = cap;
+}
 
 lit cnf_var(struct cnf *c)
 {
@@ -54,7 +89,67 @@ lit cnf_var(struct cnf *c)
         fprintf(stderr, "gpubmc: internal error: fresh variable in concrete mode\n");
         abort();
     }
-    return ++c->nvars;
+    c->nvars++;
+    grow_vars(c);
+    return c->nvars;
+}
+
+/* Pushes l on the work stack; returns the new depth. */
+static size_t push(struct cnf *c, size_t top, lit l)
+{
+    if (top == c->work_cap) {
+        c->work_cap = c->work_cap ? 2 * c->work_cap : 256;
+        c->work = xrealloc(c->work, c->work_cap * sizeof *c->work);
+    }
+    c->work[top] = l;
+    return top + 1;
+}
+
+/* Hands a clause of non-constant literals to the solver as it is. */
+static void emit(struct cnf *c, lit a, lit b, lit d)
+{
+    ccadical_add(c->solver, a);
+    ccadical_add(c->solver, b);
+    if (d)
+        ccadical_add(c->solver, d);
+    ccadical_add(c->solver, 0);
+    c->nclauses++;
+}
+
+/* Gives the solver what literal l occurring in a clause (or assumed) needs:
+ * for a gate output, the half of its definition that l's sign uses, and so
+ * on down through the gates that half mentions (Plaisted-Greenbaum).  A
+ * gate that no clause mentions costs nothing. */
+static void require(struct cnf *c, lit l)
+{
+    size_t top = push(c, 0, l);
+    while (top > 0) {
+        lit x = c->work[--top];
+        lit o = x > 0 ? x : -x;
+        struct gate_def *d = &c->defs[o];
+        int side = x > 0 ? SIDE_POS : SIDE_NEG;
+        if (!d->op || (d->sides & side))
+            continue;
+        d->sides |= side;
+        lit a = d->a, b = d->b;
+        if (d->op == GATE_AND && side == SIDE_POS) {          /* o -> a & b */
+            emit(c, -o, a, 0);
+            emit(c, -o, b, 0);
+            top = push(c, push(c, top, a), b);
+        } else if (d->op == GATE_AND) {                       /* a & b -> o */
+            emit(c, o, -a, -b);
+            top = push(c, push(c, top, -a), -b);
+        } else {                                              /* xor: both signs of both inputs */
+            if (side == SIDE_POS) {
+                emit(c, -o, a, b);
+                emit(c, -o, -a, -b);
+            } else {
+                emit(c, o, -a, b);
+                emit(c, o, a, -b);
+            }
+            top = push(c, push(c, push(c, push(c, top, a), -a), b), -b);
+        }
+    }
 }
 
 void cnf_clause(struct cnf *c, const lit *l, int n)
@@ -79,6 +174,9 @@ void cnf_clause(struct cnf *c, const lit *l, int n)
         ccadical_add(c->solver, LIT_FALSE);
     ccadical_add(c->solver, 0);
     c->nclauses++;
+    for (int i = 0; i < n; i++)
+        if (l[i] != LIT_FALSE)
+            require(c, l[i]);
 }
 
 void cnf_unit(struct cnf *c, lit a) { cnf_clause(c, &a, 1); }
@@ -120,7 +218,7 @@ static void table_grow(struct cnf *c)
     free(old);
 }
 
-/* Finds the gate (op, a, b) or creates it with its defining clauses. */
+/* Finds the gate (op, a, b) or creates it; its clauses come on demand. */
 static lit gate_lookup(struct cnf *c, int op, lit a, lit b)
 {
     if (2 * (c->used + 1) > c->cap)
@@ -135,16 +233,7 @@ static lit gate_lookup(struct cnf *c, int op, lit a, lit b)
     lit o = cnf_var(c);
     c->table[j] = (struct gate_slot){ op, a, b, o };
     c->used++;
-    if (op == GATE_AND) {
-        cnf_clause2(c, -o, a);
-        cnf_clause2(c, -o, b);
-        cnf_clause3(c, o, -a, -b);
-    } else {
-        cnf_clause3(c, -o, a, b);
-        cnf_clause3(c, -o, -a, -b);
-        cnf_clause3(c, o, -a, b);
-        cnf_clause3(c, o, a, -b);
-    }
+    c->defs[o] = (struct gate_def){ (unsigned char)op, 0, a, b };
     return o;
 }
 
@@ -234,9 +323,60 @@ void cnf_at_most_one(struct cnf *c, const lit *l, int n)
 
 int cnf_solve(struct cnf *c, const lit *assumptions, int n)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        require(c, assumptions[i]);
         ccadical_assume(c->solver, assumptions[i]);
+    }
+    c->generation++;
     return ccadical_solve(c->solver);
+}
+
+/* Value in the last model of a literal whose variable is a plain variable
+ * or a gate already evaluated in this generation. */
+static bool known_value(struct cnf *c, lit l)
+{
+    int v = l > 0 ? l : -l;
+    bool val = c->defs[v].op ? c->eval_val[v] : ccadical_val(c->solver, v) > 0;
+    return l > 0 ? val : !val;
+}
+
+/* True when variable v is a gate not yet evaluated in this generation. */
+static bool pending(const struct cnf *c, lit l)
+{
+    int v = l > 0 ? l : -l;
+    return c->defs[v].op && c->eval_at[v] != c->generation;
+}
+
+/* Value of variable v in the last model.  A gate is evaluated from its
+ * inputs: the solver holds only the halves of definitions that clauses
+ * need, so its own value for a gate variable may be arbitrary. */
+static bool var_value(struct cnf *c, int v)
+{
+    size_t top = push(c, 0, v);
+    while (top > 0) {
+        lit u = c->work[top - 1];
+        const struct gate_def *d = &c->defs[u];
+        if (!pending(c, u)) {
+            top--;
+            continue;
+        }
+        bool deeper = false;
+        if (pending(c, d->a)) {
+            top = push(c, top, d->a > 0 ? d->a : -d->a);
+            deeper = true;
+        }
+        if (pending(c, d->b)) {
+            top = push(c, top, d->b > 0 ? d->b : -d->b);
+            deeper = true;
+        }
+        if (deeper)
+            continue;
+        bool a = known_value(c, d->a), b = known_value(c, d->b);
+        c->eval_val[u] = d->op == GATE_AND ? (a && b) : (a != b);
+        c->eval_at[u] = c->generation;
+        top--;
+    }
+    return known_value(c, v);
 }
 
 bool cnf_value(struct cnf *c, lit l)
@@ -245,7 +385,8 @@ bool cnf_value(struct cnf *c, lit l)
         return true;
     if (l == LIT_FALSE)
         return false;
-    return ccadical_val(c->solver, l) > 0;
+    bool val = var_value(c, l > 0 ? l : -l);
+    return l > 0 ? val : !val;
 }
 
 bool cnf_failed(struct cnf *c, lit l)

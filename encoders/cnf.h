@@ -43,7 +43,13 @@ void cnf_clause3(struct cnf *c, lit a, lit b, lit d);
 /* Adds a -> b. */
 static inline void cnf_imply(struct cnf *c, lit a, lit b) { cnf_clause2(c, -a, b); }
 
-/* Gates: exact (both directions), constant-folded, structurally hashed. */
+/* Gates: constant-folded and structurally hashed.  A gate's defining
+ * clauses reach the solver on demand: when a clause or an assumption
+ * mentions its output, the half of the definition that sign needs
+ * (Plaisted-Greenbaum), transitively; a gate nothing mentions costs
+ * nothing.  Every satisfiable query stays satisfiable and every model
+ * read through cnf_value is exact, since gates are evaluated from their
+ * inputs. */
 lit cnf_and(struct cnf *c, lit a, lit b);
 lit cnf_or(struct cnf *c, lit a, lit b);
 lit cnf_xor(struct cnf *c, lit a, lit b);
@@ -56,7 +62,8 @@ void cnf_at_most_one(struct cnf *c, const lit *l, int n);
 
 /* Solving (symbolic mode only). Returns 10 (SAT) or 20 (UNSAT). */
 int cnf_solve(struct cnf *c, const lit *assumptions, int n);
-/* Value of a literal in the last model (constants evaluate directly). */
+/* Value of a literal in the last model (constants evaluate directly, gates
+ * from their inputs). */
 bool cnf_value(struct cnf *c, lit l);
 /* True when assumption l was part of the last UNSAT core. */
 bool cnf_failed(struct cnf *c, lit l);

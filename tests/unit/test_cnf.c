@@ -1,7 +1,8 @@
 /* Unit tests of the CNF layer: constant folding of every gate, structural
  * hashing, exact Tseitin encodings checked exhaustively against truth tables
- * (through the solver and through the concrete back end), at-most-one,
- * empty clauses and failed assumptions. */
+ * (through the solver and through the concrete back end), definitions
+ * emitted on demand by polarity, at-most-one, empty clauses and failed
+ * assumptions. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -228,6 +229,70 @@ static void test_gates_exhaustive(void **state)
     cnf_free(c);
 }
 
+/* Assuming a gate's output forces its truth-table value: the half of the
+ * definition an assumption needs reaches the solver, and for every input
+ * assignment the wrong output value is unsatisfiable. */
+static void test_gates_enforced(void **state)
+{
+    (void)state;
+    lit pool[POOL];
+    for (int op = 0; op < OP_COUNT; op++) {
+        int tuples = arity(op) == 3 ? POOL * POOL * POOL : POOL * POOL;
+        for (int t = 0; t < tuples; t++) {
+            struct cnf *c = cnf_new(true);
+            lit vars[NVARS], args[3];
+            for (int i = 0; i < NVARS; i++)
+                vars[i] = cnf_var(c);
+            lit init[POOL] = { LIT_TRUE, LIT_FALSE, vars[0], -vars[0], vars[1], -vars[1], vars[2], -vars[2] };
+            for (int i = 0; i < POOL; i++)
+                pool[i] = init[i];
+            for (int i = 0; i < 3; i++)
+                args[i] = pool[(t >> (3 * i)) % POOL];
+            lit out = apply(c, op, args);
+            for (unsigned asg = 0; asg < 8 && !lit_is_const(out); asg++) {
+                lit as[NVARS + 1];
+                bool v[3];
+                assume_bits(as, vars, asg);
+                for (int i = 0; i < 3; i++)
+                    v[i] = eval(args[i], vars, asg);
+                bool want = truth(op, v);
+                as[NVARS] = want ? out : -out;
+                assert_int_equal(cnf_solve(c, as, NVARS + 1), 10);
+                as[NVARS] = want ? -out : out;
+                if (cnf_solve(c, as, NVARS + 1) != 20)
+                    fail_msg("%s(%d,%d,%d) under %u: the solver allows %d", op_name[op],
+                             args[0], args[1], args[2], asg, !want);
+            }
+            cnf_free(c);
+        }
+    }
+}
+
+/* A gate no clause mentions costs no clause; a clause mentioning it with
+ * one sign brings only the half of its definition that sign needs. */
+static void test_definitions_on_demand(void **state)
+{
+    (void)state;
+    struct cnf *c = cnf_new(true);
+    lit a = cnf_var(c), b = cnf_var(c), x = cnf_var(c);
+    long before = cnf_num_clauses(c);
+    lit g = cnf_and(c, a, b);
+    cnf_or(c, g, x);                         /* built, never used */
+    assert_int_equal(cnf_num_clauses(c), before);
+    cnf_imply(c, g, x);                      /* -g | x: needs a & b -> g */
+    assert_int_equal(cnf_num_clauses(c), before + 2);
+    lit as[3] = { a, b, -x };
+    assert_int_equal(cnf_solve(c, as, 3), 20);
+    lit bs[2] = { -a, -x };                  /* g false: x is free */
+    assert_int_equal(cnf_solve(c, bs, 2), 10);
+    assert_false(cnf_value(c, g));
+    cnf_unit(c, g);                          /* g: now needs g -> a & b */
+    assert_int_equal(cnf_num_clauses(c), before + 5);
+    assert_int_equal(cnf_solve(c, NULL, 0), 10);
+    assert_true(cnf_value(c, a) && cnf_value(c, b) && cnf_value(c, x));
+    cnf_free(c);
+}
+
 /* Checks that fixing the lits in l[0..n-1] to the given truths is (un)satisfiable. */
 static void check_amo(struct cnf *c, const lit *l, int n, unsigned truths, int want)
 {
@@ -320,6 +385,8 @@ int main(void)
         cmocka_unit_test(test_structural_hashing),
         cmocka_unit_test(test_hashing_after_growth),
         cmocka_unit_test(test_gates_exhaustive),
+        cmocka_unit_test(test_gates_enforced),
+        cmocka_unit_test(test_definitions_on_demand),
         cmocka_unit_test(test_at_most_one),
         cmocka_unit_test(test_false_clause),
         cmocka_unit_test(test_failed),
