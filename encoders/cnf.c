@@ -1,39 +1,13 @@
 /* CNF construction: constant folding, structural hashing, Tseitin clauses. */
 #include "encoders/cnf.h"
 
-#include <ccadical.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "encoders/cnf_impl.h"
 #include "encoders/xalloc.h"
-
-enum gate_op { GATE_AND = 1, GATE_XOR = 2 };
-
-struct gate_slot { int op; lit a, b, out; };
-
-/* Which halves of a gate's definition the solver has: out -> body (the
- * output occurs positively somewhere) and body -> out (it occurs negatively). */
-enum { SIDE_POS = 1, SIDE_NEG = 2 };
-
-/* The definition of a gate variable, kept so clauses are emitted on demand. */
-struct gate_def { unsigned char op, sides; lit a, b; };
-
-struct cnf {
-    CCaDiCaL *solver;
-    int nvars;
-    long nclauses;
-    struct gate_slot *table;   /* open addressing; op == 0 means empty */
-    size_t cap, used;
-    struct gate_def *defs;     /* by variable; op == 0: not a gate */
-    size_t defs_cap;
-    lit *work;                 /* stack for require() and gate evaluation */
-    size_t work_cap;
-    unsigned generation;       /* bumped by every solve: invalidates eval_at */
-    unsigned *eval_at;         /* by variable: generation of eval_val */
-    bool *eval_val;
-};
 
 static void grow_vars(struct cnf *c);
 
@@ -64,6 +38,7 @@ void cnf_free(struct cnf *c)
     free(c->work);
     free(c->eval_at);
     free(c->eval_val);
+    closures_free(c);
     free(c);
 }
 
@@ -94,8 +69,14 @@ lit cnf_var(struct cnf *c)
     return c->nvars;
 }
 
-/* Pushes l on the work stack; returns the new depth. */
-static size_t push(struct cnf *c, size_t top, lit l)
+lit cnf_gate_var(struct cnf *c, struct gate_def def)
+{
+    lit o = cnf_var(c);
+    c->defs[o] = def;
+    return o;
+}
+
+size_t cnf_push(struct cnf *c, size_t top, lit l)
 {
     if (top == c->work_cap) {
         c->work_cap = c->work_cap ? 2 * c->work_cap : 256;
@@ -105,7 +86,24 @@ static size_t push(struct cnf *c, size_t top, lit l)
     return top + 1;
 }
 
-/* Hands a clause of non-constant literals to the solver as it is. */
+void cnf_emit(struct cnf *c, const lit *l, int n)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (l[i] == LIT_TRUE)
+            return;
+    for (int i = 0; i < n; i++)
+        if (l[i] != LIT_FALSE) {
+            ccadical_add(c->solver, l[i]);
+            kept++;
+        }
+    if (kept == 0)
+        ccadical_add(c->solver, LIT_FALSE);   /* the empty clause */
+    ccadical_add(c->solver, 0);
+    c->nclauses++;
+}
+
+/* Hands a clause of two or three non-constant literals (d == 0: two) to the solver. */
 static void emit(struct cnf *c, lit a, lit b, lit d)
 {
     ccadical_add(c->solver, a);
@@ -122,7 +120,7 @@ static void emit(struct cnf *c, lit a, lit b, lit d)
  * gate that no clause mentions costs nothing. */
 static void require(struct cnf *c, lit l)
 {
-    size_t top = push(c, 0, l);
+    size_t top = cnf_push(c, 0, l);
     while (top > 0) {
         lit x = c->work[--top];
         lit o = x > 0 ? x : -x;
@@ -132,13 +130,15 @@ static void require(struct cnf *c, lit l)
             continue;
         d->sides |= side;
         lit a = d->a, b = d->b;
-        if (d->op == GATE_AND && side == SIDE_POS) {          /* o -> a & b */
+        if (d->op == GATE_CLOSURE) {
+            top = closure_require(c, o, side, top);
+        } else if (d->op == GATE_AND && side == SIDE_POS) {          /* o -> a & b */
             emit(c, -o, a, 0);
             emit(c, -o, b, 0);
-            top = push(c, push(c, top, a), b);
+            top = cnf_push(c, cnf_push(c, top, a), b);
         } else if (d->op == GATE_AND) {                       /* a & b -> o */
             emit(c, o, -a, -b);
-            top = push(c, push(c, top, -a), -b);
+            top = cnf_push(c, cnf_push(c, top, -a), -b);
         } else {                                              /* xor: both signs of both inputs */
             if (side == SIDE_POS) {
                 emit(c, -o, a, b);
@@ -147,7 +147,7 @@ static void require(struct cnf *c, lit l)
                 emit(c, o, -a, b);
                 emit(c, o, a, -b);
             }
-            top = push(c, push(c, push(c, push(c, top, a), -a), b), -b);
+            top = cnf_push(c, cnf_push(c, cnf_push(c, cnf_push(c, top, a), -a), b), -b);
         }
     }
 }
@@ -230,10 +230,9 @@ static lit gate_lookup(struct cnf *c, int op, lit a, lit b)
             return s->out;
         j = (j + 1) & (c->cap - 1);
     }
-    lit o = cnf_var(c);
+    lit o = cnf_gate_var(c, (struct gate_def){ (unsigned char)op, 0, a, b });
     c->table[j] = (struct gate_slot){ op, a, b, o };
     c->used++;
-    c->defs[o] = (struct gate_def){ (unsigned char)op, 0, a, b };
     return o;
 }
 
@@ -331,20 +330,19 @@ int cnf_solve(struct cnf *c, const lit *assumptions, int n)
     return ccadical_solve(c->solver);
 }
 
-/* Value in the last model of a literal whose variable is a plain variable
- * or a gate already evaluated in this generation. */
-static bool known_value(struct cnf *c, lit l)
+bool cnf_known_value(struct cnf *c, lit l)
 {
+    if (lit_is_const(l))
+        return l == LIT_TRUE;
     int v = l > 0 ? l : -l;
     bool val = c->defs[v].op ? c->eval_val[v] : ccadical_val(c->solver, v) > 0;
     return l > 0 ? val : !val;
 }
 
-/* True when variable v is a gate not yet evaluated in this generation. */
-static bool pending(const struct cnf *c, lit l)
+bool cnf_pending(const struct cnf *c, lit l)
 {
     int v = l > 0 ? l : -l;
-    return c->defs[v].op && c->eval_at[v] != c->generation;
+    return !lit_is_const(l) && c->defs[v].op && c->eval_at[v] != c->generation;
 }
 
 /* Value of variable v in the last model.  A gate is evaluated from its
@@ -352,31 +350,31 @@ static bool pending(const struct cnf *c, lit l)
  * need, so its own value for a gate variable may be arbitrary. */
 static bool var_value(struct cnf *c, int v)
 {
-    size_t top = push(c, 0, v);
+    size_t top = cnf_push(c, 0, v);
     while (top > 0) {
         lit u = c->work[top - 1];
         const struct gate_def *d = &c->defs[u];
-        if (!pending(c, u)) {
+        if (!cnf_pending(c, u)) {
             top--;
             continue;
         }
-        bool deeper = false;
-        if (pending(c, d->a)) {
-            top = push(c, top, d->a > 0 ? d->a : -d->a);
-            deeper = true;
-        }
-        if (pending(c, d->b)) {
-            top = push(c, top, d->b > 0 ? d->b : -d->b);
-            deeper = true;
-        }
-        if (deeper)
+        if (d->op == GATE_CLOSURE) {
+            top = closure_evaluate(c, u, top);
             continue;
-        bool a = known_value(c, d->a), b = known_value(c, d->b);
+        }
+        size_t before = top;
+        if (cnf_pending(c, d->a))
+            top = cnf_push(c, top, d->a > 0 ? d->a : -d->a);
+        if (cnf_pending(c, d->b))
+            top = cnf_push(c, top, d->b > 0 ? d->b : -d->b);
+        if (top > before)
+            continue;
+        bool a = cnf_known_value(c, d->a), b = cnf_known_value(c, d->b);
         c->eval_val[u] = d->op == GATE_AND ? (a && b) : (a != b);
         c->eval_at[u] = c->generation;
         top--;
     }
-    return known_value(c, v);
+    return cnf_known_value(c, v);
 }
 
 bool cnf_value(struct cnf *c, lit l)

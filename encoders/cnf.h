@@ -57,6 +57,10 @@ lit cnf_iff(struct cnf *c, lit a, lit b);
 lit cnf_ite(struct cnf *c, lit s, lit t, lit e);
 lit cnf_and_n(struct cnf *c, const lit *l, int n);
 lit cnf_or_n(struct cnf *c, const lit *l, int n);
+/* The transitive closure of the relation r over n nodes (r and t are
+ * row-major n * n matrices): t[i*n+j] is true iff a path of r leads from
+ * i to j.  Its entries are lazily defined like gates (see closure.c). */
+void cnf_closure(struct cnf *c, const lit *r, int n, lit *t);
 /* Constrains at most one of l[0..n-1] to be true. */
 void cnf_at_most_one(struct cnf *c, const lit *l, int n);
 

@@ -121,21 +121,8 @@ struct rel rel_inv(const struct rel *r)
 
 struct rel rel_plus(struct cnf *c, const struct rel *r)
 {
-    /* Warshall: after step k, (i,j) holds iff a path through {0..k} exists. */
-    int n = r->n;
-    struct rel t = rel_copy(r);
-    for (int k = 0; k < n; k++)
-        for (int i = 0; i < n; i++) {
-            lit ik = t.m[i * n + k];
-            if (ik == LIT_FALSE)
-                continue;
-            for (int j = 0; j < n; j++) {
-                lit kj = t.m[k * n + j];
-                if (kj == LIT_FALSE)
-                    continue;
-                t.m[i * n + j] = cnf_or(c, t.m[i * n + j], cnf_and(c, ik, kj));
-            }
-        }
+    struct rel t = rel_empty(r->n);
+    cnf_closure(c, r->m, r->n, t.m);
     return t;
 }
 

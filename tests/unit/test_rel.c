@@ -341,7 +341,8 @@ static void test_symbolic_sparsity(void **state)
 }
 
 /* Closure and cycle detection built once per relation, then solved under many
- * assumption sets (incrementally) and compared with the reference each time. */
+ * assumption sets (incrementally) and compared with the reference each time;
+ * assuming the other value of an entry (either sign) must be unsatisfiable. */
 static void test_closure_cyclic_incremental(void **state)
 {
     (void)state;
@@ -358,7 +359,7 @@ static void test_closure_cyclic_incremental(void **state)
             for (int t = 0; t < 60; t++) {
                 struct minput in;
                 bool want[NSQ];
-                lit as[NSQ];
+                lit as[NSQ + 1];
                 int nas = 0;
                 random_input(&seed, n, t, &in);
                 for (int e = 0; e < n * n; e++)
@@ -370,6 +371,18 @@ static void test_closure_cyclic_incremental(void **state)
                         fail_msg("plus n=%d (%d,%d) is %d", n, e / n, e % n, !want[e]);
                 assert_int_equal(cnf_value(c, cy), ref_diag(n, want));
                 cyc[ref_diag(n, want)]++;
+                /* the clauses enforce it: the other value of any entry is unsatisfiable */
+                for (int e = 0; e < n * n; e++) {
+                    if (lit_is_const(pl.m[e]))
+                        continue;
+                    as[nas] = want[e] ? -pl.m[e] : pl.m[e];
+                    if (cnf_solve(c, as, nas + 1) != 20)
+                        fail_msg("plus n=%d (%d,%d) can be %d", n, e / n, e % n, !want[e]);
+                }
+                if (!lit_is_const(cy)) {
+                    as[nas] = ref_diag(n, want) ? -cy : cy;
+                    assert_int_equal(cnf_solve(c, as, nas + 1), 20);
+                }
             }
             rel_free(&pl); rel_free(&r);
             cnf_free(c);
