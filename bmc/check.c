@@ -10,6 +10,7 @@
 #include "bmc/oracle.h"
 #include "bmc/outcomes.h"
 #include "bmc/refine.h"
+#include "bmc/symmetry.h"
 #include "bmc/termination.h"
 #include "bmc/witness.h"
 #include "encoders/assertion.h"
@@ -390,6 +391,8 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
         return;
     }
     sat_setup(s);
+    if (!s->o->outcomes)   /* outcomes tell threads apart by their registers */
+        symmetry_break(s->c, s->p, &s->x.base.rels[R_CO]);
     struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
     lit filter = assertion_encode(s->c, l->filter, &fs);
     lit body = assertion_encode(s->c, l->assertion, &fs);
@@ -425,6 +428,7 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
 static void check_cat_spec(struct sat_check *s, struct check_result *r)
 {
     sat_setup(s);
+    symmetry_break(s->c, s->p, &s->x.base.rels[R_CO]);
     lit raised = LIT_FALSE;
     for (int i = 0; i < s->m.naxioms; i++)
         if (s->m.axioms[i].kind == AX_FLAG)
