@@ -6,10 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "bmc/evaluate.h"
+#include "bmc/enumerate.h"
 #include "bmc/oracle.h"
-#include "bmc/outcomes.h"
-#include "bmc/refine.h"
+#include "bmc/sat_check.h"
 #include "bmc/symmetry.h"
 #include "bmc/termination.h"
 #include "bmc/witness.h"
@@ -18,7 +17,6 @@
 #include "encoders/xalloc.h"
 
 #define ORACLE_LIMIT 2000000L
-#define OUTCOMES_LIMIT 1000      /* states enumerated at most (each is re-checked) */
 
 const char *verdict_name(enum verdict v)
 {
@@ -39,118 +37,6 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Everything one SAT check holds. */
-struct sat_check {
-    const struct program *p;
-    const struct model_desc *md;
-    const struct check_opts *o;
-    int sx_mode;             /* enum sx_mode: how threads may stop short */
-    struct cnf *c;
-    struct exec_enc x;
-    struct model_out m;
-    int nacts;
-    lit acts[MODEL_MAX_AXIOMS + 4];
-    const char *act_names[MODEL_MAX_AXIOMS];
-    const struct axiom *act_axioms[MODEL_MAX_AXIOMS];
-};
-
-static void sat_setup(struct sat_check *s)
-{
-    s->c = cnf_new(true);
-    exec_encode(s->c, s->p, s->md->co_total, s->sx_mode, &s->x);
-    s->md->build(s->c, &s->x.base, &s->m);
-    for (int i = 0; i < s->m.naxioms; i++) {
-        const struct axiom *ax = &s->m.axioms[i];
-        if (ax->kind == AX_FLAG || axiom_disabled(ax->name, s->o->disabled, s->o->ndisabled))
-            continue;
-        lit act = cnf_var(s->c);
-        cnf_imply(s->c, act, -ax->violated);
-        s->act_names[s->nacts] = ax->name;
-        s->act_axioms[s->nacts] = ax;
-        s->acts[s->nacts++] = act;
-    }
-}
-
-/* Frees the check, recording the size of its CNF in r. */
-static void sat_teardown(struct sat_check *s, struct check_result *r)
-{
-    r->nvars = cnf_num_vars(s->c);
-    r->nclauses = cnf_num_clauses(s->c);
-    model_out_free(&s->m);
-    exec_free(s->p, &s->x);
-    cnf_free(s->c);
-}
-
-/* Forbids the cycles the current model has in enabled acyclicity axioms;
- * false when it has none (the model is a consistent execution). */
-static bool refine(struct sat_check *s)
-{
-    int found = 0;
-    for (int i = 0; i < s->nacts; i++)
-        if (s->act_axioms[i]->kind == AX_ACYCLIC)
-            found += refine_acyclic(s->c, &s->act_axioms[i]->rel, s->acts[i]);
-    return found > 0;
-}
-
-/* Solves under the enabled axioms and extra, refining acyclicity lazily. */
-static int solve_with(struct sat_check *s, lit extra)
-{
-    lit as[MODEL_MAX_AXIOMS + 4];
-    memcpy(as, s->acts, (size_t)s->nacts * sizeof *as);
-    as[s->nacts] = extra;
-    int res;
-    while ((res = cnf_solve(s->c, as, s->nacts + 1)) == 10 && refine(s))
-        ;
-    return res;
-}
-
-/* Reads the solver's model into a choice. */
-static void extract_choice(struct sat_check *s, struct choice *ch)
-{
-    const struct program *p = s->p;
-    int n = p->nevents;
-    choice_init(ch, p);
-    const struct rel *rf = &s->x.base.rels[R_RF];
-    for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) {
-            if (cnf_value(s->c, rel_get(rf, i, j)))
-                ch->rf[j] = i;
-            ch->co[i * n + j] = cnf_value(s->c, rel_get(&s->x.base.rels[R_CO], i, j));
-            ch->sf[i * n + j] = cnf_value(s->c, rel_get(&s->x.base.rels[R_SYNC_FENCE], i, j));
-        }
-        ch->sync[i] = cnf_value(s->c, s->x.sync[i]);
-        if (cnf_value(s->c, s->x.final_pick[i]))
-            ch->final_pick[program_root_location(p->lit, p->events[i].loc)] = i;
-    }
-    for (int t = 0; t < p->nthreads; t++)
-        for (int i = 0; i <= p->threads[t].ncode; i++)
-            if (cnf_value(s->c, s->x.sx.halt_at[t][i]))
-                ch->stop_at[t] = i;
-}
-
-/* What a witness must show: the condition true, the condition false, a
- * raised flag (a data race), a thread stuck for ever (not at the bound), or
- * just a terminating execution satisfying the filter (an outcome). */
-enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG, GOAL_STUCK, GOAL_ANY };
-
-/* Some thread of the concrete execution spins, repeats or is blocked. */
-static bool some_thread_stuck(const struct program *p, const struct concrete *x)
-{
-    for (int t = 0; t < p->nthreads; t++)
-        if (x->spins[t] || x->repeats[t] || x->blocked[t])
-            return true;
-    return false;
-}
-
-/* The first raised flag of a concrete evaluation, or NULL. */
-static const struct axiom *raised_flag(const struct model_out *m)
-{
-    for (int i = 0; i < m->naxioms; i++)
-        if (m->axioms[i].kind == AX_FLAG && m->axioms[i].violated == LIT_TRUE)
-            return &m->axioms[i];
-    return NULL;
-}
-
 /* "P0 write `st.sc0 x, 1` and P1 read `ld.sc0 r0, x` race (racy3c3)":
  * the first pair of a raised flag. */
 static void name_flagged_pair(const struct program *p, const struct axiom *ax, char *buf, size_t len)
@@ -166,37 +52,6 @@ static void name_flagged_pair(const struct program *p, const struct axiom *ax, c
                 return;
             }
     snprintf(buf, len, "a consistent execution raises %s", ax->name);
-}
-
-/* Evaluates the solver's model concretely into ch and ev (the caller frees
- * both); returns why it is not the execution the solver claims for goal,
- * NULL when it is. */
-static const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *ch,
-                                  struct evaluation *ev)
-{
-    extract_choice(s, ch);
-    evaluate(s->p, s->md, s->o->disabled, s->o->ndisabled, ch, ev);
-    const char *why = NULL;
-    if (!ev->x.valid)
-        why = ev->x.why;
-    else if (!ev->consistent)
-        why = ev->violated;
-    else if (goal != GOAL_STUCK && !ev->terminated)
-        why = "not every thread terminates";
-    else if (!ev->filter)
-        why = "the filter does not hold";
-    else if (goal == GOAL_STUCK && (ev->bound_hit || !some_thread_stuck(s->p, &ev->x)))
-        why = "no thread is stuck short of the bound";
-    else if (goal == GOAL_FLAG && raised_flag(&ev->m) == NULL)
-        why = "no flag is raised";
-    else if ((goal == GOAL_TRUE || goal == GOAL_FALSE) && ev->assertion != (goal == GOAL_TRUE))
-        why = "the final state does not decide the property as the solver said";
-    for (int e = 0; !why && e < s->p->nevents; e++)
-        if (ev->x.exec[e] != cnf_value(s->c, s->x.sx.exec[e]) ||
-            (ev->x.exec[e] && s->p->events[e].loc >= 0 &&
-             ev->x.val[e] != bv_model_value(s->c, &s->x.sx.val[e])))
-            why = "the concrete run differs from the solver's execution";
-    return why;
 }
 
 /* Checks the SAT witness concretely; fills the witness JSON if asked and,
@@ -236,24 +91,6 @@ static void core_reason(struct sat_check *s, char *buf, size_t len)
         snprintf(buf + used, len - used, ")");
 }
 
-/* Every thread ran to its end. */
-static lit all_terminated(struct sat_check *s)
-{
-    lit term = LIT_TRUE;
-    for (int t = 0; t < s->p->nthreads; t++)
-        term = cnf_and(s->c, term, s->x.sx.terminated[t]);
-    return term;
-}
-
-/* Some thread was cut at the loop bound. */
-static lit some_bound_hit(struct sat_check *s)
-{
-    lit bound = LIT_FALSE;
-    for (int t = 0; t < s->p->nthreads; t++)
-        bound = cnf_or(s->c, bound, s->x.sx.bound_hit[t]);
-    return bound;
-}
-
 /* Sets UNKNOWN when no witness was found but an execution satisfying the
  * filter is cut at the bound (a longer run might decide). */
 static void unknown_if_bounded(struct sat_check *s, lit filter, struct check_result *r)
@@ -264,122 +101,6 @@ static void unknown_if_bounded(struct sat_check *s, lit filter, struct check_res
         snprintf(r->reason, sizeof r->reason,
                  "no witness within the loop bound %d, and some loop can run past it", s->p->bound);
     }
-}
-
-/* The encoded final value of an observed register or location. */
-static const struct bv *observed_bv(const struct sat_check *s, const struct avalue *v)
-{
-    return v->kind == AV_REG ? &s->x.sx.final_regs[v->thread][v->reg] : &s->x.final_mem[v->loc];
-}
-
-/* The concrete final value of an observed register or location. */
-static int32_t observed_value(const struct concrete *x, const struct avalue *v)
-{
-    return v->kind == AV_REG ? x->final_regs[v->thread][v->reg] : x->final_mem[v->loc];
-}
-
-/* Forbids the projected final state vals: some observed value differs. */
-static void block_state(struct sat_check *s, const struct outcome_set *o, const int32_t *vals)
-{
-    lit *clause = xcalloc((size_t)o->nobs * BV_WIDTH, sizeof *clause);
-    int n = 0;
-    for (int i = 0; i < o->nobs; i++) {
-        const struct bv *b = observed_bv(s, &o->obs[i]);
-        for (int k = 0; k < BV_WIDTH; k++)
-            clause[n++] = ((uint32_t)vals[i] >> k & 1u) ? -b->b[k] : b->b[k];
-    }
-    cnf_clause(s->c, clause, n);
-    free(clause);
-}
-
-/* Re-checks the solver's model as an outcome: a consistent terminating
- * execution satisfying the filter whose final state projects to vals and
- * whose condition body is sat; false (with r->reason set) if not. */
-static bool recheck_outcome(struct sat_check *s, const struct outcome_set *o, const int32_t *vals,
-                            bool sat, struct check_result *r)
-{
-    struct choice ch;
-    struct evaluation ev;
-    const char *why = evaluate_model(s, GOAL_ANY, &ch, &ev);
-    if (!why && ev.assertion != sat)
-        why = "the condition evaluates differently";
-    for (int i = 0; !why && i < o->nobs; i++)
-        if (observed_value(&ev.x, &o->obs[i]) != vals[i])
-            why = "an observed final value differs";
-    if (why)
-        snprintf(r->reason, sizeof r->reason,
-                 "internal error: the concrete evaluator rejects the solver's outcome (%s)", why);
-    evaluation_free(s->p, &ev);
-    choice_free(&ch);
-    return why == NULL;
-}
-
-/* Adds every final state of a consistent execution in which every thread
- * terminates and the filter holds, projected onto o's observed values, by
- * solving again with each state found forbidden.  The blocking clauses
- * stay: this is the check's last use of the solver.  False (with r->reason
- * set) on an internal error; *capped when it stopped at OUTCOMES_LIMIT. */
-static bool enumerate_outcomes(struct sat_check *s, lit body, lit filter, struct outcome_set *o,
-                               bool *capped, struct check_result *r)
-{
-    lit query = cnf_and(s->c, filter, all_terminated(s));
-    int32_t *vals = xcalloc((size_t)o->nobs, sizeof *vals);
-    bool ok = true;
-    while (ok && solve_with(s, query) == 10) {
-        if (o->nstates == OUTCOMES_LIMIT) {
-            char why[80];
-            snprintf(why, sizeof why, "stopped after %d states", OUTCOMES_LIMIT);
-            outcomes_incomplete(o, why);
-            *capped = true;
-            break;
-        }
-        for (int i = 0; i < o->nobs; i++)
-            vals[i] = bv_model_value(s->c, observed_bv(s, &o->obs[i]));
-        bool sat = cnf_value(s->c, body);
-        ok = recheck_outcome(s, o, vals, sat, r);
-        if (ok && !outcomes_add(o, vals, sat)) {
-            snprintf(r->reason, sizeof r->reason,
-                     "internal error: the solver found a forbidden outcome again");
-            ok = false;
-        }
-        block_state(s, o, vals);
-    }
-    free(vals);
-    return ok;
-}
-
-/* Fills r->outcomes after the program_spec verdict: the set may be
- * incomplete when some execution is cut at the loop bound; a set that
- * contradicts the verdict is an internal error. */
-static void report_outcomes(struct sat_check *s, lit body, lit filter, struct check_result *r)
-{
-    const struct litmus *l = s->p->lit;
-    struct outcome_set o;
-    outcomes_init(&o, l);
-    lit bound = some_bound_hit(s);
-    if (r->verdict == V_UNKNOWN || (bound != LIT_FALSE && solve_with(s, bound) == 10)) {
-        char why[96];
-        snprintf(why, sizeof why, "some loop can run past the loop bound %d", s->p->bound);
-        outcomes_incomplete(&o, why);
-    }
-    bool capped = false;
-    if (!enumerate_outcomes(s, body, filter, &o, &capped, r)) {
-        r->verdict = V_ERROR;
-        outcomes_free(&o);
-        return;
-    }
-    int positive = outcomes_positive(&o);
-    bool in_set = l->quant == Q_FORALL ? o.nstates > positive : positive > 0;
-    bool found = r->verdict == (l->quant == Q_EXISTS ? V_PASS : V_FAIL);
-    if (in_set != found && (in_set || !capped)) {
-        r->verdict = V_ERROR;
-        snprintf(r->reason, sizeof r->reason,
-                 "internal error: the outcome set (%d states, %d satisfying the condition) "
-                 "contradicts the program_spec check", o.nstates, positive);
-    } else {
-        r->outcomes = outcomes_json(&o);
-    }
-    outcomes_free(&o);
 }
 
 static void check_program_spec(struct sat_check *s, struct check_result *r)
