@@ -112,7 +112,7 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
         return;
     }
     sat_setup(s);
-    if (!s->o->outcomes)   /* outcomes tell threads apart by their registers */
+    if (!s->o->outcomes && !s->o->no_symmetry)   /* outcomes tell threads apart by their registers */
         symmetry_break(s->c, s->p, &s->x.base.rels[R_CO]);
     struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
     lit filter = assertion_encode(s->c, l->filter, &fs);
@@ -149,7 +149,8 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
 static void check_cat_spec(struct sat_check *s, struct check_result *r)
 {
     sat_setup(s);
-    symmetry_break(s->c, s->p, &s->x.base.rels[R_CO]);
+    if (!s->o->no_symmetry)
+        symmetry_break(s->c, s->p, &s->x.base.rels[R_CO]);
     lit raised = LIT_FALSE;
     for (int i = 0; i < s->m.naxioms; i++)
         if (s->m.axioms[i].kind == AX_FLAG)

@@ -23,6 +23,7 @@ struct check_opts {
     bool oracle;             /* --engine oracle: brute-force enumeration */
     bool outcomes;           /* also report the reachable final states
                                 (program_spec with the SAT engine only) */
+    bool no_symmetry;        /* search every thread permutation (bmc/symmetry.h) */
 };
 
 struct check_result {

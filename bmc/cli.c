@@ -13,7 +13,7 @@ static const char usage[] =
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair] [--bound N]\n"
     "              [--no-axiom NAME]... [--engine sat|oracle]\n"
-    "              [--json] [--witness FILE.json] [--outcomes]\n"
+    "              [--json] [--witness FILE.json] [--outcomes] [--no-symmetry]\n"
     "              [--expect CSV]... [-j N] [--shard K/N] [FILE|DIR]...\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -104,6 +104,8 @@ int cli_parse(int argc, char **argv, struct cli *cli)
             cli->json = true;
         } else if (strcmp(a, "--outcomes") == 0) {
             cli->opts.outcomes = true;
+        } else if (strcmp(a, "--no-symmetry") == 0) {
+            cli->opts.no_symmetry = true;
         } else if (strcmp(a, "--model") == 0) {
             if (!(v = option_value(argc, argv, &i)))
                 return 1;

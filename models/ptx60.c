@@ -16,7 +16,7 @@ static struct rel observation(struct cnf *c, const struct base *b, const struct 
 void model_ptx60_build(struct cnf *c, const struct base *b, struct model_out *out)
 {
     struct rel sync_barrier = cat_and(c, REL(R_SYNCBAR), REL(R_SCTA));
-    struct rel co = cat_plus(c, REL(R_CO));
+    struct rel co = REL(R_CO);   /* co+ = co: the skeleton makes co a strict order */
     struct rel fr = cat_seq(c, cat_inv(REL(R_RF)), rel_copy(&co));
     /* morally-strong = (ms1 & ms2) \ id */
     struct rel ms = cat_minus(c, cat_and(c, ptx_ms1(c, b), ptx_overlap(c, b, R_LOC)), cat_id(SET(S_ALL)));

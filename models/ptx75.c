@@ -62,7 +62,7 @@ static struct rel proxy_preserved_cause_base(struct cnf *c, const struct base *b
 void model_ptx75_build(struct cnf *c, const struct base *b, struct model_out *out)
 {
     struct rel sync_barrier = cat_and(c, REL(R_SYNCBAR), REL(R_SCTA));
-    struct rel co = cat_plus(c, REL(R_CO));
+    struct rel co = REL(R_CO);   /* co+ = co: the skeleton makes co a strict order */
     struct rel fr = cat_seq(c, cat_inv(REL(R_RF)), rel_copy(&co));
     struct rel sp = same_proxy(c, b);
     struct rel po_vloc = cat_and(c, REL(R_PO), REL(R_VLOC));
