@@ -383,6 +383,8 @@ bool cnf_value(struct cnf *c, lit l)
         return true;
     if (l == LIT_FALSE)
         return false;
+    if (!cnf_pending(c, l))   /* a plain variable, or a gate already evaluated */
+        return cnf_known_value(c, l);
     bool val = var_value(c, l > 0 ? l : -l);
     return l > 0 ? val : !val;
 }
