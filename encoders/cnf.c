@@ -103,15 +103,11 @@ void cnf_emit(struct cnf *c, const lit *l, int n)
     c->nclauses++;
 }
 
-/* Hands a clause of two or three non-constant literals (d == 0: two) to the solver. */
+/* Hands the clause a | b | d (d == 0: a | b) to the solver. */
 static void emit(struct cnf *c, lit a, lit b, lit d)
 {
-    ccadical_add(c->solver, a);
-    ccadical_add(c->solver, b);
-    if (d)
-        ccadical_add(c->solver, d);
-    ccadical_add(c->solver, 0);
-    c->nclauses++;
+    lit l[3] = { a, b, d };
+    cnf_emit(c, l, d ? 3 : 2);
 }
 
 /* Gives the solver what literal l occurring in a clause (or assumed) needs:
@@ -157,25 +153,13 @@ void cnf_clause(struct cnf *c, const lit *l, int n)
     for (int i = 0; i < n; i++)
         if (l[i] == LIT_TRUE)
             return;
-    int kept = 0;
-    for (int i = 0; i < n; i++)
-        if (l[i] != LIT_FALSE)
-            kept++;
-    if (kept == 0 && !c->solver) {
+    if (!c->solver) {   /* concrete mode: every literal is a constant */
         fprintf(stderr, "gpubmc: internal error: empty clause in concrete mode\n");
         abort();
     }
-    if (!c->solver)
-        return; /* non-constant literals cannot occur in concrete mode */
+    cnf_emit(c, l, n);
     for (int i = 0; i < n; i++)
-        if (l[i] != LIT_FALSE)
-            ccadical_add(c->solver, l[i]);
-    if (kept == 0)
-        ccadical_add(c->solver, LIT_FALSE);
-    ccadical_add(c->solver, 0);
-    c->nclauses++;
-    for (int i = 0; i < n; i++)
-        if (l[i] != LIT_FALSE)
+        if (!lit_is_const(l[i]))
             require(c, l[i]);
 }
 
