@@ -101,6 +101,7 @@ void cnf_emit(struct cnf *c, const lit *l, int n)
         ccadical_add(c->solver, LIT_FALSE);   /* the empty clause */
     ccadical_add(c->solver, 0);
     c->nclauses++;
+    c->core_valid = false;
 }
 
 /* Hands the clause a | b | d (d == 0: a | b) to the solver. */
@@ -304,6 +305,18 @@ void cnf_at_most_one(struct cnf *c, const lit *l, int n)
     }
 }
 
+/* Copies the values of the plain variables out of the solver after a SAT
+ * answer, so that the model stays readable once clauses are added (CaDiCaL
+ * answers values only until the next clause). */
+static void snapshot_model(struct cnf *c, int res)
+{
+    c->model_vars = res == 10 ? c->nvars : 0;
+    c->core_valid = res == 20;
+    for (int v = 2; v <= c->model_vars; v++)
+        if (!c->defs[v].op)
+            c->eval_val[v] = ccadical_val(c->solver, v) > 0;
+}
+
 int cnf_solve(struct cnf *c, const lit *assumptions, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -311,7 +324,9 @@ int cnf_solve(struct cnf *c, const lit *assumptions, int n)
         ccadical_assume(c->solver, assumptions[i]);
     }
     c->generation++;
-    return ccadical_solve(c->solver);
+    int res = ccadical_solve(c->solver);
+    snapshot_model(c, res);
+    return res;
 }
 
 bool cnf_known_value(struct cnf *c, lit l)
@@ -319,7 +334,11 @@ bool cnf_known_value(struct cnf *c, lit l)
     if (lit_is_const(l))
         return l == LIT_TRUE;
     int v = l > 0 ? l : -l;
-    bool val = c->defs[v].op ? c->eval_val[v] : ccadical_val(c->solver, v) > 0;
+    if (!c->defs[v].op && v > c->model_vars) {
+        fprintf(stderr, "gpubmc: internal error: value of variable %d read with no model for it\n", v);
+        abort();
+    }
+    bool val = c->eval_val[v];
     return l > 0 ? val : !val;
 }
 
@@ -377,6 +396,10 @@ bool cnf_failed(struct cnf *c, lit l)
 {
     if (lit_is_const(l))
         return false;
+    if (!c->core_valid) {
+        fprintf(stderr, "gpubmc: internal error: failed assumption asked with no UNSAT answer\n");
+        abort();
+    }
     return ccadical_failed(c->solver, l) != 0;
 }
 

@@ -38,8 +38,10 @@ struct cnf {
     lit *work;                 /* stack for require() and gate evaluation */
     size_t work_cap;
     unsigned generation;       /* bumped by every solve: invalidates eval_at */
+    int model_vars;            /* variables 1..model_vars have a value in the last model (0: none) */
+    bool core_valid;           /* the last solve was UNSAT and no clause came since */
     unsigned *eval_at;         /* by variable: generation of eval_val */
-    bool *eval_val;
+    bool *eval_val;            /* by variable: a gate's evaluated value, a plain variable's model value */
     struct closure *closures;
     int nclosures, closures_cap;
 };
