@@ -209,8 +209,9 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
         return;
     }
     r->verdict = orr.verdict;
-    snprintf(r->reason, sizeof r->reason, "oracle: %ld candidates, %ld consistent", orr.candidates,
-             orr.consistent);
+    snprintf(r->reason, sizeof r->reason, "oracle: %ld candidates, %ld consistent%s", orr.candidates,
+             orr.consistent, orr.value_cycles && orr.verdict == V_UNKNOWN
+             ? ", and value cycles the oracle cannot enumerate" : "");
 }
 
 /* Checks every --no-axiom name against the model; sets the error if not. */

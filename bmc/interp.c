@@ -18,7 +18,8 @@ struct ictx {
     const struct choice *ch;
     struct concrete *out;
     enum tri *cf, *ex;
-    bool *vknown, *idknown;
+    bool *vknown, *idknown, *occknown;
+    bool *deadlocked;        /* per barrier: waits in a cycle of barriers, never passes */
     bool changed;
 };
 
@@ -50,6 +51,8 @@ void choice_init(struct choice *ch, const struct program *p)
     ch->stop_at = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *ch->stop_at);
     for (int t = 0; t < p->nthreads; t++)
         ch->stop_at[t] = -1;
+    ch->val_hint = xcalloc((size_t)n + 1, sizeof *ch->val_hint);
+    ch->has_hint = false;
 }
 
 void choice_free(struct choice *ch)
@@ -60,6 +63,7 @@ void choice_free(struct choice *ch)
     free(ch->sf);
     free(ch->final_pick);
     free(ch->stop_at);
+    free(ch->val_hint);
 }
 
 static int32_t apply_binop(enum binop op, int32_t a, int32_t b)
@@ -194,6 +198,8 @@ static bool run_memory(struct walk *w, const struct uop *u)
     if (!read_value(w, e, &old))
         return false;
     learn_value(w->x, e, old);
+    if (!old.known && w->x->vknown[e])   /* a value a cycle's hint decided */
+        old = (struct ireg){ true, w->x->out->val[e] };
     if (in->kind == I_RMW) {
         struct ireg a = operand(w, &in->a), b = operand(w, &in->b), nv = { false, 0 };
         if (in->op == OP_CAS) {
@@ -239,34 +245,87 @@ static bool unreached_blocks(struct ictx *x, int b, int m)
     return !mi->bar_id.is_reg && x->out->bar_id[b] == (int32_t)mi->bar_id.value;
 }
 
-/* Decides whether reached barrier b passes: YES, NO (blocked) or UNK. */
+/* Whether reached member m, whose id and occurrence are known, is the same
+ * dynamic barrier as b: the same id (when named) and the same occurrence. */
+static bool same_instance(const struct ictx *x, int b, int m)
+{
+    const struct concrete *o = x->out;
+    return (!x->p->events[b].in->has_bar_id || o->bar_id[m] == o->bar_id[b]) &&
+           o->bar_occ[m] == o->bar_occ[b];
+}
+
+/* How thread t stands towards barrier b of another thread: whether it reached
+ * the same dynamic barrier (*met), whether it may still (*unknown), and
+ * whether b must wait for it (*owes: it has a member that blocks b when
+ * unreached). */
+static void thread_at_barrier(struct ictx *x, int b, int t, bool *met, bool *unknown, bool *owes)
+{
+    const struct program *p = x->p;
+    const struct pthread *pt = &p->threads[t];
+    *met = *unknown = *owes = false;
+    for (int m = pt->first_event; m < pt->first_event + pt->nevents; m++) {
+        if (!exec_barriers_meet(p, &p->events[b], &p->events[m]))
+            continue;
+        *owes |= unreached_blocks(x, b, m);
+        if (x->cf[m] == UNK || (x->cf[m] == YES && !x->occknown[m]))
+            *unknown = true;
+        else if (x->cf[m] == YES && same_instance(x, b, m))
+            *met = true;
+    }
+}
+
+/* Decides whether reached barrier b passes: YES, NO (blocked) or UNK.  A
+ * barrier meets one occurrence per thread: the k-th barrier of its kind and
+ * id that each thread reaches. */
 static enum tri barrier_passes(struct ictx *x, int b)
 {
     const struct program *p = x->p;
     const struct event *eb = &p->events[b];
     const struct instr *in = eb->in;
-    int count = 0;
-    bool unknown = false, blocked = false;
-    for (int m = 0; m < p->nevents; m++) {
-        if (!exec_barriers_meet(p, eb, &p->events[m]))
-            continue;
-        if (x->cf[m] == UNK) {
-            unknown = true;
-        } else if (x->cf[m] == NO) {
-            blocked |= !in->has_bar_quorum && unreached_blocks(x, b, m);
-        } else if (!x->idknown[m]) {
-            unknown = true;
-        } else if (!in->has_bar_id || x->out->bar_id[m] == x->out->bar_id[b]) {
-            count++;
-        }
-    }
+    if (x->deadlocked[b])
+        return NO;
     if (in->arrive && !in->has_bar_quorum)
         return YES;   /* bar.arrive signals its arrival and never waits */
+    int count = 1;    /* b itself */
+    bool unknown = false, blocked = false;
+    for (int t = 0; t < p->nthreads; t++) {
+        if (t == eb->thread)
+            continue;
+        bool met, unk, owes;
+        thread_at_barrier(x, b, t, &met, &unk, &owes);
+        count += met;
+        if (!met && unk)
+            unknown = true;
+        else if (!met && owes)
+            blocked = true;
+    }
     if (!in->has_bar_quorum)
-        return blocked ? NO : unknown ? UNK : YES;
+        return unknown ? UNK : blocked ? NO : YES;
     if (count >= x->out->bar_quorum[b])
         return YES;
     return unknown ? UNK : NO;
+}
+
+/* The occurrence number of reached barrier e: the barriers of its kind and
+ * id its thread reached before it; false while some id is unknown. */
+static bool barrier_occurrence(struct ictx *x, int e)
+{
+    const struct program *p = x->p;
+    const struct pthread *pt = &p->threads[p->events[e].thread];
+    int32_t occ = 0;
+    for (int o = pt->first_event; o < e; o++) {
+        if (x->cf[o] != YES || !exec_barriers_meet(p, &p->events[e], &p->events[o]))
+            continue;
+        if (!x->idknown[o])
+            return false;
+        occ += !p->events[e].in->has_bar_id || x->out->bar_id[o] == x->out->bar_id[e];
+    }
+    x->out->bar_occ[e] = occ;
+    if (!x->occknown[e]) {
+        x->occknown[e] = true;
+        x->changed = true;
+    }
+    return true;
 }
 
 /* Runs barrier micro-op u; returns YES (passed), NO (stuck) or UNK. */
@@ -286,6 +345,8 @@ static enum tri run_barrier(struct walk *w, const struct uop *u)
         x->out->bar_quorum[e] = q.v;
         x->changed = true;
     }
+    if (!barrier_occurrence(x, e))
+        return UNK;
     enum tri pass = barrier_passes(x, e);
     if (pass == UNK)
         return UNK;
@@ -514,6 +575,7 @@ static void concrete_alloc(const struct program *p, struct concrete *out)
     out->val = xcalloc((size_t)n, sizeof *out->val);
     out->bar_id = xcalloc((size_t)n, sizeof *out->bar_id);
     out->bar_quorum = xcalloc((size_t)n, sizeof *out->bar_quorum);
+    out->bar_occ = xcalloc((size_t)n, sizeof *out->bar_occ);
     out->data = xcalloc((size_t)n * n, sizeof *out->data);
     out->ctrl = xcalloc((size_t)n * n, sizeof *out->ctrl);
     out->terminated = xcalloc((size_t)nt, sizeof *out->terminated);
@@ -536,6 +598,7 @@ void concrete_free(const struct program *p, struct concrete *x)
     free(x->val);
     free(x->bar_id);
     free(x->bar_quorum);
+    free(x->bar_occ);
     free(x->data);
     free(x->ctrl);
     free(x->terminated);
@@ -647,7 +710,7 @@ static bool check_sync(const struct program *p, const struct choice *ch, struct 
         int cf = 0, sync = 0;
         for (int m = 0; m < p->nevents; m++)
             if (exec_barriers_meet(p, eb, &p->events[m]) && out->cf[m] &&
-                out->bar_id[m] == out->bar_id[b]) {
+                out->bar_id[m] == out->bar_id[b] && out->bar_occ[m] == out->bar_occ[b]) {
                 cf++;
                 sync += ch->sync[m];
             }
@@ -676,6 +739,33 @@ static bool check_final(const struct program *p, const struct choice *ch, struct
     return true;
 }
 
+/* When the fixpoint stalls short of a complete run: first the reads whose
+ * values only a value cycle decides take the choice's hint; failing that,
+ * the barriers still undecided wait for each other in a cycle, so none of
+ * them ever passes (the least fixpoint).  Returns false when neither
+ * applies. */
+static bool resolve_stall(struct ictx *x)
+{
+    const struct program *p = x->p;
+    bool progress = false;
+    for (int e = 0; e < p->nevents; e++)
+        if (p->events[e].kind == EV_READ && x->ex[e] == YES && !x->vknown[e]) {
+            if (!x->ch->has_hint)
+                return false;
+            x->vknown[e] = true;
+            x->out->val[e] = x->ch->val_hint[e];
+            progress = true;
+        }
+    if (progress)
+        return true;
+    for (int e = 0; e < p->nevents; e++)
+        if (p->events[e].kind == EV_BARRIER && x->cf[e] == YES && x->ex[e] == UNK) {
+            x->deadlocked[e] = true;
+            progress = true;
+        }
+    return progress;
+}
+
 void interp_execute(const struct program *p, const struct choice *ch, struct concrete *out)
 {
     int n = p->nevents;
@@ -685,6 +775,8 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
     x.ex = xcalloc((size_t)n, sizeof *x.ex);
     x.vknown = xcalloc((size_t)n, sizeof *x.vknown);
     x.idknown = xcalloc((size_t)n, sizeof *x.idknown);
+    x.occknown = xcalloc((size_t)n, sizeof *x.occknown);
+    x.deadlocked = xcalloc((size_t)n, sizeof *x.deadlocked);
     for (int e = 0; e < n; e++)
         if (p->events[e].kind == EV_INIT) {
             x.cf[e] = x.ex[e] = YES;
@@ -693,17 +785,19 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
         }
     out->valid = true;
     bool all_complete = false;
-    x.changed = true;
-    while (out->valid && x.changed) {
-        x.changed = false;
-        all_complete = true;
-        for (int t = 0; t < p->nthreads && out->valid; t++) {
-            bool complete;
-            if (!walk_thread(&x, t, &complete))
-                out->valid = false;
-            all_complete &= complete;
+    do {
+        x.changed = true;
+        while (out->valid && x.changed) {
+            x.changed = false;
+            all_complete = true;
+            for (int t = 0; t < p->nthreads && out->valid; t++) {
+                bool complete;
+                if (!walk_thread(&x, t, &complete))
+                    out->valid = false;
+                all_complete &= complete;
+            }
         }
-    }
+    } while (out->valid && !all_complete && resolve_stall(&x));
     if (out->valid) {
         memset(out->terminated, 0, (size_t)p->nthreads * sizeof *out->terminated);
         memset(out->spins, 0, (size_t)p->nthreads * sizeof *out->spins);
@@ -722,9 +816,14 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
                 !x.vknown[e])
                 all_complete = false;
         }
-        if (!all_complete)
-            fail(out, "values depend on themselves (a thin-air cycle)");
+        if (!all_complete) {
+            out->value_cycle = true;
+            fail(out, "values depend on themselves (a value cycle), with no value given for it");
+        }
     }
+    for (int e = 0; out->valid && e < n; e++)
+        if (p->events[e].kind == EV_READ && out->exec[e] && out->val[e] != out->val[ch->rf[e]])
+            fail(out, "a read's value differs from the value of the write it reads");
     if (out->valid) {
         for (int e = 0; e < n; e++)
             if (p->events[e].kind == EV_READ && !out->exec[e] && ch->rf[e] >= 0)
@@ -734,6 +833,8 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
     free(x.ex);
     free(x.vknown);
     free(x.idknown);
+    free(x.occknown);
+    free(x.deadlocked);
 }
 
 static lit *bools_to_lits(const bool *v, int count)
@@ -763,7 +864,7 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
             const struct event *bi = &p->events[i], *bj = &p->events[j];
             if (exec_barriers_meet(p, bi, bj) && !bj->in->arrive && x->exec[i] && x->exec[j]) {
                 bool named_ok = !bi->in->has_bar_id || (ch->sync[i] && x->bar_id[i] == x->bar_id[j]);
-                rel_set(&b->rels[R_SYNCBAR], i, j, lit_of(named_ok));
+                rel_set(&b->rels[R_SYNCBAR], i, j, lit_of(named_ok && x->bar_occ[i] == x->bar_occ[j]));
             }
         }
 }

@@ -18,6 +18,10 @@ struct choice {
     int *final_pick;         /* per location root: write giving the final value */
     int *stop_at;            /* per thread: micro-op it stops before for good
                                 (a halt, or a backjump it claims repeats), -1: none */
+    int32_t *val_hint;       /* per event: the value a read takes when only a
+                                value cycle decides it (a SAT witness's value) */
+    bool has_hint;           /* val_hint is filled; without it such a choice
+                                is invalid and value_cycle says so */
 };
 
 /* One concrete execution. */
@@ -27,7 +31,11 @@ struct concrete {
     char why[160];           /* why the choice is not an execution */
     bool *exec, *cf;
     int32_t *val;
+    bool value_cycle;        /* invalid only because values depend on themselves
+                                and the choice has no hint for them */
     int32_t *bar_id, *bar_quorum;
+    int32_t *bar_occ;        /* per barrier event: how many barriers of its kind
+                                and id its thread reached before it */
     bool *data, *ctrl;       /* n*n */
     bool *terminated, *bound_hit, *spins;   /* per thread */
     bool *repeats, *blocked, *halted;       /* per thread: how it stopped short */

@@ -18,6 +18,7 @@ struct search {
     long limit, count, consistent;
     bool too_big;
     bool found_goal, found_bound;
+    long value_cycles;
     int nlocs;
 };
 
@@ -194,6 +195,8 @@ static void enum_sync(struct search *s, int b)
         interp_execute(p, &s->ch, &s->x);
         if (s->x.valid)
             enum_co(s);
+        else if (s->x.value_cycle)
+            s->value_cycles++;
         return;
     }
     const struct instr *in = p->events[b].in;
@@ -238,6 +241,10 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
     choice_free(&s.ch);
     r->candidates = s.count;
     r->consistent = s.consistent;
+    /* a value cycle is an rf | dep cycle, which NoThinAir forbids */
+    bool no_thin_air = model_has_axiom(md, "NoThinAir") &&
+                       !axiom_disabled("NoThinAir", o->disabled, o->ndisabled);
+    r->value_cycles = no_thin_air ? 0 : s.value_cycles;
     if (s.too_big)
         return false;
     bool exists = p->lit->quant == Q_EXISTS && o->property != P_CAT_SPEC;
@@ -245,7 +252,7 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
         r->verdict = V_FAIL;
     else if (s.found_goal)
         r->verdict = exists ? V_PASS : V_FAIL;
-    else if (s.found_bound)
+    else if (s.found_bound || r->value_cycles > 0)
         r->verdict = V_UNKNOWN;
     else
         r->verdict = exists ? V_FAIL : V_PASS;

@@ -36,7 +36,7 @@ void sat_teardown(struct sat_check *s, struct check_result *r)
  * false when it has none (the model is a consistent execution). */
 static bool refine(struct sat_check *s)
 {
-    int found = 0;
+    int found = refine_acyclic(s->c, &s->x.bar_wait, LIT_TRUE);
     for (int i = 0; i < s->nacts; i++)
         if (s->act_axioms[i]->kind == AX_ACYCLIC)
             found += refine_acyclic(s->c, &s->act_axioms[i]->rel, s->acts[i]);
@@ -60,6 +60,7 @@ static void extract_choice(struct sat_check *s, struct choice *ch)
     const struct program *p = s->p;
     int n = p->nevents;
     choice_init(ch, p);
+    ch->has_hint = true;
     const struct rel *rf = &s->x.base.rels[R_RF];
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
@@ -69,6 +70,8 @@ static void extract_choice(struct sat_check *s, struct choice *ch)
             ch->sf[i * n + j] = cnf_value(s->c, rel_get(&s->x.base.rels[R_SYNC_FENCE], i, j));
         }
         ch->sync[i] = cnf_value(s->c, s->x.sync[i]);
+        if (p->events[i].kind == EV_READ)
+            ch->val_hint[i] = bv_model_value(s->c, &s->x.sx.val[i]);
         if (cnf_value(s->c, s->x.final_pick[i]))
             ch->final_pick[program_root_location(p->lit, p->events[i].loc)] = i;
     }

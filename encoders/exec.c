@@ -164,29 +164,77 @@ static struct bv count_bits(struct cnf *c, const lit *bits, int k)
     return sum;
 }
 
-/* Passing condition of barrier b (and its sync literal) from its group. */
+/* Whether barriers b and m, both reached, are the same dynamic barrier: the
+ * same id (when named) and the same occurrence in their threads. */
+static lit same_instance(struct cnf *c, const struct program *p, struct exec_enc *x, int b, int m)
+{
+    lit occ = bv_eq(c, x->bar_occ[b], x->bar_occ[m]);
+    if (!p->events[b].in->has_bar_id)
+        return occ;
+    return cnf_and(c, occ, bv_eq(c, x->sx.operand[b], x->sx.operand[m]));
+}
+
+/* Whether member m blocks barrier b while m is unreached: an unnamed
+ * barrier does, a named one only with a constant id equal to b's. */
+static lit blocks_if_unreached(struct cnf *c, const struct program *p, struct exec_enc *x, int b, int m)
+{
+    const struct instr *mi = p->events[m].in;
+    if (!mi->has_bar_id)
+        return LIT_TRUE;
+    return mi->bar_id.is_reg ? LIT_FALSE : bv_eq(c, x->sx.operand[b], bv_const(mi->bar_id.value));
+}
+
+/* The occurrence number of each barrier: how many barriers of its kind and
+ * id its thread reached before it (the k-th of a thread meets the k-th of
+ * the others). */
+static void encode_occurrences(struct cnf *c, const struct program *p, struct exec_enc *x)
+{
+    for (int b = 0; b < p->nevents; b++) {
+        const struct event *eb = &p->events[b];
+        x->bar_occ[b] = bv_const(0);
+        if (eb->kind != EV_BARRIER)
+            continue;
+        const struct pthread *pt = &p->threads[eb->thread];
+        for (int o = pt->first_event; o < b; o++) {
+            if (!exec_barriers_meet(p, eb, &p->events[o]))
+                continue;
+            struct bv one = bv_const(0);
+            one.b[0] = eb->in->has_bar_id
+                ? cnf_and(c, x->sx.cf[o], bv_eq(c, x->sx.operand[o], x->sx.operand[b])) : x->sx.cf[o];
+            x->bar_occ[b] = bv_add(c, x->bar_occ[b], one);
+        }
+    }
+}
+
+/* Passing condition of barrier b (and its sync literal) from its group,
+ * and the justification edges m -> b (m's arrival lets b pass) in just. */
 static void encode_barrier(struct cnf *c, const struct program *p, struct exec_enc *x, int b,
-                           const int *group, int k)
+                           const int *group, int k, struct rel *just)
 {
     const struct instr *in = p->events[b].in;
     struct symexec *s = &x->sx;
+    int tb = p->events[b].thread;
     lit *cf = xcalloc((size_t)k, sizeof *cf), *sy = xcalloc((size_t)k, sizeof *sy);
+    lit *met = xcalloc((size_t)p->nthreads, sizeof *met), *owes = xcalloc((size_t)p->nthreads, sizeof *owes);
+    for (int t = 0; t < p->nthreads; t++)
+        met[t] = owes[t] = LIT_FALSE;
     for (int i = 0; i < k; i++) {
-        lit same = in->has_bar_id ? bv_eq(c, s->operand[b], s->operand[group[i]]) : LIT_TRUE;
-        cf[i] = cnf_and(c, same, s->cf[group[i]]);
-        sy[i] = cnf_and(c, same, x->sync[group[i]]);
+        int m = group[i], tm = p->events[m].thread;
+        lit same = m == b ? LIT_TRUE : tm == tb ? LIT_FALSE : same_instance(c, p, x, b, m);
+        cf[i] = cnf_and(c, same, s->cf[m]);
+        sy[i] = cnf_and(c, same, x->sync[m]);
+        met[tm] = cnf_or(c, met[tm], cf[i]);
+        owes[tm] = cnf_or(c, owes[tm], blocks_if_unreached(c, p, x, b, m));
+        if (tm != tb && !(in->arrive && !in->has_bar_quorum))   /* an arrive waits for nobody */
+            rel_set(just, m, b, cnf_and(c, s->exec[b], in->has_bar_quorum ? sy[i] : cf[i]));
     }
     lit pass;
     if (!in->has_bar_quorum) {
-        /* an unreached member blocks only when it is unnamed or its constant id matches */
-        pass = LIT_TRUE;
-        for (int i = 0; i < k; i++) {
-            const struct instr *mi = p->events[group[i]].in;
-            lit blocks_if_unreached = !mi->has_bar_id ? LIT_TRUE
-                : mi->bar_id.is_reg ? LIT_FALSE
-                : bv_eq(c, s->operand[b], bv_const(mi->bar_id.value));
-            pass = cnf_and(c, pass, cnf_or(c, s->cf[group[i]], -blocks_if_unreached));
-        }
+        /* every other thread that owes b reaches the same dynamic barrier */
+        pass = s->cf[b];
+        for (int t = 0; t < p->nthreads; t++)
+            if (t != tb)
+                pass = cnf_and(c, pass, cnf_or(c, met[t], -owes[t]));
         cnf_unit(c, x->sync[b]);
     } else {
         lit enough_cf = -bv_slt(c, count_bits(c, cf, k), s->quorum[b]);
@@ -202,18 +250,52 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
     cnf_unit(c, cnf_iff(c, s->exec[b], pass));
     free(cf);
     free(sy);
+    free(met);
+    free(owes);
+}
+
+/* Barrier passage must be well-founded: bar_wait relates p to b when b
+ * passes after p did (p before b in a thread, or p before a member that
+ * lets b pass).  Passing times order it, so a real execution has no cycle;
+ * a cycle is barriers waiting for each other (a deadlock) that the solver
+ * claims pass.  The cycles are cut lazily like the model's axioms. */
+static void encode_barrier_order(struct cnf *c, const struct program *p, struct exec_enc *x,
+                                 const struct rel *just)
+{
+    int nbar = 0;
+    for (int e = 0; e < p->nevents; e++)
+        nbar += p->events[e].kind == EV_BARRIER;
+    if (nbar < 2) {   /* one barrier waits for nothing it precedes */
+        x->bar_wait = rel_empty(0);
+        return;
+    }
+    struct rel before = rel_empty(p->nevents);
+    for (int t = 0; t < p->nthreads; t++) {
+        const struct pthread *pt = &p->threads[t];
+        for (int a = pt->first_event; a < pt->first_event + pt->nevents; a++)
+            for (int b = a + 1; b < pt->first_event + pt->nevents; b++)
+                if (p->events[a].kind == EV_BARRIER && p->events[b].kind == EV_BARRIER)
+                    rel_set(&before, a, b, cnf_and(c, x->sx.exec[a], x->sx.cf[b]));
+    }
+    struct rel via = rel_seq(c, &before, just);
+    x->bar_wait = rel_union(c, &before, &via);
+    rel_free(&before);
+    rel_free(&via);
 }
 
 static void encode_barriers(struct cnf *c, const struct program *p, struct exec_enc *x)
 {
     int n = p->nevents;
     int *group = xcalloc((size_t)n, sizeof *group);
+    struct rel just = rel_empty(n);
+    x->bar_occ = xcalloc((size_t)n, sizeof *x->bar_occ);
     for (int b = 0; b < n; b++) {
         const struct event *eb = &p->events[b];
         if (eb->kind != EV_BARRIER)
             continue;
         x->sync[b] = eb->in->has_bar_id ? cnf_var(c) : LIT_TRUE;
     }
+    encode_occurrences(c, p, x);
     for (int b = 0; b < n; b++) {
         const struct event *eb = &p->events[b];
         if (eb->kind != EV_BARRIER || x->sx.cf[b] == LIT_FALSE) {
@@ -225,18 +307,20 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
         for (int o = 0; o < n; o++)
             if (exec_barriers_meet(p, eb, &p->events[o]))
                 group[k++] = o;
-        encode_barrier(c, p, x, b, group, k);
+        encode_barrier(c, p, x, b, group, k, &just);
         for (int a = 0; a < k; a++) {
             const struct event *eo = &p->events[group[a]];
             if (eo->in->arrive)
                 continue;
-            lit l = cnf_and(c, x->sx.exec[b], x->sx.exec[group[a]]);
+            lit l = cnf_and(c, cnf_and(c, x->sx.exec[b], x->sx.exec[group[a]]),
+                            group[a] == b ? LIT_TRUE : same_instance(c, p, x, b, group[a]));
             if (eb->in->has_bar_id)
-                l = cnf_and(c, cnf_and(c, l, x->sync[b]),
-                            bv_eq(c, x->sx.operand[b], x->sx.operand[group[a]]));
+                l = cnf_and(c, l, x->sync[b]);
             rel_set(&x->base.rels[R_SYNCBAR], b, group[a], l);
         }
     }
+    encode_barrier_order(c, p, x, &just);
+    rel_free(&just);
     free(group);
 }
 
@@ -307,4 +391,6 @@ void exec_free(const struct program *p, struct exec_enc *x)
     free(x->final_pick);
     free(x->co_last);
     free(x->final_mem);
+    free(x->bar_occ);
+    rel_free(&x->bar_wait);
 }

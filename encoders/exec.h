@@ -13,6 +13,8 @@ struct exec_enc {
     lit *final_pick;         /* per write event: its value is the location's final one */
     lit *co_last;            /* per write event: executed with no co-successor */
     struct bv *final_mem;    /* per location (aliases share their root's value) */
+    struct bv *bar_occ;      /* per barrier event: its occurrence number */
+    struct rel bar_wait;     /* must be acyclic: barrier passage is well-founded */
 };
 
 /* Encodes every candidate execution of p.  co_total asks for a total
