@@ -739,8 +739,10 @@ static bool check_final(const struct program *p, const struct choice *ch, struct
     return true;
 }
 
-/* When the fixpoint stalls short of a complete run: first the reads whose
- * values only a value cycle decides take the choice's hint; failing that,
+/* When the fixpoint stalls short of a complete run: first the lowest read
+ * whose value only a value cycle decides takes the choice's hint (the rest
+ * of its cycle follows from it, and every read is checked against its
+ * write at the end); failing that,
  * the barriers still undecided wait for each other in a cycle, so none of
  * them ever passes (the least fixpoint).  Returns false when neither
  * applies. */
@@ -754,10 +756,8 @@ static bool resolve_stall(struct ictx *x)
                 return false;
             x->vknown[e] = true;
             x->out->val[e] = x->ch->val_hint[e];
-            progress = true;
+            return true;
         }
-    if (progress)
-        return true;
     for (int e = 0; e < p->nevents; e++)
         if (p->events[e].kind == EV_BARRIER && x->cf[e] == YES && x->ex[e] == UNK) {
             x->deadlocked[e] = true;

@@ -19,7 +19,8 @@ struct choice {
     int *stop_at;            /* per thread: micro-op it stops before for good
                                 (a halt, or a backjump it claims repeats), -1: none */
     int32_t *val_hint;       /* per event: the value a read takes when only a
-                                value cycle decides it (a SAT witness's value) */
+                                value cycle decides it (a SAT witness's value,
+                                or the oracle's guess) */
     bool has_hint;           /* val_hint is filled; without it such a choice
                                 is invalid and value_cycle says so */
 };

@@ -9,6 +9,8 @@
 #include "encoders/exec.h"
 #include "encoders/xalloc.h"
 
+#define ORACLE_MAX_GUESSES 32
+
 struct search {
     const struct program *p;
     const struct model_desc *md;
@@ -19,6 +21,8 @@ struct search {
     bool too_big;
     bool found_goal, found_bound;
     long value_cycles;
+    int nguesses;
+    int32_t guesses[ORACLE_MAX_GUESSES];   /* values tried for a value cycle */
     int nlocs;
 };
 
@@ -44,7 +48,9 @@ static void evaluate_leaf(struct search *s)
         const struct litmus *l = s->p->lit;
         bool goal = s->o->property == P_CAT_SPEC ? flag_raised(&ev.m)
                     : l->quant == Q_FORALL ? !ev.assertion : ev.assertion;
-        if (ev.terminated && ev.filter && goal)
+        /* cat_spec without a filter also counts executions that hang */
+        bool ends = s->o->property == P_CAT_SPEC && !l->filter ? !ev.bound_hit : ev.terminated;
+        if (ends && ev.filter && goal)
             s->found_goal = true;
         if (ev.bound_hit && ev.filter)
             s->found_bound = true;
@@ -182,6 +188,73 @@ static void enum_co(struct search *s)
     free(m);
 }
 
+/* Adds v to the values to guess, once. */
+static void add_guess(struct search *s, int64_t v)
+{
+    for (int i = 0; i < s->nguesses; i++)
+        if (s->guesses[i] == (int32_t)v)
+            return;
+    if (s->nguesses < ORACLE_MAX_GUESSES)
+        s->guesses[s->nguesses++] = (int32_t)v;
+}
+
+static void add_assertion_guesses(struct search *s, const struct assertion *a)
+{
+    if (!a)
+        return;
+    add_assertion_guesses(s, a->lhs);
+    add_assertion_guesses(s, a->rhs);
+    if (a->kind == A_CMP && a->a.kind == AV_CONST)
+        add_guess(s, a->a.value);
+    if (a->kind == A_CMP && a->b.kind == AV_CONST)
+        add_guess(s, a->b.value);
+}
+
+/* The values a value cycle is tried with: 0, 1, and every constant of the
+ * program, its initial state and its conditions. */
+static void collect_guesses(struct search *s)
+{
+    const struct litmus *l = s->p->lit;
+    add_guess(s, 0);
+    add_guess(s, 1);
+    for (int i = 0; i < l->nlocs; i++)
+        add_guess(s, l->locs[i].init);
+    for (int t = 0; t < l->nthreads; t++) {
+        const struct thread *th = &l->threads[t];
+        for (int r = 0; r < th->nregs; r++)
+            if (th->reg_has_init[r])
+                add_guess(s, th->reg_init[r]);
+        for (int i = 0; i < th->ninstrs; i++) {
+            if (!th->instrs[i].a.is_reg)
+                add_guess(s, th->instrs[i].a.value);
+            if (!th->instrs[i].b.is_reg)
+                add_guess(s, th->instrs[i].b.value);
+        }
+    }
+    add_assertion_guesses(s, l->assertion);
+    add_assertion_guesses(s, l->filter);
+}
+
+/* An rf choice whose values depend on themselves: each guess that closes
+ * the cycle consistently is a real execution and is explored; since a
+ * value outside the guesses may close it too, the choice also counts as
+ * undecided. */
+static void guess_values(struct search *s)
+{
+    const struct program *p = s->p;
+    s->value_cycles++;
+    s->ch.has_hint = true;
+    for (int g = 0; g < s->nguesses && !s->too_big; g++) {
+        for (int e = 0; e < p->nevents; e++)
+            s->ch.val_hint[e] = s->guesses[g];
+        concrete_free(p, &s->x);
+        interp_execute(p, &s->ch, &s->x);
+        if (s->x.valid)
+            enum_co(s);
+    }
+    s->ch.has_hint = false;
+}
+
 /* Participation of quorum barriers: every subset of the executed ones. */
 static void enum_sync(struct search *s, int b)
 {
@@ -196,7 +269,7 @@ static void enum_sync(struct search *s, int b)
         if (s->x.valid)
             enum_co(s);
         else if (s->x.value_cycle)
-            s->value_cycles++;
+            guess_values(s);
         return;
     }
     const struct instr *in = p->events[b].in;
@@ -235,6 +308,7 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
 {
     struct search s = { .p = p, .md = md, .o = o, .limit = limit, .nlocs = p->lit->nlocs };
     choice_init(&s.ch, p);
+    collect_guesses(&s);
     interp_execute(p, &s.ch, &s.x);   /* a valid allocation to free and redo */
     enum_rf(&s, 0);
     concrete_free(p, &s.x);

@@ -12,10 +12,11 @@ struct oracle_result {
     enum verdict verdict;
     long candidates;         /* complete choices evaluated */
     long consistent;         /* of which consistent */
-    long value_cycles;       /* rf choices left undecided: values that only
-                                depend on themselves, which the oracle cannot
-                                enumerate (they count when no NoThinAir axiom
-                                forbids them) */
+    long value_cycles;       /* rf choices whose values only depend on
+                                themselves: the oracle tries the program's
+                                constants for them, which may miss values
+                                (they count when no NoThinAir axiom forbids
+                                them) */
 };
 
 /* Decides program_spec or cat_spec (o->property) by enumeration.  Returns

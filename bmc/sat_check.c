@@ -108,7 +108,9 @@ const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *c
         why = ev->x.why;
     else if (!ev->consistent)
         why = ev->violated;
-    else if (goal != GOAL_STUCK && !ev->terminated)
+    else if (goal == GOAL_FLAG && ev->bound_hit)
+        why = "a thread is cut at the bound";
+    else if (goal != GOAL_STUCK && !ev->terminated && (goal != GOAL_FLAG || s->p->lit->filter))
         why = "not every thread terminates";
     else if (!ev->filter)
         why = "the filter does not hold";
