@@ -739,6 +739,15 @@ static bool check_final(const struct program *p, const struct choice *ch, struct
     return true;
 }
 
+/* Whether some executed access has no known value yet. */
+static bool values_missing(const struct ictx *x)
+{
+    for (int e = 0; e < x->p->nevents; e++)
+        if (x->ex[e] == YES && event_is_mem(&x->p->events[e]) && !x->vknown[e])
+            return true;
+    return false;
+}
+
 /* When the fixpoint stalls short of a complete run: first the lowest read
  * whose value only a value cycle decides takes the choice's hint (the rest
  * of its cycle follows from it, and every read is checked against its
@@ -797,7 +806,7 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
                 all_complete &= complete;
             }
         }
-    } while (out->valid && !all_complete && resolve_stall(&x));
+    } while (out->valid && (!all_complete || values_missing(&x)) && resolve_stall(&x));
     if (out->valid) {
         memset(out->terminated, 0, (size_t)p->nthreads * sizeof *out->terminated);
         memset(out->spins, 0, (size_t)p->nthreads * sizeof *out->spins);

@@ -88,6 +88,25 @@ def own_termination():
         record(got == exp, f"termination/{name} [{progress}, bound {bound}]: expected {exp}, got {got}")
 
 
+def own_regressions():
+    """Reproducers of fixed bugs, each row NAME,MODEL,PROPERTY,BOUND,VERDICT,reason,
+    on the SAT engine with and without symmetry breaking, and on the oracle
+    for program_spec and cat_spec."""
+    d = ROOT / "tests" / "litmus" / "regress"
+    for line in (d / "expected.csv").read_text().splitlines():
+        if not line.strip():
+            continue
+        name, model, prop, bound, exp, _why = line.split(",", 5)
+        runs = [["--engine", "sat"], ["--no-symmetry"]]
+        if prop != "termination":
+            runs.append(["--engine", "oracle"])
+        for extra in runs:
+            res = verdicts(["--model", model, "--property", prop, "--bound", bound] + extra, [name], d,
+                           True).get(name)
+            ok = res is not None and (res[0] == exp or ("oracle" in extra and oracle_undecided(res)))
+            record(ok, f"regress/{name} [{model} {prop} bound {bound} {' '.join(extra)}]: expected {exp}, got {res}")
+
+
 def error_reporting():
     """Bad input: exit status 1 and the exact file:line:col message."""
     d = ROOT / "tests" / "errors"
@@ -233,6 +252,7 @@ def main():
     unit_tests()
     own_litmus()
     own_termination()
+    own_regressions()
     error_reporting()
     witness_output()
     ast_dump()
