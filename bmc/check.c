@@ -103,6 +103,18 @@ static void unknown_if_bounded(struct sat_check *s, lit filter, struct check_res
     }
 }
 
+/* A ~exists or forall PASS is vacuous when no execution ends with the
+ * filter true: says so in the reason and r->vacuous. */
+static void note_vacuous(struct sat_check *s, lit filter, lit term, struct check_result *r)
+{
+    if (solve_with(s, cnf_and(s->c, filter, term)) == 10)
+        return;
+    r->vacuous = true;
+    snprintf(r->reason, sizeof r->reason, "vacuously: %s",
+             solve_with(s, term) == 10 ? "no execution that terminates satisfies the filter"
+                                       : "no execution terminates");
+}
+
 static void check_program_spec(struct sat_check *s, struct check_result *r)
 {
     const struct litmus *l = s->p->lit;
@@ -138,6 +150,8 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
         core_reason(s, r->reason, sizeof r->reason);
         r->verdict = exists ? V_FAIL : V_PASS;
         unknown_if_bounded(s, filter, r);
+        if (r->verdict == V_PASS)
+            note_vacuous(s, filter, term, r);
     }
     if (s->o->outcomes && r->verdict != V_ERROR)
         report_outcomes(s, body, filter, r);

@@ -36,6 +36,8 @@ struct check_result {
                                 outcome set (outcomes_json; print it with
                                 outcomes_print); the caller deletes it */
     long nvars, nclauses;    /* size of the CNF the solver got (SAT checks) */
+    bool vacuous;            /* a PASS only because no execution ends with the
+                                filter true (the reason says which) */
 };
 
 /* Checks one file; never exits, never crashes on bad input. */

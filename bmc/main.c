@@ -25,6 +25,8 @@ static void report_json(const struct job *job, const struct check_result *r)
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
     cJSON_AddStringToObject(o, "reason", r->reason);
+    if (r->vacuous)
+        cJSON_AddBoolToObject(o, "vacuous", true);
     if (r->nvars > 0) {
         cJSON_AddNumberToObject(o, "vars", (double)r->nvars);
         cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);

@@ -107,6 +107,20 @@ def own_regressions():
             record(ok, f"regress/{name} [{model} {prop} bound {bound} {' '.join(extra)}]: expected {exp}, got {res}")
 
 
+def vacuous_reasons():
+    """A PASS that holds only because no execution ends (or passes the
+    filter) says so, in the reason and in JSON; an ordinary PASS does not."""
+    d = ROOT / "tests" / "litmus" / "regress"
+    for name, why in (("forall-vacuous-deadlock.litmus", "vacuously: no execution terminates"),
+                      ("not-exists-vacuous-filter.litmus",
+                       "vacuously: no execution that terminates satisfies the filter")):
+        o = json.loads(run(["--json", name], d).stdout)
+        record(o["result"] == "PASS" and o["reason"] == why and o.get("vacuous") is True,
+               f"vacuous reason for {name}: {o}")
+    o = json.loads(run(["--json", "tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus"]).stdout)
+    record("vacuous" not in o and "vacuously" not in o["reason"], f"no vacuous note on MP+rel.gpu+acq.gpu: {o}")
+
+
 def error_reporting():
     """Bad input: exit status 1 and the exact file:line:col message."""
     d = ROOT / "tests" / "errors"
@@ -253,6 +267,7 @@ def main():
     own_litmus()
     own_termination()
     own_regressions()
+    vacuous_reasons()
     error_reporting()
     witness_output()
     ast_dump()
