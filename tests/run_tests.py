@@ -262,6 +262,42 @@ def corpus():
         record(False, "corpus scoreboard: failures do not match its mismatch lines")
 
 
+VULKAN_LIVENESS = ["VULKAN-Liveness-Fair", "VULKAN-Liveness-HSA", "VULKAN-Liveness-HSA_OBE",
+                   "VULKAN-Liveness-LOBE", "VULKAN-Liveness-OBE"]
+
+
+def vulkan_liveness():
+    """The five Vulkan liveness suites in one batch run each (bound 4, as the
+    scoreboard uses): every `dartagnan` row must match; a `dartagnan-skips`
+    row (a loop that writes and terminates, which a bounded search cannot
+    prove) must match or be UNKNOWN, never the opposite verdict."""
+    corpus_dir = SHARED / "corpus"
+    if not corpus_dir.is_dir():
+        print(f"SKIP Vulkan liveness suites: {corpus_dir} not found")
+        return
+    for suite in VULKAN_LIVENESS:
+        csv = corpus_dir / "expected" / f"{suite}.csv"
+        source = {}
+        for line in csv.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                path, _exp, src = line.split(",")
+                source[path] = src
+        p = run(["--json", "--bound", "4", "-j", "2", "--expect", str(csv)], corpus_dir)
+        exact = unknown = 0
+        for line in p.stdout.splitlines():
+            o = json.loads(line)
+            if o.get("match"):
+                exact += 1
+                record(True, suite)
+            elif source.get(o["file"]) == "dartagnan-skips" and o["result"] == "UNKNOWN":
+                unknown += 1
+            else:
+                record(False, f"{suite}: {o['file']}: expected {o.get('expected')}, got {o['result']} ({o['reason']})")
+        seen = exact + unknown
+        record(seen == len(source), f"{suite}: {seen} results for {len(source)} rows")
+        print(f"{suite:26} {exact}/{len(source)} match, {unknown} dartagnan-skips rows UNKNOWN")
+
+
 def main():
     unit_tests()
     own_litmus()
@@ -274,6 +310,7 @@ def main():
     outcome_sets()
     batch_tests.batch_mode(record, run)
     corpus()
+    vulkan_liveness()
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
