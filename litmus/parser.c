@@ -389,48 +389,59 @@ static int thread_index_at(struct parser *p, int id, struct srcpos pos)
 /* ------------------------------------------------------------------------ */
 /* Numbers                                                                   */
 
-/* Converts a NUMBER or HEX token, negated when negative, to an int64. */
-static bool token_value(struct parser *p, const struct token *t, bool negative, int64_t *out)
+/* The magnitude of a NUMBER or HEX token; false when it exceeds limit. */
+static bool token_magnitude(const struct token *t, uint64_t limit, uint64_t *out)
 {
     bool hex = t->kind == TOK_HEX;
     unsigned base = hex ? 16 : 10;
-    uint64_t v = 0, limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    uint64_t v = 0;
     for (size_t i = hex ? 2 : 0; i < t->len; i++) {
         char c = t->text[i];
         unsigned d = c <= '9' ? (unsigned)(c - '0')
                    : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
         if (v > (limit - d) / base)
-            return fail(p, t->pos, "constant '%s" TOK_FMT "' is out of range",
-                        negative ? "-" : "", TOK_ARG(t));
+            return false;
         v = v * base + d;
     }
-    if (!negative)
-        *out = (int64_t)v;
-    else
-        *out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+    *out = v;
     return true;
 }
 
-/* Parses a constant: an optional '-' and a decimal or hex number. */
+/* Converts the constant token t, negated when minus (its '-' token) is not
+ * NULL, to a 32-bit value stored sign-extended: -2^31 to 2^32 - 1 fit, and
+ * 2^31 to 2^32 - 1 are the bit patterns of -2^31 to -1. */
+static bool value_of(struct parser *p, const struct token *minus, const struct token *t, int64_t *out)
+{
+    uint64_t v;
+    if (!token_magnitude(t, minus ? (uint64_t)1 << 31 : UINT32_MAX, &v))
+        return fail(p, minus ? minus->pos : t->pos, "constant '%s" TOK_FMT "' is out of range: "
+                    "values are 32 bits (-2147483648 to 4294967295)", minus ? "-" : "", TOK_ARG(t));
+    if (minus)
+        *out = -(int64_t)v;
+    else
+        *out = v > INT32_MAX ? (int64_t)v - ((int64_t)1 << 32) : (int64_t)v;
+    return true;
+}
+
+/* Parses a value constant: an optional '-' and a decimal or hex number. */
 static bool parse_constant(struct parser *p, int64_t *out)
 {
-    bool negative = p->tok.kind == TOK_MINUS;
+    struct token minus = p->tok;
+    bool negative = minus.kind == TOK_MINUS;
     if (negative && !advance(p))
         return false;
     if (p->tok.kind != TOK_NUMBER && p->tok.kind != TOK_HEX)
         return fail_expected(p, "a constant");
-    return token_value(p, &p->tok, negative, out) && advance(p);
+    return value_of(p, negative ? &minus : NULL, &p->tok, out) && advance(p);
 }
 
 /* Parses a small non-negative number such as a scope id. */
 static bool parse_small_number(struct parser *p, const char *what, int *out)
 {
-    int64_t v;
+    uint64_t v;
     if (p->tok.kind != TOK_NUMBER)
         return fail_expected(p, what);
-    if (!token_value(p, &p->tok, false, &v))
-        return false;
-    if (v > MAX_ID)
+    if (!token_magnitude(&p->tok, MAX_ID, &v))
         return fail(p, p->tok.pos, "%s " TOK_FMT " is too large", what, TOK_ARG(&p->tok));
     *out = (int)v;
     return advance(p);
@@ -439,19 +450,18 @@ static bool parse_small_number(struct parser *p, const char *what, int *out)
 /* The P number of a thread token ("P3" or "3"), without consuming it. */
 static bool thread_id_of(struct parser *p, const struct token *t, int *id)
 {
-    int64_t v = 0;
-    if (t->kind == TOK_NUMBER) {
-        if (!token_value(p, t, false, &v))
-            return false;
-    } else if (has_digit_suffix(t, "P")) {
-        for (size_t i = 1; i < t->len && v <= MAX_ID; i++)
-            v = v * 10 + (t->text[i] - '0');
-    } else {
+    struct token digits = *t;
+    uint64_t v;
+    if (has_digit_suffix(t, "P")) {
+        digits.text++;
+        digits.len--;
+        digits.kind = TOK_NUMBER;
+    } else if (t->kind != TOK_NUMBER) {
         char got[MSG_NAME_MAX + 8];
         return fail(p, t->pos, "expected a thread name like P0, got %s",
                     describe(t, got, sizeof got));
     }
-    if (v > MAX_ID)
+    if (!token_magnitude(&digits, MAX_ID, &v))
         return fail(p, t->pos, "thread id " TOK_FMT " is too large", TOK_ARG(t));
     *id = (int)v;
     return true;
@@ -1557,7 +1567,7 @@ static bool parse_assert_value(struct parser *p, struct avalue *v)
         return parse_assert_register(p, &first, v);
     if (first.kind == TOK_NUMBER) {
         v->kind = AV_CONST;
-        return token_value(p, &first, false, &v->value);
+        return value_of(p, NULL, &first, &v->value);
     }
     if (is_register_name(&first))
         return fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,

@@ -334,10 +334,12 @@ static void test_assertion_precedence(void **state)
     assert_int_equal(l->assertion->b.kind, AV_CONST);
     litmus_free(l);
 
-    l = parse_with_tail("not exists (P0:r9 >= -9223372036854775808)");
+    l = parse_with_tail("not exists (P0:r9 >= -2147483648 \\/ x == 4294967295 \\/ x == 0x80000000)");
     assert_int_equal(l->quant, Q_NOT_EXISTS);
-    assert_int_equal(l->assertion->cmp, CMP_GE);
-    assert_true(l->assertion->b.value == INT64_MIN);
+    assert_int_equal(l->assertion->lhs->lhs->cmp, CMP_GE);
+    assert_true(l->assertion->lhs->lhs->b.value == INT32_MIN);
+    assert_true(l->assertion->lhs->rhs->b.value == -1);
+    assert_true(l->assertion->rhs->b.value == INT32_MIN);
     assert_int_equal(l->threads[0].nregs, 1);
     litmus_free(l);
 
@@ -373,6 +375,11 @@ static void test_syntax_errors(void **state)
     expect_error("PTX t\n{ x=0; $ }", 2, 8, "unexpected character '$'");
     expect_error("PTX t\n{ x=0 y=1; }", 2, 7, "expected ';' or '}'");
     expect_error("PTX t\n{ x=99999999999999999999; }", 2, 5, "out of range");
+    expect_error("PTX t\n{ x=4294967296; }", 2, 5, "constant '4294967296' is out of range: values are 32 bits");
+    expect_error("PTX t\n{ P0:r0=0x100000000; }", 2, 9, "constant '0x100000000' is out of range");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nadd r1, r1, - 2147483649;", 4, 13, "constant '-2147483649' is out of range");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nbar.cta.sync 4294967296;", 4, 14, "out of range");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nst.weak x, 1;\nexists (x == 99999999999)", 5, 14, "out of range");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nfoo.bar r1, x;", 4, 1, "unknown instruction 'foo.bar'");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nld.weak r1 x;", 4, 12, "expected ',' after register, got 'x'");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nst.weak x 1;", 4, 11, "expected ',' after location");
