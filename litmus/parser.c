@@ -70,15 +70,6 @@ struct pending_ssw {
     struct srcpos from_pos, to_pos;
 };
 
-/* A location named in the locations list, resolved once the whole test is
- * read (the condition after the list may name it first). */
-struct pending_location {
-    int entry;               /* index into litmus.observed */
-    const char *name;        /* points into the source */
-    size_t len;
-    struct srcpos pos;
-};
-
 /* Maps a P number to a thread index. */
 struct thread_key {
     int id, index;
@@ -101,8 +92,7 @@ struct parser {
     struct pending_ssw *ssws;
     int nssws, ssws_cap;
     struct thread_key *thread_keys;
-    struct pending_location *obs_locs;   /* locations-list entries to resolve */
-    int nobs_locs, obs_locs_cap, observed_cap;
+    int observed_cap;
     int total_instrs;
     int nesting;
 };
@@ -1542,8 +1532,22 @@ static bool parse_assert_register(struct parser *p, const struct token *thread, 
         return false;
     if (p->tok.kind != TOK_IDENT)
         return fail_expected(p, "a register name after ':'");
-    v->reg = register_index(p, v->thread, p->tok.text, p->tok.len);
-    return v->reg >= 0 && advance(p);
+    v->reg = names_find(&p->names, register_ns(v->thread), p->tok.text, p->tok.len);
+    if (v->reg < 0)
+        return fail(p, p->tok.pos, "unknown register P%d:" TOK_FMT " (the thread's code and "
+                    "initial state never name it)", id, TOK_ARG(&p->tok));
+    return advance(p);
+}
+
+/* The index of the location named by t, which the initial state or the
+ * program must name; fails at t otherwise. */
+static int known_location(struct parser *p, const struct token *t, const char *where)
+{
+    int loc = names_find(&p->names, NS_LOCATION, t->text, t->len);
+    if (loc < 0)
+        fail(p, t->pos, "unknown location '" TOK_FMT "'%s (the initial state and the "
+             "program never name it)", TOK_ARG(t), where);
+    return loc;
 }
 
 /* Parses a location, "[location]", a thread register or a constant. */
@@ -1573,7 +1577,7 @@ static bool parse_assert_value(struct parser *p, struct avalue *v)
         return fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
                     TOK_ARG(&first), TOK_ARG(&first));
     v->kind = AV_LOC;
-    v->loc = location_index(p, first.text, first.len);
+    v->loc = known_location(p, &first, "");
     return v->loc >= 0 && (!bracketed || expect(p, TOK_RBRACKET, "']'"));
 }
 
@@ -1704,8 +1708,8 @@ static struct assertion *parse_assertion(struct parser *p)
 /* ------------------------------------------------------------------------ */
 /* After the program: locations, filter, quantified assertion                */
 
-/* Parses one entry of the locations list: "P0:r1", "0:r1" or a location
- * (recorded for resolve_observed_locations). */
+/* Parses one entry of the locations list: "P0:r1", "0:r1" or a location,
+ * each one the initial state or the program names. */
 static bool parse_observed_entry(struct parser *p)
 {
     struct litmus *l = p->lit;
@@ -1728,18 +1732,15 @@ static bool parse_observed_entry(struct parser *p)
     if (is_register_name(&first))
         return fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
                     TOK_ARG(&first), TOK_ARG(&first));
-    if (!reserve(p, &p->obs_locs, p->nobs_locs, &p->obs_locs_cap, sizeof *p->obs_locs))
-        return false;
     v->kind = AV_LOC;
-    v->loc = -1;
-    p->obs_locs[p->nobs_locs++] = (struct pending_location){ l->nobserved, first.text, first.len, first.pos };
+    v->loc = known_location(p, &first, " in the locations list");
+    if (v->loc < 0)
+        return false;
     l->nobserved++;
     return true;
 }
 
-/* Parses "locations [x; P0:r1; ...]" into litmus.observed.  Registers follow
- * the condition's convention (one the thread never names reads as its
- * initial value); locations are resolved at the end of the test. */
+/* Parses "locations [x; P0:r1; ...]" into litmus.observed. */
 static bool parse_locations_list(struct parser *p)
 {
     if (!advance(p) || !expect(p, TOK_LBRACKET, "'[' after 'locations'"))
@@ -1757,22 +1758,6 @@ static bool parse_locations_list(struct parser *p)
             return fail_expected(p, "';' or ']' in the locations list");
     }
     return advance(p) && (p->tok.kind != TOK_SEMI || advance(p));
-}
-
-/* Resolves the locations list's locations: each must be in the initial
- * state, the program or a condition. */
-static bool resolve_observed_locations(struct parser *p)
-{
-    for (int i = 0; i < p->nobs_locs; i++) {
-        const struct pending_location *pl = &p->obs_locs[i];
-        int loc = names_find(&p->names, NS_LOCATION, pl->name, pl->len);
-        if (loc < 0) {
-            struct token t = { .text = pl->name, .len = pl->len };
-            return fail(p, pl->pos, "unknown location '" TOK_FMT "' in the locations list", TOK_ARG(&t));
-        }
-        p->lit->observed[pl->entry].loc = loc;
-    }
-    return true;
 }
 
 /* Parses "exists", "~exists", "not exists" or "forall" and its assertion. */
@@ -1833,7 +1818,7 @@ static bool parse_tail(struct parser *p)
             return fail_expected(p, "'exists', 'forall', 'filter' or end of input");
         }
     }
-    return resolve_observed_locations(p);
+    return true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1859,7 +1844,6 @@ static void release_parser(struct parser *p)
     free(p->reg_inits);
     free(p->ssws);
     free(p->thread_keys);
-    free(p->obs_locs);
 }
 
 static struct litmus *fail_early(struct litmus_error *err, int line, int col, const char *msg)

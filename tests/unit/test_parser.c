@@ -334,7 +334,8 @@ static void test_assertion_precedence(void **state)
     assert_int_equal(l->assertion->b.kind, AV_CONST);
     litmus_free(l);
 
-    l = parse_with_tail("not exists (P0:r9 >= -2147483648 \\/ x == 4294967295 \\/ x == 0x80000000)");
+    l = parse_ok("PTX t\n{ x=0; P0:r9=1; }\nP0@cta 0,gpu 0;\nst.weak x, 1;\n"
+                 "not exists (P0:r9 >= -2147483648 \\/ x == 4294967295 \\/ x == 0x80000000)");
     assert_int_equal(l->quant, Q_NOT_EXISTS);
     assert_int_equal(l->assertion->lhs->lhs->cmp, CMP_GE);
     assert_true(l->assertion->lhs->lhs->b.value == INT32_MIN);
@@ -343,8 +344,11 @@ static void test_assertion_precedence(void **state)
     assert_int_equal(l->threads[0].nregs, 1);
     litmus_free(l);
 
-    l = parse_with_tail("locations [x; P0:r0;] exists (z <= 1 /\\ x > 0 /\\ x != 1)");
-    assert_int_equal(l->nlocs, 2);
+    l = parse_ok("PTX t\n{ x=0; z=2; }\nP0@cta 0,gpu 0;\nld.weak r0, y;\n"
+                 "locations [x; P0:r0; y;] exists (z <= 1 /\\ [y] > 0 /\\ x != 1)");
+    assert_int_equal(l->nlocs, 3);
+    assert_int_equal(l->nobserved, 3);
+    assert_int_equal(l->observed[2].loc, loc_named(l, "y"));
     litmus_free(l);
 }
 
@@ -410,6 +414,13 @@ static void test_row_and_label_errors(void **state)
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0 | P0@cta 1,gpu 0;\n;", 3, 18, "duplicate thread P0");
     expect_error("PTX t\n{ P2:r0=1; }\nP0@cta 0,gpu 0;\n;", 2, 3, "unknown thread P2");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\n;\nexists (P1:r0 == 0)", 5, 9, "unknown thread P1");
+    expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\n;\nexists (P0:r0 == 0)", 5, 12, "unknown register P0:r0");
+    expect_error("PTX t\n{ P0:r1=0; }\nP0@cta 0,gpu 0 | P1@cta 0,gpu 0;\nld.weak r0, x | ;\n"
+                 "filter (P1:r0 == 0) exists (x == 0)", 5, 12, "unknown register P1:r0");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nld.weak r0, x;\nlocations [P0:r1]", 5, 15, "unknown register P0:r1");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nld.weak r0, x;\nexists (P0:r0 == [z])", 5, 19, "unknown location 'z'");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nld.weak r0, x;\nlocations [x; y] exists (y == 0)", 5, 15,
+                 "unknown location 'y' in the locations list");
     expect_error("PTX t\n{ }\nP0@cta 0;\n", 3, 9, "expected ',' after cta id");
     expect_error("PTX t\n{ }\nP0@sg 0, wg 0, qf 0;\n", 3, 4, "expected 'cta'");
     expect_error("PTX t\n{ }\n{ ssw 0 1; }\n", 3, 1, "expected a thread name like P0");
