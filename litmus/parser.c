@@ -70,6 +70,13 @@ struct pending_ssw {
     struct srcpos from_pos, to_pos;
 };
 
+/* How the initial state declares a location: "x = v" or "x [@ p] aliases y". */
+struct loc_decl {
+    struct srcpos pos;       /* the name's position; line 0 when not declared */
+    bool is_alias;
+    struct srcpos target_pos;  /* where an alias names its target */
+};
+
 /* Maps a P number to a thread index. */
 struct thread_key {
     int id, index;
@@ -84,6 +91,8 @@ struct parser {
     struct litmus_error *err;
     struct name_table names;
     int locs_cap, threads_cap, ssw_cap, caps_cap, thread_keys_cap;
+    struct loc_decl *loc_decls;          /* by location index; see declared() */
+    int loc_decls_cap;
     struct thread_caps *caps;
     struct label_info *labels;
     int nlabels, labels_cap;
@@ -209,6 +218,12 @@ static bool has_digit_suffix(const struct token *t, const char *prefix)
 }
 
 static bool is_register_name(const struct token *t) { return has_digit_suffix(t, "r"); }
+
+/* True when a comes before b in the text. */
+static bool pos_before(struct srcpos a, struct srcpos b)
+{
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Name table                                                                */
@@ -510,6 +525,32 @@ static bool parse_register_init(struct parser *p, const struct token *thread)
     return true;
 }
 
+/* True when the initial state declares location loc (a value or an alias). */
+static bool declared(const struct parser *p, int loc)
+{
+    return loc < p->loc_decls_cap && p->loc_decls[loc].pos.line > 0;
+}
+
+/* Records that the initial state declares the named location, by a value
+ * or as an alias; its index, or -1 on error (a second declaration). */
+static int declare_location(struct parser *p, const struct token *name, bool is_alias)
+{
+    int loc = location_index(p, name->text, name->len);
+    if (loc < 0 || !reserve(p, &p->loc_decls, loc, &p->loc_decls_cap, sizeof *p->loc_decls))
+        return -1;
+    struct loc_decl *d = &p->loc_decls[loc];
+    if (d->pos.line > 0 && is_alias == d->is_alias)
+        return fail(p, name->pos, "duplicate %s for location '" TOK_FMT "' (first at %d:%d)",
+                    is_alias ? "alias" : "initial value", TOK_ARG(name), d->pos.line, d->pos.col), -1;
+    if (d->pos.line > 0)
+        return fail(p, name->pos, "location '" TOK_FMT "' is both an alias and given an initial "
+                    "value (first at %d:%d); an alias has its target's value",
+                    TOK_ARG(name), d->pos.line, d->pos.col), -1;
+    d->pos = name->pos;
+    d->is_alias = is_alias;
+    return loc;
+}
+
 /* Parses the rest of "x = 1" once the location name is consumed. */
 static bool parse_location_init(struct parser *p, const struct token *name)
 {
@@ -522,7 +563,7 @@ static bool parse_location_init(struct parser *p, const struct token *name)
                     TOK_ARG(name), p->tok.kind == TOK_AMP ? "an address" : "a location");
     if (!parse_constant(p, &value))
         return false;
-    loc = location_index(p, name->text, name->len);
+    loc = declare_location(p, name, false);
     if (loc < 0)
         return false;
     p->lit->locs[loc].init = value;
@@ -559,13 +600,64 @@ static bool parse_alias(struct parser *p, const struct token *name)
     target = p->tok;
     if (target.len == name->len && memcmp(target.text, name->text, name->len) == 0)
         return fail(p, target.pos, "location '" TOK_FMT "' cannot alias itself", TOK_ARG(name));
-    from = location_index(p, name->text, name->len);
+    from = declare_location(p, name, true);
     to = from < 0 ? -1 : location_index(p, target.text, target.len);
     if (to < 0)
         return false;
+    p->loc_decls[from].target_pos = target.pos;
     p->lit->locs[from].alias_of = to;
     p->lit->locs[from].alias_proxy = proxy;
     return advance(p);
+}
+
+/* Fails at the alias in the cycle that loc's alias chain ends in which comes
+ * last in the text (the one that closed the cycle). */
+static bool alias_cycle(struct parser *p, int loc)
+{
+    const struct location *locs = p->lit->locs;
+    int last = loc;
+    for (int k = locs[loc].alias_of; k != loc; k = locs[k].alias_of)
+        if (pos_before(p->loc_decls[last].pos, p->loc_decls[k].pos))
+            last = k;
+    return fail(p, p->loc_decls[last].target_pos, "alias cycle: '%.*s' aliases '%.*s', which leads back to '%.*s'",
+                MSG_NAME_MAX, locs[last].name, MSG_NAME_MAX, locs[locs[last].alias_of].name,
+                MSG_NAME_MAX, locs[last].name);
+}
+
+/* Checks the aliases once the initial state is read: each names a location
+ * the initial state declares, and no chain of aliases comes back to itself. */
+static bool check_aliases(struct parser *p)
+{
+    const struct litmus *l = p->lit;
+    int undeclared = -1;
+    for (int i = 0; i < l->nlocs; i++)
+        if (l->locs[i].alias_of >= 0 && !declared(p, l->locs[i].alias_of)
+            && (undeclared < 0 || pos_before(p->loc_decls[i].target_pos, p->loc_decls[undeclared].target_pos)))
+            undeclared = i;
+    if (undeclared >= 0)
+        return fail(p, p->loc_decls[undeclared].target_pos,
+                    "'%.*s' aliases '%.*s', which the initial state does not declare",
+                    MSG_NAME_MAX, l->locs[undeclared].name,
+                    MSG_NAME_MAX, l->locs[l->locs[undeclared].alias_of].name);
+    /* every alias chain is a path in a graph of out-degree at most one:
+     * walk each once, 1 marking the walk in progress and 2 a finished one */
+    unsigned char *state = calloc((size_t)l->nlocs + 1, 1);
+    int cycle = -1;
+    if (!state)
+        return out_of_memory(p);
+    for (int i = 0; cycle < 0 && i < l->nlocs; i++) {
+        int k = i;
+        while (k >= 0 && state[k] == 0) {
+            state[k] = 1;
+            k = l->locs[k].alias_of;
+        }
+        if (k >= 0 && state[k] == 1)
+            cycle = k;
+        for (k = i; k >= 0 && state[k] == 1; k = l->locs[k].alias_of)
+            state[k] = 2;
+    }
+    free(state);
+    return cycle < 0 || alias_cycle(p, cycle);
 }
 
 /* Parses one entry of the initial state. */
@@ -625,6 +717,8 @@ static bool parse_ssw_item(struct parser *p)
     pair.to_pos = p->tok.pos;
     if (!parse_thread_id(p, &pair.to_id))
         return false;
+    if (pair.to_id == pair.from_id)
+        return fail(p, pair.to_pos, "ssw P%d P%d pairs a thread with itself", pair.from_id, pair.to_id);
     if (!reserve(p, &p->ssws, p->nssws, &p->ssws_cap, sizeof *p->ssws))
         return false;
     p->ssws[p->nssws++] = pair;
@@ -718,6 +812,91 @@ static bool parse_thread_header(struct parser *p)
     }
 }
 
+/* The first of the register initialisations before number i that sets the
+ * same register as number i, or NULL. */
+static const struct pending_reg_init *earlier_reg_init(const struct parser *p, int i)
+{
+    const struct pending_reg_init *init = &p->reg_inits[i];
+    for (int k = 0; k < i; k++) {
+        const struct pending_reg_init *e = &p->reg_inits[k];
+        if (e->thread_id == init->thread_id && e->len == init->len
+            && memcmp(e->name, init->name, init->len) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* Fails at the ssw pair number k, which closes a cycle of ssw pairs. */
+static bool ssw_cycle(struct parser *p, int k)
+{
+    const struct pending_ssw *s = &p->ssws[k];
+    return fail(p, s->to_pos, "ssw P%d P%d closes a cycle: the ssw pairs before it lead from P%d to P%d",
+                s->from_id, s->to_id, s->to_id, s->from_id);
+}
+
+/* Fails at the ssw pair that closes a cycle, if the pairs have one: a depth-
+ * first search over the threads; of the pairs on the first cycle it finds,
+ * the one that comes last in the text is the one that closed it. */
+static bool check_ssw_cycles(struct parser *p)
+{
+    const struct litmus *l = p->lit;
+    int n = l->nthreads, m = l->nssw, cycle = -1;
+    int *first = calloc((size_t)n + 1, sizeof *first);     /* pairs from t: first[t] .. first[t+1]-1 */
+    int *by_from = malloc(((size_t)m + 1) * sizeof *by_from);
+    int *parent = malloc(((size_t)n + 1) * sizeof *parent);  /* the pair that reached t */
+    int *next = malloc(((size_t)n + 1) * sizeof *next);      /* t's next pair to follow */
+    int *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    unsigned char *state = calloc((size_t)n + 1, 1);          /* 1 on the stack, 2 done */
+    bool ok = first && by_from && parent && next && stack && state;
+    if (ok) {
+        for (int k = 0; k < m; k++)
+            first[l->ssw[k].from + 1]++;
+        for (int t = 0; t < n; t++)
+            first[t + 1] += first[t];
+        for (int t = 0; t < n; t++)
+            next[t] = first[t];
+        for (int k = 0; k < m; k++)
+            by_from[next[l->ssw[k].from]++] = k;
+        for (int t = 0; t < n; t++)
+            next[t] = first[t];
+    }
+    for (int root = 0; ok && cycle < 0 && root < n; root++) {
+        int depth = 0;
+        if (state[root])
+            continue;
+        state[root] = 1;
+        stack[depth++] = root;
+        while (depth > 0 && cycle < 0) {
+            int t = stack[depth - 1];
+            if (next[t] == first[t + 1]) {
+                state[t] = 2;
+                depth--;
+                continue;
+            }
+            int k = by_from[next[t]++], u = l->ssw[k].to;
+            if (state[u] == 0) {
+                state[u] = 1;
+                parent[u] = k;
+                stack[depth++] = u;
+            } else if (state[u] == 1) {
+                cycle = k;
+                for (int w = t; w != u; w = l->ssw[parent[w]].from)
+                    if (parent[w] > cycle)
+                        cycle = parent[w];
+            }
+        }
+    }
+    free(first);
+    free(by_from);
+    free(parent);
+    free(next);
+    free(stack);
+    free(state);
+    if (!ok)
+        return out_of_memory(p);
+    return cycle < 0 || ssw_cycle(p, cycle);
+}
+
 /* Applies register initialisations and ssw pairs now that threads are known. */
 static bool resolve_pending(struct parser *p)
 {
@@ -728,6 +907,12 @@ static bool resolve_pending(struct parser *p)
         int r = t < 0 ? -1 : register_index(p, t, init->name, init->len);
         if (r < 0)
             return false;
+        if (l->threads[t].reg_has_init[r]) {
+            const struct pending_reg_init *e = earlier_reg_init(p, i);
+            return fail(p, init->thread_pos, "duplicate initial value for register P%d:%.*s (first at %d:%d)",
+                        init->thread_id, (int)(init->len > MSG_NAME_MAX ? MSG_NAME_MAX : init->len),
+                        init->name, e->thread_pos.line, e->thread_pos.col);
+        }
         l->threads[t].reg_has_init[r] = true;
         l->threads[t].reg_init[r] = init->value;
     }
@@ -739,7 +924,7 @@ static bool resolve_pending(struct parser *p)
             return false;
         l->ssw[l->nssw++] = (struct ssw_pair){ from, to };
     }
-    return true;
+    return check_ssw_cycles(p);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1474,8 +1659,7 @@ static bool check_labels(struct parser *p)
         const struct label_info *li = &p->labels[i];
         if (!li->used || li->defined)
             continue;
-        if (!worst || li->use_pos.line < worst->use_pos.line
-            || (li->use_pos.line == worst->use_pos.line && li->use_pos.col < worst->use_pos.col))
+        if (!worst || pos_before(li->use_pos, worst->use_pos))
             worst = li;
     }
     if (!worst)
@@ -1827,7 +2011,8 @@ static bool parse_tail(struct parser *p)
 /* Parses the whole test. */
 static bool parse_litmus(struct parser *p)
 {
-    if (!parse_header(p) || !parse_braced_list(p, parse_init_item, "';' or '}' in the initial state"))
+    if (!parse_header(p) || !parse_braced_list(p, parse_init_item, "';' or '}' in the initial state")
+        || !check_aliases(p))
         return false;
     if (p->lit->dialect == DIALECT_VULKAN && p->tok.kind == TOK_LBRACE
         && !parse_braced_list(p, parse_ssw_item, "';' or '}' in the ssw list"))
@@ -1844,6 +2029,7 @@ static void release_parser(struct parser *p)
     free(p->reg_inits);
     free(p->ssws);
     free(p->thread_keys);
+    free(p->loc_decls);
 }
 
 static struct litmus *fail_early(struct litmus_error *err, int line, int col, const char *msg)

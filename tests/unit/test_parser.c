@@ -496,6 +496,18 @@ static void test_unsupported_forms(void **state)
     expect_error("PTX t\n{ x = &y; }", 2, 7, "initialising location 'x' with an address is not supported");
     expect_error("PTX t\n{ x = y; }", 2, 7, "initialising location 'x' with a location is not supported");
     expect_error("PTX t\n{ x aliases x; }", 2, 13, "cannot alias itself");
+    expect_error("PTX t\n{ a aliases b; b aliases a; }", 2, 26, "alias cycle: 'b' aliases 'a', which leads back to 'b'");
+    expect_error("PTX t\n{ x=0; a aliases b; b aliases c; c aliases a; }", 2, 44,
+                 "alias cycle: 'c' aliases 'a', which leads back to 'c'");
+    expect_error("PTX t\n{ x=0; y aliases z; }", 2, 18, "'y' aliases 'z', which the initial state does not declare");
+    expect_error("PTX t\n{ x=0; x=1; }", 2, 8, "duplicate initial value for location 'x' (first at 2:3)");
+    expect_error("PTX t\n{ x=0; y aliases x; y @ generic aliases x; }", 2, 21, "duplicate alias for location 'y' (first at 2:8)");
+    expect_error("PTX t\n{ x=0; y=0; y aliases x; }", 2, 13, "location 'y' is both an alias and given an initial value (first at 2:8)");
+    expect_error("PTX t\n{ P0:r0=0; 0:r0=1; }\nP0@cta 0,gpu 0;\n", 2, 12, "duplicate initial value for register P0:r0 (first at 2:3)");
+    expect_error("Vulkan t\n{ }\n{ ssw 1 P1; }\n", 3, 9, "ssw P1 P1 pairs a thread with itself");
+    expect_error("Vulkan t\n{ }\n{ ssw P0 P1; ssw P2 P0; ssw P1 P2; }\n"
+                 "P0@sg 0,wg 0,qf 0 | P1@sg 0,wg 1,qf 0 | P2@sg 0,wg 2,qf 0;\n", 3, 32,
+                 "ssw P1 P2 closes a cycle: the ssw pairs before it lead from P2 to P1");
     char text[256];
     snprintf(text, sizeof text, "%sfinal (x == 1) with tso: exists;", tiny_prefix);
     expect_error(text, 5, 1, "'final ... with' conditions are not supported");
