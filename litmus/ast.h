@@ -151,7 +151,10 @@ struct litmus {
     struct avalue *observed;       /* AV_REG or AV_LOC each; NULL when empty */
 };
 
-/* A front-end error: position and message, formatted "path:line:col: error: msg". */
+/* A front-end error: position and message, formatted "path:line:col: error: msg";
+ * pos.line is 0 only when the error has no place in the text (the file cannot
+ * be opened or read, memory ran out before parsing began), to be printed as
+ * "path: error: msg". */
 struct litmus_error {
     struct srcpos pos;
     char msg[256];
@@ -160,7 +163,7 @@ struct litmus_error {
 /* Parses the text of a litmus file; returns NULL and fills err on failure. */
 struct litmus *litmus_parse(const char *path, const char *text, struct litmus_error *err);
 
-/* Reads and parses a file; I/O failures are reported at line 0, column 0. */
+/* Reads and parses a file; I/O failures have no place (line 0, column 0). */
 struct litmus *litmus_parse_file(const char *path, struct litmus_error *err);
 
 /* Frees everything litmus_parse allocated. */

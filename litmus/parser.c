@@ -18,6 +18,7 @@
 #define MAX_ID            1000000000 /* thread ids and scope ids */
 #define MAX_PARTS         16         /* dot-separated parts of a mnemonic */
 #define MSG_NAME_MAX      64         /* longest name quoted in a message */
+#define NO_PLACE          ((struct srcpos){ 0, 0 })  /* an error with no place in the text */
 
 /* printf arguments that quote a token's text, cut to a sane length. */
 #define TOK_FMT "%.*s"
@@ -2032,10 +2033,10 @@ static void release_parser(struct parser *p)
     free(p->loc_decls);
 }
 
-static struct litmus *fail_early(struct litmus_error *err, int line, int col, const char *msg)
+/* Fills err with msg at pos (line 0: no place in the text); returns NULL. */
+static struct litmus *fail_early(struct litmus_error *err, struct srcpos pos, const char *msg)
 {
-    err->pos.line = line;
-    err->pos.col = col;
+    err->pos = pos;
     snprintf(err->msg, sizeof err->msg, "%s", msg);
     return NULL;
 }
@@ -2050,17 +2051,17 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
         err = &ignored;
     memset(err, 0, sizeof *err);
     if (!text)
-        return fail_early(err, 0, 0, "no input text");
+        return fail_early(err, NO_PLACE, "no input text");
     len = strlen(text);
     if (len > MAX_INPUT_BYTES)
-        return fail_early(err, 1, 1, "input too large");
+        return fail_early(err, lexer_pos_at(text, len, MAX_INPUT_BYTES),
+                          "input too large: the limit is 256 MiB, and this is the first byte past it");
     memset(&p, 0, sizeof p);
     lexer_init(&p.lx, text, len);
     p.err = err;
     p.lit = calloc(1, sizeof *p.lit);
     if (!p.lit)
-        return fail_early(err, 1, 1, "out of memory");
-    p.tok.pos.line = p.tok.pos.col = 1;
+        return fail_early(err, NO_PLACE, "out of memory");
     bool ok = !path || (p.lit->path = copy_text(path, strlen(path))) != NULL;
     if (!ok)
         out_of_memory(&p);
@@ -2073,7 +2074,8 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
     return p.lit;
 }
 
-/* Reads a whole file into a NUL-terminated buffer; NULL and err on failure. */
+/* Reads a file into a NUL-terminated buffer, stopping once it holds more
+ * than MAX_INPUT_BYTES (litmus_parse reports that); NULL and err on failure. */
 static char *read_file(const char *path, size_t *len, struct litmus_error *err)
 {
     FILE *f = fopen(path, "rb");
@@ -2086,17 +2088,20 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
     }
     for (;;) {
         if (cap - *len < 2) {
-            char *grown = cap < MAX_INPUT_BYTES ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
+            size_t new_cap = cap ? cap * 2 : 65536;
+            if (new_cap > MAX_INPUT_BYTES + 2)
+                new_cap = MAX_INPUT_BYTES + 2;
+            char *grown = realloc(buf, new_cap);
             if (!grown) {
-                snprintf(err->msg, sizeof err->msg, cap < MAX_INPUT_BYTES ? "out of memory" : "file too large");
+                snprintf(err->msg, sizeof err->msg, "out of memory");
                 break;
             }
             buf = grown;
-            cap = cap ? cap * 2 : 65536;
+            cap = new_cap;
         }
         size_t got = fread(buf + *len, 1, cap - *len - 1, f);
         *len += got;
-        if (got == 0) {
+        if (got == 0 || *len > MAX_INPUT_BYTES) {
             if (!ferror(f)) {
                 fclose(f);
                 buf[*len] = '\0';
@@ -2115,22 +2120,13 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
 static bool report_nul_byte(const char *text, size_t len, struct litmus_error *err)
 {
     const char *nul = memchr(text, '\0', len);
-    int line = 1, col = 1;
     if (!nul)
         return false;
-    for (const char *c = text; c < nul; c++) {
-        if (*c == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
-        }
-    }
-    fail_early(err, line, col, "unexpected NUL byte");
+    fail_early(err, lexer_pos_at(text, len, (size_t)(nul - text)), "unexpected NUL byte");
     return true;
 }
 
-/* Reads and parses a file; I/O failures are reported at 0:0. */
+/* Reads and parses a file; I/O failures have no place (0:0). */
 struct litmus *litmus_parse_file(const char *path, struct litmus_error *err)
 {
     struct litmus_error ignored;
@@ -2141,7 +2137,7 @@ struct litmus *litmus_parse_file(const char *path, struct litmus_error *err)
         err = &ignored;
     memset(err, 0, sizeof *err);
     if (!path)
-        return fail_early(err, 0, 0, "no file name");
+        return fail_early(err, NO_PLACE, "no file name");
     text = read_file(path, &len, err);
     if (!text)
         return NULL;

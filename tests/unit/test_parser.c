@@ -578,6 +578,13 @@ static void test_files(void **state)
     assert_int_equal(err.pos.line, 2);
     assert_int_equal(err.pos.col, 4);
     assert_non_null(strstr(err.msg, "NUL"));
+
+    f = fopen(path, "wb");                       /* a lone CR ends a line too */
+    fwrite("PTX t\r{ x\r\n\0= 1; }", 1, 18, f);
+    fclose(f);
+    assert_null(litmus_parse_file(path, &err));
+    assert_int_equal(err.pos.line, 3);
+    assert_int_equal(err.pos.col, 1);
     remove(path);
 }
 
