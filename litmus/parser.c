@@ -507,8 +507,8 @@ static bool parse_register_init(struct parser *p, const struct token *thread)
     struct pending_reg_init init;
     if (!thread_id_of(p, thread, &init.thread_id) || !advance(p))
         return false;
-    if (p->tok.kind != TOK_IDENT)
-        return fail_expected(p, "a register name after ':'");
+    if (!is_register_name(&p->tok))
+        return fail_expected(p, "a register name like r0 after ':'");
     init.thread_pos = thread->pos;
     init.name = p->tok.text;
     init.len = p->tok.len;
@@ -1715,8 +1715,8 @@ static bool parse_assert_register(struct parser *p, const struct token *thread, 
     v->thread = thread_index_at(p, id, thread->pos);
     if (v->thread < 0)
         return false;
-    if (p->tok.kind != TOK_IDENT)
-        return fail_expected(p, "a register name after ':'");
+    if (!is_register_name(&p->tok))
+        return fail_expected(p, "a register name like r0 after ':'");
     v->reg = names_find(&p->names, register_ns(v->thread), p->tok.text, p->tok.len);
     if (v->reg < 0)
         return fail(p, p->tok.pos, "unknown register P%d:" TOK_FMT " (the thread's code and "

@@ -503,6 +503,9 @@ static void test_unsupported_forms(void **state)
     expect_error("PTX t\n{ x=0; x=1; }", 2, 8, "duplicate initial value for location 'x' (first at 2:3)");
     expect_error("PTX t\n{ x=0; y aliases x; y @ generic aliases x; }", 2, 21, "duplicate alias for location 'y' (first at 2:8)");
     expect_error("PTX t\n{ x=0; y=0; y aliases x; }", 2, 13, "location 'y' is both an alias and given an initial value (first at 2:8)");
+    expect_error("PTX t\n{ P0:x=0; }", 2, 6, "expected a register name like r0 after ':', got 'x'");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nld.weak r0, x;\nexists (P0:x == 0)", 5, 12,
+                 "expected a register name like r0 after ':', got 'x'");
     expect_error("PTX t\n{ P0:r0=0; 0:r0=1; }\nP0@cta 0,gpu 0;\n", 2, 12, "duplicate initial value for register P0:r0 (first at 2:3)");
     expect_error("Vulkan t\n{ }\n{ ssw 1 P1; }\n", 3, 9, "ssw P1 P1 pairs a thread with itself");
     expect_error("Vulkan t\n{ }\n{ ssw P0 P1; ssw P2 P0; ssw P1 P2; }\n"
