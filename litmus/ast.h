@@ -62,7 +62,7 @@ struct srcpos { int line, col; };
 struct operand {
     bool is_reg;
     int reg;          /* index into the thread's registers when is_reg */
-    int64_t value;    /* the constant otherwise (see VALUE below) */
+    int64_t value;    /* the constant otherwise (a VALUE) */
 };
 
 struct instr {
