@@ -52,13 +52,17 @@ enum vk_flag {
     VK_SEMVIS  = 1 << 5    /* .semvis */
 };
 
+/* VALUE: every constant in the AST is a 32-bit value stored sign-extended,
+ * -2^31 to 2^31 - 1; the parser accepts literals from -2^31 to 2^32 - 1 and
+ * stores 2^31 to 2^32 - 1 as the negative value with the same bits. */
+
 struct srcpos { int line, col; };
 
 /* An instruction operand: a constant or a register of the same thread. */
 struct operand {
     bool is_reg;
     int reg;          /* index into the thread's registers when is_reg */
-    int64_t value;    /* the constant otherwise */
+    int64_t value;    /* the constant otherwise (a VALUE) */
 };
 
 struct instr {
@@ -80,7 +84,7 @@ struct instr {
     unsigned semsc;          /* bit i set for .semsc<i> */
     /* barriers */
     bool arrive;             /* PTX bar.cta.arrive */
-    int64_t bar_instance;    /* the constant right after sync/arrive/cbar scope */
+    int64_t bar_instance;    /* the constant right after sync/arrive/cbar scope (a VALUE) */
     bool has_bar_id, has_bar_quorum;
     struct operand bar_id, bar_quorum;
 };
@@ -92,7 +96,7 @@ struct thread {
     int nregs;
     char **reg_names;        /* "r0", ... */
     bool *reg_has_init;
-    int64_t *reg_init;       /* initial value when reg_has_init */
+    int64_t *reg_init;       /* initial value when reg_has_init (a VALUE) */
     int nlabels;
     char **label_names;      /* "LC00", ... */
     int ninstrs;
@@ -101,7 +105,7 @@ struct thread {
 
 struct location {
     char *name;
-    int64_t init;            /* initial value (0 when not given) */
+    int64_t init;            /* initial value (0 when not given; a VALUE) */
     int alias_of;            /* location index this one aliases, -1 if none */
     enum proxy alias_proxy;  /* PTX "y @ <proxy> aliases x" */
 };
@@ -111,7 +115,7 @@ enum assert_kind { A_TRUE, A_AND, A_OR, A_NOT, A_CMP };
 /* A value in an assertion. */
 struct avalue {
     enum { AV_CONST, AV_REG, AV_LOC } kind;
-    int64_t value;           /* AV_CONST */
+    int64_t value;           /* AV_CONST (a VALUE) */
     int thread;              /* AV_REG: index into litmus.threads */
     int reg;                 /* AV_REG: index into that thread's registers */
     int loc;                 /* AV_LOC */
@@ -147,7 +151,10 @@ struct litmus {
     struct avalue *observed;       /* AV_REG or AV_LOC each; NULL when empty */
 };
 
-/* A front-end error: position and message, formatted "path:line:col: error: msg". */
+/* A front-end error: position and message, formatted "path:line:col: error: msg";
+ * pos.line is 0 only when the error has no place in the text (the file cannot
+ * be opened or read, memory ran out before parsing began), to be printed as
+ * "path: error: msg". */
 struct litmus_error {
     struct srcpos pos;
     char msg[256];
@@ -156,7 +163,7 @@ struct litmus_error {
 /* Parses the text of a litmus file; returns NULL and fills err on failure. */
 struct litmus *litmus_parse(const char *path, const char *text, struct litmus_error *err);
 
-/* Reads and parses a file; I/O failures are reported at line 0, column 0. */
+/* Reads and parses a file; I/O failures have no place (line 0, column 0). */
 struct litmus *litmus_parse_file(const char *path, struct litmus_error *err);
 
 /* Frees everything litmus_parse allocated. */

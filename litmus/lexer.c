@@ -101,6 +101,16 @@ void lexer_init(struct lexer *lx, const char *text, size_t len)
     lx->col = 1;
 }
 
+/* The line:col of byte off of text, counting lines as the lexer does. */
+struct srcpos lexer_pos_at(const char *text, size_t len, size_t off)
+{
+    struct lexer lx;
+    lexer_init(&lx, text, len);
+    while (lx.off < off && !at_end(&lx))
+        advance_char(&lx);
+    return here(&lx);
+}
+
 static void lex_word(struct lexer *lx, struct token *tok)
 {
     tok->kind = TOK_IDENT;

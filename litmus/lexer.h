@@ -40,6 +40,10 @@ struct lexer {
 /* Starts lexing text of len bytes at line 1, column 1. */
 void lexer_init(struct lexer *lx, const char *text, size_t len);
 
+/* The line:col of byte offset off (at most len) of text, counting lines as
+ * the lexer does. */
+struct srcpos lexer_pos_at(const char *text, size_t len, size_t off);
+
 /* Reads the next token, skipping blanks, (* comments *) and << configs >>;
  * returns false and fills err on a lexical error. */
 bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err);

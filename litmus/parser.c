@@ -18,6 +18,7 @@
 #define MAX_ID            1000000000 /* thread ids and scope ids */
 #define MAX_PARTS         16         /* dot-separated parts of a mnemonic */
 #define MSG_NAME_MAX      64         /* longest name quoted in a message */
+#define NO_PLACE          ((struct srcpos){ 0, 0 })  /* an error with no place in the text */
 
 /* printf arguments that quote a token's text, cut to a sane length. */
 #define TOK_FMT "%.*s"
@@ -70,13 +71,11 @@ struct pending_ssw {
     struct srcpos from_pos, to_pos;
 };
 
-/* A location named in the locations list, resolved once the whole test is
- * read (the condition after the list may name it first). */
-struct pending_location {
-    int entry;               /* index into litmus.observed */
-    const char *name;        /* points into the source */
-    size_t len;
-    struct srcpos pos;
+/* How the initial state declares a location: "x = v" or "x [@ p] aliases y". */
+struct loc_decl {
+    struct srcpos pos;       /* the name's position; line 0 when not declared */
+    bool is_alias;
+    struct srcpos target_pos;  /* where an alias names its target */
 };
 
 /* Maps a P number to a thread index. */
@@ -93,6 +92,8 @@ struct parser {
     struct litmus_error *err;
     struct name_table names;
     int locs_cap, threads_cap, ssw_cap, caps_cap, thread_keys_cap;
+    struct loc_decl *loc_decls;          /* by location index; see declared() */
+    int loc_decls_cap;
     struct thread_caps *caps;
     struct label_info *labels;
     int nlabels, labels_cap;
@@ -101,8 +102,7 @@ struct parser {
     struct pending_ssw *ssws;
     int nssws, ssws_cap;
     struct thread_key *thread_keys;
-    struct pending_location *obs_locs;   /* locations-list entries to resolve */
-    int nobs_locs, obs_locs_cap, observed_cap;
+    int observed_cap;
     int total_instrs;
     int nesting;
 };
@@ -219,6 +219,12 @@ static bool has_digit_suffix(const struct token *t, const char *prefix)
 }
 
 static bool is_register_name(const struct token *t) { return has_digit_suffix(t, "r"); }
+
+/* True when a comes before b in the text. */
+static bool pos_before(struct srcpos a, struct srcpos b)
+{
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Name table                                                                */
@@ -389,48 +395,59 @@ static int thread_index_at(struct parser *p, int id, struct srcpos pos)
 /* ------------------------------------------------------------------------ */
 /* Numbers                                                                   */
 
-/* Converts a NUMBER or HEX token, negated when negative, to an int64. */
-static bool token_value(struct parser *p, const struct token *t, bool negative, int64_t *out)
+/* The magnitude of a NUMBER or HEX token; false when it exceeds limit. */
+static bool token_magnitude(const struct token *t, uint64_t limit, uint64_t *out)
 {
     bool hex = t->kind == TOK_HEX;
     unsigned base = hex ? 16 : 10;
-    uint64_t v = 0, limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    uint64_t v = 0;
     for (size_t i = hex ? 2 : 0; i < t->len; i++) {
         char c = t->text[i];
         unsigned d = c <= '9' ? (unsigned)(c - '0')
                    : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
         if (v > (limit - d) / base)
-            return fail(p, t->pos, "constant '%s" TOK_FMT "' is out of range",
-                        negative ? "-" : "", TOK_ARG(t));
+            return false;
         v = v * base + d;
     }
-    if (!negative)
-        *out = (int64_t)v;
-    else
-        *out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+    *out = v;
     return true;
 }
 
-/* Parses a constant: an optional '-' and a decimal or hex number. */
+/* Converts the constant token t, negated when minus (its '-' token) is not
+ * NULL, to a 32-bit value stored sign-extended: -2^31 to 2^32 - 1 fit, and
+ * 2^31 to 2^32 - 1 are the bit patterns of -2^31 to -1. */
+static bool value_of(struct parser *p, const struct token *minus, const struct token *t, int64_t *out)
+{
+    uint64_t v;
+    if (!token_magnitude(t, minus ? (uint64_t)1 << 31 : UINT32_MAX, &v))
+        return fail(p, minus ? minus->pos : t->pos, "constant '%s" TOK_FMT "' is out of range: "
+                    "values are 32 bits (-2147483648 to 4294967295)", minus ? "-" : "", TOK_ARG(t));
+    if (minus)
+        *out = -(int64_t)v;
+    else
+        *out = v > INT32_MAX ? (int64_t)v - ((int64_t)1 << 32) : (int64_t)v;
+    return true;
+}
+
+/* Parses a value constant: an optional '-' and a decimal or hex number. */
 static bool parse_constant(struct parser *p, int64_t *out)
 {
-    bool negative = p->tok.kind == TOK_MINUS;
+    struct token minus = p->tok;
+    bool negative = minus.kind == TOK_MINUS;
     if (negative && !advance(p))
         return false;
     if (p->tok.kind != TOK_NUMBER && p->tok.kind != TOK_HEX)
         return fail_expected(p, "a constant");
-    return token_value(p, &p->tok, negative, out) && advance(p);
+    return value_of(p, negative ? &minus : NULL, &p->tok, out) && advance(p);
 }
 
 /* Parses a small non-negative number such as a scope id. */
 static bool parse_small_number(struct parser *p, const char *what, int *out)
 {
-    int64_t v;
+    uint64_t v;
     if (p->tok.kind != TOK_NUMBER)
         return fail_expected(p, what);
-    if (!token_value(p, &p->tok, false, &v))
-        return false;
-    if (v > MAX_ID)
+    if (!token_magnitude(&p->tok, MAX_ID, &v))
         return fail(p, p->tok.pos, "%s " TOK_FMT " is too large", what, TOK_ARG(&p->tok));
     *out = (int)v;
     return advance(p);
@@ -439,19 +456,18 @@ static bool parse_small_number(struct parser *p, const char *what, int *out)
 /* The P number of a thread token ("P3" or "3"), without consuming it. */
 static bool thread_id_of(struct parser *p, const struct token *t, int *id)
 {
-    int64_t v = 0;
-    if (t->kind == TOK_NUMBER) {
-        if (!token_value(p, t, false, &v))
-            return false;
-    } else if (has_digit_suffix(t, "P")) {
-        for (size_t i = 1; i < t->len && v <= MAX_ID; i++)
-            v = v * 10 + (t->text[i] - '0');
-    } else {
+    struct token digits = *t;
+    uint64_t v;
+    if (has_digit_suffix(t, "P")) {
+        digits.text++;
+        digits.len--;
+        digits.kind = TOK_NUMBER;
+    } else if (t->kind != TOK_NUMBER) {
         char got[MSG_NAME_MAX + 8];
         return fail(p, t->pos, "expected a thread name like P0, got %s",
                     describe(t, got, sizeof got));
     }
-    if (v > MAX_ID)
+    if (!token_magnitude(&digits, MAX_ID, &v))
         return fail(p, t->pos, "thread id " TOK_FMT " is too large", TOK_ARG(t));
     *id = (int)v;
     return true;
@@ -491,8 +507,8 @@ static bool parse_register_init(struct parser *p, const struct token *thread)
     struct pending_reg_init init;
     if (!thread_id_of(p, thread, &init.thread_id) || !advance(p))
         return false;
-    if (p->tok.kind != TOK_IDENT)
-        return fail_expected(p, "a register name after ':'");
+    if (!is_register_name(&p->tok))
+        return fail_expected(p, "a register name like r0 after ':'");
     init.thread_pos = thread->pos;
     init.name = p->tok.text;
     init.len = p->tok.len;
@@ -510,6 +526,32 @@ static bool parse_register_init(struct parser *p, const struct token *thread)
     return true;
 }
 
+/* True when the initial state declares location loc (a value or an alias). */
+static bool declared(const struct parser *p, int loc)
+{
+    return loc < p->loc_decls_cap && p->loc_decls[loc].pos.line > 0;
+}
+
+/* Records that the initial state declares the named location, by a value
+ * or as an alias; its index, or -1 on error (a second declaration). */
+static int declare_location(struct parser *p, const struct token *name, bool is_alias)
+{
+    int loc = location_index(p, name->text, name->len);
+    if (loc < 0 || !reserve(p, &p->loc_decls, loc, &p->loc_decls_cap, sizeof *p->loc_decls))
+        return -1;
+    struct loc_decl *d = &p->loc_decls[loc];
+    if (d->pos.line > 0 && is_alias == d->is_alias)
+        return fail(p, name->pos, "duplicate %s for location '" TOK_FMT "' (first at %d:%d)",
+                    is_alias ? "alias" : "initial value", TOK_ARG(name), d->pos.line, d->pos.col), -1;
+    if (d->pos.line > 0)
+        return fail(p, name->pos, "location '" TOK_FMT "' is both an alias and given an initial "
+                    "value (first at %d:%d); an alias has its target's value",
+                    TOK_ARG(name), d->pos.line, d->pos.col), -1;
+    d->pos = name->pos;
+    d->is_alias = is_alias;
+    return loc;
+}
+
 /* Parses the rest of "x = 1" once the location name is consumed. */
 static bool parse_location_init(struct parser *p, const struct token *name)
 {
@@ -522,7 +564,7 @@ static bool parse_location_init(struct parser *p, const struct token *name)
                     TOK_ARG(name), p->tok.kind == TOK_AMP ? "an address" : "a location");
     if (!parse_constant(p, &value))
         return false;
-    loc = location_index(p, name->text, name->len);
+    loc = declare_location(p, name, false);
     if (loc < 0)
         return false;
     p->lit->locs[loc].init = value;
@@ -559,13 +601,64 @@ static bool parse_alias(struct parser *p, const struct token *name)
     target = p->tok;
     if (target.len == name->len && memcmp(target.text, name->text, name->len) == 0)
         return fail(p, target.pos, "location '" TOK_FMT "' cannot alias itself", TOK_ARG(name));
-    from = location_index(p, name->text, name->len);
+    from = declare_location(p, name, true);
     to = from < 0 ? -1 : location_index(p, target.text, target.len);
     if (to < 0)
         return false;
+    p->loc_decls[from].target_pos = target.pos;
     p->lit->locs[from].alias_of = to;
     p->lit->locs[from].alias_proxy = proxy;
     return advance(p);
+}
+
+/* Fails at the alias in the cycle that loc's alias chain ends in which comes
+ * last in the text (the one that closed the cycle). */
+static bool alias_cycle(struct parser *p, int loc)
+{
+    const struct location *locs = p->lit->locs;
+    int last = loc;
+    for (int k = locs[loc].alias_of; k != loc; k = locs[k].alias_of)
+        if (pos_before(p->loc_decls[last].pos, p->loc_decls[k].pos))
+            last = k;
+    return fail(p, p->loc_decls[last].target_pos, "alias cycle: '%.*s' aliases '%.*s', which leads back to '%.*s'",
+                MSG_NAME_MAX, locs[last].name, MSG_NAME_MAX, locs[locs[last].alias_of].name,
+                MSG_NAME_MAX, locs[last].name);
+}
+
+/* Checks the aliases once the initial state is read: each names a location
+ * the initial state declares, and no chain of aliases comes back to itself. */
+static bool check_aliases(struct parser *p)
+{
+    const struct litmus *l = p->lit;
+    int undeclared = -1;
+    for (int i = 0; i < l->nlocs; i++)
+        if (l->locs[i].alias_of >= 0 && !declared(p, l->locs[i].alias_of)
+            && (undeclared < 0 || pos_before(p->loc_decls[i].target_pos, p->loc_decls[undeclared].target_pos)))
+            undeclared = i;
+    if (undeclared >= 0)
+        return fail(p, p->loc_decls[undeclared].target_pos,
+                    "'%.*s' aliases '%.*s', which the initial state does not declare",
+                    MSG_NAME_MAX, l->locs[undeclared].name,
+                    MSG_NAME_MAX, l->locs[l->locs[undeclared].alias_of].name);
+    /* every alias chain is a path in a graph of out-degree at most one:
+     * walk each once, 1 marking the walk in progress and 2 a finished one */
+    unsigned char *state = calloc((size_t)l->nlocs + 1, 1);
+    int cycle = -1;
+    if (!state)
+        return out_of_memory(p);
+    for (int i = 0; cycle < 0 && i < l->nlocs; i++) {
+        int k = i;
+        while (k >= 0 && state[k] == 0) {
+            state[k] = 1;
+            k = l->locs[k].alias_of;
+        }
+        if (k >= 0 && state[k] == 1)
+            cycle = k;
+        for (k = i; k >= 0 && state[k] == 1; k = l->locs[k].alias_of)
+            state[k] = 2;
+    }
+    free(state);
+    return cycle < 0 || alias_cycle(p, cycle);
 }
 
 /* Parses one entry of the initial state. */
@@ -625,6 +718,8 @@ static bool parse_ssw_item(struct parser *p)
     pair.to_pos = p->tok.pos;
     if (!parse_thread_id(p, &pair.to_id))
         return false;
+    if (pair.to_id == pair.from_id)
+        return fail(p, pair.to_pos, "ssw P%d P%d pairs a thread with itself", pair.from_id, pair.to_id);
     if (!reserve(p, &p->ssws, p->nssws, &p->ssws_cap, sizeof *p->ssws))
         return false;
     p->ssws[p->nssws++] = pair;
@@ -718,6 +813,91 @@ static bool parse_thread_header(struct parser *p)
     }
 }
 
+/* The first of the register initialisations before number i that sets the
+ * same register as number i, or NULL. */
+static const struct pending_reg_init *earlier_reg_init(const struct parser *p, int i)
+{
+    const struct pending_reg_init *init = &p->reg_inits[i];
+    for (int k = 0; k < i; k++) {
+        const struct pending_reg_init *e = &p->reg_inits[k];
+        if (e->thread_id == init->thread_id && e->len == init->len
+            && memcmp(e->name, init->name, init->len) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* Fails at the ssw pair number k, which closes a cycle of ssw pairs. */
+static bool ssw_cycle(struct parser *p, int k)
+{
+    const struct pending_ssw *s = &p->ssws[k];
+    return fail(p, s->to_pos, "ssw P%d P%d closes a cycle: the ssw pairs before it lead from P%d to P%d",
+                s->from_id, s->to_id, s->to_id, s->from_id);
+}
+
+/* Fails at the ssw pair that closes a cycle, if the pairs have one: a depth-
+ * first search over the threads; of the pairs on the first cycle it finds,
+ * the one that comes last in the text is the one that closed it. */
+static bool check_ssw_cycles(struct parser *p)
+{
+    const struct litmus *l = p->lit;
+    int n = l->nthreads, m = l->nssw, cycle = -1;
+    int *first = calloc((size_t)n + 1, sizeof *first);     /* pairs from t: first[t] .. first[t+1]-1 */
+    int *by_from = malloc(((size_t)m + 1) * sizeof *by_from);
+    int *parent = malloc(((size_t)n + 1) * sizeof *parent);  /* the pair that reached t */
+    int *next = malloc(((size_t)n + 1) * sizeof *next);      /* t's next pair to follow */
+    int *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    unsigned char *state = calloc((size_t)n + 1, 1);          /* 1 on the stack, 2 done */
+    bool ok = first && by_from && parent && next && stack && state;
+    if (ok) {
+        for (int k = 0; k < m; k++)
+            first[l->ssw[k].from + 1]++;
+        for (int t = 0; t < n; t++)
+            first[t + 1] += first[t];
+        for (int t = 0; t < n; t++)
+            next[t] = first[t];
+        for (int k = 0; k < m; k++)
+            by_from[next[l->ssw[k].from]++] = k;
+        for (int t = 0; t < n; t++)
+            next[t] = first[t];
+    }
+    for (int root = 0; ok && cycle < 0 && root < n; root++) {
+        int depth = 0;
+        if (state[root])
+            continue;
+        state[root] = 1;
+        stack[depth++] = root;
+        while (depth > 0 && cycle < 0) {
+            int t = stack[depth - 1];
+            if (next[t] == first[t + 1]) {
+                state[t] = 2;
+                depth--;
+                continue;
+            }
+            int k = by_from[next[t]++], u = l->ssw[k].to;
+            if (state[u] == 0) {
+                state[u] = 1;
+                parent[u] = k;
+                stack[depth++] = u;
+            } else if (state[u] == 1) {
+                cycle = k;
+                for (int w = t; w != u; w = l->ssw[parent[w]].from)
+                    if (parent[w] > cycle)
+                        cycle = parent[w];
+            }
+        }
+    }
+    free(first);
+    free(by_from);
+    free(parent);
+    free(next);
+    free(stack);
+    free(state);
+    if (!ok)
+        return out_of_memory(p);
+    return cycle < 0 || ssw_cycle(p, cycle);
+}
+
 /* Applies register initialisations and ssw pairs now that threads are known. */
 static bool resolve_pending(struct parser *p)
 {
@@ -728,6 +908,12 @@ static bool resolve_pending(struct parser *p)
         int r = t < 0 ? -1 : register_index(p, t, init->name, init->len);
         if (r < 0)
             return false;
+        if (l->threads[t].reg_has_init[r]) {
+            const struct pending_reg_init *e = earlier_reg_init(p, i);
+            return fail(p, init->thread_pos, "duplicate initial value for register P%d:%.*s (first at %d:%d)",
+                        init->thread_id, (int)(init->len > MSG_NAME_MAX ? MSG_NAME_MAX : init->len),
+                        init->name, e->thread_pos.line, e->thread_pos.col);
+        }
         l->threads[t].reg_has_init[r] = true;
         l->threads[t].reg_init[r] = init->value;
     }
@@ -739,7 +925,7 @@ static bool resolve_pending(struct parser *p)
             return false;
         l->ssw[l->nssw++] = (struct ssw_pair){ from, to };
     }
-    return true;
+    return check_ssw_cycles(p);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1474,8 +1660,7 @@ static bool check_labels(struct parser *p)
         const struct label_info *li = &p->labels[i];
         if (!li->used || li->defined)
             continue;
-        if (!worst || li->use_pos.line < worst->use_pos.line
-            || (li->use_pos.line == worst->use_pos.line && li->use_pos.col < worst->use_pos.col))
+        if (!worst || pos_before(li->use_pos, worst->use_pos))
             worst = li;
     }
     if (!worst)
@@ -1530,10 +1715,24 @@ static bool parse_assert_register(struct parser *p, const struct token *thread, 
     v->thread = thread_index_at(p, id, thread->pos);
     if (v->thread < 0)
         return false;
-    if (p->tok.kind != TOK_IDENT)
-        return fail_expected(p, "a register name after ':'");
-    v->reg = register_index(p, v->thread, p->tok.text, p->tok.len);
-    return v->reg >= 0 && advance(p);
+    if (!is_register_name(&p->tok))
+        return fail_expected(p, "a register name like r0 after ':'");
+    v->reg = names_find(&p->names, register_ns(v->thread), p->tok.text, p->tok.len);
+    if (v->reg < 0)
+        return fail(p, p->tok.pos, "unknown register P%d:" TOK_FMT " (the thread's code and "
+                    "initial state never name it)", id, TOK_ARG(&p->tok));
+    return advance(p);
+}
+
+/* The index of the location named by t, which the initial state or the
+ * program must name; fails at t otherwise. */
+static int known_location(struct parser *p, const struct token *t, const char *where)
+{
+    int loc = names_find(&p->names, NS_LOCATION, t->text, t->len);
+    if (loc < 0)
+        fail(p, t->pos, "unknown location '" TOK_FMT "'%s (the initial state and the "
+             "program never name it)", TOK_ARG(t), where);
+    return loc;
 }
 
 /* Parses a location, "[location]", a thread register or a constant. */
@@ -1557,13 +1756,13 @@ static bool parse_assert_value(struct parser *p, struct avalue *v)
         return parse_assert_register(p, &first, v);
     if (first.kind == TOK_NUMBER) {
         v->kind = AV_CONST;
-        return token_value(p, &first, false, &v->value);
+        return value_of(p, NULL, &first, &v->value);
     }
     if (is_register_name(&first))
         return fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
                     TOK_ARG(&first), TOK_ARG(&first));
     v->kind = AV_LOC;
-    v->loc = location_index(p, first.text, first.len);
+    v->loc = known_location(p, &first, "");
     return v->loc >= 0 && (!bracketed || expect(p, TOK_RBRACKET, "']'"));
 }
 
@@ -1694,8 +1893,8 @@ static struct assertion *parse_assertion(struct parser *p)
 /* ------------------------------------------------------------------------ */
 /* After the program: locations, filter, quantified assertion                */
 
-/* Parses one entry of the locations list: "P0:r1", "0:r1" or a location
- * (recorded for resolve_observed_locations). */
+/* Parses one entry of the locations list: "P0:r1", "0:r1" or a location,
+ * each one the initial state or the program names. */
 static bool parse_observed_entry(struct parser *p)
 {
     struct litmus *l = p->lit;
@@ -1718,18 +1917,15 @@ static bool parse_observed_entry(struct parser *p)
     if (is_register_name(&first))
         return fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
                     TOK_ARG(&first), TOK_ARG(&first));
-    if (!reserve(p, &p->obs_locs, p->nobs_locs, &p->obs_locs_cap, sizeof *p->obs_locs))
-        return false;
     v->kind = AV_LOC;
-    v->loc = -1;
-    p->obs_locs[p->nobs_locs++] = (struct pending_location){ l->nobserved, first.text, first.len, first.pos };
+    v->loc = known_location(p, &first, " in the locations list");
+    if (v->loc < 0)
+        return false;
     l->nobserved++;
     return true;
 }
 
-/* Parses "locations [x; P0:r1; ...]" into litmus.observed.  Registers follow
- * the condition's convention (one the thread never names reads as its
- * initial value); locations are resolved at the end of the test. */
+/* Parses "locations [x; P0:r1; ...]" into litmus.observed. */
 static bool parse_locations_list(struct parser *p)
 {
     if (!advance(p) || !expect(p, TOK_LBRACKET, "'[' after 'locations'"))
@@ -1747,22 +1943,6 @@ static bool parse_locations_list(struct parser *p)
             return fail_expected(p, "';' or ']' in the locations list");
     }
     return advance(p) && (p->tok.kind != TOK_SEMI || advance(p));
-}
-
-/* Resolves the locations list's locations: each must be in the initial
- * state, the program or a condition. */
-static bool resolve_observed_locations(struct parser *p)
-{
-    for (int i = 0; i < p->nobs_locs; i++) {
-        const struct pending_location *pl = &p->obs_locs[i];
-        int loc = names_find(&p->names, NS_LOCATION, pl->name, pl->len);
-        if (loc < 0) {
-            struct token t = { .text = pl->name, .len = pl->len };
-            return fail(p, pl->pos, "unknown location '" TOK_FMT "' in the locations list", TOK_ARG(&t));
-        }
-        p->lit->observed[pl->entry].loc = loc;
-    }
-    return true;
 }
 
 /* Parses "exists", "~exists", "not exists" or "forall" and its assertion. */
@@ -1823,7 +2003,7 @@ static bool parse_tail(struct parser *p)
             return fail_expected(p, "'exists', 'forall', 'filter' or end of input");
         }
     }
-    return resolve_observed_locations(p);
+    return true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1832,7 +2012,8 @@ static bool parse_tail(struct parser *p)
 /* Parses the whole test. */
 static bool parse_litmus(struct parser *p)
 {
-    if (!parse_header(p) || !parse_braced_list(p, parse_init_item, "';' or '}' in the initial state"))
+    if (!parse_header(p) || !parse_braced_list(p, parse_init_item, "';' or '}' in the initial state")
+        || !check_aliases(p))
         return false;
     if (p->lit->dialect == DIALECT_VULKAN && p->tok.kind == TOK_LBRACE
         && !parse_braced_list(p, parse_ssw_item, "';' or '}' in the ssw list"))
@@ -1849,13 +2030,13 @@ static void release_parser(struct parser *p)
     free(p->reg_inits);
     free(p->ssws);
     free(p->thread_keys);
-    free(p->obs_locs);
+    free(p->loc_decls);
 }
 
-static struct litmus *fail_early(struct litmus_error *err, int line, int col, const char *msg)
+/* Fills err with msg at pos (line 0: no place in the text); returns NULL. */
+static struct litmus *fail_early(struct litmus_error *err, struct srcpos pos, const char *msg)
 {
-    err->pos.line = line;
-    err->pos.col = col;
+    err->pos = pos;
     snprintf(err->msg, sizeof err->msg, "%s", msg);
     return NULL;
 }
@@ -1870,17 +2051,17 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
         err = &ignored;
     memset(err, 0, sizeof *err);
     if (!text)
-        return fail_early(err, 0, 0, "no input text");
+        return fail_early(err, NO_PLACE, "no input text");
     len = strlen(text);
     if (len > MAX_INPUT_BYTES)
-        return fail_early(err, 1, 1, "input too large");
+        return fail_early(err, lexer_pos_at(text, len, MAX_INPUT_BYTES),
+                          "input too large: the limit is 256 MiB, and this is the first byte past it");
     memset(&p, 0, sizeof p);
     lexer_init(&p.lx, text, len);
     p.err = err;
     p.lit = calloc(1, sizeof *p.lit);
     if (!p.lit)
-        return fail_early(err, 1, 1, "out of memory");
-    p.tok.pos.line = p.tok.pos.col = 1;
+        return fail_early(err, NO_PLACE, "out of memory");
     bool ok = !path || (p.lit->path = copy_text(path, strlen(path))) != NULL;
     if (!ok)
         out_of_memory(&p);
@@ -1893,7 +2074,8 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
     return p.lit;
 }
 
-/* Reads a whole file into a NUL-terminated buffer; NULL and err on failure. */
+/* Reads a file into a NUL-terminated buffer, stopping once it holds more
+ * than MAX_INPUT_BYTES (litmus_parse reports that); NULL and err on failure. */
 static char *read_file(const char *path, size_t *len, struct litmus_error *err)
 {
     FILE *f = fopen(path, "rb");
@@ -1906,17 +2088,20 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
     }
     for (;;) {
         if (cap - *len < 2) {
-            char *grown = cap < MAX_INPUT_BYTES ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
+            size_t new_cap = cap ? cap * 2 : 65536;
+            if (new_cap > MAX_INPUT_BYTES + 2)
+                new_cap = MAX_INPUT_BYTES + 2;
+            char *grown = realloc(buf, new_cap);
             if (!grown) {
-                snprintf(err->msg, sizeof err->msg, cap < MAX_INPUT_BYTES ? "out of memory" : "file too large");
+                snprintf(err->msg, sizeof err->msg, "out of memory");
                 break;
             }
             buf = grown;
-            cap = cap ? cap * 2 : 65536;
+            cap = new_cap;
         }
         size_t got = fread(buf + *len, 1, cap - *len - 1, f);
         *len += got;
-        if (got == 0) {
+        if (got == 0 || *len > MAX_INPUT_BYTES) {
             if (!ferror(f)) {
                 fclose(f);
                 buf[*len] = '\0';
@@ -1935,22 +2120,13 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
 static bool report_nul_byte(const char *text, size_t len, struct litmus_error *err)
 {
     const char *nul = memchr(text, '\0', len);
-    int line = 1, col = 1;
     if (!nul)
         return false;
-    for (const char *c = text; c < nul; c++) {
-        if (*c == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
-        }
-    }
-    fail_early(err, line, col, "unexpected NUL byte");
+    fail_early(err, lexer_pos_at(text, len, (size_t)(nul - text)), "unexpected NUL byte");
     return true;
 }
 
-/* Reads and parses a file; I/O failures are reported at 0:0. */
+/* Reads and parses a file; I/O failures have no place (0:0). */
 struct litmus *litmus_parse_file(const char *path, struct litmus_error *err)
 {
     struct litmus_error ignored;
@@ -1961,7 +2137,7 @@ struct litmus *litmus_parse_file(const char *path, struct litmus_error *err)
         err = &ignored;
     memset(err, 0, sizeof *err);
     if (!path)
-        return fail_early(err, 0, 0, "no file name");
+        return fail_early(err, NO_PLACE, "no file name");
     text = read_file(path, &len, err);
     if (!text)
         return NULL;

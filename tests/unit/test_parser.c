@@ -334,15 +334,21 @@ static void test_assertion_precedence(void **state)
     assert_int_equal(l->assertion->b.kind, AV_CONST);
     litmus_free(l);
 
-    l = parse_with_tail("not exists (P0:r9 >= -9223372036854775808)");
+    l = parse_ok("PTX t\n{ x=0; P0:r9=1; }\nP0@cta 0,gpu 0;\nst.weak x, 1;\n"
+                 "not exists (P0:r9 >= -2147483648 \\/ x == 4294967295 \\/ x == 0x80000000)");
     assert_int_equal(l->quant, Q_NOT_EXISTS);
-    assert_int_equal(l->assertion->cmp, CMP_GE);
-    assert_true(l->assertion->b.value == INT64_MIN);
+    assert_int_equal(l->assertion->lhs->lhs->cmp, CMP_GE);
+    assert_true(l->assertion->lhs->lhs->b.value == INT32_MIN);
+    assert_true(l->assertion->lhs->rhs->b.value == -1);
+    assert_true(l->assertion->rhs->b.value == INT32_MIN);
     assert_int_equal(l->threads[0].nregs, 1);
     litmus_free(l);
 
-    l = parse_with_tail("locations [x; P0:r0;] exists (z <= 1 /\\ x > 0 /\\ x != 1)");
-    assert_int_equal(l->nlocs, 2);
+    l = parse_ok("PTX t\n{ x=0; z=2; }\nP0@cta 0,gpu 0;\nld.weak r0, y;\n"
+                 "locations [x; P0:r0; y;] exists (z <= 1 /\\ [y] > 0 /\\ x != 1)");
+    assert_int_equal(l->nlocs, 3);
+    assert_int_equal(l->nobserved, 3);
+    assert_int_equal(l->observed[2].loc, loc_named(l, "y"));
     litmus_free(l);
 }
 
@@ -373,6 +379,11 @@ static void test_syntax_errors(void **state)
     expect_error("PTX t\n{ x=0; $ }", 2, 8, "unexpected character '$'");
     expect_error("PTX t\n{ x=0 y=1; }", 2, 7, "expected ';' or '}'");
     expect_error("PTX t\n{ x=99999999999999999999; }", 2, 5, "out of range");
+    expect_error("PTX t\n{ x=4294967296; }", 2, 5, "constant '4294967296' is out of range: values are 32 bits");
+    expect_error("PTX t\n{ P0:r0=0x100000000; }", 2, 9, "constant '0x100000000' is out of range");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nadd r1, r1, - 2147483649;", 4, 13, "constant '-2147483649' is out of range");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nbar.cta.sync 4294967296;", 4, 14, "out of range");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nst.weak x, 1;\nexists (x == 99999999999)", 5, 14, "out of range");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nfoo.bar r1, x;", 4, 1, "unknown instruction 'foo.bar'");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nld.weak r1 x;", 4, 12, "expected ',' after register, got 'x'");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nst.weak x 1;", 4, 11, "expected ',' after location");
@@ -403,6 +414,13 @@ static void test_row_and_label_errors(void **state)
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0 | P0@cta 1,gpu 0;\n;", 3, 18, "duplicate thread P0");
     expect_error("PTX t\n{ P2:r0=1; }\nP0@cta 0,gpu 0;\n;", 2, 3, "unknown thread P2");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\n;\nexists (P1:r0 == 0)", 5, 9, "unknown thread P1");
+    expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\n;\nexists (P0:r0 == 0)", 5, 12, "unknown register P0:r0");
+    expect_error("PTX t\n{ P0:r1=0; }\nP0@cta 0,gpu 0 | P1@cta 0,gpu 0;\nld.weak r0, x | ;\n"
+                 "filter (P1:r0 == 0) exists (x == 0)", 5, 12, "unknown register P1:r0");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nld.weak r0, x;\nlocations [P0:r1]", 5, 15, "unknown register P0:r1");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nld.weak r0, x;\nexists (P0:r0 == [z])", 5, 19, "unknown location 'z'");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nld.weak r0, x;\nlocations [x; y] exists (y == 0)", 5, 15,
+                 "unknown location 'y' in the locations list");
     expect_error("PTX t\n{ }\nP0@cta 0;\n", 3, 9, "expected ',' after cta id");
     expect_error("PTX t\n{ }\nP0@sg 0, wg 0, qf 0;\n", 3, 4, "expected 'cta'");
     expect_error("PTX t\n{ }\n{ ssw 0 1; }\n", 3, 1, "expected a thread name like P0");
@@ -478,6 +496,21 @@ static void test_unsupported_forms(void **state)
     expect_error("PTX t\n{ x = &y; }", 2, 7, "initialising location 'x' with an address is not supported");
     expect_error("PTX t\n{ x = y; }", 2, 7, "initialising location 'x' with a location is not supported");
     expect_error("PTX t\n{ x aliases x; }", 2, 13, "cannot alias itself");
+    expect_error("PTX t\n{ a aliases b; b aliases a; }", 2, 26, "alias cycle: 'b' aliases 'a', which leads back to 'b'");
+    expect_error("PTX t\n{ x=0; a aliases b; b aliases c; c aliases a; }", 2, 44,
+                 "alias cycle: 'c' aliases 'a', which leads back to 'c'");
+    expect_error("PTX t\n{ x=0; y aliases z; }", 2, 18, "'y' aliases 'z', which the initial state does not declare");
+    expect_error("PTX t\n{ x=0; x=1; }", 2, 8, "duplicate initial value for location 'x' (first at 2:3)");
+    expect_error("PTX t\n{ x=0; y aliases x; y @ generic aliases x; }", 2, 21, "duplicate alias for location 'y' (first at 2:8)");
+    expect_error("PTX t\n{ x=0; y=0; y aliases x; }", 2, 13, "location 'y' is both an alias and given an initial value (first at 2:8)");
+    expect_error("PTX t\n{ P0:x=0; }", 2, 6, "expected a register name like r0 after ':', got 'x'");
+    expect_error("PTX t\n{ x=0; }\nP0@cta 0,gpu 0;\nld.weak r0, x;\nexists (P0:x == 0)", 5, 12,
+                 "expected a register name like r0 after ':', got 'x'");
+    expect_error("PTX t\n{ P0:r0=0; 0:r0=1; }\nP0@cta 0,gpu 0;\n", 2, 12, "duplicate initial value for register P0:r0 (first at 2:3)");
+    expect_error("Vulkan t\n{ }\n{ ssw 1 P1; }\n", 3, 9, "ssw P1 P1 pairs a thread with itself");
+    expect_error("Vulkan t\n{ }\n{ ssw P0 P1; ssw P2 P0; ssw P1 P2; }\n"
+                 "P0@sg 0,wg 0,qf 0 | P1@sg 0,wg 1,qf 0 | P2@sg 0,wg 2,qf 0;\n", 3, 32,
+                 "ssw P1 P2 closes a cycle: the ssw pairs before it lead from P2 to P1");
     char text[256];
     snprintf(text, sizeof text, "%sfinal (x == 1) with tso: exists;", tiny_prefix);
     expect_error(text, 5, 1, "'final ... with' conditions are not supported");
@@ -548,6 +581,13 @@ static void test_files(void **state)
     assert_int_equal(err.pos.line, 2);
     assert_int_equal(err.pos.col, 4);
     assert_non_null(strstr(err.msg, "NUL"));
+
+    f = fopen(path, "wb");                       /* a lone CR ends a line too */
+    fwrite("PTX t\r{ x\r\n\0= 1; }", 1, 18, f);
+    fclose(f);
+    assert_null(litmus_parse_file(path, &err));
+    assert_int_equal(err.pos.line, 3);
+    assert_int_equal(err.pos.col, 1);
     remove(path);
 }
 
