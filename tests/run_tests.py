@@ -144,6 +144,27 @@ def ast_dump():
     record(p.returncode == 0 and "st.weak" in p.stdout, "litmus_dump on MP-weak")
 
 
+def printer_round_trip():
+    """The printer (build/litmus_roundtrip): every own test and, when
+    present, every corpus file parses, prints, parses back to an equal AST
+    and prints again to the same text."""
+    tool = ROOT / "build" / "litmus_roundtrip"
+    sets = [("own", sorted(str(f) for f in (ROOT / "tests").rglob("*.litmus")))]
+    if (SHARED / "corpus").is_dir():
+        sets.append(("corpus", sorted(str(f) for f in (SHARED / "corpus" / "litmus").rglob("*.litmus"))))
+    for what, files in sets:
+        p = subprocess.run([str(tool)] + files, capture_output=True, text=True, timeout=600)
+        m = re.search(r"^(\d+) round trips, (\d+) failed", p.stdout, re.M)
+        if not m:
+            record(False, f"printer round trip ({what}): no summary: {p.stdout[-500:]} {p.stderr[-500:]}")
+            continue
+        for line in p.stdout.splitlines()[:-1]:
+            record(False, f"printer round trip: {line}")
+        for _ in range(int(m.group(1)) - int(m.group(2))):
+            record(True, "printer round trip")
+        record(int(m.group(1)) >= (len(files) if what == "corpus" else 1), f"printer round trip ({what}): {p.stdout.splitlines()[-1]}")
+
+
 def witness_output():
     """--witness writes the deciding execution as a JSON graph."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -307,6 +328,7 @@ def main():
     error_reporting()
     witness_output()
     ast_dump()
+    printer_round_trip()
     outcome_sets()
     batch_tests.batch_mode(record, run)
     corpus()

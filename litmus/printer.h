@@ -1,0 +1,14 @@
+/* The litmus printer: an AST back to litmus text in its own dialect, such
+ * that litmus_parse gives back an equal AST (litmus_equal). */
+#ifndef GPUBMC_LITMUS_PRINTER_H
+#define GPUBMC_LITMUS_PRINTER_H
+
+#include "litmus/ast.h"
+
+/* The text of l as a NUL-terminated string the caller frees; NULL when out
+ * of memory.  Every location is declared in the initial state (in index
+ * order), registers keep their order, and the condition is printed with
+ * the parentheses its tree needs and no others. */
+char *litmus_print(const struct litmus *l);
+
+#endif

@@ -1,0 +1,56 @@
+/* litmus_roundtrip FILE...: parses each file, prints it (litmus/printer.h),
+ * parses the printed text and compares the two ASTs (litmus/equal.h); the
+ * printed text printed again must be the same text.  One line per file
+ * that fails, then "N round trips, N failed"; exit 1 if any failed.  Files
+ * that do not parse are skipped (counted in the summary). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "litmus/equal.h"
+#include "litmus/printer.h"
+
+/* Round-trips one parsed test; false after printing why. */
+static bool round_trip(const char *path, const struct litmus *l)
+{
+    char why[400] = "";
+    struct litmus_error err;
+    char *text = litmus_print(l);
+    struct litmus *back = text ? litmus_parse(path, text, &err) : NULL;
+    char *again = back ? litmus_print(back) : NULL;
+    bool ok = false;
+    if (!text)
+        snprintf(why, sizeof why, "printer ran out of memory");
+    else if (!back)
+        snprintf(why, sizeof why, "printed text does not parse: %d:%d: %s", err.pos.line, err.pos.col, err.msg);
+    else if (!litmus_equal(l, back, why, sizeof why))
+        ;
+    else if (!again || strcmp(text, again) != 0)
+        snprintf(why, sizeof why, "printing the printed test gives another text");
+    else
+        ok = true;
+    if (!ok)
+        printf("%s: %s\n", path, why);
+    free(again);
+    litmus_free(back);
+    free(text);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    int done = 0, failed = 0, skipped = 0;
+    for (int i = 1; i < argc; i++) {
+        struct litmus_error err;
+        struct litmus *l = litmus_parse_file(argv[i], &err);
+        if (!l) {
+            skipped++;
+            continue;
+        }
+        done++;
+        failed += !round_trip(argv[i], l);
+        litmus_free(l);
+    }
+    printf("%d round trips, %d failed, %d files skipped (they do not parse)\n", done, failed, skipped);
+    return failed ? 1 : 0;
+}
