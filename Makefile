@@ -5,12 +5,12 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror 
 LDLIBS  = -lcadical -lstdc++ -lm -lcjson
 BUILD  ?= build
 
-LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
+LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c bmc/transform/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/bmc/main.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h)
+HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h)
 
 .PHONY: all test clean install sanitize bench deps example corpus-sanitize
 
@@ -37,6 +37,9 @@ $(BUILD)/litmus_dump: tests/tools/litmus_dump.c $(LIB_OBJ) $(HEADERS)
 $(BUILD)/outcomes_dump: tests/tools/outcomes_dump.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
+$(BUILD)/refine_check: tests/tools/refine_check.c $(LIB_OBJ) $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
 $(BUILD)/litmus_roundtrip: tests/tools/litmus_roundtrip.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
@@ -49,7 +52,7 @@ sanitize:
 
 # Builds everything and runs every test; ends with "N passed, N failed".
 test: deps
-	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump $(BUILD)/outcomes_dump $(BUILD)/litmus_roundtrip
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump $(BUILD)/outcomes_dump $(BUILD)/litmus_roundtrip $(BUILD)/refine_check
 	python3 tests/run_tests.py
 
 # Installs the Debian packages the build needs, when some are missing.

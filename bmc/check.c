@@ -251,6 +251,29 @@ static const char *default_model(const struct litmus *l)
     return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
 }
 
+void check_program(const struct program *p, const struct model_desc *md, const struct check_opts *o,
+                   struct check_result *r)
+{
+    struct sat_check s = { .p = p, .md = md, .o = o };
+    switch (o->property) {
+    case P_PROGRAM_SPEC: case P_CAT_SPEC:
+        if (o->oracle)
+            check_by_oracle(p, md, o, r);
+        else if (o->property == P_PROGRAM_SPEC)
+            check_program_spec(&s, r);
+        else
+            check_cat_spec(&s, r);
+        break;
+    case P_TERMINATION:
+        if (o->oracle)
+            snprintf(r->reason, sizeof r->reason,
+                     "error: the oracle decides program_spec and cat_spec, not termination");
+        else
+            check_termination(&s, r);
+        break;
+    }
+}
+
 void check_file(const char *path, const struct check_opts *o, struct check_result *r)
 {
     double t0 = now_ms();
@@ -280,24 +303,7 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     } else if (!p) {
         snprintf(r->reason, sizeof r->reason, "%s:1:1: error: %s", path, msg);
     } else {
-        struct sat_check s = { .p = p, .md = md, .o = o };
-        switch (o->property) {
-        case P_PROGRAM_SPEC: case P_CAT_SPEC:
-            if (o->oracle)
-                check_by_oracle(p, md, o, r);
-            else if (o->property == P_PROGRAM_SPEC)
-                check_program_spec(&s, r);
-            else
-                check_cat_spec(&s, r);
-            break;
-        case P_TERMINATION:
-            if (o->oracle)
-                snprintf(r->reason, sizeof r->reason,
-                         "error: the oracle decides program_spec and cat_spec, not termination");
-            else
-                check_termination(&s, r);
-            break;
-        }
+        check_program(p, md, o, r);
     }
     program_free(p);
     litmus_free(l);

@@ -37,8 +37,20 @@ struct check_result {
                                 outcomes_print); the caller deletes it */
     long nvars, nclauses;    /* size of the CNF the solver got (SAT checks) */
     bool vacuous;            /* a PASS only because no execution ends with the
-                                filter true (the reason says which) */
+                                filter true (the reason says which), or a
+                                transformation that applies nowhere */
+    cJSON *details;          /* refinement and transformation checks: what
+                                was compared and found (bmc/refinement.h);
+                                the caller deletes it */
 };
+
+struct program;
+struct model_desc;
+
+/* Checks an unrolled program under model md (what check_file does once
+ * the file is parsed and the model known); r is zeroed by the caller. */
+void check_program(const struct program *p, const struct model_desc *md, const struct check_opts *o,
+                   struct check_result *r);
 
 /* Checks one file; never exits, never crashes on bad input. */
 void check_file(const char *path, const struct check_opts *o, struct check_result *r);

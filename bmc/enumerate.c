@@ -9,10 +9,7 @@
 #include "bmc/outcomes.h"
 #include "encoders/xalloc.h"
 
-#define OUTCOMES_LIMIT 1000      /* states enumerated at most (each is re-checked) */
-
-/* The encoded final value of an observed register or location. */
-static const struct bv *observed_bv(const struct sat_check *s, const struct avalue *v)
+const struct bv *enumerate_observed_bv(const struct sat_check *s, const struct avalue *v)
 {
     return v->kind == AV_REG ? &s->x.sx.final_regs[v->thread][v->reg] : &s->x.final_mem[v->loc];
 }
@@ -23,13 +20,12 @@ static int32_t observed_value(const struct concrete *x, const struct avalue *v)
     return v->kind == AV_REG ? x->final_regs[v->thread][v->reg] : x->final_mem[v->loc];
 }
 
-/* Forbids the projected final state vals: some observed value differs. */
-static void block_state(struct sat_check *s, const struct outcome_set *o, const int32_t *vals)
+void enumerate_block(struct sat_check *s, const struct avalue *obs, int nobs, const int32_t *vals)
 {
-    lit *clause = xcalloc((size_t)o->nobs * BV_WIDTH, sizeof *clause);
+    lit *clause = xcalloc((size_t)nobs * BV_WIDTH + 1, sizeof *clause);
     int n = 0;
-    for (int i = 0; i < o->nobs; i++) {
-        const struct bv *b = observed_bv(s, &o->obs[i]);
+    for (int i = 0; i < nobs; i++) {
+        const struct bv *b = enumerate_observed_bv(s, &obs[i]);
         for (int k = 0; k < BV_WIDTH; k++)
             clause[n++] = ((uint32_t)vals[i] >> k & 1u) ? -b->b[k] : b->b[k];
     }
@@ -59,12 +55,7 @@ static bool recheck_outcome(struct sat_check *s, const struct outcome_set *o, co
     return why == NULL;
 }
 
-/* Adds every final state of a consistent execution in which every thread
- * terminates and the filter holds, projected onto o's observed values, by
- * solving again with each state found forbidden.  The blocking clauses
- * stay: this is the check's last use of the solver.  False (with r->reason
- * set) on an internal error; *capped when it stopped at OUTCOMES_LIMIT. */
-static bool enumerate_outcomes(struct sat_check *s, lit body, lit filter, struct outcome_set *o,
+bool enumerate_states(struct sat_check *s, lit body, lit filter, struct outcome_set *o,
                                bool *capped, struct check_result *r)
 {
     lit query = cnf_and(s->c, filter, all_terminated(s));
@@ -79,7 +70,7 @@ static bool enumerate_outcomes(struct sat_check *s, lit body, lit filter, struct
             break;
         }
         for (int i = 0; i < o->nobs; i++)
-            vals[i] = bv_model_value(s->c, observed_bv(s, &o->obs[i]));
+            vals[i] = bv_model_value(s->c, enumerate_observed_bv(s, &o->obs[i]));
         bool sat = cnf_value(s->c, body);
         ok = recheck_outcome(s, o, vals, sat, r);
         if (ok && !outcomes_add(o, vals, sat)) {
@@ -87,7 +78,7 @@ static bool enumerate_outcomes(struct sat_check *s, lit body, lit filter, struct
                      "internal error: the solver found a forbidden outcome again");
             ok = false;
         }
-        block_state(s, o, vals);
+        enumerate_block(s, o->obs, o->nobs, vals);
     }
     free(vals);
     return ok;
@@ -105,7 +96,7 @@ void report_outcomes(struct sat_check *s, lit body, lit filter, struct check_res
         outcomes_incomplete(&o, why);
     }
     bool capped = false;
-    if (!enumerate_outcomes(s, body, filter, &o, &capped, r)) {
+    if (!enumerate_states(s, body, filter, &o, &capped, r)) {
         r->verdict = V_ERROR;
         outcomes_free(&o);
         return;

@@ -96,6 +96,14 @@ void outcomes_init(struct outcome_set *o, const struct litmus *l)
     free(s.a);
 }
 
+void outcomes_init_observing(struct outcome_set *o, const struct litmus *l, const struct avalue *obs, int n)
+{
+    memset(o, 0, sizeof *o);
+    o->complete = true;
+    for (int i = 0; i < n; i++)
+        observe(o, l, &obs[i]);
+}
+
 void outcomes_free(struct outcome_set *o)
 {
     for (int i = 0; i < o->nobs; i++)

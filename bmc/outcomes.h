@@ -25,6 +25,9 @@ struct outcome_set {
  * one, else the registers and locations its filter and final condition
  * name, in order of first appearance. */
 void outcomes_init(struct outcome_set *o, const struct litmus *l);
+/* Starts an empty, complete set observing the n values obs of l (AV_REG
+ * or AV_LOC), in that order, each once. */
+void outcomes_init_observing(struct outcome_set *o, const struct litmus *l, const struct avalue *obs, int n);
 /* Frees the set's contents. */
 void outcomes_free(struct outcome_set *o);
 /* Adds a state (nobs values); false when it is already in the set. */

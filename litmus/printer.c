@@ -366,13 +366,9 @@ static char **program_cells(const struct litmus *l, int nrows, bool *failed)
         cells[c] = cell.s;
         *failed |= cell.failed;
         for (int i = 0; i < th->ninstrs && !*failed; i++) {
-            struct text in = { 0 };
-            if (l->dialect == DIALECT_PTX)
-                put_ptx_instr(&in, l, th, &th->instrs[i]);
-            else
-                put_vk_instr(&in, l, th, &th->instrs[i]);
-            cells[(size_t)(i + 1) * (size_t)ncols + (size_t)c] = in.s;
-            *failed |= in.failed;
+            char *in = litmus_print_instr(l, th, &th->instrs[i]);
+            cells[(size_t)(i + 1) * (size_t)ncols + (size_t)c] = in;
+            *failed |= in == NULL;
         }
     }
     return cells;
@@ -429,6 +425,20 @@ static void put_tail(struct text *t, const struct litmus *l)
         put_assertion(t, l, l->assertion);
         put(t, ")\n");
     }
+}
+
+char *litmus_print_instr(const struct litmus *l, const struct thread *th, const struct instr *in)
+{
+    struct text t = { 0 };
+    if (l->dialect == DIALECT_PTX)
+        put_ptx_instr(&t, l, th, in);
+    else
+        put_vk_instr(&t, l, th, in);
+    if (t.failed) {
+        free(t.s);
+        return NULL;
+    }
+    return t.s;
 }
 
 char *litmus_print(const struct litmus *l)

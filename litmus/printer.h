@@ -11,4 +11,8 @@
  * the parentheses its tree needs and no others. */
 char *litmus_print(const struct litmus *l);
 
+/* The text of instruction in of thread th of l, as litmus_print writes it;
+ * the caller frees it; NULL when out of memory. */
+char *litmus_print_instr(const struct litmus *l, const struct thread *th, const struct instr *in);
+
 #endif

@@ -1,0 +1,33 @@
+/* The original program of a transformation check: parsed, its model
+ * chosen, unrolled, and its refinement source side prepared. */
+#ifndef GPUBMC_TRANSFORM_ORIGIN_H
+#define GPUBMC_TRANSFORM_ORIGIN_H
+
+#include "bmc/refinement.h"
+#include "bmc/transform/transform.h"
+
+struct origin {
+    const char *path;
+    const struct check_opts *o;
+    struct litmus *lit;
+    const struct model_desc *md;
+    struct program *p;
+    struct refinement_source src;
+    bool src_ready;
+};
+
+/* Loads the file at path under o; false with r an ERROR naming the file. */
+bool origin_load(struct origin *g, const char *path, const struct check_opts *o, struct check_result *r);
+/* Frees what origin_load made. */
+void origin_free(struct origin *g);
+
+/* Checks one rewritten program against the original into r (from scratch). */
+void origin_check(struct origin *g, const struct litmus *target, struct check_result *r);
+
+/* The JSON entry of a variant's result: line, thread (P number),
+ * transformation, change, result, reason and the refinement details
+ * (taken from r). */
+cJSON *origin_site_json(const struct origin *g, const struct variant *v, const char *result,
+                        struct check_result *r);
+
+#endif
