@@ -47,7 +47,10 @@ void refinement_print(FILE *f, const cJSON *details)
         return;
     }
     cJSON_ArrayForEach(site, item(details, "sites")) {
-        fprintf(f, "  line %d, P%d: %s: %s (%s)\n", item(site, "line")->valueint, item(site, "thread")->valueint,
+        const cJSON *line = item(site, "line");
+        if (cJSON_IsNumber(line))
+            fprintf(f, "  line %d,", line->valueint);
+        fprintf(f, "%sP%d: %s: %s (%s)\n", cJSON_IsNumber(line) ? " " : "  ", item(site, "thread")->valueint,
                 cJSON_GetStringValue(item(site, "change")), cJSON_GetStringValue(item(site, "result")),
                 cJSON_GetStringValue(item(site, "reason")));
         print_new_outcome(f, "    ", item(site, "details"));

@@ -165,6 +165,111 @@ def printer_round_trip():
         record(int(m.group(1)) >= (len(files) if what == "corpus" else 1), f"printer round trip ({what}): {p.stdout.splitlines()[-1]}")
 
 
+TRANSFORM = ROOT / "tests" / "transform"
+
+
+def refine_tool(args):
+    p = subprocess.run([str(ROOT / "build" / "refine_check"), "--json"] + args, cwd=TRANSFORM,
+                       capture_output=True, text=True, timeout=300)
+    return [json.loads(line) for line in p.stdout.splitlines()]
+
+
+def state_text(values):
+    return " ".join(f"{k}={v};" for k, v in values.items())
+
+
+def reads_rechecked(details):
+    """A new outcome comes with the reads of its execution (the evaluator re-ran it)."""
+    return bool(details and details.get("new_outcome") and details.get("reads"))
+
+
+def transformations():
+    """Built-in transformations and --necessary-sync (tests/transform/
+    expected.csv): per file and check the overall verdict and every site,
+    each matched by line, thread and a piece of its change, with its
+    verdict and, when it adds one, a new outcome among the reasoned ones."""
+    import csv
+    groups = {}
+    for row in csv.reader((TRANSFORM / "expected.csv").read_text().splitlines()):
+        groups.setdefault((row[0], row[1]), []).append(row)
+    for (name, check), rows in groups.items():
+        args = ["--necessary-sync"] if check == "necessary-sync" else ["--transform", check]
+        got = refine_tool(args + [name])
+        what = f"transform/{name} [{check}]"
+        if len(got) != 1:
+            record(False, f"{what}: no result")
+            continue
+        o = got[0]
+        sites = list((o["details"] or {}).get("sites", []))
+        overall = [r for r in rows if r[2] == "0"]
+        record(len(overall) == 1 and o["result"] == overall[0][5], f"{what}: expected {overall[0][5]}, got {o['result']} ({o['reason']})")
+        expected = [r for r in rows if r[2] != "0"]
+        record(len(expected) == len(sites), f"{what}: {len(expected)} sites expected, {len(sites)} found")
+        for _f, _c, line, thread, change, result, new, _why in expected:
+            piece = change if change in ("dropped", "runs once", "moved") else f"`{change}`"
+            match = [s for s in sites if str(s["line"]) == line and f"P{s['thread']}" == thread and piece in s["change"]]
+            ok = len(match) == 1 and match[0]["result"] == result
+            if ok and new != "-":
+                d = match[0]["details"]
+                ok = reads_rechecked(d) and state_text(d["new_outcome"]) in new.split("|")
+            record(ok, f"{what}: line {line} {thread} {change}: expected {result} {new}, got {match}")
+
+
+def refinements():
+    """--source refinement (tests/transform/refine.csv): verdicts, new
+    outcomes among the reasoned ones, errors naming the thread or register."""
+    import csv
+    for src, tgt, prop, progress, bound, exp, new, _why in csv.reader((TRANSFORM / "refine.csv").read_text().splitlines()):
+        got = refine_tool(["--property", prop, "--progress", progress, "--bound", bound, "--source", src, tgt])
+        o = got[0] if got else {"result": None, "reason": ""}
+        ok = o["result"] == exp
+        if ok and exp == "ERROR":
+            ok = new in o["reason"]
+        elif ok and new != "-":
+            d = o["details"]
+            ok = state_text(d["new_outcome"]) in new.split("|") and (exp != "FAIL" or reads_rechecked(d))
+        record(ok, f"refine {src} -> {tgt} [{prop} bound {bound}]: expected {exp} {new}, got {o['result']} ({o['reason']})")
+
+
+def minimize():
+    """--minimize-sync (tests/transform/minimize.csv): the weakest program
+    equals the one derived by hand, after the number of weakenings derived
+    by hand, and passed its re-check from scratch."""
+    import csv
+    for name, minimal, count, _why in csv.reader((TRANSFORM / "minimize.csv").read_text().splitlines()):
+        o = refine_tool(["--minimize-sync", name])[0]
+        d = o["details"] or {}
+        ok = o["result"] == "PASS" and len(d.get("sites", [])) == int(count) and "recheck" in d
+        if ok:
+            with tempfile.TemporaryDirectory() as tmp:
+                out = pathlib.Path(tmp) / name
+                out.write_text(d["program"])
+                p = subprocess.run([str(ROOT / "build" / "litmus_roundtrip"), "--same", str(out), minimal],
+                                   cwd=TRANSFORM, capture_output=True, text=True, timeout=60)
+                ok = p.returncode == 0
+        record(ok, f"minimize {name}: expected {minimal} after {count} weakenings, got {o['result']} ({o['reason']}) {d.get('program')}")
+
+
+def emit_transformed():
+    """--emit-transformed writes each rewritten program, parsing back to the
+    program that was checked, and never over its input."""
+    with tempfile.TemporaryDirectory() as tmp:
+        o = refine_tool(["--transform", "weaken-order", "--emit", tmp, "MP-rel-acq.litmus"])[0]
+        files = sorted(pathlib.Path(tmp).glob("*.litmus"))
+        record(o["result"] == "FAIL" and [f.name for f in files] == ["MP-rel-acq.weaken-order.L8.P1.litmus",
+                                                                  "MP-rel-acq.weaken-order.L9.P0.litmus"],
+               f"emit-transformed names: {[f.name for f in files]}")
+        for site in o["details"]["sites"]:
+            again = refine_tool(["--source", "MP-rel-acq.litmus", site["file"]])[0]
+            record(again["result"] == site["verdict"], f"emitted {site['file']} checks as {again['result']}")
+        victim = pathlib.Path(tmp) / "MP-rel-acq.weaken-order.L9.P0.litmus"
+        before = victim.read_text()
+        o = refine_tool(["--transform", "weaken-order@9", "--emit", tmp, str(victim)])[0]
+        record(o["result"] == "ERROR" or victim.read_text() == before, "emit-transformed never writes over its input")
+    o = refine_tool(["--transform", "weaken-order@3", "MP-rel-acq.litmus"])[0]
+    record(o["result"] == "ERROR" and "applies nowhere on line 3" in o["reason"], f"a line without a site: {o['reason']}")
+
+
 def witness_output():
     """--witness writes the deciding execution as a JSON graph."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -329,6 +434,10 @@ def main():
     witness_output()
     ast_dump()
     printer_round_trip()
+    transformations()
+    refinements()
+    minimize()
+    emit_transformed()
     outcome_sets()
     batch_tests.batch_mode(record, run)
     corpus()

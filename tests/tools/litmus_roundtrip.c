@@ -2,7 +2,9 @@
  * parses the printed text and compares the two ASTs (litmus/equal.h); the
  * printed text printed again must be the same text.  One line per file
  * that fails, then "N round trips, N failed"; exit 1 if any failed.  Files
- * that do not parse are skipped (counted in the summary). */
+ * that do not parse are skipped (counted in the summary).
+ * litmus_roundtrip --same A B: exit 0 when A and B parse to equal ASTs,
+ * else 1 after printing the first difference. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +39,25 @@ static bool round_trip(const char *path, const struct litmus *l)
     return ok;
 }
 
+/* --same A B. */
+static int same(const char *a, const char *b)
+{
+    struct litmus_error err;
+    struct litmus *la = litmus_parse_file(a, &err), *lb = litmus_parse_file(b, &err);
+    char why[400] = "one of them does not parse";
+    bool ok = la && lb && litmus_equal(la, lb, why, sizeof why);
+    if (!ok)
+        printf("%s and %s differ: %s\n", a, b, why);
+    litmus_free(la);
+    litmus_free(lb);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     int done = 0, failed = 0, skipped = 0;
+    if (argc == 4 && strcmp(argv[1], "--same") == 0)
+        return same(argv[2], argv[3]);
     for (int i = 1; i < argc; i++) {
         struct litmus_error err;
         struct litmus *l = litmus_parse_file(argv[i], &err);
