@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "bmc/enumerate.h"
+#include "bmc/explain.h"
 #include "bmc/oracle.h"
 #include "bmc/sat_check.h"
 #include "bmc/symmetry.h"
@@ -115,6 +116,16 @@ static void note_vacuous(struct sat_check *s, lit filter, lit term, struct check
                                        : "no execution terminates");
 }
 
+/* Adds why the outcome is forbidden to r (explanation, and a summary in
+ * the reason). */
+static void explain(struct sat_check *s, lit query, enum goal goal, struct check_result *r)
+{
+    char text[768];
+    r->explanation = explain_forbidden(s, query, goal, text, sizeof text);
+    size_t used = strlen(r->reason);
+    snprintf(r->reason + used, sizeof r->reason - used, "; %s", text);
+}
+
 static void check_program_spec(struct sat_check *s, struct check_result *r)
 {
     const struct litmus *l = s->p->lit;
@@ -152,6 +163,8 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
         unknown_if_bounded(s, filter, r);
         if (r->verdict == V_PASS)
             note_vacuous(s, filter, term, r);
+        if (s->o->explain && r->verdict != V_UNKNOWN)
+            explain(s, query, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r);
     }
     if (s->o->outcomes && r->verdict != V_ERROR)
         report_outcomes(s, body, filter, r);

@@ -24,12 +24,13 @@ struct check_opts {
     bool outcomes;           /* also report the reachable final states
                                 (program_spec with the SAT engine only) */
     bool no_symmetry;        /* search every thread permutation (bmc/symmetry.h) */
+    bool explain;            /* say why a forbidden outcome is forbidden (bmc/explain.h) */
 };
 
 struct check_result {
     enum verdict verdict;
     char model[32];
-    char reason[320];        /* short explanation; for ERROR the message */
+    char reason[1024];       /* short explanation; for ERROR the message */
     double ms;
     cJSON *witness;          /* when want_witness and an execution decides */
     cJSON *outcomes;         /* when opts.outcomes and the check ran: the
@@ -38,6 +39,8 @@ struct check_result {
     long nvars, nclauses;    /* size of the CNF the solver got (SAT checks) */
     bool vacuous;            /* a PASS only because no execution ends with the
                                 filter true (the reason says which) */
+    cJSON *explanation;      /* with opts.explain, for a forbidden outcome:
+                                explain_forbidden's object; the caller deletes it */
 };
 
 /* Checks one file; never exits, never crashes on bad input. */

@@ -106,6 +106,8 @@ int cli_parse(int argc, char **argv, struct cli *cli)
             cli->opts.outcomes = true;
         } else if (strcmp(a, "--no-symmetry") == 0) {
             cli->opts.no_symmetry = true;
+        } else if (strcmp(a, "--explain") == 0) {
+            cli->opts.explain = true;
         } else if (strcmp(a, "--model") == 0) {
             if (!(v = option_value(argc, argv, &i)))
                 return 1;
