@@ -9,7 +9,8 @@
 void sat_setup(struct sat_check *s)
 {
     s->c = cnf_new(true);
-    exec_encode(s->c, s->p, s->md->co_total, s->sx_mode, &s->x);
+    struct skeleton k = model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
+    exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
     s->md->build(s->c, &s->x.base, &s->m);
     for (int i = 0; i < s->m.naxioms; i++) {
         const struct axiom *ax = &s->m.axioms[i];
