@@ -2,7 +2,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -I.
-LDLIBS  = -lcadical -lstdc++ -lm -lcjson
+LDLIBS  = -lcadical -lstdc++ -lm -lcjson -lgvc -lcgraph -lcdt
 BUILD  ?= build
 
 LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
@@ -15,7 +15,7 @@ HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h)
 .PHONY: all test clean install sanitize bench deps example corpus-sanitize
 
 PREFIX ?= /usr/local
-DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev
+DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev
 EXAMPLES = tests/litmus/ptx/MP-weak.litmus tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus
 
 all: $(BUILD)/gpubmc
@@ -46,7 +46,7 @@ sanitize:
 
 # Builds everything and runs every test; ends with "N passed, N failed".
 test: deps
-	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump $(BUILD)/outcomes_dump
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump $(BUILD)/outcomes_dump $(BUILD)/graph_dump
 	python3 tests/run_tests.py
 
 # Installs the Debian packages the build needs, when some are missing.
@@ -74,3 +74,6 @@ corpus-sanitize: sanitize
 bench: all
 	python3 tests/bench.py
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
+
+$(BUILD)/graph_dump: tests/tools/graph_dump.c $(LIB_OBJ) $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
