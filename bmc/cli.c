@@ -222,9 +222,9 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
             : usage_error("--max-memory needs megabytes from 0 (none) to 2^30, not '%s'", v);
     case O_HELP: print_help(); return 2;
     case O_VERSION: puts("gpubmc " GPUBMC_VERSION); return 2;
-    case O_COUNT: break;
+    case O_COUNT: break;   /* not an option */
     }
-    return usage_error("unknown option '%s'", v);
+    return 1;
 }
 
 /* Parses argv[*i], an option, and its value (after '=' or in the next

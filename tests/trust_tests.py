@@ -1,7 +1,8 @@
 """Trust tests (issue 14): time and memory budgets, inputs that are not
-regular files, workers that die with their parent, failed writes, inputs
-never written to, --expect that compares nothing, options that do not
-apply, one error format, and --help, man page and README in agreement.
+regular files, workers that die with their parent or crash, failed
+writes, inputs never written to, --expect that compares nothing, options
+that do not apply, one error format, and --help, man page and README in
+agreement.
 Called by run_tests.py with its record() and run() helpers."""
 import json, os, pathlib, re, shutil, signal, subprocess, tempfile, time
 
@@ -123,6 +124,29 @@ def parent_death(record, run):
             os.kill(k, signal.SIGKILL)
         record(len(kids) == int(j) and not left,
                f"parent death: -j {j}: {len(kids)} workers, {len(left)} still running after the parent died")
+
+
+def crashed_worker(record, run):
+    """A worker that crashes costs only its file: a fresh one goes on."""
+    if not pathlib.Path("/proc/self/stat").exists():
+        print("SKIP crashed worker: no /proc")
+        return
+    slow = HEAVY / "lock-cas-10.litmus"
+    p = subprocess.Popen([str(BIN), "--bound", "2", str(slow), str(GOOD[0])], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 10
+    kids = []
+    while not kids and time.monotonic() < deadline:
+        time.sleep(0.05)
+        kids = _children(p.pid)
+    time.sleep(0.2)   # into the check
+    for k in kids:
+        os.kill(k, signal.SIGSEGV)
+    out, err = p.communicate(timeout=60)
+    record(len(kids) == 1 and p.returncode == 1
+           and err == f"{slow}: error: internal error: the check died of signal 11 (Segmentation fault)\n"
+           and out == f"{GOOD[0]}: PASS (the outcome is reachable)\n",
+           f"crashed worker: an ERROR for its file, the next file checked ({p.returncode}, {out!r}, {err!r})")
 
 
 def odd_inputs(record, run):
@@ -333,6 +357,7 @@ def trust(record, run):
     """Every trust test."""
     budgets(record, run)
     parent_death(record, run)
+    crashed_worker(record, run)
     odd_inputs(record, run)
     write_errors(record, run)
     inputs_kept(record, run)
