@@ -5,6 +5,7 @@ Prints one line per failure and ends with 'N passed, N failed'."""
 import json, os, pathlib, re, subprocess, sys, tempfile
 
 import batch_tests
+import trust_tests
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = ROOT / "build" / "gpubmc"
@@ -309,6 +310,7 @@ def main():
     ast_dump()
     outcome_sets()
     batch_tests.batch_mode(record, run)
+    trust_tests.trust(record, run)
     corpus()
     vulkan_liveness()
     print(f"{passed} passed, {failed} failed")
