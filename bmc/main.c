@@ -87,7 +87,8 @@ static void add_witness(cJSON *all, const struct job *job, struct check_result *
         cJSON_AddNullToObject(o, "witness");
     r->witness = NULL;
     if (r->explanation)
-        cJSON_AddItemReferenceToObject(o, "explanation", r->explanation);
+        cJSON_AddItemToObject(o, "explanation", r->explanation);
+    r->explanation = NULL;
     cJSON_AddItemToArray(all, o);
 }
 

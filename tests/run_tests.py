@@ -5,6 +5,7 @@ Prints one line per failure and ends with 'N passed, N failed'."""
 import json, os, pathlib, re, subprocess, sys, tempfile
 
 import batch_tests
+import explain_tests
 import trust_tests
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -311,6 +312,7 @@ def main():
     outcome_sets()
     batch_tests.batch_mode(record, run)
     trust_tests.trust(record, run)
+    explain_tests.explanations_and_graphs(record, run)
     corpus()
     vulkan_liveness()
     print(f"{passed} passed, {failed} failed")
