@@ -2,7 +2,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -I.
-LDLIBS  = -lcadical -lstdc++ -lm -lcjson
+LDLIBS  = -lcadical -lstdc++ -lm -lcjson -lgvc -lcgraph -lcdt
 BUILD  ?= build
 
 LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c bmc/transform/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
@@ -15,7 +15,7 @@ HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*
 .PHONY: all test clean install sanitize bench deps example corpus-sanitize
 
 PREFIX ?= /usr/local
-DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev
+DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev
 EXAMPLES = tests/litmus/ptx/MP-weak.litmus tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus
 
 all: $(BUILD)/gpubmc
@@ -52,7 +52,7 @@ sanitize:
 
 # Builds everything and runs every test; ends with "N passed, N failed".
 test: deps
-	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump $(BUILD)/outcomes_dump $(BUILD)/litmus_roundtrip $(BUILD)/refine_check
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump $(BUILD)/outcomes_dump $(BUILD)/graph_dump $(BUILD)/litmus_roundtrip $(BUILD)/refine_check
 	python3 tests/run_tests.py
 
 # Installs the Debian packages the build needs, when some are missing.
@@ -71,6 +71,7 @@ example: deps
 
 install: all
 	install -D -m 755 build/gpubmc $(DESTDIR)$(PREFIX)/bin/gpubmc
+	install -D -m 644 bmc/gpubmc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpubmc.1
 
 # The whole corpus through the sanitizer build: any report is a failure.
 corpus-sanitize: sanitize
@@ -80,3 +81,6 @@ corpus-sanitize: sanitize
 bench: all
 	python3 tests/bench.py
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
+
+$(BUILD)/graph_dump: tests/tools/graph_dump.c $(LIB_OBJ) $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)

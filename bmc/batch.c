@@ -1,41 +1,20 @@
-/* Batch runs: a shared job counter, one pipe per worker, results put back
- * in job order, and a live progress line. */
-#define _DEFAULT_SOURCE   /* for MAP_ANONYMOUS */
+/* Batch runs: a scheduler of worker processes (bmc/worker.h), results put
+ * back in job order, and a live progress line. */
 #include "bmc/batch.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "encoders/xalloc.h"
-
-/* What a worker sends per job: the result (pointers cleared) and the
- * lengths of the witness and outcomes JSON texts that follow (0: none). */
-struct message {
-    int index;
-    struct check_result r;
-    long witness_len, outcomes_len;
-};
-
-/* The JSON text of *j (NULL if none); deletes *j and clears it. */
-static char *take_json(cJSON **j, long *len)
-{
-    char *text = *j ? cJSON_PrintUnformatted(*j) : NULL;
-    cJSON_Delete(*j);
-    *j = NULL;
-    *len = text ? (long)strlen(text) : 0;
-    return text;
-}
 
 struct collector {
     const struct job_list *jobs;
     struct check_result *results;
+    char **logs;             /* each job's child stderr text, or NULL */
     bool *ready;
     int done, emitted;
     bool progress_line;
@@ -43,13 +22,6 @@ struct collector {
     batch_result_fn on_result;
     void *ctx;
 };
-
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void erase_progress(const struct collector *c)
 {
@@ -59,7 +31,7 @@ static void erase_progress(const struct collector *c)
 
 static void draw_progress(struct collector *c)
 {
-    double now = seconds();
+    double now = worker_clock();
     if (!c->progress_line || (now - c->last_draw < 0.1 && c->done < c->jobs->n))
         return;
     c->last_draw = now;
@@ -69,10 +41,22 @@ static void draw_progress(struct collector *c)
     fflush(stderr);
 }
 
-/* Stores result i and passes on every result now complete in order. */
-static void collect(struct collector *c, int i, const struct check_result *r)
+/* Writes each line of log to stderr after "FILE: ". */
+static void pass_on_log(const char *file, const char *log)
+{
+    while (*log) {
+        size_t len = strcspn(log, "\n");
+        fprintf(stderr, "%s: %.*s\n", file, (int)len, log);
+        log += len + (log[len] == '\n');
+    }
+}
+
+/* Stores result i (and the child's stderr text, taken) and passes on
+ * every result now complete in order. */
+static void collect(struct collector *c, int i, const struct check_result *r, char *log)
 {
     c->results[i] = *r;
+    c->logs[i] = log;
     c->ready[i] = true;
     c->done++;
     bool any = false;
@@ -80,13 +64,18 @@ static void collect(struct collector *c, int i, const struct check_result *r)
         if (!any)
             erase_progress(c);
         any = true;
+        const struct job *job = &c->jobs->jobs[c->emitted];
         struct check_result *out = &c->results[c->emitted];
+        if (c->logs[c->emitted])
+            pass_on_log(job->file, c->logs[c->emitted]);
+        free(c->logs[c->emitted]);
         fflush(stderr);
-        c->on_result(c->ctx, &c->jobs->jobs[c->emitted], out);
+        c->on_result(c->ctx, job, out);
         fflush(stdout);
         cJSON_Delete(out->witness);
         cJSON_Delete(out->outcomes);
-        out->witness = out->outcomes = NULL;
+        cJSON_Delete(out->explanation);
+        out->witness = out->outcomes = out->explanation = NULL;
         c->emitted++;
     }
     if (any)
@@ -94,172 +83,112 @@ static void collect(struct collector *c, int i, const struct check_result *r)
     draw_progress(c);
 }
 
-/* Writes or reads all len bytes of buf, retrying after signals; false on
- * an error or end of file. */
-static bool transfer_all(int fd, void *buf, size_t len, bool writing)
+/* Collects an ERROR result "FILE: error: what[: detail]" for job i. */
+static void collect_error(struct collector *c, int i, const char *what, const char *detail)
 {
-    char *p = buf;
-    while (len > 0) {
-        ssize_t k = writing ? write(fd, p, len) : read(fd, p, len);
-        if (k < 0 && errno == EINTR)
+    struct check_result r = { .verdict = V_ERROR };
+    snprintf(r.reason, sizeof r.reason, "%s: error: %s%s%s", c->jobs->jobs[i].file, what,
+             detail ? ": " : "", detail ? detail : "");
+    collect(c, i, &r, NULL);
+}
+
+/* Milliseconds until the nearest deadline of the n workers (-1: none). */
+static int poll_timeout(const struct worker *w, int n)
+{
+    double nearest = 0, now = worker_clock();
+    for (int k = 0; k < n; k++)
+        if (w[k].job >= 0 && w[k].deadline > 0 && !w[k].killed && (nearest == 0 || w[k].deadline < nearest))
+            nearest = w[k].deadline;
+    if (nearest == 0)
+        return -1;
+    double ms = ceil((nearest - now) * 1000);
+    return ms < 0 ? 0 : ms > 1e6 ? 1000000 : (int)ms;
+}
+
+/* Waits for output from the n workers and reads it; kills those past
+ * their deadline. */
+static void wait_for_output(struct worker *w, int n, struct pollfd *fds)
+{
+    for (int k = 0; k < n; k++) {
+        fds[2 * k] = (struct pollfd){ .fd = w[k].pid ? w[k].out : -1, .events = POLLIN };
+        fds[2 * k + 1] = (struct pollfd){ .fd = w[k].pid ? w[k].err : -1, .events = POLLIN };
+    }
+    if (poll(fds, 2 * (nfds_t)n, poll_timeout(w, n)) > 0)
+        for (int k = 0; k < 2 * n; k++)
+            if (fds[k].fd >= 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                worker_read(&w[k / 2], k % 2);
+    double now = worker_clock();
+    for (int k = 0; k < n; k++)
+        worker_enforce(&w[k], now);
+}
+
+/* Gives the next jobs to idle workers, starting workers where none runs;
+ * jobs with an error are reported without one.  Returns the next job. */
+static int hand_out(struct collector *c, struct worker *w, int n, int next, const struct budget *b)
+{
+    const struct job_list *jobs = c->jobs;
+    for (int k = 0; k < n && next < jobs->n; k++) {
+        while (next < jobs->n && jobs->jobs[next].error) {
+            collect_error(c, next, jobs->jobs[next].error, NULL);
+            next++;
+        }
+        if (next == jobs->n || (w[k].pid && w[k].job >= 0))
             continue;
-        if (k <= 0)
-            return false;
-        p += k;
-        len -= (size_t)k;
-    }
-    return true;
-}
-
-static bool write_all(int fd, const void *buf, size_t len)
-{
-    return transfer_all(fd, (void *)buf, len, true);
-}
-
-static bool read_all(int fd, void *buf, size_t len)
-{
-    return transfer_all(fd, buf, len, false);
-}
-
-/* A worker: takes job indices from the shared counter until none is left. */
-static void worker(const struct job_list *jobs, int *next, int fd)
-{
-    for (;;) {
-        int i = __atomic_fetch_add(next, 1, __ATOMIC_SEQ_CST);
-        if (i >= jobs->n)
-            break;
-        struct message m = { .index = i };
-        check_file(jobs->jobs[i].file, &jobs->jobs[i].opts, &m.r);
-        char *witness = take_json(&m.r.witness, &m.witness_len);
-        char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
-        bool ok = write_all(fd, &m, sizeof m)
-               && (!witness || write_all(fd, witness, (size_t)m.witness_len))
-               && (!outcomes || write_all(fd, outcomes, (size_t)m.outcomes_len));
-        free(witness);
-        free(outcomes);
-        if (!ok)
-            break;
-    }
-}
-
-/* Reads a JSON text of len bytes (none if 0) into *out; false on EOF. */
-static bool receive_json(int fd, long len, cJSON **out)
-{
-    *out = NULL;
-    if (len <= 0)
-        return len == 0;
-    char *text = xcalloc((size_t)len + 1, 1);
-    bool ok = read_all(fd, text, (size_t)len);
-    if (ok)
-        *out = cJSON_Parse(text);
-    free(text);
-    return ok;
-}
-
-/* Reads one message from a worker's pipe into the collector; false at EOF. */
-static bool receive(struct collector *c, int fd)
-{
-    struct message m;
-    if (!read_all(fd, &m, sizeof m) || m.index < 0 || m.index >= c->jobs->n)
-        return false;
-    if (!receive_json(fd, m.witness_len, &m.r.witness)
-        || !receive_json(fd, m.outcomes_len, &m.r.outcomes)) {
-        cJSON_Delete(m.r.witness);
-        return false;
-    }
-    collect(c, m.index, &m.r);
-    return true;
-}
-
-static void run_in_process(struct collector *c)
-{
-    for (int i = 0; i < c->jobs->n; i++) {
-        struct check_result r;
-        check_file(c->jobs->jobs[i].file, &c->jobs->jobs[i].opts, &r);
-        collect(c, i, &r);
-    }
-}
-
-/* Forks the workers and collects their messages; false if none could start. */
-static bool run_workers(struct collector *c, int nworkers)
-{
-    int *next = mmap(NULL, sizeof *next, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (next == MAP_FAILED)
-        return false;
-    *next = 0;
-    struct pollfd *fds = xcalloc((size_t)nworkers, sizeof *fds);
-    pid_t *pids = xcalloc((size_t)nworkers, sizeof *pids);
-    int started = 0;
-    fflush(stdout);
-    fflush(stderr);
-    for (int w = 0; w < nworkers; w++) {
-        int pipefd[2];
-        if (pipe(pipefd) != 0)
-            break;
-        pid_t pid = fork();
-        if (pid < 0) {
-            close(pipefd[0]);
-            close(pipefd[1]);
-            break;
-        }
-        if (pid == 0) {
-            close(pipefd[0]);
-            for (int k = 0; k < started; k++)
-                close(fds[k].fd);
-            worker(c->jobs, next, pipefd[1]);
-            close(pipefd[1]);
-            _exit(0);
-        }
-        close(pipefd[1]);
-        fds[started] = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
-        pids[started++] = pid;
-    }
-    int open = started;
-    while (open > 0) {
-        if (poll(fds, (nfds_t)started, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        for (int w = 0; w < started; w++)
-            if (fds[w].fd >= 0 && (fds[w].revents & (POLLIN | POLLHUP | POLLERR))) {
-                if (!receive(c, fds[w].fd)) {
-                    close(fds[w].fd);
-                    fds[w].fd = -1;
-                    open--;
-                }
+        if (w[k].pid && w[k].out < 0)   /* it died while idle */
+            worker_stop(&w[k]);
+        if (!w[k].pid && !worker_start(&w[k], jobs, b, w, n)) {
+            bool busy = false;
+            for (int o = 0; o < n; o++)
+                busy |= w[o].pid && w[o].job >= 0;
+            if (!busy) {   /* no worker will free up: no use waiting */
+                collect_error(c, next, "cannot start a check", strerror(errno));
+                next++;
             }
+            continue;
+        }
+        worker_assign(&w[k], next++, b);
     }
-    for (int w = 0; w < started; w++) {
-        if (fds[w].fd >= 0)
-            close(fds[w].fd);
-        waitpid(pids[w], NULL, 0);
-    }
-    free(fds);
-    free(pids);
-    munmap(next, sizeof *next);
-    return started > 0;
+    return next;
 }
 
-void batch_run(const struct job_list *jobs, int nworkers, bool progress_line,
+void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
                batch_result_fn on_result, void *ctx)
 {
     struct collector c = { .jobs = jobs, .progress_line = progress_line && jobs->n > 0,
-                           .start = seconds(), .on_result = on_result, .ctx = ctx };
-    c.results = xcalloc((size_t)(jobs->n ? jobs->n : 1), sizeof *c.results);
-    c.ready = xcalloc((size_t)(jobs->n ? jobs->n : 1), sizeof *c.ready);
-    if (nworkers > jobs->n)
-        nworkers = jobs->n;
-    if (nworkers <= 1 || !run_workers(&c, nworkers))
-        run_in_process(&c);
-    for (int i = 0; i < jobs->n; i++)   /* jobs a dead worker had taken */
-        if (!c.ready[i]) {
-            struct check_result r = { .verdict = V_ERROR };
-            snprintf(r.reason, sizeof r.reason,
-                     "%s: internal error: the worker checking this file died", jobs->jobs[i].file);
-            collect(&c, i, &r);
-        }
+                           .start = worker_clock(), .on_result = on_result, .ctx = ctx };
+    c.results = xcalloc((size_t)jobs->n, sizeof *c.results);
+    c.logs = xcalloc((size_t)jobs->n, sizeof *c.logs);
+    c.ready = xcalloc((size_t)jobs->n, sizeof *c.ready);
+    int n = nworkers < jobs->n ? nworkers : jobs->n;
+    struct worker *w = xcalloc((size_t)n, sizeof *w);
+    struct pollfd *fds = xcalloc(2 * (size_t)n, sizeof *fds);
+    int next = 0;
+    for (;;) {
+        next = hand_out(&c, w, n, next, b);
+        bool busy = false;
+        for (int k = 0; k < n; k++)
+            busy |= w[k].pid && w[k].job >= 0;
+        if (!busy && next == jobs->n)
+            break;
+        if (!busy)
+            continue;
+        wait_for_output(w, n, fds);
+        for (int k = 0; k < n; k++)
+            if (worker_job_ended(&w[k])) {
+                int i = w[k].job;
+                struct check_result r;
+                char *log;
+                worker_take(&w[k], &jobs->jobs[i], b, &r, &log);
+                collect(&c, i, &r, log);
+            }
+    }
+    for (int k = 0; k < n; k++)
+        if (w[k].pid)
+            worker_stop(&w[k]);
     erase_progress(&c);
+    free(w);
+    free(fds);
     free(c.results);
+    free(c.logs);
     free(c.ready);
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "bmc/enumerate.h"
+#include "bmc/explain.h"
 #include "bmc/oracle.h"
 #include "bmc/sat_check.h"
 #include "bmc/symmetry.h"
@@ -115,6 +116,16 @@ static void note_vacuous(struct sat_check *s, lit filter, lit term, struct check
                                        : "no execution terminates");
 }
 
+/* Adds why the outcome is forbidden to r (explanation, and a summary in
+ * the reason). */
+static void explain(struct sat_check *s, lit query, enum goal goal, struct check_result *r)
+{
+    char text[768];
+    r->explanation = explain_forbidden(s, query, goal, text, sizeof text);
+    size_t used = strlen(r->reason);
+    snprintf(r->reason + used, sizeof r->reason - used, "; %s", text);
+}
+
 static void check_program_spec(struct sat_check *s, struct check_result *r)
 {
     const struct litmus *l = s->p->lit;
@@ -152,6 +163,8 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
         unknown_if_bounded(s, filter, r);
         if (r->verdict == V_PASS)
             note_vacuous(s, filter, term, r);
+        if (s->o->explain && r->verdict != V_UNKNOWN)
+            explain(s, query, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r);
     }
     if (s->o->outcomes && r->verdict != V_ERROR)
         report_outcomes(s, body, filter, r);
@@ -233,19 +246,6 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
              ? ", and value cycles the oracle cannot enumerate" : "");
 }
 
-/* Checks every --no-axiom name against the model; sets the error if not. */
-static bool axioms_known(const struct model_desc *md, const struct check_opts *o,
-                         struct check_result *r)
-{
-    for (int i = 0; i < o->ndisabled; i++)
-        if (!model_has_axiom(md, o->disabled[i])) {
-            snprintf(r->reason, sizeof r->reason, "error: model %s has no axiom '%s' (it has: %s)",
-                     md->name, o->disabled[i], md->axioms);
-            return false;
-        }
-    return true;
-}
-
 static const char *default_model(const struct litmus *l)
 {
     return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
@@ -267,11 +267,25 @@ void check_program(const struct program *p, const struct model_desc *md, const s
     case P_TERMINATION:
         if (o->oracle)
             snprintf(r->reason, sizeof r->reason,
-                     "error: the oracle decides program_spec and cat_spec, not termination");
+                     "the oracle decides program_spec and cat_spec, not termination");
         else
             check_termination(&s, r);
         break;
     }
+}
+
+/* Makes an ERROR's reason one line "FILE:LINE:COL: error: ..." (line 0:
+ * "FILE: error: ..."), ending in "..." when it had to be cut. */
+static void name_error(const char *path, int line, int col, struct check_result *r)
+{
+    char msg[sizeof r->reason];
+    snprintf(msg, sizeof msg, "%s", r->reason);
+    for (char *nl = strchr(msg, '\n'); nl; nl = strchr(nl, '\n'))
+        *nl = ' ';
+    int n = line > 0 ? snprintf(r->reason, sizeof r->reason, "%s:%d:%d: error: %s", path, line, col, msg)
+                     : snprintf(r->reason, sizeof r->reason, "%s: error: %s", path, msg);
+    if (n >= (int)sizeof r->reason)
+        memcpy(r->reason + sizeof r->reason - 4, "...", 4);
 }
 
 void check_file(const char *path, const struct check_opts *o, struct check_result *r)
@@ -279,32 +293,27 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     double t0 = now_ms();
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
-    struct litmus_error err;
+    struct litmus_error err = { 0 };
     struct litmus *l = litmus_parse_file(path, &err);
-    if (!l) {
-        snprintf(r->reason, sizeof r->reason, "%s:%d:%d: error: %s", path, err.pos.line,
-                 err.pos.col, err.msg);
-        r->ms = now_ms() - t0;
-        return;
-    }
-    const char *mname = o->model ? o->model : default_model(l);
+    const char *mname = !l ? "" : o->model ? o->model : default_model(l);
     snprintf(r->model, sizeof r->model, "%s", mname);
-    const struct model_desc *md = model_find(mname);
+    const struct model_desc *md = l ? model_find(mname) : NULL;
     char msg[256] = "";
-    struct program *p = md ? program_build(l, o->bound, msg, sizeof msg) : NULL;
-    if (!md) {
-        snprintf(r->reason, sizeof r->reason, "%s: error: model %s is not available (have: %s)",
-                 path, mname, model_names());
+    struct program *p = md && md->dialect == l->dialect ? program_build(l, o->bound, msg, sizeof msg) : NULL;
+    if (!l) {
+        snprintf(r->reason, sizeof r->reason, "%s", err.msg);
+    } else if (!md) {
+        snprintf(r->reason, sizeof r->reason, "model %s is not available (have: %s)", mname, model_names());
     } else if (md->dialect != l->dialect) {
-        snprintf(r->reason, sizeof r->reason, "%s: error: model %s is for %s tests, this is a %s test",
-                 path, mname, dialect_name(md->dialect), dialect_name(l->dialect));
-    } else if (!axioms_known(md, o, r)) {
-        snprintf(r->model, sizeof r->model, "%s", mname);
+        snprintf(r->reason, sizeof r->reason, "model %s is for %s tests, this is a %s test",
+                 mname, dialect_name(md->dialect), dialect_name(l->dialect));
     } else if (!p) {
-        snprintf(r->reason, sizeof r->reason, "%s:1:1: error: %s", path, msg);
+        snprintf(r->reason, sizeof r->reason, "%s", msg);
     } else {
         check_program(p, md, o, r);
     }
+    if (r->verdict == V_ERROR)
+        name_error(path, l ? 0 : err.pos.line, err.pos.col, r);
     program_free(p);
     litmus_free(l);
     r->ms = now_ms() - t0;

@@ -12,6 +12,17 @@ enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
 
 #define CHECK_MAX_DISABLED 16
 
+/* What a job checks (bmc/job_check.h): the file's property, or the file
+ * compared with another program, its transformations or another model. */
+enum check_kind {
+    CK_PLAIN,                /* the file's own property */
+    CK_SOURCE,               /* --source: the file refines opts.source */
+    CK_TRANSFORM,            /* --transform NAME[@LINE] */
+    CK_NECESSARY_SYNC,       /* --necessary-sync */
+    CK_MINIMIZE_SYNC,        /* --minimize-sync */
+    CK_COMPARE_MODEL         /* --compare-model M2 */
+};
+
 struct check_opts {
     const char *model;       /* NULL: from the file's dialect */
     enum property property;
@@ -24,12 +35,19 @@ struct check_opts {
     bool outcomes;           /* also report the reachable final states
                                 (program_spec with the SAT engine only) */
     bool no_symmetry;        /* search every thread permutation (bmc/symmetry.h) */
+    bool explain;            /* say why a forbidden outcome is forbidden (bmc/explain.h) */
+    enum check_kind kind;
+    const char *source;      /* CK_SOURCE: the source program's file */
+    int transform;           /* CK_TRANSFORM: enum transform_kind */
+    int transform_line;      /* CK_TRANSFORM: only sites on this line; 0: all */
+    const char *emit_dir;    /* CK_TRANSFORM: write the rewritten programs here */
+    const char *compare_model;   /* CK_COMPARE_MODEL: the model to compare with */
 };
 
 struct check_result {
     enum verdict verdict;
     char model[32];
-    char reason[320];        /* short explanation; for ERROR the message */
+    char reason[1024];       /* short explanation; for ERROR the message */
     double ms;
     cJSON *witness;          /* when want_witness and an execution decides */
     cJSON *outcomes;         /* when opts.outcomes and the check ran: the
@@ -39,6 +57,8 @@ struct check_result {
     bool vacuous;            /* a PASS only because no execution ends with the
                                 filter true (the reason says which), or a
                                 transformation that applies nowhere */
+    cJSON *explanation;      /* with opts.explain, for a forbidden outcome:
+                                explain_forbidden's object; the caller deletes it */
     cJSON *details;          /* refinement and transformation checks: what
                                 was compared and found (bmc/refinement.h);
                                 the caller deletes it */

@@ -5,23 +5,121 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bmc/jobs.h"
 #include "models/model.h"
 
-static const char usage[] =
+#define GPUBMC_VERSION "0.1"
+#define STRING(x) #x
+#define NUMBER(x) STRING(x)   /* a macro's value as a string literal */
+
+static const char synopsis[] =
     "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair] [--bound N]\n"
     "              [--no-axiom NAME]... [--engine sat|oracle]\n"
     "              [--json] [--witness FILE.json] [--outcomes] [--no-symmetry]\n"
-    "              [--expect CSV]... [-j N] [--shard K/N] [FILE|DIR]...\n";
+    "              [--explain] [--graph FILE.dot|.svg|.png | --graph-dir DIR]\n"
+    "              [--graph-format dot|svg|png] [--graph-relations R,...]\n"
+    "              [--expect CSV]... [-j N] [--shard K/N]\n"
+    "              [--timeout SECONDS] [--max-memory MB] [FILE|DIR]...\n"
+    "       gpubmc --help | --version\n";
 
+enum option_id {
+    O_MODEL, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_JSON, O_WITNESS,
+    O_OUTCOMES, O_NO_SYMMETRY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS, O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_HELP,
+    O_VERSION, O_COUNT
+};
+
+/* A long option: its name, its short form (or NULL), the name of its value
+ * (NULL: it takes none), and its text in --help ('\n' starts an indented
+ * line). */
+struct option_spec {
+    const char *name, *alias, *value, *help;
+};
+
+static const struct option_spec options[O_COUNT] = {
+    [O_MODEL] = { "--model", NULL, "M", "ptx-v6.0, ptx-v7.5, vulkan or vulkan-nochains\n"
+                  "(default: ptx-v7.5 for PTX tests, vulkan for VULKAN)" },
+    [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination" },
+    [O_PROGRESS] = { "--progress", NULL, "G", "fair (default), hsa, obe, hsa_obe, lobe, unfair:\n"
+                     "the progress model of termination checks" },
+    [O_BOUND] = { "--bound", NULL, "N", "loops run at most N iterations (1-10000, default 1)" },
+    [O_NO_AXIOM] = { "--no-axiom", NULL, "NAME", "switch an axiom of the model off (repeatable)" },
+    [O_ENGINE] = { "--engine", NULL, "sat|oracle", "SAT (default) or brute-force enumeration\n"
+                   "(program_spec and cat_spec only)" },
+    [O_JSON] = { "--json", NULL, NULL, "one JSON object per result line" },
+    [O_WITNESS] = { "--witness", NULL, "FILE.json", "write the executions that decide the verdicts" },
+    [O_OUTCOMES] = { "--outcomes", NULL, NULL, "also list the reachable final states\n"
+                     "(program_spec checks, SAT engine)" },
+    [O_NO_SYMMETRY] = { "--no-symmetry", NULL, NULL, "no symmetry breaking between interchangeable threads" },
+    [O_EXPLAIN] = { "--explain", NULL, NULL, "for a forbidden outcome: a minimal set of axioms whose\n"
+                    "removal reaches it, that execution, and each axiom's cycle" },
+    [O_GRAPH] = { "--graph", NULL, "FILE", "draw the deciding execution as .dot, .svg or .png\n"
+                  "(one check)" },
+    [O_GRAPH_DIR] = { "--graph-dir", NULL, "DIR", "draw one graph per file and property into DIR" },
+    [O_GRAPH_FORMAT] = { "--graph-format", NULL, "FMT", "dot (default), svg or png: the --graph-dir format" },
+    [O_GRAPH_RELATIONS] = { "--graph-relations", NULL, "R,...", "the relations drawn (default rf, co, fr, rmw,\n"
+                            "sync or sw, syncbar)" },
+    [O_EXPECT] = { "--expect", NULL, "CSV", "compare with the verdicts a corpus CSV expects\n(repeatable)" },
+    [O_JOBS] = { "--jobs", "-j", "N", "run N checks at once (default 1)" },
+    [O_SHARD] = { "--shard", NULL, "K/N", "check only the K-th of N interleaved slices" },
+    [O_TIMEOUT] = { "--timeout", NULL, "SECONDS", "wall-clock seconds per check, then UNKNOWN\n"
+                    "(default 0: none)" },
+    [O_MAX_MEMORY] = { "--max-memory", NULL, "MB", "memory (address space) per check, then ERROR\n"
+                       "(default " NUMBER(CLI_DEFAULT_MAX_MEMORY_MB) "; 0: none)" },
+    [O_HELP] = { "--help", "-h", NULL, "print this help" },
+    [O_VERSION] = { "--version", NULL, NULL, "print the version" },
+};
+
+static void print_help(void)
+{
+    fputs(synopsis, stdout);
+    puts("\nChecks GPU litmus tests (PTX and Vulkan dialects) against a memory model by\n"
+         "SAT.  Directories are searched recursively for *.litmus files.  Each check runs\n"
+         "in a worker process under the --timeout and --max-memory budgets.\n\noptions:");
+    for (int i = 0; i < O_COUNT; i++) {
+        const struct option_spec *o = &options[i];
+        char head[64];
+        const char *v = o->value ? o->value : "";
+        if (o->alias)
+            snprintf(head, sizeof head, "%s%s%s, %s%s%s", o->alias, *v ? " " : "", v, o->name, *v ? " " : "", v);
+        else
+            snprintf(head, sizeof head, "%s%s%s", o->name, *v ? " " : "", v);
+        printf("  %-24s ", head);
+        for (const char *h = o->help; *h; h++) {
+            if (*h == '\n')
+                printf("\n%27s", "");
+            else
+                putchar(*h);
+        }
+        putchar('\n');
+    }
+    puts("\nexit status: 0 all PASS, 10 some FAIL, 20 some UNKNOWN (none FAIL), 1 usage or\n"
+         "input error; with --expect, 0 when every verdict matches and 10 otherwise.");
+}
+
+/* Prints "gpubmc: error: " fmt (with arg) and a pointer to --help; returns 1. */
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "gpubmc: error: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage);
+    fprintf(stderr, "\n(gpubmc --help lists the options)\n");
     return 1;
+}
+
+/* Splits --graph-relations R,R,... into cli->graph_rels. */
+static int parse_relations(const char *arg, struct cli *cli)
+{
+    for (const char *at = arg; *at;) {
+        size_t len = strcspn(at, ",");
+        if (len == 0 || cli->ngraph_rels == GRAPH_MAX_RELATIONS)
+            return usage_error("--graph-relations needs up to " NUMBER(GRAPH_MAX_RELATIONS)
+                               " names separated by commas, not '%s'", arg);
+        cli->graph_rels[cli->ngraph_rels] = strndup(at, len);
+        if (!cli->graph_rels[cli->ngraph_rels++])
+            return usage_error("%s", "out of memory");
+        at += len + (at[len] == ',');
+    }
+    return 0;
 }
 
 static int parse_properties(const char *arg, struct cli *cli)
@@ -41,11 +139,20 @@ static int parse_properties(const char *arg, struct cli *cli)
 }
 
 /* Parses a whole decimal number in [lo, hi] into *out. */
-static bool parse_int(const char *v, long lo, long hi, int *out)
+static bool parse_long(const char *v, long lo, long hi, long *out)
 {
     char *end;
     long n = strtol(v, &end, 10);
     if (*v == '\0' || *end != '\0' || n < lo || n > hi)
+        return false;
+    *out = n;
+    return true;
+}
+
+static bool parse_int(const char *v, int lo, int hi, int *out)
+{
+    long n;
+    if (!parse_long(v, lo, hi, &n))
         return false;
     *out = (int)n;
     return true;
@@ -64,14 +171,156 @@ static bool parse_shard(const char *v, struct cli *cli)
         && cli->shard_k <= cli->shard_n;
 }
 
-/* The value of option argv[*i], or NULL after reporting a missing one. */
-static const char *option_value(int argc, char **argv, int *i)
+/* Parses a number of seconds from 0 to a million (fractions allowed). */
+static bool parse_seconds(const char *v, double *out)
 {
-    if (*i + 1 >= argc) {
-        usage_error("option %s needs a value", argv[*i]);
-        return NULL;
+    char *end;
+    double s = strtod(v, &end);
+    if (*v == '\0' || *end != '\0' || !(s >= 0 && s <= 1e6))
+        return false;
+    *out = s;
+    return true;
+}
+
+/* True when some model has an axiom called name; otherwise *known lists
+ * each model's axioms ("M: A B; ..."). */
+static bool axiom_of_some_model(const char *name, char *known, size_t len)
+{
+    char list[128];
+    snprintf(list, sizeof list, "%s", model_names());
+    size_t used = 0;
+    for (char *m = strtok(list, " "); m; m = strtok(NULL, " ")) {
+        const struct model_desc *md = model_find(m);
+        if (model_has_axiom(md, name))
+            return true;
+        if (used < len)
+            used += (size_t)snprintf(known + used, len - used, "%s%s: %s", used ? "; " : "", m, md->axioms);
     }
-    return argv[++*i];
+    return false;
+}
+
+/* Applies option id with value v (NULL for a flag); 0, 1 on a usage error,
+ * 2 when it answered --help or --version. */
+static int apply(struct cli *cli, enum option_id id, const char *v)
+{
+    switch (id) {
+    case O_MODEL:
+        if (!model_find(v))
+            return usage_error("unknown or unavailable model '%s'", v);
+        cli->opts.model = v;
+        return 0;
+    case O_PROPERTY:
+        return parse_properties(v, cli);
+    case O_PROGRESS:
+        return progress_parse(v, &cli->opts.progress) ? 0
+            : usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe or unfair)", v);
+    case O_BOUND:
+        return parse_int(v, 1, 10000, &cli->opts.bound) ? 0
+            : usage_error("--bound needs an integer from 1 to 10000, not '%s'", v);
+    case O_NO_AXIOM:
+        if (cli->opts.ndisabled == CHECK_MAX_DISABLED)
+            return usage_error("too many --no-axiom options (at %s)", v);
+        cli->opts.disabled[cli->opts.ndisabled++] = v;
+        return 0;
+    case O_ENGINE:
+        if (strcmp(v, "sat") != 0 && strcmp(v, "oracle") != 0)
+            return usage_error("unknown engine '%s' (sat or oracle)", v);
+        cli->opts.oracle = strcmp(v, "oracle") == 0;
+        return 0;
+    case O_JSON: cli->json = true; return 0;
+    case O_WITNESS:
+        cli->witness_path = v;
+        cli->opts.want_witness = true;
+        return 0;
+    case O_OUTCOMES: cli->opts.outcomes = true; return 0;
+    case O_NO_SYMMETRY: cli->opts.no_symmetry = true; return 0;
+    case O_EXPLAIN: cli->opts.explain = true; return 0;
+    case O_GRAPH:
+        cli->graph_path = v;
+        cli->opts.want_witness = true;
+        return 0;
+    case O_GRAPH_DIR:
+        cli->graph_dir = v;
+        cli->opts.want_witness = true;
+        return 0;
+    case O_GRAPH_FORMAT:
+        if (strcmp(v, "dot") != 0 && strcmp(v, "svg") != 0 && strcmp(v, "png") != 0)
+            return usage_error("unknown graph format '%s' (dot, svg or png)", v);
+        cli->graph_format = v;
+        return 0;
+    case O_GRAPH_RELATIONS:
+        return parse_relations(v, cli);
+    case O_EXPECT: cli->csv[cli->ncsv++] = (char *)v; return 0;
+    case O_JOBS:
+        return parse_int(v, 1, CLI_MAX_WORKERS, &cli->workers) ? 0
+            : usage_error("-j needs a number of workers from 1 to 256, not '%s'", v);
+    case O_SHARD:
+        return parse_shard(v, cli) ? 0 : usage_error("--shard needs K/N with 1 <= K <= N, not '%s'", v);
+    case O_TIMEOUT:
+        return parse_seconds(v, &cli->budget.timeout_s) ? 0
+            : usage_error("--timeout needs seconds from 0 (none) to 1000000, not '%s'", v);
+    case O_MAX_MEMORY:
+        return parse_long(v, 0, 1L << 30, &cli->budget.max_memory_mb) ? 0
+            : usage_error("--max-memory needs megabytes from 0 (none) to 2^30, not '%s'", v);
+    case O_HELP: print_help(); return 2;
+    case O_VERSION: puts("gpubmc " GPUBMC_VERSION); return 2;
+    case O_COUNT: break;   /* not an option */
+    }
+    return 1;
+}
+
+/* Parses argv[*i], an option, and its value (after '=' or in the next
+ * argument); 0, 1 on a usage error, 2 for --help or --version. */
+static int parse_option(int argc, char **argv, int *i, struct cli *cli)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "-h") == 0)
+        return apply(cli, O_HELP, NULL);
+    if (strncmp(a, "-j", 2) == 0) {
+        if (a[2] != '\0')
+            return apply(cli, O_JOBS, a + 2);
+        if (*i + 1 >= argc)
+            return usage_error("option %s needs a value", a);
+        return apply(cli, O_JOBS, argv[++*i]);
+    }
+    const char *eq = strchr(a, '=');
+    size_t len = eq ? (size_t)(eq - a) : strlen(a);
+    for (int id = 0; id < O_COUNT; id++) {
+        const struct option_spec *o = &options[id];
+        if (strncmp(a, o->name, len) != 0 || o->name[len] != '\0')
+            continue;
+        if (!o->value && eq)
+            return usage_error("option %s takes no value", o->name);
+        if (!o->value)
+            return apply(cli, (enum option_id)id, NULL);
+        if (eq)
+            return apply(cli, (enum option_id)id, eq + 1);
+        if (*i + 1 >= argc)
+            return usage_error("option %s needs a value", o->name);
+        return apply(cli, (enum option_id)id, argv[++*i]);
+    }
+    return usage_error("unknown option '%s'", a);
+}
+
+/* Checks every --no-axiom name: an axiom of --model, or without one of
+ * some model (a file whose model lacks it is unaffected). */
+static int check_axioms(const struct cli *cli)
+{
+    const struct model_desc *md = cli->opts.model ? model_find(cli->opts.model) : NULL;
+    for (int i = 0; i < cli->opts.ndisabled; i++) {
+        const char *name = cli->opts.disabled[i];
+        if (md && !model_has_axiom(md, name)) {
+            fprintf(stderr, "gpubmc: error: model %s has no axiom '%s' (it has: %s)\n", md->name, name,
+                    md->axioms);
+            return 1;
+        }
+        char known[512];
+        if (!md && !axiom_of_some_model(name, known, sizeof known)) {
+            fprintf(stderr, "gpubmc: error: no model has an axiom '%s' (%s)\n", name, known);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int cli_parse(int argc, char **argv, struct cli *cli)
@@ -82,84 +331,62 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     cli->nproperties = 1;
     cli->properties[0] = P_PROGRAM_SPEC;
     cli->workers = 1;
+    cli->budget.max_memory_mb = CLI_DEFAULT_MAX_MEMORY_MB;
     cli->files = calloc((size_t)argc, sizeof *cli->files);
     cli->csv = calloc((size_t)argc, sizeof *cli->csv);
     if (!cli->files || !cli->csv)
         return usage_error("%s", "out of memory");
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            return 2;
-        } else if (strcmp(a, "--version") == 0) {
-            puts("gpubmc 0.1");
-            return 2;
-        } else if (strcmp(a, "--engine") == 0) {
-            if (!(v = option_value(argc, argv, &i)))
-                return 1;
-            if (strcmp(v, "sat") != 0 && strcmp(v, "oracle") != 0)
-                return usage_error("unknown engine '%s' (sat or oracle)", v);
-            cli->opts.oracle = strcmp(v, "oracle") == 0;
-        } else if (strcmp(a, "--json") == 0) {
-            cli->json = true;
-        } else if (strcmp(a, "--outcomes") == 0) {
-            cli->opts.outcomes = true;
-        } else if (strcmp(a, "--no-symmetry") == 0) {
-            cli->opts.no_symmetry = true;
-        } else if (strcmp(a, "--model") == 0) {
-            if (!(v = option_value(argc, argv, &i)))
-                return 1;
-            if (!model_find(v))
-                return usage_error("unknown or unavailable model '%s'", v);
-            cli->opts.model = v;
-        } else if (strcmp(a, "--property") == 0) {
-            if (!(v = option_value(argc, argv, &i)) || parse_properties(v, cli))
-                return 1;
-        } else if (strcmp(a, "--progress") == 0) {
-            if (!(v = option_value(argc, argv, &i)))
-                return 1;
-            if (!progress_parse(v, &cli->opts.progress))
-                return usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe or unfair)", v);
-        } else if (strcmp(a, "--bound") == 0) {
-            if (!(v = option_value(argc, argv, &i)))
-                return 1;
-            if (!parse_int(v, 1, 10000, &cli->opts.bound))
-                return usage_error("--bound needs an integer from 1 to 10000, not '%s'", v);
-        } else if (strcmp(a, "--witness") == 0) {
-            if (!(v = option_value(argc, argv, &i)))
-                return 1;
-            cli->witness_path = v;
-            cli->opts.want_witness = true;
-        } else if (strcmp(a, "--no-axiom") == 0) {
-            if (!(v = option_value(argc, argv, &i)))
-                return 1;
-            if (cli->opts.ndisabled == CHECK_MAX_DISABLED)
-                return usage_error("too many --no-axiom options (at %s)", v);
-            cli->opts.disabled[cli->opts.ndisabled++] = v;
-        } else if (strcmp(a, "--expect") == 0) {
-            if (!(v = option_value(argc, argv, &i)))
-                return 1;
-            cli->csv[cli->ncsv++] = (char *)v;
-        } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
-            if (!(v = option_value(argc, argv, &i)))
-                return 1;
-            if (!parse_int(v, 1, CLI_MAX_WORKERS, &cli->workers))
-                return usage_error("-j needs a number of workers from 1 to 256, not '%s'", v);
-        } else if (strncmp(a, "-j", 2) == 0 && a[2] != '\0') {
-            if (!parse_int(a + 2, 1, CLI_MAX_WORKERS, &cli->workers))
-                return usage_error("-j needs a number of workers from 1 to 256, not '%s'", a + 2);
-        } else if (strcmp(a, "--shard") == 0) {
-            if (!(v = option_value(argc, argv, &i)))
-                return 1;
-            if (!parse_shard(v, cli))
-                return usage_error("--shard needs K/N with 1 <= K <= N, not '%s'", v);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("unknown option '%s'", a);
-        } else {
+        if (argv[i][0] != '-' || argv[i][1] == '\0') {
             cli->files[cli->nfiles++] = argv[i];
+            continue;
         }
+        int rc = parse_option(argc, argv, &i, cli);
+        if (rc)
+            return rc;
     }
     if (cli->nfiles == 0 && cli->ncsv == 0)
         return usage_error("%s", "no input files");
+    if (cli->opts.outcomes && cli->opts.oracle)
+        return usage_error("%s", "--outcomes lists the states the SAT engine finds; "
+                           "it does not work with --engine oracle");
+    return check_axioms(cli);
+}
+
+int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
+{
+    bool termination = false, program_spec = false;
+    for (int i = 0; i < jobs->n; i++) {
+        termination |= jobs->jobs[i].opts.property == P_TERMINATION;
+        program_spec |= jobs->jobs[i].opts.property == P_PROGRAM_SPEC;
+    }
+    if (cli->opts.oracle && termination)
+        return usage_error("%s", "--engine oracle decides program_spec and cat_spec, not termination");
+    if (cli->opts.progress != PROG_FAIR && !termination && jobs->n > 0)
+        return usage_error("%s", "--progress applies to termination checks, and no check here is one "
+                           "(--property termination)");
+    if (cli->opts.outcomes && !program_spec && jobs->n > 0)
+        return usage_error("%s", "--outcomes lists the final states of program_spec checks, and no "
+                           "check here is one");
+    if (cli->opts.explain && (cli->opts.oracle || (!program_spec && jobs->n > 0)))
+        return usage_error("%s", "--explain explains program_spec outcomes with the SAT engine (a "
+                           "cat_spec FAIL names its race, a termination FAIL its stuck threads)");
+    if (cli->graph_path && cli->graph_dir)
+        return usage_error("%s", "--graph FILE draws one check, --graph-dir DIR one per check: give one");
+    if (cli->graph_path && jobs->n > 1)
+        return usage_error("%s", "--graph FILE draws one check and there are several; use --graph-dir DIR");
+    if (cli->graph_format && !cli->graph_dir)
+        return usage_error("%s", "--graph-format applies to --graph-dir (--graph takes its format "
+                           "from the file's extension)");
+    if (cli->ngraph_rels > 0 && !cli->graph_path && !cli->graph_dir)
+        return usage_error("%s", "--graph-relations applies to --graph or --graph-dir");
     return 0;
+}
+
+void cli_free(struct cli *cli)
+{
+    free(cli->files);
+    free(cli->csv);
+    for (int i = 0; i < cli->ngraph_rels; i++)
+        free(cli->graph_rels[i]);
 }

@@ -42,7 +42,8 @@ void evaluate(const struct program *p, const struct model_desc *md, const char *
               int ndisabled, const struct choice *ch, struct evaluation *ev)
 {
     memset(ev, 0, sizeof *ev);
-    interp_run(p, ch, md->co_total, &ev->x);
+    struct skeleton k = model_skeleton(md, disabled, ndisabled);
+    interp_run(p, ch, &k, &ev->x);
     if (!ev->x.valid)
         return;
     ev->c = cnf_new(false);

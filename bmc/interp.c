@@ -156,7 +156,7 @@ static bool read_value(struct walk *w, int e, struct ireg *v)
     struct ictx *x = w->x;
     int src = x->ch->rf[e];
     v->known = false;
-    if (src < 0 || !base_rf_possible(x->p, src, e)) {
+    if (src < 0 || !base_rf_candidate(x->p, src, e)) {
         snprintf(x->out->why, sizeof x->out->why, "read %d has no valid write to read from", e);
         return false;
     }
@@ -651,10 +651,21 @@ static bool sf_pair(const struct program *p, int i, int j)
            base_scopes_overlap(p, &p->events[i], &p->events[j]);
 }
 
-/* co: init first, never against program order within a thread (and along
- * it for writes naming one location), strict partial order over executed
- * same-location writes, total if asked. */
-static bool check_co(const struct program *p, const struct choice *ch, bool total,
+/* rf: no read reads from a po-later write of its thread where the model
+ * rules that out. */
+static bool check_rf(const struct program *p, const struct choice *ch, const struct skeleton *k,
+                     struct concrete *out)
+{
+    for (int r = 0; r < p->nevents; r++)
+        if (out->exec[r] && ch->rf[r] >= 0 && !base_rf_possible(k, p, ch->rf[r], r))
+            return fail(out, "a read reads from a later write of its thread");
+    return true;
+}
+
+/* co: init first, strict partial order over executed same-location writes,
+ * total if the model says so, and against or along program order within a
+ * thread only as far as the model's facts allow. */
+static bool check_co(const struct program *p, const struct choice *ch, const struct skeleton *k,
                      struct concrete *out)
 {
     int n = p->nevents;
@@ -664,15 +675,15 @@ static bool check_co(const struct program *p, const struct choice *ch, bool tota
         for (int j = 0; j < n; j++) {
             if (!co_pair(p, i, j) || !out->exec[i] || !out->exec[j])
                 continue;
-            if (ch->co[j * n + i] && base_co_backward_impossible(p, i, j))
+            if (ch->co[j * n + i] && base_co_backward_impossible(k, p, i, j))
                 return fail(out, "coherence goes against program order");
             if (ch->co[i * n + j])
                 continue;
             if (p->events[i].kind == EV_INIT)
                 return fail(out, "an initial write is not coherence-before a write");
-            if (base_co_forced(p, i, j))
+            if (base_co_forced(k, p, i, j))
                 return fail(out, "two writes of a thread to a location are not in program order");
-            if (total && i != j && !ch->co[j * n + i])
+            if (k->co_total && i != j && !ch->co[j * n + i])
                 return fail(out, "two writes to a location are coherence-unordered");
         }
     return true;
@@ -878,10 +889,11 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
         }
 }
 
-void interp_run(const struct program *p, const struct choice *ch, bool co_total,
+void interp_run(const struct program *p, const struct choice *ch, const struct skeleton *k,
                 struct concrete *out)
 {
     interp_execute(p, ch, out);
-    if (out->valid && check_co(p, ch, co_total, out) && check_sf(p, ch, out) && check_sync(p, ch, out))
+    if (out->valid && check_rf(p, ch, k, out) && check_co(p, ch, k, out) && check_sf(p, ch, out) &&
+        check_sync(p, ch, out))
         check_final(p, ch, out);
 }

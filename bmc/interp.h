@@ -49,13 +49,14 @@ struct concrete {
 void choice_init(struct choice *ch, const struct program *p);
 void choice_free(struct choice *ch);
 
-/* Only the first half of interp_run: runs the threads and checks rf, not
- * the orders, barrier participation or final values. */
+/* Only the first half of interp_run: runs the threads and checks that each
+ * read reads a candidate write (base_rf_candidate), not the skeleton's
+ * program-order facts, the orders, barrier participation or final values. */
 void interp_execute(const struct program *p, const struct choice *ch, struct concrete *out);
 /* Runs p on the choice; out->valid says whether it is a well-formed
- * execution (rf, co (total when co_total), sync_fence, barriers, final
- * values all consistent). */
-void interp_run(const struct program *p, const struct choice *ch, bool co_total,
+ * execution under skeleton k (rf and co with k's program-order facts, co
+ * total when k says so, sync_fence, barriers, final values consistent). */
+void interp_run(const struct program *p, const struct choice *ch, const struct skeleton *k,
                 struct concrete *out);
 void concrete_free(const struct program *p, struct concrete *x);
 

@@ -1,19 +1,17 @@
-/* Building the job list: directory walks, corpus CSVs, sharding. */
+/* Building the job list: input files, corpus CSVs, sharding. */
 #define _DEFAULT_SOURCE   /* for realpath */
 #include "bmc/jobs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
+#include "bmc/inputs.h"
 #include "encoders/xalloc.h"
 #include "models/model.h"
-
-#define MAX_DIR_DEPTH 64
 
 /* A CSV row: a file and what its suite expects under its options. */
 struct row {
@@ -26,12 +24,6 @@ struct row {
 struct rows {
     int n, cap;
     struct row *r;
-};
-
-/* A growing list of file names. */
-struct names {
-    int n, cap;
-    char **v;
 };
 
 bool verdict_parse(const char *s, enum verdict *v)
@@ -57,67 +49,11 @@ bool property_parse(const char *s, enum property *p)
 }
 
 static void add_job(struct job_list *l, const char *file, const struct check_opts *o,
-                    bool has_expected, enum verdict expected)
+                    bool has_expected, enum verdict expected, const char *error)
 {
     XGROW(l->jobs, l->cap, l->n + 1);
-    l->jobs[l->n++] = (struct job){ xstrdup(file), *o, has_expected, expected };
-}
-
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void add_name(struct names *ns, char *name)
-{
-    XGROW(ns->v, ns->cap, ns->n + 1);
-    ns->v[ns->n++] = name;
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-/* Adds the .litmus files under dir, recursively, in sorted order. */
-static bool walk_dir(const char *dir, int depth, struct names *out, char *msg, int msglen)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        snprintf(msg, msglen, "%s:0:0: error: cannot read directory: %s", dir, strerror(errno));
-        return false;
-    }
-    struct names here = { 0 };
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL) {
-        if (ent->d_name[0] == '.')
-            continue;
-        size_t len = strlen(dir) + strlen(ent->d_name) + 2;
-        char *path = xcalloc(len, 1);
-        snprintf(path, len, "%s%s%s", dir, has_suffix(dir, "/") ? "" : "/", ent->d_name);
-        add_name(&here, path);
-    }
-    closedir(d);
-    qsort(here.v, (size_t)here.n, sizeof *here.v, compare_names);
-    bool ok = true;
-    for (int i = 0; i < here.n; i++) {
-        struct stat st;
-        if (ok && stat(here.v[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (depth >= MAX_DIR_DEPTH) {
-                snprintf(msg, msglen, "%s:0:0: error: directories nested more than %d deep",
-                         here.v[i], MAX_DIR_DEPTH);
-                ok = false;
-            } else {
-                ok = walk_dir(here.v[i], depth + 1, out, msg, msglen);
-            }
-        } else if (ok && has_suffix(here.v[i], ".litmus")) {
-            add_name(out, xstrdup(here.v[i]));
-        }
-        free(here.v[i]);
-    }
-    free(here.v);
-    return ok;
+    l->jobs[l->n++] = (struct job){ xstrdup(file), *o, has_expected, expected,
+                                    error ? xstrdup(error) : NULL };
 }
 
 /* Applies one "key=value" of a CSV header to o. */
@@ -151,18 +87,23 @@ static bool header_option(char *kv, struct check_opts *o)
 }
 
 /* Reads one corpus CSV: "# model=M property=P progress=G" then rows
- * "path,expected[,source]"; '#' lines after the first are comments. */
+ * "path,expected[,source]"; '#' lines after the first are comments.  A
+ * CSV without rows is an error. */
 static bool read_csv(const char *path, const struct check_opts *defaults, struct rows *out,
                      char *msg, int msglen)
 {
-    FILE *f = fopen(path, "r");
+    char why[128];
+    const char *problem = input_problem(path, why, sizeof why);
+    FILE *f = problem ? NULL : fopen(path, "r");
     if (!f) {
-        snprintf(msg, msglen, "%s:0:0: error: cannot read: %s", path, strerror(errno));
+        snprintf(msg, msglen, "%s: error: %s%s", path, problem ? problem : "cannot open: ",
+                 problem ? "" : strerror(errno));
         return false;
     }
     struct check_opts o = *defaults;
     char line[4096];
     bool ok = true;
+    int first_row = out->n;
     for (int ln = 1; ok && fgets(line, sizeof line, f); ln++) {
         line[strcspn(line, "\r\n")] = '\0';
         if (ln == 1 && line[0] == '#') {
@@ -198,43 +139,84 @@ static bool read_csv(const char *path, const struct check_opts *defaults, struct
                                          realpath(line, resolved) ? xstrdup(resolved) : NULL, o, v };
     }
     if (ok && ferror(f)) {
-        snprintf(msg, msglen, "%s:0:0: error: read error", path);
+        snprintf(msg, msglen, "%s: error: read error", path);
+        ok = false;
+    }
+    if (ok && out->n == first_row) {
+        snprintf(msg, msglen, "%s: error: no rows: expected lines 'path,PASS|FAIL|UNKNOWN|ERROR[,source]' "
+                 "after the header", path);
         ok = false;
     }
     fclose(f);
     return ok;
 }
 
-/* Jobs for the given paths: each file's CSV rows, or the CLI's properties. */
-static void jobs_for_files(const struct job_request *req, const struct names *files,
+/* Jobs for the given inputs: each file's CSV rows, or the CLI's properties. */
+static void jobs_for_files(const struct job_request *req, const struct inputs *files,
                            const struct rows *rows, struct job_list *out)
 {
     for (int i = 0; i < files->n; i++) {
+        const struct input *in = &files->v[i];
         char resolved[PATH_MAX];
-        const char *real = realpath(files->v[i], resolved);
+        const char *real = in->error ? NULL : realpath(in->path, resolved);
         bool matched = false;
         for (int k = 0; real && k < rows->n; k++)
             if (rows->r[k].real && strcmp(rows->r[k].real, real) == 0) {
-                add_job(out, files->v[i], &rows->r[k].opts, true, rows->r[k].expected);
+                add_job(out, in->path, &rows->r[k].opts, true, rows->r[k].expected, NULL);
                 matched = true;
             }
         for (int p = 0; !matched && p < req->nproperties; p++) {
             struct check_opts o = *req->opts;
             o.property = req->properties[p];
-            add_job(out, files->v[i], &o, false, V_ERROR);
+            add_job(out, in->path, &o, false, V_ERROR, in->error);
         }
     }
 }
 
-/* Keeps jobs k-1, k-1+n, k-1+2n, ... of the list. */
-static void keep_shard(struct job_list *l, int k, int n)
+/* Jobs for every row of every CSV; a row whose file cannot be read keeps
+ * its error. */
+static void jobs_for_rows(const struct rows *rows, struct job_list *out)
+{
+    for (int k = 0; k < rows->n; k++) {
+        char why[128];
+        add_job(out, rows->r[k].file, &rows->r[k].opts, true, rows->r[k].expected,
+                input_problem(rows->r[k].file, why, sizeof why));
+    }
+}
+
+/* False, with one message line per CSV in msg, when no row compares:
+ * no row names a checked file (with paths) or an existing file (without). */
+static bool some_row_compares(const struct job_request *req, const struct rows *rows,
+                              const struct job_list *jobs, char *msg, int msglen)
+{
+    for (int i = 0; i < jobs->n && req->npaths > 0; i++)
+        if (jobs->jobs[i].has_expected)
+            return true;
+    for (int k = 0; k < rows->n && req->npaths == 0; k++)
+        if (rows->r[k].real)
+            return true;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, ".");
+    int used = 0;
+    for (int c = 0; c < req->ncsv && used < msglen; c++)
+        used += snprintf(msg + used, (size_t)(msglen - used), "%s%s: error: no row names %s "
+                         "(row paths are taken relative to the current directory, %s)",
+                         c ? "\n" : "", req->csv[c],
+                         req->npaths > 0 ? "a file given on the command line" : "an existing file", cwd);
+    return false;
+}
+
+void jobs_keep_shard(struct job_list *l, int k, int n)
 {
     int kept = 0;
     for (int i = 0; i < l->n; i++) {
-        if (i % n == k - 1)
+        if (i % n == k - 1) {
             l->jobs[kept++] = l->jobs[i];
-        else
+        } else {
             free(l->jobs[i].file);
+            free(l->jobs[i].error);
+        }
     }
     l->n = kept;
 }
@@ -243,35 +225,27 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
 {
     memset(out, 0, sizeof *out);
     struct rows rows = { 0 };
-    struct names files = { 0 };
     bool ok = true;
     struct check_opts defaults = *req->opts;   /* a CSV without property= takes the first */
     if (req->nproperties > 0)
         defaults.property = req->properties[0];
     for (int i = 0; ok && i < req->ncsv; i++)
         ok = read_csv(req->csv[i], &defaults, &rows, msg, msglen);
-    for (int i = 0; ok && i < req->npaths; i++) {
-        struct stat st;
-        if (stat(req->paths[i], &st) == 0 && S_ISDIR(st.st_mode))
-            ok = walk_dir(req->paths[i], 0, &files, msg, msglen);
-        else
-            add_name(&files, xstrdup(req->paths[i]));   /* check_file reports a missing one */
-    }
+    struct inputs files = { 0 };
+    for (int i = 0; ok && i < req->npaths; i++)
+        inputs_add(&files, req->paths[i]);
     if (ok && req->npaths > 0)
         jobs_for_files(req, &files, &rows, out);
     else if (ok)
-        for (int k = 0; k < rows.n; k++)
-            add_job(out, rows.r[k].file, &rows.r[k].opts, true, rows.r[k].expected);
-    if (ok && req->shard_n > 0)
-        keep_shard(out, req->shard_k, req->shard_n);
+        jobs_for_rows(&rows, out);
+    if (ok && req->ncsv > 0)
+        ok = some_row_compares(req, &rows, out, msg, msglen);
     for (int k = 0; k < rows.n; k++) {
         free(rows.r[k].file);
         free(rows.r[k].real);
     }
     free(rows.r);
-    for (int i = 0; i < files.n; i++)
-        free(files.v[i]);
-    free(files.v);
+    inputs_free(&files);
     if (!ok)
         jobs_free(out);
     return ok;
@@ -279,8 +253,10 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
 
 void jobs_free(struct job_list *l)
 {
-    for (int i = 0; i < l->n; i++)
+    for (int i = 0; i < l->n; i++) {
         free(l->jobs[i].file);
+        free(l->jobs[i].error);
+    }
     free(l->jobs);
     memset(l, 0, sizeof *l);
 }

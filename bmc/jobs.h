@@ -11,6 +11,7 @@ struct job {
     struct check_opts opts;
     bool has_expected;
     enum verdict expected;
+    char *error;             /* set: the file cannot be checked, and why */
 };
 
 struct job_list {
@@ -27,16 +28,20 @@ struct job_request {
     char *const *paths;              /* files and directories */
     int ncsv;
     char *const *csv;                /* --expect files */
-    int shard_k, shard_n;            /* keep jobs k-1, k-1+n, ... (n = 0: all) */
 };
 
 /* Builds the jobs of req: with paths, every file (directories searched
  * recursively for *.litmus, sorted) under every property, with the
  * expectation of any CSV row naming the same file under the same
  * property; with CSVs alone, every row of every CSV, under the model,
- * property and progress model of its header.  Returns false with msg
- * filled (a file:line:col error) when a CSV or directory is unreadable. */
+ * property and progress model of its header.  A path that cannot be
+ * checked (not a regular file, an unreadable directory) becomes a job
+ * with its error.  Returns false with msg filled (FILE[:LINE:COL]: error:
+ * lines) when a CSV is unreadable or malformed, has no rows, or when no
+ * row of any CSV names a file to check. */
 bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, int msglen);
+/* Keeps jobs k-1, k-1+n, k-1+2n, ... of the list (--shard k/n). */
+void jobs_keep_shard(struct job_list *l, int k, int n);
 /* Frees a job list. */
 void jobs_free(struct job_list *l);
 

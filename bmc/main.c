@@ -5,13 +5,19 @@
 
 #include "bmc/batch.h"
 #include "bmc/cli.h"
+#include "bmc/graph_output.h"
 #include "bmc/outcomes.h"
+#include "bmc/output.h"
+#include "models/model.h"
 
 /* What the run has seen so far. */
 struct run {
     const struct cli *cli;
     bool any_fail, any_unknown, any_error;
     int matched, mismatched;
+    int stdout_errno;        /* the first failed write to stdout, or 0 */
+    bool some_model;                          /* some check ran under a model */
+    bool axiom_applies[CHECK_MAX_DISABLED];   /* --no-axiom i named an axiom of one */
     cJSON *witnesses;        /* for --witness */
 };
 
@@ -33,6 +39,8 @@ static void report_json(const struct job *job, const struct check_result *r)
     }
     if (r->outcomes)
         cJSON_AddItemReferenceToObject(o, "outcomes", r->outcomes);
+    if (r->explanation)
+        cJSON_AddItemReferenceToObject(o, "explanation", r->explanation);
     if (job->has_expected) {
         cJSON_AddStringToObject(o, "expected", verdict_name(job->expected));
         cJSON_AddBoolToObject(o, "match", job->expected == r->verdict);
@@ -78,6 +86,9 @@ static void add_witness(cJSON *all, const struct job *job, struct check_result *
     else
         cJSON_AddNullToObject(o, "witness");
     r->witness = NULL;
+    if (r->explanation)
+        cJSON_AddItemToObject(o, "explanation", r->explanation);
+    r->explanation = NULL;
     cJSON_AddItemToArray(all, o);
 }
 
@@ -91,6 +102,7 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         report_json(job, r);
     else
         report_human(run, job, r);
+    output_flush(&run->stdout_errno);
     run->any_fail |= r->verdict == V_FAIL;
     run->any_unknown |= r->verdict == V_UNKNOWN;
     run->any_error |= r->verdict == V_ERROR;
@@ -100,61 +112,81 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         else
             run->mismatched++;
     }
+    run->any_error |= !graph_output(run->cli, job, r);
     if (run->cli->witness_path)
         add_witness(run->witnesses, job, r);
+    const struct model_desc *md = model_find(r->model);
+    run->some_model |= md != NULL;
+    for (int i = 0; md && i < job->opts.ndisabled; i++)
+        run->axiom_applies[i] |= model_has_axiom(md, job->opts.disabled[i]);
 }
 
-static int write_witnesses(const char *path, cJSON *all)
+/* False, after an error, when some --no-axiom name named an axiom of no
+ * model that a file was checked under (with --model, cli_parse checked). */
+static bool axioms_applied(const struct run *run)
 {
-    cJSON *out = cJSON_GetArraySize(all) == 1 ? cJSON_DetachItemFromArray(all, 0) : all;
-    char *s = cJSON_Print(out);
-    FILE *f = fopen(path, "w");
-    bool ok = f && fputs(s, f) >= 0 && fputc('\n', f) != EOF;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (!ok)
-        fprintf(stderr, "gpubmc: error: cannot write witness file %s\n", path);
-    free(s);
-    if (out != all)
-        cJSON_Delete(out);
-    return ok ? 0 : 1;
+    bool ok = true;
+    for (int i = 0; run->some_model && i < run->cli->opts.ndisabled; i++)
+        if (!run->axiom_applies[i]) {
+            fprintf(stderr, "gpubmc: error: --no-axiom %s: no file was checked under a model "
+                    "with that axiom\n", run->cli->opts.disabled[i]);
+            ok = false;
+        }
+    return ok;
 }
 
-static void free_cli(struct cli *cli)
+/* Writes the collected witnesses (one object for one result); false after
+ * an error. */
+static bool write_witnesses(const char *path, cJSON *all)
 {
-    free(cli->files);
-    free(cli->csv);
+    cJSON *out = cJSON_GetArraySize(all) == 1 ? cJSON_GetArrayItem(all, 0) : all;
+    return output_write_json(path, out);
+}
+
+/* Builds the job list and refuses what cannot run; 0 or 1 (message printed). */
+static int prepare(const struct cli *cli, struct job_list *jobs)
+{
+    struct job_request req = { .opts = &cli->opts, .nproperties = cli->nproperties,
+                               .properties = cli->properties, .npaths = cli->nfiles,
+                               .paths = cli->files, .ncsv = cli->ncsv, .csv = cli->csv };
+    char msg[2048];
+    if (!jobs_build(&req, jobs, msg, sizeof msg)) {
+        fprintf(stderr, "%s\n", msg);
+        return 1;
+    }
+    if (cli_check_jobs(cli, jobs)
+        || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
+        || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))) {
+        jobs_free(jobs);
+        return 1;
+    }
+    if (cli->shard_n > 0)
+        jobs_keep_shard(jobs, cli->shard_k, cli->shard_n);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     struct cli cli;
     int rc = cli_parse(argc, argv, &cli);
-    if (rc) {
-        free_cli(&cli);
-        return rc == 2 ? 0 : 1;
-    }
-    struct job_request req = { .opts = &cli.opts, .nproperties = cli.nproperties,
-                               .properties = cli.properties, .npaths = cli.nfiles,
-                               .paths = cli.files, .ncsv = cli.ncsv, .csv = cli.csv,
-                               .shard_k = cli.shard_k, .shard_n = cli.shard_n };
     struct job_list jobs;
-    char msg[512];
-    if (!jobs_build(&req, &jobs, msg, sizeof msg)) {
-        fprintf(stderr, "%s\n", msg);
-        free_cli(&cli);
-        return 1;
+    if (rc || prepare(&cli, &jobs)) {
+        cli_free(&cli);
+        return rc == 2 && output_stdout_ok(0) ? 0 : 1;
     }
     struct run run = { .cli = &cli, .witnesses = cJSON_CreateArray() };
-    batch_run(&jobs, cli.workers, isatty(STDERR_FILENO), on_result, &run);
-    if (cli.witness_path && write_witnesses(cli.witness_path, run.witnesses))
-        run.any_error = true;
+    batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
+    bool broken = cli.witness_path && !write_witnesses(cli.witness_path, run.witnesses);
     cJSON_Delete(run.witnesses);
     bool expectations = cli.ncsv > 0;
     if (expectations)
         fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);
+    broken |= !axioms_applied(&run);
+    broken |= !output_stdout_ok(run.stdout_errno);
     jobs_free(&jobs);
-    free_cli(&cli);
+    cli_free(&cli);
+    if (broken)
+        return 1;
     if (expectations)
         return run.mismatched ? 10 : 0;
     if (run.any_error)

@@ -15,6 +15,7 @@ struct search {
     const struct program *p;
     const struct model_desc *md;
     const struct check_opts *o;
+    struct skeleton k;       /* the model's skeleton under o's disabled axioms */
     struct choice ch;
     struct concrete x;       /* the current rf choice's run */
     long limit, count, consistent;
@@ -108,7 +109,7 @@ static bool transitive(const bool *rel, int n, const int *m, int k)
  * direction is barred: the leaf's checks then reject what is missing); only
  * transitive results go on. */
 static void enum_pairs(struct search *s, bool *rel, const int *m, int k, int a, int b, bool total,
-                       bool (*allowed)(const struct program *, int, int), void (*next)(struct search *))
+                       bool (*allowed)(const struct search *, int, int), void (*next)(struct search *))
 {
     int n = s->p->nevents;
     if (s->too_big)
@@ -123,7 +124,7 @@ static void enum_pairs(struct search *s, bool *rel, const int *m, int k, int a, 
         return;
     }
     int i = m[a], j = m[b];
-    bool forward = allowed(s->p, i, j), backward = allowed(s->p, j, i);
+    bool forward = allowed(s, i, j), backward = allowed(s, j, i);
     if (!forward && !backward) {
         enum_pairs(s, rel, m, k, a, b + 1, total, allowed, next);
         return;
@@ -140,9 +141,9 @@ static void enum_pairs(struct search *s, bool *rel, const int *m, int k, int a, 
     }
 }
 
-static bool sf_allowed(const struct program *p, int i, int j)
+static bool sf_allowed(const struct search *s, int i, int j)
 {
-    return base_scopes_overlap(p, &p->events[i], &p->events[j]);
+    return base_scopes_overlap(s->p, &s->p->events[i], &s->p->events[j]);
 }
 
 static void after_sf(struct search *s) { enum_final(s, 0); }
@@ -159,16 +160,18 @@ static void enum_sf(struct search *s)
 }
 
 /* Whether i may be chosen co-before j: same location, not against program
- * order, not already fixed along it. */
-static bool co_allowed(const struct program *p, int i, int j)
+ * order, not already fixed along it (as far as the model says). */
+static bool co_allowed(const struct search *s, int i, int j)
 {
+    const struct program *p = s->p;
     return base_same_location(p, &p->events[i], &p->events[j]) &&
-           !base_co_backward_impossible(p, j, i) && !base_co_forced(p, i, j) && !base_co_forced(p, j, i);
+           !base_co_backward_impossible(&s->k, p, j, i) && !base_co_forced(&s->k, p, i, j) &&
+           !base_co_forced(&s->k, p, j, i);
 }
 
-/* Coherence: initial writes first, a thread's writes in program order, then
- * every (total if the model says so) transitive order among executed writes
- * of each location. */
+/* Coherence: initial writes first, a thread's writes in program order where
+ * the model forces it, then every (total if the model says so) transitive
+ * order among executed writes of each location. */
 static void enum_co(struct search *s)
 {
     const struct program *p = s->p;
@@ -180,11 +183,11 @@ static void enum_co(struct search *s)
         if (p->events[w].kind == EV_WRITE && s->x.exec[w]) {
             m[k++] = w;
             for (int i = 0; i < n; i++)
-                if ((p->events[i].kind == EV_INIT && co_allowed(p, i, w)) ||
-                    (base_co_forced(p, i, w) && s->x.exec[i]))
+                if ((p->events[i].kind == EV_INIT && co_allowed(s, i, w)) ||
+                    (base_co_forced(&s->k, p, i, w) && s->x.exec[i]))
                     s->ch.co[i * n + w] = true;
         }
-    enum_pairs(s, s->ch.co, m, k, 0, 1, s->md->co_total, co_allowed, enum_sf);
+    enum_pairs(s, s->ch.co, m, k, 0, 1, s->k.co_total, co_allowed, enum_sf);
     free(m);
 }
 
@@ -296,7 +299,7 @@ static void enum_rf(struct search *s, int r)
     s->ch.rf[r] = -1;
     enum_rf(s, r + 1);
     for (int w = 0; w < p->nevents; w++)
-        if (base_rf_possible(p, w, r)) {
+        if (base_rf_possible(&s->k, p, w, r)) {
             s->ch.rf[r] = w;
             enum_rf(s, r + 1);
         }
@@ -306,7 +309,8 @@ static void enum_rf(struct search *s, int r)
 bool oracle_check(const struct program *p, const struct model_desc *md,
                          const struct check_opts *o, long limit, struct oracle_result *r)
 {
-    struct search s = { .p = p, .md = md, .o = o, .limit = limit, .nlocs = p->lit->nlocs };
+    struct search s = { .p = p, .md = md, .o = o, .limit = limit, .nlocs = p->lit->nlocs,
+                        .k = model_skeleton(md, o->disabled, o->ndisabled) };
     choice_init(&s.ch, p);
     collect_guesses(&s);
     interp_execute(p, &s.ch, &s.x);   /* a valid allocation to free and redo */

@@ -9,7 +9,8 @@
 void sat_setup(struct sat_check *s)
 {
     s->c = cnf_new(true);
-    exec_encode(s->c, s->p, s->md->co_total, s->sx_mode, &s->x);
+    struct skeleton k = model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
+    exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
     s->md->build(s->c, &s->x.base, &s->m);
     for (int i = 0; i < s->m.naxioms; i++) {
         const struct axiom *ax = &s->m.axioms[i];
@@ -32,24 +33,33 @@ void sat_teardown(struct sat_check *s, struct check_result *r)
     cnf_free(s->c);
 }
 
-/* Forbids the cycles the current model has in enabled acyclicity axioms;
- * false when it has none (the model is a consistent execution). */
-static bool refine(struct sat_check *s)
+/* Forbids the cycles the current model has in enabled acyclicity axioms
+ * (those not off); false when it has none (the model is a consistent
+ * execution). */
+static bool refine(struct sat_check *s, const bool *off)
 {
     int found = refine_acyclic(s->c, &s->x.bar_wait, LIT_TRUE);
     for (int i = 0; i < s->nacts; i++)
-        if (s->act_axioms[i]->kind == AX_ACYCLIC)
+        if (s->act_axioms[i]->kind == AX_ACYCLIC && !(off && off[i]))
             found += refine_acyclic(s->c, &s->act_axioms[i]->rel, s->acts[i]);
     return found > 0;
 }
 
 int solve_with(struct sat_check *s, lit extra)
 {
+    return solve_without(s, extra, NULL);
+}
+
+int solve_without(struct sat_check *s, lit extra, const bool *off)
+{
     lit as[MODEL_MAX_AXIOMS + 4];
-    memcpy(as, s->acts, (size_t)s->nacts * sizeof *as);
-    as[s->nacts] = extra;
+    int k = 0;
+    for (int i = 0; i < s->nacts; i++)
+        if (!(off && off[i]))
+            as[k++] = s->acts[i];
+    as[k++] = extra;
     int res;
-    while ((res = cnf_solve(s->c, as, s->nacts + 1)) == 10 && refine(s))
+    while ((res = cnf_solve(s->c, as, k)) == 10 && refine(s, off))
         ;
     return res;
 }

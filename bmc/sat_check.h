@@ -38,6 +38,9 @@ void sat_teardown(struct sat_check *s, struct check_result *r);
 
 /* Solves under the enabled axioms and extra, refining acyclicity lazily. */
 int solve_with(struct sat_check *s, lit extra);
+/* The same with the activation literals i with off[i] not assumed (those
+ * axioms switched off for this call; off may be NULL). */
+int solve_without(struct sat_check *s, lit extra, const bool *off);
 
 /* The first raised flag of a concrete evaluation, or NULL. */
 const struct axiom *raised_flag(const struct model_out *m);

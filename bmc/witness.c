@@ -168,6 +168,28 @@ static cJSON *stuck_json(const struct program *p, const struct concrete *x, cons
     return a;
 }
 
+/* Each thread's id and its place in the scope tree ("cta 0, gpu 0"). */
+static cJSON *threads_json(const struct program *p)
+{
+    static const char *const ptx[] = { "cta", "gpu" }, *const vk[] = { "sg", "wg", "qf" };
+    bool is_ptx = p->lit->dialect == DIALECT_PTX;
+    cJSON *a = cJSON_CreateArray();
+    for (int t = 0; t < p->nthreads; t++) {
+        const struct thread *th = p->threads[t].src;
+        char place[96];
+        if (is_ptx)
+            snprintf(place, sizeof place, "%s %d, %s %d", ptx[0], th->scope_id[0], ptx[1], th->scope_id[1]);
+        else
+            snprintf(place, sizeof place, "%s %d, %s %d, %s %d", vk[0], th->scope_id[0], vk[1],
+                     th->scope_id[1], vk[2], th->scope_id[2]);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", th->id);
+        cJSON_AddStringToObject(o, "place", place);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
 cJSON *wit_build(const struct program *p, const struct concrete *x, const struct base *b,
                  const struct model_out *m)
 {
@@ -185,6 +207,7 @@ cJSON *wit_build(const struct program *p, const struct concrete *x, const struct
     for (int k = 0; k < m->naxioms; k++)
         if (m->axioms[k].kind == AX_FLAG && m->axioms[k].violated == LIT_TRUE)
             cJSON_AddItemToObject(flags, m->axioms[k].name, pairs_json(&m->axioms[k].rel, true));
+    cJSON_AddItemToObject(w, "threads", threads_json(p));
     cJSON_AddItemToObject(w, "events", events);
     cJSON_AddItemToObject(w, "edges", edges);
     cJSON_AddItemToObject(w, "flags", flags);

@@ -39,23 +39,44 @@ bool base_same_location(const struct program *p, const struct event *e1, const s
     return program_root_location(p->lit, e1->loc) == program_root_location(p->lit, e2->loc);
 }
 
-bool base_rf_possible(const struct program *p, int w, int r)
+bool base_po_fact(const struct skeleton *k, const struct program *p, int a, int b, enum po_fact f)
+{
+    const struct event *ea = &p->events[a], *eb = &p->events[b];
+    if (!(k->on & PO_BIT(f)) || ea->thread < 0 || ea->thread != eb->thread ||
+        a >= b || !base_same_location(p, ea, eb))
+        return false;
+    return k->po_facts(p, a, b) & PO_BIT(f);
+}
+
+bool base_rf_candidate(const struct program *p, int w, int r)
 {
     const struct event *ew = &p->events[w], *er = &p->events[r];
     return event_is_write(ew) && er->kind == EV_READ && base_same_location(p, ew, er) &&
-           w != er->rmw_partner && !(ew->thread == er->thread && w > r);
+           w != er->rmw_partner;
 }
 
-bool base_co_backward_impossible(const struct program *p, int i, int j)
+bool base_rf_possible(const struct skeleton *k, const struct program *p, int w, int r)
+{
+    return base_rf_candidate(p, w, r) && !base_po_fact(k, p, r, w, PO_NO_FUTURE_READ);
+}
+
+bool base_co_backward_impossible(const struct skeleton *k, const struct program *p, int i, int j)
 {
     const struct event *a = &p->events[i], *b = &p->events[j];
-    return a->kind == EV_WRITE && b->kind == EV_WRITE && a->thread == b->thread && i < j &&
-           base_same_location(p, a, b);
+    return a->kind == EV_WRITE && b->kind == EV_WRITE && base_po_fact(k, p, i, j, PO_CO_NOT_BACK);
 }
 
-bool base_co_forced(const struct program *p, int i, int j)
+bool base_co_forced(const struct skeleton *k, const struct program *p, int i, int j)
 {
-    return base_co_backward_impossible(p, i, j) && p->events[i].loc == p->events[j].loc;
+    const struct event *a = &p->events[i], *b = &p->events[j];
+    return a->kind == EV_WRITE && b->kind == EV_WRITE && base_po_fact(k, p, i, j, PO_CO_ALONG);
+}
+
+bool base_same_vloc(const struct program *p, int a, int b)
+{
+    const struct event *ea = &p->events[a], *eb = &p->events[b];
+    return event_is_mem(ea) && event_is_mem(eb) &&
+           program_generic_location(p->lit, ea->loc) == program_generic_location(p->lit, eb->loc);
 }
 
 bool base_scopes_overlap(const struct program *p, const struct event *e1, const struct event *e2)
@@ -146,6 +167,13 @@ static void tag_event(const struct event *e, enum dialect d, bool in[S_COUNT])
     in[S_ALIAS] = e->kind == EV_FENCE && e->in->kind == I_ALIAS_FENCE;
 }
 
+bool base_event_in(const struct program *p, int e, enum base_set s)
+{
+    bool in[S_COUNT];
+    tag_event(&p->events[e], p->lit->dialect, in);
+    return in[s];
+}
+
 /* True when thread `from` is declared to system-synchronise with `to`. */
 static bool ssw_declared(const struct litmus *l, int from, int to)
 {
@@ -176,8 +204,7 @@ void base_fill_static(struct cnf *c, const struct program *p, const lit *exec, s
                 rel_set(&b->rels[R_PO], i, j, both);
             if (event_is_mem(e1) && event_is_mem(e2) && base_same_location(p, e1, e2))
                 rel_set(&b->rels[R_LOC], i, j, both);
-            if (event_is_mem(e1) && event_is_mem(e2) &&
-                program_generic_location(p->lit, e1->loc) == program_generic_location(p->lit, e2->loc))
+            if (base_same_vloc(p, i, j))
                 rel_set(&b->rels[R_VLOC], i, j, both);
             if (i != j || same_thread)
                 rel_set(&b->rels[same_thread || i == j ? R_INT : R_EXT], i, j, both);

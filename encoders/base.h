@@ -52,17 +52,49 @@ void base_fill_static(struct cnf *c, const struct program *p, const lit *exec, s
 /* True when the scopes of e1 and e2 each include the other's thread. */
 bool base_scopes_overlap(const struct program *p, const struct event *e1, const struct event *e2);
 
-/* Dat3M's local consistency, assumed for every model: for writes i and j of
- * one thread to the same physical location, i first in program order, co
- * never goes from j to i (base_co_backward_impossible), and when both
- * name the same location it goes from i to j (base_co_forced). */
-bool base_co_backward_impossible(const struct program *p, int i, int j);
-bool base_co_forced(const struct program *p, int i, int j);
+/* Program-order facts per physical location.  For accesses a and b of one
+ * thread to one physical location, a first in program order, a fact says
+ * what every consistent execution of a model has; the model says for which
+ * pairs each holds (models/model.h), the skeleton assumes exactly those. */
+enum po_fact {
+    PO_NO_FUTURE_READ,       /* read a never reads from write b */
+    PO_CO_NOT_BACK,          /* writes a and b: never co(b, a) */
+    PO_CO_ALONG,             /* writes a and b: co(a, b) when both execute */
+    PO_NFACTS
+};
+#define PO_BIT(f) (1u << (f))
 
-/* True when read r may read from write w: same physical location, not r's
- * own RMW half, not a write its thread makes later (Dat3M's local
- * consistency rules out reading from the future). */
-bool base_rf_possible(const struct program *p, int w, int r);
+/* What the execution skeleton assumes of one model's executions. */
+struct skeleton {
+    bool co_total;           /* co is total per physical location */
+    /* the facts (PO_BIT mask) for a before b in one thread, same physical
+     * location */
+    unsigned (*po_facts)(const struct program *p, int a, int b);
+    unsigned on;             /* the facts whose axioms are switched on */
+};
+
+/* True when the skeleton assumes fact f for a before b in one thread. */
+bool base_po_fact(const struct skeleton *k, const struct program *p, int a, int b, enum po_fact f);
+
+/* For writes i and j of one thread to one physical location, i first in
+ * program order: co never goes from j to i (base_co_backward_impossible),
+ * or always goes from i to j (base_co_forced), as far as k assumes it. */
+bool base_co_backward_impossible(const struct skeleton *k, const struct program *p, int i, int j);
+bool base_co_forced(const struct skeleton *k, const struct program *p, int i, int j);
+
+/* True when read r is a candidate to read from write w: same physical
+ * location, and w is not r's own RMW half (one instruction that reads,
+ * then writes). */
+bool base_rf_candidate(const struct program *p, int w, int r);
+/* A candidate that k also allows: not a write r's thread makes later when
+ * the model rules out reading from it (PO_NO_FUTURE_READ). */
+bool base_rf_possible(const struct skeleton *k, const struct program *p, int w, int r);
+
+/* True when static event e is in tag set s (as base_fill_static tags it
+ * when e executes). */
+bool base_event_in(const struct program *p, int e, enum base_set s);
+/* True when memory events a and b have one virtual address (vloc). */
+bool base_same_vloc(const struct program *p, int a, int b);
 
 /* True when two memory events may touch the same physical location. */
 bool base_same_location(const struct program *p, const struct event *e1, const struct event *e2);

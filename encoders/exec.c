@@ -14,7 +14,8 @@ static void same_value_if(struct cnf *c, lit cond, const struct bv *a, const str
     }
 }
 
-static void encode_rf(struct cnf *c, const struct program *p, struct exec_enc *x)
+static void encode_rf(struct cnf *c, const struct program *p, const struct skeleton *sk,
+                      struct exec_enc *x)
 {
     int n = p->nevents;
     lit *choices = xcalloc((size_t)n, sizeof *choices);
@@ -24,7 +25,7 @@ static void encode_rf(struct cnf *c, const struct program *p, struct exec_enc *x
             continue;
         int k = 0;
         for (int w = 0; w < n; w++) {
-            if (!base_rf_possible(p, w, r))
+            if (!base_rf_possible(sk, p, w, r))
                 continue;
             lit both = cnf_and(c, x->sx.exec[w], x->sx.exec[r]);
             if (both == LIT_FALSE)
@@ -42,21 +43,22 @@ static void encode_rf(struct cnf *c, const struct program *p, struct exec_enc *x
     free(choices);
 }
 
-/* Coherence never goes from i to j against program order. */
-static bool co_never(const struct program *p, int i, int j)
+/* Coherence never goes from i to j against program order (as far as the
+ * model's axioms say so). */
+static bool co_never(const struct skeleton *k, const struct program *p, int i, int j)
 {
-    return base_co_backward_impossible(p, j, i);
+    return base_co_backward_impossible(k, p, j, i);
 }
 
 /* A strict order over the events in `members` (pairs allowed by `pair`):
  * antisymmetric and transitive; total on executed pairs when total.  With
- * the optional rules, a pair with forced(i, j) is ordered i before j and one
- * with never(i, j) is never ordered i before j. */
+ * the optional rules (read under skeleton sk), a pair with forced(i, j) is
+ * ordered i before j and one with never(i, j) is never ordered i before j. */
 static void encode_order(struct cnf *c, const struct program *p, struct exec_enc *x, struct rel *ord,
                          const int *members, int k, bool total,
-                         bool (*pair)(const struct program *, int, int),
-                         bool (*forced)(const struct program *, int, int),
-                         bool (*never)(const struct program *, int, int))
+                         bool (*pair)(const struct program *, int, int), const struct skeleton *sk,
+                         bool (*forced)(const struct skeleton *, const struct program *, int, int),
+                         bool (*never)(const struct skeleton *, const struct program *, int, int))
 {
     for (int a = 0; a < k; a++)
         for (int b = a + 1; b < k; b++) {
@@ -66,12 +68,13 @@ static void encode_order(struct cnf *c, const struct program *p, struct exec_enc
             lit both = cnf_and(c, x->sx.exec[i], x->sx.exec[j]);
             if (both == LIT_FALSE)
                 continue;
-            if (forced && (forced(p, i, j) || forced(p, j, i))) {
-                rel_set(ord, forced(p, i, j) ? i : j, forced(p, i, j) ? j : i, both);
+            if (forced && (forced(sk, p, i, j) || forced(sk, p, j, i))) {
+                bool ij = forced(sk, p, i, j);
+                rel_set(ord, ij ? i : j, ij ? j : i, both);
                 continue;
             }
-            lit f = never && never(p, i, j) ? LIT_FALSE : cnf_var(c);
-            lit g = never && never(p, j, i) ? LIT_FALSE : cnf_var(c);
+            lit f = never && never(sk, p, i, j) ? LIT_FALSE : cnf_var(c);
+            lit g = never && never(sk, p, j, i) ? LIT_FALSE : cnf_var(c);
             cnf_imply(c, f, both);
             cnf_imply(c, g, both);
             cnf_clause2(c, -f, -g);
@@ -103,7 +106,8 @@ static bool fences_in_scope(const struct program *p, int i, int j)
     return base_scopes_overlap(p, &p->events[i], &p->events[j]);
 }
 
-static void encode_co(struct cnf *c, const struct program *p, bool total, struct exec_enc *x)
+static void encode_co(struct cnf *c, const struct program *p, const struct skeleton *sk,
+                      struct exec_enc *x)
 {
     int n = p->nevents;
     int *members = xcalloc((size_t)n, sizeof *members);
@@ -116,7 +120,7 @@ static void encode_co(struct cnf *c, const struct program *p, bool total, struct
             if (e->kind == EV_WRITE && program_root_location(p->lit, e->loc) == loc)
                 members[k++] = w;
         }
-        encode_order(c, p, x, &x->base.rels[R_CO], members, k, total, same_location_pair,
+        encode_order(c, p, x, &x->base.rels[R_CO], members, k, sk->co_total, same_location_pair, sk,
                      base_co_forced, co_never);
         for (int w = 0; w < n; w++) {     /* initial writes come first */
             const struct event *e = &p->events[w];
@@ -137,7 +141,8 @@ static void encode_sync_fence(struct cnf *c, const struct program *p, struct exe
         if (p->events[e].kind == EV_FENCE && p->events[e].mo == MO_SC &&
             p->events[e].in->kind == I_FENCE)
             members[k++] = e;
-    encode_order(c, p, x, &x->base.rels[R_SYNC_FENCE], members, k, true, fences_in_scope, NULL, NULL);
+    encode_order(c, p, x, &x->base.rels[R_SYNC_FENCE], members, k, true, fences_in_scope, NULL, NULL,
+                 NULL);
     free(members);
 }
 
@@ -360,7 +365,7 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
     free(picks);
 }
 
-void exec_encode(struct cnf *c, const struct program *p, bool co_total, int sx_mode,
+void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *k, int sx_mode,
                  struct exec_enc *x)
 {
     int n = p->nevents;
@@ -373,8 +378,8 @@ void exec_encode(struct cnf *c, const struct program *p, bool co_total, int sx_m
     base_init(&x->base, n);
     encode_barriers(c, p, x);
     base_fill_static(c, p, x->sx.exec, &x->base);
-    encode_rf(c, p, x);
-    encode_co(c, p, co_total, x);
+    encode_rf(c, p, k, x);
+    encode_co(c, p, k, x);
     encode_sync_fence(c, p, x);
     rel_free(&x->base.rels[R_DATA]);
     rel_free(&x->base.rels[R_CTRL]);

@@ -17,10 +17,10 @@ struct exec_enc {
     struct rel bar_wait;     /* must be acyclic: barrier passage is well-founded */
 };
 
-/* Encodes every candidate execution of p.  co_total asks for a total
- * coherence order per location (PTX leaves it partial); sx_mode says how
+/* Encodes every candidate execution of p under skeleton k (co total or
+ * partial per location, the model's program-order facts); sx_mode says how
  * threads may stop short of their end (enum sx_mode, see symexec_run). */
-void exec_encode(struct cnf *c, const struct program *p, bool co_total, int sx_mode,
+void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *k, int sx_mode,
                  struct exec_enc *x);
 /* Frees the encoding. */
 void exec_free(const struct program *p, struct exec_enc *x);

@@ -8,13 +8,16 @@
 static const struct model_desc models[] = {
     { "ptx-v6.0", DIALECT_PTX, false,
       "Coherence Coherence2 FenceSC Atomicity NoThinAir ScPerLocation Causality",
-      model_ptx60_build },
+      model_ptx60_build, model_ptx60_po_facts,
+      { "ScPerLocation", "ScPerLocation", "Coherence2 ScPerLocation" } },
     { "ptx-v7.5", DIALECT_PTX, false,
       "Coherence Coherence2 FenceSC Atomicity NoThinAir Causality",
-      model_ptx75_build },
-    { "vulkan", DIALECT_VULKAN, true, "consistency-cycle consistency-rf atomic racy3c3", model_vulkan_build },
+      model_ptx75_build, model_ptx75_po_facts, { "Causality", "Coherence", "Coherence" } },
+    { "vulkan", DIALECT_VULKAN, true, "consistency-cycle consistency-rf atomic racy3c3", model_vulkan_build,
+      model_vulkan_po_facts, { "consistency-cycle", "consistency-cycle", "consistency-cycle" } },
     { "vulkan-nochains", DIALECT_VULKAN, true, "consistency-cycle consistency-rf atomic racy3c3",
-      model_vulkan_nochains_build },
+      model_vulkan_nochains_build, model_vulkan_po_facts,
+      { "consistency-cycle", "consistency-cycle", "consistency-cycle" } },
 };
 
 const struct model_desc *model_find(const char *name)
@@ -27,15 +30,35 @@ const struct model_desc *model_find(const char *name)
 
 const char *model_names(void) { return "ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains"; }
 
-bool model_has_axiom(const struct model_desc *md, const char *name)
+/* True when the space-separated list names contains name (len characters). */
+static bool names_contain(const char *names, const char *name, size_t len)
 {
-    size_t len = strlen(name);
-    for (const char *p = md->axioms; (p = strstr(p, name)) != NULL; p += len) {
-        bool starts = p == md->axioms || p[-1] == ' ';
+    if (len == 0)
+        return false;
+    for (const char *p = names; (p = strstr(p, name)) != NULL; p += len) {
+        bool starts = p == names || p[-1] == ' ';
         if (starts && (p[len] == ' ' || p[len] == '\0'))
             return true;
     }
     return false;
+}
+
+bool model_has_axiom(const struct model_desc *md, const char *name)
+{
+    return names_contain(md->axioms, name, strlen(name));
+}
+
+struct skeleton model_skeleton(const struct model_desc *md, const char *const *disabled, int ndisabled)
+{
+    struct skeleton k = { .co_total = md->co_total, .po_facts = md->po_facts, .on = 0 };
+    for (int f = 0; f < PO_NFACTS; f++) {
+        bool on = true;
+        for (int i = 0; i < ndisabled; i++)
+            on &= !names_contain(md->fact_axioms[f], disabled[i], strlen(disabled[i]));
+        if (on)
+            k.on |= PO_BIT(f);
+    }
+    return k;
 }
 
 void model_axiom(struct cnf *c, struct model_out *out, const char *name, enum axiom_kind kind,

@@ -36,6 +36,11 @@ struct model_desc {
     bool co_total;           /* coherence is a total order per location */
     const char *axioms;      /* the names its build function uses, space-separated */
     void (*build)(struct cnf *c, const struct base *b, struct model_out *out);
+    /* the program-order facts per physical location its axioms imply
+     * (encoders/base.h): for which pairs each holds, and per fact the
+     * axioms it rests on (space-separated) */
+    unsigned (*po_facts)(const struct program *p, int a, int b);
+    const char *fact_axioms[PO_NFACTS];
 };
 
 /* The model called name, or NULL. */
@@ -44,6 +49,9 @@ const struct model_desc *model_find(const char *name);
 const char *model_names(void);
 /* True when md has an axiom called name. */
 bool model_has_axiom(const struct model_desc *md, const char *name);
+/* The skeleton of md's executions with the axioms named in disabled off:
+ * a program-order fact is assumed only while every axiom it rests on is on. */
+struct skeleton model_skeleton(const struct model_desc *md, const char *const *disabled, int ndisabled);
 
 /* Adds an axiom over r (takes ownership of r). */
 void model_axiom(struct cnf *c, struct model_out *out, const char *name, enum axiom_kind kind,
@@ -58,5 +66,10 @@ void model_ptx60_build(struct cnf *c, const struct base *b, struct model_out *ou
 void model_ptx75_build(struct cnf *c, const struct base *b, struct model_out *out);
 void model_vulkan_build(struct cnf *c, const struct base *b, struct model_out *out);
 void model_vulkan_nochains_build(struct cnf *c, const struct base *b, struct model_out *out);
+/* Their program-order facts (PO_BIT mask) for a before b in one thread,
+ * both on one physical location; the argument is next to each. */
+unsigned model_ptx60_po_facts(const struct program *p, int a, int b);
+unsigned model_ptx75_po_facts(const struct program *p, int a, int b);
+unsigned model_vulkan_po_facts(const struct program *p, int a, int b);
 
 #endif

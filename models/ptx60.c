@@ -43,3 +43,17 @@ void model_ptx60_build(struct cnf *c, const struct base *b, struct model_out *ou
     rel_free(&co);
     rel_free(&ms);
 }
+
+/* Program order per location in ptx-v6.0.cat.  For accesses a before b of
+ * one thread to one physical location, po-loc(a, b), and a and b are
+ * morally strong in both directions (ms1 has po and po^-1, ms2 has loc).
+ * ScPerLocation, acyclic ((morally-strong & (rf | co | fr)) | po-loc), then
+ * rules out rf(b, a) (a read never reads from a later write) and co(b, a);
+ * Coherence2 puts the writes in co one way or the other, so co(a, b). */
+unsigned model_ptx60_po_facts(const struct program *p, int a, int b)
+{
+    (void)p;
+    (void)a;
+    (void)b;
+    return PO_BIT(PO_NO_FUTURE_READ) | PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG);
+}

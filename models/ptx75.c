@@ -90,3 +90,29 @@ void model_ptx75_build(struct cnf *c, const struct base *b, struct model_out *ou
     rel_free(&po_vloc);
     rel_free(&cause_base);
 }
+
+/* Program order per location in ptx-v7.5.cat.  po is in cause-base, but
+ * proxy-preserved-cause-base keeps a po pair of memory accesses a, b
+ * without a fence only through [GEN]; (vloc & cause-base); [GEN] or
+ * [M]; (same-proxy & scta & vloc & cause-base); [M] (one thread is in one
+ * CTA): the same proxy and the same virtual address.  Then cause(a, b)
+ * (cause = observation?; proxy-preserved-cause-base), and
+ *  - Causality, irreflexive ((rf | fr); cause), rules out rf(b, a) (so
+ *    does Coherence: b, a are morally strong, rf(b, a) is observation and
+ *    cause(b, b) no co edge);
+ *  - Coherence, ([W]; cause; [W]) & loc in co, gives co(a, b), so never
+ *    co(b, a) (co is a strict order).
+ * Accesses through different proxies, or different virtual addresses of
+ * one physical location, are ordered only through proxy and alias fences
+ * (the fenced cases of proxy-preserved-cause-base), which the axioms
+ * decide in each execution: the skeleton assumes nothing for them. */
+unsigned model_ptx75_po_facts(const struct program *p, int a, int b)
+{
+    static const enum base_set proxies[] = { S_GEN, S_SUR, S_TEX, S_CON };
+    bool same_proxy = false;
+    for (size_t k = 0; k < sizeof proxies / sizeof proxies[0]; k++)
+        same_proxy |= base_event_in(p, a, proxies[k]) && base_event_in(p, b, proxies[k]);
+    if (!same_proxy || !base_same_vloc(p, a, b))
+        return 0;
+    return PO_BIT(PO_NO_FUTURE_READ) | PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG);
+}

@@ -380,3 +380,30 @@ void model_vulkan_nochains_build(struct cnf *c, const struct base *b, struct mod
 {
     vulkan_build(c, b, out, false);
 }
+
+/* Program order per location in vulkan.cat.  For accesses a before b of
+ * one thread to one physical location, locord(a, b) holds when they have
+ * one virtual address (loc & (hb & int & vloc), hb contains po), or when a
+ * is a non-private read and b a non-private access
+ * (loc & ([R \ PRIV]; hb; [(R | W) \ PRIV])).  consistency-cycle, acyclic
+ * (locord | rf | fr | asmo), then rules out rf(b, a).  co enters the axioms
+ * only as asmo = co & mutordatom: when a and b are mutually ordered atomics
+ * (both ATOM with a scope, vloc; one thread is in one subgroup, so in
+ * scope), co(b, a) is asmo against locord(a, b), a cycle; co is total, so
+ * co(a, b).  Writes through different virtual addresses, or non-atomic
+ * ones, are not ordered by co in the model: the skeleton assumes nothing. */
+unsigned model_vulkan_po_facts(const struct program *p, int a, int b)
+{
+    bool vloc = base_same_vloc(p, a, b);
+    bool nonpriv = base_event_in(p, a, S_NONPRIV) && base_event_in(p, b, S_NONPRIV);
+    unsigned facts = vloc || nonpriv ? PO_BIT(PO_NO_FUTURE_READ) : 0;
+    static const enum base_set scopes[] = { S_SG, S_WG, S_QF, S_DV };
+    bool scoped_a = false, scoped_b = false;
+    for (size_t k = 0; k < sizeof scopes / sizeof scopes[0]; k++) {
+        scoped_a |= base_event_in(p, a, scopes[k]);
+        scoped_b |= base_event_in(p, b, scopes[k]);
+    }
+    if (vloc && base_event_in(p, a, S_ATOM) && base_event_in(p, b, S_ATOM) && scoped_a && scoped_b)
+        facts |= PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG);
+    return facts;
+}

@@ -17,7 +17,8 @@ def check(path):
             p = subprocess.run(args, capture_output=True, text=True, timeout=300)
         except subprocess.TimeoutExpired:
             return path, f"time-out ({prop})"
-        if "Sanitizer" in p.stderr or "runtime error" in p.stderr or p.returncode < 0:
+        if ("Sanitizer" in p.stderr or "runtime error" in p.stderr or "internal error" in p.stderr
+                or p.returncode < 0):   # a crashed worker: an internal error
             return path, (p.stderr.strip().splitlines() or ["crash"])[0]
     return path, None
 

@@ -5,6 +5,8 @@ Prints one line per failure and ends with 'N passed, N failed'."""
 import json, os, pathlib, re, subprocess, sys, tempfile
 
 import batch_tests
+import explain_tests
+import trust_tests
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = ROOT / "build" / "gpubmc"
@@ -440,6 +442,8 @@ def main():
     emit_transformed()
     outcome_sets()
     batch_tests.batch_mode(record, run)
+    trust_tests.trust(record, run)
+    explain_tests.explanations_and_graphs(record, run)
     corpus()
     vulkan_liveness()
     print(f"{passed} passed, {failed} failed")

@@ -11,6 +11,7 @@
 #include "bmc/program.h"
 #include "bmc/symmetry.h"
 #include "encoders/exec.h"
+#include "models/model.h"
 
 /* Parses a PTX test with the given placements, thread code and condition,
  * and returns the number of ordering clauses symmetry_break adds. */
@@ -26,7 +27,8 @@ static int clauses_for(const char *init, const char *places, const char *code, c
     assert_non_null(p);
     struct cnf *c = cnf_new(true);
     struct exec_enc x;
-    exec_encode(c, p, false, SX_PLAIN, &x);
+    struct skeleton k = model_skeleton(model_find("ptx-v7.5"), NULL, 0);
+    exec_encode(c, p, &k, SX_PLAIN, &x);
     int added = symmetry_break(c, p, &x.base.rels[R_CO]);
     exec_free(p, &x);
     cnf_free(c);

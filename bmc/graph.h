@@ -1,0 +1,28 @@
+/* Execution graphs in the papers' style, as Graphviz DOT: one column per
+ * thread, events top to bottom in program order, initial writes on top,
+ * coloured and labelled relation edges, the final state as the caption. */
+#ifndef GPUBMC_GRAPH_H
+#define GPUBMC_GRAPH_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GRAPH_MAX_RELATIONS 32
+
+/* The relations drawn when none are asked for. */
+extern const char *const graph_default_relations[];
+
+/* The DOT text (caller frees) of the execution in result, an object with
+ * "file", "property", "result", "witness" and optionally "explanation"
+ * (its witness and evidence then take the place of the witness, the
+ * evidence drawn bold).  rels names the edge lists to draw (NULL: the
+ * defaults that exist); returns NULL with err filled when a name is not
+ * one of the witness's relations (err lists them) or there is no graph. */
+char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *err, size_t errlen);
+
+/* Writes the DOT text to path as .dot text, or renders it as .svg or .png
+ * with Graphviz's library; false with err filled on failure. */
+bool graph_write(const char *dot, const char *path, char *err, size_t errlen);
+
+#endif
