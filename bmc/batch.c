@@ -75,7 +75,8 @@ static void collect(struct collector *c, int i, const struct check_result *r, ch
         cJSON_Delete(out->witness);
         cJSON_Delete(out->outcomes);
         cJSON_Delete(out->explanation);
-        out->witness = out->outcomes = out->explanation = NULL;
+        cJSON_Delete(out->details);
+        out->witness = out->outcomes = out->explanation = out->details = NULL;
         c->emitted++;
     }
     if (any)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/transform/transform.h"
 #include "models/model.h"
 
 #define GPUBMC_VERSION "0.1"
@@ -20,12 +21,16 @@ static const char synopsis[] =
     "              [--explain] [--graph FILE.dot|.svg|.png | --graph-dir DIR]\n"
     "              [--graph-format dot|svg|png] [--graph-relations R,...]\n"
     "              [--expect CSV]... [-j N] [--shard K/N]\n"
-    "              [--timeout SECONDS] [--max-memory MB] [FILE|DIR]...\n"
+    "              [--timeout SECONDS] [--max-memory MB]\n"
+    "              [--source SRC | --transform NAME[@LINE] [--emit-transformed DIR]\n"
+    "               | --necessary-sync | --minimize-sync | --compare-model M2]\n"
+    "              [FILE|DIR]...\n"
     "       gpubmc --help | --version\n";
 
 enum option_id {
     O_MODEL, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_JSON, O_WITNESS,
-    O_OUTCOMES, O_NO_SYMMETRY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS, O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_HELP,
+    O_OUTCOMES, O_NO_SYMMETRY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS, O_SHARD, O_TIMEOUT, O_MAX_MEMORY,
+    O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC, O_COMPARE_MODEL, O_HELP,
     O_VERSION, O_COUNT
 };
 
@@ -66,6 +71,18 @@ static const struct option_spec options[O_COUNT] = {
                     "(default 0: none)" },
     [O_MAX_MEMORY] = { "--max-memory", NULL, "MB", "memory (address space) per check, then ERROR\n"
                        "(default " NUMBER(CLI_DEFAULT_MAX_MEMORY_MB) "; 0: none)" },
+    [O_SOURCE] = { "--source", NULL, "SRC", "check that each file adds no outcome to SRC\n"
+                   "(termination: no hang; cat_spec: no race)" },
+    [O_TRANSFORM] = { "--transform", NULL, "NAME[@LINE]", "rewrite each file at each site (on LINE) and check\n"
+                      "that it adds no outcome: hoist-acquire, remove-spin,\nweaken-order, narrow-scope, "
+                      "drop-fence,\ndrop-barrier-semantics or reorder" },
+    [O_EMIT_TRANSFORMED] = { "--emit-transformed", NULL, "DIR", "write the rewritten programs of --transform to DIR" },
+    [O_NECESSARY_SYNC] = { "--necessary-sync", NULL, NULL, "try each single-step weakening of each order,\n"
+                           "scope, fence, barrier semantics and av/vis flag" },
+    [O_MINIMIZE_SYNC] = { "--minimize-sync", NULL, NULL, "weaken greedily while no outcome is added; print\n"
+                          "the weakest program, checked again" },
+    [O_COMPARE_MODEL] = { "--compare-model", NULL, "M2", "the outcomes the model allows and M2 forbids, and\n"
+                          "the reverse" },
     [O_HELP] = { "--help", "-h", NULL, "print this help" },
     [O_VERSION] = { "--version", NULL, NULL, "print the version" },
 };
@@ -199,6 +216,17 @@ static bool axiom_of_some_model(const char *name, char *known, size_t len)
     return false;
 }
 
+/* Sets what the jobs check; a usage error when another of --source,
+ * --transform, --necessary-sync, --minimize-sync, --compare-model came first. */
+static int set_kind(struct cli *cli, enum check_kind kind, const char *option)
+{
+    if (cli->opts.kind != CK_PLAIN && cli->opts.kind != kind)
+        return usage_error("%s cannot be combined with --source, --transform, --necessary-sync, "
+                           "--minimize-sync or --compare-model", option);
+    cli->opts.kind = kind;
+    return 0;
+}
+
 /* Applies option id with value v (NULL for a flag); 0, 1 on a usage error,
  * 2 when it answered --help or --version. */
 static int apply(struct cli *cli, enum option_id id, const char *v)
@@ -262,6 +290,23 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
     case O_MAX_MEMORY:
         return parse_long(v, 0, 1L << 30, &cli->budget.max_memory_mb) ? 0
             : usage_error("--max-memory needs megabytes from 0 (none) to 2^30, not '%s'", v);
+    case O_SOURCE: return set_kind(cli, CK_SOURCE, "--source") || (cli->opts.source = v, 0);
+    case O_TRANSFORM: {
+        char err[256];
+        enum transform_kind k;
+        if (!transform_parse(v, &k, &cli->opts.transform_line, err, sizeof err))
+            return usage_error("%s", err);
+        cli->opts.transform = (int)k;
+        return set_kind(cli, CK_TRANSFORM, "--transform");
+    }
+    case O_EMIT_TRANSFORMED: cli->opts.emit_dir = v; return 0;
+    case O_NECESSARY_SYNC: return set_kind(cli, CK_NECESSARY_SYNC, "--necessary-sync");
+    case O_MINIMIZE_SYNC: return set_kind(cli, CK_MINIMIZE_SYNC, "--minimize-sync");
+    case O_COMPARE_MODEL:
+        if (!model_find(v))
+            return usage_error("unknown or unavailable model '%s'", v);
+        cli->opts.compare_model = v;
+        return set_kind(cli, CK_COMPARE_MODEL, "--compare-model");
     case O_HELP: print_help(); return 2;
     case O_VERSION: puts("gpubmc " GPUBMC_VERSION); return 2;
     case O_COUNT: break;   /* not an option */
@@ -371,6 +416,11 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
     if (cli->opts.explain && (cli->opts.oracle || (!program_spec && jobs->n > 0)))
         return usage_error("%s", "--explain explains program_spec outcomes with the SAT engine (a "
                            "cat_spec FAIL names its race, a termination FAIL its stuck threads)");
+    if (cli->opts.emit_dir && cli->opts.kind != CK_TRANSFORM)
+        return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
+    if (cli->opts.kind != CK_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+        return usage_error("%s", "--source, --transform, --necessary-sync, --minimize-sync and --compare-model "
+                           "compare outcome sets with the SAT engine: no --engine oracle, --outcomes or --explain");
     if (cli->graph_path && cli->graph_dir)
         return usage_error("%s", "--graph FILE draws one check, --graph-dir DIR one per check: give one");
     if (cli->graph_path && jobs->n > 1)

@@ -8,6 +8,7 @@
 #include "bmc/graph_output.h"
 #include "bmc/outcomes.h"
 #include "bmc/output.h"
+#include "bmc/refinement.h"
 #include "models/model.h"
 
 /* What the run has seen so far. */
@@ -41,6 +42,8 @@ static void report_json(const struct job *job, const struct check_result *r)
         cJSON_AddItemReferenceToObject(o, "outcomes", r->outcomes);
     if (r->explanation)
         cJSON_AddItemReferenceToObject(o, "explanation", r->explanation);
+    if (r->details)
+        cJSON_AddItemReferenceToObject(o, "details", r->details);
     if (job->has_expected) {
         cJSON_AddStringToObject(o, "expected", verdict_name(job->expected));
         cJSON_AddBoolToObject(o, "match", job->expected == r->verdict);
@@ -71,6 +74,8 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
+    if (r->details)
+        refinement_print(stdout, r->details);
 }
 
 /* Collects a witness entry for --witness. */
@@ -156,7 +161,8 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
     }
     if (cli_check_jobs(cli, jobs)
         || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
-        || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))) {
+        || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))
+        || (cli->opts.emit_dir && output_refused("--emit-transformed", cli->opts.emit_dir, cli, jobs))) {
         jobs_free(jobs);
         return 1;
     }

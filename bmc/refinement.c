@@ -43,7 +43,7 @@ bool refinement_source_init(struct refinement_source *s, const struct program *p
 {
     memset(s, 0, sizeof *s);
     s->p = p;
-    s->md = md;
+    s->md = s->target_md = md;
     s->o = o;
     int nobs;
     struct avalue *obs = match_source_observables(p->lit, &nobs);
@@ -191,7 +191,7 @@ static void check_outcomes(struct refinement_source *s, const struct program *t,
     cJSON *details = cJSON_CreateObject();
     cJSON_AddStringToObject(details, "kind", "refinement");
     cJSON_AddItemToObject(details, "source", outcomes_json(&proj));
-    struct sat_check c = { .p = t, .md = s->md, .o = s->o };
+    struct sat_check c = { .p = t, .md = s->target_md, .o = s->o };
     sat_setup(&c);
     struct final_state fs = final_state_of(&c);
     lit filter = assertion_encode(c.c, t->lit->filter, &fs);
@@ -241,7 +241,7 @@ static void check_outcomes(struct refinement_source *s, const struct program *t,
 static void check_new_failure(struct refinement_source *s, const struct program *t, struct check_result *r)
 {
     const char *what = s->o->property == P_TERMINATION ? "hang" : "race";
-    check_program(t, s->md, s->o, r);
+    check_program(t, s->target_md, s->o, r);
     cJSON *details = cJSON_CreateObject();
     cJSON_AddStringToObject(details, "kind", "refinement");
     cJSON_AddStringToObject(details, "target", verdict_name(r->verdict));
@@ -286,7 +286,7 @@ void refinement_check(struct refinement_source *s, const struct program *t, stru
 {
     double t0 = now_ms();
     memset(r, 0, sizeof *r);
-    snprintf(r->model, sizeof r->model, "%s", s->md->name);
+    snprintf(r->model, sizeof r->model, "%s", s->target_md->name);
     char err[240];
     struct avalue *tobs = xcalloc((size_t)s->states.nobs + 1, sizeof *tobs);
     if (!match_threads(s->p->lit, t->lit, err, sizeof err)

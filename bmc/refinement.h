@@ -18,6 +18,8 @@
 struct refinement_source {
     const struct program *p;
     const struct model_desc *md;
+    const struct model_desc *target_md;   /* the targets' model: md unless
+                                             set after init (--compare-model) */
     const struct check_opts *o;
     struct outcome_set states;   /* program_spec: the source's outcomes over
                                     its observables (bmc/match.h) */

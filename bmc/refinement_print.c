@@ -55,6 +55,15 @@ void refinement_print(FILE *f, const cJSON *details)
                 cJSON_GetStringValue(item(site, "reason")));
         print_new_outcome(f, "    ", item(site, "details"));
     }
+    const cJSON *dir;
+    cJSON_ArrayForEach(dir, item(details, "directions")) {
+        if (strcmp(cJSON_GetStringValue(item(dir, "result")), "PASS") == 0)
+            continue;
+        fprintf(f, "  %s allows what %s forbids? %s (%s)\n", cJSON_GetStringValue(item(dir, "allows")),
+                cJSON_GetStringValue(item(dir, "forbids")), cJSON_GetStringValue(item(dir, "result")),
+                cJSON_GetStringValue(item(dir, "reason")));
+        print_new_outcome(f, "    ", item(dir, "details"));
+    }
     const cJSON *program = item(details, "program");
     if (cJSON_IsString(program))
         fprintf(f, "%s", cJSON_GetStringValue(program));

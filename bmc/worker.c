@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "bmc/job_check.h"
 #include "encoders/xalloc.h"
 
 /* AddressSanitizer reserves terabytes of address space at start-up, so an
@@ -33,11 +34,11 @@
 #endif
 
 /* What a worker sends per job: the result (pointers cleared), the lengths
- * of the witness, outcomes and explanation JSON texts that follow (0:
- * none), and whether it exits after this job. */
+ * of the witness, outcomes, explanation and details JSON texts that follow
+ * (0: none), and whether it exits after this job. */
 struct message {
     struct check_result r;
-    long witness_len, outcomes_len, explanation_len;
+    long witness_len, outcomes_len, explanation_len, details_len;
     bool retiring;
 };
 
@@ -104,19 +105,22 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
     while (ok && transfer_all(cmd, &i, sizeof i, false) && i >= 0 && i < jobs->n) {
         struct message m;
         memset(&m, 0, sizeof m);
-        check_file(jobs->jobs[i].file, &jobs->jobs[i].opts, &m.r);
+        check_job(jobs->jobs[i].file, &jobs->jobs[i].opts, &m.r);
         m.retiring = should_retire(b);
         char *witness = take_json(&m.r.witness, &m.witness_len);
         char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
         char *explanation = take_json(&m.r.explanation, &m.explanation_len);
+        char *details = take_json(&m.r.details, &m.details_len);
         ok = transfer_all(out, &m, sizeof m, true)
           && (!witness || transfer_all(out, witness, (size_t)m.witness_len, true))
           && (!outcomes || transfer_all(out, outcomes, (size_t)m.outcomes_len, true))
           && (!explanation || transfer_all(out, explanation, (size_t)m.explanation_len, true))
+          && (!details || transfer_all(out, details, (size_t)m.details_len, true))
           && !m.retiring;
         free(witness);
         free(outcomes);
         free(explanation);
+        free(details);
     }
     _exit(0);
 }
@@ -236,8 +240,9 @@ static bool complete(const struct worker *w)
     if (w->len < sizeof m)
         return false;
     memcpy(&m, w->buf, sizeof m);
-    return m.witness_len >= 0 && m.outcomes_len >= 0 && m.explanation_len >= 0
-        && w->len >= sizeof m + (size_t)m.witness_len + (size_t)m.outcomes_len + (size_t)m.explanation_len;
+    return m.witness_len >= 0 && m.outcomes_len >= 0 && m.explanation_len >= 0 && m.details_len >= 0
+        && w->len >= sizeof m + (size_t)m.witness_len + (size_t)m.outcomes_len + (size_t)m.explanation_len
+                      + (size_t)m.details_len;
 }
 
 bool worker_job_ended(const struct worker *w)
@@ -268,6 +273,7 @@ static void decode(struct worker *w, struct check_result *r)
     r->witness = json_at(&at, m.witness_len);
     r->outcomes = json_at(&at, m.outcomes_len);
     r->explanation = json_at(&at, m.explanation_len);
+    r->details = json_at(&at, m.details_len);
     w->retiring = m.retiring;
 }
 

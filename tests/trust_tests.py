@@ -335,8 +335,10 @@ def documentation(record, run):
                "--bound": "2", "--no-axiom": "Causality", "--engine": "oracle", "--witness": "{tmp}/w.json",
                "--expect": "{tmp}/e.csv", "--jobs": "2", "--shard": "1/1", "--timeout": "30",
                "--max-memory": "300", "--graph": "{tmp}/g.dot", "--graph-dir": "{tmp}",
-               "--graph-format": "svg", "--graph-relations": "rf,co"}
-    needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"]}
+               "--graph-format": "svg", "--graph-relations": "rf,co", "--source": str(GOOD[0]),
+               "--transform": "weaken-order", "--emit-transformed": "{tmp}", "--compare-model": "ptx-v6.0"}
+    needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"],
+             "--emit-transformed": ["--transform", "reorder"]}
     valued = {o for o, v in takes_value.items() if v and o.startswith("--")}
     record(valued == set(samples), f"documentation: sample values for every valued option ({sorted(valued)})")
     with tempfile.TemporaryDirectory() as tmp:
