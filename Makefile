@@ -37,9 +37,6 @@ $(BUILD)/litmus_dump: tests/tools/litmus_dump.c $(LIB_OBJ) $(HEADERS)
 $(BUILD)/outcomes_dump: tests/tools/outcomes_dump.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
-$(BUILD)/refine_check: tests/tools/refine_check.c $(LIB_OBJ) $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
-
 $(BUILD)/litmus_roundtrip: tests/tools/litmus_roundtrip.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
@@ -52,7 +49,7 @@ sanitize:
 
 # Builds everything and runs every test; ends with "N passed, N failed".
 test: deps
-	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump $(BUILD)/outcomes_dump $(BUILD)/graph_dump $(BUILD)/litmus_roundtrip $(BUILD)/refine_check
+	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump $(BUILD)/outcomes_dump $(BUILD)/graph_dump $(BUILD)/litmus_roundtrip
 	python3 tests/run_tests.py
 
 # Installs the Debian packages the build needs, when some are missing.

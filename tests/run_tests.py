@@ -171,8 +171,8 @@ TRANSFORM = ROOT / "tests" / "transform"
 
 
 def refine_tool(args):
-    p = subprocess.run([str(ROOT / "build" / "refine_check"), "--json"] + args, cwd=TRANSFORM,
-                       capture_output=True, text=True, timeout=300)
+    """gpubmc --json in tests/transform: one object per result."""
+    p = run(["--json"] + args, cwd=TRANSFORM)
     return [json.loads(line) for line in p.stdout.splitlines()]
 
 
@@ -202,7 +202,7 @@ def transformations():
             record(False, f"{what}: no result")
             continue
         o = got[0]
-        sites = list((o["details"] or {}).get("sites", []))
+        sites = list((o.get("details") or {}).get("sites", []))
         overall = [r for r in rows if r[2] == "0"]
         record(len(overall) == 1 and o["result"] == overall[0][5], f"{what}: expected {overall[0][5]}, got {o['result']} ({o['reason']})")
         expected = [r for r in rows if r[2] != "0"]
@@ -233,6 +233,20 @@ def refinements():
         record(ok, f"refine {src} -> {tgt} [{prop} bound {bound}]: expected {exp} {new}, got {o['result']} ({o['reason']})")
 
 
+def compare_models():
+    """--compare-model: the own Vulkan tests under vulkan and vulkan-nochains
+    differ exactly on the three chain tests (vulkan-nochains/README: their
+    siblings have the opposite verdict), and PTX v6.0 and v7.5 agree on the
+    proxy-free transformation examples."""
+    got = refine_tool(["--model", "vulkan", "--compare-model", "vulkan-nochains", "../litmus/vulkan"])
+    differ = sorted(pathlib.Path(o["file"]).name for o in got if o["result"] == "FAIL")
+    record(differ == ["Chain-av-sg-then-wg.litmus", "Chain-av-wg-then-dv.litmus", "Chain-vis-dv-then-wg.litmus"]
+           and all(o["result"] in ("PASS", "FAIL") for o in got), f"vulkan vs vulkan-nochains: {differ}")
+    got = refine_tool(["--compare-model", "ptx-v6.0", "MP-rel-acq.litmus", "deque-THE.litmus", "IRIW-fence.sc.litmus",
+                       "lock-cas.litmus"])
+    record([o["result"] for o in got] == ["PASS"] * 4, f"ptx-v7.5 vs ptx-v6.0: {[o['result'] for o in got]}")
+
+
 def minimize():
     """--minimize-sync (tests/transform/minimize.csv): the weakest program
     equals the one derived by hand, after the number of weakenings derived
@@ -240,7 +254,7 @@ def minimize():
     import csv
     for name, minimal, count, _why in csv.reader((TRANSFORM / "minimize.csv").read_text().splitlines()):
         o = refine_tool(["--minimize-sync", name])[0]
-        d = o["details"] or {}
+        d = o.get("details") or {}
         ok = o["result"] == "PASS" and len(d.get("sites", [])) == int(count) and "recheck" in d
         if ok:
             with tempfile.TemporaryDirectory() as tmp:
@@ -256,7 +270,7 @@ def emit_transformed():
     """--emit-transformed writes each rewritten program, parsing back to the
     program that was checked, and never over its input."""
     with tempfile.TemporaryDirectory() as tmp:
-        o = refine_tool(["--transform", "weaken-order", "--emit", tmp, "MP-rel-acq.litmus"])[0]
+        o = refine_tool(["--transform", "weaken-order", "--emit-transformed", tmp, "MP-rel-acq.litmus"])[0]
         files = sorted(pathlib.Path(tmp).glob("*.litmus"))
         record(o["result"] == "FAIL" and [f.name for f in files] == ["MP-rel-acq.weaken-order.L8.P1.litmus",
                                                                   "MP-rel-acq.weaken-order.L9.P0.litmus"],
@@ -266,10 +280,32 @@ def emit_transformed():
             record(again["result"] == site["verdict"], f"emitted {site['file']} checks as {again['result']}")
         victim = pathlib.Path(tmp) / "MP-rel-acq.weaken-order.L9.P0.litmus"
         before = victim.read_text()
-        o = refine_tool(["--transform", "weaken-order@9", "--emit", tmp, str(victim)])[0]
-        record(o["result"] == "ERROR" or victim.read_text() == before, "emit-transformed never writes over its input")
+        p = run(["--transform", "weaken-order", "--emit-transformed", tmp, str(victim)], cwd=TRANSFORM)
+        again = list(pathlib.Path(tmp).glob("MP-rel-acq.weaken-order.L9.P0.weaken-order.*.litmus"))
+        record(p.returncode in (0, 10) and victim.read_text() == before and len(again) == 2,
+               f"emitting beside the input leaves the input alone: {p.returncode} {p.stderr}")
+        p = run(["--transform", "weaken-order", "--emit-transformed", tmp, tmp], cwd=TRANSFORM)
+        record(p.returncode == 1 and "gpubmc: error:" in p.stderr and victim.read_text() == before,
+               f"--emit-transformed into an input directory is refused: {p.stderr}")
     o = refine_tool(["--transform", "weaken-order@3", "MP-rel-acq.litmus"])[0]
     record(o["result"] == "ERROR" and "applies nowhere on line 3" in o["reason"], f"a line without a site: {o['reason']}")
+    # a batch of targets in two workers keeps the order, the verdicts and the details of each
+    rows = [r for r in __import__("csv").reader((TRANSFORM / "refine.csv").read_text().splitlines())
+            if r[0] == "MP-spin-acq.litmus" and r[2] == "program_spec"]
+    got = refine_tool(["-j", "2", "--source", "MP-spin-acq.litmus"] + [r[1] for r in rows])
+    record([(o["file"], o["result"]) for o in got] == [(r[1], r[5]) for r in rows],
+           f"--source batch with -j 2: {[(o['file'], o['result']) for o in got]}")
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_path = pathlib.Path(tmp) / "e.csv"
+        csv_path.write_text("".join(f"{r[1]},{r[5]}\n" for r in rows if r[5] != "ERROR"))
+        p = run(["--source", "MP-spin-acq.litmus", "--expect", str(csv_path)], cwd=TRANSFORM)
+        record(p.returncode == 0 and p.stdout.strip().endswith("passed, 0 failed"), f"--source with --expect: {p.stdout}")
+    for args, what in ((["--source", "MP-rel-acq.litmus", "--transform", "reorder"], "two modes"),
+                       (["--emit-transformed", "/tmp"], "--emit-transformed without --transform"),
+                       (["--necessary-sync", "--outcomes"], "--outcomes with a comparison"),
+                       (["--compare-model", "nosuch"], "unknown model to compare with")):
+        p = run(args + ["MP-rel-acq.litmus"], cwd=TRANSFORM)
+        record(p.returncode == 1 and "gpubmc: error:" in p.stderr, f"usage error for {what}: {p.stderr}")
 
 
 def witness_output():
@@ -439,6 +475,7 @@ def main():
     transformations()
     refinements()
     minimize()
+    compare_models()
     emit_transformed()
     outcome_sets()
     batch_tests.batch_mode(record, run)
