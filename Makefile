@@ -78,6 +78,7 @@ corpus-sanitize: sanitize
 bench: all
 	python3 tests/bench.py
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
+	python3 tests/bench/refinement.py --bin $(BUILD)/gpubmc
 
 $(BUILD)/graph_dump: tests/tools/graph_dump.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
