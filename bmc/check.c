@@ -31,7 +31,7 @@ const char *property_name(enum property p)
     return names[p];
 }
 
-static double now_ms(void)
+double check_clock_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -246,7 +246,7 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
              ? ", and value cycles the oracle cannot enumerate" : "");
 }
 
-static const char *default_model(const struct litmus *l)
+const char *check_default_model(const struct litmus *l)
 {
     return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
 }
@@ -290,12 +290,12 @@ static void name_error(const char *path, int line, int col, struct check_result 
 
 void check_file(const char *path, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = now_ms();
+    double t0 = check_clock_ms();
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
     struct litmus_error err = { 0 };
     struct litmus *l = litmus_parse_file(path, &err);
-    const char *mname = !l ? "" : o->model ? o->model : default_model(l);
+    const char *mname = !l ? "" : o->model ? o->model : check_default_model(l);
     snprintf(r->model, sizeof r->model, "%s", mname);
     const struct model_desc *md = l ? model_find(mname) : NULL;
     char msg[256] = "";
@@ -316,5 +316,5 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
         name_error(path, l ? 0 : err.pos.line, err.pos.col, r);
     program_free(p);
     litmus_free(l);
-    r->ms = now_ms() - t0;
+    r->ms = check_clock_ms() - t0;
 }

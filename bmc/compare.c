@@ -3,16 +3,9 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "bmc/load.h"
 #include "bmc/refinement.h"
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* One direction: what `allows` allows and `forbids` forbids; its entry in
  * directions, its verdict in *v and reason in why. */
@@ -52,31 +45,25 @@ static enum verdict combine(enum verdict a, enum verdict b)
 
 void check_compare_model(const char *path, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = now_ms();
+    double t0 = check_clock_ms();
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
-    struct litmus_error err;
-    struct litmus *l = litmus_parse_file(path, &err);
-    const char *name = !l ? "" : o->model ? o->model : l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
-    const struct model_desc *m1 = model_find(name), *m2 = model_find(o->compare_model);
-    char msg[256] = "";
-    struct program *p = NULL;
-    snprintf(r->model, sizeof r->model, "%s", name);
-    if (!l) {
-        snprintf(r->reason, sizeof r->reason, "%s:%d:%d: error: %s", path, err.pos.line, err.pos.col, err.msg);
-    } else if (!m1 || !m2 || m1->dialect != l->dialect || m2->dialect != l->dialect) {
-        snprintf(r->reason, sizeof r->reason, "%s: error: models %s and %s must both check %s tests", path, name,
-                 o->compare_model, dialect_name(l->dialect));
-    } else if (!(p = program_build(l, o->bound, msg, sizeof msg))) {
-        snprintf(r->reason, sizeof r->reason, "%s: error: %s", path, msg);
+    struct loaded g;
+    const struct model_desc *m2 = model_find(o->compare_model);
+    if (!load_program(path, o, &g, r)) {
+        /* r names the problem */
+    } else if (!m2 || m2->dialect != g.lit->dialect) {
+        snprintf(r->reason, sizeof r->reason, "%s: error: model %s does not check %s tests", path,
+                 o->compare_model, dialect_name(g.lit->dialect));
     } else {
+        const struct model_desc *m1 = g.md;
         enum verdict v12, v21;
         char why12[420], why21[420];
         r->details = cJSON_CreateObject();
         cJSON_AddStringToObject(r->details, "kind", "compare-model");
         cJSON *dirs = cJSON_AddArrayToObject(r->details, "directions");
-        direction(p, m1, m2, o, dirs, &v12, why12, sizeof why12);
-        direction(p, m2, m1, o, dirs, &v21, why21, sizeof why21);
+        direction(g.p, m1, m2, o, dirs, &v12, why12, sizeof why12);
+        direction(g.p, m2, m1, o, dirs, &v21, why21, sizeof why21);
         r->verdict = combine(v12, v21);
         if (r->verdict == V_PASS)
             snprintf(r->reason, sizeof r->reason, "%s and %s agree on this test", m1->name, m2->name);
@@ -85,7 +72,6 @@ void check_compare_model(const char *path, const struct check_opts *o, struct ch
         else
             snprintf(r->reason, sizeof r->reason, "%s allows what %s forbids: %s", m1->name, m2->name, why21);
     }
-    program_free(p);
-    litmus_free(l);
-    r->ms = now_ms() - t0;
+    loaded_free(&g);
+    r->ms = check_clock_ms() - t0;
 }

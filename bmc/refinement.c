@@ -5,21 +5,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bmc/enumerate.h"
+#include "bmc/load.h"
 #include "bmc/match.h"
 #include "bmc/sat_check.h"
 #include "bmc/witness.h"
 #include "encoders/assertion.h"
 #include "encoders/xalloc.h"
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Sets r->reason, cut to its size. */
 __attribute__((format(printf, 2, 3)))
@@ -284,7 +277,7 @@ static void check_new_failure(struct refinement_source *s, const struct program 
 
 void refinement_check(struct refinement_source *s, const struct program *t, struct check_result *r)
 {
-    double t0 = now_ms();
+    double t0 = check_clock_ms();
     memset(r, 0, sizeof *r);
     snprintf(r->model, sizeof r->model, "%s", s->target_md->name);
     char err[240];
@@ -299,72 +292,32 @@ void refinement_check(struct refinement_source *s, const struct program *t, stru
         check_new_failure(s, t, r);
     }
     free(tobs);
-    r->ms = now_ms() - t0;
-}
-
-static const char *default_model(const struct litmus *l)
-{
-    return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
-}
-
-/* Parses path; NULL with an ERROR reason "PATH:LINE:COL: error: ..." in r. */
-static struct litmus *parse_or_fail(const char *path, struct check_result *r)
-{
-    struct litmus_error err;
-    struct litmus *l = litmus_parse_file(path, &err);
-    if (!l && err.pos.line > 0)
-        say(r, "%s:%d:%d: error: %s", path, err.pos.line, err.pos.col, err.msg);
-    else if (!l)
-        say(r, "%s: error: %s", path, err.msg);
-    return l;
-}
-
-/* Builds l's program under o; NULL with an ERROR reason naming path. */
-static struct program *build_or_fail(const char *path, const struct litmus *l, const struct check_opts *o,
-                                     struct check_result *r)
-{
-    char msg[256] = "";
-    struct program *p = program_build(l, o->bound, msg, sizeof msg);
-    if (!p)
-        say(r, "%s: error: %s", path, msg);
-    return p;
+    r->ms = check_clock_ms() - t0;
 }
 
 void check_refinement(const char *src_path, const char *tgt_path, const struct check_opts *o,
                       struct check_result *r)
 {
-    double t0 = now_ms();
+    double t0 = check_clock_ms();
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
-    struct litmus *src = parse_or_fail(src_path, r);
-    struct litmus *tgt = src ? parse_or_fail(tgt_path, r) : NULL;
-    const char *mname = !src ? "" : o->model ? o->model : default_model(src);
-    const struct model_desc *md = src ? model_find(mname) : NULL;
-    snprintf(r->model, sizeof r->model, "%s", mname);
+    struct loaded src, tgt = { 0 };
     char err[240];
-    struct program *sp = NULL, *tp = NULL;
-    if (!tgt) {
-        /* the reason names the file that does not parse */
-    } else if (!md || md->dialect != src->dialect) {
-        say(r, "%s: error: model %s does not check %s tests", src_path, mname,
-                 dialect_name(src->dialect));
-    } else if (!match_threads(src, tgt, err, sizeof err)) {
-        say(r, "%s: error: %s (source %s)", tgt_path, err, src_path);
-    } else if ((sp = build_or_fail(src_path, src, o, r)) && (tp = build_or_fail(tgt_path, tgt, o, r))) {
-        struct refinement_source s;
-        if (refinement_source_init(&s, sp, md, o, r)) {
-            refinement_check(&s, tp, r);
-            if (r->verdict == V_ERROR && strncmp(r->reason, "error: ", 7) == 0) {
-                char why[sizeof r->reason];
-                snprintf(why, sizeof why, "%s", r->reason + 7);
-                say(r, "%s: error: %s (source %s)", tgt_path, why, src_path);
-            }
+    if (load_program(src_path, o, &src, r) && load_program(tgt_path, o, &tgt, r)) {
+        struct refinement_source s = { 0 };
+        if (!match_threads(src.lit, tgt.lit, err, sizeof err))
+            say(r, "%s: error: %s (source %s)", tgt_path, err, src_path);
+        else if (refinement_source_init(&s, src.p, src.md, o, r))
+            refinement_check(&s, tgt.p, r);
+        if (r->verdict == V_ERROR && strncmp(r->reason, "error: ", 7) == 0) {
+            char why[sizeof r->reason];
+            snprintf(why, sizeof why, "%s", r->reason + 7);
+            say(r, "%s: error: %s (source %s)", tgt_path, why, src_path);
         }
-        refinement_source_free(&s);
+        if (s.p)
+            refinement_source_free(&s);
     }
-    program_free(tp);
-    program_free(sp);
-    litmus_free(tgt);
-    litmus_free(src);
-    r->ms = now_ms() - t0;
+    loaded_free(&tgt);
+    loaded_free(&src);
+    r->ms = check_clock_ms() - t0;
 }

@@ -5,18 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bmc/transform/origin.h"
 #include "encoders/xalloc.h"
 #include "litmus/printer.h"
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* What a weakening's refinement verdict says about its site. */
 static const char *need_word(enum verdict v)
@@ -26,7 +18,7 @@ static const char *need_word(enum verdict v)
 
 void check_necessary_sync(const char *path, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = now_ms();
+    double t0 = check_clock_ms();
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
     struct origin g;
@@ -72,7 +64,7 @@ void check_necessary_sync(const char *path, const struct check_opts *o, struct c
     }
     variants_free(&vs);
     origin_free(&g);
-    r->ms = now_ms() - t0;
+    r->ms = check_clock_ms() - t0;
 }
 
 /* Weakenings already found unsafe, as "thread:index:change" keys. */
@@ -171,8 +163,8 @@ static void recheck_minimum(struct origin *g, const struct litmus *final, struct
     struct check_opts plain = *g->o;
     plain.want_witness = false;
     if (p && g->lit->quant != Q_NONE && plain.property == P_PROGRAM_SPEC) {
-        check_program(g->p, g->md, &plain, &own_old);
-        check_program(p, g->md, &plain, &own_new);
+        check_program(g->prog.p, g->prog.md, &plain, &own_old);
+        check_program(p, g->prog.md, &plain, &own_new);
     }
     if (ref.verdict == V_PASS && own_old.verdict == own_new.verdict) {
         r->verdict = V_PASS;
@@ -190,7 +182,7 @@ static void recheck_minimum(struct origin *g, const struct litmus *final, struct
 
 void check_minimize_sync(const char *path, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = now_ms();
+    double t0 = check_clock_ms();
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
     struct origin g;
@@ -219,5 +211,5 @@ void check_minimize_sync(const char *path, const struct check_opts *o, struct ch
     forget_unsafe(&u);
     free(u.keys);
     origin_free(&g);
-    r->ms = now_ms() - t0;
+    r->ms = check_clock_ms() - t0;
 }

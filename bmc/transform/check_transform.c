@@ -7,18 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 
 #include "bmc/transform/origin.h"
 #include "litmus/printer.h"
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* The file name of variant i of vs: DIR/STEM.NAME.L<line>.P<id>, with .<n>
  * when several variants share kind, line and thread. */
@@ -131,7 +123,7 @@ static void check_variants(struct origin *g, const struct variants *vs, const ch
 void check_transform(const char *path, enum transform_kind k, int line, const char *emit_dir,
                      const struct check_opts *o, struct check_result *r)
 {
-    double t0 = now_ms();
+    double t0 = check_clock_ms();
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
     struct origin g;
@@ -156,5 +148,5 @@ void check_transform(const char *path, enum transform_kind k, int line, const ch
     }
     variants_free(&vs);
     origin_free(&g);
-    r->ms = now_ms() - t0;
+    r->ms = check_clock_ms() - t0;
 }

@@ -9,30 +9,10 @@ bool origin_load(struct origin *g, const char *path, const struct check_opts *o,
     memset(g, 0, sizeof *g);
     g->path = path;
     g->o = o;
-    struct litmus_error err;
-    g->lit = litmus_parse_file(path, &err);
-    if (!g->lit) {
-        if (err.pos.line > 0)
-            snprintf(r->reason, sizeof r->reason, "%s:%d:%d: error: %.200s", path, err.pos.line, err.pos.col, err.msg);
-        else
-            snprintf(r->reason, sizeof r->reason, "%s: error: %.200s", path, err.msg);
+    if (!load_program(path, o, &g->prog, r))
         return false;
-    }
-    const char *mname = o->model ? o->model : g->lit->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
-    snprintf(r->model, sizeof r->model, "%s", mname);
-    g->md = model_find(mname);
-    if (!g->md || g->md->dialect != g->lit->dialect) {
-        snprintf(r->reason, sizeof r->reason, "%s: error: model %s does not check %s tests", path, mname,
-                 dialect_name(g->lit->dialect));
-        return false;
-    }
-    char msg[256] = "";
-    g->p = program_build(g->lit, o->bound, msg, sizeof msg);
-    if (!g->p) {
-        snprintf(r->reason, sizeof r->reason, "%s: error: %.200s", path, msg);
-        return false;
-    }
-    g->src_ready = refinement_source_init(&g->src, g->p, g->md, o, r);
+    g->lit = g->prog.lit;
+    g->src_ready = refinement_source_init(&g->src, g->prog.p, g->prog.md, o, r);
     return g->src_ready;
 }
 
@@ -40,8 +20,7 @@ void origin_free(struct origin *g)
 {
     if (g->src_ready)
         refinement_source_free(&g->src);
-    program_free(g->p);
-    litmus_free(g->lit);
+    loaded_free(&g->prog);
 }
 
 void origin_check(struct origin *g, const struct litmus *target, struct check_result *r)

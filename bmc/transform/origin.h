@@ -3,15 +3,15 @@
 #ifndef GPUBMC_TRANSFORM_ORIGIN_H
 #define GPUBMC_TRANSFORM_ORIGIN_H
 
+#include "bmc/load.h"
 #include "bmc/refinement.h"
 #include "bmc/transform/transform.h"
 
 struct origin {
     const char *path;
     const struct check_opts *o;
-    struct litmus *lit;
-    const struct model_desc *md;
-    struct program *p;
+    struct loaded prog;          /* the original, parsed and unrolled */
+    const struct litmus *lit;    /* prog.lit */
     struct refinement_source src;
     bool src_ready;
 };
