@@ -74,6 +74,7 @@ corpus-sanitize: sanitize
 # Speed: the whole corpus in one batch run, then the generated families.
 bench: all
 	python3 tests/bench.py
+	python3 tests/bench/graphs.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
 
 $(BUILD)/graph_dump: tests/tools/graph_dump.c $(LIB_OBJ) $(HEADERS)

@@ -139,17 +139,22 @@ static void put_thread(struct sbuf *b, const cJSON *w, const cJSON *th)
     put(b, "  }\n");
 }
 
-/* The edges of relation name (only the immediate ones for co). */
+/* The edges of relation name: not its self-loops, a symmetric pair once
+ * with two heads, and only the immediate ones for co. */
 static void put_relation(struct sbuf *b, const char *name, const cJSON *pairs, const char *extra)
 {
     const cJSON *p;
     bool immediate = strcmp(name, "co") == 0;
     cJSON_ArrayForEach(p, pairs) {
         int x = cJSON_GetArrayItem(p, 0)->valueint, y = cJSON_GetArrayItem(p, 1)->valueint;
-        if (immediate && implied(pairs, x, y))
+        if (x == y || (immediate && implied(pairs, x, y)))
             continue;
-        put(b, "  e%d -> e%d [label=\"%s\", fontcolor=gray30, %s, constraint=false%s];\n", x, y, name,
-            edge_style(name), extra);
+        bool both = has_pair(pairs, y, x);
+        if (both && y < x)
+            continue;   /* a symmetric pair (syncbar) is drawn once, both ways */
+        const char *heads = both && !strstr(extra, "dir=both") ? ", dir=both" : "";
+        put(b, "  e%d -> e%d [xlabel=\"%s\", fontcolor=gray30, %s, constraint=false%s%s];\n", x, y, name,
+            edge_style(name), extra, heads);
     }
 }
 
@@ -202,7 +207,7 @@ static void put_evidence(struct sbuf *b, const cJSON *expl)
         const cJSON *labels = cJSON_GetObjectItemCaseSensitive(ev, "edges");
         int k = cJSON_GetArraySize(ids);
         for (int i = 0; i < cJSON_GetArraySize(labels); i++)
-            put(b, "  e%d -> e%d [label=\"%s: %s\", penwidth=3, color=black, fontname=\"Helvetica-Bold\", "
+            put(b, "  e%d -> e%d [xlabel=\"%s: %s\", penwidth=3, color=black, fontname=\"Helvetica-Bold\", "
                    "constraint=false];\n",
                 cJSON_GetArrayItem(ids, i)->valueint, cJSON_GetArrayItem(ids, (i + 1) % k)->valueint,
                 str(ev, "axiom"), cJSON_GetArrayItem(labels, i)->valuestring);
@@ -253,21 +258,19 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
         if (!known_relation(edges, rels[i], err, errlen))
             return NULL;
     struct sbuf b = { 0 };
-    put(&b, "digraph execution {\n  newrank=true;\n  ordering=out;\n  fontname=Helvetica;\n"
+    put(&b, "digraph execution {\n  newrank=true;\n  mclimit=0.01;\n  forcelabels=true;\n  fontname=Helvetica;\n"
             "  node [shape=box, fontname=Helvetica, fontsize=10];\n"
             "  edge [fontname=Helvetica, fontsize=9, arrowsize=0.7];\n");
     put_caption(&b, result, w, expl);
     put(&b, "  subgraph cluster_init {\n    label=\"initial state\";\n    labelloc=t;\n    style=dashed;\n");
-    const cJSON *events = cJSON_GetObjectItemCaseSensitive(w, "events");
-    for (int i = cJSON_GetArraySize(events) - 1; i >= 0; i--)   /* first on the left, as above */
-        if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(events, i), "thread")))
-            put_node(&b, cJSON_GetArrayItem(events, i));
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(w, "events"))
+        if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(e, "thread")))
+            put_node(&b, e);
     put(&b, "  }\n");
-    /* Graphviz places clusters declared later to the left: declare the
-       threads last to first so that P0 is the leftmost column */
-    const cJSON *threads = cJSON_GetObjectItemCaseSensitive(w, "threads");
-    for (int t = cJSON_GetArraySize(threads) - 1; t >= 0; t--)
-        put_thread(&b, w, cJSON_GetArrayItem(threads, t));
+    const cJSON *th;
+    cJSON_ArrayForEach(th, cJSON_GetObjectItemCaseSensitive(w, "threads"))
+        put_thread(&b, w, th);
     put_columns(&b, w);
     if (rels) {
         for (int i = 0; i < nrels; i++)

@@ -21,7 +21,8 @@ static void graph_path(const struct cli *cli, const struct job *job, char *buf, 
              cli->graph_format ? cli->graph_format : "dot");
 }
 
-bool graph_output(const struct cli *cli, const struct job *job, const struct check_result *r)
+bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct job *job,
+                  const struct check_result *r)
 {
     if (!cli->graph_path && !cli->graph_dir)
         return true;
@@ -51,7 +52,7 @@ bool graph_output(const struct cli *cli, const struct job *job, const struct che
             graph_path(cli, job, path, sizeof path);
         else
             snprintf(path, sizeof path, "%s", cli->graph_path);
-        if (!graph_write(dot, path, err, sizeof err)) {
+        if (!graph_write(gr, dot, path, err, sizeof err)) {
             fprintf(stderr, "%s: error: %s\n", job->file, err);
             ok = false;
         }
