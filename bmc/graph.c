@@ -8,7 +8,8 @@
 
 #include "encoders/xalloc.h"
 
-const char *const graph_default_relations[] = { "rf", "co", "fr", "rmw", "sync", "sw", "syncbar", NULL };
+const char *const graph_default_relations[] = { "rf", "co", "fr", "rmw", "sync", "sw", "syncbar", "sync_fence",
+                                                NULL };
 
 /* A growing string. */
 struct sbuf {
@@ -121,17 +122,18 @@ static void put_thread(struct sbuf *b, const cJSON *w, const cJSON *th)
     const cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(w, "stuck"))
         if (num(s, "thread", -1) == id) {
-            const char *at = str(s, "loop_back") ? str(s, "loop_back") : str(s, "barrier");
-            int line = str(s, "loop_back") ? num(s, "loop_line", 0) : num(s, "line", 0);
+            const char *loop = str(s, "loop_back"), *bar = str(s, "barrier");
             put(b, "    stuck%d [shape=note, color=\"#d62728\", fontcolor=\"#d62728\", label=\"%s for ever", id,
                 str(s, "how"));
-            if (at) {
-                put(b, "\\nat `");
-                put_escaped(b, at);
+            if (loop && num(s, "loop_line", 0) > 0)
+                put(b, "\\nin the loop from line %d", num(s, "loop_line", 0));
+            if (loop || bar) {
+                put(b, loop ? "\\nback at `" : "\\nat `");
+                put_escaped(b, loop ? loop : bar);
                 put(b, "`");
             }
-            if (line > 0)
-                put(b, "\\nline %d", line);
+            if (bar && num(s, "line", 0) > 0)
+                put(b, "\\nline %d", num(s, "line", 0));
             put(b, "\"];\n");
             if (last >= 0)
                 put(b, "    e%d -> stuck%d [style=dotted, weight=20];\n", last, id);
@@ -139,15 +141,45 @@ static void put_thread(struct sbuf *b, const cJSON *w, const cJSON *th)
     put(b, "  }\n");
 }
 
-/* The edges of relation name: not its self-loops, a symmetric pair once
- * with two heads, and only the immediate ones for co. */
-static void put_relation(struct sbuf *b, const char *name, const cJSON *pairs, const char *extra)
+/* Whether events x and y are in one thread (initial writes are in none). */
+static bool same_thread(const cJSON *w, int x, int y)
+{
+    int tx = -2, ty = -3;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(w, "events")) {
+        if (num(e, "id", -1) == x)
+            tx = num(e, "thread", -2);
+        if (num(e, "id", -1) == y)
+            ty = num(e, "thread", -3);
+    }
+    return tx == ty;
+}
+
+/* Whether fr(r, x) follows from fr(r, y) and co(y, x): fr is drawn to the
+ * coherence-next write only, as co is drawn immediate. */
+static bool fr_implied(const cJSON *fr, const cJSON *co, int r, int x)
 {
     const cJSON *p;
-    bool immediate = strcmp(name, "co") == 0;
+    cJSON_ArrayForEach(p, fr)
+        if (cJSON_GetArrayItem(p, 0)->valueint == r && has_pair(co, cJSON_GetArrayItem(p, 1)->valueint, x))
+            return true;
+    return false;
+}
+
+/* The edges of relation name in witness w: not its self-loops, a symmetric
+ * pair once with two heads, co and fr only to the coherence-next write,
+ * and the synchronisation relations only between threads (within one
+ * thread program order already says it). */
+static void put_relation(struct sbuf *b, const cJSON *w, const char *name, const cJSON *pairs,
+                         const char *extra)
+{
+    const cJSON *p, *co = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(w, "edges"), "co");
+    bool immediate = strcmp(name, "co") == 0, is_fr = strcmp(name, "fr") == 0;
+    bool between = strcmp(name, "sync") == 0 || strcmp(name, "sw") == 0;
     cJSON_ArrayForEach(p, pairs) {
         int x = cJSON_GetArrayItem(p, 0)->valueint, y = cJSON_GetArrayItem(p, 1)->valueint;
-        if (x == y || (immediate && implied(pairs, x, y)))
+        if (x == y || (immediate && implied(pairs, x, y)) || (is_fr && fr_implied(pairs, co, x, y))
+            || (between && same_thread(w, x, y)))
             continue;
         bool both = has_pair(pairs, y, x);
         if (both && y < x)
@@ -178,8 +210,10 @@ static void put_caption(struct sbuf *b, const cJSON *result, const cJSON *w, con
 {
     put(b, "  label=\"");
     put_escaped(b, str(result, "file") ? str(result, "file") : "");
-    put(b, ": %s %s", str(result, "property") ? str(result, "property") : "",
-        str(result, "result") ? str(result, "result") : "");
+    put(b, ": %s", str(result, "property") ? str(result, "property") : "");
+    if (str(result, "progress"))
+        put(b, " (progress %s)", str(result, "progress"));
+    put(b, " %s", str(result, "result") ? str(result, "result") : "");
     if (expl) {
         put(b, "\\nshown without:");
         const cJSON *a;
@@ -188,12 +222,14 @@ static void put_caption(struct sbuf *b, const cJSON *result, const cJSON *w, con
         put(b, " (its violation in bold)");
     }
     const cJSON *fin = cJSON_GetObjectItemCaseSensitive(w, "final");
+    bool stuck = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(w, "stuck")) > 0;
     const char *parts[] = { "registers", "memory" };
+    int shown = 0;   /* eight values a line keeps the caption as wide as a few columns */
     for (int k = 0; k < 2; k++) {
         const cJSON *v;
-        int i = 0;
         cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(fin, parts[k]))
-            put(b, "%s%s=%d", i++ == 0 ? (k == 0 ? "\\nfinal: " : "; ") : " ", v->string, v->valueint);
+            put(b, "%s%s=%d", shown++ % 8 == 0 ? (shown == 1 ? (stuck ? "\\nwhen stuck: " : "\\nfinal: ")
+                                                              : "\\n") : "  ", v->string, v->valueint);
     }
     put(b, "\";\n  labelloc=b;\n");
 }
@@ -274,10 +310,10 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
     put_columns(&b, w);
     if (rels) {
         for (int i = 0; i < nrels; i++)
-            put_relation(&b, rels[i], cJSON_GetObjectItemCaseSensitive(edges, rels[i]), "");
+            put_relation(&b, w, rels[i], cJSON_GetObjectItemCaseSensitive(edges, rels[i]), "");
     } else {
         for (int i = 0; graph_default_relations[i]; i++)
-            put_relation(&b, graph_default_relations[i],
+            put_relation(&b, w, graph_default_relations[i],
                          cJSON_GetObjectItemCaseSensitive(edges, graph_default_relations[i]), "");
     }
     const cJSON *flag;
@@ -286,7 +322,7 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
         snprintf(extra, sizeof extra, ", dir=both, penwidth=2.5, color=\"#d62728\", fontcolor=\"#d62728\"");
         char name[96];
         snprintf(name, sizeof name, "race (%s)", flag->string);
-        put_relation(&b, name, flag, extra);
+        put_relation(&b, w, name, flag, extra);
     }
     if (expl)
         put_evidence(&b, expl);

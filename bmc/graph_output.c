@@ -32,6 +32,8 @@ bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct
     cJSON_AddStringToObject(o, "file", job->file);
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
+    if (job->opts.property == P_TERMINATION)
+        cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
     if (r->witness)
         cJSON_AddItemReferenceToObject(o, "witness", r->witness);
     if (r->explanation)
