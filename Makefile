@@ -77,6 +77,7 @@ corpus-sanitize: sanitize
 # Speed: the whole corpus in one batch run, then the generated families.
 bench: all
 	python3 tests/bench.py
+	python3 tests/bench/graphs.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/refinement.py --bin $(BUILD)/gpubmc
 

@@ -45,14 +45,21 @@ static void event_name(const struct program *p, int e, char *buf, size_t len)
 }
 
 /* The name of a relation of the evaluation that holds (u, v), the simplest
- * first: program order, the base relations, then the model's exports; the
- * axiom's own name when none does. */
+ * first: program order, the base relations, then the model's exports, the
+ * ones axioms are made of (fr, locord, asmo, observation) before the
+ * orders they come from (cause, sync, sw, hb); the axiom's own name when
+ * none does. */
 static const char *edge_label(const struct evaluation *ev, int u, int v, const char *fallback)
 {
     static const enum base_rel simple[] = { R_PO, R_RF, R_CO, R_RMW, R_SYNCBAR, R_SYNC_FENCE };
+    static const char *const exports[] = { "fr", "locord", "asmo", "observation", "cause", "sync", "sw", "hb" };
     for (size_t k = 0; k < sizeof simple / sizeof simple[0]; k++)
         if (rel_get(&ev->b.rels[simple[k]], u, v) == LIT_TRUE)
             return base_rel_names[simple[k]];
+    for (size_t i = 0; i < sizeof exports / sizeof exports[0]; i++)
+        for (int k = 0; k < ev->m.nexports; k++)
+            if (strcmp(ev->m.exports[k].name, exports[i]) == 0 && rel_get(&ev->m.exports[k].rel, u, v) == LIT_TRUE)
+                return ev->m.exports[k].name;
     for (int k = 0; k < ev->m.nexports; k++)
         if (rel_get(&ev->m.exports[k].rel, u, v) == LIT_TRUE)
             return ev->m.exports[k].name;

@@ -8,7 +8,8 @@
 
 #include "encoders/xalloc.h"
 
-const char *const graph_default_relations[] = { "rf", "co", "fr", "rmw", "sync", "sw", "syncbar", NULL };
+const char *const graph_default_relations[] = { "rf", "co", "fr", "rmw", "sync", "sw", "syncbar", "sync_fence",
+                                                NULL };
 
 /* A growing string. */
 struct sbuf {
@@ -121,17 +122,18 @@ static void put_thread(struct sbuf *b, const cJSON *w, const cJSON *th)
     const cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(w, "stuck"))
         if (num(s, "thread", -1) == id) {
-            const char *at = str(s, "loop_back") ? str(s, "loop_back") : str(s, "barrier");
-            int line = str(s, "loop_back") ? num(s, "loop_line", 0) : num(s, "line", 0);
+            const char *loop = str(s, "loop_back"), *bar = str(s, "barrier");
             put(b, "    stuck%d [shape=note, color=\"#d62728\", fontcolor=\"#d62728\", label=\"%s for ever", id,
                 str(s, "how"));
-            if (at) {
-                put(b, "\\nat `");
-                put_escaped(b, at);
+            if (loop && num(s, "loop_line", 0) > 0)
+                put(b, "\\nin the loop from line %d", num(s, "loop_line", 0));
+            if (loop || bar) {
+                put(b, loop ? "\\nback at `" : "\\nat `");
+                put_escaped(b, loop ? loop : bar);
                 put(b, "`");
             }
-            if (line > 0)
-                put(b, "\\nline %d", line);
+            if (bar && num(s, "line", 0) > 0)
+                put(b, "\\nline %d", num(s, "line", 0));
             put(b, "\"];\n");
             if (last >= 0)
                 put(b, "    e%d -> stuck%d [style=dotted, weight=20];\n", last, id);
@@ -139,17 +141,52 @@ static void put_thread(struct sbuf *b, const cJSON *w, const cJSON *th)
     put(b, "  }\n");
 }
 
-/* The edges of relation name (only the immediate ones for co). */
-static void put_relation(struct sbuf *b, const char *name, const cJSON *pairs, const char *extra)
+/* Whether events x and y are in one thread (initial writes are in none). */
+static bool same_thread(const cJSON *w, int x, int y)
+{
+    int tx = -2, ty = -3;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(w, "events")) {
+        if (num(e, "id", -1) == x)
+            tx = num(e, "thread", -2);
+        if (num(e, "id", -1) == y)
+            ty = num(e, "thread", -3);
+    }
+    return tx == ty;
+}
+
+/* Whether fr(r, x) follows from fr(r, y) and co(y, x): fr is drawn to the
+ * coherence-next write only, as co is drawn immediate. */
+static bool fr_implied(const cJSON *fr, const cJSON *co, int r, int x)
 {
     const cJSON *p;
-    bool immediate = strcmp(name, "co") == 0;
+    cJSON_ArrayForEach(p, fr)
+        if (cJSON_GetArrayItem(p, 0)->valueint == r && has_pair(co, cJSON_GetArrayItem(p, 1)->valueint, x))
+            return true;
+    return false;
+}
+
+/* The edges of relation name in witness w: not its self-loops, a symmetric
+ * pair once with two heads, co and fr only to the coherence-next write,
+ * and the synchronisation relations only between threads (within one
+ * thread program order already says it). */
+static void put_relation(struct sbuf *b, const cJSON *w, const char *name, const cJSON *pairs,
+                         const char *extra)
+{
+    const cJSON *p, *co = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(w, "edges"), "co");
+    bool immediate = strcmp(name, "co") == 0, is_fr = strcmp(name, "fr") == 0;
+    bool between = strcmp(name, "sync") == 0 || strcmp(name, "sw") == 0;
     cJSON_ArrayForEach(p, pairs) {
         int x = cJSON_GetArrayItem(p, 0)->valueint, y = cJSON_GetArrayItem(p, 1)->valueint;
-        if (immediate && implied(pairs, x, y))
+        if (x == y || (immediate && implied(pairs, x, y)) || (is_fr && fr_implied(pairs, co, x, y))
+            || (between && same_thread(w, x, y)))
             continue;
-        put(b, "  e%d -> e%d [label=\"%s\", fontcolor=gray30, %s, constraint=false%s];\n", x, y, name,
-            edge_style(name), extra);
+        bool both = has_pair(pairs, y, x);
+        if (both && y < x)
+            continue;   /* a symmetric pair (syncbar) is drawn once, both ways */
+        const char *heads = both && !strstr(extra, "dir=both") ? ", dir=both" : "";
+        put(b, "  e%d -> e%d [xlabel=\"%s\", fontcolor=gray30, %s, constraint=false%s%s];\n", x, y, name,
+            edge_style(name), extra, heads);
     }
 }
 
@@ -173,8 +210,10 @@ static void put_caption(struct sbuf *b, const cJSON *result, const cJSON *w, con
 {
     put(b, "  label=\"");
     put_escaped(b, str(result, "file") ? str(result, "file") : "");
-    put(b, ": %s %s", str(result, "property") ? str(result, "property") : "",
-        str(result, "result") ? str(result, "result") : "");
+    put(b, ": %s", str(result, "property") ? str(result, "property") : "");
+    if (str(result, "progress"))
+        put(b, " (progress %s)", str(result, "progress"));
+    put(b, " %s", str(result, "result") ? str(result, "result") : "");
     if (expl) {
         put(b, "\\nshown without:");
         const cJSON *a;
@@ -183,12 +222,14 @@ static void put_caption(struct sbuf *b, const cJSON *result, const cJSON *w, con
         put(b, " (its violation in bold)");
     }
     const cJSON *fin = cJSON_GetObjectItemCaseSensitive(w, "final");
+    bool stuck = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(w, "stuck")) > 0;
     const char *parts[] = { "registers", "memory" };
+    int shown = 0;   /* eight values a line keeps the caption as wide as a few columns */
     for (int k = 0; k < 2; k++) {
         const cJSON *v;
-        int i = 0;
         cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(fin, parts[k]))
-            put(b, "%s%s=%d", i++ == 0 ? (k == 0 ? "\\nfinal: " : "; ") : " ", v->string, v->valueint);
+            put(b, "%s%s=%d", shown++ % 8 == 0 ? (shown == 1 ? (stuck ? "\\nwhen stuck: " : "\\nfinal: ")
+                                                              : "\\n") : "  ", v->string, v->valueint);
     }
     put(b, "\";\n  labelloc=b;\n");
 }
@@ -202,7 +243,7 @@ static void put_evidence(struct sbuf *b, const cJSON *expl)
         const cJSON *labels = cJSON_GetObjectItemCaseSensitive(ev, "edges");
         int k = cJSON_GetArraySize(ids);
         for (int i = 0; i < cJSON_GetArraySize(labels); i++)
-            put(b, "  e%d -> e%d [label=\"%s: %s\", penwidth=3, color=black, fontname=\"Helvetica-Bold\", "
+            put(b, "  e%d -> e%d [xlabel=\"%s: %s\", penwidth=3, color=black, fontname=\"Helvetica-Bold\", "
                    "constraint=false];\n",
                 cJSON_GetArrayItem(ids, i)->valueint, cJSON_GetArrayItem(ids, (i + 1) % k)->valueint,
                 str(ev, "axiom"), cJSON_GetArrayItem(labels, i)->valuestring);
@@ -253,28 +294,26 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
         if (!known_relation(edges, rels[i], err, errlen))
             return NULL;
     struct sbuf b = { 0 };
-    put(&b, "digraph execution {\n  newrank=true;\n  ordering=out;\n  fontname=Helvetica;\n"
+    put(&b, "digraph execution {\n  newrank=true;\n  mclimit=0.01;\n  forcelabels=true;\n  fontname=Helvetica;\n"
             "  node [shape=box, fontname=Helvetica, fontsize=10];\n"
             "  edge [fontname=Helvetica, fontsize=9, arrowsize=0.7];\n");
     put_caption(&b, result, w, expl);
     put(&b, "  subgraph cluster_init {\n    label=\"initial state\";\n    labelloc=t;\n    style=dashed;\n");
-    const cJSON *events = cJSON_GetObjectItemCaseSensitive(w, "events");
-    for (int i = cJSON_GetArraySize(events) - 1; i >= 0; i--)   /* first on the left, as above */
-        if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(events, i), "thread")))
-            put_node(&b, cJSON_GetArrayItem(events, i));
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(w, "events"))
+        if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(e, "thread")))
+            put_node(&b, e);
     put(&b, "  }\n");
-    /* Graphviz places clusters declared later to the left: declare the
-       threads last to first so that P0 is the leftmost column */
-    const cJSON *threads = cJSON_GetObjectItemCaseSensitive(w, "threads");
-    for (int t = cJSON_GetArraySize(threads) - 1; t >= 0; t--)
-        put_thread(&b, w, cJSON_GetArrayItem(threads, t));
+    const cJSON *th;
+    cJSON_ArrayForEach(th, cJSON_GetObjectItemCaseSensitive(w, "threads"))
+        put_thread(&b, w, th);
     put_columns(&b, w);
     if (rels) {
         for (int i = 0; i < nrels; i++)
-            put_relation(&b, rels[i], cJSON_GetObjectItemCaseSensitive(edges, rels[i]), "");
+            put_relation(&b, w, rels[i], cJSON_GetObjectItemCaseSensitive(edges, rels[i]), "");
     } else {
         for (int i = 0; graph_default_relations[i]; i++)
-            put_relation(&b, graph_default_relations[i],
+            put_relation(&b, w, graph_default_relations[i],
                          cJSON_GetObjectItemCaseSensitive(edges, graph_default_relations[i]), "");
     }
     const cJSON *flag;
@@ -283,7 +322,7 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
         snprintf(extra, sizeof extra, ", dir=both, penwidth=2.5, color=\"#d62728\", fontcolor=\"#d62728\"");
         char name[96];
         snprintf(name, sizeof name, "race (%s)", flag->string);
-        put_relation(&b, name, flag, extra);
+        put_relation(&b, w, name, flag, extra);
     }
     if (expl)
         put_evidence(&b, expl);

@@ -21,8 +21,18 @@ extern const char *const graph_default_relations[];
  * one of the witness's relations (err lists them) or there is no graph. */
 char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *err, size_t errlen);
 
+/* Graphviz's rendering context.  One per process, kept for all its
+ * pictures: Graphviz 2.42 caches font data across contexts, so a context
+ * freed and made again reads freed memory. */
+struct graph_renderer;
+
+/* A renderer; Graphviz starts on its first .svg or .png. */
+struct graph_renderer *graph_renderer_new(void);
+/* Frees the renderer (at the end of the process). */
+void graph_renderer_free(struct graph_renderer *r);
+
 /* Writes the DOT text to path as .dot text, or renders it as .svg or .png
  * with Graphviz's library; false with err filled on failure. */
-bool graph_write(const char *dot, const char *path, char *err, size_t errlen);
+bool graph_write(struct graph_renderer *r, const char *dot, const char *path, char *err, size_t errlen);
 
 #endif

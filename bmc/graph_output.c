@@ -21,7 +21,8 @@ static void graph_path(const struct cli *cli, const struct job *job, char *buf, 
              cli->graph_format ? cli->graph_format : "dot");
 }
 
-bool graph_output(const struct cli *cli, const struct job *job, const struct check_result *r)
+bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct job *job,
+                  const struct check_result *r)
 {
     if (!cli->graph_path && !cli->graph_dir)
         return true;
@@ -31,6 +32,8 @@ bool graph_output(const struct cli *cli, const struct job *job, const struct che
     cJSON_AddStringToObject(o, "file", job->file);
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
+    if (job->opts.property == P_TERMINATION)
+        cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
     if (r->witness)
         cJSON_AddItemReferenceToObject(o, "witness", r->witness);
     if (r->explanation)
@@ -51,7 +54,7 @@ bool graph_output(const struct cli *cli, const struct job *job, const struct che
             graph_path(cli, job, path, sizeof path);
         else
             snprintf(path, sizeof path, "%s", cli->graph_path);
-        if (!graph_write(dot, path, err, sizeof err)) {
+        if (!graph_write(gr, dot, path, err, sizeof err)) {
             fprintf(stderr, "%s: error: %s\n", job->file, err);
             ok = false;
         }

@@ -9,6 +9,7 @@
  * --graph-dir asks; a verdict no single execution decides gets a note on
  * stderr.  False after printing an error (an unknown relation, a file that
  * cannot be written). */
-bool graph_output(const struct cli *cli, const struct job *job, const struct check_result *r);
+bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct job *job,
+                  const struct check_result *r);
 
 #endif

@@ -3,7 +3,10 @@
 
 #include <graphviz/gvc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "encoders/xalloc.h"
 
 /* The extension of path after its last dot, or "". */
 static const char *extension(const char *path)
@@ -24,7 +27,23 @@ static bool write_text(const char *text, const char *path, char *err, size_t err
     return ok;
 }
 
-bool graph_write(const char *dot, const char *path, char *err, size_t errlen)
+struct graph_renderer {
+    GVC_t *gvc;              /* NULL until the first rendering */
+};
+
+struct graph_renderer *graph_renderer_new(void)
+{
+    return xcalloc(1, sizeof(struct graph_renderer));
+}
+
+void graph_renderer_free(struct graph_renderer *r)
+{
+    if (r && r->gvc)
+        gvFreeContext(r->gvc);
+    free(r);
+}
+
+bool graph_write(struct graph_renderer *r, const char *dot, const char *path, char *err, size_t errlen)
 {
     const char *ext = extension(path);
     if (strcmp(ext, "dot") == 0)
@@ -33,16 +52,16 @@ bool graph_write(const char *dot, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: the graph's format comes from its extension: .dot, .svg or .png", path);
         return false;
     }
-    GVC_t *gvc = gvContext();
+    if (!r->gvc)
+        r->gvc = gvContext();
     Agraph_t *g = agmemread(dot);
-    bool ok = g && gvLayout(gvc, g, "dot") == 0;
+    bool ok = g && gvLayout(r->gvc, g, "dot") == 0;
     if (ok) {
-        ok = gvRenderFilename(gvc, g, ext, path) == 0;
-        gvFreeLayout(gvc, g);
+        ok = gvRenderFilename(r->gvc, g, ext, path) == 0;
+        gvFreeLayout(r->gvc, g);
     }
     if (g)
         agclose(g);
-    gvFreeContext(gvc);
     if (!ok)
         snprintf(err, errlen, "Graphviz could not render %s", path);
     return ok;

@@ -20,6 +20,7 @@ struct run {
     bool some_model;                          /* some check ran under a model */
     bool axiom_applies[CHECK_MAX_DISABLED];   /* --no-axiom i named an axiom of one */
     cJSON *witnesses;        /* for --witness */
+    struct graph_renderer *renderer;   /* for --graph and --graph-dir */
 };
 
 /* Prints one JSON result line, with the expectation when there is one. */
@@ -117,7 +118,7 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         else
             run->mismatched++;
     }
-    run->any_error |= !graph_output(run->cli, job, r);
+    run->any_error |= !graph_output(run->cli, run->renderer, job, r);
     if (run->cli->witness_path)
         add_witness(run->witnesses, job, r);
     const struct model_desc *md = model_find(r->model);
@@ -180,10 +181,11 @@ int main(int argc, char **argv)
         cli_free(&cli);
         return rc == 2 && output_stdout_ok(0) ? 0 : 1;
     }
-    struct run run = { .cli = &cli, .witnesses = cJSON_CreateArray() };
+    struct run run = { .cli = &cli, .witnesses = cJSON_CreateArray(), .renderer = graph_renderer_new() };
     batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
     bool broken = cli.witness_path && !write_witnesses(cli.witness_path, run.witnesses);
     cJSON_Delete(run.witnesses);
+    graph_renderer_free(run.renderer);
     bool expectations = cli.ncsv > 0;
     if (expectations)
         fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);

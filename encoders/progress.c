@@ -11,6 +11,11 @@
 
 static const char *const names[] = { "fair", "hsa", "obe", "hsa_obe", "lobe", "unfair" };
 
+const char *progress_name(enum progress_model m)
+{
+    return names[m];
+}
+
 bool progress_parse(const char *name, enum progress_model *m)
 {
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -14,6 +14,8 @@ enum progress_model { PROG_FAIR, PROG_HSA, PROG_OBE, PROG_HSA_OBE, PROG_LOBE, PR
 
 /* The model called name (fair, hsa, obe, hsa_obe, lobe, unfair); false if none. */
 bool progress_parse(const char *name, enum progress_model *m);
+/* The name of progress model m, as progress_parse reads it. */
+const char *progress_name(enum progress_model m);
 
 /* Per-thread facts of one execution, as literals. */
 struct thread_status {

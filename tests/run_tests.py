@@ -6,6 +6,7 @@ import json, os, pathlib, re, subprocess, sys, tempfile
 
 import batch_tests
 import explain_tests
+import gallery_tests
 import trust_tests
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -481,6 +482,7 @@ def main():
     batch_tests.batch_mode(record, run)
     trust_tests.trust(record, run)
     explain_tests.explanations_and_graphs(record, run)
+    gallery_tests.gallery(record, run)
     corpus()
     vulkan_liveness()
     print(f"{passed} passed, {failed} failed")

@@ -26,7 +26,9 @@ int main(int argc, char **argv)
     char err[512];
     char *dot = result ? graph_dot(result, argc > 3 ? (const char *const *)argv + 3 : NULL, argc - 3, err, sizeof err)
                        : NULL;
-    bool ok = dot && graph_write(dot, argv[2], err, sizeof err);
+    struct graph_renderer *gr = graph_renderer_new();
+    bool ok = dot && graph_write(gr, dot, argv[2], err, sizeof err);
+    graph_renderer_free(gr);
     if (!ok)
         fprintf(stderr, "graph_dump: %s\n", result ? err : "not JSON");
     free(dot);
