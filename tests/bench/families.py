@@ -2,7 +2,7 @@
 """Scalable litmus-test families for benchmarking gpubmc.
 
 Each family is a function `name(n)` that returns a `Case`: the litmus text
-(PTX dialect), the gpubmc arguments (--model, --property, --bound) and the
+(PTX dialect unless the family says Vulkan), the gpubmc arguments (--model, --property, --bound) and the
 expected verdict with a one-line reason.  Verdicts follow gpubmc's meaning:
 for `exists` PASS means the outcome is reachable, FAIL that it is not;
 UNKNOWN means no witness within the bound while a loop can run past it.
@@ -14,6 +14,8 @@ The expectations were reasoned from ../shared/corpus/models/ptx-v7.5.cat:
   Coherence  : same-address W -cause-> W is in co
   Atomicity  : no morally strong fr;co inside an rmw
   NoThinAir  : acyclic(rf | addr | data | ctrl)
+The Vulkan families were reasoned the same way from vulkan.cat (the
+comment of each says how).
 All threads sit in distinct CTAs of GPU 0 unless said otherwise, so gpu-scope
 strong accesses are morally strong and cta-scope ones are not.
 
@@ -38,12 +40,12 @@ class Case:
     file: str = field(default="")
 
 
-def render(name, doc, init, threads, cond):
+def render(name, doc, init, threads, cond, dialect="PTX"):
     """Litmus text: `threads` is a list of (header, [instruction, ...])."""
     cols = [[" " + h] + [" " + i for i in ins] for h, ins in threads]
     rows = max(len(c) for c in cols)
     width = [max(len(s) for s in c) for c in cols]
-    lines = [f"PTX {name}", f'"{doc}"', "{", " ".join(f"{k}={v};" for k, v in init), "}"]
+    lines = [f"{dialect} {name}", f'"{doc}"', "{", " ".join(f"{k}={v};" for k, v in init), "}"]
     for r in range(rows):
         cells = [(c[r] if r < len(c) else "").ljust(w) for c, w in zip(cols, width)]
         lines.append(" |".join(cells) + " ;")
@@ -65,6 +67,10 @@ def disj(atoms):
 
 def ptx75(prop="program_spec", bound=1):
     return ["--model", "ptx-v7.5", "--property", prop, "--bound", str(bound)]
+
+
+def vulkan(prop="program_spec", bound=1):
+    return ["--model", "vulkan", "--property", prop, "--bound", str(bound)]
 
 
 # --------------------------------------------------------------------------
@@ -368,8 +374,83 @@ def spin_count_stale(k):
                 "UNKNOWN", "stale x is forbidden by the sync, but the counting loop can run past the bound")
 
 
+# --------------------------------------------------------------------------
+# IRIW with many writers: n writers of n locations, n readers of all of them
+
+def _iriw_many(n, dialect):
+    n = max(2, n)
+    if dialect == "PTX":
+        st, ld = "st.relaxed.gpu", "ld.relaxed.gpu"
+        where = lambda t: hdr(t, t)
+    else:
+        st, ld = "st.atom.dv.sc0", "ld.atom.dv.sc0"
+        where = lambda t: f"P{t}@sg 0, wg {t}, qf 0"
+    threads = [(where(i), [f"{st} x{i}, 1"]) for i in range(n)]
+    atoms = []
+    for k in range(n):
+        t = n + k
+        order = [(k + j) % n for j in range(n)]
+        threads.append((where(t), [f"{ld} r{j}, x{loc}" for j, loc in enumerate(order)]))
+        atoms += [f"P{t}:r0 == 1", f"P{t}:r{n - 1} == 0"]
+    doc = (f"IRIW with {n} writers of x0..x{n - 1} and {n} readers of all of them; reader k reads "
+           f"from x_k round to x_k-1 and sees its first location written and its last not")
+    return render(f"IRIW-many-{dialect.lower()}-{n}", doc, [(f"x{i}", 0) for i in range(n)], threads,
+                  "exists (" + conj(atoms) + ")", dialect)
+
+
+def iriw_many_ptx(n):
+    """IRIW widened: n writers (Pi `st.relaxed.gpu x_i,1`) and n readers, reader
+    k reading every location with ld.relaxed.gpu from x_k round to x_k-1;
+    exists: every reader sees its first location written and its last not
+    (n + n*n events).  Expected PASS (reachable): relaxed stores never sync,
+    so cause leaves no thread except by observation;po, and a reader's
+    last read (fr to a write another reader observed first) reads a
+    location that reader reads only once; PTX is not multi-copy atomic."""
+    return Case("iriw-many-ptx", n, _iriw_many(n, "PTX"), ptx75(), "PASS",
+                "relaxed stores never sync: the readers may disagree on the order of the writes")
+
+
+def iriw_many_vulkan(n):
+    """The same program in Vulkan: `st.atom.dv.sc0` writers and
+    `ld.atom.dv.sc0` readers, each thread in its own workgroup.  Expected
+    PASS (reachable): without release or acquire semantics there is no sw,
+    hb is po, and locord relates only accesses of one location; the cycle
+    rf;po;fr;rf;po;fr of the disagreeing readers runs through po between
+    different locations, which no consistency-cycle relation contains."""
+    return Case("iriw-many-vulkan", n, _iriw_many(n, "VULKAN"), vulkan(), "PASS",
+                "no sw without release/acquire: po across locations is in no consistency-cycle relation")
+
+
+# --------------------------------------------------------------------------
+# Many locations, many writers
+
+def stores_one_thread(n):
+    """One thread storing 1 to each of n distinct locations with
+    st.relaxed.gpu; exists every location ends at 1.  Expected PASS: the one
+    execution writes every location once, after its initial write in co."""
+    threads = [(hdr(0, 0), [f"st.relaxed.gpu x{i}, 1" for i in range(n)])]
+    cond = "exists (" + conj([f"x{i} == 1" for i in range(n)]) + ")"
+    text = render(f"Stores-one-thread-{n}", f"One thread stores 1 to each of {n} locations",
+                  [(f"x{i}", 0) for i in range(n)], threads, cond)
+    return Case("stores-one-thread", n, text, ptx75(), "PASS",
+                "the only execution writes 1 everywhere, each after the initial write")
+
+
+def one_store_threads(n):
+    """n threads in distinct CTAs, thread i storing i+1 to x with
+    st.relaxed.gpu; exists (x == 1).  Expected PASS: nothing orders the
+    writes of different threads, so co may put P0's write last."""
+    n = max(2, n)
+    threads = [(hdr(i, i), [f"st.relaxed.gpu x, {i + 1}"]) for i in range(n)]
+    text = render(f"One-store-threads-{n}", f"{n} threads store to x, each its own value",
+                  [("x", 0)], threads, "exists (x == 1)")
+    return Case("one-store-threads", n, text, ptx75(), "PASS",
+                "co may order P0's write last: nothing relates the writes of different threads")
+
+
 FAMILIES = {f.__name__.replace("_", "-"): f for f in [
-    iriw_acq, iriw_sc, mp_chain_relacq, mp_chain_rlx, sb_rlx, sb_relacq, sb_sc,
+    iriw_acq, iriw_sc, iriw_many_ptx, iriw_many_vulkan, stores_one_thread, one_store_threads,
+    mp_chain_relacq, mp_chain_rlx, sb_rlx, sb_relacq, sb_sc,
     lb_rlx, lb_relacq, lb_data, lock_acqrel, lock_rlx,
     xf_barrier_relacq, xf_barrier_rlx, xf_barrier_term,
     spin_pure, spin_count_reach, spin_count_stale]}

@@ -7,7 +7,7 @@ first run that exceeds --max-seconds (the run is killed at that limit).
 At the end: per family the largest N solved within the limit.
 
 Usage: run_families.py [--bin build/gpubmc] [--max-seconds 60]
-                       [--families a,b,...] [--quick] [--max-n 1000]
+                       [--families a,b,...] [--quick] [--max-n 1000] [--sizes 32,50,100]
 Exit status: 0 when every finished run had the expected verdict, 1 otherwise.
 """
 import argparse
@@ -120,6 +120,7 @@ def main():
     ap.add_argument("--families", default="", help="comma-separated subset (default: all)")
     ap.add_argument("--quick", action="store_true", help=f"sizes {QUICK_SIZES} only")
     ap.add_argument("--max-n", type=int, default=SIZES[-1], help="largest size tried")
+    ap.add_argument("--sizes", default="", help="comma-separated sizes instead of the default ladder")
     a = ap.parse_args()
     binary = str(pathlib.Path(a.bin).resolve())
     if not os.access(binary, os.X_OK):
@@ -130,7 +131,8 @@ def main():
     if unknown:
         print(f"error: unknown families {unknown}; known: {list(families.FAMILIES)}", file=sys.stderr)
         return 1
-    sizes = [n for n in (QUICK_SIZES if a.quick else SIZES) if n <= a.max_n]
+    ladder = [int(x) for x in a.sizes.split(",") if x] or (QUICK_SIZES if a.quick else SIZES)
+    sizes = [n for n in ladder if n <= a.max_n]
 
     print(f"machine: {machine()}")
     print(f"binary: {binary}; limit {a.max_seconds:g} s per run; sizes {sizes}")
