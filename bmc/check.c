@@ -42,16 +42,18 @@ double check_clock_ms(void)
  * the first pair of a raised flag. */
 static void name_flagged_pair(const struct program *p, const struct axiom *ax, char *buf, size_t len)
 {
-    for (int i = 0; i < ax->rel.n; i++)
-        for (int j = 0; j < ax->rel.n; j++)
-            if (rel_get(&ax->rel, i, j) == LIT_TRUE) {
-                const struct event *a = &p->events[i], *b = &p->events[j];
-                snprintf(buf, len, "P%d %s `%s` and P%d %s `%s` race (%s)",
-                         p->lit->threads[a->thread].id, a->kind == EV_READ ? "read" : "write", a->in->text,
-                         p->lit->threads[b->thread].id, b->kind == EV_READ ? "read" : "write", b->in->text,
-                         ax->name);
-                return;
-            }
+    for (int i = 0; i < ax->rel->n; i++) {
+        const int *cols;
+        const lit *lits;
+        if (rel_row(ax->rel, i, &cols, &lits) > 0) {   /* concrete: every entry holds */
+            const struct event *a = &p->events[i], *b = &p->events[cols[0]];
+            snprintf(buf, len, "P%d %s `%s` and P%d %s `%s` race (%s)",
+                     p->lit->threads[a->thread].id, a->kind == EV_READ ? "read" : "write", a->in->text,
+                     p->lit->threads[b->thread].id, b->kind == EV_READ ? "read" : "write", b->in->text,
+                     ax->name);
+            return;
+        }
+    }
     snprintf(buf, len, "a consistent execution raises %s", ax->name);
 }
 
@@ -136,7 +138,7 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
     }
     sat_setup(s);
     if (!s->o->outcomes && !s->o->no_symmetry)   /* outcomes tell threads apart by their registers */
-        symmetry_break(s->c, s->p, &s->x.base.rels[R_CO]);
+        symmetry_break(s->c, s->p, s->x.base.rels[R_CO]);
     struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
     lit filter = assertion_encode(s->c, l->filter, &fs);
     lit body = assertion_encode(s->c, l->assertion, &fs);
@@ -181,7 +183,7 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
 {
     sat_setup(s);
     if (!s->o->no_symmetry)
-        symmetry_break(s->c, s->p, &s->x.base.rels[R_CO]);
+        symmetry_break(s->c, s->p, s->x.base.rels[R_CO]);
     lit raised = LIT_FALSE;
     for (int i = 0; i < s->m.naxioms; i++)
         if (s->m.axioms[i].kind == AX_FLAG)
@@ -303,7 +305,9 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     if (!l) {
         snprintf(r->reason, sizeof r->reason, "%s", err.msg);
     } else if (!md) {
-        snprintf(r->reason, sizeof r->reason, "model %s is not available (have: %s)", mname, model_names());
+        char names[128];
+        model_names(names, sizeof names);
+        snprintf(r->reason, sizeof r->reason, "model %s is not available (have: %s)", mname, names);
     } else if (md->dialect != l->dialect) {
         snprintf(r->reason, sizeof r->reason, "model %s is for %s tests, this is a %s test",
                  mname, dialect_name(md->dialect), dialect_name(l->dialect));

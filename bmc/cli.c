@@ -203,15 +203,15 @@ static bool parse_seconds(const char *v, double *out)
  * each model's axioms ("M: A B; ..."). */
 static bool axiom_of_some_model(const char *name, char *known, size_t len)
 {
-    char list[128];
-    snprintf(list, sizeof list, "%s", model_names());
     size_t used = 0;
-    for (char *m = strtok(list, " "); m; m = strtok(NULL, " ")) {
-        const struct model_desc *md = model_find(m);
+    for (int i = 0; model_at(i); i++) {
+        const struct model_desc *md = model_at(i);
+        char axioms[256];
         if (model_has_axiom(md, name))
             return true;
+        model_axiom_names(md, axioms, sizeof axioms);
         if (used < len)
-            used += (size_t)snprintf(known + used, len - used, "%s%s: %s", used ? "; " : "", m, md->axioms);
+            used += (size_t)snprintf(known + used, len - used, "%s%s: %s", used ? "; " : "", md->name, axioms);
     }
     return false;
 }
@@ -355,8 +355,9 @@ static int check_axioms(const struct cli *cli)
     for (int i = 0; i < cli->opts.ndisabled; i++) {
         const char *name = cli->opts.disabled[i];
         if (md && !model_has_axiom(md, name)) {
-            fprintf(stderr, "gpubmc: error: model %s has no axiom '%s' (it has: %s)\n", md->name, name,
-                    md->axioms);
+            char axioms[256];
+            model_axiom_names(md, axioms, sizeof axioms);
+            fprintf(stderr, "gpubmc: error: model %s has no axiom '%s' (it has: %s)\n", md->name, name, axioms);
             return 1;
         }
         char known[512];

@@ -48,7 +48,7 @@ void evaluate(const struct program *p, const struct model_desc *md, const char *
         return;
     ev->c = cnf_new(false);
     interp_base(ev->c, p, ch, &ev->x, &ev->b);
-    md->build(ev->c, &ev->b, &ev->m);
+    model_build(md, ev->c, &ev->b, &ev->m);
     ev->consistent = true;
     for (int i = 0; i < ev->m.naxioms; i++) {
         const struct axiom *ax = &ev->m.axioms[i];

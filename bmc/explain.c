@@ -54,14 +54,14 @@ static const char *edge_label(const struct evaluation *ev, int u, int v, const c
     static const enum base_rel simple[] = { R_PO, R_RF, R_CO, R_RMW, R_SYNCBAR, R_SYNC_FENCE };
     static const char *const exports[] = { "fr", "locord", "asmo", "observation", "cause", "sync", "sw", "hb" };
     for (size_t k = 0; k < sizeof simple / sizeof simple[0]; k++)
-        if (rel_get(&ev->b.rels[simple[k]], u, v) == LIT_TRUE)
+        if (rel_get(ev->b.rels[simple[k]], u, v) == LIT_TRUE)
             return base_rel_names[simple[k]];
     for (size_t i = 0; i < sizeof exports / sizeof exports[0]; i++)
         for (int k = 0; k < ev->m.nexports; k++)
-            if (strcmp(ev->m.exports[k].name, exports[i]) == 0 && rel_get(&ev->m.exports[k].rel, u, v) == LIT_TRUE)
+            if (strcmp(ev->m.exports[k].name, exports[i]) == 0 && rel_get(ev->m.exports[k].rel, u, v) == LIT_TRUE)
                 return ev->m.exports[k].name;
     for (int k = 0; k < ev->m.nexports; k++)
-        if (rel_get(&ev->m.exports[k].rel, u, v) == LIT_TRUE)
+        if (rel_get(ev->m.exports[k].rel, u, v) == LIT_TRUE)
             return ev->m.exports[k].name;
     return fallback;
 }
@@ -79,9 +79,11 @@ static int shortest_cycle(const struct rel *r, int *cycle)
         queue[tail++] = v;
         while (head < tail && end < 0) {
             int u = queue[head++];
-            for (int w = 0; w < n && end < 0; w++) {
-                if (rel_get(r, u, w) != LIT_TRUE)
-                    continue;
+            const int *cols;
+            const lit *lits;
+            int len = rel_row(r, u, &cols, &lits);
+            for (int k = 0; k < len && end < 0; k++) {
+                int w = cols[k];
                 if (w == v)
                     end = u;
                 else if (parent[w] < 0 && w != v) {
@@ -113,17 +115,25 @@ static int shortest_cycle(const struct rel *r, int *cycle)
 static cJSON *evidence(const struct program *p, const struct evaluation *ev, const struct axiom *ax,
                        char *text, size_t len)
 {
-    int n = ax->rel.n, *path = xcalloc((size_t)n + 2, sizeof *path), k = 0;
+    int n = ax->rel->n, *path = xcalloc((size_t)n + 2, sizeof *path), k = 0;
     if (ax->kind == AX_ACYCLIC) {
-        k = shortest_cycle(&ax->rel, path);
+        k = shortest_cycle(ax->rel, path);
     } else {
-        for (int i = 0; i < n && k == 0; i++)
-            for (int j = 0; j < n && k == 0; j++)
-                if (rel_get(&ax->rel, i, j) == LIT_TRUE && (ax->kind == AX_EMPTY || i == j)) {
-                    path[k++] = i;
-                    if (i != j)
-                        path[k++] = j;
-                }
+        for (int i = 0; i < n && k == 0; i++) {
+            int j = ax->kind == AX_EMPTY ? -1 : i;
+            if (j < 0) {
+                const int *cols;
+                const lit *lits;
+                j = rel_row(ax->rel, i, &cols, &lits) > 0 ? cols[0] : -1;
+            } else if (rel_get(ax->rel, i, i) != LIT_TRUE) {
+                j = -1;
+            }
+            if (j >= 0) {
+                path[k++] = i;
+                if (i != j)
+                    path[k++] = j;
+            }
+        }
     }
     if (ax->kind == AX_IRREFLEXIVE && k == 1) {   /* (i, i) of a composite: through some k */
         for (int m = 0; m < n && k == 1; m++)

@@ -865,28 +865,76 @@ static lit *bools_to_lits(const bool *v, int count)
     return l;
 }
 
+/* The events of kind `kind` (EV_WRITE also takes initial writes). */
+static int events_of(const struct program *p, enum ev_kind kind, int *out)
+{
+    int k = 0;
+    for (int e = 0; e < p->nevents; e++)
+        if (p->events[e].kind == kind || (kind == EV_WRITE && p->events[e].kind == EV_INIT))
+            out[k++] = e;
+    return k;
+}
+
+/* The pairs of the n * n matrix m among the events in list[0..k) into bld. */
+static void pairs_among(struct rel_builder *bld, const bool *m, int n, const int *list, int k)
+{
+    for (int a = 0; a < k; a++)
+        for (int b = 0; b < k; b++)
+            if (m[(size_t)list[a] * n + list[b]])
+                rel_add(bld, list[a], list[b], LIT_TRUE);
+}
+
 void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
                  const struct concrete *x, struct base *b)
 {
-    int n = p->nevents;
-    base_init(b, n);
+    int n = p->nevents, *list = xcalloc((size_t)n + 1, sizeof *list), k;
     lit *exec = bools_to_lits(x->exec, n);
-    base_fill_static(c, p, exec, b);
+    base_init(b, c, p, exec);
     free(exec);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] == i)
-                rel_set(&b->rels[R_RF], i, j, LIT_TRUE);
-            rel_set(&b->rels[R_CO], i, j, lit_of(ch->co[i * n + j]));
-            rel_set(&b->rels[R_SYNC_FENCE], i, j, lit_of(ch->sf[i * n + j]));
-            rel_set(&b->rels[R_DATA], i, j, lit_of(x->data[i * n + j] && x->exec[i] && x->exec[j]));
-            rel_set(&b->rels[R_CTRL], i, j, lit_of(x->ctrl[i * n + j] && x->exec[i] && x->exec[j]));
+    struct rel_builder rf, co, sf, data, ctrl, bar;
+    struct rel_builder *all[] = { &rf, &co, &sf, &data, &ctrl, &bar };
+    for (size_t a = 0; a < sizeof all / sizeof all[0]; a++)
+        rel_builder_init(all[a]);
+    for (int j = 0; j < n; j++)
+        if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] >= 0)
+            rel_add(&rf, ch->rf[j], j, LIT_TRUE);
+    k = events_of(p, EV_WRITE, list);
+    pairs_among(&co, ch->co, n, list, k);
+    k = events_of(p, EV_FENCE, list);
+    pairs_among(&sf, ch->sf, n, list, k);
+    for (int t = 0; t < p->nthreads; t++) {   /* dependencies stay inside a thread */
+        const struct pthread *pt = &p->threads[t];
+        for (int i = pt->first_event; i < pt->first_event + pt->nevents; i++)
+            for (int j = pt->first_event; j < pt->first_event + pt->nevents; j++) {
+                if (!x->exec[i] || !x->exec[j])
+                    continue;
+                if (x->data[(size_t)i * n + j])
+                    rel_add(&data, i, j, LIT_TRUE);
+                if (x->ctrl[(size_t)i * n + j])
+                    rel_add(&ctrl, i, j, LIT_TRUE);
+            }
+    }
+    k = events_of(p, EV_BARRIER, list);
+    for (int a = 0; a < k; a++)
+        for (int d = 0; d < k; d++) {
+            int i = list[a], j = list[d];
             const struct event *bi = &p->events[i], *bj = &p->events[j];
             if (exec_barriers_meet(p, bi, bj) && !bj->in->arrive && x->exec[i] && x->exec[j]) {
                 bool named_ok = !bi->in->has_bar_id || (ch->sync[i] && x->bar_id[i] == x->bar_id[j]);
-                rel_set(&b->rels[R_SYNCBAR], i, j, lit_of(named_ok && x->bar_occ[i] == x->bar_occ[j]));
+                if (named_ok && x->bar_occ[i] == x->bar_occ[j])
+                    rel_add(&bar, i, j, LIT_TRUE);
             }
         }
+    struct rels *A = b->arena;
+    b->rels[R_RF] = rel_build(A, &rf, false);
+    b->rels[R_CO] = rel_build(A, &co, false);
+    b->rels[R_SYNC_FENCE] = rel_build(A, &sf, false);
+    rel_mark_transitive(b->rels[R_CO]);          /* interp_run checked both orders */
+    rel_mark_transitive(b->rels[R_SYNC_FENCE]);
+    b->rels[R_DATA] = rel_build(A, &data, false);
+    b->rels[R_CTRL] = rel_build(A, &ctrl, false);
+    b->rels[R_SYNCBAR] = rel_build(A, &bar, false);
+    free(list);
 }
 
 void interp_run(const struct program *p, const struct choice *ch, const struct skeleton *k,

@@ -454,8 +454,7 @@ int program_generic_location(const struct litmus *l, int loc)
     return l->locs[loc].alias_of;
 }
 
-/* Placement level of a scope: 0 innermost; 3 means "everything". */
-static int scope_level(enum scope s)
+int program_scope_level(enum scope s)
 {
     switch (s) {
     case SCOPE_CTA: case SCOPE_SG: return 0;
@@ -471,7 +470,7 @@ bool program_same_scope(const struct program *p, int t1, int t2, enum scope s)
         return false;
     const struct thread *a = &p->lit->threads[t1], *b = &p->lit->threads[t2];
     int levels = p->lit->dialect == DIALECT_PTX ? 2 : 3;
-    for (int k = scope_level(s); k < levels; k++)
+    for (int k = program_scope_level(s); k < levels; k++)
         if (a->scope_id[k] != b->scope_id[k])
             return false;
     return true;

@@ -103,6 +103,8 @@ int program_generic_location(const struct litmus *l, int loc);
 /* True when both threads' placements agree at the level of scope s
  * (the scope's instance contains both threads). */
 bool program_same_scope(const struct program *p, int t1, int t2, enum scope s);
+/* Placement level of a scope: 0 innermost (cta, sg); 3 means "everything". */
+int program_scope_level(enum scope s);
 
 /* The innermost loop iteration that micro-op i is in (its head; i itself
  * for a head), -1 if none; go outwards with code[h].outer. */

@@ -16,30 +16,33 @@ static struct graph model_graph(struct cnf *c, const struct rel *r)
 {
     int n = r->n, m = 0;
     struct graph g = { n, xcalloc((size_t)n + 1, sizeof(int)), NULL, xcalloc((size_t)n + 1, sizeof(int)), NULL };
-    bool *adj = xcalloc((size_t)n * n + 1, sizeof *adj);
+    const int *cols;
+    const lit *lits;
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            if (r->m[i * n + j] != LIT_FALSE && cnf_value(c, r->m[i * n + j])) {
-                adj[i * n + j] = true;
+        m += rel_row(r, i, &cols, &lits);
+    bool *on = xcalloc((size_t)m + 1, sizeof *on);
+    for (int i = 0, e = 0; i < n; i++)
+        for (int k = 0, len = rel_row(r, i, &cols, &lits); k < len; k++, e++)
+            if (cnf_value(c, lits[k])) {
+                on[e] = true;
                 g.out_at[i + 1]++;
-                g.in_at[j + 1]++;
-                m++;
+                g.in_at[cols[k] + 1]++;
             }
     for (int i = 0; i < n; i++) {
         g.out_at[i + 1] += g.out_at[i];
         g.in_at[i + 1] += g.in_at[i];
     }
-    g.out = xcalloc((size_t)m + 1, sizeof(int));
-    g.in = xcalloc((size_t)m + 1, sizeof(int));
+    g.out = xcalloc((size_t)g.out_at[n] + 1, sizeof(int));
+    g.in = xcalloc((size_t)g.out_at[n] + 1, sizeof(int));
     int *in_fill = xcalloc((size_t)n + 1, sizeof(int));
-    for (int i = 0, k = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            if (adj[i * n + j]) {
-                g.out[k++] = j;
-                g.in[g.in_at[j] + in_fill[j]++] = i;
+    for (int i = 0, e = 0, k = 0; i < n; i++)
+        for (int a = 0, len = rel_row(r, i, &cols, &lits); a < len; a++, e++)
+            if (on[e]) {
+                g.out[k++] = cols[a];
+                g.in[g.in_at[cols[a]] + in_fill[cols[a]]++] = i;
             }
     free(in_fill);
-    free(adj);
+    free(on);
     return g;
 }
 

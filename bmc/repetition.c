@@ -275,17 +275,17 @@ static void encode_strong_suffix(struct decomposition *d)
     int n = d->p->nevents;
     for (int e1 = 0; e1 < n; e1++)
         for (int e2 = 0; e2 < n; e2++) {
-            lit co = rel_get(&b->rels[R_CO], e2, e1);
+            lit co = rel_get(b->rels[R_CO], e2, e1);
             if (co != LIT_FALSE && d->ev_suf[e2] != LIT_FALSE)   /* prefix co-before suffix */
                 cnf_clause3(c, -d->ev_pre[e1], -d->ev_suf[e2], -co);
-            lit rf = rel_get(&b->rels[R_RF], e1, e2);
+            lit rf = rel_get(b->rels[R_RF], e1, e2);
             if (rf != LIT_FALSE && d->ev_suf[e1] != LIT_FALSE)   /* only the suffix reads it */
                 cnf_clause3(c, -rf, -d->ev_suf[e1], d->ev_suf[e2]);
             if (rf != LIT_FALSE && d->ev_suf[e2] != LIT_FALSE) { /* or the last prefix write */
                 lit l[4] = { -rf, -d->ev_suf[e2], -d->ev_pre[e1], d->x->co_last[e1] };
                 cnf_clause(c, l, 4);
             }
-            lit bar = rel_get(&b->rels[R_SYNCBAR], e1, e2);
+            lit bar = rel_get(b->rels[R_SYNCBAR], e1, e2);
             if (bar != LIT_FALSE && d->ev_suf[e1] != LIT_FALSE)  /* barriers meet in the suffix */
                 cnf_clause3(c, -bar, -d->ev_suf[e1], d->ev_suf[e2]);
         }
@@ -301,8 +301,8 @@ void repetition_encode(struct cnf *c, const struct program *p, const struct exec
         if (d.chains[k].may_repeat)
             encode_matching(&d, &d.chains[k]);
     encode_membership(&d);
-    encode_mirrored(&d, &x->base.rels[R_RF]);
-    encode_mirrored(&d, &x->base.rels[R_CO]);
+    encode_mirrored(&d, x->base.rels[R_RF]);
+    encode_mirrored(&d, x->base.rels[R_CO]);
     encode_strong_suffix(&d);
     for (int k = 0; k < d.nchains; k++) {
         free(d.chains[k].iters);

@@ -11,7 +11,7 @@ void sat_setup(struct sat_check *s)
     s->c = cnf_new(true);
     struct skeleton k = model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
     exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
-    s->md->build(s->c, &s->x.base, &s->m);
+    model_build(s->md, s->c, &s->x.base, &s->m);
     for (int i = 0; i < s->m.naxioms; i++) {
         const struct axiom *ax = &s->m.axioms[i];
         if (ax->kind == AX_FLAG || axiom_disabled(ax->name, s->o->disabled, s->o->ndisabled))
@@ -38,10 +38,10 @@ void sat_teardown(struct sat_check *s, struct check_result *r)
  * execution). */
 static bool refine(struct sat_check *s, const bool *off)
 {
-    int found = refine_acyclic(s->c, &s->x.bar_wait, LIT_TRUE);
+    int found = refine_acyclic(s->c, s->x.bar_wait, LIT_TRUE);
     for (int i = 0; i < s->nacts; i++)
         if (s->act_axioms[i]->kind == AX_ACYCLIC && !(off && off[i]))
-            found += refine_acyclic(s->c, &s->act_axioms[i]->rel, s->acts[i]);
+            found += refine_acyclic(s->c, s->act_axioms[i]->rel, s->acts[i]);
     return found > 0;
 }
 
@@ -71,14 +71,17 @@ static void extract_choice(struct sat_check *s, struct choice *ch)
     int n = p->nevents;
     choice_init(ch, p);
     ch->has_hint = true;
-    const struct rel *rf = &s->x.base.rels[R_RF];
+    const struct rel *const *rels = s->x.base.rels;
     for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) {
-            if (cnf_value(s->c, rel_get(rf, i, j)))
-                ch->rf[j] = i;
-            ch->co[i * n + j] = cnf_value(s->c, rel_get(&s->x.base.rels[R_CO], i, j));
-            ch->sf[i * n + j] = cnf_value(s->c, rel_get(&s->x.base.rels[R_SYNC_FENCE], i, j));
-        }
+        const int *cols;
+        const lit *lits;
+        for (int k = rel_row(rels[R_RF], i, &cols, &lits) - 1; k >= 0; k--)
+            if (cnf_value(s->c, lits[k]))
+                ch->rf[cols[k]] = i;
+        for (int k = rel_row(rels[R_CO], i, &cols, &lits) - 1; k >= 0; k--)
+            ch->co[(size_t)i * n + cols[k]] = cnf_value(s->c, lits[k]);
+        for (int k = rel_row(rels[R_SYNC_FENCE], i, &cols, &lits) - 1; k >= 0; k--)
+            ch->sf[(size_t)i * n + cols[k]] = cnf_value(s->c, lits[k]);
         ch->sync[i] = cnf_value(s->c, s->x.sync[i]);
         if (p->events[i].kind == EV_READ)
             ch->val_hint[i] = bv_model_value(s->c, &s->x.sx.val[i]);

@@ -20,7 +20,7 @@ static cJSON *tags_json(const struct base *b, int e)
 {
     cJSON *a = cJSON_CreateArray();
     for (int s = S_ATOM; s <= S_DV; s++)
-        if (b->sets[s].m[e] == LIT_TRUE)
+        if (b->sets[s]->m[e] == LIT_TRUE)
             cJSON_AddItemToArray(a, cJSON_CreateString(base_set_names[s]));
     return a;
 }
@@ -63,14 +63,20 @@ static cJSON *event_json(const struct program *p, const struct concrete *x, cons
 static cJSON *pairs_json(const struct rel *r, bool once)
 {
     cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < r->n; i++)
-        for (int j = 0; j < r->n; j++)
-            if (rel_get(r, i, j) == LIT_TRUE && (!once || i < j || rel_get(r, j, i) != LIT_TRUE)) {
+    for (int i = 0; i < r->n; i++) {
+        const int *cols;
+        const lit *lits;
+        int len = rel_row(r, i, &cols, &lits);
+        for (int k = 0; k < len; k++) {
+            int j = cols[k];
+            if (lits[k] == LIT_TRUE && (!once || i < j || rel_get(r, j, i) != LIT_TRUE)) {
                 cJSON *pair = cJSON_CreateArray();
                 cJSON_AddItemToArray(pair, cJSON_CreateNumber(i));
                 cJSON_AddItemToArray(pair, cJSON_CreateNumber(j));
                 cJSON_AddItemToArray(a, pair);
             }
+        }
+    }
     return a;
 }
 
@@ -125,14 +131,18 @@ static cJSON *last_reads_json(const struct program *p, const struct concrete *x,
     for (int r = first; r < end; r++) {
         if (!x->exec[r] || p->events[r].kind != EV_READ)
             continue;
-        for (int w = 0; w < p->nevents; w++)
-            if (rel_get(&b->rels[R_RF], w, r) == LIT_TRUE) {
+        const int *writes;
+        const lit *lits;
+        for (int k = 0, len = rel_col(b->rels[R_RF], r, &writes, &lits); k < len; k++) {
+            int w = writes[k];
+            if (lits[k] == LIT_TRUE) {
                 cJSON *o = cJSON_CreateObject();
                 cJSON_AddNumberToObject(o, "read", r);
                 cJSON_AddNumberToObject(o, "write", w);
                 cJSON_AddNumberToObject(o, "value", x->val[r]);
                 cJSON_AddItemToArray(a, o);
             }
+        }
     }
     return a;
 }
@@ -200,13 +210,13 @@ cJSON *wit_build(const struct program *p, const struct concrete *x, const struct
     cJSON_AddItemToObject(edges, "po", po_json(p, x));
     static const enum base_rel shown[] = { R_RF, R_CO, R_RMW, R_DATA, R_CTRL, R_SYNCBAR, R_SYNC_FENCE };
     for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
-        cJSON_AddItemToObject(edges, base_rel_names[shown[k]], pairs_json(&b->rels[shown[k]], false));
+        cJSON_AddItemToObject(edges, base_rel_names[shown[k]], pairs_json(b->rels[shown[k]], false));
     for (int k = 0; k < m->nexports; k++)
-        cJSON_AddItemToObject(edges, m->exports[k].name, pairs_json(&m->exports[k].rel, false));
+        cJSON_AddItemToObject(edges, m->exports[k].name, pairs_json(m->exports[k].rel, false));
     cJSON *flags = cJSON_CreateObject();
     for (int k = 0; k < m->naxioms; k++)
         if (m->axioms[k].kind == AX_FLAG && m->axioms[k].violated == LIT_TRUE)
-            cJSON_AddItemToObject(flags, m->axioms[k].name, pairs_json(&m->axioms[k].rel, true));
+            cJSON_AddItemToObject(flags, m->axioms[k].name, pairs_json(m->axioms[k].rel, true));
     cJSON_AddItemToObject(w, "threads", threads_json(p));
     cJSON_AddItemToObject(w, "events", events);
     cJSON_AddItemToObject(w, "edges", edges);

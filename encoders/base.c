@@ -1,6 +1,10 @@
 /* Base sets and relations derived from the event table and exec literals. */
 #include "encoders/base.h"
 
+#include <stdlib.h>
+
+#include "encoders/xalloc.h"
+
 const char *const base_set_names[S_COUNT] = {
     "_", "M", "R", "W", "F", "IW", "BAR", "WEAK", "RLX", "ACQ", "REL", "ACQ_REL", "SC",
     "GEN", "SUR", "TEX", "CON", "ALIAS",
@@ -14,23 +18,6 @@ const char *const base_rel_names[R_COUNT] = {
     "sr", "scta", "syncbar", "sync_fence", "vloc",
     "ssg", "swg", "sqf", "ssw",
 };
-
-void base_init(struct base *b, int n)
-{
-    b->n = n;
-    for (int s = 0; s < S_COUNT; s++)
-        b->sets[s] = set_empty(n);
-    for (int r = 0; r < R_COUNT; r++)
-        b->rels[r] = rel_empty(n);
-}
-
-void base_free(struct base *b)
-{
-    for (int s = 0; s < S_COUNT; s++)
-        set_free(&b->sets[s]);
-    for (int r = 0; r < R_COUNT; r++)
-        rel_free(&b->rels[r]);
-}
 
 bool base_same_location(const struct program *p, const struct event *e1, const struct event *e2)
 {
@@ -183,48 +170,151 @@ static bool ssw_declared(const struct litmus *l, int from, int to)
     return false;
 }
 
-void base_fill_static(struct cnf *c, const struct program *p, const lit *exec, struct base *b)
+/* Per event: the instance of scope s its thread is in (dense ids), -1
+ * for an initial write. */
+static int *scope_keys(const struct program *p, enum scope s)
 {
-    int n = b->n;
-    for (int i = 0; i < n; i++) {
-        bool in[S_COUNT];
-        tag_event(&p->events[i], p->lit->dialect, in);
-        for (int s = 0; s < S_COUNT; s++)
-            b->sets[s].m[i] = in[s] ? exec[i] : LIT_FALSE;
-    }
-    for (int i = 0; i < n; i++) {
-        const struct event *e1 = &p->events[i];
-        for (int j = 0; j < n; j++) {
-            const struct event *e2 = &p->events[j];
-            lit both = cnf_and(c, exec[i], exec[j]);
-            if (both == LIT_FALSE)
-                continue;
-            bool same_thread = e1->thread >= 0 && e1->thread == e2->thread;
-            if (same_thread && i < j)
-                rel_set(&b->rels[R_PO], i, j, both);
-            if (event_is_mem(e1) && event_is_mem(e2) && base_same_location(p, e1, e2))
-                rel_set(&b->rels[R_LOC], i, j, both);
-            if (base_same_vloc(p, i, j))
-                rel_set(&b->rels[R_VLOC], i, j, both);
-            if (i != j || same_thread)
-                rel_set(&b->rels[same_thread || i == j ? R_INT : R_EXT], i, j, both);
-            if (e1->rmw && e1->kind == EV_READ && e1->rmw_partner == j)
-                rel_set(&b->rels[R_RMW], i, j, both);
-            if (base_scopes_overlap(p, e1, e2))
-                rel_set(&b->rels[R_SR], i, j, both);
-            if (e1->thread >= 0 && e2->thread >= 0 &&
-                program_same_scope(p, e1->thread, e2->thread,
-                                   p->lit->dialect == DIALECT_PTX ? SCOPE_CTA : SCOPE_WG))
-                rel_set(&b->rels[R_SCTA], i, j, both);
-            if (p->lit->dialect == DIALECT_VULKAN && e1->thread >= 0 && e2->thread >= 0) {
-                static const enum base_rel same[] = { R_SSG, R_SWG, R_SQF };
-                static const enum scope level[] = { SCOPE_SG, SCOPE_WG, SCOPE_QF };
-                for (int k = 0; k < 3; k++)
-                    if (program_same_scope(p, e1->thread, e2->thread, level[k]))
-                        rel_set(&b->rels[same[k]], i, j, both);
-                if (e1->thread != e2->thread && ssw_declared(p->lit, e1->thread, e2->thread))
-                    rel_set(&b->rels[R_SSW], i, j, both);
-            }
+    int nt = p->nthreads, *rep = xcalloc((size_t)nt + 1, sizeof *rep), *tkey = xcalloc((size_t)nt + 1, sizeof *tkey);
+    int groups = 0;
+    for (int t = 0; t < nt; t++) {
+        tkey[t] = -1;
+        for (int g = 0; g < groups && tkey[t] < 0; g++)
+            if (program_same_scope(p, t, rep[g], s))
+                tkey[t] = g;
+        if (tkey[t] < 0) {
+            rep[groups] = t;
+            tkey[t] = groups++;
         }
     }
+    int *key = xcalloc((size_t)p->nevents + 1, sizeof *key);
+    for (int e = 0; e < p->nevents; e++)
+        key[e] = p->events[e].thread >= 0 ? tkey[p->events[e].thread] : -1;
+    free(rep);
+    free(tkey);
+    return key;
+}
+
+/* i, j in the same instance of scope s. */
+static const struct rel *same_scope(struct rels *A, const struct program *p, enum scope s)
+{
+    int *key = scope_keys(p, s);
+    const struct rel *r = rel_class(A, key, false);
+    free(key);
+    return r;
+}
+
+/* sr: each event's scope includes the other's thread.  Scope instances
+ * nest, so that is one instance of the narrower of the two scopes: the
+ * union over scopes S of (events scoped S or wider)^2 & same instance of S. */
+static const struct rel *scope_relation(struct rels *A, const struct program *p)
+{
+    static const enum scope ptx[] = { SCOPE_CTA, SCOPE_GPU, SCOPE_SYS };
+    static const enum scope vk[] = { SCOPE_SG, SCOPE_WG, SCOPE_QF, SCOPE_DV };
+    bool vulkan = p->lit->dialect == DIALECT_VULKAN;
+    int count = vulkan ? 4 : 3, n = p->nevents;
+    bool *wide = xcalloc((size_t)n + 1, sizeof *wide);
+    const struct rel *sr = rel_empty(A);
+    for (int k = 0; k < count; k++) {
+        enum scope s = vulkan ? vk[k] : ptx[k];
+        for (int e = 0; e < n; e++)
+            wide[e] = p->events[e].scope != SCOPE_NONE &&
+                      program_scope_level(p->events[e].scope) >= program_scope_level(s);
+        const struct set *w = set_of(A, wide);
+        sr = rel_union(A, sr, rel_inter(A, rel_product(A, w, w), same_scope(A, p, s)));
+    }
+    free(wide);
+    return sr;
+}
+
+/* Per event: key(e) when e is a memory access, -1 otherwise. */
+static const struct rel *same_location(struct rels *A, const struct program *p, bool generic)
+{
+    int *key = xcalloc((size_t)p->nevents + 1, sizeof *key);
+    for (int e = 0; e < p->nevents; e++) {
+        const struct event *ev = &p->events[e];
+        key[e] = !event_is_mem(ev) || ev->loc < 0 ? -1
+                 : generic ? program_generic_location(p->lit, ev->loc) : program_root_location(p->lit, ev->loc);
+    }
+    const struct rel *r = rel_class(A, key, false);
+    free(key);
+    return r;
+}
+
+/* The tag sets of every event. */
+static void tag_sets(const struct program *p, struct base *b)
+{
+    int n = p->nevents;
+    bool (*in)[S_COUNT] = xcalloc((size_t)n + 1, sizeof *in);
+    bool *member = xcalloc((size_t)n + 1, sizeof *member);
+    for (int e = 0; e < n; e++)
+        tag_event(&p->events[e], p->lit->dialect, in[e]);
+    for (int s = 0; s < S_COUNT; s++) {
+        for (int e = 0; e < n; e++)
+            member[e] = in[e][s];
+        b->sets[s] = s == S_ALL ? set_all(b->arena) : set_of(b->arena, member);
+    }
+    free(in);
+    free(member);
+}
+
+/* rmw (each RMW read to its write) and ssw (declared thread pairs). */
+static void listed_relations(const struct program *p, struct base *b)
+{
+    struct rels *A = b->arena;
+    struct rel_builder rmw, ssw;
+    rel_builder_init(&rmw);
+    rel_builder_init(&ssw);
+    for (int i = 0; i < p->nevents; i++) {
+        const struct event *e1 = &p->events[i];
+        if (e1->rmw && e1->kind == EV_READ && e1->rmw_partner >= 0)
+            rel_add(&rmw, i, e1->rmw_partner, rels_both(A, i, e1->rmw_partner));
+    }
+    if (p->lit->dialect == DIALECT_VULKAN)
+        for (int t1 = 0; t1 < p->nthreads; t1++)
+            for (int t2 = 0; t2 < p->nthreads; t2++) {
+                if (t1 == t2 || !ssw_declared(p->lit, t1, t2))
+                    continue;
+                const struct pthread *a = &p->threads[t1], *c = &p->threads[t2];
+                for (int i = a->first_event; i < a->first_event + a->nevents; i++)
+                    for (int j = c->first_event; j < c->first_event + c->nevents; j++)
+                        rel_add(&ssw, i, j, rels_both(A, i, j));
+            }
+    b->rels[R_RMW] = rel_build(A, &rmw, true);
+    b->rels[R_SSW] = rel_build(A, &ssw, true);
+}
+
+void base_init(struct base *b, struct cnf *c, const struct program *p, const lit *exec)
+{
+    int n = p->nevents;
+    b->n = n;
+    b->arena = rels_new(c, n, exec);
+    struct rels *A = b->arena;
+    tag_sets(p, b);
+    for (int r = 0; r < R_COUNT; r++)
+        b->rels[r] = rel_empty(A);
+    int *thread = xcalloc((size_t)n + 1, sizeof *thread);
+    for (int e = 0; e < n; e++)
+        thread[e] = p->events[e].thread;
+    b->rels[R_PO] = rel_class(A, thread, true);
+    b->rels[R_INT] = rel_class(A, thread, false);   /* initial writes are in neither int nor ext */
+    free(thread);
+    b->rels[R_EXT] = rel_diff(A, rel_product(A, set_all(A), set_all(A)),
+                              rel_union(A, b->rels[R_INT], rel_id(A, set_all(A))));
+    b->rels[R_LOC] = same_location(A, p, false);
+    b->rels[R_VLOC] = same_location(A, p, true);
+    b->rels[R_SR] = scope_relation(A, p);
+    bool vulkan = p->lit->dialect == DIALECT_VULKAN;
+    b->rels[R_SCTA] = same_scope(A, p, vulkan ? SCOPE_WG : SCOPE_CTA);
+    if (vulkan) {
+        b->rels[R_SSG] = same_scope(A, p, SCOPE_SG);
+        b->rels[R_SWG] = same_scope(A, p, SCOPE_WG);
+        b->rels[R_SQF] = same_scope(A, p, SCOPE_QF);
+    }
+    listed_relations(p, b);
+}
+
+void base_free(struct base *b)
+{
+    rels_free(b->arena);
+    b->arena = NULL;
 }

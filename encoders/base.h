@@ -31,23 +31,23 @@ enum base_rel {
 
 struct base {
     int n;
-    struct set sets[S_COUNT];
-    struct rel rels[R_COUNT];
+    struct rels *arena;      /* owns the sets and relations below */
+    const struct set *sets[S_COUNT];
+    const struct rel *rels[R_COUNT];
 };
 
 /* Names of sets and relations (as in the cat files). */
 extern const char *const base_set_names[S_COUNT];
 extern const char *const base_rel_names[R_COUNT];
 
-/* Starts a base: all sets and relations empty. */
-void base_init(struct base *b, int n);
+/* Starts a base over p's events whose execution literals are exec (copied):
+ * the tag sets, and po, loc, int, ext, rmw, sr, scta, vloc, ssg, swg, sqf
+ * and ssw as static relations (each pair's literal exec_i & exec_j, decided
+ * by types, threads, locations and scopes); rf, co, addr, data, ctrl,
+ * syncbar and sync_fence empty, for the caller to set. */
+void base_init(struct base *b, struct cnf *c, const struct program *p, const lit *exec);
 /* Frees every set and relation. */
 void base_free(struct base *b);
-
-/* Fills the sets and the relations that follow from the static event table
- * and the execution literals exec[e]: po, loc, int, ext, rmw, sr, scta, vloc,
- * ssg, swg, sqf, ssw and the tag sets.  rf, co, deps, syncbar and sync_fence are the caller's. */
-void base_fill_static(struct cnf *c, const struct program *p, const lit *exec, struct base *b);
 
 /* True when the scopes of e1 and e2 each include the other's thread. */
 bool base_scopes_overlap(const struct program *p, const struct event *e1, const struct event *e2);

@@ -38,7 +38,9 @@ void cnf_free(struct cnf *c)
     free(c->work);
     free(c->eval_at);
     free(c->eval_val);
-    closures_free(c);
+    for (int k = 0; k < EXT_COUNT; k++)
+        if (c->ext[k])
+            c->ext[k]->release(c);
     free(c);
 }
 
@@ -111,11 +113,7 @@ static void emit(struct cnf *c, lit a, lit b, lit d)
     cnf_emit(c, l, d ? 3 : 2);
 }
 
-/* Gives the solver what literal l occurring in a clause (or assumed) needs:
- * for a gate output, the half of its definition that l's sign uses, and so
- * on down through the gates that half mentions (Plaisted-Greenbaum).  A
- * gate that no clause mentions costs nothing. */
-static void require(struct cnf *c, lit l)
+void cnf_require(struct cnf *c, lit l)
 {
     size_t top = cnf_push(c, 0, l);
     while (top > 0) {
@@ -128,7 +126,7 @@ static void require(struct cnf *c, lit l)
         d->sides |= side;
         lit a = d->a, b = d->b;
         if (d->op == GATE_CLOSURE) {
-            top = closure_require(c, o, side, top);
+            top = c->ext[EXT_CLOSURE]->require(c, o, side, top);
         } else if (d->op == GATE_AND && side == SIDE_POS) {          /* o -> a & b */
             emit(c, -o, a, 0);
             emit(c, -o, b, 0);
@@ -161,7 +159,7 @@ void cnf_clause(struct cnf *c, const lit *l, int n)
     cnf_emit(c, l, n);
     for (int i = 0; i < n; i++)
         if (!lit_is_const(l[i]))
-            require(c, l[i]);
+            cnf_require(c, l[i]);
 }
 
 void cnf_unit(struct cnf *c, lit a) { cnf_clause(c, &a, 1); }
@@ -319,14 +317,21 @@ static void snapshot_model(struct cnf *c, int res)
 
 int cnf_solve(struct cnf *c, const lit *assumptions, int n)
 {
-    for (int i = 0; i < n; i++) {
-        require(c, assumptions[i]);
-        ccadical_assume(c->solver, assumptions[i]);
+    for (;;) {
+        for (int i = 0; i < n; i++) {
+            cnf_require(c, assumptions[i]);
+            ccadical_assume(c->solver, assumptions[i]);
+        }
+        c->generation++;
+        int res = ccadical_solve(c->solver);
+        snapshot_model(c, res);
+        long added = 0;   /* one extension at a time: its clauses end the model's values */
+        for (int k = 0; k < EXT_COUNT && res == 10 && added == 0; k++)
+            if (c->ext[k] && c->ext[k]->refine)
+                added = c->ext[k]->refine(c);
+        if (added == 0)
+            return res;
     }
-    c->generation++;
-    int res = ccadical_solve(c->solver);
-    snapshot_model(c, res);
-    return res;
 }
 
 bool cnf_known_value(struct cnf *c, lit l)
@@ -362,7 +367,7 @@ static bool var_value(struct cnf *c, int v)
             continue;
         }
         if (d->op == GATE_CLOSURE) {
-            top = closure_evaluate(c, u, top);
+            top = c->ext[EXT_CLOSURE]->evaluate(c, u, top);
             continue;
         }
         size_t before = top;

@@ -57,14 +57,24 @@ lit cnf_iff(struct cnf *c, lit a, lit b);
 lit cnf_ite(struct cnf *c, lit s, lit t, lit e);
 lit cnf_and_n(struct cnf *c, const lit *l, int n);
 lit cnf_or_n(struct cnf *c, const lit *l, int n);
-/* The transitive closure of the relation r over n nodes (r and t are
- * row-major n * n matrices): t[i*n+j] is true iff a path of r leads from
- * i to j.  Its entries are lazily defined like gates (see closure.c). */
-void cnf_closure(struct cnf *c, const lit *r, int n, lit *t);
+/* The transitive closure t of the relation r over n nodes, both as sorted
+ * rows (row i is col/val[start[i] .. start[i+1]), no LIT_FALSE entry):
+ * t(i, j) is true iff a path of r leads from i to j.  t's arrays belong to
+ * c until cnf_free; its entries are lazily defined like gates, and the
+ * half "a path implies t" of a big closure is added only for the paths a
+ * model shows (see closure.c). */
+void cnf_closure(struct cnf *c, int n, const int *start, const int *col, const lit *val,
+                 const int **tstart, const int **tcol, const lit **tval);
+/* Constrains the pairs of rows (start, col, val) over n nodes, literal
+ * l(i, j) meaning "i before j", to be transitive; antisymmetry and
+ * totality are the caller's.  Small orders get every transitivity clause
+ * now, big ones those that a model shows missing (see order.c). */
+void cnf_order(struct cnf *c, int n, const int *start, const int *col, const lit *val);
 /* Constrains at most one of l[0..n-1] to be true. */
 void cnf_at_most_one(struct cnf *c, const lit *l, int n);
 
-/* Solving (symbolic mode only). Returns 10 (SAT) or 20 (UNSAT). */
+/* Solving (symbolic mode only). Returns 10 (SAT) or 20 (UNSAT); a model
+ * satisfies every closure and order definition (see above). */
 int cnf_solve(struct cnf *c, const lit *assumptions, int n);
 /* Value of a literal in the last model (constants evaluate directly, gates
  * from their inputs). */

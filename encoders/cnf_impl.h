@@ -1,5 +1,6 @@
 /* Internals of the CNF layer, shared by cnf.c (gates, clauses, solving) and
- * closure.c (transitive closures); nothing outside those two includes it. */
+ * its extensions closure.c (transitive closures) and order.c (strict
+ * orders); nothing else includes it. */
 #ifndef GPUBMC_CNF_IMPL_H
 #define GPUBMC_CNF_IMPL_H
 
@@ -14,18 +15,30 @@ enum gate_op { GATE_AND = 1, GATE_XOR = 2, GATE_CLOSURE = 3 };
 enum { SIDE_POS = 1, SIDE_NEG = 2 };
 
 /* The definition of a gate variable, kept so clauses are emitted on demand;
- * for GATE_CLOSURE, a is the closure's index and b the entry i * n + j. */
+ * for GATE_CLOSURE, a and b are the extension's own (closure and entry). */
 struct gate_def { unsigned char op, sides; lit a, b; };
 
 struct gate_slot { int op; lit a, b, out; };
 
-/* The transitive closure t of a relation r over n nodes (both n * n). */
-struct closure {
-    int n;
-    lit *r, *t;
-    lit *exact;                /* Warshall gates for t, built when a t entry occurs positively */
-    unsigned evaluated_at;     /* generation of the last evaluation */
+/* An extension of the cnf, reached only through these pointers (so cnf.c
+ * names nothing of the files that provide them): gates defined on demand
+ * (closures, EXT_CLOSURE, whose gates are GATE_CLOSURE) and constraints
+ * checked after each satisfying model (strict orders, EXT_ORDER). */
+struct cnf_ext {
+    /* Emits the given side of gate o's definition and pushes what it needs
+     * on the work stack at depth top; returns the new depth. */
+    size_t (*require)(struct cnf *c, lit o, int side, size_t top);
+    /* Pushes the pending inputs of gate o at depth top and returns the new
+     * depth; when none is pending, evaluates o (and what shares its work). */
+    size_t (*evaluate)(struct cnf *c, lit o, size_t top);
+    /* After a satisfying model (solver values still readable): adds the
+     * clauses its constraints lack for that model; returns how many. */
+    long (*refine)(struct cnf *c);
+    /* Frees the extension's state. */
+    void (*release)(struct cnf *c);
 };
+
+enum { EXT_CLOSURE, EXT_ORDER, EXT_COUNT };
 
 struct cnf {
     CCaDiCaL *solver;
@@ -42,8 +55,8 @@ struct cnf {
     bool core_valid;           /* the last solve was UNSAT and no clause came since */
     unsigned *eval_at;         /* by variable: generation of eval_val */
     bool *eval_val;            /* by variable: a gate's evaluated value, a plain variable's model value */
-    struct closure *closures;
-    int nclosures, closures_cap;
+    const struct cnf_ext *ext[EXT_COUNT];
+    void *ext_state[EXT_COUNT];
 };
 
 /* A fresh variable whose definition is def. */
@@ -53,19 +66,15 @@ size_t cnf_push(struct cnf *c, size_t top, lit l);
 /* Hands the clause l[0..n-1] to the solver with constants folded, and no
  * requirement on its literals (the caller pushes those it needs). */
 void cnf_emit(struct cnf *c, const lit *l, int n);
+/* Gives the solver what literal l occurring in a clause (or assumed) needs:
+ * for a gate output, the half of its definition that l's sign uses, and so
+ * on down through the gates that half mentions (Plaisted-Greenbaum).  A
+ * gate that no clause mentions costs nothing. */
+void cnf_require(struct cnf *c, lit l);
 /* Value in the last model of a constant, a plain variable or a gate
  * already evaluated in this generation. */
 bool cnf_known_value(struct cnf *c, lit l);
 /* True when l's variable is a gate not yet evaluated in this generation. */
 bool cnf_pending(const struct cnf *c, lit l);
-
-/* Emits the given side of closure entry o's definition and pushes what it
- * needs on the work stack at depth top; returns the new depth. */
-size_t closure_require(struct cnf *c, lit o, int side, size_t top);
-/* Pushes the pending inputs of closure entry o at depth top and returns the
- * new depth; when none is pending, evaluates every entry of its closure. */
-size_t closure_evaluate(struct cnf *c, lit o, size_t top);
-/* Releases every closure. */
-void closures_free(struct cnf *c);
 
 #endif

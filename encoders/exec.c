@@ -18,7 +18,9 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
                       struct exec_enc *x)
 {
     int n = p->nevents;
-    lit *choices = xcalloc((size_t)n, sizeof *choices);
+    lit *choices = xcalloc((size_t)n + 1, sizeof *choices);
+    struct rel_builder rf;
+    rel_builder_init(&rf);
     for (int r = 0; r < n; r++) {
         const struct event *er = &p->events[r];
         if (er->kind != EV_READ || x->sx.exec[r] == LIT_FALSE)
@@ -33,7 +35,7 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
             lit v = cnf_var(c);
             cnf_imply(c, v, both);
             same_value_if(c, v, &x->sx.val[w], &x->sx.val[r]);
-            rel_set(&x->base.rels[R_RF], w, r, v);
+            rel_add(&rf, w, r, v);
             choices[k++] = v;
         }
         choices[k] = -x->sx.exec[r];
@@ -41,6 +43,7 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
         cnf_at_most_one(c, choices, k);
     }
     free(choices);
+    x->base.rels[R_RF] = rel_build(x->base.arena, &rf, false);
 }
 
 /* Coherence never goes from i to j against program order (as far as the
@@ -50,11 +53,15 @@ static bool co_never(const struct skeleton *k, const struct program *p, int i, i
     return base_co_backward_impossible(k, p, j, i);
 }
 
-/* A strict order over the events in `members` (pairs allowed by `pair`):
- * antisymmetric and transitive; total on executed pairs when total.  With
- * the optional rules (read under skeleton sk), a pair with forced(i, j) is
- * ordered i before j and one with never(i, j) is never ordered i before j. */
-static void encode_order(struct cnf *c, const struct program *p, struct exec_enc *x, struct rel *ord,
+/* A strict order over the events in `members` (pairs allowed by `pair`),
+ * into ord: antisymmetric; total on executed pairs when total.  With the
+ * optional rules (read under skeleton sk), a pair with forced(i, j) is
+ * ordered i before j and one with never(i, j) is never ordered i before j.
+ * Members come in event order; a pair's free literals are a variable for
+ * the earlier event first and the negation of one for the other way, so
+ * the solver's first guess (every variable true) is the event order, which
+ * is transitive.  Transitivity is cnf_order's (encode_orders). */
+static void encode_order(struct cnf *c, const struct program *p, struct exec_enc *x, struct rel_builder *ord,
                          const int *members, int k, bool total,
                          bool (*pair)(const struct program *, int, int), const struct skeleton *sk,
                          bool (*forced)(const struct skeleton *, const struct program *, int, int),
@@ -70,30 +77,29 @@ static void encode_order(struct cnf *c, const struct program *p, struct exec_enc
                 continue;
             if (forced && (forced(sk, p, i, j) || forced(sk, p, j, i))) {
                 bool ij = forced(sk, p, i, j);
-                rel_set(ord, ij ? i : j, ij ? j : i, both);
+                rel_add(ord, ij ? i : j, ij ? j : i, both);
                 continue;
             }
             lit f = never && never(sk, p, i, j) ? LIT_FALSE : cnf_var(c);
-            lit g = never && never(sk, p, j, i) ? LIT_FALSE : cnf_var(c);
+            lit g = never && never(sk, p, j, i) ? LIT_FALSE : -cnf_var(c);
             cnf_imply(c, f, both);
             cnf_imply(c, g, both);
             cnf_clause2(c, -f, -g);
             if (total)
                 cnf_clause3(c, -both, f, g);
-            rel_set(ord, i, j, f);
-            rel_set(ord, j, i, g);
+            rel_add(ord, i, j, f);
+            rel_add(ord, j, i, g);
         }
-    for (int a = 0; a < k; a++)
-        for (int b = 0; b < k; b++)
-            for (int d = 0; d < k; d++) {
-                int i = members[a], j = members[b], l = members[d];
-                if (i == j || j == l || i == l)
-                    continue;
-                lit ij = rel_get(ord, i, j), jl = rel_get(ord, j, l), il = rel_get(ord, i, l);
-                if (ij == LIT_FALSE || jl == LIT_FALSE || il == LIT_TRUE)
-                    continue;
-                cnf_clause3(c, -ij, -jl, il);
-            }
+}
+
+/* The order built in ord, transitive in every execution. */
+static const struct rel *finish_order(struct cnf *c, struct exec_enc *x, struct rel_builder *ord)
+{
+    const struct rel *r = rel_build(x->base.arena, ord, false);
+    const struct rel_rows *rows = r->rows;
+    cnf_order(c, r->n, rows->start, rows->col, rows->val);
+    rel_mark_transitive(r);
+    return r;
 }
 
 static bool same_location_pair(const struct program *p, int i, int j)
@@ -110,7 +116,9 @@ static void encode_co(struct cnf *c, const struct program *p, const struct skele
                       struct exec_enc *x)
 {
     int n = p->nevents;
-    int *members = xcalloc((size_t)n, sizeof *members);
+    int *members = xcalloc((size_t)n + 1, sizeof *members);
+    struct rel_builder co;
+    rel_builder_init(&co);
     for (int loc = 0; loc < p->lit->nlocs; loc++) {
         if (program_root_location(p->lit, loc) != loc)
             continue;
@@ -120,30 +128,33 @@ static void encode_co(struct cnf *c, const struct program *p, const struct skele
             if (e->kind == EV_WRITE && program_root_location(p->lit, e->loc) == loc)
                 members[k++] = w;
         }
-        encode_order(c, p, x, &x->base.rels[R_CO], members, k, sk->co_total, same_location_pair, sk,
+        encode_order(c, p, x, &co, members, k, sk->co_total, same_location_pair, sk,
                      base_co_forced, co_never);
         for (int w = 0; w < n; w++) {     /* initial writes come first */
             const struct event *e = &p->events[w];
             if (e->kind != EV_INIT || program_root_location(p->lit, e->loc) != loc)
                 continue;
             for (int a = 0; a < k; a++)
-                rel_set(&x->base.rels[R_CO], w, members[a], x->sx.exec[members[a]]);
+                rel_add(&co, w, members[a], x->sx.exec[members[a]]);
         }
     }
     free(members);
+    x->base.rels[R_CO] = finish_order(c, x, &co);
 }
 
 static void encode_sync_fence(struct cnf *c, const struct program *p, struct exec_enc *x)
 {
     int n = p->nevents, k = 0;
-    int *members = xcalloc((size_t)n, sizeof *members);
+    int *members = xcalloc((size_t)n + 1, sizeof *members);
+    struct rel_builder sf;
+    rel_builder_init(&sf);
     for (int e = 0; e < n; e++)
         if (p->events[e].kind == EV_FENCE && p->events[e].mo == MO_SC &&
             p->events[e].in->kind == I_FENCE)
             members[k++] = e;
-    encode_order(c, p, x, &x->base.rels[R_SYNC_FENCE], members, k, true, fences_in_scope, NULL, NULL,
-                 NULL);
+    encode_order(c, p, x, &sf, members, k, true, fences_in_scope, NULL, NULL, NULL);
     free(members);
+    x->base.rels[R_SYNC_FENCE] = finish_order(c, x, &sf);
 }
 
 bool exec_barriers_meet(const struct program *p, const struct event *b1, const struct event *b2)
@@ -214,7 +225,7 @@ static void encode_occurrences(struct cnf *c, const struct program *p, struct ex
 /* Passing condition of barrier b (and its sync literal) from its group,
  * and the justification edges m -> b (m's arrival lets b pass) in just. */
 static void encode_barrier(struct cnf *c, const struct program *p, struct exec_enc *x, int b,
-                           const int *group, int k, struct rel *just)
+                           const int *group, int k, struct rel_builder *just)
 {
     const struct instr *in = p->events[b].in;
     struct symexec *s = &x->sx;
@@ -231,7 +242,7 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
         met[tm] = cnf_or(c, met[tm], cf[i]);
         owes[tm] = cnf_or(c, owes[tm], blocks_if_unreached(c, p, x, b, m));
         if (tm != tb && !(in->arrive && !in->has_bar_quorum))   /* an arrive waits for nobody */
-            rel_set(just, m, b, cnf_and(c, s->exec[b], in->has_bar_quorum ? sy[i] : cf[i]));
+            rel_add(just, m, b, cnf_and(c, s->exec[b], in->has_bar_quorum ? sy[i] : cf[i]));
     }
     lit pass;
     if (!in->has_bar_quorum) {
@@ -267,33 +278,35 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
 static void encode_barrier_order(struct cnf *c, const struct program *p, struct exec_enc *x,
                                  const struct rel *just)
 {
+    struct rels *A = x->base.arena;
     int nbar = 0;
     for (int e = 0; e < p->nevents; e++)
         nbar += p->events[e].kind == EV_BARRIER;
     if (nbar < 2) {   /* one barrier waits for nothing it precedes */
-        x->bar_wait = rel_empty(0);
+        x->bar_wait = rel_empty(A);
         return;
     }
-    struct rel before = rel_empty(p->nevents);
+    struct rel_builder before;
+    rel_builder_init(&before);
     for (int t = 0; t < p->nthreads; t++) {
         const struct pthread *pt = &p->threads[t];
         for (int a = pt->first_event; a < pt->first_event + pt->nevents; a++)
             for (int b = a + 1; b < pt->first_event + pt->nevents; b++)
                 if (p->events[a].kind == EV_BARRIER && p->events[b].kind == EV_BARRIER)
-                    rel_set(&before, a, b, cnf_and(c, x->sx.exec[a], x->sx.cf[b]));
+                    rel_add(&before, a, b, cnf_and(c, x->sx.exec[a], x->sx.cf[b]));
     }
-    struct rel via = rel_seq(c, &before, just);
-    x->bar_wait = rel_union(c, &before, &via);
-    rel_free(&before);
-    rel_free(&via);
+    const struct rel *in_thread = rel_build(A, &before, false);
+    x->bar_wait = rel_union(A, in_thread, rel_seq(A, in_thread, just));
 }
 
 static void encode_barriers(struct cnf *c, const struct program *p, struct exec_enc *x)
 {
     int n = p->nevents;
-    int *group = xcalloc((size_t)n, sizeof *group);
-    struct rel just = rel_empty(n);
-    x->bar_occ = xcalloc((size_t)n, sizeof *x->bar_occ);
+    int *group = xcalloc((size_t)n + 1, sizeof *group);
+    struct rel_builder just, syncbar;
+    rel_builder_init(&just);
+    rel_builder_init(&syncbar);
+    x->bar_occ = xcalloc((size_t)n + 1, sizeof *x->bar_occ);
     for (int b = 0; b < n; b++) {
         const struct event *eb = &p->events[b];
         if (eb->kind != EV_BARRIER)
@@ -321,11 +334,11 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
                             group[a] == b ? LIT_TRUE : same_instance(c, p, x, b, group[a]));
             if (eb->in->has_bar_id)
                 l = cnf_and(c, l, x->sync[b]);
-            rel_set(&x->base.rels[R_SYNCBAR], b, group[a], l);
+            rel_add(&syncbar, b, group[a], l);
         }
     }
-    encode_barrier_order(c, p, x, &just);
-    rel_free(&just);
+    x->base.rels[R_SYNCBAR] = rel_build(x->base.arena, &syncbar, false);
+    encode_barrier_order(c, p, x, rel_build(x->base.arena, &just, false));
     free(group);
 }
 
@@ -345,9 +358,10 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
             if (!event_is_write(e) || program_root_location(p->lit, e->loc) != loc ||
                 x->sx.exec[w] == LIT_FALSE)
                 continue;
-            lit later = LIT_FALSE;
-            for (int o = 0; o < n; o++)
-                later = cnf_or(c, later, rel_get(&x->base.rels[R_CO], w, o));
+            const int *cols;
+            const lit *lits;
+            int succs = rel_row(x->base.rels[R_CO], w, &cols, &lits);
+            lit later = cnf_or_n(c, lits, succs);
             x->co_last[w] = cnf_and(c, x->sx.exec[w], -later);
             lit pick = cnf_var(c);
             cnf_imply(c, pick, x->co_last[w]);
@@ -370,21 +384,18 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
 {
     int n = p->nevents;
     symexec_run(c, p, sx_mode, &x->sx);
-    x->sync = xcalloc((size_t)n, sizeof *x->sync);
-    x->final_pick = xcalloc((size_t)n, sizeof *x->final_pick);
-    x->co_last = xcalloc((size_t)n, sizeof *x->co_last);
+    x->sync = xcalloc((size_t)n + 1, sizeof *x->sync);
+    x->final_pick = xcalloc((size_t)n + 1, sizeof *x->final_pick);
+    x->co_last = xcalloc((size_t)n + 1, sizeof *x->co_last);
     for (int e = 0; e < n; e++)
         x->sync[e] = x->final_pick[e] = x->co_last[e] = LIT_FALSE;
-    base_init(&x->base, n);
+    base_init(&x->base, c, p, x->sx.exec);
     encode_barriers(c, p, x);
-    base_fill_static(c, p, x->sx.exec, &x->base);
     encode_rf(c, p, k, x);
     encode_co(c, p, k, x);
     encode_sync_fence(c, p, x);
-    rel_free(&x->base.rels[R_DATA]);
-    rel_free(&x->base.rels[R_CTRL]);
-    x->base.rels[R_DATA] = rel_copy(&x->sx.data);
-    x->base.rels[R_CTRL] = rel_copy(&x->sx.ctrl);
+    x->base.rels[R_DATA] = rel_build(x->base.arena, &x->sx.data, false);
+    x->base.rels[R_CTRL] = rel_build(x->base.arena, &x->sx.ctrl, false);
     encode_final_memory(c, p, x);
 }
 
@@ -397,5 +408,4 @@ void exec_free(const struct program *p, struct exec_enc *x)
     free(x->co_last);
     free(x->final_mem);
     free(x->bar_occ);
-    rel_free(&x->bar_wait);
 }

@@ -14,7 +14,7 @@ struct exec_enc {
     lit *co_last;            /* per write event: executed with no co-successor */
     struct bv *final_mem;    /* per location (aliases share their root's value) */
     struct bv *bar_occ;      /* per barrier event: its occurrence number */
-    struct rel bar_wait;     /* must be acyclic: barrier passage is well-founded */
+    const struct rel *bar_wait; /* must be acyclic: barrier passage is well-founded */
 };
 
 /* Encodes every candidate execution of p under skeleton k (co total or

@@ -1,64 +1,137 @@
-/* Relations and sets over the n events of one program, as matrices of
- * literals.  An entry that is LIT_FALSE is outside the static may-set and
- * costs nothing; every operation skips it, so sparse relations stay cheap.
- * The same code evaluates one concrete execution when the cnf is constant-only. */
+/* Relations and sets over the n events of one program.
+ *
+ * Every relation lives in an arena (struct rels) that owns it until
+ * rels_free.  A relation has a may-set, the pairs that can ever hold, and a
+ * literal per may-pair; pairs outside it are LIT_FALSE and cost nothing.
+ * Storage and every operation cost what the may-sets involved hold, never
+ * n x n:
+ *  - static relations (po, loc, sr, products of sets, and their unions,
+ *    intersections, differences and inverses) are decided by the events'
+ *    types, threads, locations and scopes before any literal exists; they
+ *    are kept as terms and a pair (i, j) of one has the literal
+ *    both(i, j) = exec_i & exec_j;
+ *  - unions, intersections, differences, inverses and compositions are
+ *    lazy: a pair is computed when asked, and a row by enumerating the
+ *    operand with the fewest candidates (the intersection of a huge static
+ *    relation with a sparse one costs the sparse one);
+ *  - closures (built when first read) and the rows that compositions and
+ *    closures read are materialized as sorted rows of literals.
+ * Sets are the events of a static tag set, each with the literal exec_i.
+ * The same code evaluates one concrete execution when the cnf is
+ * constant-only. */
 #ifndef GPUBMC_REL_H
 #define GPUBMC_REL_H
 
 #include "encoders/cnf.h"
 
-struct set { int n; lit *m; };
-struct rel { int n; lit *m; };   /* m[i * n + j]: the pair (i, j) */
+struct rels;
 
-/* Access helpers. */
-static inline lit rel_get(const struct rel *r, int i, int j) { return r->m[i * r->n + j]; }
-static inline void rel_set(struct rel *r, int i, int j, lit l) { r->m[i * r->n + j] = l; }
-/* True when no pair of r can hold (every entry LIT_FALSE). */
-static inline bool rel_is_empty(const struct rel *r)
-{
-    for (int i = 0; i < r->n * r->n; i++)
-        if (r->m[i] != LIT_FALSE)
-            return false;
-    return true;
-}
+/* A set: m[i] is exec_i for a member, LIT_FALSE otherwise. */
+struct set {
+    int n, size;             /* events; members */
+    lit *m;
+    int *members;            /* sorted */
+};
 
-/* The empty set / relation over n events (callers own and free them). */
-struct set set_empty(int n);
-struct rel rel_empty(int n);
-void set_free(struct set *s);
-void rel_free(struct rel *r);
-struct set set_copy(const struct set *s);
-struct rel rel_copy(const struct rel *r);
+/* Sorted rows of literals (none LIT_FALSE): row i is col/val[start[i] .. start[i+1]). */
+struct rel_rows {
+    int *start, *col;
+    lit *val;
+};
 
-/* Set algebra. */
-struct set set_union(struct cnf *c, const struct set *a, const struct set *b);
-struct set set_inter(struct cnf *c, const struct set *a, const struct set *b);
-struct set set_diff(struct cnf *c, const struct set *a, const struct set *b);
+enum rel_op { REL_ROWS, REL_CLASS, REL_PRODUCT, REL_ID, REL_UNION, REL_INTER, REL_DIFF, REL_INV, REL_SEQ, REL_PLUS };
 
-/* Relation algebra: r | s, r & s, r \ s, r ; s, r^-1. */
-struct rel rel_union(struct cnf *c, const struct rel *r, const struct rel *s);
-struct rel rel_inter(struct cnf *c, const struct rel *r, const struct rel *s);
-struct rel rel_diff(struct cnf *c, const struct rel *r, const struct rel *s);
-struct rel rel_seq(struct cnf *c, const struct rel *r, const struct rel *s);
-struct rel rel_inv(const struct rel *r);
-/* r+ (exact: entry (i,j) is true iff a path exists). */
-struct rel rel_plus(struct cnf *c, const struct rel *r);
-/* r? = r | [dom], where dom is the set of events of the identity. */
-struct rel rel_opt(struct cnf *c, const struct rel *r, const struct set *dom);
-/* [a] ; r ; [b] (either set may be NULL for "any"). */
-struct rel rel_restrict(struct cnf *c, const struct rel *r, const struct set *a, const struct set *b);
-/* a * b. */
-struct rel rel_product(struct cnf *c, const struct set *a, const struct set *b);
-/* [a]. */
-struct rel rel_id(const struct set *a);
+/* A relation; read-only outside encoders/rel*.c. */
+struct rel {
+    int n;
+    enum rel_op op;
+    bool is_static;          /* static: a pair's literal is both(i, j) */
+    bool transitive;         /* transitive in every execution (an order) */
+    bool empty;              /* known to have no pair */
+    struct rels *home;       /* the arena it lives in */
+    const struct rel *a, *b; /* operands */
+    const struct set *s, *t; /* REL_PRODUCT s * t; REL_ID [s] */
+    const int *key;          /* REL_CLASS: i, j related when key[i] == key[j] >= 0 */
+    bool ordered;            /* REL_CLASS: and i < j */
+    const int *group_start, *group; /* REL_CLASS: members by key */
+    struct rel_rows *rows;   /* REL_ROWS, or the rows a lazy relation was materialized to */
+    struct rel_rows *cols;   /* the rows of the inverse, once asked for */
+    struct row_cache *cache; /* the last row read, for lazy relations read row by row */
+};
+
+/* A new arena over n events whose execution literals are exec[0..n-1]
+ * (copied); relations of different arenas over one cnf can be mixed. */
+struct rels *rels_new(struct cnf *c, int n, const lit *exec);
+/* A new arena beside parent: the same cnf, events and execution literals,
+ * and parent's set of every event; parent must outlive it. */
+struct rels *rels_new_child(struct rels *parent);
+/* Frees the arena and every set and relation in it. */
+void rels_free(struct rels *A);
+/* both(i, j) = exec_i & exec_j, the literal of a static pair. */
+lit rels_both(struct rels *A, int i, int j);
+/* The arena's cnf. */
+struct cnf *rels_cnf(const struct rels *A);
+/* Pairs stored in the arena's materialized rows (its memory, in pairs). */
+long rels_pairs(const struct rels *A);
+
+/* Sets: every event, the events with member[i], and the algebra. */
+const struct set *set_all(struct rels *A);
+const struct set *set_of(struct rels *A, const bool *member);
+const struct set *set_union(struct rels *A, const struct set *x, const struct set *y);
+const struct set *set_inter(struct rels *A, const struct set *x, const struct set *y);
+const struct set *set_diff(struct rels *A, const struct set *x, const struct set *y);
+/* True when i is a member of s. */
+static inline bool set_has(const struct set *s, int i) { return s->m[i] != LIT_FALSE; }
+
+/* Static leaves: the empty relation; i, j with key[i] == key[j] >= 0
+ * (and i < j when ordered; key is copied); s * t; [s]. */
+const struct rel *rel_empty(struct rels *A);
+const struct rel *rel_class(struct rels *A, const int *key, bool ordered);
+const struct rel *rel_product(struct rels *A, const struct set *s, const struct set *t);
+const struct rel *rel_id(struct rels *A, const struct set *s);
+
+/* Builds a relation pair by pair: rel_add sets the literal of (i, j) (the
+ * last one given wins; LIT_FALSE entries are dropped); rel_build makes the
+ * relation in A and empties the builder (static when every literal is
+ * both(i, j)); rel_builder_free drops what a builder holds. */
+struct rel_builder { int count, cap; int *i, *j; lit *l; };
+void rel_builder_init(struct rel_builder *bld);
+void rel_add(struct rel_builder *bld, int i, int j, lit l);
+const struct rel *rel_build(struct rels *A, struct rel_builder *bld, bool is_static);
+void rel_builder_free(struct rel_builder *bld);
+/* Marks r (made by rel_build) as transitive in every execution. */
+void rel_mark_transitive(const struct rel *r);
+
+/* r | s, r & s, r \ s, r ; s, r^-1, r+, r? (= r | [every event]),
+ * [a]; r; [b] (a or b NULL: any event), and imm(r) = r \ (r; r+).  The same
+ * operation on the same operands returns the same relation. */
+const struct rel *rel_union(struct rels *A, const struct rel *r, const struct rel *s);
+const struct rel *rel_inter(struct rels *A, const struct rel *r, const struct rel *s);
+const struct rel *rel_diff(struct rels *A, const struct rel *r, const struct rel *s);
+const struct rel *rel_seq(struct rels *A, const struct rel *r, const struct rel *s);
+const struct rel *rel_inv(struct rels *A, const struct rel *r);
+const struct rel *rel_plus(struct rels *A, const struct rel *r);
+const struct rel *rel_opt(struct rels *A, const struct rel *r);
+const struct rel *rel_filter(struct rels *A, const struct set *a, const struct rel *r, const struct set *b);
+const struct rel *rel_imm(struct rels *A, const struct rel *r);
+
+/* The literal of (i, j) in r. */
+lit rel_get(const struct rel *r, int i, int j);
+/* Row i of r: its columns (sorted) and literals, none LIT_FALSE; returns
+ * their number.  Materializes r on first use; the pointers stay valid
+ * while the arena lives. */
+int rel_row(const struct rel *r, int i, const int **cols, const lit **lits);
+/* Column j of r (row j of r^-1), likewise. */
+int rel_col(const struct rel *r, int j, const int **rows, const lit **lits);
 
 /* Literal that is true iff r has some pair (the OR of its entries). */
-lit rel_nonempty(struct cnf *c, const struct rel *r);
-/* Literal that is true iff some (i,i) is in r. */
-lit rel_reflexive_some(struct cnf *c, const struct rel *r);
+lit rel_nonempty(struct rels *A, const struct rel *r);
+/* Literal that is true iff some (i, i) is in r; a composition's diagonal
+ * is computed without its other pairs. */
+lit rel_reflexive_some(struct rels *A, const struct rel *r);
 /* Literal that is true iff r has a cycle. */
-lit rel_cyclic(struct cnf *c, const struct rel *r);
-/* Number of entries that are not LIT_FALSE (the may-set size). */
+lit rel_cyclic(struct rels *A, const struct rel *r);
+/* Number of pairs in r's may-set (materializes r). */
 long rel_may_size(const struct rel *r);
 
 #endif

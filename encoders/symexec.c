@@ -233,14 +233,17 @@ static void data_deps(struct tctx *x, const struct state *st, int e, const struc
         if (x->first + q == extra_read)
             d = LIT_TRUE;
         d = cnf_and(x->c, d, cnf_and(x->c, x->s->exec[x->first + q], x->s->exec[e]));
-        rel_set(&x->s->data, x->first + q, e, d);
+        if (d != LIT_FALSE)   /* each pair is set once: an event's operands are read once */
+            rel_add(&x->s->data, x->first + q, e, d);
     }
 }
 
 static void mark_ctrl(struct tctx *x, int e)
 {
     for (int q = 0; q < x->nev; q++)
-        rel_set(&x->s->ctrl, x->first + q, e, cnf_and(x->c, x->ctrl[q], x->s->exec[e]));
+        if (x->ctrl[q] != LIT_FALSE)
+            rel_add(&x->s->ctrl, x->first + q, e,
+                    cnf_and(x->c, x->ctrl[q], cnf_and(x->c, x->s->exec[x->first + q], x->s->exec[e])));
 }
 
 static void note_branch(struct tctx *x, const struct state *st, const struct instr *in, lit guard)
@@ -536,8 +539,8 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
         s->in_spin[e] = LIT_FALSE;
         s->val[e] = bv_const(init ? p->lit->locs[p->events[e].loc].init : 0);
     }
-    s->data = rel_empty(n);
-    s->ctrl = rel_empty(n);
+    rel_builder_init(&s->data);
+    rel_builder_init(&s->ctrl);
     int nt = p->nthreads ? p->nthreads : 1;
     s->terminated = xcalloc((size_t)nt, sizeof *s->terminated);
     s->bound_hit = xcalloc((size_t)nt, sizeof *s->bound_hit);
@@ -563,8 +566,8 @@ void symexec_free(const struct program *p, struct symexec *s)
     free(s->val);
     free(s->operand);
     free(s->quorum);
-    rel_free(&s->data);
-    rel_free(&s->ctrl);
+    rel_builder_free(&s->data);
+    rel_builder_free(&s->ctrl);
     for (int t = 0; t < p->nthreads; t++) {
         free(s->final_regs[t]);
         free(s->halt_at[t]);

@@ -1,69 +1,21 @@
-/* Consuming wrappers around the relation algebra. */
+/* The cat operators over the build's arena. */
 #include "models/cat.h"
 
-struct rel cat_rel(const struct base *b, enum base_rel r) { return rel_copy(&b->rels[r]); }
-struct set cat_set(const struct base *b, enum base_set s) { return set_copy(&b->sets[s]); }
+rel cat_or(struct cat *m, rel r, rel s) { return rel_union(m->arena, r, s); }
+rel cat_and(struct cat *m, rel r, rel s) { return rel_inter(m->arena, r, s); }
+rel cat_minus(struct cat *m, rel r, rel s) { return rel_diff(m->arena, r, s); }
+rel cat_seq(struct cat *m, rel r, rel s) { return rel_seq(m->arena, r, s); }
+rel cat_inv(struct cat *m, rel r) { return rel_inv(m->arena, r); }
+rel cat_plus(struct cat *m, rel r) { return rel_plus(m->arena, r); }
+rel cat_star(struct cat *m, rel r) { return rel_opt(m->arena, rel_plus(m->arena, r)); }
+rel cat_opt(struct cat *m, rel r) { return rel_opt(m->arena, r); }
+rel cat_imm(struct cat *m, rel r) { return rel_imm(m->arena, r); }
+rel cat_filter(struct cat *m, set a, rel r, set b) { return rel_filter(m->arena, a, r, b); }
+rel cat_prod(struct cat *m, set a, set b) { return rel_product(m->arena, a, b); }
+rel cat_id(struct cat *m, set a) { return rel_id(m->arena, a); }
+rel cat_empty(struct cat *m) { return rel_empty(m->arena); }
 
-/* A consuming binary operation: applies op, then frees both arguments. */
-#define CONSUMING_BINARY(type, name, op, release)                     \
-    struct type name(struct cnf *c, struct type r, struct type s)     \
-    {                                                                 \
-        struct type t = op(c, &r, &s);                                \
-        release(&r);                                                  \
-        release(&s);                                                  \
-        return t;                                                     \
-    }
-
-CONSUMING_BINARY(rel, cat_or, rel_union, rel_free)
-CONSUMING_BINARY(rel, cat_and, rel_inter, rel_free)
-CONSUMING_BINARY(rel, cat_minus, rel_diff, rel_free)
-CONSUMING_BINARY(rel, cat_seq, rel_seq, rel_free)
-CONSUMING_BINARY(set, cat_sor, set_union, set_free)
-CONSUMING_BINARY(set, cat_sand, set_inter, set_free)
-CONSUMING_BINARY(set, cat_sminus, set_diff, set_free)
-
-struct rel cat_inv(struct rel r)
-{
-    struct rel t = rel_inv(&r);
-    rel_free(&r);
-    return t;
-}
-
-struct rel cat_plus(struct cnf *c, struct rel r)
-{
-    struct rel t = rel_plus(c, &r);
-    rel_free(&r);
-    return t;
-}
-
-struct rel cat_opt(struct cnf *c, const struct base *b, struct rel r)
-{
-    struct rel t = rel_opt(c, &r, &b->sets[S_ALL]);
-    rel_free(&r);
-    return t;
-}
-
-struct rel cat_filter(struct cnf *c, struct set a, struct rel r, struct set b)
-{
-    struct rel t = rel_restrict(c, &r, &a, &b);
-    rel_free(&r);
-    set_free(&a);
-    set_free(&b);
-    return t;
-}
-
-struct rel cat_prod(struct cnf *c, struct set a, struct set b)
-{
-    struct rel t = rel_product(c, &a, &b);
-    set_free(&a);
-    set_free(&b);
-    return t;
-}
-
-struct rel cat_id(struct set a)
-{
-    struct rel t = rel_id(&a);
-    set_free(&a);
-    return t;
-}
-
+set cat_sor(struct cat *m, set a, set b) { return set_union(m->arena, a, b); }
+set cat_sand(struct cat *m, set a, set b) { return set_inter(m->arena, a, b); }
+set cat_sminus(struct cat *m, set a, set b) { return set_diff(m->arena, a, b); }
+set cat_snone(struct cat *m) { return set_diff(m->arena, set_all(m->arena), set_all(m->arena)); }

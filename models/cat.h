@@ -1,31 +1,52 @@
-/* Cat-style combinators for writing models: each takes ownership of its
- * relation arguments (and frees them), so a model reads like its cat file. */
+/* The build environment of a model, so that model code reads like its cat
+ * file: every relation and set made during one build lives in the build's
+ * arena (freed with the model's output), operators borrow their operands,
+ * and the same term built twice is one relation.  REL(r) and SET(s) name
+ * the base relations and sets of the build `m` in scope. */
 #ifndef GPUBMC_CAT_H
 #define GPUBMC_CAT_H
 
-#include "encoders/base.h"
+#include "models/model.h"
 
-/* A copy of a base relation or set. */
-struct rel cat_rel(const struct base *b, enum base_rel r);
-struct set cat_set(const struct base *b, enum base_set s);
+typedef const struct rel *rel;
+typedef const struct set *set;
 
-/* r | s, r & s, r \ s, r ; s, r^-1, r+, r*, r? (consuming their arguments). */
-struct rel cat_or(struct cnf *c, struct rel r, struct rel s);
-struct rel cat_and(struct cnf *c, struct rel r, struct rel s);
-struct rel cat_minus(struct cnf *c, struct rel r, struct rel s);
-struct rel cat_seq(struct cnf *c, struct rel r, struct rel s);
-struct rel cat_inv(struct rel r);
-struct rel cat_plus(struct cnf *c, struct rel r);
-struct rel cat_opt(struct cnf *c, const struct base *b, struct rel r);
-/* [a]; r; [b] with sets taken by value and freed. */
-struct rel cat_filter(struct cnf *c, struct set a, struct rel r, struct set b);
-/* a * b and [a]. */
-struct rel cat_prod(struct cnf *c, struct set a, struct set b);
-struct rel cat_id(struct set a);
+struct cat {
+    struct cnf *c;
+    const struct base *b;
+    struct rels *arena;              /* owns what the build makes */
+    const struct model_desc *md;     /* its axiom table */
+    struct model_out *out;
+};
 
-/* Set algebra (consuming). */
-struct set cat_sor(struct cnf *c, struct set a, struct set b);
-struct set cat_sand(struct cnf *c, struct set a, struct set b);
-struct set cat_sminus(struct cnf *c, struct set a, struct set b);
+#define REL(r) ((m)->b->rels[r])
+#define SET(s) ((m)->b->sets[s])
+
+/* r | s, r & s, r \ s, r ; s, r^-1, r+, r*, r?, imm(r) = r \ (r; r+). */
+rel cat_or(struct cat *m, rel r, rel s);
+rel cat_and(struct cat *m, rel r, rel s);
+rel cat_minus(struct cat *m, rel r, rel s);
+rel cat_seq(struct cat *m, rel r, rel s);
+rel cat_inv(struct cat *m, rel r);
+rel cat_plus(struct cat *m, rel r);
+rel cat_star(struct cat *m, rel r);
+rel cat_opt(struct cat *m, rel r);
+rel cat_imm(struct cat *m, rel r);
+/* [a]; r; [b] (NULL: no restriction on that side), a * b, [a], and 0. */
+rel cat_filter(struct cat *m, set a, rel r, set b);
+rel cat_prod(struct cat *m, set a, set b);
+rel cat_id(struct cat *m, set a);
+rel cat_empty(struct cat *m);
+
+/* a | b, a & b, a \ b, and the empty set. */
+set cat_sor(struct cat *m, set a, set b);
+set cat_sand(struct cat *m, set a, set b);
+set cat_sminus(struct cat *m, set a, set b);
+set cat_snone(struct cat *m);
+
+/* The axiom `name` of the model's table over r (its kind from the table). */
+void cat_axiom(struct cat *m, const char *name, rel r);
+/* Shows r in witnesses as `name`. */
+void cat_export(struct cat *m, const char *name, rel r);
 
 #endif

@@ -1,38 +1,72 @@
-/* Model registry and axiom bookkeeping. */
+/* Model registry, builds and axiom bookkeeping. */
 #include "models/model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/cat.h"
+
 static const struct model_desc models[] = {
-    { "ptx-v6.0", DIALECT_PTX, false,
-      "Coherence Coherence2 FenceSC Atomicity NoThinAir ScPerLocation Causality",
-      model_ptx60_build, model_ptx60_po_facts,
+    { "ptx-v6.0", DIALECT_PTX, false, model_ptx60_axioms, model_ptx60_build, model_ptx60_po_facts,
       { "ScPerLocation", "ScPerLocation", "Coherence2 ScPerLocation" } },
-    { "ptx-v7.5", DIALECT_PTX, false,
-      "Coherence Coherence2 FenceSC Atomicity NoThinAir Causality",
-      model_ptx75_build, model_ptx75_po_facts, { "Causality", "Coherence", "Coherence" } },
-    { "vulkan", DIALECT_VULKAN, true, "consistency-cycle consistency-rf atomic racy3c3", model_vulkan_build,
-      model_vulkan_po_facts, { "consistency-cycle", "consistency-cycle", "consistency-cycle" } },
-    { "vulkan-nochains", DIALECT_VULKAN, true, "consistency-cycle consistency-rf atomic racy3c3",
-      model_vulkan_nochains_build, model_vulkan_po_facts,
+    { "ptx-v7.5", DIALECT_PTX, false, model_ptx75_axioms, model_ptx75_build, model_ptx75_po_facts,
+      { "Causality", "Coherence", "Coherence" } },
+    { "vulkan", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_build, model_vulkan_po_facts,
       { "consistency-cycle", "consistency-cycle", "consistency-cycle" } },
+    { "vulkan-nochains", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_nochains_build,
+      model_vulkan_po_facts, { "consistency-cycle", "consistency-cycle", "consistency-cycle" } },
 };
+
+#define NMODELS (sizeof models / sizeof models[0])
 
 const struct model_desc *model_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+    for (size_t i = 0; i < NMODELS; i++)
         if (strcmp(models[i].name, name) == 0)
             return &models[i];
     return NULL;
 }
 
-const char *model_names(void) { return "ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains"; }
-
-/* True when the space-separated list names contains name (len characters). */
-static bool names_contain(const char *names, const char *name, size_t len)
+const struct model_desc *model_at(int i)
 {
+    return i >= 0 && (size_t)i < NMODELS ? &models[i] : NULL;
+}
+
+void model_names(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NMODELS && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", models[i].name);
+}
+
+void model_axiom_names(const struct model_desc *md, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; md->axioms[k].name && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? " " : "", md->axioms[k].name);
+}
+
+/* The index of axiom name in md's table, -1 if none. */
+static int axiom_index(const struct model_desc *md, const char *name)
+{
+    for (int k = 0; md->axioms[k].name; k++)
+        if (strcmp(md->axioms[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+bool model_has_axiom(const struct model_desc *md, const char *name)
+{
+    return axiom_index(md, name) >= 0;
+}
+
+/* True when the space-separated list names contains name. */
+static bool names_contain(const char *names, const char *name)
+{
+    size_t len = strlen(name);
     if (len == 0)
         return false;
     for (const char *p = names; (p = strstr(p, name)) != NULL; p += len) {
@@ -43,54 +77,65 @@ static bool names_contain(const char *names, const char *name, size_t len)
     return false;
 }
 
-bool model_has_axiom(const struct model_desc *md, const char *name)
-{
-    return names_contain(md->axioms, name, strlen(name));
-}
-
 struct skeleton model_skeleton(const struct model_desc *md, const char *const *disabled, int ndisabled)
 {
     struct skeleton k = { .co_total = md->co_total, .po_facts = md->po_facts, .on = 0 };
     for (int f = 0; f < PO_NFACTS; f++) {
         bool on = true;
         for (int i = 0; i < ndisabled; i++)
-            on &= !names_contain(md->fact_axioms[f], disabled[i], strlen(disabled[i]));
+            on &= !names_contain(md->fact_axioms[f], disabled[i]);
         if (on)
             k.on |= PO_BIT(f);
     }
     return k;
 }
 
-void model_axiom(struct cnf *c, struct model_out *out, const char *name, enum axiom_kind kind,
-                 struct rel r)
+/* Ends the process on a model that breaks its own table: a programming error. */
+static void model_bug(const char *what, const char *name)
 {
-    if (out->naxioms == MODEL_MAX_AXIOMS) {
-        fprintf(stderr, "gpubmc: internal error: too many axioms\n");
-        abort();
-    }
-    lit v = LIT_FALSE;
-    switch (kind) {
-    case AX_EMPTY: case AX_FLAG: v = rel_nonempty(c, &r); break;
-    case AX_IRREFLEXIVE: v = rel_reflexive_some(c, &r); break;
-    case AX_ACYCLIC: v = cnf_symbolic(c) ? LIT_FALSE : rel_cyclic(c, &r); break;
-    }
-    out->axioms[out->naxioms++] = (struct axiom){ name, kind, v, r };
+    fprintf(stderr, "gpubmc: internal error: %s: %s\n", what, name);
+    abort();
 }
 
-void model_export(struct model_out *out, const char *name, struct rel r)
+void cat_axiom(struct cat *m, const char *name, const struct rel *r)
 {
-    if (out->nexports == MODEL_MAX_EXPORTS) {
-        rel_free(&r);
-        return;
+    int k = axiom_index(m->md, name);
+    if (k < 0 || k >= MODEL_MAX_AXIOMS || m->out->axioms[k].name)
+        model_bug("an axiom not in the model's table, or built twice", name);
+    struct rels *A = m->arena;
+    enum axiom_kind kind = m->md->axioms[k].kind;
+    lit v = LIT_FALSE;
+    switch (kind) {
+    case AX_EMPTY: case AX_FLAG: v = rel_nonempty(A, r); break;
+    case AX_IRREFLEXIVE: v = rel_reflexive_some(A, r); break;
+    case AX_ACYCLIC: v = cnf_symbolic(m->c) ? LIT_FALSE : rel_cyclic(A, r); break;
     }
-    out->exports[out->nexports++] = (struct named_rel){ name, r };
+    m->out->axioms[k] = (struct axiom){ name, kind, v, r };
+}
+
+void cat_export(struct cat *m, const char *name, const struct rel *r)
+{
+    if (m->out->nexports == MODEL_MAX_EXPORTS)
+        model_bug("more exports than MODEL_MAX_EXPORTS", name);
+    m->out->exports[m->out->nexports++] = (struct named_rel){ name, r };
+}
+
+void model_build(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out)
+{
+    memset(out, 0, sizeof *out);
+    out->arena = rels_new_child(b->arena);
+    struct cat m = { c, b, out->arena, md, out };
+    md->build(&m);
+    for (int k = 0; md->axioms[k].name; k++)
+        if (!out->axioms[k].name)
+            model_bug("an axiom of the table was not built", md->axioms[k].name);
+        else
+            out->naxioms = k + 1;
 }
 
 void model_out_free(struct model_out *out)
 {
-    for (int i = 0; i < out->naxioms; i++)
-        rel_free(&out->axioms[i].rel);
-    for (int i = 0; i < out->nexports; i++)
-        rel_free(&out->exports[i].rel);
+    rels_free(out->arena);
+    out->arena = NULL;
     out->naxioms = out->nexports = 0;
 }

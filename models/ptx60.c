@@ -1,47 +1,42 @@
-/* PTX v6.0, axiom by axiom as in ptx-v6.0.cat. */
+/* PTX v6.0, definition by definition as in ptx-v6.0.cat. */
 #include "models/ptx_common.h"
 
-#define REL(r) cat_rel(b, r)
-#define SET(s) cat_set(b, s)
+const struct axiom_decl model_ptx60_axioms[] = {
+    { "Coherence", AX_EMPTY }, { "Coherence2", AX_EMPTY }, { "FenceSC", AX_EMPTY },
+    { "Atomicity", AX_EMPTY }, { "NoThinAir", AX_ACYCLIC }, { "ScPerLocation", AX_ACYCLIC },
+    { "Causality", AX_IRREFLEXIVE }, { NULL, AX_EMPTY },
+};
 
-/* observation = b ; (rmw ; b)*, the least solution of
- * observation = b | (observation ; rmw ; observation) with b = ms & rf. */
-static struct rel observation(struct cnf *c, const struct base *b, const struct rel *ms)
+void model_ptx60_build(struct cat *m)
 {
-    struct rel base = cat_and(c, rel_copy(ms), REL(R_RF));
-    struct rel loop = cat_opt(c, b, cat_plus(c, cat_seq(c, REL(R_RMW), rel_copy(&base))));
-    return cat_seq(c, base, loop);
-}
+    struct ptx x;
+    ptx_auxiliaries(m, &x);   /* sync_barrier, co, fr, strong-*, ms1 */
+    /* let ms2 = ((M * M) & loc) | ((_ * _) \ (M * M)) */
+    rel mm = cat_prod(m, SET(S_M), SET(S_M));
+    rel ms2 = cat_or(m, cat_and(m, mm, REL(R_LOC)), cat_minus(m, cat_prod(m, SET(S_ALL), SET(S_ALL)), mm));
+    /* let morally-strong = (ms1 & ms2) \ id */
+    rel morally_strong = cat_minus(m, cat_and(m, x.ms1, ms2), cat_id(m, SET(S_ALL)));
+    /* let rec observation = (morally-strong & rf) | (observation; rmw; observation),
+     * whose least solution is (morally-strong & rf); (rmw; (morally-strong & rf))* */
+    rel observed = cat_and(m, morally_strong, REL(R_RF));
+    rel observation = cat_seq(m, observed, cat_star(m, cat_seq(m, REL(R_RMW), observed)));
+    rel po_loc = cat_and(m, REL(R_PO), REL(R_LOC));
+    /* let sync = morally-strong & (release-pattern; observation; acquire-pattern) */
+    rel sync = cat_and(m, morally_strong,
+                       cat_seq(m, cat_seq(m, ptx_release_pattern(m, &x, po_loc), observation),
+                               ptx_acquire_pattern(m, &x, po_loc)));
+    /* let cause-base = po?; ((sync | sync_fence | sync_barrier); po?)+ */
+    rel syncs = cat_or(m, cat_or(m, sync, REL(R_SYNC_FENCE)), x.sync_barrier);
+    rel cause_base = cat_seq(m, cat_opt(m, REL(R_PO)), cat_plus(m, cat_seq(m, syncs, cat_opt(m, REL(R_PO)))));
+    /* let cause = cause-base | (observation; (cause-base | po-loc)) */
+    rel cause = cat_or(m, cause_base, cat_seq(m, observation, cat_or(m, cause_base, po_loc)));
 
-void model_ptx60_build(struct cnf *c, const struct base *b, struct model_out *out)
-{
-    struct rel sync_barrier = cat_and(c, REL(R_SYNCBAR), REL(R_SCTA));
-    struct rel co = REL(R_CO);   /* co+ = co: the skeleton makes co a strict order */
-    struct rel fr = cat_seq(c, cat_inv(REL(R_RF)), rel_copy(&co));
-    /* morally-strong = (ms1 & ms2) \ id */
-    struct rel ms = cat_minus(c, cat_and(c, ptx_ms1(c, b), ptx_overlap(c, b, R_LOC)), cat_id(SET(S_ALL)));
-    struct rel obs = observation(c, b, &ms);
-    struct rel po_loc = cat_and(c, REL(R_PO), REL(R_LOC));
-
-    struct rel patterns = cat_seq(c, cat_seq(c, ptx_release_pattern(c, b, &po_loc), rel_copy(&obs)),
-                                  ptx_acquire_pattern(c, b, &po_loc));
-    struct rel sync = cat_and(c, rel_copy(&ms), patterns);
-    struct rel syncs = cat_or(c, cat_or(c, rel_copy(&sync), REL(R_SYNC_FENCE)), sync_barrier);
-    struct rel cause_base = cat_seq(c, cat_opt(c, b, REL(R_PO)),
-                                    cat_plus(c, cat_seq(c, syncs, cat_opt(c, b, REL(R_PO)))));
-    struct rel cause_tail = cat_seq(c, rel_copy(&obs), cat_or(c, rel_copy(&cause_base), rel_copy(&po_loc)));
-    struct rel cause = cat_or(c, cause_base, cause_tail);
-
-    ptx_axioms(c, b, out, &cause, &ms, &co, &fr);
-    model_axiom(c, out, "ScPerLocation", AX_ACYCLIC,
-                cat_or(c, cat_and(c, rel_copy(&ms), cat_or(c, cat_or(c, REL(R_RF), rel_copy(&co)),
-                                                           rel_copy(&fr))),
-                       po_loc));
-    ptx_causality(c, b, out, &cause, &fr);
-
-    ptx_export(out, fr, sync, cause, obs);
-    rel_free(&co);
-    rel_free(&ms);
+    ptx_axioms(m, &x, morally_strong, cause);
+    /* acyclic ((morally-strong & (rf | co | fr)) | po-loc) as axiom-ScPerLocation */
+    cat_axiom(m, "ScPerLocation",
+              cat_or(m, cat_and(m, morally_strong, cat_or(m, cat_or(m, REL(R_RF), x.co), x.fr)), po_loc));
+    ptx_causality(m, &x, cause);
+    ptx_export(m, &x, sync, cause, observation);
 }
 
 /* Program order per location in ptx-v6.0.cat.  For accesses a before b of

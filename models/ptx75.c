@@ -1,94 +1,65 @@
-/* PTX v7.5 (proxies and aliases), axiom by axiom as in ptx-v7.5.cat. */
+/* PTX v7.5 (proxies and aliases), definition by definition as in ptx-v7.5.cat. */
 #include "models/ptx_common.h"
 
-#define REL(r) cat_rel(b, r)
-#define SET(s) cat_set(b, s)
-
-/* same-proxy = GEN * GEN | SUR * SUR | TEX * TEX | CON * CON */
-static struct rel same_proxy(struct cnf *c, const struct base *b)
-{
-    return cat_or(c, cat_or(c, cat_prod(c, SET(S_GEN), SET(S_GEN)), cat_prod(c, SET(S_SUR), SET(S_SUR))),
-                  cat_or(c, cat_prod(c, SET(S_TEX), SET(S_TEX)), cat_prod(c, SET(S_CON), SET(S_CON))));
-}
-
-/* The operands of proxy-preserved-cause-base. */
-struct ppcb_parts {
-    const struct rel *cb;        /* cause-base */
-    struct rel cb_pfo;           /* cause-base & proxy-fence-ops */
-    struct rel cb_pfo_inv;       /* cause-base & proxy-fence-ops^-1 */
-    struct rel through_alias;    /* cause-base; [F & ALIAS]; cause-base */
+const struct axiom_decl model_ptx75_axioms[] = {
+    { "Coherence", AX_EMPTY }, { "Coherence2", AX_EMPTY }, { "FenceSC", AX_EMPTY },
+    { "Atomicity", AX_EMPTY }, { "NoThinAir", AX_ACYCLIC }, { "Causality", AX_IRREFLEXIVE },
+    { NULL, AX_EMPTY },
 };
 
-/* vloc & (head; cause-base; tail) | loc & (head; cause-base; [F & ALIAS]; cause-base; tail)
- * for one choice of head ([GEN] or cb & pfo^-1) and tail ([GEN] or cb & pfo). */
-static struct rel fenced_paths(struct cnf *c, const struct base *b, const struct ppcb_parts *pp,
-                               const struct rel *head, const struct rel *tail, bool direct)
+void model_ptx75_build(struct cat *m)
 {
-    struct rel via_alias = cat_seq(c, cat_seq(c, rel_copy(head), rel_copy(&pp->through_alias)),
-                                   rel_copy(tail));
-    struct rel paths = cat_and(c, REL(R_LOC), via_alias);
-    if (direct) {
-        struct rel straight = cat_seq(c, cat_seq(c, rel_copy(head), rel_copy(pp->cb)), rel_copy(tail));
-        paths = cat_or(c, paths, cat_and(c, REL(R_VLOC), straight));
-    }
-    return paths;
-}
+    struct ptx x;
+    ptx_auxiliaries(m, &x);   /* sync_barrier, co, fr, strong-*, ms1 */
+    /* let same-proxy = GEN * GEN | SUR * SUR | TEX * TEX | CON * CON */
+    rel same_proxy = cat_or(m, cat_or(m, cat_prod(m, SET(S_GEN), SET(S_GEN)), cat_prod(m, SET(S_SUR), SET(S_SUR))),
+                            cat_or(m, cat_prod(m, SET(S_TEX), SET(S_TEX)), cat_prod(m, SET(S_CON), SET(S_CON))));
+    rel po_vloc = cat_and(m, REL(R_PO), REL(R_VLOC));                   /* let po-vloc = po & vloc */
+    rel ms2 = same_proxy;                                               /* let ms2 = same-proxy */
+    /* let ms3 = ((M * M) & vloc) | ((_ * _) \ (M * M)) */
+    rel mm = cat_prod(m, SET(S_M), SET(S_M));
+    rel ms3 = cat_or(m, cat_and(m, mm, REL(R_VLOC)), cat_minus(m, cat_prod(m, SET(S_ALL), SET(S_ALL)), mm));
+    /* let morally-strong = (ms1 & ms2 & ms3) \ id */
+    rel morally_strong = cat_minus(m, cat_and(m, cat_and(m, x.ms1, ms2), ms3), cat_id(m, SET(S_ALL)));
+    /* let observation = (morally-strong & rf) | rmw */
+    rel observation = cat_or(m, cat_and(m, morally_strong, REL(R_RF)), REL(R_RMW));
+    /* let sync = morally-strong & (release-pattern; observation+; acquire-pattern) */
+    rel sync = cat_and(m, morally_strong,
+                       cat_seq(m, cat_seq(m, ptx_release_pattern(m, &x, po_vloc), cat_plus(m, observation)),
+                               ptx_acquire_pattern(m, &x, po_vloc)));
+    /* let cause-base = (po?; ((sync | sync_fence | sync_barrier); po?)+) | po */
+    rel syncs = cat_or(m, cat_or(m, sync, REL(R_SYNC_FENCE)), x.sync_barrier);
+    rel cb = cat_or(m, cat_seq(m, cat_opt(m, REL(R_PO)), cat_plus(m, cat_seq(m, syncs, cat_opt(m, REL(R_PO))))),
+                    REL(R_PO));
+    /* let proxy-fence-ops = [F]; (same-proxy & scta); [M] */
+    rel pfo = cat_filter(m, SET(S_F), cat_and(m, same_proxy, REL(R_SCTA)), SET(S_M));
+    rel cb_pfo = cat_and(m, cb, pfo), cb_pfo_inv = cat_and(m, cb, cat_inv(m, pfo));
+    rel gen = cat_id(m, SET(S_GEN)), alias = cat_id(m, cat_sand(m, SET(S_F), SET(S_ALIAS)));
+    rel via_alias = cat_seq(m, cat_seq(m, cb, alias), cb);                  /* cause-base; [F & ALIAS]; cause-base */
+    /* let proxy-preserved-cause-base = ([GEN]; (vloc & cause-base); [GEN]) */
+    rel ppcb = cat_filter(m, SET(S_GEN), cat_and(m, REL(R_VLOC), cb), SET(S_GEN));
+    /* | ([M]; (same-proxy & scta & vloc & cause-base); [M]) */
+    rel same_all = cat_and(m, cat_and(m, cat_and(m, same_proxy, REL(R_SCTA)), REL(R_VLOC)), cb);
+    ppcb = cat_or(m, ppcb, cat_filter(m, SET(S_M), same_all, SET(S_M)));
+    /* | vloc & (cause-base & (proxy-fence-ops^-1); cause-base; [GEN]) */
+    ppcb = cat_or(m, ppcb, cat_and(m, REL(R_VLOC), cat_seq(m, cat_seq(m, cb_pfo_inv, cb), gen)));
+    /* | vloc & ([GEN]; cause-base; cause-base & proxy-fence-ops) */
+    ppcb = cat_or(m, ppcb, cat_and(m, REL(R_VLOC), cat_seq(m, cat_seq(m, gen, cb), cb_pfo)));
+    /* | vloc & (cause-base & (proxy-fence-ops^-1); cause-base; cause-base & proxy-fence-ops) */
+    ppcb = cat_or(m, ppcb, cat_and(m, REL(R_VLOC), cat_seq(m, cat_seq(m, cb_pfo_inv, cb), cb_pfo)));
+    /* | loc & ([GEN]; cause-base; [F & ALIAS]; cause-base; [GEN]) */
+    ppcb = cat_or(m, ppcb, cat_and(m, REL(R_LOC), cat_seq(m, cat_seq(m, gen, via_alias), gen)));
+    /* | loc & (cause-base & (proxy-fence-ops^-1); cause-base; [F & ALIAS]; cause-base; [GEN]) */
+    ppcb = cat_or(m, ppcb, cat_and(m, REL(R_LOC), cat_seq(m, cat_seq(m, cb_pfo_inv, via_alias), gen)));
+    /* | loc & ([GEN]; cause-base; [F & ALIAS]; cause-base; cause-base & proxy-fence-ops) */
+    ppcb = cat_or(m, ppcb, cat_and(m, REL(R_LOC), cat_seq(m, cat_seq(m, gen, via_alias), cb_pfo)));
+    /* | loc & (cause-base & (proxy-fence-ops^-1); cause-base; [F & ALIAS]; cause-base; cause-base & proxy-fence-ops) */
+    ppcb = cat_or(m, ppcb, cat_and(m, REL(R_LOC), cat_seq(m, cat_seq(m, cb_pfo_inv, via_alias), cb_pfo)));
+    rel cause = cat_seq(m, cat_opt(m, observation), ppcb);              /* let cause = observation?; ppcb */
 
-static struct rel proxy_preserved_cause_base(struct cnf *c, const struct base *b, const struct rel *cb,
-                                             const struct rel *sp)
-{
-    struct rel pfo = cat_filter(c, SET(S_F), cat_and(c, rel_copy(sp), REL(R_SCTA)), SET(S_M));
-    struct ppcb_parts pp = { .cb = cb };
-    pp.cb_pfo = cat_and(c, rel_copy(cb), rel_copy(&pfo));
-    pp.cb_pfo_inv = cat_and(c, rel_copy(cb), cat_inv(pfo));
-    pp.through_alias = cat_seq(c, cat_filter(c, SET(S_ALL), rel_copy(cb), cat_sand(c, SET(S_F), SET(S_ALIAS))),
-                               rel_copy(cb));
-    struct rel gen = cat_id(SET(S_GEN));
-    struct rel result = cat_filter(c, SET(S_GEN), cat_and(c, REL(R_VLOC), rel_copy(cb)), SET(S_GEN));
-    struct rel same_all = cat_and(c, cat_and(c, rel_copy(sp), REL(R_SCTA)), cat_and(c, REL(R_VLOC), rel_copy(cb)));
-    result = cat_or(c, result, cat_filter(c, SET(S_M), same_all, SET(S_M)));
-    /* the [GEN]..[GEN] alias path has no direct vloc counterpart beyond the first line */
-    result = cat_or(c, result, fenced_paths(c, b, &pp, &gen, &gen, false));
-    result = cat_or(c, result, fenced_paths(c, b, &pp, &pp.cb_pfo_inv, &gen, true));
-    result = cat_or(c, result, fenced_paths(c, b, &pp, &gen, &pp.cb_pfo, true));
-    result = cat_or(c, result, fenced_paths(c, b, &pp, &pp.cb_pfo_inv, &pp.cb_pfo, true));
-    rel_free(&gen);
-    rel_free(&pp.cb_pfo);
-    rel_free(&pp.cb_pfo_inv);
-    rel_free(&pp.through_alias);
-    return result;
-}
-
-void model_ptx75_build(struct cnf *c, const struct base *b, struct model_out *out)
-{
-    struct rel sync_barrier = cat_and(c, REL(R_SYNCBAR), REL(R_SCTA));
-    struct rel co = REL(R_CO);   /* co+ = co: the skeleton makes co a strict order */
-    struct rel fr = cat_seq(c, cat_inv(REL(R_RF)), rel_copy(&co));
-    struct rel sp = same_proxy(c, b);
-    struct rel po_vloc = cat_and(c, REL(R_PO), REL(R_VLOC));
-    /* morally-strong = (ms1 & ms2 & ms3) \ id */
-    struct rel ms = cat_minus(c, cat_and(c, cat_and(c, ptx_ms1(c, b), rel_copy(&sp)), ptx_overlap(c, b, R_VLOC)),
-                              cat_id(SET(S_ALL)));
-    struct rel obs = cat_or(c, cat_and(c, rel_copy(&ms), REL(R_RF)), REL(R_RMW));
-    struct rel patterns = cat_seq(c, cat_seq(c, ptx_release_pattern(c, b, &po_vloc), cat_plus(c, rel_copy(&obs))),
-                                  ptx_acquire_pattern(c, b, &po_vloc));
-    struct rel sync = cat_and(c, rel_copy(&ms), patterns);
-    struct rel syncs = cat_or(c, cat_or(c, rel_copy(&sync), REL(R_SYNC_FENCE)), sync_barrier);
-    struct rel cause_base = cat_or(c, cat_seq(c, cat_opt(c, b, REL(R_PO)),
-                                              cat_plus(c, cat_seq(c, syncs, cat_opt(c, b, REL(R_PO))))),
-                                   REL(R_PO));
-    struct rel ppcb = proxy_preserved_cause_base(c, b, &cause_base, &sp);
-    struct rel cause = cat_seq(c, cat_opt(c, b, rel_copy(&obs)), ppcb);
-
-    ptx_axioms(c, b, out, &cause, &ms, &co, &fr);
-    ptx_causality(c, b, out, &cause, &fr);
-
-    ptx_export(out, fr, sync, cause, obs);
-    rel_free(&co);
-    rel_free(&ms);
-    rel_free(&sp);
-    rel_free(&po_vloc);
-    rel_free(&cause_base);
+    ptx_axioms(m, &x, morally_strong, cause);
+    ptx_causality(m, &x, cause);
+    ptx_export(m, &x, sync, cause, observation);
 }
 
 /* Program order per location in ptx-v7.5.cat.  po is in cause-base, but

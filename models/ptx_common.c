@@ -1,81 +1,65 @@
-/* Shared PTX definitions and axioms. */
+/* The definitions the PTX cat files share. */
 #include "models/ptx_common.h"
 
-#define REL(r) cat_rel(b, r)
-#define SET(s) cat_set(b, s)
-
-struct set ptx_strong_write(struct cnf *c, const struct base *b)
+void ptx_auxiliaries(struct cat *m, struct ptx *x)
 {
-    return cat_sand(c, SET(S_W), cat_sor(c, SET(S_RLX), SET(S_REL)));
+    x->sync_barrier = cat_and(m, REL(R_SYNCBAR), REL(R_SCTA));          /* let sync_barrier = syncbar & scta */
+    x->co = cat_plus(m, REL(R_CO));                                     /* let co = co+ */
+    x->fr = cat_seq(m, cat_inv(m, REL(R_RF)), x->co);                   /* let fr = rf^-1; co */
+    x->strong_write = cat_sand(m, SET(S_W), cat_sor(m, SET(S_RLX), SET(S_REL)));  /* W & (RLX | REL) */
+    x->strong_read = cat_sand(m, SET(S_R), cat_sor(m, SET(S_RLX), SET(S_ACQ)));   /* R & (RLX | ACQ) */
+    set strong_m = cat_sor(m, x->strong_write, x->strong_read);        /* let strong-m = ... */
+    x->strong_operation = cat_sor(m, strong_m, SET(S_F));              /* strong-m | F */
+    /* let ms1 = (po | po^-1) | ([strong-operation]; sr; [strong-operation]) */
+    x->ms1 = cat_or(m, cat_or(m, REL(R_PO), cat_inv(m, REL(R_PO))),
+                    cat_filter(m, x->strong_operation, REL(R_SR), x->strong_operation));
 }
 
-struct set ptx_strong_read(struct cnf *c, const struct base *b)
+/* ([W & REL]; po-same?; [strong-write]) | ([F & ACQ_REL]; po; [strong-write]) */
+rel ptx_release_pattern(struct cat *m, const struct ptx *x, rel po_same)
 {
-    return cat_sand(c, SET(S_R), cat_sor(c, SET(S_RLX), SET(S_ACQ)));
+    return cat_or(m, cat_filter(m, cat_sand(m, SET(S_W), SET(S_REL)), cat_opt(m, po_same), x->strong_write),
+                  cat_filter(m, cat_sand(m, SET(S_F), SET(S_ACQ_REL)), REL(R_PO), x->strong_write));
 }
 
-struct rel ptx_ms1(struct cnf *c, const struct base *b)
+/* ([strong-read]; po-same?; [R & ACQ]) | ([strong-read]; po; [F & ACQ_REL]) */
+rel ptx_acquire_pattern(struct cat *m, const struct ptx *x, rel po_same)
 {
-    struct set strong_op = cat_sor(c, cat_sor(c, ptx_strong_write(c, b), ptx_strong_read(c, b)), SET(S_F));
-    struct rel po_either = cat_or(c, REL(R_PO), cat_inv(REL(R_PO)));
-    return cat_or(c, po_either, cat_filter(c, set_copy(&strong_op), REL(R_SR), strong_op));
+    return cat_or(m, cat_filter(m, x->strong_read, cat_opt(m, po_same), cat_sand(m, SET(S_R), SET(S_ACQ))),
+                  cat_filter(m, x->strong_read, REL(R_PO), cat_sand(m, SET(S_F), SET(S_ACQ_REL))));
 }
 
-struct rel ptx_overlap(struct cnf *c, const struct base *b, enum base_rel same)
+void ptx_axioms(struct cat *m, const struct ptx *x, rel morally_strong, rel cause)
 {
-    struct rel mm = cat_prod(c, SET(S_M), SET(S_M));
-    struct rel mm_same = cat_and(c, rel_copy(&mm), REL(same));
-    return cat_or(c, mm_same, cat_minus(c, cat_prod(c, SET(S_ALL), SET(S_ALL)), mm));
+    /* empty ((([W]; cause; [W]) & loc) \ co) as axiom-Coherence */
+    cat_axiom(m, "Coherence",
+              cat_minus(m, cat_and(m, cat_filter(m, SET(S_W), cause, SET(S_W)), REL(R_LOC)), x->co));
+    /* empty (([W]; morally-strong; [W]) & loc) \ (co | co^-1) as axiom-Coherence2 */
+    cat_axiom(m, "Coherence2",
+              cat_minus(m, cat_and(m, cat_filter(m, SET(S_W), morally_strong, SET(S_W)), REL(R_LOC)),
+                        cat_or(m, x->co, cat_inv(m, x->co))));
+    /* empty (([F & SC]; cause; [F & SC]) \ sync_fence) as axiom-FenceSC */
+    set fence_sc = cat_sand(m, SET(S_F), SET(S_SC));
+    cat_axiom(m, "FenceSC", cat_minus(m, cat_filter(m, fence_sc, cause, fence_sc), REL(R_SYNC_FENCE)));
+    /* empty (((morally-strong & fr); (morally-strong & co)) & rmw) as axiom-Atomicity */
+    cat_axiom(m, "Atomicity",
+              cat_and(m, cat_seq(m, cat_and(m, morally_strong, x->fr), cat_and(m, morally_strong, x->co)),
+                      REL(R_RMW)));
+    /* let dep = addr | data | ctrl; acyclic (rf | dep) as axiom-NoThinAir */
+    rel dep = cat_or(m, cat_or(m, REL(R_ADDR), REL(R_DATA)), REL(R_CTRL));
+    cat_axiom(m, "NoThinAir", cat_or(m, REL(R_RF), dep));
 }
 
-struct rel ptx_release_pattern(struct cnf *c, const struct base *b, const struct rel *po_same)
+void ptx_causality(struct cat *m, const struct ptx *x, rel cause)
 {
-    return cat_or(c,
-        cat_filter(c, cat_sand(c, SET(S_W), SET(S_REL)), cat_opt(c, b, rel_copy(po_same)),
-                   ptx_strong_write(c, b)),
-        cat_filter(c, cat_sand(c, SET(S_F), SET(S_ACQ_REL)), REL(R_PO), ptx_strong_write(c, b)));
+    /* irreflexive ((rf | fr); cause) as axiom-Causality */
+    cat_axiom(m, "Causality", cat_seq(m, cat_or(m, REL(R_RF), x->fr), cause));
 }
 
-struct rel ptx_acquire_pattern(struct cnf *c, const struct base *b, const struct rel *po_same)
+void ptx_export(struct cat *m, const struct ptx *x, rel sync, rel cause, rel observation)
 {
-    return cat_or(c,
-        cat_filter(c, ptx_strong_read(c, b), cat_opt(c, b, rel_copy(po_same)),
-                   cat_sand(c, SET(S_R), SET(S_ACQ))),
-        cat_filter(c, ptx_strong_read(c, b), REL(R_PO), cat_sand(c, SET(S_F), SET(S_ACQ_REL))));
-}
-
-void ptx_axioms(struct cnf *c, const struct base *b, struct model_out *out, const struct rel *cause,
-                const struct rel *ms, const struct rel *co, const struct rel *fr)
-{
-    model_axiom(c, out, "Coherence", AX_EMPTY,
-                cat_minus(c, cat_and(c, cat_filter(c, SET(S_W), rel_copy(cause), SET(S_W)), REL(R_LOC)),
-                          rel_copy(co)));
-    model_axiom(c, out, "Coherence2", AX_EMPTY,
-                cat_minus(c, cat_and(c, cat_filter(c, SET(S_W), rel_copy(ms), SET(S_W)), REL(R_LOC)),
-                          cat_or(c, rel_copy(co), cat_inv(rel_copy(co)))));
-    struct set fence_sc = cat_sand(c, SET(S_F), SET(S_SC));
-    model_axiom(c, out, "FenceSC", AX_EMPTY,
-                cat_minus(c, cat_filter(c, set_copy(&fence_sc), rel_copy(cause), fence_sc),
-                          REL(R_SYNC_FENCE)));
-    model_axiom(c, out, "Atomicity", AX_EMPTY,
-                cat_and(c, cat_seq(c, cat_and(c, rel_copy(ms), rel_copy(fr)),
-                                   cat_and(c, rel_copy(ms), rel_copy(co))),
-                        REL(R_RMW)));
-    model_axiom(c, out, "NoThinAir", AX_ACYCLIC,
-                cat_or(c, cat_or(c, REL(R_RF), REL(R_ADDR)), cat_or(c, REL(R_DATA), REL(R_CTRL))));
-}
-
-void ptx_causality(struct cnf *c, const struct base *b, struct model_out *out, const struct rel *cause,
-                   const struct rel *fr)
-{
-    model_axiom(c, out, "Causality", AX_IRREFLEXIVE,
-                cat_seq(c, cat_or(c, REL(R_RF), rel_copy(fr)), rel_copy(cause)));
-}
-
-void ptx_export(struct model_out *out, struct rel fr, struct rel sync, struct rel cause, struct rel obs)
-{
-    model_export(out, "fr", fr);
-    model_export(out, "sync", sync);
-    model_export(out, "cause", cause);
-    model_export(out, "observation", obs);
+    cat_export(m, "fr", x->fr);
+    cat_export(m, "sync", sync);
+    cat_export(m, "cause", cause);
+    cat_export(m, "observation", observation);
 }

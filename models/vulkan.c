@@ -1,384 +1,279 @@
-/* The Vulkan memory model, axiom by axiom as in vulkan.cat; with
+/* The Vulkan memory model, definition by definition as in vulkan.cat; with
  * availability/visibility chains (vulkan) or without (vulkan-nochains:
  * the two files differ only in `chains`). */
 #include "models/cat.h"
-#include "models/model.h"
 
-#define REL(r) cat_rel(b, r)
-#define SET(s) cat_set(b, s)
-
-/* Everything later definitions reuse. */
-struct vk {
-    struct cnf *c;
-    const struct base *b;
-    struct rel inscope, mutordatom, asmo, avvisinc, po_avvis, hb, chains;
-    struct rel hb_sg, hb_wg, hb_qf;       /* hb & s<level> & avvisinc */
-    bool asmo_classes;                    /* mutordatom forms classes (co is total) */
+const struct axiom_decl model_vulkan_axioms[] = {
+    { "consistency-cycle", AX_ACYCLIC }, { "consistency-rf", AX_EMPTY }, { "atomic", AX_EMPTY },
+    { "racy3c3", AX_FLAG }, { NULL, AX_EMPTY },
 };
 
-/* SC<k> for every k in mask, united. */
-static struct set sc_any(struct cnf *c, const struct base *b, unsigned mask)
+/* The definitions later ones use, by their cat names. */
+struct vk {
+    set priv, avsg_set, vissg_set, avwg_set, viswg_set, avqf_set, visqf_set, avshader, visshader;
+    rel inscope, mutordatom, asmo, avvisinc, sw, hb, chains;
+};
+
+/* SC<k> for every k in mask, united: SC0, SC01, ..., SC0123. */
+static set sc_any(struct cat *m, unsigned mask)
 {
-    struct set s = set_empty(b->n);
+    set s = cat_snone(m);
     for (int k = 0; k < 4; k++)
         if (mask & (1u << k))
-            s = cat_sor(c, s, SET(S_SC0 + k));
+            s = cat_sor(m, s, SET(S_SC0 + k));
     return s;
 }
 
-/* SEMSC<k> for every k in mask, intersected. */
-static struct set semsc_all(struct cnf *c, const struct base *b, unsigned mask)
+/* SEMSC<k> for every k in mask, intersected: SEMSC0, SEMSC01, ..., SEMSC0123. */
+static set semsc_all(struct cat *m, unsigned mask)
 {
-    struct set s = SET(S_ALL);
+    set s = SET(S_ALL);
     for (int k = 0; k < 4; k++)
         if (mask & (1u << k))
-            s = cat_sand(c, s, SET(S_SEMSC0 + k));
+            s = cat_sand(m, s, SET(S_SEMSC0 + k));
     return s;
 }
 
-/* The scope tags at or above level: DV, then QF, WG, SG. */
-static struct set scope_at_least(struct cnf *c, const struct base *b, int levels)
+/* The tag sets of the auxiliaries. */
+static void tags(struct cat *m, struct vk *v)
 {
-    static const enum base_set tags[] = { S_DV, S_QF, S_WG, S_SG };
-    struct set s = set_empty(b->n);
-    for (int k = 0; k < levels; k++)
-        s = cat_sor(c, s, SET(tags[k]));
-    return s;
+    v->priv = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), SET(S_NONPRIV));   /* let PRIV = (R | W) \ NONPRIV */
+    set av = cat_sor(m, SET(S_AV), SET(S_SEMAV)), vis = cat_sor(m, SET(S_VIS), SET(S_SEMVIS));
+    set dv_qf = cat_sor(m, SET(S_DV), SET(S_QF)), dv_qf_wg = cat_sor(m, dv_qf, SET(S_WG));
+    v->avshader = cat_sand(m, av, SET(S_DV));            /* let AVSHADER = (AV | SEMAV) & DV */
+    v->visshader = cat_sand(m, vis, SET(S_DV));          /* let VISSHADER = (VIS | SEMVIS) & DV */
+    v->avqf_set = cat_sand(m, av, dv_qf);                /* let AVQF = (AV | SEMAV) & (DV | QF) */
+    v->visqf_set = cat_sand(m, vis, dv_qf);              /* let VISQF = (VIS | SEMVIS) & (DV | QF) */
+    v->avwg_set = cat_sand(m, av, dv_qf_wg);             /* let AVWG = (AV | SEMAV) & (DV | QF | WG) */
+    v->viswg_set = cat_sand(m, vis, dv_qf_wg);           /* let VISWG = (VIS | SEMVIS) & (DV | QF | WG) */
+    v->avsg_set = av;                                    /* let AVSG = AV | SEMAV */
+    v->vissg_set = vis;                                  /* let VISSG = VIS | SEMVIS */
 }
 
-static struct rel square(struct cnf *c, struct set s) { return cat_prod(c, set_copy(&s), s); }
-
-/* inscope = (DV * DV) | (sqf & ((DV | QF) * (DV | QF))) | (swg & ...) | (ssg & ...) */
-static struct rel inscope(struct cnf *c, const struct base *b)
+/* let inscope = (DV * DV) | (sqf & ((DV | QF) * (DV | QF))) |
+ *               (swg & ((DV | QF | WG) * (DV | QF | WG))) | (ssg & ((DV | QF | WG | SG) * (DV | QF | WG | SG))) */
+static rel inscope(struct cat *m)
 {
-    struct rel r = square(c, scope_at_least(c, b, 1));
-    r = cat_or(c, r, cat_and(c, REL(R_SQF), square(c, scope_at_least(c, b, 2))));
-    r = cat_or(c, r, cat_and(c, REL(R_SWG), square(c, scope_at_least(c, b, 3))));
-    return cat_or(c, r, cat_and(c, REL(R_SSG), square(c, scope_at_least(c, b, 4))));
+    set dv = SET(S_DV), dv_qf = cat_sor(m, dv, SET(S_QF)), dv_qf_wg = cat_sor(m, dv_qf, SET(S_WG));
+    set all = cat_sor(m, dv_qf_wg, SET(S_SG));
+    rel r = cat_prod(m, dv, dv);
+    r = cat_or(m, r, cat_and(m, REL(R_SQF), cat_prod(m, dv_qf, dv_qf)));
+    r = cat_or(m, r, cat_and(m, REL(R_SWG), cat_prod(m, dv_qf_wg, dv_qf_wg)));
+    return cat_or(m, r, cat_and(m, REL(R_SSG), cat_prod(m, all, all)));
 }
 
-/* avvisinc = avvisSem | avvisSet | avvisSet^-1 */
-static struct rel avvisinc(struct cnf *c, const struct base *b)
+/* let avvisinc = avvisSem | avvisSet | avvisSet^-1 */
+static rel avvisinc(struct cat *m)
 {
-    struct rel sem = cat_or(c, cat_prod(c, sc_any(c, b, 0xf), SET(S_AVDEVICE)),
-                            cat_prod(c, SET(S_VISDEVICE), sc_any(c, b, 0xf)));
+    /* let avvisSem = (SC0123 * AVDEVICE) | (VISDEVICE * SC0123) |
+     *   (SC0 * (SEMSC0 & SEMAV)) | ... | ((SEMSC0 & SEMVIS) * SC0) | ... */
+    rel sem = cat_or(m, cat_prod(m, sc_any(m, 0xf), SET(S_AVDEVICE)), cat_prod(m, SET(S_VISDEVICE), sc_any(m, 0xf)));
     for (int k = 0; k < 4; k++) {
-        sem = cat_or(c, sem, cat_prod(c, SET(S_SC0 + k), cat_sand(c, SET(S_SEMSC0 + k), SET(S_SEMAV))));
-        sem = cat_or(c, sem, cat_prod(c, cat_sand(c, SET(S_SEMSC0 + k), SET(S_SEMVIS)), SET(S_SC0 + k)));
+        sem = cat_or(m, sem, cat_prod(m, SET(S_SC0 + k), cat_sand(m, SET(S_SEMSC0 + k), SET(S_SEMAV))));
+        sem = cat_or(m, sem, cat_prod(m, cat_sand(m, SET(S_SEMSC0 + k), SET(S_SEMVIS)), SET(S_SC0 + k)));
     }
-    struct rel set = cat_seq(c, cat_id(cat_sor(c, SET(S_AV), SET(S_VIS))),
-                             cat_and(c, REL(R_VLOC), REL(R_LOC)));
-    struct rel set_inv = cat_inv(rel_copy(&set));
-    return cat_or(c, cat_or(c, sem, set), set_inv);
+    /* let avvisSet = [AV | VIS]; (vloc & loc) */
+    rel avvis_set = cat_seq(m, cat_id(m, cat_sor(m, SET(S_AV), SET(S_VIS))), cat_and(m, REL(R_VLOC), REL(R_LOC)));
+    return cat_or(m, cat_or(m, sem, avvis_set), cat_inv(m, avvis_set));
 }
 
-/* posctosem (to_sem) or posemtosc: po between a storage class and its semantics. */
-static struct rel po_class(struct cnf *c, const struct base *b, bool to_sem)
+/* let posctosem = ((SC0 * SEMSC0) | ... | (SC3 * SEMSC3)) & po (to_sem), or
+ * let posemtosc = ((SEMSC0 * SC0) | ... | (SEMSC3 * SC3)) & po */
+static rel po_class(struct cat *m, bool to_sem)
 {
-    struct rel r = rel_empty(b->n);
+    rel r = cat_empty(m);
     for (int k = 0; k < 4; k++)
-        r = to_sem ? cat_or(c, r, cat_prod(c, SET(S_SC0 + k), SET(S_SEMSC0 + k)))
-                   : cat_or(c, r, cat_prod(c, SET(S_SEMSC0 + k), SET(S_SC0 + k)));
-    return cat_and(c, r, REL(R_PO));
+        r = cat_or(m, r, to_sem ? cat_prod(m, SET(S_SC0 + k), SET(S_SEMSC0 + k))
+                                : cat_prod(m, SET(S_SEMSC0 + k), SET(S_SC0 + k)));
+    return cat_and(m, r, REL(R_PO));
 }
 
-/* True when the pairs m can relate (entries not LIT_FALSE), off the
- * diagonal, are symmetric and transitive: m splits the events into
- * classes.  Every base set and relation is "statically so, and executed",
- * so an entry of m means exactly "both executed" wherever it can hold. */
-static bool forms_classes(const struct rel *m)
+/* let sw = inscope & (...): the four atomic/fence shapes and fence-cbar-cbar-fence */
+static rel synchronizes_with(struct cat *m, const struct vk *v)
 {
-    int n = m->n;
-    for (int a = 0; a < n; a++)
-        for (int c = 0; c < n; c++) {
-            if (a == c || rel_get(m, a, c) == LIT_FALSE)
-                continue;
-            if (rel_get(m, c, a) == LIT_FALSE)
-                return false;
-            for (int b = 0; b < n; b++)
-                if (b != a && rel_get(m, c, b) != LIT_FALSE && rel_get(m, a, b) == LIT_FALSE)
-                    return false;
-        }
-    return true;
-}
-
-/* (imm(asmo); [RMW])+ when mutordatom forms classes: asmo, coherence
- * within a class, is then a strict total order on the class's executed
- * writes, so a chain of immediate successors from a to b passes through
- * every write between them: a reaches b iff b is an RMW and no write
- * between them is not one. */
-static struct rel rmw_chain_in_classes(struct vk *v)
-{
-    struct cnf *c = v->c;
-    const struct base *b = v->b;
-    const struct set *rmw = &b->sets[S_RMW];
-    int n = b->n;
-    struct rel out = rel_empty(n);
-    for (int x = 0; x < n; x++)
-        for (int y = 0; y < n; y++) {
-            lit xy = rel_get(&v->asmo, x, y);
-            if (xy == LIT_FALSE || rmw->m[y] == LIT_FALSE)
-                continue;
-            lit broken = LIT_FALSE;
-            for (int z = 0; z < n; z++)
-                if (rmw->m[z] == LIT_FALSE && rel_get(&v->asmo, x, z) != LIT_FALSE)
-                    broken = cnf_or(c, broken, cnf_and(c, rel_get(&v->asmo, x, z),
-                                                       rel_get(&v->asmo, z, y)));
-            rel_set(&out, x, y, cnf_and(c, xy, -broken));
-        }
-    return out;
-}
-
-/* [from]; (imm(asmo); [RMW])*  with imm(r) = r \ (r; r+): rs and hypors. */
-static struct rel release_sequence(struct vk *v, struct set from)
-{
-    struct cnf *c = v->c;
-    const struct base *b = v->b;
-    struct rel chain;
-    if (v->asmo_classes) {
-        chain = rmw_chain_in_classes(v);
-    } else {
-        struct rel twice = cat_seq(c, rel_copy(&v->asmo), cat_plus(c, rel_copy(&v->asmo)));
-        struct rel imm = cat_minus(c, rel_copy(&v->asmo), twice);
-        chain = cat_plus(c, cat_seq(c, imm, cat_id(SET(S_RMW))));
-    }
-    return cat_seq(c, cat_id(from), cat_opt(c, b, chain));
-}
-
-/* sw: the four atomic/fence shapes and fence-cbar-cbar-fence, in scope. */
-static struct rel synchronizes_with(struct vk *v)
-{
-    struct cnf *c = v->c;
-    const struct base *b = v->b;
-    struct rel rf_mo = cat_and(c, REL(R_RF), rel_copy(&v->mutordatom));
-    struct set rel_atom = cat_sand(c, SET(S_REL), SET(S_ATOM));
-    struct set rel_fence = cat_sand(c, SET(S_REL), SET(S_F));
-    struct set acq_fence = cat_sand(c, SET(S_ACQ), SET(S_F));
-    /* [REL & ATOM]; rs  |  [REL & F]; posemtosc; [ATOM & W]; hypors */
-    struct rel from_atomic = release_sequence(v, rel_atom);
-    struct rel from_fence = cat_seq(c, cat_filter(c, set_copy(&rel_fence), po_class(c, b, false),
-                                                  cat_sand(c, SET(S_ATOM), SET(S_W))),
-                                    release_sequence(v, cat_sand(c, SET(S_W), SET(S_ATOM))));
-    struct rel head = cat_seq(c, from_atomic, rel_copy(&rf_mo));
-    head = cat_or(c, head, cat_seq(c, from_fence, rf_mo));
-    /* [ACQ & ATOM]  |  [ATOM & R]; posctosem; [ACQ & F] */
-    struct rel tail = cat_or(c, cat_id(cat_sand(c, SET(S_ACQ), SET(S_ATOM))),
-                             cat_filter(c, cat_sand(c, SET(S_ATOM), SET(S_R)), po_class(c, b, true),
-                                        set_copy(&acq_fence)));
-    struct rel sw = cat_seq(c, head, tail);
+    /* let imm(r) = r \ (r; r+); (imm(asmo); [RMW])* */
+    rel chain = cat_star(m, cat_seq(m, cat_imm(m, v->asmo), cat_id(m, SET(S_RMW))));
+    rel rs = cat_seq(m, cat_id(m, cat_sand(m, SET(S_REL), SET(S_ATOM))), chain);   /* let rs = [REL & ATOM]; ... */
+    rel hypors = cat_seq(m, cat_id(m, cat_sand(m, SET(S_W), SET(S_ATOM))), chain); /* let hypors = [W & ATOM]; ... */
+    rel rf_mo = cat_and(m, REL(R_RF), v->mutordatom);
+    set rel_atom = cat_sand(m, SET(S_REL), SET(S_ATOM)), acq_atom = cat_sand(m, SET(S_ACQ), SET(S_ATOM));
+    set rel_f = cat_sand(m, SET(S_REL), SET(S_F)), acq_f = cat_sand(m, SET(S_ACQ), SET(S_F));
+    /* [REL & ATOM]; rs; (rf & mutordatom)  |  [REL & F]; posemtosc; [ATOM & W]; hypors; (rf & mutordatom) */
+    rel from_atomic = cat_seq(m, cat_filter(m, rel_atom, rs, NULL), rf_mo);
+    rel from_fence = cat_seq(m, cat_seq(m, cat_filter(m, rel_f, po_class(m, false), cat_sand(m, SET(S_ATOM), SET(S_W))),
+                                        hypors), rf_mo);
+    /* ...; [ACQ & ATOM]  |  ...; [ATOM & R]; posctosem; [ACQ & F] */
+    rel to_atomic = cat_id(m, acq_atom);
+    rel to_fence = cat_filter(m, cat_sand(m, SET(S_ATOM), SET(S_R)), po_class(m, true), acq_f);
+    rel shapes = cat_seq(m, cat_or(m, from_atomic, from_fence), cat_or(m, to_atomic, to_fence));
     /* [REL & F]; po?; [CBAR]; ((syncbar & inscope) \ id); [CBAR]; po?; [ACQ & F] */
-    struct rel bar = cat_minus(c, cat_and(c, REL(R_SYNCBAR), rel_copy(&v->inscope)), cat_id(SET(S_ALL)));
-    bar = cat_filter(c, SET(S_CBAR), bar, SET(S_CBAR));
-    bar = cat_seq(c, cat_seq(c, cat_filter(c, rel_fence, cat_opt(c, b, REL(R_PO)), SET(S_ALL)), bar),
-                  cat_filter(c, SET(S_ALL), cat_opt(c, b, REL(R_PO)), acq_fence));
-    return cat_and(c, rel_copy(&v->inscope), cat_or(c, sw, bar));
+    rel bar = cat_filter(m, SET(S_CBAR), cat_minus(m, cat_and(m, REL(R_SYNCBAR), v->inscope), cat_id(m, SET(S_ALL))),
+                         SET(S_CBAR));
+    bar = cat_seq(m, cat_seq(m, cat_filter(m, rel_f, cat_opt(m, REL(R_PO)), NULL), bar),
+                  cat_filter(m, NULL, cat_opt(m, REL(R_PO)), acq_f));
+    return cat_and(m, v->inscope, cat_or(m, shapes, bar));
 }
 
-/* ithbsemsc(SC, SEMSC) = (ssw | [SEMSC]; sw; [SEMSC] | [SC | SEMSC]; po; [REL & SEMSC]
- *                         | [ACQ & SEMSC]; po; [SC | SEMSC])+ for the classes in mask. */
-static struct rel ithbsemsc(struct vk *v, const struct rel *sw, unsigned mask)
+/* let ithbsemsc(SC, SEMSC) = (ssw | ([SEMSC]; sw; [SEMSC]) | ([SC | SEMSC]; po; [REL & SEMSC]) |
+ *                             ([ACQ & SEMSC]; po; [SC | SEMSC]))+ */
+static rel ithbsemsc(struct cat *m, const struct vk *v, set sc, set semsc)
 {
-    struct cnf *c = v->c;
-    const struct base *b = v->b;
-    struct set semsc = semsc_all(c, b, mask);
-    struct set either = cat_sor(c, sc_any(c, b, mask), set_copy(&semsc));
-    struct rel r = cat_or(c, REL(R_SSW), cat_filter(c, set_copy(&semsc), rel_copy(sw), set_copy(&semsc)));
-    r = cat_or(c, r, cat_filter(c, set_copy(&either), REL(R_PO), cat_sand(c, SET(S_REL), set_copy(&semsc))));
-    r = cat_or(c, r, cat_filter(c, cat_sand(c, SET(S_ACQ), semsc), REL(R_PO), either));
-    return cat_plus(c, r);
+    set either = cat_sor(m, sc, semsc);
+    rel r = cat_or(m, REL(R_SSW), cat_filter(m, semsc, v->sw, semsc));
+    r = cat_or(m, r, cat_filter(m, either, REL(R_PO), cat_sand(m, SET(S_REL), semsc)));
+    r = cat_or(m, r, cat_filter(m, cat_sand(m, SET(S_ACQ), semsc), REL(R_PO), either));
+    return cat_plus(m, r);
 }
 
-/* hb = po | ithbsemsc over every non-empty set of storage classes. */
-static struct rel happens_before(struct vk *v, const struct rel *sw)
+/* let hb = po | ithbsemsc(SC0, SEMSC0) | ... | ithbsemsc(SC0123, SEMSC0123):
+ * every non-empty set of storage classes */
+static rel happens_before(struct cat *m, const struct vk *v)
 {
-    struct rel hb = cat_rel(v->b, R_PO);
+    rel hb = REL(R_PO);
     for (unsigned mask = 1; mask < 16; mask++)
-        hb = cat_or(v->c, hb, ithbsemsc(v, sw, mask));
+        hb = cat_or(m, hb, ithbsemsc(m, v, sc_any(m, mask), semsc_all(m, mask)));
     return hb;
 }
 
-/* (av<below>; (hb & s<below> & avvisinc))? : one optional hop of an availability chain. */
-static struct rel av_hop(struct vk *v, const struct rel *av, const struct rel *hb_level)
-{
-    return cat_opt(v->c, v->b, cat_seq(v->c, rel_copy(av), rel_copy(hb_level)));
-}
-
-/* ((hb & s<below> & avvisinc); vis<below>)? : one optional hop of a visibility chain. */
-static struct rel vis_hop(struct vk *v, const struct rel *hb_level, const struct rel *vis)
-{
-    return cat_opt(v->c, v->b, cat_seq(v->c, rel_copy(hb_level), rel_copy(vis)));
-}
-
 /* The availability and visibility operations at each instance domain. */
-struct chains { struct rel avsg, avwg, avqf, avsh, vissg, viswg, visqf, vissh; };
+struct chains { rel avsg, avwg, avqf, avsh, avdv, vissg, viswg, visqf, vissh, visdv; };
 
-static void build_chains(struct vk *v, struct chains *ch)
+/* hb & s<level> & avvisinc */
+static rel hb_in(struct cat *m, const struct vk *v, enum base_rel same)
 {
-    struct cnf *c = v->c;
-    const struct base *b = v->b;
-    ch->avsg = cat_id(cat_sor(c, SET(S_AV), SET(S_SEMAV)));
-    ch->vissg = cat_id(cat_sor(c, SET(S_VIS), SET(S_SEMVIS)));
-    struct set av_wg = cat_sand(c, cat_sor(c, SET(S_AV), SET(S_SEMAV)), scope_at_least(c, b, 3));
-    struct set av_qf = cat_sand(c, cat_sor(c, SET(S_AV), SET(S_SEMAV)), scope_at_least(c, b, 2));
-    struct set av_sh = cat_sand(c, cat_sor(c, SET(S_AV), SET(S_SEMAV)), scope_at_least(c, b, 1));
-    struct set vis_wg = cat_sand(c, cat_sor(c, SET(S_VIS), SET(S_SEMVIS)), scope_at_least(c, b, 3));
-    struct set vis_qf = cat_sand(c, cat_sor(c, SET(S_VIS), SET(S_SEMVIS)), scope_at_least(c, b, 2));
-    struct set vis_sh = cat_sand(c, cat_sor(c, SET(S_VIS), SET(S_SEMVIS)), scope_at_least(c, b, 1));
-    /* avwg = (chains & (avsg; H_sg)?); [AVWG], and so on up */
-    struct rel sg = av_hop(v, &ch->avsg, &v->hb_sg);
-    ch->avwg = cat_seq(c, cat_and(c, rel_copy(&v->chains), rel_copy(&sg)), cat_id(av_wg));
-    struct rel wg = av_hop(v, &ch->avwg, &v->hb_wg);
-    struct rel sg_wg = cat_seq(c, sg, wg);
-    ch->avqf = cat_seq(c, cat_and(c, rel_copy(&v->chains), rel_copy(&sg_wg)), cat_id(av_qf));
-    struct rel sg_wg_qf = cat_seq(c, sg_wg, av_hop(v, &ch->avqf, &v->hb_qf));
-    ch->avsh = cat_seq(c, cat_and(c, rel_copy(&v->chains), sg_wg_qf), cat_id(av_sh));
-    /* viswg = [VISWG]; (chains & (H_sg; vissg)?), and so on up */
-    struct rel vsg = vis_hop(v, &v->hb_sg, &ch->vissg);
-    ch->viswg = cat_seq(c, cat_id(vis_wg), cat_and(c, rel_copy(&v->chains), rel_copy(&vsg)));
-    struct rel vwg_sg = cat_seq(c, vis_hop(v, &v->hb_wg, &ch->viswg), vsg);
-    ch->visqf = cat_seq(c, cat_id(vis_qf), cat_and(c, rel_copy(&v->chains), rel_copy(&vwg_sg)));
-    struct rel vqf_wg_sg = cat_seq(c, vis_hop(v, &v->hb_qf, &ch->visqf), vwg_sg);
-    ch->vissh = cat_seq(c, cat_id(vis_sh), cat_and(c, rel_copy(&v->chains), vqf_wg_sg));
+    return cat_and(m, cat_and(m, v->hb, REL(same)), v->avvisinc);
 }
 
-static void free_chains(struct chains *ch)
+static void build_chains(struct cat *m, const struct vk *v, struct chains *ch)
 {
-    struct rel *all[] = { &ch->avsg, &ch->avwg, &ch->avqf, &ch->avsh,
-                          &ch->vissg, &ch->viswg, &ch->visqf, &ch->vissh };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        rel_free(all[i]);
+    rel h_sg = hb_in(m, v, R_SSG), h_wg = hb_in(m, v, R_SWG), h_qf = hb_in(m, v, R_SQF);
+    ch->avsg = cat_id(m, v->avsg_set);                                  /* let avsg = [AVSG] */
+    rel sg = cat_opt(m, cat_seq(m, ch->avsg, h_sg));                    /* (avsg; (hb & ssg & avvisinc))? */
+    ch->avwg = cat_seq(m, cat_and(m, v->chains, sg), cat_id(m, v->avwg_set));   /* let avwg = (chains & sg); [AVWG] */
+    rel wg = cat_opt(m, cat_seq(m, ch->avwg, h_wg));                    /* (avwg; (hb & swg & avvisinc))? */
+    ch->avqf = cat_seq(m, cat_and(m, v->chains, cat_seq(m, sg, wg)), cat_id(m, v->avqf_set));  /* let avqf */
+    rel qf = cat_opt(m, cat_seq(m, ch->avqf, h_qf));                    /* (avqf; (hb & sqf & avvisinc))? */
+    ch->avsh = cat_seq(m, cat_and(m, v->chains, cat_seq(m, cat_seq(m, sg, wg), qf)),
+                       cat_id(m, v->avshader));                         /* let avsh */
+    ch->avdv = cat_id(m, SET(S_AVDEVICE));                              /* let avdv = [AVDEVICE] */
+    ch->vissg = cat_id(m, v->vissg_set);                                /* let vissg = [VISSG] */
+    rel vsg = cat_opt(m, cat_seq(m, h_sg, ch->vissg));                  /* ((hb & ssg & avvisinc); vissg)? */
+    ch->viswg = cat_seq(m, cat_id(m, v->viswg_set), cat_and(m, v->chains, vsg));  /* let viswg */
+    rel vwg = cat_opt(m, cat_seq(m, h_wg, ch->viswg));                  /* ((hb & swg & avvisinc); viswg)? */
+    ch->visqf = cat_seq(m, cat_id(m, v->visqf_set), cat_and(m, v->chains, cat_seq(m, vwg, vsg)));   /* let visqf */
+    rel vqf = cat_opt(m, cat_seq(m, h_qf, ch->visqf));                  /* ((hb & sqf & avvisinc); visqf)? */
+    ch->vissh = cat_seq(m, cat_id(m, v->visshader),
+                        cat_and(m, v->chains, cat_seq(m, cat_seq(m, vqf, vwg), vsg)));           /* let vissh */
+    ch->visdv = cat_id(m, SET(S_VISDEVICE));                            /* let visdv = [VISDEVICE] */
 }
 
-/* [W \ PRIV]; (po? & avvisinc); av; order; ([W \ PRIV] | vis; (po? & avvisinc); [R \ PRIV]):
- * write-after-write and read-after-write through one instance domain. */
-static struct rel through_domain(struct vk *v, const struct rel *av, struct rel order, const struct rel *vis)
+/* vloc & ([W \ PRIV]; (po? & avvisinc); av; order; [W \ PRIV])  (WaW), or with
+ * vis; (po? & avvisinc); [R \ PRIV] at the end (RaW), through one instance domain */
+static rel through_domain(struct cat *m, const struct vk *v, rel av, rel order, rel vis, bool raw)
 {
-    struct cnf *c = v->c;
-    const struct base *b = v->b;
-    struct rel pre = cat_seq(c, cat_filter(c, cat_sand(c, SET(S_W), SET(S_NONPRIV)), rel_copy(&v->po_avvis),
-                                           SET(S_ALL)),
-                             cat_seq(c, rel_copy(av), order));
-    struct rel raw = cat_seq(c, rel_copy(vis), cat_filter(c, SET(S_ALL), rel_copy(&v->po_avvis),
-                                                           cat_sand(c, SET(S_R), SET(S_NONPRIV))));
-    struct rel after = cat_or(c, cat_id(cat_sand(c, SET(S_W), SET(S_NONPRIV))), raw);
-    return cat_and(c, REL(R_VLOC), cat_seq(c, pre, after));
+    rel po_avvis = cat_and(m, cat_opt(m, REL(R_PO)), v->avvisinc);
+    set w_np = cat_sminus(m, SET(S_W), v->priv), r_np = cat_sminus(m, SET(S_R), v->priv);
+    rel path = cat_seq(m, cat_seq(m, cat_filter(m, w_np, po_avvis, NULL), av), order);
+    path = raw ? cat_filter(m, NULL, cat_seq(m, cat_seq(m, path, vis), po_avvis), r_np) : cat_filter(m, NULL, path, w_np);
+    return cat_and(m, REL(R_VLOC), path);
 }
 
-/* locord: the location order of memory accesses. */
-static struct rel location_order(struct vk *v, const struct chains *ch)
+/* let locord = loc & (...): the location order of memory accesses */
+static rel location_order(struct cat *m, const struct vk *v, const struct chains *ch)
 {
-    struct cnf *c = v->c;
-    const struct base *b = v->b;
-    struct set nonpriv_r = cat_sand(c, SET(S_R), SET(S_NONPRIV));
-    struct set nonpriv_m = cat_sand(c, cat_sor(c, SET(S_R), SET(S_W)), SET(S_NONPRIV));
-    /* (hb & int & vloc) | ([R \ PRIV]; hb; [(R | W) \ PRIV]) | ([R]; ssw+; [R | W]) */
-    struct rel r = cat_and(c, cat_and(c, rel_copy(&v->hb), REL(R_INT)), REL(R_VLOC));
-    r = cat_or(c, r, cat_filter(c, nonpriv_r, rel_copy(&v->hb), nonpriv_m));
-    r = cat_or(c, r, cat_filter(c, SET(S_R), cat_plus(c, REL(R_SSW)), cat_sor(c, SET(S_R), SET(S_W))));
-    r = cat_or(c, r, through_domain(v, &ch->avsg, cat_and(c, rel_copy(&v->hb), REL(R_SSG)), &ch->vissg));
-    r = cat_or(c, r, through_domain(v, &ch->avwg, cat_and(c, rel_copy(&v->hb), REL(R_SWG)), &ch->viswg));
-    r = cat_or(c, r, through_domain(v, &ch->avqf, cat_and(c, rel_copy(&v->hb), REL(R_SQF)), &ch->visqf));
-    r = cat_or(c, r, through_domain(v, &ch->avsh, rel_copy(&v->hb), &ch->vissh));
-    /* [W]; (hb & avvisinc); avdv; hb; ([W] | visdv; (hb & avvisinc); [R]) */
-    struct rel hb_avvis = cat_and(c, rel_copy(&v->hb), rel_copy(&v->avvisinc));
-    struct rel dev = cat_seq(c, cat_filter(c, SET(S_W), rel_copy(&hb_avvis), SET(S_AVDEVICE)),
-                             rel_copy(&v->hb));
-    struct rel dev_raw = cat_filter(c, SET(S_VISDEVICE), hb_avvis, SET(S_R));
-    r = cat_or(c, r, cat_seq(c, dev, cat_or(c, cat_id(SET(S_W)), dev_raw)));
-    return cat_and(c, REL(R_LOC), r);
+    set r_np = cat_sminus(m, SET(S_R), v->priv), rw_np = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), v->priv);
+    rel r = cat_and(m, cat_and(m, v->hb, REL(R_INT)), REL(R_VLOC));          /* (hb & int & vloc) */
+    r = cat_or(m, r, cat_filter(m, r_np, v->hb, rw_np));                     /* | ([R \ PRIV]; hb; [(R | W) \ PRIV]) */
+    r = cat_or(m, r, cat_filter(m, SET(S_R), cat_plus(m, REL(R_SSW)), cat_sor(m, SET(S_R), SET(S_W))));
+                                                                             /* | ([R]; ssw+; [R | W]) */
+    rel hb_sg = cat_and(m, v->hb, REL(R_SSG)), hb_wg = cat_and(m, v->hb, REL(R_SWG));
+    rel hb_qf = cat_and(m, v->hb, REL(R_SQF));
+    r = cat_or(m, r, through_domain(m, v, ch->avsg, hb_sg, ch->vissg, false));   /* WaW via subgroup */
+    r = cat_or(m, r, through_domain(m, v, ch->avsg, hb_sg, ch->vissg, true));    /* RaW via subgroup */
+    r = cat_or(m, r, through_domain(m, v, ch->avwg, hb_wg, ch->viswg, false));   /* WaW via workgroup */
+    r = cat_or(m, r, through_domain(m, v, ch->avwg, hb_wg, ch->viswg, true));    /* RaW via workgroup */
+    r = cat_or(m, r, through_domain(m, v, ch->avqf, hb_qf, ch->visqf, false));   /* WaW via queue family */
+    r = cat_or(m, r, through_domain(m, v, ch->avqf, hb_qf, ch->visqf, true));    /* RaW via queue family */
+    r = cat_or(m, r, through_domain(m, v, ch->avsh, v->hb, ch->vissh, false));   /* WaW via shader */
+    r = cat_or(m, r, through_domain(m, v, ch->avsh, v->hb, ch->vissh, true));    /* RaW via shader */
+    /* | ([W]; (hb & avvisinc); avdv; (hb); [W])  |  ([W]; (hb & avvisinc); avdv; (hb); visdv; (hb & avvisinc); [R]) */
+    rel hb_avvis = cat_and(m, v->hb, v->avvisinc);
+    rel dev = cat_seq(m, cat_seq(m, cat_filter(m, SET(S_W), hb_avvis, NULL), ch->avdv), v->hb);
+    r = cat_or(m, r, cat_filter(m, NULL, dev, SET(S_W)));
+    r = cat_or(m, r, cat_filter(m, NULL, cat_seq(m, cat_seq(m, dev, ch->visdv), hb_avvis), SET(S_R)));
+    return cat_and(m, REL(R_LOC), r);
 }
 
-/* fr = ((rf & locord)^-1; (W * W) & locord) | (rf^-1; asmo) | (([IW]; rf)^-1; ((loc; [W]) \ id)) */
-static struct rel from_read(struct vk *v, const struct rel *locord)
+/* let fr = ((rf & locord)^-1 ; (W * W) & locord) | (rf^-1; asmo) | (([IW]; rf)^-1; ((loc;[W]) \ id)) */
+static rel from_read(struct cat *m, const struct vk *v, rel locord)
 {
-    struct cnf *c = v->c;
-    const struct base *b = v->b;
-    struct rel ww = cat_and(c, cat_prod(c, SET(S_W), SET(S_W)), rel_copy(locord));
-    struct rel fr = cat_seq(c, cat_inv(cat_and(c, REL(R_RF), rel_copy(locord))), ww);
-    fr = cat_or(c, fr, cat_seq(c, cat_inv(REL(R_RF)), rel_copy(&v->asmo)));
-    struct rel from_init = cat_inv(cat_filter(c, SET(S_INIT), REL(R_RF), SET(S_ALL)));
-    struct rel later = cat_minus(c, cat_filter(c, SET(S_ALL), REL(R_LOC), SET(S_W)), cat_id(SET(S_ALL)));
-    return cat_or(c, fr, cat_seq(c, from_init, later));
+    rel fr = cat_seq(m, cat_inv(m, cat_and(m, REL(R_RF), locord)), cat_and(m, cat_prod(m, SET(S_W), SET(S_W)), locord));
+    fr = cat_or(m, fr, cat_seq(m, cat_inv(m, REL(R_RF)), v->asmo));
+    rel later = cat_minus(m, cat_seq(m, REL(R_LOC), cat_id(m, SET(S_W))), cat_id(m, SET(S_ALL)));
+    return cat_or(m, fr, cat_seq(m, cat_inv(m, cat_seq(m, cat_id(m, SET(S_INIT)), REL(R_RF))), later));
 }
 
-/* dr = loc & (pair_with_write \ mutordatom \ id \ (locord | locord^-1)) */
-static struct rel data_race(struct vk *v, const struct rel *locord)
+/* let dr = loc & (pair_with_write \ mutordatom \ id \ (locord | locord^-1)) */
+static rel data_race(struct cat *m, const struct vk *v, rel locord)
 {
-    struct cnf *c = v->c;
-    const struct base *b = v->b;
-    struct set w = cat_sminus(c, SET(S_W), SET(S_INIT));
-    struct set rw = cat_sminus(c, cat_sor(c, SET(S_R), SET(S_W)), SET(S_INIT));
-    struct rel w_any = cat_prod(c, set_copy(&w), set_copy(&rw));
-    struct rel pairs = cat_or(c, w_any, cat_prod(c, rw, w));
-    pairs = cat_minus(c, pairs, rel_copy(&v->mutordatom));
-    pairs = cat_minus(c, pairs, cat_id(SET(S_ALL)));
-    pairs = cat_minus(c, pairs, cat_or(c, rel_copy(locord), cat_inv(rel_copy(locord))));
-    return cat_and(c, REL(R_LOC), pairs);
+    set w = SET(S_W), r = SET(S_R), iw = SET(S_INIT), all = SET(S_ALL);
+    /* let pair_with_write = ((W * W) | (W * R) | (R * W)) \ ((IW * _) | (_ * IW)) */
+    rel pairs = cat_or(m, cat_or(m, cat_prod(m, w, w), cat_prod(m, w, r)), cat_prod(m, r, w));
+    pairs = cat_minus(m, pairs, cat_or(m, cat_prod(m, iw, all), cat_prod(m, all, iw)));
+    pairs = cat_minus(m, cat_minus(m, pairs, v->mutordatom), cat_id(m, all));
+    return cat_and(m, REL(R_LOC), cat_minus(m, pairs, cat_or(m, locord, cat_inv(m, locord))));
 }
 
-static void vulkan_build(struct cnf *c, const struct base *b, struct model_out *out, bool chains)
+static void vulkan_build(struct cat *m, bool chains)
 {
-    struct vk v = { .c = c, .b = b };
-    v.inscope = inscope(c, b);
-    v.mutordatom = cat_minus(c, cat_and(c, cat_and(c, cat_and(c, REL(R_LOC), REL(R_VLOC)), rel_copy(&v.inscope)),
-                                        cat_prod(c, SET(S_ATOM), SET(S_ATOM))),
-                             cat_id(SET(S_ALL)));
-    v.asmo = cat_and(c, REL(R_CO), rel_copy(&v.mutordatom));
-    v.asmo_classes = forms_classes(&v.mutordatom);   /* Vulkan's co is total per location */
-    v.avvisinc = avvisinc(c, b);
-    v.po_avvis = cat_and(c, cat_opt(c, b, REL(R_PO)), rel_copy(&v.avvisinc));
-    struct rel sw = synchronizes_with(&v);
-    v.hb = happens_before(&v, &sw);
-    /* E = (M | F | CBAR | AVDEVICE | VISDEVICE) \ IW; chains = E * E or [E] */
-    struct set e = cat_sor(c, cat_sor(c, SET(S_M), SET(S_F)), SET(S_CBAR));
-    e = cat_sminus(c, cat_sor(c, cat_sor(c, e, SET(S_AVDEVICE)), SET(S_VISDEVICE)), SET(S_INIT));
-    v.chains = chains ? cat_prod(c, set_copy(&e), e) : cat_id(e);
-    v.hb_sg = cat_and(c, cat_and(c, rel_copy(&v.hb), REL(R_SSG)), rel_copy(&v.avvisinc));
-    v.hb_wg = cat_and(c, cat_and(c, rel_copy(&v.hb), REL(R_SWG)), rel_copy(&v.avvisinc));
-    v.hb_qf = cat_and(c, cat_and(c, rel_copy(&v.hb), REL(R_SQF)), rel_copy(&v.avvisinc));
+    struct vk v;
+    tags(m, &v);
+    v.inscope = inscope(m);
+    /* let mutordatom = (loc & vloc & inscope & (ATOM * ATOM)) \ id */
+    v.mutordatom = cat_minus(m, cat_and(m, cat_and(m, cat_and(m, REL(R_LOC), REL(R_VLOC)), v.inscope),
+                                        cat_prod(m, SET(S_ATOM), SET(S_ATOM))),
+                             cat_id(m, SET(S_ALL)));
+    v.asmo = cat_and(m, REL(R_CO), v.mutordatom);                       /* let asmo = co & mutordatom */
+    v.avvisinc = avvisinc(m);
+    v.sw = synchronizes_with(m, &v);
+    v.hb = happens_before(m, &v);
+    /* let E = (M | F | CBAR | AVDEVICE | VISDEVICE) \ IW; let chains = E * E (or [E]) */
+    set e = cat_sor(m, cat_sor(m, cat_sor(m, SET(S_M), SET(S_F)), SET(S_CBAR)),
+                    cat_sor(m, SET(S_AVDEVICE), SET(S_VISDEVICE)));
+    e = cat_sminus(m, e, SET(S_INIT));
+    v.chains = chains ? cat_prod(m, e, e) : cat_id(m, e);
     struct chains ch;
-    build_chains(&v, &ch);
-    struct rel locord = location_order(&v, &ch);
-    free_chains(&ch);
-    struct rel fr = from_read(&v, &locord);
+    build_chains(m, &v, &ch);
+    rel locord = location_order(m, &v, &ch);
+    rel fr = from_read(m, &v, locord);
+    rel fre = cat_and(m, fr, REL(R_EXT));                               /* let fre = fr & ext */
 
-    model_axiom(c, out, "consistency-cycle", AX_ACYCLIC,
-                cat_or(c, cat_or(c, cat_or(c, rel_copy(&locord), REL(R_RF)), rel_copy(&fr)),
-                       rel_copy(&v.asmo)));
-    /* empty (rf; [R \ ATOM]) & (([W]; locord); ([W]; locord)+); the
-       closure only when some non-atomic read can read at all */
-    struct rel rf_plain = cat_filter(c, SET(S_ALL), REL(R_RF), cat_sminus(c, SET(S_R), SET(S_ATOM)));
-    if (!rel_is_empty(&rf_plain)) {
-        struct rel w_locord = cat_filter(c, SET(S_W), rel_copy(&locord), SET(S_ALL));
-        struct rel w_locord_plus = cat_plus(c, rel_copy(&w_locord));
-        rf_plain = cat_and(c, rf_plain, cat_seq(c, w_locord, w_locord_plus));
-    }
-    model_axiom(c, out, "consistency-rf", AX_EMPTY, rf_plain);
-    /* empty rmw & (fre; (asmo & ext)) */
-    struct rel fre = cat_and(c, rel_copy(&fr), REL(R_EXT));
-    model_axiom(c, out, "atomic", AX_EMPTY,
-                cat_and(c, REL(R_RMW), cat_seq(c, fre, cat_and(c, rel_copy(&v.asmo), REL(R_EXT)))));
-    model_axiom(c, out, "racy3c3", AX_FLAG, data_race(&v, &locord));
+    /* acyclic (locord | rf | fr | asmo) as consistency-cycle */
+    cat_axiom(m, "consistency-cycle", cat_or(m, cat_or(m, cat_or(m, locord, REL(R_RF)), fr), v.asmo));
+    /* empty (rf; ([R \ ATOM])) & (([W]; locord); ([W]; locord)+) as consistency-rf */
+    rel w_locord = cat_filter(m, SET(S_W), locord, NULL);
+    cat_axiom(m, "consistency-rf", cat_and(m, cat_filter(m, NULL, REL(R_RF), cat_sminus(m, SET(S_R), SET(S_ATOM))),
+                                           cat_seq(m, w_locord, cat_plus(m, w_locord))));
+    /* empty rmw & (fre; (asmo & ext)) as atomic */
+    cat_axiom(m, "atomic", cat_and(m, REL(R_RMW), cat_seq(m, fre, cat_and(m, v.asmo, REL(R_EXT)))));
+    /* flag ~empty dr as racy3c3 */
+    cat_axiom(m, "racy3c3", data_race(m, &v, locord));
 
-    model_export(out, "sw", sw);
-    model_export(out, "hb", rel_copy(&v.hb));
-    model_export(out, "locord", locord);
-    model_export(out, "fr", fr);
-    model_export(out, "asmo", rel_copy(&v.asmo));
-    struct rel *own[] = { &v.inscope, &v.mutordatom, &v.asmo, &v.avvisinc, &v.po_avvis, &v.hb,
-                          &v.chains, &v.hb_sg, &v.hb_wg, &v.hb_qf };
-    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
-        rel_free(own[i]);
+    cat_export(m, "sw", v.sw);
+    cat_export(m, "hb", v.hb);
+    cat_export(m, "locord", locord);
+    cat_export(m, "fr", fr);
+    cat_export(m, "asmo", v.asmo);
 }
 
-void model_vulkan_build(struct cnf *c, const struct base *b, struct model_out *out)
+void model_vulkan_build(struct cat *m)
 {
-    vulkan_build(c, b, out, true);
+    vulkan_build(m, true);
 }
 
-void model_vulkan_nochains_build(struct cnf *c, const struct base *b, struct model_out *out)
+void model_vulkan_nochains_build(struct cat *m)
 {
-    vulkan_build(c, b, out, false);
+    vulkan_build(m, false);
 }
 
 /* Program order per location in vulkan.cat.  For accesses a before b of

@@ -5,21 +5,38 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/model.h"
 
-/* Builds the model over an empty two-event base and compares axiom names. */
+/* Builds the model over a one-thread program of two stores (concrete,
+ * nothing executed contradicts anything) and compares axiom names with its
+ * table, in order. */
 static void check_names(const char *model)
 {
     const struct model_desc *md = model_find(model);
     assert_non_null(md);
+    bool vulkan = md->dialect == DIALECT_VULKAN;
+    const char *text = vulkan ? "VULKAN T\n{\nx=0;\n}\n P0@sg 0, wg 0, qf 0 ;\n st.atom.dv.sc0 x, 1 ;\n"
+                                " st.atom.dv.sc0 x, 2 ;\nexists (x == 2)\n"
+                              : "PTX T\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu x, 1 ;\n"
+                                " st.relaxed.gpu x, 2 ;\nexists (x == 2)\n";
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("t.litmus", text, &err);
+    assert_non_null(l);
+    char msg[256];
+    struct program *p = program_build(l, 1, msg, sizeof msg);
+    assert_non_null(p);
     struct cnf *c = cnf_new(false);
+    lit *exec = calloc((size_t)p->nevents, sizeof *exec);
+    for (int e = 0; e < p->nevents; e++)
+        exec[e] = LIT_FALSE;
     struct base b;
-    base_init(&b, 2);
-    struct model_out out = { 0 };
-    md->build(c, &b, &out);
-    char built[512] = "";
+    base_init(&b, c, p, exec);
+    struct model_out out;
+    model_build(md, c, &b, &out);
+    char built[512] = "", table[512];
     for (int i = 0; i < out.naxioms; i++) {
         if (i)
             strcat(built, " ");
@@ -27,11 +44,15 @@ static void check_names(const char *model)
         assert_true(model_has_axiom(md, out.axioms[i].name));
         assert_int_equal(out.axioms[i].violated, LIT_FALSE);   /* nothing happens, nothing fails */
     }
-    assert_string_equal(built, md->axioms);
+    model_axiom_names(md, table, sizeof table);
+    assert_string_equal(built, table);
     assert_false(model_has_axiom(md, "Causal"));
     model_out_free(&out);
     base_free(&b);
+    free(exec);
     cnf_free(c);
+    program_free(p);
+    litmus_free(l);
 }
 
 static void test_ptx60_axiom_names(void **state)
@@ -44,6 +65,13 @@ static void test_ptx75_axiom_names(void **state)
 {
     (void)state;
     check_names("ptx-v7.5");
+}
+
+static void test_vulkan_axiom_names(void **state)
+{
+    (void)state;
+    check_names("vulkan");
+    check_names("vulkan-nochains");
 }
 
 static void test_unknown_model(void **state)
@@ -104,6 +132,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ptx60_axiom_names),
         cmocka_unit_test(test_ptx75_axiom_names),
+        cmocka_unit_test(test_vulkan_axiom_names),
         cmocka_unit_test(test_unknown_model),
         cmocka_unit_test(test_fact_axioms),
         cmocka_unit_test(test_skeleton_follows_disabled_axioms),

@@ -1,7 +1,9 @@
-/* Unit tests of the relation algebra over n = 4..6 events: constant relations
- * checked against a plain bool-matrix implementation, and relations of fresh
- * variables (sparse, with some constant entries) checked through the solver
- * against the same reference and the concrete back end. */
+/* Unit tests of the relation layer over n = 4..6 events: every operation,
+ * on static and dynamic operands, checked against a plain bool-matrix
+ * implementation, with constant inputs (the concrete back end) and with
+ * inputs of fresh variables fixed by assumptions (the solver's model);
+ * row enumeration against single pairs; may-sets of compositions and
+ * closures; closures and strict orders big enough to be refined lazily. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,6 +11,7 @@
 #include <cmocka.h>
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "encoders/rel.h"
@@ -17,24 +20,26 @@
 #define NSQ (MAXN * MAXN)
 #define TRIALS 40
 
-/* Relation outputs: union, inter, diff, seq, inv, plus, opt, restrict (both,
- * left only, right only), product, id, plus(S), seq(R, R). */
-enum { R_UNION, R_INTER, R_DIFF, R_SEQ, R_INV, R_PLUS, R_OPT, R_RESTRICT, R_RESTRICT_A,
-       R_RESTRICT_B, R_PRODUCT, R_ID, R_PLUS_S, R_SEQ_RR, NRELS };
-/* Literal outputs: nonempty(R), nonempty(S \ S), reflexive_some(R), cyclic(R), cyclic(S). */
-enum { L_NONEMPTY, L_NONEMPTY_EMPTY, L_REFLEXIVE, L_CYCLIC_R, L_CYCLIC_S, NLITS };
+/* Relation outputs. */
+enum { O_UNION, O_INTER, O_DIFF, O_SEQ, O_INV, O_PLUS, O_OPT, O_FILTER, O_FILTER_A, O_FILTER_B,
+       O_PRODUCT, O_ID, O_PLUS_S, O_SEQ_RR, O_AND_CLASS, O_MINUS_CLASS, O_STATIC_OR, O_STATIC_MINUS,
+       O_INV_SEQ, O_IMM, O_CLASS_SEQ, NOUT };
+/* Literal outputs. */
+enum { L_NONEMPTY, L_NONEMPTY_EMPTY, L_REFLEXIVE, L_CYCLIC_R, L_CYCLIC_S, L_REFLEXIVE_SEQ, NLITS };
 
-static const char *const rel_name[NRELS] = { "union", "inter", "diff", "seq", "inv", "plus", "opt",
-    "restrict", "restrict_a", "restrict_b", "product", "id", "plus(S)", "seq(R,R)" };
+static const char *const out_name[NOUT] = { "union", "inter", "diff", "seq", "inv", "plus", "opt",
+    "filter", "filter_a", "filter_b", "product", "id", "plus(S)", "seq(R,R)", "R & K", "R \\ K",
+    "K | A*B", "A*B \\ K", "(R;S)^-1", "imm(R)", "K;R" };
 static const char *const lit_name[NLITS] = { "nonempty", "nonempty(S\\S)", "reflexive_some",
-    "cyclic(R)", "cyclic(S)" };
+    "cyclic(R)", "cyclic(S)", "reflexive(R;S)" };
 
-/* Concrete inputs: relations r, s and sets a, b over n events. */
-struct minput { int n; bool r[NSQ], s[NSQ], a[MAXN], b[MAXN]; };
+/* Inputs: executed events, relations r, s (pairs of executed events only),
+ * static sets a, b (members among the executed events) and a class key. */
+struct minput { int n; bool e[MAXN], r[NSQ], s[NSQ], a[MAXN], b[MAXN]; int key[MAXN]; };
 /* Reference outputs. */
-struct mout { bool rel[NRELS][NSQ]; bool lit[NLITS]; };
+struct mout { bool rel[NOUT][NSQ]; bool lit[NLITS]; };
 /* Outputs built by the library. */
-struct lout { struct rel rel[NRELS]; lit lit[NLITS]; };
+struct lout { const struct rel *rel[NOUT]; lit lit[NLITS]; };
 
 /* The next number of a fixed-seed 64-bit LCG (high half). */
 static uint32_t lcg(uint64_t *s)
@@ -52,11 +57,27 @@ static void random_input(uint64_t *s, int n, int trial, struct minput *in)
     unsigned pct = 10 + 12 * (unsigned)(trial % 5);
     in->n = n;
     for (int i = 0; i < n; i++) {
+        in->e[i] = coin(s, 85);
         in->a[i] = coin(s, 60);
         in->b[i] = coin(s, 60);
+        in->key[i] = coin(s, 20) ? -1 : (int)(lcg(s) % 3);
         for (int j = 0; j < n; j++) {
             in->r[i * n + j] = coin(s, pct) && (trial % 4 != 0 || i < j);
             in->s[i * n + j] = coin(s, pct);
+        }
+    }
+}
+
+/* The effective inputs: only executed events are in sets and pairs. */
+static void effective(struct minput *in)
+{
+    int n = in->n;
+    for (int i = 0; i < n; i++) {
+        in->a[i] &= in->e[i];
+        in->b[i] &= in->e[i];
+        for (int j = 0; j < n; j++) {
+            in->r[i * n + j] &= in->e[i] && in->e[j];
+            in->s[i * n + j] &= in->e[i] && in->e[j];
         }
     }
 }
@@ -95,131 +116,157 @@ static bool ref_diag(int n, const bool *m)
     return false;
 }
 
-/* Computes every reference output of in. */
+/* Computes every reference output of (effective) in. */
 static void ref_all(const struct minput *in, struct mout *o)
 {
     int n = in->n;
-    bool tmp[NSQ];
+    bool tmp[NSQ] = { false }, plus[NSQ], seq[NSQ];
+    ref_plus(n, in->r, plus);
+    ref_seq(n, in->r, plus, seq);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             int e = i * n + j;
-            bool r = in->r[e], s = in->s[e];
-            o->rel[R_UNION][e] = r || s;
-            o->rel[R_INTER][e] = r && s;
-            o->rel[R_DIFF][e] = r && !s;
-            o->rel[R_INV][e] = in->r[j * n + i];
-            o->rel[R_OPT][e] = r || (i == j && in->a[i]);
-            o->rel[R_RESTRICT][e] = r && in->a[i] && in->b[j];
-            o->rel[R_RESTRICT_A][e] = r && in->a[i];
-            o->rel[R_RESTRICT_B][e] = r && in->b[j];
-            o->rel[R_PRODUCT][e] = in->a[i] && in->b[j];
-            o->rel[R_ID][e] = i == j && in->a[i];
+            bool r = in->r[e], s = in->s[e], both = in->e[i] && in->e[j];
+            bool k = both && in->key[i] >= 0 && in->key[i] == in->key[j], ab = in->a[i] && in->b[j];
+            o->rel[O_UNION][e] = r || s;
+            o->rel[O_INTER][e] = r && s;
+            o->rel[O_DIFF][e] = r && !s;
+            o->rel[O_INV][e] = in->r[j * n + i];
+            o->rel[O_OPT][e] = r || (i == j && in->e[i]);
+            o->rel[O_FILTER][e] = r && in->a[i] && in->b[j];
+            o->rel[O_FILTER_A][e] = r && in->a[i];
+            o->rel[O_FILTER_B][e] = r && in->b[j];
+            o->rel[O_PRODUCT][e] = ab;
+            o->rel[O_ID][e] = i == j && in->a[i];
+            o->rel[O_AND_CLASS][e] = r && k;
+            o->rel[O_MINUS_CLASS][e] = r && !k;
+            o->rel[O_STATIC_OR][e] = k || ab;
+            o->rel[O_STATIC_MINUS][e] = ab && !k;
+            o->rel[O_PLUS][e] = plus[e];
+            o->rel[O_IMM][e] = r && !seq[e];
         }
-    ref_seq(n, in->r, in->s, o->rel[R_SEQ]);
-    ref_seq(n, in->r, in->r, o->rel[R_SEQ_RR]);
-    ref_plus(n, in->r, o->rel[R_PLUS]);
-    ref_plus(n, in->s, o->rel[R_PLUS_S]);
+    ref_seq(n, in->r, in->s, o->rel[O_SEQ]);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            o->rel[O_INV_SEQ][i * n + j] = o->rel[O_SEQ][j * n + i];
+    ref_seq(n, in->r, in->r, o->rel[O_SEQ_RR]);
+    ref_plus(n, in->s, o->rel[O_PLUS_S]);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            tmp[i * n + j] = in->e[i] && in->e[j] && in->key[i] >= 0 && in->key[i] == in->key[j];
+    ref_seq(n, tmp, in->r, o->rel[O_CLASS_SEQ]);
     o->lit[L_NONEMPTY] = false;
     for (int e = 0; e < n * n; e++)
         o->lit[L_NONEMPTY] |= in->r[e];
     o->lit[L_NONEMPTY_EMPTY] = false;
     o->lit[L_REFLEXIVE] = ref_diag(n, in->r);
-    o->lit[L_CYCLIC_R] = ref_diag(n, o->rel[R_PLUS]);
+    o->lit[L_CYCLIC_R] = ref_diag(n, plus);
     ref_plus(n, in->s, tmp);
     o->lit[L_CYCLIC_S] = ref_diag(n, tmp);
+    o->lit[L_REFLEXIVE_SEQ] = ref_diag(n, o->rel[O_SEQ]);
 }
 
-/* Applies every operation of the library to r, s, a, b in c. */
-static void lib_all(struct cnf *c, const struct rel *r, const struct rel *s, const struct set *a,
-                    const struct set *b, struct lout *o)
+/* Applies every operation of the library to r, s, a, b and the class key in A. */
+static void lib_all(struct rels *A, const struct rel *r, const struct rel *s, const struct set *a,
+                    const struct set *b, const int *key, struct lout *o)
 {
-    o->rel[R_UNION] = rel_union(c, r, s);
-    o->rel[R_INTER] = rel_inter(c, r, s);
-    o->rel[R_DIFF] = rel_diff(c, r, s);
-    o->rel[R_SEQ] = rel_seq(c, r, s);
-    o->rel[R_INV] = rel_inv(r);
-    o->rel[R_PLUS] = rel_plus(c, r);
-    o->rel[R_OPT] = rel_opt(c, r, a);
-    o->rel[R_RESTRICT] = rel_restrict(c, r, a, b);
-    o->rel[R_RESTRICT_A] = rel_restrict(c, r, a, NULL);
-    o->rel[R_RESTRICT_B] = rel_restrict(c, r, NULL, b);
-    o->rel[R_PRODUCT] = rel_product(c, a, b);
-    o->rel[R_ID] = rel_id(a);
-    o->rel[R_PLUS_S] = rel_plus(c, s);
-    o->rel[R_SEQ_RR] = rel_seq(c, r, r);
-    struct rel empty = rel_diff(c, s, s);
-    o->lit[L_NONEMPTY] = rel_nonempty(c, r);
-    o->lit[L_NONEMPTY_EMPTY] = rel_nonempty(c, &empty);
-    o->lit[L_REFLEXIVE] = rel_reflexive_some(c, r);
-    o->lit[L_CYCLIC_R] = rel_cyclic(c, r);
-    o->lit[L_CYCLIC_S] = rel_cyclic(c, s);
-    rel_free(&empty);
+    const struct rel *k = rel_class(A, key, false), *ab = rel_product(A, a, b);
+    o->rel[O_UNION] = rel_union(A, r, s);
+    o->rel[O_INTER] = rel_inter(A, r, s);
+    o->rel[O_DIFF] = rel_diff(A, r, s);
+    o->rel[O_SEQ] = rel_seq(A, r, s);
+    o->rel[O_INV] = rel_inv(A, r);
+    o->rel[O_PLUS] = rel_plus(A, r);
+    o->rel[O_OPT] = rel_opt(A, r);
+    o->rel[O_FILTER] = rel_filter(A, a, r, b);
+    o->rel[O_FILTER_A] = rel_filter(A, a, r, NULL);
+    o->rel[O_FILTER_B] = rel_filter(A, NULL, r, b);
+    o->rel[O_PRODUCT] = ab;
+    o->rel[O_ID] = rel_id(A, a);
+    o->rel[O_PLUS_S] = rel_plus(A, s);
+    o->rel[O_SEQ_RR] = rel_seq(A, r, r);
+    o->rel[O_AND_CLASS] = rel_inter(A, r, k);
+    o->rel[O_MINUS_CLASS] = rel_diff(A, r, k);
+    o->rel[O_STATIC_OR] = rel_union(A, k, ab);
+    o->rel[O_STATIC_MINUS] = rel_diff(A, ab, k);
+    o->rel[O_INV_SEQ] = rel_inv(A, rel_seq(A, r, s));
+    o->rel[O_IMM] = rel_imm(A, r);
+    o->rel[O_CLASS_SEQ] = rel_seq(A, k, r);
+    o->lit[L_NONEMPTY] = rel_nonempty(A, r);
+    o->lit[L_NONEMPTY_EMPTY] = rel_nonempty(A, rel_diff(A, s, s));
+    o->lit[L_REFLEXIVE] = rel_reflexive_some(A, r);
+    o->lit[L_CYCLIC_R] = rel_cyclic(A, r);
+    o->lit[L_CYCLIC_S] = rel_cyclic(A, s);
+    o->lit[L_REFLEXIVE_SEQ] = rel_reflexive_some(A, rel_seq(A, r, s));
 }
 
-/* Frees the relations of o. */
-static void lout_free(struct lout *o)
-{
-    for (int k = 0; k < NRELS; k++)
-        rel_free(&o->rel[k]);
-}
-
-/* Checks every output of o (values in c's model) against the reference w. */
+/* Checks every output of o (values in c's model) against the reference w,
+ * pair by pair and row by row. */
 static void check_all(const char *mode, struct cnf *c, const struct lout *o, const struct mout *w,
                       int n, int trial)
 {
-    for (int k = 0; k < NRELS; k++) {
-        assert_int_equal(o->rel[k].n, n);
-        for (int e = 0; e < n * n; e++)
-            if (cnf_value(c, o->rel[k].m[e]) != w->rel[k][e])
-                fail_msg("%s n=%d trial %d: %s(%d,%d) is %d", mode, n, trial, rel_name[k],
-                         e / n, e % n, !w->rel[k][e]);
+    for (int k = 0; k < NOUT; k++) {
+        assert_int_equal(o->rel[k]->n, n);
+        for (int i = 0; i < n; i++) {
+            const int *cols;
+            const lit *lits;
+            int len = rel_row(o->rel[k], i, &cols, &lits), at = 0;
+            for (int j = 0; j < n; j++) {
+                lit l = rel_get(o->rel[k], i, j);
+                if (cnf_value(c, l) != w->rel[k][i * n + j])
+                    fail_msg("%s n=%d trial %d: %s(%d,%d) is %d", mode, n, trial, out_name[k], i, j,
+                             !w->rel[k][i * n + j]);
+                if (at < len && cols[at] == j) {
+                    assert_int_equal(cnf_value(c, lits[at]), cnf_value(c, l));
+                    at++;
+                } else if (cnf_value(c, l)) {
+                    fail_msg("%s n=%d trial %d: row %d of %s lacks %d", mode, n, trial, i, out_name[k], j);
+                }
+            }
+            assert_int_equal(at, len);
+        }
     }
     for (int k = 0; k < NLITS; k++)
         if (cnf_value(c, o->lit[k]) != w->lit[k])
             fail_msg("%s n=%d trial %d: %s is %d", mode, n, trial, lit_name[k], !w->lit[k]);
 }
 
-/* The constant relation of the bool matrix m. */
-static struct rel const_rel(int n, const bool *m)
+/* The relation of the bool matrix m (entries l(i, j) where m holds). */
+static const struct rel *matrix_rel(struct rels *A, int n, const bool *m, const lit *l)
 {
-    struct rel r = rel_empty(n);
+    struct rel_builder bld;
+    rel_builder_init(&bld);
     for (int e = 0; e < n * n; e++)
-        r.m[e] = lit_of(m[e]);
-    return r;
+        if (m[e])
+            rel_add(&bld, e / n, e % n, l ? l[e] : LIT_TRUE);
+    return rel_build(A, &bld, false);
 }
 
-/* The constant set of the bool vector v. */
-static struct set const_set(int n, const bool *v)
-{
-    struct set s = set_empty(n);
-    for (int i = 0; i < n; i++)
-        s.m[i] = lit_of(v[i]);
-    return s;
-}
-
-/* Builds in's operations in a concrete cnf: every output is a constant, right
+/* Builds in's operations over constants: every output is constant and right
  * by the reference; may_size counts the true entries. */
 static void check_concrete(const struct minput *in, const struct mout *w, int trial)
 {
     int n = in->n;
     struct cnf *c = cnf_new(false);
-    struct rel r = const_rel(n, in->r), s = const_rel(n, in->s);
-    struct set a = const_set(n, in->a), b = const_set(n, in->b);
+    lit exec[MAXN];
+    for (int i = 0; i < n; i++)
+        exec[i] = lit_of(in->e[i]);
+    struct rels *A = rels_new(c, n, exec);
     struct lout o;
-    lib_all(c, &r, &s, &a, &b, &o);
-    for (int k = 0; k < NRELS; k++) {
+    lib_all(A, matrix_rel(A, n, in->r, NULL), matrix_rel(A, n, in->s, NULL), set_of(A, in->a),
+            set_of(A, in->b), in->key, &o);
+    for (int k = 0; k < NOUT; k++) {
         long trues = 0;
         for (int e = 0; e < n * n; e++) {
-            assert_true(lit_is_const(o.rel[k].m[e]));
+            assert_true(lit_is_const(rel_get(o.rel[k], e / n, e % n)));
             trues += w->rel[k][e];
         }
-        assert_int_equal(rel_may_size(&o.rel[k]), trues);
+        assert_int_equal(rel_may_size(o.rel[k]), trues);
     }
     for (int k = 0; k < NLITS; k++)
         assert_true(lit_is_const(o.lit[k]));
     check_all("concrete", c, &o, w, n, trial);
-    lout_free(&o);
-    rel_free(&r); rel_free(&s); set_free(&a); set_free(&b);
+    rels_free(A);
     cnf_free(c);
 }
 
@@ -234,6 +281,7 @@ static void test_concrete(void **state)
             struct minput in;
             struct mout w;
             random_input(&seed, n, t, &in);
+            effective(&in);
             ref_all(&in, &w);
             cyclic += w.lit[L_CYCLIC_R];
             check_concrete(&in, &w, t);
@@ -257,25 +305,27 @@ static void fix(lit l, bool *v, lit *as, int *nas)
         as[(*nas)++] = *v ? l : -l;
 }
 
-/* Symbolic r, s, a, b over n events; in is adjusted to the constant entries. */
-static void sym_input(struct cnf *c, uint64_t *s, struct minput *in, struct rel *r,
-                      struct rel *sr, struct set *a, struct set *b, lit *as, int *nas)
+/* Symbolic execution literals and pairs (each anded with its events'
+ * execution, as every relation's pairs are); in is adjusted to the
+ * constant entries and made effective. */
+static void sym_input(struct cnf *c, uint64_t *s, struct minput *in, lit *exec, lit *rl, lit *sl,
+                      lit *as, int *nas)
 {
     int n = in->n;
-    *r = rel_empty(n); *sr = rel_empty(n); *a = set_empty(n); *b = set_empty(n);
     *nas = 0;
-    for (int e = 0; e < n * n; e++) {
-        r->m[e] = sym_entry(c, s);
-        sr->m[e] = sym_entry(c, s);
-        fix(r->m[e], &in->r[e], as, nas);
-        fix(sr->m[e], &in->s[e], as, nas);
-    }
     for (int i = 0; i < n; i++) {
-        a->m[i] = sym_entry(c, s);
-        b->m[i] = sym_entry(c, s);
-        fix(a->m[i], &in->a[i], as, nas);
-        fix(b->m[i], &in->b[i], as, nas);
+        exec[i] = sym_entry(c, s);
+        fix(exec[i], &in->e[i], as, nas);
     }
+    for (int e = 0; e < n * n; e++) {
+        lit r = sym_entry(c, s), t = sym_entry(c, s);
+        fix(r, &in->r[e], as, nas);
+        fix(t, &in->s[e], as, nas);
+        lit both = cnf_and(c, exec[e / n], exec[e % n]);
+        rl[e] = cnf_and(c, r, both);
+        sl[e] = cnf_and(c, t, both);
+    }
+    effective(in);
 }
 
 /* Symbolic relations fixed by assumptions: every output's model value agrees
@@ -288,21 +338,23 @@ static void test_symbolic(void **state)
         for (int t = 0; t < TRIALS; t++) {
             struct minput in;
             struct mout w;
-            struct rel r, s;
-            struct set a, b;
             struct lout o;
-            lit as[2 * NSQ + 2 * MAXN];
+            lit as[3 * NSQ + MAXN], exec[MAXN], rl[NSQ], sl[NSQ];
+            bool all[NSQ];
             int nas;
             struct cnf *c = cnf_new(true);
             random_input(&seed, n, t, &in);
-            sym_input(c, &seed, &in, &r, &s, &a, &b, as, &nas);
+            for (int e = 0; e < n * n; e++)
+                all[e] = true;
+            sym_input(c, &seed, &in, exec, rl, sl, as, &nas);
             ref_all(&in, &w);
             check_concrete(&in, &w, t);
-            lib_all(c, &r, &s, &a, &b, &o);
+            struct rels *A = rels_new(c, n, exec);
+            lib_all(A, matrix_rel(A, n, all, rl), matrix_rel(A, n, all, sl), set_of(A, in.a), set_of(A, in.b),
+                    in.key, &o);
             assert_int_equal(cnf_solve(c, as, nas), 10);
             check_all("symbolic", c, &o, &w, n, t);
-            lout_free(&o);
-            rel_free(&r); rel_free(&s); set_free(&a); set_free(&b);
+            rels_free(A);
             cnf_free(c);
         }
 }
@@ -316,78 +368,170 @@ static void test_symbolic_sparsity(void **state)
     for (int n = 4; n <= MAXN; n++)
         for (int t = 0; t < TRIALS; t++) {
             struct cnf *c = cnf_new(true);
-            struct rel r = rel_empty(n);
+            lit exec[MAXN], l[NSQ];
             bool pat[NSQ], want[NSQ];
             long may = 0;
+            for (int i = 0; i < n; i++)
+                exec[i] = LIT_TRUE;
             for (int e = 0; e < n * n; e++) {
                 pat[e] = coin(&seed, 10 + 4 * (unsigned)t % 60);
-                r.m[e] = pat[e] ? cnf_var(c) : LIT_FALSE;
+                l[e] = cnf_var(c);
                 may += pat[e];
             }
-            assert_int_equal(rel_may_size(&r), may);
-            struct rel inv = rel_inv(&r), sq = rel_seq(c, &r, &r), pl = rel_plus(c, &r);
+            struct rels *A = rels_new(c, n, exec);
+            const struct rel *r = matrix_rel(A, n, pat, l);
+            assert_int_equal(rel_may_size(r), may);
+            const struct rel *inv = rel_inv(A, r), *sq = rel_seq(A, r, r), *pl = rel_plus(A, r);
             for (int i = 0; i < n; i++)
                 for (int j = 0; j < n; j++)
-                    assert_int_equal(rel_get(&inv, j, i), rel_get(&r, i, j));
+                    assert_int_equal(rel_get(inv, j, i), rel_get(r, i, j));
             ref_seq(n, pat, pat, want);
             for (int e = 0; e < n * n; e++)
-                assert_int_equal(sq.m[e] != LIT_FALSE, want[e]);
+                assert_int_equal(rel_get(sq, e / n, e % n) != LIT_FALSE, want[e]);
             ref_plus(n, pat, want);
             for (int e = 0; e < n * n; e++)
-                assert_int_equal(pl.m[e] != LIT_FALSE, want[e]);
-            rel_free(&inv); rel_free(&sq); rel_free(&pl); rel_free(&r);
+                assert_int_equal(rel_get(pl, e / n, e % n) != LIT_FALSE, want[e]);
+            assert_true(rel_seq(A, r, r) == sq && rel_plus(A, r) == pl);   /* consed */
+            rels_free(A);
             cnf_free(c);
         }
 }
 
-/* Closure and cycle detection built once per relation, then solved under many
- * assumption sets (incrementally) and compared with the reference each time;
- * assuming the other value of an entry (either sign) must be unsatisfiable. */
+/* A closure and its cycle literal built once over a relation of fresh
+ * variables (density pct) on n nodes, then solved under many assumption
+ * sets (incrementally) and compared with the reference each time; assuming
+ * the other value of a sampled entry must be unsatisfiable (only false
+ * for a reachable entry unless both_ways: the exact other half costs a
+ * cube of gates). */
+static void closure_rounds(int n, unsigned pct, int rounds, bool both_ways, uint64_t *seed, int *cyc)
+{
+    struct cnf *c = cnf_new(true);
+    lit *exec = calloc((size_t)n, sizeof *exec), *l = calloc((size_t)n * n, sizeof *l);
+    bool *pat = calloc((size_t)n * n, sizeof *pat), *in = calloc((size_t)n * n, sizeof *in);
+    bool *want = calloc((size_t)n * n, sizeof *want), *step = calloc((size_t)n * n, sizeof *step);
+    lit *as = calloc((size_t)n * n + 1, sizeof *as);
+    for (int i = 0; i < n; i++)
+        exec[i] = LIT_TRUE;
+    for (int e = 0; e < n * n; e++) {
+        pat[e] = coin(seed, pct);
+        l[e] = pat[e] ? cnf_var(c) : LIT_FALSE;
+    }
+    struct rels *A = rels_new(c, n, exec);
+    const struct rel *r = matrix_rel(A, n, pat, l), *pl = rel_plus(A, r);
+    lit cy = rel_cyclic(A, r);
+    for (int t = 0; t < rounds; t++) {
+        int nas = 0;
+        for (int e = 0; e < n * n; e++) {
+            in[e] = pat[e] && coin(seed, 10 + 12 * (unsigned)(t % 5) * 10 / (unsigned)n);
+            if (pat[e])
+                as[nas++] = in[e] ? l[e] : -l[e];
+        }
+        memcpy(want, in, (size_t)n * n);   /* reference closure: repeated squaring */
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int i = 0; i < n; i++)
+                for (int k = 0; k < n; k++)
+                    if (want[i * n + k])
+                        for (int j = 0; j < n; j++)
+                            if (want[k * n + j] && !want[i * n + j])
+                                want[i * n + j] = changed = true;
+        }
+        assert_int_equal(cnf_solve(c, as, nas), 10);
+        for (int e = 0; e < n * n; e++)
+            if (cnf_value(c, rel_get(pl, e / n, e % n)) != want[e])
+                fail_msg("plus n=%d (%d,%d) is %d", n, e / n, e % n, !want[e]);
+        bool diag = false;
+        for (int i = 0; i < n; i++)
+            diag |= want[i * n + i];
+        assert_int_equal(cnf_value(c, cy), diag);
+        cyc[diag]++;
+        for (int e = 0; e < n * n; e += 1 + n * n / 64) {   /* the clauses enforce it */
+            lit p = rel_get(pl, e / n, e % n);
+            if (lit_is_const(p) || (!both_ways && !want[e]))
+                continue;
+            as[nas] = want[e] ? -p : p;
+            if (cnf_solve(c, as, nas + 1) != 20)
+                fail_msg("plus n=%d (%d,%d) can be %d", n, e / n, e % n, !want[e]);
+        }
+        if (!lit_is_const(cy) && (both_ways || diag)) {
+            as[nas] = diag ? -cy : cy;
+            assert_int_equal(cnf_solve(c, as, nas + 1), 20);
+        }
+    }
+    rels_free(A);
+    cnf_free(c);
+    free(exec); free(l); free(pat); free(in); free(want); free(step); free(as);
+}
+
+/* Small closures (every step clause at once) and big ones (step clauses
+ * when a model lacks them) define the same closure. */
 static void test_closure_cyclic_incremental(void **state)
 {
     (void)state;
     uint64_t seed = 2024;
     int cyc[2] = { 0, 0 };
     for (int n = 4; n <= MAXN; n++)
-        for (int rep = 0; rep < 4; rep++) {
-            struct cnf *c = cnf_new(true);
-            struct rel r = rel_empty(n);
-            for (int e = 0; e < n * n; e++)
-                r.m[e] = coin(&seed, 15) ? LIT_FALSE : cnf_var(c);
-            struct rel pl = rel_plus(c, &r);
-            lit cy = rel_cyclic(c, &r);
-            for (int t = 0; t < 60; t++) {
-                struct minput in;
-                bool want[NSQ];
-                lit as[NSQ + 1];
-                int nas = 0;
-                random_input(&seed, n, t, &in);
-                for (int e = 0; e < n * n; e++)
-                    fix(r.m[e], &in.r[e], as, &nas);
-                ref_plus(n, in.r, want);
-                assert_int_equal(cnf_solve(c, as, nas), 10);
-                for (int e = 0; e < n * n; e++)
-                    if (cnf_value(c, pl.m[e]) != want[e])
-                        fail_msg("plus n=%d (%d,%d) is %d", n, e / n, e % n, !want[e]);
-                assert_int_equal(cnf_value(c, cy), ref_diag(n, want));
-                cyc[ref_diag(n, want)]++;
-                /* the clauses enforce it: the other value of any entry is unsatisfiable */
-                for (int e = 0; e < n * n; e++) {
-                    if (lit_is_const(pl.m[e]))
-                        continue;
-                    as[nas] = want[e] ? -pl.m[e] : pl.m[e];
-                    if (cnf_solve(c, as, nas + 1) != 20)
-                        fail_msg("plus n=%d (%d,%d) can be %d", n, e / n, e % n, !want[e]);
-                }
-                if (!lit_is_const(cy)) {
-                    as[nas] = ref_diag(n, want) ? -cy : cy;
-                    assert_int_equal(cnf_solve(c, as, nas + 1), 20);
-                }
-            }
-            rel_free(&pl); rel_free(&r);
-            cnf_free(c);
-        }
+        for (int rep = 0; rep < 4; rep++)
+            closure_rounds(n, 85, 60, true, &seed, cyc);
     assert_true(cyc[0] > 0 && cyc[1] > 0);
+    int big[2] = { 0, 0 };
+    closure_rounds(60, 40, 4, false, &seed, big);
+    assert_true(big[0] + big[1] == 4);
+}
+
+/* A strict order over n nodes (pair variables, antisymmetric) with
+ * transitivity from cnf_order: every model is transitive, and chains
+ * forced to close a cycle are unsatisfiable. */
+static void order_rounds(int n, uint64_t *seed)
+{
+    struct cnf *c = cnf_new(true);
+    lit *l = calloc((size_t)n * n, sizeof *l), *as = calloc((size_t)n + 1, sizeof *as);
+    int *start = calloc((size_t)n + 1, sizeof *start), *col = calloc((size_t)n * n, sizeof *col);
+    lit *val = calloc((size_t)n * n, sizeof *val);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            l[i * n + j] = cnf_var(c);
+            l[j * n + i] = -l[i * n + j];   /* total: one way or the other */
+        }
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++)
+            if (i != j) {
+                col[k] = j;
+                val[k++] = l[i * n + j];
+            }
+        start[i + 1] = k;
+    }
+    cnf_order(c, n, start, col, val);
+    for (int t = 0; t < 8; t++) {
+        int nas = 0;
+        for (int a = 0; a < n / 4; a++) {   /* random pairs forced */
+            int i = (int)(lcg(seed) % (unsigned)n), j = (int)(lcg(seed) % (unsigned)n);
+            if (i != j)
+                as[nas++] = l[i * n + j];
+        }
+        if (cnf_solve(c, as, nas) != 10)
+            continue;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                for (int m = 0; m < n; m++)
+                    if (i != j && j != m && i != m && cnf_value(c, l[i * n + j]) && cnf_value(c, l[j * n + m]))
+                        assert_true(cnf_value(c, l[i * n + m]));
+    }
+    for (int i = 0; i + 1 < n; i++)         /* 0 < 1 < ... < n-1 < 0 */
+        as[i] = l[i * n + i + 1];
+    as[n - 1] = l[(n - 1) * n];
+    assert_int_equal(cnf_solve(c, as, n), 20);
+    cnf_free(c);
+    free(l); free(as); free(start); free(col); free(val);
+}
+
+static void test_orders(void **state)
+{
+    (void)state;
+    uint64_t seed = 31337;
+    order_rounds(6, &seed);    /* every triple at once */
+    order_rounds(40, &seed);   /* triples when a model lacks them */
 }
 
 int main(void)
@@ -397,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_symbolic),
         cmocka_unit_test(test_symbolic_sparsity),
         cmocka_unit_test(test_closure_cyclic_incremental),
+        cmocka_unit_test(test_orders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

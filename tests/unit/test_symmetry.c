@@ -29,7 +29,7 @@ static int clauses_for(const char *init, const char *places, const char *code, c
     struct exec_enc x;
     struct skeleton k = model_skeleton(model_find("ptx-v7.5"), NULL, 0);
     exec_encode(c, p, &k, SX_PLAIN, &x);
-    int added = symmetry_break(c, p, &x.base.rels[R_CO]);
+    int added = symmetry_break(c, p, x.base.rels[R_CO]);
     exec_free(p, &x);
     cnf_free(c);
     program_free(p);

@@ -1,0 +1,247 @@
+/* Transitivity of strict orders (coherence, the fence.sc order).  A small
+ * order gets every clause l(i,k) & l(k,j) -> l(i,j) at once.  A big one
+ * (hundreds of writes to one location, a thousand fence.sc) would need a
+ * cube of them, so it gets them when a satisfying model shows one missing
+ * (order_refine, from cnf_solve): along a cycle of true pairs, the clauses
+ * that shortcut it from its first node; in an acyclic model, the clause of
+ * each true path i -> k -> j whose pair (i, j) is not true.  A model that
+ * needs none is transitive. */
+#include "encoders/cnf_impl.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/reach.h"
+#include "encoders/xalloc.h"
+
+/* Orders with at most this many transitivity triples get them all at once. */
+#define EAGER_TRIPLES 4096L
+/* Starting points of cycle searches per component and model. */
+#define CYCLE_STARTS 16
+
+struct order { int n; int *rs, *rc; lit *rv; };
+
+struct orders { struct order *list; int count, cap; };
+
+/* The literal of (i, j) in o, LIT_FALSE when it is no pair of the order. */
+static lit pair(const struct order *o, int i, int j)
+{
+    int lo = o->rs[i], hi = o->rs[i + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (o->rc[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < o->rs[i + 1] && o->rc[lo] == j ? o->rv[lo] : LIT_FALSE;
+}
+
+/* Adds l(i,k) & l(k,j) -> l(i,j). */
+static void triple(struct cnf *c, const struct order *o, lit ik, lit kj, int i, int j)
+{
+    cnf_clause3(c, -ik, -kj, pair(o, i, j));
+}
+
+/* The shortest cycle of true pairs through v inside component comp of R,
+ * as nodes (cycle[0] = v); its length, 0 if none. */
+static int cycle_through(const struct order *o, const bool *on, const struct reach *R, int comp, int v,
+                         int *parent, int *queue, int *cycle)
+{
+    for (int u = 0; u < o->n; u++)
+        parent[u] = -1;
+    int head = 0, tail = 0;
+    queue[tail++] = v;
+    while (head < tail) {
+        int u = queue[head++];
+        for (int e = o->rs[u]; e < o->rs[u + 1]; e++) {
+            int w = o->rc[e];
+            if (!on[e] || R->scc[w] != comp)
+                continue;
+            if (w == v) {
+                int len = 0;
+                for (int x = u; x != v; x = parent[x])
+                    cycle[len++] = x;
+                cycle[len++] = v;
+                for (int a = 0; a < len / 2; a++) {
+                    int t = cycle[a]; cycle[a] = cycle[len - 1 - a]; cycle[len - 1 - a] = t;
+                }
+                return len;
+            }
+            if (parent[w] < 0 && w != v) {
+                parent[w] = u;
+                queue[tail++] = w;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Shortcuts from cycle[0] along the cycle: l(v0,v1) & l(v1,v2) -> l(v0,v2), ... */
+static long fan(struct cnf *c, const struct order *o, const int *cycle, int len)
+{
+    long added = 0;
+    for (int a = 2; a < len; a++) {
+        triple(c, o, pair(o, cycle[0], cycle[a - 1]), pair(o, cycle[a - 1], cycle[a]), cycle[0], cycle[a]);
+        added++;
+    }
+    return added;
+}
+
+/* In an acyclic model: the clause of each true path i -> k -> j whose
+ * pair (i, j) is not true, one per (i, j); how many were added. */
+static long missing_pairs(struct cnf *c, const struct order *o, const bool *on)
+{
+    int n = o->n, words = (n + 63) / 64, slots = 0;
+    long added = 0;
+    int *slot = xcalloc((size_t)n + 1, sizeof *slot);
+    for (int i = 0; i < n; i++) {
+        slot[i] = -1;
+        for (int e = o->rs[i]; e < o->rs[i + 1] && slot[i] < 0; e++)
+            if (on[e])
+                slot[i] = slots++;
+    }
+    uint64_t *succ = xcalloc((size_t)slots * words + 1, sizeof *succ), *need = xcalloc((size_t)words + 1, sizeof *need);
+    for (int i = 0; i < n; i++)
+        for (int e = o->rs[i]; e < o->rs[i + 1]; e++)
+            if (on[e])
+                succ[(size_t)slot[i] * words + o->rc[e] / 64] |= 1ull << (o->rc[e] % 64);
+    for (int i = 0; i < n; i++) {
+        if (slot[i] < 0)
+            continue;
+        const uint64_t *si = succ + (size_t)slot[i] * words;
+        memset(need, 0, (size_t)words * sizeof *need);
+        for (int e = o->rs[i]; e < o->rs[i + 1]; e++)
+            if (on[e] && slot[o->rc[e]] >= 0)
+                for (int w = 0; w < words; w++)
+                    need[w] |= succ[(size_t)slot[o->rc[e]] * words + w];
+        need[i / 64] &= ~(1ull << (i % 64));
+        for (int w = 0; w < words; w++)
+            for (uint64_t x = need[w] & ~si[w]; x; x &= x - 1) {
+                int j = w * 64 + __builtin_ctzll(x);
+                for (int e = o->rs[i]; e < o->rs[i + 1]; e++) {   /* a k with i -> k -> j */
+                    int k = o->rc[e];
+                    if (on[e] && slot[k] >= 0 && ((succ[(size_t)slot[k] * words + j / 64] >> (j % 64)) & 1u)) {
+                        triple(c, o, o->rv[e], pair(o, k, j), i, j);
+                        added++;
+                        break;
+                    }
+                }
+            }
+    }
+    free(slot);
+    free(succ);
+    free(need);
+    return added;
+}
+
+/* The clauses the true pairs (on) of o lack; how many were added. */
+static long refine_one(struct cnf *c, const struct order *o, const bool *on)
+{
+    int n = o->n;
+    long added = 0;
+    struct reach R;
+    reach_compute(&R, n, o->rs, o->rc, on);
+    int *size = xcalloc((size_t)R.nscc + 1, sizeof *size), *starts = xcalloc((size_t)R.nscc + 1, sizeof *starts);
+    int *parent = xcalloc((size_t)n + 1, sizeof *parent), *queue = xcalloc((size_t)n + 1, sizeof *queue);
+    int *cycle = xcalloc((size_t)n + 1, sizeof *cycle);
+    for (int u = 0; u < n; u++)
+        size[R.scc[u]]++;
+    for (int u = 0; u < n; u++) {
+        int comp = R.scc[u];
+        if (size[comp] < 2 || starts[comp] == CYCLE_STARTS)
+            continue;
+        starts[comp]++;
+        int len = cycle_through(o, on, &R, comp, u, parent, queue, cycle);
+        added += fan(c, o, cycle, len);
+    }
+    if (added == 0)                         /* acyclic: each true i -> k -> j needs (i, j) */
+        added = missing_pairs(c, o, on);
+    reach_free(&R);
+    free(size);
+    free(starts);
+    free(parent);
+    free(queue);
+    free(cycle);
+    return added;
+}
+
+static long order_refine(struct cnf *c)
+{
+    struct orders *os = c->ext_state[EXT_ORDER];
+    bool **on = xcalloc((size_t)os->count + 1, sizeof *on);
+    for (int k = 0; k < os->count; k++) {   /* every value before any clause */
+        const struct order *o = &os->list[k];
+        on[k] = xcalloc((size_t)o->rs[o->n] + 1, sizeof **on);
+        for (int e = 0; e < o->rs[o->n]; e++)
+            on[k][e] = cnf_value(c, o->rv[e]);
+    }
+    long added = 0;
+    for (int k = 0; k < os->count; k++) {
+        added += refine_one(c, &os->list[k], on[k]);
+        free(on[k]);
+    }
+    free(on);
+    return added;
+}
+
+static void order_release(struct cnf *c)
+{
+    struct orders *os = c->ext_state[EXT_ORDER];
+    for (int k = 0; k < os->count; k++) {
+        free(os->list[k].rs);
+        free(os->list[k].rc);
+        free(os->list[k].rv);
+    }
+    free(os->list);
+    free(os);
+}
+
+static const struct cnf_ext order_ext = { NULL, NULL, order_refine, order_release };
+
+/* Every triple clause of o at once. */
+static void all_triples(struct cnf *c, const struct order *o)
+{
+    for (int i = 0; i < o->n; i++)
+        for (int e = o->rs[i]; e < o->rs[i + 1]; e++) {
+            int k = o->rc[e];
+            for (int f = o->rs[k]; f < o->rs[k + 1]; f++) {
+                int j = o->rc[f];
+                if (i == k || k == j || i == j || pair(o, i, j) == LIT_TRUE)
+                    continue;
+                triple(c, o, o->rv[e], o->rv[f], i, j);
+            }
+        }
+}
+
+void cnf_order(struct cnf *c, int n, const int *start, const int *col, const lit *val)
+{
+    struct order o = { n, xcalloc((size_t)n + 1, sizeof(int)), xcalloc((size_t)start[n] + 1, sizeof(int)),
+                       xcalloc((size_t)start[n] + 1, sizeof(lit)) };
+    memcpy(o.rs, start, ((size_t)n + 1) * sizeof *start);
+    memcpy(o.rc, col, (size_t)start[n] * sizeof *col);
+    memcpy(o.rv, val, (size_t)start[n] * sizeof *val);
+    long triples = 0;
+    for (int i = 0; i < n && triples <= EAGER_TRIPLES; i++)
+        for (int e = start[i]; e < start[i + 1]; e++)
+            triples += start[col[e] + 1] - start[col[e]];
+    if (triples <= EAGER_TRIPLES || !cnf_symbolic(c)) {
+        if (cnf_symbolic(c))
+            all_triples(c, &o);
+        free(o.rs);
+        free(o.rc);
+        free(o.rv);
+        return;
+    }
+    if (!c->ext[EXT_ORDER]) {
+        c->ext[EXT_ORDER] = &order_ext;
+        c->ext_state[EXT_ORDER] = xcalloc(1, sizeof(struct orders));
+    }
+    struct orders *os = c->ext_state[EXT_ORDER];
+    if (os->count == os->cap) {
+        os->cap = os->cap ? 2 * os->cap : 4;
+        os->list = xrealloc(os->list, (size_t)os->cap * sizeof *os->list);
+    }
+    os->list[os->count++] = o;
+}

@@ -1,0 +1,276 @@
+/* The relation arena: ownership, hash-consing, the row stack, sets and
+ * relations built pair by pair. */
+#include "encoders/rel_impl.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/xalloc.h"
+
+void *rels_alloc(struct rels *A, size_t count, size_t size)
+{
+    if (A->nowned == A->owned_cap) {
+        A->owned_cap = A->owned_cap ? 2 * A->owned_cap : 64;
+        A->owned = xrealloc(A->owned, (size_t)A->owned_cap * sizeof *A->owned);
+    }
+    void *p = xcalloc(count ? count : 1, size);
+    A->owned[A->nowned++] = p;
+    return p;
+}
+
+struct rel *rel_node(struct rels *A, enum rel_op op)
+{
+    struct rel *r = rels_alloc(A, 1, sizeof *r);
+    r->n = A->n;
+    r->op = op;
+    r->home = A;
+    return r;
+}
+
+static size_t cons_hash(int op, const void *x, const void *y)
+{
+    uint64_t h = (uint64_t)(uintptr_t)x * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(uintptr_t)y * 0xC2B2AE3D27D4EB4Full + (uint64_t)op;
+    h ^= h >> 31;
+    return (size_t)h;
+}
+
+void *rels_cons_get(struct rels *A, int op, const void *x, const void *y)
+{
+    for (size_t k = cons_hash(op, x, y) & (A->cons_cap - 1); A->cons[k].op; k = (k + 1) & (A->cons_cap - 1))
+        if (A->cons[k].op == op && A->cons[k].x == x && A->cons[k].y == y)
+            return A->cons[k].node;
+    return NULL;
+}
+
+void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node)
+{
+    if (2 * (A->cons_used + 1) > A->cons_cap) {
+        struct cons_slot *old = A->cons;
+        size_t oldcap = A->cons_cap;
+        A->cons_cap *= 2;
+        A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
+        for (size_t k = 0; k < oldcap; k++)
+            if (old[k].op) {
+                size_t m = cons_hash(old[k].op, old[k].x, old[k].y) & (A->cons_cap - 1);
+                while (A->cons[m].op)
+                    m = (m + 1) & (A->cons_cap - 1);
+                A->cons[m] = old[k];
+            }
+        free(old);
+    }
+    size_t k = cons_hash(op, x, y) & (A->cons_cap - 1);
+    while (A->cons[k].op)
+        k = (k + 1) & (A->cons_cap - 1);
+    A->cons[k] = (struct cons_slot){ op, x, y, node };
+    A->cons_used++;
+}
+
+void rels_stack_reserve(struct rels *A, int k)
+{
+    if (A->stop + k <= A->scap)
+        return;
+    while (A->stop + k > A->scap)
+        A->scap = A->scap ? 2 * A->scap : 1024;
+    A->scol = xrealloc(A->scol, (size_t)A->scap * sizeof *A->scol);
+    A->sval = xrealloc(A->sval, (size_t)A->scap * sizeof *A->sval);
+}
+
+/* The set whose membership is member[] (literals exec_i). */
+static struct set *new_set(struct rels *A, const bool *member)
+{
+    struct set *s = rels_alloc(A, 1, sizeof *s);
+    s->n = A->n;
+    s->m = rels_alloc(A, (size_t)A->n, sizeof *s->m);
+    for (int i = 0; i < A->n; i++) {
+        s->m[i] = member[i] ? A->exec[i] : LIT_FALSE;
+        s->size += s->m[i] != LIT_FALSE;
+    }
+    s->members = rels_alloc(A, (size_t)s->size, sizeof *s->members);
+    for (int i = 0, k = 0; i < A->n; i++)
+        if (s->m[i] != LIT_FALSE)
+            s->members[k++] = i;
+    return s;
+}
+
+struct rels *rels_new(struct cnf *c, int n, const lit *exec)
+{
+    struct rels *A = xcalloc(1, sizeof *A);
+    A->c = c;
+    A->n = n;
+    A->exec = rels_alloc(A, (size_t)n, sizeof *A->exec);
+    memcpy(A->exec, exec, (size_t)n * sizeof *exec);
+    A->cons_cap = 256;
+    A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
+    A->acc = rels_alloc(A, (size_t)n, sizeof *A->acc);
+    A->touched = rels_alloc(A, (size_t)n, sizeof *A->touched);
+    A->mark = rels_alloc(A, (size_t)n, sizeof *A->mark);
+    for (int i = 0; i < n; i++)
+        A->acc[i] = LIT_FALSE;
+    bool *every = xcalloc((size_t)n + 1, sizeof *every);
+    for (int i = 0; i < n; i++)
+        every[i] = true;
+    A->all = new_set(A, every);
+    free(every);
+    struct rel *e = rel_node(A, REL_ROWS);
+    e->rows = rows_from_pairs(A, 0, NULL, NULL, NULL);
+    e->is_static = e->empty = e->transitive = true;
+    A->empty = e;
+    return A;
+}
+
+struct rels *rels_new_child(struct rels *parent)
+{
+    struct rels *A = rels_new(parent->c, parent->n, parent->exec);
+    A->all = parent->all;
+    return A;
+}
+
+void rels_free(struct rels *A)
+{
+    if (!A)
+        return;
+    for (int k = 0; k < A->nowned; k++)
+        free(A->owned[k]);
+    free(A->owned);
+    free(A->cons);
+    free(A->scol);
+    free(A->sval);
+    free(A);
+}
+
+struct cnf *rels_cnf(const struct rels *A) { return A->c; }
+long rels_pairs(const struct rels *A) { return A->pairs; }
+
+const struct set *set_all(struct rels *A) { return A->all; }
+const struct set *set_of(struct rels *A, const bool *member) { return new_set(A, member); }
+
+/* x op y for op one of CONS_SET_*, consed. */
+static const struct set *set_op(struct rels *A, int op, const struct set *x, const struct set *y)
+{
+    if ((op == CONS_SET_UNION || op == CONS_SET_INTER) && x > y) {
+        const struct set *t = x; x = y; y = t;
+    }
+    struct set *s = rels_cons_get(A, op, x, y);
+    if (s)
+        return s;
+    bool *member = xcalloc((size_t)A->n + 1, sizeof *member);
+    for (int i = 0; i < A->n; i++) {
+        bool a = set_has(x, i), b = set_has(y, i);
+        member[i] = op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b;
+    }
+    s = new_set(A, member);
+    free(member);
+    rels_cons_put(A, op, x, y, s);
+    return s;
+}
+
+const struct set *set_union(struct rels *A, const struct set *x, const struct set *y)
+{
+    return x == y ? x : set_op(A, CONS_SET_UNION, x, y);
+}
+
+const struct set *set_inter(struct rels *A, const struct set *x, const struct set *y)
+{
+    return x == y ? x : set_op(A, CONS_SET_INTER, x, y);
+}
+
+const struct set *set_diff(struct rels *A, const struct set *x, const struct set *y)
+{
+    return set_op(A, CONS_SET_DIFF, x, y);
+}
+
+int rows_find(const struct rel_rows *t, int i, int j)
+{
+    int lo = t->start[i], hi = t->start[i + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (t->col[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->start[i + 1] && t->col[lo] == j ? lo : -1;
+}
+
+/* One entry to sort: row, column, and its place in the input. */
+struct triple { int i, j, k; };
+
+static int by_place(const void *x, const void *y)
+{
+    const struct triple *a = x, *b = y;
+    if (a->i != b->i)
+        return a->i < b->i ? -1 : 1;
+    if (a->j != b->j)
+        return a->j < b->j ? -1 : 1;
+    return (a->k > b->k) - (a->k < b->k);
+}
+
+struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l)
+{
+    int n = A->n;
+    struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
+    struct triple *e = xcalloc((size_t)count + 1, sizeof *e);
+    for (int k = 0; k < count; k++)
+        e[k] = (struct triple){ i[k], j[k], k };
+    qsort(e, (size_t)count, sizeof *e, by_place);
+    t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
+    t->col = rels_alloc(A, (size_t)count, sizeof *t->col);
+    t->val = rels_alloc(A, (size_t)count, sizeof *t->val);
+    int kept = 0;
+    for (int a = 0; a < count; a++) {
+        bool last = a + 1 == count || e[a + 1].i != e[a].i || e[a + 1].j != e[a].j;
+        if (!last || l[e[a].k] == LIT_FALSE)
+            continue;
+        t->start[e[a].i + 1]++;
+        t->col[kept] = e[a].j;
+        t->val[kept++] = l[e[a].k];
+    }
+    for (int r = 0; r < n; r++)
+        t->start[r + 1] += t->start[r];
+    A->pairs += kept;
+    free(e);
+    return t;
+}
+
+void rel_builder_init(struct rel_builder *bld)
+{
+    *bld = (struct rel_builder){ 0 };
+}
+
+void rel_add(struct rel_builder *bld, int i, int j, lit l)
+{
+    if (bld->count == bld->cap) {
+        bld->cap = bld->cap ? 2 * bld->cap : 64;
+        bld->i = xrealloc(bld->i, (size_t)bld->cap * sizeof *bld->i);
+        bld->j = xrealloc(bld->j, (size_t)bld->cap * sizeof *bld->j);
+        bld->l = xrealloc(bld->l, (size_t)bld->cap * sizeof *bld->l);
+    }
+    bld->i[bld->count] = i;
+    bld->j[bld->count] = j;
+    bld->l[bld->count++] = l;
+}
+
+void rel_builder_free(struct rel_builder *bld)
+{
+    free(bld->i);
+    free(bld->j);
+    free(bld->l);
+    *bld = (struct rel_builder){ 0 };
+}
+
+const struct rel *rel_build(struct rels *A, struct rel_builder *bld, bool is_static)
+{
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->rows = rows_from_pairs(A, bld->count, bld->i, bld->j, bld->l);
+    r->is_static = is_static;
+    r->empty = r->rows->start[r->n] == 0;
+    rel_builder_free(bld);
+    return r;
+}
+
+void rel_mark_transitive(const struct rel *r)
+{
+    ((struct rel *)r)->transitive = true;
+}

@@ -1,0 +1,65 @@
+/* Internals of the relation layer, shared by rel_arena.c (the arena,
+ * hash-consing, sets), rel_eval.c (pairs, rows and estimates of every
+ * kind of relation), rel_ops.c (the operations) and rel_query.c (axiom
+ * literals); nothing outside encoders/rel*.c includes it. */
+#ifndef GPUBMC_REL_IMPL_H
+#define GPUBMC_REL_IMPL_H
+
+#include "encoders/rel.h"
+
+/* Operations consed beside the relation kinds. */
+enum { CONS_PLUS = 32, CONS_SET_UNION, CONS_SET_INTER, CONS_SET_DIFF };
+
+struct cons_slot { int op; const void *x, *y; void *node; };
+
+/* One row kept for repeated reads (the left operand of a composition). */
+struct row_cache { int i, count, cap; int *col; lit *val; };
+
+struct rels {
+    struct cnf *c;
+    int n;
+    lit *exec;
+    const struct set *all;
+    const struct rel *empty;
+    void **owned;                /* every block the arena frees */
+    int nowned, owned_cap;
+    struct cons_slot *cons;      /* open addressing; op == 0: empty */
+    size_t cons_cap, cons_used;
+    int *scol;                   /* the row stack: entries (scol, sval)[0 .. stop) */
+    lit *sval;
+    int stop, scap;
+    lit *acc;                    /* per event: a composition's row under construction */
+    bool *mark;                  /* per event: in touched */
+    int *touched;
+    long pairs;
+};
+
+/* Memory owned by the arena (zeroed). */
+void *rels_alloc(struct rels *A, size_t count, size_t size);
+/* A new relation node of kind op (zeroed, owned by A). */
+struct rel *rel_node(struct rels *A, enum rel_op op);
+/* The node consed under (op, x, y), or NULL; rels_cons_put records one. */
+void *rels_cons_get(struct rels *A, int op, const void *x, const void *y);
+void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node);
+/* Makes room for k more entries on the row stack. */
+void rels_stack_reserve(struct rels *A, int k);
+
+/* Static membership of (i, j) in static r. */
+bool rel_has(const struct rel *r, int i, int j);
+/* The literal of (i, j) in r, computed with A's cnf. */
+lit rel_at(struct rels *A, const struct rel *r, int i, int j);
+/* Pushes row i of r (of r^-1 when flip) on A's row stack, sorted, none
+ * LIT_FALSE; returns the number of entries pushed. */
+int rel_enum(struct rels *A, const struct rel *r, int i, bool flip);
+/* An upper estimate of the size of that row. */
+long rel_est(struct rels *A, const struct rel *r, int i, bool flip);
+/* r's rows, materialized on first use; the rows of r^-1 likewise. */
+const struct rel_rows *rel_rows_of(struct rels *A, const struct rel *r);
+const struct rel_rows *rel_cols_of(struct rels *A, const struct rel *r);
+/* The index of (i, j) in rows t, or -1. */
+int rows_find(const struct rel_rows *t, int i, int j);
+/* Rows over n nodes built from the entries (i[k], j[k], l[k]), k < count
+ * (any order, later duplicates win, LIT_FALSE dropped), owned by A. */
+struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l);
+
+#endif

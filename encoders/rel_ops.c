@@ -1,0 +1,171 @@
+/* The relation operations: static leaves and lazy terms, consed so that
+ * the same operation on the same operands is one relation, and simplified
+ * where an operand is empty, an identity or the other operand. */
+#include "encoders/rel_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/xalloc.h"
+
+const struct rel *rel_empty(struct rels *A) { return A->empty; }
+
+const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
+{
+    int n = A->n, nkeys = 0;
+    struct rel *r = rel_node(A, REL_CLASS);
+    int *k = rels_alloc(A, (size_t)n, sizeof *k);
+    for (int i = 0; i < n; i++) {
+        k[i] = A->exec[i] == LIT_FALSE ? -1 : key[i];
+        if (k[i] >= nkeys)
+            nkeys = k[i] + 1;
+    }
+    int *start = rels_alloc(A, (size_t)nkeys + 1, sizeof *start);
+    int *group = rels_alloc(A, (size_t)n, sizeof *group), *fill = xcalloc((size_t)nkeys + 1, sizeof *fill);
+    for (int i = 0; i < n; i++)
+        if (k[i] >= 0)
+            start[k[i] + 1]++;
+    bool some = false;
+    for (int g = 0; g < nkeys; g++) {
+        some |= start[g + 1] > (ordered ? 1 : 0);
+        start[g + 1] += start[g];
+    }
+    for (int i = 0; i < n; i++)
+        if (k[i] >= 0)
+            group[start[k[i]] + fill[k[i]]++] = i;
+    free(fill);
+    r->key = k;
+    r->group_start = start;
+    r->group = group;
+    r->ordered = ordered;
+    r->is_static = r->transitive = true;
+    r->empty = !some;
+    return r;
+}
+
+const struct rel *rel_product(struct rels *A, const struct set *s, const struct set *t)
+{
+    if (s->size == 0 || t->size == 0)
+        return A->empty;
+    struct rel *r = rels_cons_get(A, REL_PRODUCT, s, t);
+    if (!r) {
+        r = rel_node(A, REL_PRODUCT);
+        r->s = s;
+        r->t = t;
+        r->is_static = true;
+        rels_cons_put(A, REL_PRODUCT, s, t, r);
+    }
+    return r;
+}
+
+const struct rel *rel_id(struct rels *A, const struct set *s)
+{
+    if (s->size == 0)
+        return A->empty;
+    struct rel *r = rels_cons_get(A, REL_ID, s, NULL);
+    if (!r) {
+        r = rel_node(A, REL_ID);
+        r->s = s;
+        r->is_static = r->transitive = true;
+        rels_cons_put(A, REL_ID, s, NULL, r);
+    }
+    return r;
+}
+
+/* The consed node op(x, y), made with the given properties when new. */
+static const struct rel *binary(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y,
+                                bool is_static, bool transitive)
+{
+    struct rel *r = rels_cons_get(A, op, x, y);
+    if (!r) {
+        r = rel_node(A, op);
+        r->a = x;
+        r->b = y;
+        r->is_static = is_static;
+        r->transitive = transitive;
+        rels_cons_put(A, op, x, y, r);
+    }
+    return r;
+}
+
+const struct rel *rel_union(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s || s->empty)
+        return r;
+    if (r->empty)
+        return s;
+    if (r > s) {
+        const struct rel *t = r; r = s; s = t;
+    }
+    return binary(A, REL_UNION, r, s, r->is_static && s->is_static, false);
+}
+
+const struct rel *rel_inter(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s)
+        return r;
+    if (r->empty || s->empty)
+        return A->empty;
+    if (r > s) {
+        const struct rel *t = r; r = s; s = t;
+    }
+    return binary(A, REL_INTER, r, s, r->is_static && s->is_static, r->transitive && s->transitive);
+}
+
+const struct rel *rel_diff(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s || r->empty)
+        return A->empty;
+    if (s->empty)
+        return r;
+    return binary(A, REL_DIFF, r, s, r->is_static && s->is_static, false);
+}
+
+const struct rel *rel_inv(struct rels *A, const struct rel *r)
+{
+    if (r->empty || (r->op == REL_CLASS && !r->ordered) || r->op == REL_ID ||
+        (r->op == REL_PRODUCT && r->s == r->t))
+        return r;
+    if (r->op == REL_INV)
+        return r->a;
+    return binary(A, REL_INV, r, NULL, r->is_static, r->transitive);
+}
+
+const struct rel *rel_seq(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r->empty || s->empty)
+        return A->empty;
+    if (r->op == REL_ID)
+        return rel_filter(A, r->s, s, NULL);
+    if (s->op == REL_ID)
+        return rel_filter(A, NULL, r, s->s);
+    return binary(A, REL_SEQ, r, s, false, false);
+}
+
+const struct rel *rel_filter(struct rels *A, const struct set *a, const struct rel *r, const struct set *b)
+{
+    if (a == A->all)
+        a = NULL;
+    if (b == A->all)
+        b = NULL;
+    if (!a && !b)
+        return r;
+    return rel_inter(A, r, rel_product(A, a ? a : A->all, b ? b : A->all));
+}
+
+const struct rel *rel_opt(struct rels *A, const struct rel *r)
+{
+    return rel_union(A, r, rel_id(A, A->all));
+}
+
+const struct rel *rel_plus(struct rels *A, const struct rel *r)
+{
+    if (r->empty || r->transitive)
+        return r;
+    return binary(A, REL_PLUS, r, NULL, false, true);
+}
+
+const struct rel *rel_imm(struct rels *A, const struct rel *r)
+{
+    return rel_diff(A, r, rel_seq(A, r, rel_plus(A, r)));
+}

@@ -1,0 +1,92 @@
+/* Reading relations: single pairs, rows, and the literals axioms need. */
+#include "encoders/rel_impl.h"
+
+#include <stdlib.h>
+
+#include "encoders/xalloc.h"
+
+lit rel_get(const struct rel *r, int i, int j)
+{
+    return rel_at(r->home, r, i, j);
+}
+
+int rel_row(const struct rel *r, int i, const int **cols, const lit **lits)
+{
+    const struct rel_rows *t = rel_rows_of(r->home, r);
+    *cols = t->col + t->start[i];
+    *lits = t->val + t->start[i];
+    return t->start[i + 1] - t->start[i];
+}
+
+int rel_col(const struct rel *r, int j, const int **rows, const lit **lits)
+{
+    const struct rel_rows *t = rel_cols_of(r->home, r);
+    *rows = t->col + t->start[j];
+    *lits = t->val + t->start[j];
+    return t->start[j + 1] - t->start[j];
+}
+
+lit rel_nonempty(struct rels *A, const struct rel *r)
+{
+    if (r->empty)
+        return LIT_FALSE;
+    const struct rel_rows *t = rel_rows_of(A, r);
+    return cnf_or_n(A->c, t->val, t->start[r->n]);
+}
+
+lit rel_reflexive_some(struct rels *A, const struct rel *r)
+{
+    lit acc = LIT_FALSE;
+    for (int i = 0; i < r->n && acc != LIT_TRUE && !r->empty; i++)
+        acc = cnf_or(A->c, acc, rel_at(A, r, i, i));
+    return acc;
+}
+
+/* True when the pairs of constant rows t over n nodes have a cycle
+ * (iterative depth-first search). */
+static bool has_cycle(const struct rel_rows *t, int n)
+{
+    unsigned char *state = xcalloc((size_t)n + 1, 1);   /* 0 new, 1 on the path, 2 done */
+    int *stack = xcalloc((size_t)n + 1, sizeof *stack), *next = xcalloc((size_t)n + 1, sizeof *next);
+    bool cyclic = false;
+    for (int s = 0; s < n && !cyclic; s++) {
+        if (state[s])
+            continue;
+        int top = 0;
+        stack[top++] = s;
+        state[s] = 1;
+        next[s] = t->start[s];
+        while (top > 0 && !cyclic) {
+            int u = stack[top - 1];
+            if (next[u] == t->start[u + 1]) {
+                state[u] = 2;
+                top--;
+                continue;
+            }
+            int w = t->col[next[u]++];
+            if (state[w] == 1)
+                cyclic = true;
+            else if (state[w] == 0) {
+                state[w] = 1;
+                next[w] = t->start[w];
+                stack[top++] = w;
+            }
+        }
+    }
+    free(state);
+    free(stack);
+    free(next);
+    return cyclic;
+}
+
+lit rel_cyclic(struct rels *A, const struct rel *r)
+{
+    if (!cnf_symbolic(A->c))   /* every entry is LIT_TRUE */
+        return lit_of(has_cycle(rel_rows_of(A, r), r->n));
+    return rel_reflexive_some(A, rel_plus(A, r));
+}
+
+long rel_may_size(const struct rel *r)
+{
+    return rel_rows_of(r->home, r)->start[r->n];
+}
