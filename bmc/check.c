@@ -187,7 +187,7 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
     lit raised = LIT_FALSE;
     for (int i = 0; i < s->m.naxioms; i++)
         if (s->m.axioms[i].kind == AX_FLAG)
-            raised = cnf_or(s->c, raised, s->m.axioms[i].violated);
+            raised = cnf_or(s->c, raised, model_violated(&s->m, i));
     struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
     lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
     lit ends = s->p->lit->filter ? all_terminated(s) : -some_bound_hit(s);

@@ -614,23 +614,43 @@ void concrete_free(const struct program *p, struct concrete *x)
     free(x->final_mem);
 }
 
-/* Checks that ord is a strict partial order on the events allowed by
- * member(), relating only executed pairs allowed by pair(). */
-static bool check_order(const struct program *p, const bool *exec, const bool *ord,
+/* Checks that ord, over the events that can be ordered (is_member), is a
+ * strict partial order relating only executed pairs allowed by pair();
+ * transitivity through successor bitsets. */
+static bool check_order(const struct program *p, const bool *exec, const bool *ord, const int *member, int m,
                         bool (*pair)(const struct program *, int, int))
 {
-    int n = p->nevents;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            if (!ord[i * n + j])
+    int n = p->nevents, words = (m + 63) / 64;
+    uint64_t *succ = xcalloc((size_t)m * words + 1, sizeof *succ);
+    bool ok = true;
+    for (int a = 0; a < m && ok; a++)
+        for (int b = 0; b < m && ok; b++) {
+            int i = member[a], j = member[b];
+            if (!ord[(size_t)i * n + j])
                 continue;
-            if (i == j || !exec[i] || !exec[j] || !pair(p, i, j) || ord[j * n + i])
-                return false;
-            for (int k = 0; k < n; k++)
-                if (ord[j * n + k] && pair(p, i, k) && !ord[i * n + k])
-                    return false;
+            ok = i != j && exec[i] && exec[j] && pair(p, i, j) && !ord[(size_t)j * n + i];
+            succ[(size_t)a * words + b / 64] |= 1ull << (b % 64);
         }
-    return true;
+    for (int a = 0; a < m && ok; a++)       /* i -> j -> k needs i -> k where the pair can be */
+        for (int b = 0; b < m && ok; b++) {
+            if (!((succ[(size_t)a * words + b / 64] >> (b % 64)) & 1u))
+                continue;
+            for (int w = 0; w < words && ok; w++)
+                for (uint64_t x = succ[(size_t)b * words + w] & ~succ[(size_t)a * words + w]; x && ok; x &= x - 1)
+                    ok = !pair(p, member[a], member[w * 64 + __builtin_ctzll(x)]);
+        }
+    free(succ);
+    return ok;
+}
+
+/* The events that can be ordered (is_member) into member; their number. */
+static int order_members(const struct program *p, bool (*is_member)(const struct event *), int *member)
+{
+    int m = 0;
+    for (int e = 0; e < p->nevents; e++)
+        if (is_member(&p->events[e]))
+            member[m++] = e;
+    return m;
 }
 
 static bool co_pair(const struct program *p, int i, int j)
@@ -643,6 +663,11 @@ static bool co_pair(const struct program *p, int i, int j)
 static bool is_fence_sc(const struct event *e)
 {
     return e->kind == EV_FENCE && e->mo == MO_SC && e->in->kind == I_FENCE;
+}
+
+static bool is_write(const struct event *e)
+{
+    return event_is_write(e);
 }
 
 static bool sf_pair(const struct program *p, int i, int j)
@@ -668,38 +693,44 @@ static bool check_rf(const struct program *p, const struct choice *ch, const str
 static bool check_co(const struct program *p, const struct choice *ch, const struct skeleton *k,
                      struct concrete *out)
 {
-    int n = p->nevents;
-    if (!check_order(p, out->exec, ch->co, co_pair))
-        return fail(out, "coherence is not a strict order over executed same-location writes");
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
+    size_t n = (size_t)p->nevents;
+    int *w = xcalloc(n + 1, sizeof *w), m = order_members(p, is_write, w);
+    const char *why = check_order(p, out->exec, ch->co, w, m, co_pair) ? NULL
+                      : "coherence is not a strict order over executed same-location writes";
+    for (int a = 0; a < m && !why; a++)
+        for (int b = 0; b < m && !why; b++) {
+            int i = w[a], j = w[b];
             if (!co_pair(p, i, j) || !out->exec[i] || !out->exec[j])
                 continue;
             if (ch->co[j * n + i] && base_co_backward_impossible(k, p, i, j))
-                return fail(out, "coherence goes against program order");
-            if (ch->co[i * n + j])
+                why = "coherence goes against program order";
+            else if (ch->co[i * n + j])
                 continue;
-            if (p->events[i].kind == EV_INIT)
-                return fail(out, "an initial write is not coherence-before a write");
-            if (base_co_forced(k, p, i, j))
-                return fail(out, "two writes of a thread to a location are not in program order");
-            if (k->co_total && i != j && !ch->co[j * n + i])
-                return fail(out, "two writes to a location are coherence-unordered");
+            else if (p->events[i].kind == EV_INIT)
+                why = "an initial write is not coherence-before a write";
+            else if (base_co_forced(k, p, i, j))
+                why = "two writes of a thread to a location are not in program order";
+            else if (k->co_total && i != j && !ch->co[j * n + i])
+                why = "two writes to a location are coherence-unordered";
         }
-    return true;
+    free(w);
+    return why ? fail(out, why) : true;
 }
 
 static bool check_sf(const struct program *p, const struct choice *ch, struct concrete *out)
 {
-    int n = p->nevents;
-    if (!check_order(p, out->exec, ch->sf, sf_pair))
-        return fail(out, "the fence.sc order is not a strict order");
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (sf_pair(p, i, j) && out->exec[i] && out->exec[j] &&
-                !ch->sf[i * n + j] && !ch->sf[j * n + i])
-                return fail(out, "two fence.sc in scope are unordered");
-    return true;
+    size_t n = (size_t)p->nevents;
+    int *f = xcalloc(n + 1, sizeof *f), m = order_members(p, is_fence_sc, f);
+    const char *why = check_order(p, out->exec, ch->sf, f, m, sf_pair) ? NULL
+                      : "the fence.sc order is not a strict order";
+    for (int a = 0; a < m && !why; a++)
+        for (int b = a + 1; b < m && !why; b++) {
+            int i = f[a], j = f[b];
+            if (sf_pair(p, i, j) && out->exec[i] && out->exec[j] && !ch->sf[i * n + j] && !ch->sf[j * n + i])
+                why = "two fence.sc in scope are unordered";
+        }
+    free(f);
+    return why ? fail(out, why) : true;
 }
 
 /* Named barriers: sync only on executed ones, and enough of them for a quorum. */

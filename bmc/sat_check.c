@@ -17,7 +17,7 @@ void sat_setup(struct sat_check *s)
         if (ax->kind == AX_FLAG || axiom_disabled(ax->name, s->o->disabled, s->o->ndisabled))
             continue;
         lit act = cnf_var(s->c);
-        cnf_imply(s->c, act, -ax->violated);
+        model_guard(s->c, &s->m, i, act);
         s->act_names[s->nacts] = ax->name;
         s->act_axioms[s->nacts] = ax;
         s->acts[s->nacts++] = act;

@@ -1,19 +1,23 @@
 /* Transitive closures as lazily defined variables.  The may-set of t = r+
  * is what r's may-pairs reach, its must-set what r's true pairs reach
- * (both through components and reachability bitsets); entries in between
- * are gate variables whose definitions reach the solver on demand:
+ * (both kept as reachability bitsets over components); an entry is
+ * LIT_FALSE outside the may-set, LIT_TRUE inside the must-set, and
+ * otherwise a gate variable made when the entry is first asked for, so a
+ * closure costs the entries its users read, not its may-set.  A gate's
+ * definition reaches the solver on demand:
  *  - an entry t(i,j) that occurs negatively (a closure inside an axiom
  *    that must be empty, irreflexive or acyclic) gets r(i,j) -> t(i,j) at
- *    once.  For a small closure it also gets t(i,k) & r(k,j) -> t(i,j) for
- *    every k, one clause per triple, which pulls in the row.  A big closure
- *    gets those step clauses only along the paths a satisfying model shows
- *    while leaving t(i,j) false (closure_refine, from cnf_solve), so a
- *    fence.sc order over a thousand fences costs what its models use, not
- *    a cube of clauses;
+ *    once.  In a small closure it also gets t(i,k) & r(k,j) -> t(i,j) for
+ *    every k, one clause per triple, which pulls in the row.  In a big one
+ *    it gets, when a satisfying model leaves it false though a path of
+ *    true pairs leads from i to j, the clause "that path -> t(i,j)"
+ *    (closure_refine, from cnf_solve): a fence.sc order over a thousand
+ *    fences costs what its models use, not a cube of clauses;
  *  - an entry that occurs positively gets t(i,j) -> path, through
  *    Warshall's gates over the may-set, built at that moment. */
 #include "encoders/cnf_impl.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,47 +27,117 @@
 /* Closures whose eager step clauses would number more than this are refined lazily. */
 #define EAGER_STEPS 65536L
 
+/* A row of t handed out: its columns and literals. */
+struct trow { int len; int *col; lit *val; };
+
 struct closure {
     int n;
     int *rs, *rc;            /* r: rows */
     lit *rv;
     int *ps, *pk, *pe;       /* per node j: predecessors k of j in r and the index of (k, j) */
-    int *ts, *tc;            /* t: rows */
-    lit *tv;
-    lit *exact;              /* per t entry: Warshall's literal, once some entry needed it */
-    unsigned char *need;     /* per t entry: its negative side is required (lazy closures) */
-    int *stepped;            /* per t entry: 1 + the k of the last step clause given lazily */
-    bool eager, pending;     /* step clauses now; some lazy entry needs checking */
+    struct reach may, must;
+    int count, cap;          /* entries made: (ei, ej), literal ev; need: negative side required */
+    int *ei, *ej;
+    lit *ev;
+    unsigned char *need;
+    uint64_t *keys;          /* open addressing: (i * n + j) + 1 -> slot[], 0 empty */
+    int *slot;
+    size_t kcap, kused;
+    struct trow *rows;       /* per row, once handed out */
+    lit *exact;              /* per entry (all made), Warshall's literal, once needed */
+    bool eager, pending;     /* step clauses at once; some lazy entry needs checking */
 };
 
 struct closures { struct closure *list; int count, cap; };
 
-/* The index of (i, j) in rows (start, col), or -1. */
-static int find(const int *start, const int *col, int i, int j)
+static size_t key_hash(uint64_t k)
 {
-    int lo = start[i], hi = start[i + 1];
+    k *= 0x9E3779B97F4A7C15ull;
+    return (size_t)(k ^ (k >> 29));
+}
+
+/* The entry index of (i, j), -1 when not made yet. */
+static int entry_of(const struct closure *cl, int i, int j)
+{
+    uint64_t k = (uint64_t)i * (uint64_t)cl->n + (uint64_t)j + 1;
+    if (cl->kcap == 0)
+        return -1;
+    for (size_t h = key_hash(k) & (cl->kcap - 1); cl->keys[h]; h = (h + 1) & (cl->kcap - 1))
+        if (cl->keys[h] == k)
+            return cl->slot[h];
+    return -1;
+}
+
+/* Makes entry (i, j) of the may-set (not made yet) with literal l. */
+static int add_entry(struct closure *cl, int i, int j, lit l)
+{
+    if (2 * (cl->kused + 1) > cl->kcap) {
+        uint64_t *old = cl->keys;
+        int *oldslot = cl->slot;
+        size_t oldcap = cl->kcap;
+        cl->kcap = oldcap ? 2 * oldcap : 1024;
+        cl->keys = xcalloc(cl->kcap, sizeof *cl->keys);
+        cl->slot = xcalloc(cl->kcap, sizeof *cl->slot);
+        for (size_t h = 0; h < oldcap; h++)
+            if (old[h]) {
+                size_t g = key_hash(old[h]) & (cl->kcap - 1);
+                while (cl->keys[g])
+                    g = (g + 1) & (cl->kcap - 1);
+                cl->keys[g] = old[h];
+                cl->slot[g] = oldslot[h];
+            }
+        free(old);
+        free(oldslot);
+    }
+    if (cl->count == cl->cap) {
+        cl->cap = cl->cap ? 2 * cl->cap : 256;
+        cl->ei = xrealloc(cl->ei, (size_t)cl->cap * sizeof *cl->ei);
+        cl->ej = xrealloc(cl->ej, (size_t)cl->cap * sizeof *cl->ej);
+        cl->ev = xrealloc(cl->ev, (size_t)cl->cap * sizeof *cl->ev);
+        cl->need = xrealloc(cl->need, (size_t)cl->cap * sizeof *cl->need);
+    }
+    int e = cl->count++;
+    cl->ei[e] = i;
+    cl->ej[e] = j;
+    cl->ev[e] = l;
+    cl->need[e] = 0;
+    uint64_t k = (uint64_t)i * (uint64_t)cl->n + (uint64_t)j + 1;
+    size_t h = key_hash(k) & (cl->kcap - 1);
+    while (cl->keys[h])
+        h = (h + 1) & (cl->kcap - 1);
+    cl->keys[h] = k;
+    cl->slot[h] = e;
+    cl->kused++;
+    return e;
+}
+
+/* The literal of t(i, j) in closure number index, its gate made on first use. */
+static lit entry_lit(struct cnf *c, struct closure *cl, int index, int i, int j)
+{
+    if (!reach_has(&cl->may, i, j))
+        return LIT_FALSE;
+    if (reach_has(&cl->must, i, j))
+        return LIT_TRUE;
+    int e = entry_of(cl, i, j);
+    if (e < 0) {
+        e = add_entry(cl, i, j, LIT_FALSE);
+        cl->ev[e] = cnf_gate_var(c, (struct gate_def){ GATE_CLOSURE, 0, index, e });
+    }
+    return cl->ev[e];
+}
+
+/* The index of (i, j) in r's rows, or -1. */
+static int r_find(const struct closure *cl, int i, int j)
+{
+    int lo = cl->rs[i], hi = cl->rs[i + 1];
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (col[mid] < j)
+        if (cl->rc[mid] < j)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < start[i + 1] && col[lo] == j ? lo : -1;
-}
-
-/* The row of entry e of rows start over n nodes. */
-static int row_of(const int *start, int n, int e)
-{
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int mid = lo + (hi - lo + 1) / 2;
-        if (start[mid] <= e)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    return lo < cl->rs[i + 1] && cl->rc[lo] == j ? lo : -1;
 }
 
 static size_t push_input(struct cnf *c, size_t top, lit l)
@@ -71,74 +145,92 @@ static size_t push_input(struct cnf *c, size_t top, lit l)
     return lit_is_const(l) ? top : cnf_push(c, top, l);
 }
 
-/* Warshall's exact gates for the closure over its may-set. */
-static void build_exact(struct cnf *c, struct closure *cl)
+/* Calls f(i, j) for every pair of the may-set in row i. */
+#define FOR_MAY_ROW(cl, i, j, body)                                                   \
+    do {                                                                              \
+        long off_ = (cl)->may.offset[(cl)->may.scc[i]];                               \
+        for (int w_ = 0; off_ >= 0 && w_ < (cl)->may.words; w_++)                     \
+            for (uint64_t x_ = (cl)->may.bits[off_ + w_]; x_; x_ &= x_ - 1) {         \
+                int j = w_ * 64 + __builtin_ctzll(x_);                                \
+                body;                                                                 \
+            }                                                                         \
+    } while (0)
+
+/* Warshall's exact gates for the closure over its may-set (every entry made). */
+static void build_exact(struct cnf *c, struct closure *cl, int index)
 {
-    int n = cl->n, size = cl->ts[n];
-    lit *w = xcalloc((size_t)size + 1, sizeof *w);
+    int n = cl->n;
     for (int i = 0; i < n; i++)
-        for (int e = cl->ts[i]; e < cl->ts[i + 1]; e++) {
-            int d = find(cl->rs, cl->rc, i, cl->tc[e]);
-            w[e] = d < 0 ? LIT_FALSE : cl->rv[d];
-        }
-    /* column lists of t: for each k, the entries (i, k) */
-    int *cs = xcalloc((size_t)n + 1, sizeof *cs), *ce = xcalloc((size_t)size + 1, sizeof *ce);
-    int *fill = xcalloc((size_t)n + 1, sizeof *fill);
-    for (int e = 0; e < size; e++)
-        cs[cl->tc[e] + 1]++;
-    for (int k = 0; k < n; k++)
+        FOR_MAY_ROW(cl, i, j, entry_lit(c, cl, index, i, j));
+    lit *w = xcalloc((size_t)cl->count + 1, sizeof *w);
+    for (int e = 0; e < cl->count; e++) {
+        int d = r_find(cl, cl->ei[e], cl->ej[e]);
+        w[e] = d < 0 ? LIT_FALSE : cl->rv[d];
+    }
+    int *cs = xcalloc((size_t)n + 1, sizeof *cs), *ce = xcalloc((size_t)cl->count + 1, sizeof *ce);
+    int *rs = xcalloc((size_t)n + 1, sizeof *rs), *re = xcalloc((size_t)cl->count + 1, sizeof *re);
+    int *cfill = xcalloc((size_t)n + 1, sizeof *cfill), *rfill = xcalloc((size_t)n + 1, sizeof *rfill);
+    for (int e = 0; e < cl->count; e++) {
+        cs[cl->ej[e] + 1]++;
+        rs[cl->ei[e] + 1]++;
+    }
+    for (int k = 0; k < n; k++) {
         cs[k + 1] += cs[k];
-    for (int i = 0; i < n; i++)
-        for (int e = cl->ts[i]; e < cl->ts[i + 1]; e++)
-            ce[cs[cl->tc[e]] + fill[cl->tc[e]]++] = e;
-    for (int k = 0; k < n; k++)
+        rs[k + 1] += rs[k];
+    }
+    for (int e = 0; e < cl->count; e++) {
+        ce[cs[cl->ej[e]] + cfill[cl->ej[e]]++] = e;
+        re[rs[cl->ei[e]] + rfill[cl->ei[e]]++] = e;
+    }
+    for (int k = 0; k < n; k++)             /* entries (i, k), then (k, j): i -> k -> j */
         for (int a = cs[k]; a < cs[k + 1]; a++) {
-            int eik = ce[a], i = row_of(cl->ts, n, eik);
+            int eik = ce[a], i = cl->ei[eik];
             if (w[eik] == LIT_FALSE)
                 continue;
-            for (int ekj = cl->ts[k]; ekj < cl->ts[k + 1]; ekj++) {
+            for (int b = rs[k]; b < rs[k + 1]; b++) {
+                int ekj = re[b];
                 if (w[ekj] == LIT_FALSE)
                     continue;
-                int eij = find(cl->ts, cl->tc, i, cl->tc[ekj]);
+                int eij = entry_of(cl, i, cl->ej[ekj]);
                 w[eij] = cnf_or(c, w[eij], cnf_and(c, w[eik], w[ekj]));
             }
         }
-    free(cs);
-    free(ce);
-    free(fill);
+    free(cs); free(ce); free(rs); free(re); free(cfill); free(rfill);
     cl->exact = w;
 }
 
 static size_t closure_require(struct cnf *c, lit o, int side, size_t top)
 {
     struct closures *cs = c->ext_state[EXT_CLOSURE];
-    struct closure *cl = &cs->list[c->defs[o].a];
-    int e = c->defs[o].b, n = cl->n, i = row_of(cl->ts, n, e), j = cl->tc[e];
+    int index = c->defs[o].a, e = c->defs[o].b;
+    struct closure *cl = &cs->list[index];
+    int i = cl->ei[e], j = cl->ej[e];
     if (side == SIDE_POS) {                 /* o -> a path, through Warshall's gates */
         if (!cl->exact)
-            build_exact(c, cl);
+            build_exact(c, cl, index);
         lit back[2] = { -o, cl->exact[e] };
         cnf_emit(c, back, 2);
         return push_input(c, top, cl->exact[e]);
     }
-    int d = find(cl->rs, cl->rc, i, j);     /* a path -> o: the direct step now */
+    int d = r_find(cl, i, j);               /* a path -> o: the direct step now */
     if (d >= 0) {
         lit direct[2] = { o, -cl->rv[d] };
         cnf_emit(c, direct, 2);
         top = push_input(c, top, -cl->rv[d]);
     }
-    if (!cl->eager) {                       /* the other steps when a model lacks them */
+    if (!cl->eager) {                       /* longer paths when a model lacks them */
         cl->need[e] = 1;
         cl->pending = true;
         return top;
     }
     for (int p = cl->ps[j]; p < cl->ps[j + 1]; p++) {
-        int k = cl->pk[p], eik = find(cl->ts, cl->tc, i, k);
-        if (k == i || k == j || eik < 0)
+        int k = cl->pk[p];
+        lit ik = k == i || k == j ? LIT_FALSE : entry_lit(c, cl, index, i, k);
+        if (ik == LIT_FALSE)
             continue;
-        lit step[3] = { o, -cl->tv[eik], -cl->rv[cl->pe[p]] };
+        lit step[3] = { o, -ik, -cl->rv[cl->pe[p]] };
         cnf_emit(c, step, 3);
-        top = push_input(c, push_input(c, top, -cl->tv[eik]), -cl->rv[cl->pe[p]]);
+        top = push_input(c, push_input(c, top, -ik), -cl->rv[cl->pe[p]]);
     }
     return top;
 }
@@ -159,34 +251,32 @@ static size_t closure_evaluate(struct cnf *c, lit o, size_t top)
         on[e] = cnf_known_value(c, cl->rv[e]);
     struct reach R;
     reach_compute(&R, n, cl->rs, cl->rc, on);
-    for (int i = 0; i < n; i++)
-        for (int e = cl->ts[i]; e < cl->ts[i + 1]; e++) {
-            lit v = cl->tv[e];
-            if (!lit_is_const(v)) {
-                c->eval_val[v] = reach_has(&R, i, cl->tc[e]);
-                c->eval_at[v] = c->generation;
-            }
+    for (int e = 0; e < cl->count; e++) {
+        lit v = cl->ev[e];
+        if (!lit_is_const(v)) {
+            c->eval_val[v] = reach_has(&R, cl->ei[e], cl->ej[e]);
+            c->eval_at[v] = c->generation;
         }
+    }
     reach_free(&R);
     free(on);
     return top;
 }
 
-/* A violated entry of a lazy closure: t(i, j) false in the model, reachable. */
-struct violation { int cl, i, j; };
-
-/* Adds, for each violation of closure cl in v[0..k) (all of row i), the
- * step clauses along a shortest path of true edges from i to j. */
-static long add_paths(struct cnf *c, struct closure *cl, const bool *on, int i, const struct violation *v, int k)
+/* Adds, for each target j[0..k) of row i left false though reachable, the
+ * clause "the pairs of a shortest path of true pairs from i to j -> t(i,j)". */
+static long add_paths(struct cnf *c, struct closure *cl, const bool *on, int i, const int *targets,
+                      const lit *tlit, int k)
 {
     int n = cl->n;
     int *parent = xcalloc((size_t)n + 1, sizeof *parent), *via = xcalloc((size_t)n + 1, sizeof *via);
     int *queue = xcalloc((size_t)n + 1, sizeof *queue);
+    lit *clause = xcalloc((size_t)n + 2, sizeof *clause);
     for (int u = 0; u < n; u++)
         parent[u] = -1;
     int head = 0, tail = 0;
     queue[tail++] = i;
-    while (head < tail) {                   /* breadth first from i over true edges */
+    while (head < tail) {                   /* breadth first from i over true pairs */
         int u = queue[head++];
         for (int e = cl->rs[u]; e < cl->rs[u + 1]; e++) {
             int w = cl->rc[e];
@@ -199,52 +289,40 @@ static long add_paths(struct cnf *c, struct closure *cl, const bool *on, int i, 
     }
     long added = 0;
     for (int a = 0; a < k; a++) {
-        int w = v[a].j, u = -1, e = -1;
-        if (w == i)                         /* back to i: through a predecessor reached */
-            for (int p = cl->ps[i]; p < cl->ps[i + 1] && u < 0; p++)
-                if (on[cl->pe[p]] && (cl->pk[p] == i || parent[cl->pk[p]] >= 0)) {
-                    u = cl->pk[p];
-                    e = cl->pe[p];
-                }
-        if (w != i && parent[w] >= 0) {
-            u = parent[w];
-            e = via[w];
+        int w = targets[a], len = 0;
+        clause[len++] = tlit[a];
+        if (w == i) {                       /* back to i: through a predecessor reached */
+            int p = cl->ps[i];
+            while (!on[cl->pe[p]] || (cl->pk[p] != i && parent[cl->pk[p]] < 0))
+                p++;
+            clause[len++] = -cl->rv[cl->pe[p]];
+            w = cl->pk[p];
         }
-        while (u >= 0) {
-            int at = find(cl->ts, cl->tc, i, w);
-            if (cl->stepped[at] == u + 1)
-                break;                      /* this step, and the path before it, is there */
-            cl->stepped[at] = u + 1;
-            lit l[3] = { cl->tv[at], -cl->rv[e], u == i ? LIT_FALSE : -cl->tv[find(cl->ts, cl->tc, i, u)] };
-            cnf_emit(c, l, 3);           /* a definition clause: its inputs are required, not t(i,w) */
-            cnf_require(c, l[1]);
-            cnf_require(c, l[2]);
-            added++;
-            w = u;
-            u = w == i ? -1 : parent[w];
-            e = w == i ? -1 : via[w];
-        }
+        for (; w != i; w = parent[w])
+            clause[len++] = -cl->rv[via[w]];
+        cnf_emit(c, clause, len);           /* a definition clause: t(i,j) is not required */
+        for (int l = 1; l < len; l++)
+            cnf_require(c, clause[l]);
+        added++;
     }
     free(parent);
     free(via);
     free(queue);
+    free(clause);
     return added;
 }
 
-/* The violations of lazy closure cl in the last model (solver values read
- * here, before any clause ends them) and its true edges (on). */
-static int violations(struct cnf *c, struct closure *cl, int index, struct violation **v, bool **on)
+/* The entries of lazy closure cl left false by the last model (solver values
+ * read here, before any clause ends them) though reachable over its true
+ * pairs (on), as indices sorted by row; their number. */
+static int violations(struct cnf *c, struct closure *cl, int **v, bool **on)
 {
-    int n = cl->n, size = cl->rs[n], nv = 0, cap = 16;
-    *v = xcalloc((size_t)cap, sizeof **v);
+    int n = cl->n, size = cl->rs[n], nv = 0;
+    *v = xcalloc((size_t)cl->count + 1, sizeof **v);
     *on = xcalloc((size_t)size + 1, sizeof **on);
-    for (int i = 0; i < n; i++)
-        for (int e = cl->ts[i]; e < cl->ts[i + 1]; e++)
-            if (cl->need[e] && ccadical_val(c->solver, cl->tv[e]) < 0) {
-                if (nv == cap)
-                    *v = xrealloc(*v, (size_t)(cap *= 2) * sizeof **v);
-                (*v)[nv++] = (struct violation){ index, i, cl->tc[e] };
-            }
+    for (int e = 0; e < cl->count; e++)
+        if (cl->need[e] && ccadical_val(c->solver, cl->ev[e]) < 0)
+            (*v)[nv++] = e;
     bool any = false;
     for (int e = 0; e < size && nv > 0; e++)
         any |= (*on)[e] = cnf_value(c, cl->rv[e]);
@@ -253,31 +331,41 @@ static int violations(struct cnf *c, struct closure *cl, int index, struct viola
         struct reach R;
         reach_compute(&R, n, cl->rs, cl->rc, *on);
         for (int a = 0; a < nv; a++)
-            if (reach_has(&R, (*v)[a].i, (*v)[a].j))
+            if (reach_has(&R, cl->ei[(*v)[a]], cl->ej[(*v)[a]]))
                 (*v)[kept++] = (*v)[a];
         reach_free(&R);
     }
+    for (int a = 1; a < kept; a++)          /* by row: insertion into the sorted prefix */
+        for (int b = a; b > 0 && cl->ei[(*v)[b - 1]] > cl->ei[(*v)[b]]; b--) {
+            int t = (*v)[b]; (*v)[b] = (*v)[b - 1]; (*v)[b - 1] = t;
+        }
     return kept;
 }
 
 static long closure_refine(struct cnf *c)
 {
     struct closures *cs = c->ext_state[EXT_CLOSURE];
-    struct violation **v = xcalloc((size_t)cs->count + 1, sizeof *v);
+    int **v = xcalloc((size_t)cs->count + 1, sizeof *v), *nv = xcalloc((size_t)cs->count + 1, sizeof *nv);
     bool **on = xcalloc((size_t)cs->count + 1, sizeof *on);
-    int *nv = xcalloc((size_t)cs->count + 1, sizeof *nv);
     for (int k = 0; k < cs->count; k++)
         if (cs->list[k].pending)
-            nv[k] = violations(c, &cs->list[k], k, &v[k], &on[k]);
+            nv[k] = violations(c, &cs->list[k], &v[k], &on[k]);
     long added = 0;
     for (int k = 0; k < cs->count; k++) {
+        struct closure *cl = &cs->list[k];
+        int *targets = xcalloc((size_t)nv[k] + 1, sizeof *targets);
+        lit *tlit = xcalloc((size_t)nv[k] + 1, sizeof *tlit);
         for (int a = 0; a < nv[k];) {
-            int b = a;
-            while (b < nv[k] && v[k][b].i == v[k][a].i)
-                b++;
-            added += add_paths(c, &cs->list[k], on[k], v[k][a].i, v[k] + a, b - a);
+            int b = a, i = cl->ei[v[k][a]];
+            for (; b < nv[k] && cl->ei[v[k][b]] == i; b++) {
+                targets[b - a] = cl->ej[v[k][b]];
+                tlit[b - a] = cl->ev[v[k][b]];
+            }
+            added += add_paths(c, cl, on[k], i, targets, tlit, b - a);
             a = b;
         }
+        free(targets);
+        free(tlit);
         free(v[k]);
         free(on[k]);
     }
@@ -292,10 +380,17 @@ static void closure_release(struct cnf *c)
     struct closures *cs = c->ext_state[EXT_CLOSURE];
     for (int k = 0; k < cs->count; k++) {
         struct closure *cl = &cs->list[k];
-        void *arrays[] = { cl->rs, cl->rc, cl->rv, cl->ps, cl->pk, cl->pe, cl->ts, cl->tc, cl->tv,
-                           cl->exact, cl->need, cl->stepped };
+        void *arrays[] = { cl->rs, cl->rc, cl->rv, cl->ps, cl->pk, cl->pe, cl->ei, cl->ej, cl->ev,
+                           cl->need, cl->keys, cl->slot, cl->exact };
         for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++)
             free(arrays[a]);
+        for (int i = 0; cl->rows && i < cl->n; i++) {
+            free(cl->rows[i].col);
+            free(cl->rows[i].val);
+        }
+        free(cl->rows);
+        reach_free(&cl->may);
+        reach_free(&cl->must);
     }
     free(cs->list);
     free(cs);
@@ -330,29 +425,7 @@ static void copy_input(struct closure *cl, int n, const int *start, const int *c
     free(fill);
 }
 
-/* Counts (count) or fills the entries of row i of t: what component scc
- * of may reaches; must-reachable ones are LIT_TRUE, the others gates. */
-static int fill_row(struct cnf *c, struct closure *cl, int index, const struct reach *may,
-                    const struct reach *must, int i, int at, bool count)
-{
-    long off = may->offset[may->scc[i]];
-    if (off < 0)
-        return at;
-    for (int w = 0; w < may->words; w++)
-        for (uint64_t x = may->bits[off + w]; x; x &= x - 1) {
-            int j = w * 64 + __builtin_ctzll(x);
-            if (!count) {
-                cl->tc[at] = j;
-                cl->tv[at] = reach_has(must, i, j) ? LIT_TRUE
-                             : cnf_gate_var(c, (struct gate_def){ GATE_CLOSURE, 0, index, at });
-            }
-            at++;
-        }
-    return at;
-}
-
-void cnf_closure(struct cnf *c, int n, const int *start, const int *col, const lit *val,
-                 const int **tstart, const int **tcol, const lit **tval)
+int cnf_closure(struct cnf *c, int n, const int *start, const int *col, const lit *val)
 {
     if (!c->ext[EXT_CLOSURE]) {
         c->ext[EXT_CLOSURE] = &closure_ext;
@@ -370,28 +443,40 @@ void cnf_closure(struct cnf *c, int n, const int *start, const int *col, const l
     bool *must_on = xcalloc((size_t)start[n] + 1, sizeof *must_on);
     for (int e = 0; e < start[n]; e++)
         must_on[e] = val[e] == LIT_TRUE;
-    struct reach may, must;
-    reach_compute(&may, n, start, col, NULL);
-    reach_compute(&must, n, start, col, must_on);
-    cl->ts = xcalloc((size_t)n + 1, sizeof *cl->ts);
-    for (int i = 0; i < n; i++)
-        cl->ts[i + 1] = fill_row(c, cl, index, &may, &must, i, cl->ts[i], true);
-    int size = cl->ts[n];
-    cl->tc = xcalloc((size_t)size + 1, sizeof *cl->tc);
-    cl->tv = xcalloc((size_t)size + 1, sizeof *cl->tv);
-    cl->need = xcalloc((size_t)size + 1, sizeof *cl->need);
-    cl->stepped = xcalloc((size_t)size + 1, sizeof *cl->stepped);
-    long steps = 0;
-    for (int i = 0; i < n; i++) {
-        fill_row(c, cl, index, &may, &must, i, cl->ts[i], false);
-        for (int e = cl->ts[i]; e < cl->ts[i + 1] && steps <= EAGER_STEPS; e++)
-            steps += cl->ps[cl->tc[e] + 1] - cl->ps[cl->tc[e]];
-    }
-    cl->eager = steps <= EAGER_STEPS;
-    reach_free(&may);
-    reach_free(&must);
+    reach_compute(&cl->may, n, start, col, NULL);
+    reach_compute(&cl->must, n, start, col, must_on);
     free(must_on);
-    *tstart = cl->ts;
-    *tcol = cl->tc;
-    *tval = cl->tv;
+    long steps = 0;                          /* every entry's step clauses: sum over the may-set of |pred(j)| */
+    for (int i = 0; i < n && steps <= EAGER_STEPS; i++)
+        FOR_MAY_ROW(cl, i, j, steps += cl->ps[j + 1] - cl->ps[j]);
+    cl->eager = steps <= EAGER_STEPS;
+    return index;
+}
+
+lit cnf_closure_at(struct cnf *c, int id, int i, int j)
+{
+    struct closures *cs = c->ext_state[EXT_CLOSURE];
+    return entry_lit(c, &cs->list[id], id, i, j);
+}
+
+int cnf_closure_row(struct cnf *c, int id, int i, const int **cols, const lit **lits)
+{
+    struct closures *cs = c->ext_state[EXT_CLOSURE];
+    struct closure *cl = &cs->list[id];
+    if (!cl->rows)
+        cl->rows = xcalloc((size_t)cl->n + 1, sizeof *cl->rows);
+    struct trow *t = &cl->rows[i];
+    if (!t->col) {
+        int len = 0;
+        FOR_MAY_ROW(cl, i, j, { (void)j; len++; });
+        t->col = xcalloc((size_t)len + 1, sizeof *t->col);
+        t->val = xcalloc((size_t)len + 1, sizeof *t->val);
+        FOR_MAY_ROW(cl, i, j, {
+            t->col[t->len] = j;
+            t->val[t->len++] = entry_lit(c, cl, id, i, j);
+        });
+    }
+    *cols = t->col;
+    *lits = t->val;
+    return t->len;
 }

@@ -164,6 +164,27 @@ void cnf_clause(struct cnf *c, const lit *l, int n)
 
 void cnf_unit(struct cnf *c, lit a) { cnf_clause(c, &a, 1); }
 
+/* Widest clause cnf_forbid builds by flattening. */
+#define FORBID_WIDTH 8
+
+void cnf_forbid(struct cnf *c, lit a, lit e)
+{
+    lit l[FORBID_WIDTH];
+    int k = 0;
+    l[k++] = -a;
+    l[k++] = -e;
+    for (int i = 1; i < k; i++) {          /* replace -g (g an AND gate) by -x, -y */
+        lit g = -l[i];
+        const struct gate_def *d = g > 1 ? &c->defs[g] : NULL;
+        if (!d || d->op != GATE_AND || k + 1 > FORBID_WIDTH)
+            continue;
+        l[i] = -d->a;
+        l[k++] = -d->b;
+        i--;
+    }
+    cnf_clause(c, l, k);
+}
+
 void cnf_clause2(struct cnf *c, lit a, lit b)
 {
     lit l[2] = { a, b };

@@ -42,6 +42,10 @@ void cnf_clause2(struct cnf *c, lit a, lit b);
 void cnf_clause3(struct cnf *c, lit a, lit b, lit d);
 /* Adds a -> b. */
 static inline void cnf_imply(struct cnf *c, lit a, lit b) { cnf_clause2(c, -a, b); }
+/* Adds a -> -e; when e is an AND gate, as the clause of -a and its negated
+ * inputs (flattened through nested ANDs, up to a few literals), so the
+ * gate itself costs no clause. */
+void cnf_forbid(struct cnf *c, lit a, lit e);
 
 /* Gates: constant-folded and structurally hashed.  A gate's defining
  * clauses reach the solver on demand: when a clause or an assumption
@@ -57,14 +61,18 @@ lit cnf_iff(struct cnf *c, lit a, lit b);
 lit cnf_ite(struct cnf *c, lit s, lit t, lit e);
 lit cnf_and_n(struct cnf *c, const lit *l, int n);
 lit cnf_or_n(struct cnf *c, const lit *l, int n);
-/* The transitive closure t of the relation r over n nodes, both as sorted
+/* The transitive closure t of the relation r over n nodes, given as sorted
  * rows (row i is col/val[start[i] .. start[i+1]), no LIT_FALSE entry):
- * t(i, j) is true iff a path of r leads from i to j.  t's arrays belong to
- * c until cnf_free; its entries are lazily defined like gates, and the
- * half "a path implies t" of a big closure is added only for the paths a
- * model shows (see closure.c). */
-void cnf_closure(struct cnf *c, int n, const int *start, const int *col, const lit *val,
-                 const int **tstart, const int **tcol, const lit **tval);
+ * t(i, j) is true iff a path of r leads from i to j.  Returns its number
+ * for cnf_closure_at and cnf_closure_row.  Its entries are lazily defined
+ * like gates, made when first asked for; the half "a path implies t" of
+ * a big closure is added only for the paths a model shows (see closure.c). */
+int cnf_closure(struct cnf *c, int n, const int *start, const int *col, const lit *val);
+/* The literal of t(i, j) in closure id. */
+lit cnf_closure_at(struct cnf *c, int id, int i, int j);
+/* Row i of closure id (columns sorted, no LIT_FALSE entry), valid until
+ * cnf_free; returns its length. */
+int cnf_closure_row(struct cnf *c, int id, int i, const int **cols, const lit **lits);
 /* Constrains the pairs of rows (start, col, val) over n nodes, literal
  * l(i, j) meaning "i before j", to be transitive; antisymmetry and
  * totality are the caller's.  Small orders get every transitivity clause

@@ -342,8 +342,10 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
     free(group);
 }
 
-/* The final value of each location: the value of some co-maximal write. */
-static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x)
+/* The final value of each location: the value of some co-maximal write
+ * (the write picked has no co-successor, one clause per pair).  With
+ * with_last, co_last too. */
+static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x, bool with_last)
 {
     int n = p->nevents, nl = p->lit->nlocs;
     x->final_mem = xcalloc((size_t)nl, sizeof *x->final_mem);
@@ -361,10 +363,12 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
             const int *cols;
             const lit *lits;
             int succs = rel_row(x->base.rels[R_CO], w, &cols, &lits);
-            lit later = cnf_or_n(c, lits, succs);
-            x->co_last[w] = cnf_and(c, x->sx.exec[w], -later);
+            if (with_last)
+                x->co_last[w] = cnf_and(c, x->sx.exec[w], -cnf_or_n(c, lits, succs));
             lit pick = cnf_var(c);
-            cnf_imply(c, pick, x->co_last[w]);
+            cnf_imply(c, pick, x->sx.exec[w]);
+            for (int o = 0; o < succs; o++)
+                cnf_clause2(c, -pick, -lits[o]);
             x->final_pick[w] = pick;
             picks[k++] = pick;
             for (int i = 0; i < BV_WIDTH; i++)
@@ -396,7 +400,7 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
     encode_sync_fence(c, p, x);
     x->base.rels[R_DATA] = rel_build(x->base.arena, &x->sx.data, false);
     x->base.rels[R_CTRL] = rel_build(x->base.arena, &x->sx.ctrl, false);
-    encode_final_memory(c, p, x);
+    encode_final_memory(c, p, x, sx_mode & SX_MAY_REPEAT);
 }
 
 void exec_free(const struct program *p, struct exec_enc *x)

@@ -11,7 +11,8 @@ struct exec_enc {
     struct base base;        /* rf, co, deps, syncbar, sync_fence, static parts */
     lit *sync;               /* per barrier event: takes part in syncbar */
     lit *final_pick;         /* per write event: its value is the location's final one */
-    lit *co_last;            /* per write event: executed with no co-successor */
+    lit *co_last;            /* per write event: executed with no co-successor
+                                (made for termination checks, SX_MAY_REPEAT) */
     struct bv *final_mem;    /* per location (aliases share their root's value) */
     struct bv *bar_occ;      /* per barrier event: its occurrence number */
     const struct rel *bar_wait; /* must be acyclic: barrier passage is well-founded */

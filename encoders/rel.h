@@ -57,6 +57,10 @@ struct rel {
     struct rel_rows *rows;   /* REL_ROWS, or the rows a lazy relation was materialized to */
     struct rel_rows *cols;   /* the rows of the inverse, once asked for */
     struct row_cache *cache; /* the last row read, for lazy relations read row by row */
+    int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
+    long order;              /* creation order (a child arena's after its parent's): operands
+                                of commutative operations are sorted by it, not by address,
+                                so every run builds the same formula */
 };
 
 /* A new arena over n events whose execution literals are exec[0..n-1]

@@ -25,6 +25,7 @@ struct rel *rel_node(struct rels *A, enum rel_op op)
     r->n = A->n;
     r->op = op;
     r->home = A;
+    r->order = A->next_order++;
     return r;
 }
 
@@ -124,6 +125,7 @@ struct rels *rels_new_child(struct rels *parent)
 {
     struct rels *A = rels_new(parent->c, parent->n, parent->exec);
     A->all = parent->all;
+    A->next_order = parent->next_order + (1L << 40);
     return A;
 }
 

@@ -29,6 +29,16 @@ bool rel_has(const struct rel *r, int i, int j)
     return false;
 }
 
+/* The cnf's closure of r->a (r a REL_PLUS), built on first use. */
+static int closure_of(struct rels *A, const struct rel *r)
+{
+    if (!r->closure) {
+        const struct rel_rows *in = rel_rows_of(A, r->a);
+        ((struct rel *)r)->closure = 1 + cnf_closure(A->c, r->n, in->start, in->col, in->val);
+    }
+    return r->closure - 1;
+}
+
 /* Pushes (j, l) on the row stack (room reserved by the caller). */
 static void push(struct rels *A, int j, lit l)
 {
@@ -119,8 +129,7 @@ lit rel_at(struct rels *A, const struct rel *r, int i, int j)
     case REL_SEQ:
         return seq_at(A, r, i, j);
     case REL_PLUS:
-        rel_rows_of(A, r);
-        return rel_at(A, r, i, j);
+        return cnf_closure_at(A->c, closure_of(A, r), i, j);
     default:
         return LIT_FALSE;
     }
@@ -267,8 +276,18 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
     case REL_INV: return rel_enum(A, r->a, i, !flip);
     case REL_SEQ: return enum_seq(A, r, i, flip);
     case REL_PLUS:
-        rel_rows_of(A, r);
-        return rel_enum(A, r, i, flip);
+        if (flip)
+            return push_rows(A, rel_cols_of(A, r), i);
+        else {
+            const int *cols;
+            const lit *lits;
+            int k = cnf_closure_row(A->c, closure_of(A, r), i, &cols, &lits);
+            rels_stack_reserve(A, k);
+            memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
+            memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
+            A->stop += k;
+            return k;
+        }
     case REL_ROWS: break;
     }
     return 0;
@@ -297,7 +316,7 @@ long rel_est(struct rels *A, const struct rel *r, int i, bool flip)
         x = rel_est(A, flip ? r->b : r->a, i, flip);
         return x * 4;
     case REL_PLUS:
-        return rel_est(A, r->a, i, flip) * 4;
+        return rel_est(A, r->a, i, flip) * 4;   /* a guess: the closure's rows are not made to count them */
     }
     return 0;
 }
@@ -360,32 +379,17 @@ static struct rel_rows *transpose(struct rels *home, const struct rel_rows *t, i
     return u;
 }
 
-/* The closure of r->a as rows owned by the cnf. */
-static struct rel_rows *closure_rows(struct rels *A, const struct rel *r)
-{
-    const struct rel_rows *in = rel_rows_of(A, r->a);
-    struct rel_rows *t = rels_alloc(r->home, 1, sizeof *t);
-    const int *start, *col;
-    const lit *val;
-    cnf_closure(A->c, r->n, in->start, in->col, in->val, &start, &col, &val);
-    t->start = (int *)start;
-    t->col = (int *)col;
-    t->val = (lit *)val;
-    r->home->pairs += start[r->n];
-    return t;
-}
-
 const struct rel_rows *rel_rows_of(struct rels *A, const struct rel *r)
 {
     if (!r->rows)
-        ((struct rel *)r)->rows = r->op == REL_PLUS ? closure_rows(A, r) : enumerate_all(A, r, false);
+        ((struct rel *)r)->rows = enumerate_all(A, r, false);
     return r->rows;
 }
 
 const struct rel_rows *rel_cols_of(struct rels *A, const struct rel *r)
 {
     if (!r->cols && r->op == REL_PLUS)
-        rel_rows_of(A, r);
+        rel_rows_of(A, r);     /* its rows come from the cnf's closure row by row */
     if (!r->cols)
         ((struct rel *)r)->cols = r->rows ? transpose(r->home, r->rows, r->n) : enumerate_all(A, r, true);
     return r->cols;

@@ -32,6 +32,7 @@ struct rels {
     bool *mark;                  /* per event: in touched */
     int *touched;
     long pairs;
+    long next_order;             /* of the next relation made */
 };
 
 /* Memory owned by the arena (zeroed). */

@@ -94,7 +94,7 @@ const struct rel *rel_union(struct rels *A, const struct rel *r, const struct re
         return r;
     if (r->empty)
         return s;
-    if (r > s) {
+    if (r->order > s->order) {
         const struct rel *t = r; r = s; s = t;
     }
     return binary(A, REL_UNION, r, s, r->is_static && s->is_static, false);
@@ -106,7 +106,7 @@ const struct rel *rel_inter(struct rels *A, const struct rel *r, const struct re
         return r;
     if (r->empty || s->empty)
         return A->empty;
-    if (r > s) {
+    if (r->order > s->order) {
         const struct rel *t = r; r = s; s = t;
     }
     return binary(A, REL_INTER, r, s, r->is_static && s->is_static, r->transitive && s->transitive);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encoders/xalloc.h"
 #include "models/cat.h"
 
 static const struct model_desc models[] = {
@@ -102,15 +103,9 @@ void cat_axiom(struct cat *m, const char *name, const struct rel *r)
     int k = axiom_index(m->md, name);
     if (k < 0 || k >= MODEL_MAX_AXIOMS || m->out->axioms[k].name)
         model_bug("an axiom not in the model's table, or built twice", name);
-    struct rels *A = m->arena;
-    enum axiom_kind kind = m->md->axioms[k].kind;
-    lit v = LIT_FALSE;
-    switch (kind) {
-    case AX_EMPTY: case AX_FLAG: v = rel_nonempty(A, r); break;
-    case AX_IRREFLEXIVE: v = rel_reflexive_some(A, r); break;
-    case AX_ACYCLIC: v = cnf_symbolic(m->c) ? LIT_FALSE : rel_cyclic(A, r); break;
-    }
-    m->out->axioms[k] = (struct axiom){ name, kind, v, r };
+    m->out->axioms[k] = (struct axiom){ name, m->md->axioms[k].kind, LIT_FALSE, r };
+    if (!cnf_symbolic(m->c))   /* concrete: every verdict at once */
+        m->out->axioms[k].violated = model_violated(m->out, k);
 }
 
 void cat_export(struct cat *m, const char *name, const struct rel *r)
@@ -131,6 +126,53 @@ void model_build(const struct model_desc *md, struct cnf *c, const struct base *
             model_bug("an axiom of the table was not built", md->axioms[k].name);
         else
             out->naxioms = k + 1;
+}
+
+lit model_violated(struct model_out *out, int k)
+{
+    struct axiom *ax = &out->axioms[k];
+    struct rels *A = out->arena;
+    if (ax->violated != LIT_FALSE)
+        return ax->violated;
+    switch (ax->kind) {
+    case AX_EMPTY: case AX_FLAG: ax->violated = rel_nonempty(A, ax->rel); break;
+    case AX_IRREFLEXIVE: ax->violated = rel_reflexive_some(A, ax->rel); break;
+    case AX_ACYCLIC: ax->violated = rel_cyclic(A, ax->rel); break;
+    }
+    return ax->violated;
+}
+
+static int by_lit(const void *x, const void *y)
+{
+    lit a = *(const lit *)x, b = *(const lit *)y;
+    return (a > b) - (a < b);
+}
+
+void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
+{
+    const struct axiom *ax = &out->axioms[k];
+    const struct rel *r = ax->rel;
+    if (ax->kind != AX_EMPTY && ax->kind != AX_IRREFLEXIVE)
+        return;
+    int count = 0, cap = r->n + 1;
+    lit *pairs = xcalloc((size_t)cap, sizeof *pairs);
+    for (int i = 0; i < r->n; i++) {
+        const int *cols;
+        const lit *lits;
+        int len = ax->kind == AX_EMPTY ? rel_row(r, i, &cols, &lits) : 1;
+        if (count + len > cap) {
+            while (count + len > cap)
+                cap *= 2;
+            pairs = xrealloc(pairs, (size_t)cap * sizeof *pairs);
+        }
+        for (int e = 0; e < len; e++)
+            pairs[count++] = ax->kind == AX_EMPTY ? lits[e] : rel_get(r, i, i);
+    }
+    qsort(pairs, (size_t)count, sizeof *pairs, by_lit);   /* one clause per literal */
+    for (int e = 0; e < count; e++)
+        if (e == 0 || pairs[e] != pairs[e - 1])
+            cnf_forbid(c, act, pairs[e]);
+    free(pairs);
 }
 
 void model_out_free(struct model_out *out)

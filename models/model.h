@@ -22,9 +22,9 @@ struct axiom_decl { const char *name; enum axiom_kind kind; };
 struct axiom {
     const char *name;
     enum axiom_kind kind;
-    lit violated;            /* true iff the axiom fails (a flag: iff it is raised);
-                                LIT_FALSE for AX_ACYCLIC on a solver: the checker
-                                enforces those lazily, cycle by cycle, from rel */
+    lit violated;            /* concrete: true iff the axiom fails (a flag: iff
+                                it is raised); on a solver LIT_FALSE until
+                                model_violated computes it */
     const struct rel *rel;   /* the relation the axiom constrains */
 };
 
@@ -72,6 +72,12 @@ struct skeleton model_skeleton(const struct model_desc *md, const char *const *d
 void model_build(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out);
 /* Frees axioms and exports. */
 void model_out_free(struct model_out *out);
+/* On a solver: adds act -> axiom ax holds, pair by pair (every pair of an
+ * empty axiom false, every (i, i) of an irreflexive one false); acyclic
+ * axioms are the checker's, cut lazily, and flags are never enforced. */
+void model_guard(struct cnf *c, struct model_out *out, int k, lit act);
+/* The literal "axiom k is violated" (a flag: raised), computed on first use. */
+lit model_violated(struct model_out *out, int k);
 
 /* The models' build functions and axiom tables. */
 void model_ptx60_build(struct cat *m);
