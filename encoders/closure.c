@@ -43,7 +43,8 @@ struct closure {
     uint64_t *keys;          /* open addressing: (i * n + j) + 1 -> slot[], 0 empty */
     int *slot;
     size_t kcap, kused;
-    struct trow *rows;       /* per row, once handed out */
+    struct trow *rows[2];    /* per row (column), once handed out */
+    int *size[2];            /* per row (column): its number of entries, -1 until counted */
     lit *exact;              /* per entry (all made), Warshall's literal, once needed */
     bool eager, pending;     /* step clauses at once; some lazy entry needs checking */
 };
@@ -384,11 +385,14 @@ static void closure_release(struct cnf *c)
                            cl->need, cl->keys, cl->slot, cl->exact };
         for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++)
             free(arrays[a]);
-        for (int i = 0; cl->rows && i < cl->n; i++) {
-            free(cl->rows[i].col);
-            free(cl->rows[i].val);
+        for (int d = 0; d < 2; d++) {
+            for (int i = 0; cl->rows[d] && i < cl->n; i++) {
+                free(cl->rows[d][i].col);
+                free(cl->rows[d][i].val);
+            }
+            free(cl->rows[d]);
+            free(cl->size[d]);
         }
-        free(cl->rows);
         reach_free(&cl->may);
         reach_free(&cl->must);
     }
@@ -459,22 +463,50 @@ lit cnf_closure_at(struct cnf *c, int id, int i, int j)
     return entry_lit(c, &cs->list[id], id, i, j);
 }
 
-int cnf_closure_row(struct cnf *c, int id, int i, const int **cols, const lit **lits)
+int cnf_closure_row_size(struct cnf *c, int id, int i, bool col)
 {
     struct closures *cs = c->ext_state[EXT_CLOSURE];
     struct closure *cl = &cs->list[id];
-    if (!cl->rows)
-        cl->rows = xcalloc((size_t)cl->n + 1, sizeof *cl->rows);
-    struct trow *t = &cl->rows[i];
+    if (!cl->size[col]) {
+        cl->size[col] = xcalloc((size_t)cl->n + 1, sizeof *cl->size[col]);
+        for (int u = 0; u < cl->n; u++)
+            cl->size[col][u] = -1;
+    }
+    int *len = &cl->size[col][i];
+    if (*len >= 0)
+        return *len;
+    *len = 0;
+    for (int u = 0; col && u < cl->n; u++)
+        *len += reach_has(&cl->may, u, i);
+    long off = col ? -1 : cl->may.offset[cl->may.scc[i]];
+    for (int w = 0; off >= 0 && w < cl->may.words; w++)
+        *len += __builtin_popcountll(cl->may.bits[off + w]);
+    return *len;
+}
+
+int cnf_closure_row(struct cnf *c, int id, int i, bool col, const int **cols, const lit **lits)
+{
+    struct closures *cs = c->ext_state[EXT_CLOSURE];
+    struct closure *cl = &cs->list[id];
+    if (!cl->rows[col])
+        cl->rows[col] = xcalloc((size_t)cl->n + 1, sizeof *cl->rows[col]);
+    struct trow *t = &cl->rows[col][i];
     if (!t->col) {
-        int len = 0;
-        FOR_MAY_ROW(cl, i, j, { (void)j; len++; });
+        int len = cnf_closure_row_size(c, id, i, col);
         t->col = xcalloc((size_t)len + 1, sizeof *t->col);
         t->val = xcalloc((size_t)len + 1, sizeof *t->val);
-        FOR_MAY_ROW(cl, i, j, {
-            t->col[t->len] = j;
-            t->val[t->len++] = entry_lit(c, cl, id, i, j);
-        });
+        if (col) {
+            for (int u = 0; u < cl->n; u++)
+                if (reach_has(&cl->may, u, i)) {
+                    t->col[t->len] = u;
+                    t->val[t->len++] = entry_lit(c, cl, id, u, i);
+                }
+        } else {
+            FOR_MAY_ROW(cl, i, j, {
+                t->col[t->len] = j;
+                t->val[t->len++] = entry_lit(c, cl, id, i, j);
+            });
+        }
     }
     *cols = t->col;
     *lits = t->val;

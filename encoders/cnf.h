@@ -70,9 +70,11 @@ lit cnf_or_n(struct cnf *c, const lit *l, int n);
 int cnf_closure(struct cnf *c, int n, const int *start, const int *col, const lit *val);
 /* The literal of t(i, j) in closure id. */
 lit cnf_closure_at(struct cnf *c, int id, int i, int j);
-/* Row i of closure id (columns sorted, no LIT_FALSE entry), valid until
- * cnf_free; returns its length. */
-int cnf_closure_row(struct cnf *c, int id, int i, const int **cols, const lit **lits);
+/* The number of entries of row i (column i when col) of closure id, none made. */
+int cnf_closure_row_size(struct cnf *c, int id, int i, bool col);
+/* Row i (column i when col) of closure id (sorted, no LIT_FALSE entry),
+ * valid until cnf_free; returns its length. */
+int cnf_closure_row(struct cnf *c, int id, int i, bool col, const int **cols, const lit **lits);
 /* Constrains the pairs of rows (start, col, val) over n nodes, literal
  * l(i, j) meaning "i before j", to be transitive; antisymmetry and
  * totality are the caller's.  Small orders get every transitivity clause

@@ -38,7 +38,7 @@ struct cnf_ext {
     void (*release)(struct cnf *c);
 };
 
-enum { EXT_CLOSURE, EXT_ORDER, EXT_COUNT };
+enum { EXT_ORDER, EXT_CLOSURE, EXT_COUNT };   /* refined in this order: orders first */
 
 struct cnf {
     CCaDiCaL *solver;

@@ -80,13 +80,18 @@ static void encode_order(struct cnf *c, const struct program *p, struct exec_enc
                 rel_add(ord, ij ? i : j, ij ? j : i, both);
                 continue;
             }
-            lit f = never && never(sk, p, i, j) ? LIT_FALSE : cnf_var(c);
-            lit g = never && never(sk, p, j, i) ? LIT_FALSE : -cnf_var(c);
+            bool no_ij = never && never(sk, p, i, j), no_ji = never && never(sk, p, j, i);
+            lit f = no_ij ? LIT_FALSE : cnf_var(c), g;
             cnf_imply(c, f, both);
-            cnf_imply(c, g, both);
-            cnf_clause2(c, -f, -g);
-            if (total)
-                cnf_clause3(c, -both, f, g);
+            if (total && !no_ji) {          /* one variable: j before i iff both and not i before j */
+                g = cnf_and(c, both, -f);
+            } else {
+                g = no_ji ? LIT_FALSE : -cnf_var(c);
+                cnf_imply(c, g, both);
+                cnf_clause2(c, -f, -g);
+                if (total)
+                    cnf_clause3(c, -both, f, g);
+            }
             rel_add(ord, i, j, f);
             rel_add(ord, j, i, g);
         }

@@ -3,9 +3,11 @@
  * (hundreds of writes to one location, a thousand fence.sc) would need a
  * cube of them, so it gets them when a satisfying model shows one missing
  * (order_refine, from cnf_solve): along a cycle of true pairs, the clauses
- * that shortcut it from its first node; in an acyclic model, the clause of
- * each true path i -> k -> j whose pair (i, j) is not true.  A model that
- * needs none is transitive. */
+ * that shortcut it from its first node, the cycles taken from a depth-first
+ * path in event order (the solver's first guess), which follows the pairs
+ * it was forced to orient, so a ring of forced pairs is cut in one round;
+ * in an acyclic model, the clause of each true path i -> k -> j whose pair
+ * (i, j) is not true.  A model that needs none is transitive. */
 #include "encoders/cnf_impl.h"
 
 #include <stdint.h>
@@ -16,9 +18,9 @@
 #include "encoders/xalloc.h"
 
 /* Orders with at most this many transitivity triples get them all at once. */
-#define EAGER_TRIPLES 4096L
-/* Starting points of cycle searches per component and model. */
-#define CYCLE_STARTS 16
+#define EAGER_TRIPLES 131072L
+/* Cycles cut per component and model. */
+#define CYCLE_BACKEDGES 16
 
 struct order { int n; int *rs, *rc; lit *rv; };
 
@@ -44,40 +46,6 @@ static void triple(struct cnf *c, const struct order *o, lit ik, lit kj, int i, 
     cnf_clause3(c, -ik, -kj, pair(o, i, j));
 }
 
-/* The shortest cycle of true pairs through v inside component comp of R,
- * as nodes (cycle[0] = v); its length, 0 if none. */
-static int cycle_through(const struct order *o, const bool *on, const struct reach *R, int comp, int v,
-                         int *parent, int *queue, int *cycle)
-{
-    for (int u = 0; u < o->n; u++)
-        parent[u] = -1;
-    int head = 0, tail = 0;
-    queue[tail++] = v;
-    while (head < tail) {
-        int u = queue[head++];
-        for (int e = o->rs[u]; e < o->rs[u + 1]; e++) {
-            int w = o->rc[e];
-            if (!on[e] || R->scc[w] != comp)
-                continue;
-            if (w == v) {
-                int len = 0;
-                for (int x = u; x != v; x = parent[x])
-                    cycle[len++] = x;
-                cycle[len++] = v;
-                for (int a = 0; a < len / 2; a++) {
-                    int t = cycle[a]; cycle[a] = cycle[len - 1 - a]; cycle[len - 1 - a] = t;
-                }
-                return len;
-            }
-            if (parent[w] < 0 && w != v) {
-                parent[w] = u;
-                queue[tail++] = w;
-            }
-        }
-    }
-    return 0;
-}
-
 /* Shortcuts from cycle[0] along the cycle: l(v0,v1) & l(v1,v2) -> l(v0,v2), ... */
 static long fan(struct cnf *c, const struct order *o, const int *cycle, int len)
 {
@@ -86,6 +54,63 @@ static long fan(struct cnf *c, const struct order *o, const int *cycle, int len)
         triple(c, o, pair(o, cycle[0], cycle[a - 1]), pair(o, cycle[a - 1], cycle[a]), cycle[0], cycle[a]);
         added++;
     }
+    return added;
+}
+
+/* A depth-first search from the first node of each cyclic component of R
+ * over true pairs inside it, successors in event order, so the path it
+ * follows is the model's order wherever the solver left it alone: each
+ * back edge u -> w (w on the path) closes the cycle w ... u, handed to
+ * fan (at most CYCLE_BACKEDGES per component); how many clauses were added. */
+static long cycles_on_paths(struct cnf *c, const struct order *o, const bool *on, const struct reach *R)
+{
+    int n = o->n;
+    long added = 0;
+    int *size = xcalloc((size_t)R->nscc + 1, sizeof *size), *pos = xcalloc((size_t)n + 1, sizeof *pos);
+    int *path = xcalloc((size_t)n + 1, sizeof *path), *next = xcalloc((size_t)n + 1, sizeof *next);
+    bool *seen = xcalloc((size_t)R->nscc + 1, sizeof *seen), *visited = xcalloc((size_t)n + 1, sizeof *visited);
+    for (int u = 0; u < n; u++) {
+        size[R->scc[u]]++;
+        pos[u] = -1;
+    }
+    for (int s = 0; s < n; s++) {
+        int comp = R->scc[s], found = 0, top = 0;
+        if (size[comp] < 2 || seen[comp])
+            continue;
+        seen[comp] = true;
+        path[top++] = s;
+        pos[s] = 0;
+        visited[s] = true;
+        next[s] = o->rs[s];
+        while (top > 0 && found < CYCLE_BACKEDGES) {
+            int u = path[top - 1];
+            if (next[u] == o->rs[u + 1]) {
+                pos[u] = -1;
+                top--;
+                continue;
+            }
+            int e = next[u]++, w = o->rc[e];
+            if (!on[e] || R->scc[w] != comp)
+                continue;
+            if (pos[w] >= 0) {              /* back edge: the cycle path[pos[w]] .. u */
+                added += fan(c, o, path + pos[w], top - pos[w]);
+                found++;
+            } else if (!visited[w]) {
+                visited[w] = true;
+                pos[w] = top;
+                path[top++] = w;
+                next[w] = o->rs[w];
+            }
+        }
+        for (int k = 0; k < top; k++)
+            pos[path[k]] = -1;
+    }
+    free(size);
+    free(pos);
+    free(path);
+    free(next);
+    free(seen);
+    free(visited);
     return added;
 }
 
@@ -139,31 +164,12 @@ static long missing_pairs(struct cnf *c, const struct order *o, const bool *on)
 /* The clauses the true pairs (on) of o lack; how many were added. */
 static long refine_one(struct cnf *c, const struct order *o, const bool *on)
 {
-    int n = o->n;
-    long added = 0;
     struct reach R;
-    reach_compute(&R, n, o->rs, o->rc, on);
-    int *size = xcalloc((size_t)R.nscc + 1, sizeof *size), *starts = xcalloc((size_t)R.nscc + 1, sizeof *starts);
-    int *parent = xcalloc((size_t)n + 1, sizeof *parent), *queue = xcalloc((size_t)n + 1, sizeof *queue);
-    int *cycle = xcalloc((size_t)n + 1, sizeof *cycle);
-    for (int u = 0; u < n; u++)
-        size[R.scc[u]]++;
-    for (int u = 0; u < n; u++) {
-        int comp = R.scc[u];
-        if (size[comp] < 2 || starts[comp] == CYCLE_STARTS)
-            continue;
-        starts[comp]++;
-        int len = cycle_through(o, on, &R, comp, u, parent, queue, cycle);
-        added += fan(c, o, cycle, len);
-    }
+    reach_compute(&R, o->n, o->rs, o->rc, on);
+    long added = cycles_on_paths(c, o, on, &R);
     if (added == 0)                         /* acyclic: each true i -> k -> j needs (i, j) */
         added = missing_pairs(c, o, on);
     reach_free(&R);
-    free(size);
-    free(starts);
-    free(parent);
-    free(queue);
-    free(cycle);
     return added;
 }
 

@@ -48,6 +48,7 @@ struct rel {
     bool is_static;          /* static: a pair's literal is both(i, j) */
     bool transitive;         /* transitive in every execution (an order) */
     bool empty;              /* known to have no pair */
+    bool settling;           /* its rows are being made (no second start) */
     struct rels *home;       /* the arena it lives in */
     const struct rel *a, *b; /* operands */
     const struct set *s, *t; /* REL_PRODUCT s * t; REL_ID [s] */
@@ -56,8 +57,9 @@ struct rel {
     const int *group_start, *group; /* REL_CLASS: members by key */
     struct rel_rows *rows;   /* REL_ROWS, or the rows a lazy relation was materialized to */
     struct rel_rows *cols;   /* the rows of the inverse, once asked for */
-    struct row_cache *cache; /* the last row read, for lazy relations read row by row */
+    struct row_store *store; /* the rows read one by one so far (a lazy relation) */
     int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
+    long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */
     long order;              /* creation order (a child arena's after its parent's): operands
                                 of commutative operations are sorted by it, not by address,
                                 so every run builds the same formula */

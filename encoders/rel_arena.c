@@ -104,11 +104,6 @@ struct rels *rels_new(struct cnf *c, int n, const lit *exec)
     memcpy(A->exec, exec, (size_t)n * sizeof *exec);
     A->cons_cap = 256;
     A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
-    A->acc = rels_alloc(A, (size_t)n, sizeof *A->acc);
-    A->touched = rels_alloc(A, (size_t)n, sizeof *A->touched);
-    A->mark = rels_alloc(A, (size_t)n, sizeof *A->mark);
-    for (int i = 0; i < n; i++)
-        A->acc[i] = LIT_FALSE;
     bool *every = xcalloc((size_t)n + 1, sizeof *every);
     for (int i = 0; i < n; i++)
         every[i] = true;
@@ -136,6 +131,12 @@ void rels_free(struct rels *A)
     for (int k = 0; k < A->nowned; k++)
         free(A->owned[k]);
     free(A->owned);
+    for (int d = 0; d < A->naccs; d++) {
+        free(A->accs[d]->acc);
+        free(A->accs[d]->touched);
+        free(A->accs[d]);
+    }
+    free(A->accs);
     free(A->cons);
     free(A->scol);
     free(A->sval);

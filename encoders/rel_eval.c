@@ -12,8 +12,52 @@ lit rels_both(struct rels *A, int i, int j)
     return i == j ? A->exec[i] : cnf_and(A->c, A->exec[i], A->exec[j]);
 }
 
+/* Static terms whose may-set is at most this many pairs (and per event)
+ * are materialized on first use: cheaper than walking the term per pair. */
+#define SMALL_STATIC 4096L
+#define SMALL_STATIC_PER_EVENT 8L
+
+/* An upper bound of static r's may-set size (cached). */
+static long static_bound(const struct rel *r)
+{
+    if (r->bound)
+        return r->bound - 1;
+    long b = 0, x, y, n = r->n;
+    if (r->rows) {
+        b = r->rows->start[r->n];
+    } else {
+        switch (r->op) {               /* a class's bound is set when it is made */
+        case REL_PRODUCT: b = (long)r->s->size * r->t->size; break;
+        case REL_ID: b = r->s->size; break;
+        case REL_UNION: b = static_bound(r->a) + static_bound(r->b); break;
+        case REL_INTER:
+            x = static_bound(r->a);
+            y = static_bound(r->b);
+            b = x < y ? x : y;
+            break;
+        case REL_DIFF: b = static_bound(r->a); break;
+        case REL_INV: b = static_bound(r->a); break;
+        default: b = n * n; break;
+        }
+    }
+    ((struct rel *)r)->bound = b + 1;
+    return b;
+}
+
+/* Materializes static composite r when its may-set is small. */
+static void settle(const struct rel *r)
+{
+    if (!r->rows && !r->settling && r->is_static && r->op >= REL_UNION && r->op <= REL_INV &&
+        static_bound(r) <= SMALL_STATIC + SMALL_STATIC_PER_EVENT * r->n) {
+        ((struct rel *)r)->settling = true;
+        rel_rows_of(r->home, r);
+        ((struct rel *)r)->settling = false;
+    }
+}
+
 bool rel_has(const struct rel *r, int i, int j)
 {
+    settle(r);
     if (r->rows)
         return rows_find(r->rows, i, j) >= 0;
     switch (r->op) {
@@ -57,48 +101,79 @@ static int push_rows(struct rels *A, const struct rel_rows *t, int i)
     return k;
 }
 
-/* Pushes row i of r, from its one-row cache when i was the last row read. */
-static int push_row_cached(struct rels *A, const struct rel *r, int i)
+int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, const lit **lits)
 {
-    if (r->rows || r->op == REL_CLASS || r->op == REL_PRODUCT || r->op == REL_ID)
-        return rel_enum(A, r, i, false);
-    struct row_cache *rc = r->cache;
-    if (!rc) {
-        rc = rels_alloc(r->home, 1, sizeof *rc);
-        rc->i = -1;
-        ((struct rel *)r)->cache = rc;
+    if (r->rows) {
+        *cols = r->rows->col + r->rows->start[i];
+        *lits = r->rows->val + r->rows->start[i];
+        return r->rows->start[i + 1] - r->rows->start[i];
     }
-    if (rc->i == i) {
-        rels_stack_reserve(A, rc->count);
-        memcpy(A->scol + A->stop, rc->col, (size_t)rc->count * sizeof *rc->col);
-        memcpy(A->sval + A->stop, rc->val, (size_t)rc->count * sizeof *rc->val);
-        A->stop += rc->count;
-        return rc->count;
+    if (r->op == REL_PLUS)
+        return cnf_closure_row(A->c, closure_of(A, r), i, false, cols, lits);
+    struct row_store *st = r->store;
+    if (!st) {
+        struct rels *home = r->home;
+        st = rels_alloc(home, 1, sizeof *st);
+        st->len = rels_alloc(home, (size_t)r->n, sizeof *st->len);
+        st->col = rels_alloc(home, (size_t)r->n, sizeof *st->col);
+        st->val = rels_alloc(home, (size_t)r->n, sizeof *st->val);
+        for (int k = 0; k < r->n; k++)
+            st->len[k] = -1;
+        ((struct rel *)r)->store = st;
     }
-    int base = A->stop, k = rel_enum(A, r, i, false);
-    if (k > rc->cap) {
-        rc->cap = k;
-        rc->col = xrealloc(rc->col, (size_t)k * sizeof *rc->col);
-        rc->val = xrealloc(rc->val, (size_t)k * sizeof *rc->val);
+    if (st->len[i] < 0) {
+        int base = A->stop, k = rel_enum(A, r, i, false);
+        st->col[i] = rels_alloc(r->home, (size_t)k, sizeof **st->col);
+        st->val[i] = rels_alloc(r->home, (size_t)k, sizeof **st->val);
+        memcpy(st->col[i], A->scol + base, (size_t)k * sizeof **st->col);
+        memcpy(st->val[i], A->sval + base, (size_t)k * sizeof **st->val);
+        st->len[i] = k;
+        r->home->pairs += k;
+        A->stop = base;
     }
-    memcpy(rc->col, A->scol + base, (size_t)k * sizeof *rc->col);
-    memcpy(rc->val, A->sval + base, (size_t)k * sizeof *rc->val);
-    rc->count = k;
-    rc->i = i;
-    return k;
+    *cols = st->col[i];
+    *lits = st->val[i];
+    return st->len[i];
 }
 
 /* (a ; b)(i, j): the OR over row i of a of a(i, k) & b(k, j). */
+/* True when the columns of r come without reading a composition's or a
+ * closure's rows: materialized, static, or an intersection with such. */
+static bool cheap_columns(const struct rel *r)
+{
+    if (r->rows || r->cols || r->is_static)
+        return true;
+    switch (r->op) {
+    case REL_INTER: return cheap_columns(r->a) || cheap_columns(r->b);
+    case REL_UNION: return cheap_columns(r->a) && cheap_columns(r->b);
+    case REL_DIFF: return cheap_columns(r->a);
+    default: return false;
+    }
+}
+
 static lit seq_at(struct rels *A, const struct rel *r, int i, int j)
 {
-    int base = A->stop, k = push_row_cached(A, r->a, i);
+    if (cheap_columns(r->b) && rel_est(A, r->b, j, true) < rel_est(A, r->a, i, false)) {
+        /* meet through column j of b */
+        int base = A->stop, k = rel_enum(A, r->b, j, true);
+        lit acc = LIT_FALSE;
+        for (int e = 0; e < k && acc != LIT_TRUE; e++) {
+            lit la = rel_at(A, r->a, i, A->scol[base + e]);
+            if (la != LIT_FALSE)
+                acc = cnf_or(A->c, acc, cnf_and(A->c, la, A->sval[base + e]));
+        }
+        A->stop = base;
+        return acc;
+    }
+    const int *cols;
+    const lit *lits;
+    int k = rel_row_of(A, r->a, i, &cols, &lits);
     lit acc = LIT_FALSE;
     for (int e = 0; e < k && acc != LIT_TRUE; e++) {
-        lit lb = rel_at(A, r->b, A->scol[base + e], j);
+        lit lb = rel_at(A, r->b, cols[e], j);
         if (lb != LIT_FALSE)
-            acc = cnf_or(A->c, acc, cnf_and(A->c, A->sval[base + e], lb));
+            acc = cnf_or(A->c, acc, cnf_and(A->c, lits[e], lb));
     }
-    A->stop = base;
     return acc;
 }
 
@@ -110,6 +185,18 @@ lit rel_at(struct rels *A, const struct rel *r, int i, int j)
     }
     if (r->is_static)
         return rel_has(r, i, j) ? rels_both(A, i, j) : LIT_FALSE;
+    if (r->store && r->store->len[i] >= 0) {   /* row i was read: look it up */
+        const int *cols = r->store->col[i];
+        int lo = 0, hi = r->store->len[i];
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (cols[mid] < j)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo < r->store->len[i] && cols[lo] == j ? r->store->val[i][lo] : LIT_FALSE;
+    }
     const struct rel *x = r->a, *y = r->b;
     lit l;
     switch (r->op) {
@@ -224,42 +311,81 @@ static int by_int(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Row i of a ; b (column i when flip), accumulated per column. */
+/* The accumulator of the next nesting depth (an operand's row may be a
+ * composition's, enumerated while this one accumulates). */
+static struct accumulator *accumulator_enter(struct rels *A)
+{
+    if (A->depth == A->naccs) {   /* one per depth, never moved: an outer one stays valid */
+        A->accs = xrealloc(A->accs, (size_t)(A->naccs + 1) * sizeof *A->accs);
+        struct accumulator *ac = xcalloc(1, sizeof *ac);
+        ac->acc = xcalloc((size_t)A->n + 1, sizeof *ac->acc);
+        ac->touched = xcalloc((size_t)A->n + 1, sizeof *ac->touched);
+        for (int j = 0; j < A->n; j++)
+            ac->acc[j] = LIT_FALSE;
+        A->accs[A->naccs++] = ac;
+    }
+    return A->accs[A->depth++];
+}
+
+/* Row i of a ; b (column i when flip), accumulated per column; the
+ * operands' rows (columns) are read one by one, rows from their row
+ * stores, columns enumerated. */
 static int enum_seq(struct rels *A, const struct rel *r, int i, bool flip)
 {
-    const struct rel_rows *first = flip ? rel_cols_of(A, r->b) : rel_rows_of(A, r->a);
-    const struct rel_rows *second = flip ? rel_cols_of(A, r->a) : rel_rows_of(A, r->b);
-    int nt = 0;
-    for (int e = first->start[i]; e < first->start[i + 1]; e++) {
-        int k = first->col[e];
-        for (int f = second->start[k]; f < second->start[k + 1]; f++) {
-            int j = second->col[f];
-            lit l = cnf_and(A->c, first->val[e], second->val[f]);
-            if (!A->mark[j]) {
-                A->mark[j] = true;
-                A->touched[nt++] = j;
-            }
-            A->acc[j] = cnf_or(A->c, A->acc[j], l);
+    const struct rel *first = flip ? r->b : r->a, *second = flip ? r->a : r->b;
+    int base = A->stop, k1 = rel_enum(A, first, i, flip), nt = 0;
+    struct accumulator *ac = accumulator_enter(A);
+    for (int e = 0; e < k1; e++) {
+        int k = A->scol[base + e], top = A->stop, k2;
+        const int *c2;
+        const lit *l2;
+        if (flip) {
+            k2 = rel_enum(A, second, k, true);
+            c2 = A->scol + top;
+            l2 = A->sval + top;
+        } else {
+            k2 = rel_row_of(A, second, k, &c2, &l2);
         }
+        lit l1 = A->sval[base + e];
+        for (int f = 0; f < k2; f++) {
+            int j = c2[f];
+            lit l = cnf_and(A->c, l1, l2[f]);
+            if (l == LIT_FALSE)
+                continue;
+            if (ac->acc[j] == LIT_FALSE)    /* never false again once not */
+                ac->touched[nt++] = j;
+            ac->acc[j] = cnf_or(A->c, ac->acc[j], l);
+        }
+        A->stop = top;
     }
-    qsort(A->touched, (size_t)nt, sizeof *A->touched, by_int);
+    A->stop = base;
+    qsort(ac->touched, (size_t)nt, sizeof *ac->touched, by_int);
     rels_stack_reserve(A, nt);
-    int base = A->stop;
     for (int k = 0; k < nt; k++) {
-        int j = A->touched[k];
-        if (A->acc[j] != LIT_FALSE)
-            push(A, j, A->acc[j]);
-        A->acc[j] = LIT_FALSE;
-        A->mark[j] = false;
+        int j = ac->touched[k];
+        push(A, j, ac->acc[j]);
+        ac->acc[j] = LIT_FALSE;
     }
+    A->depth--;
     return A->stop - base;
 }
 
 int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
 {
-    if (!flip && r->rows)
+    settle(r);
+    if (!flip && r->rows && r->op != REL_PLUS)
         return push_rows(A, r->rows, i);
-    if (flip && (r->rows || r->cols))
+    if (!flip && r->store && r->store->len[i] >= 0) {
+        const int *cols;
+        const lit *lits;
+        int k = rel_row_of(A, r, i, &cols, &lits);
+        rels_stack_reserve(A, k);
+        memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
+        memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
+        A->stop += k;
+        return k;
+    }
+    if (flip && r->op != REL_PLUS && (r->rows || r->cols))
         return push_rows(A, rel_cols_of(A, r), i);
     switch (r->op) {
     case REL_CLASS: return enum_class(A, r, i, flip);
@@ -275,26 +401,54 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
     case REL_DIFF: return enum_filter(A, r, i, flip, false);
     case REL_INV: return rel_enum(A, r->a, i, !flip);
     case REL_SEQ: return enum_seq(A, r, i, flip);
-    case REL_PLUS:
-        if (flip)
-            return push_rows(A, rel_cols_of(A, r), i);
-        else {
-            const int *cols;
-            const lit *lits;
-            int k = cnf_closure_row(A->c, closure_of(A, r), i, &cols, &lits);
-            rels_stack_reserve(A, k);
-            memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
-            memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
-            A->stop += k;
-            return k;
-        }
+    case REL_PLUS: {
+        const int *cols;
+        const lit *lits;
+        int k = cnf_closure_row(A->c, closure_of(A, r), i, flip, &cols, &lits);
+        rels_stack_reserve(A, k);
+        memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
+        memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
+        A->stop += k;
+        return k;
+    }
     case REL_ROWS: break;
     }
     return 0;
 }
 
+/* The size of row i of a ; b (column when flip): summed over the first
+ * operand's row when that row is short and at hand (reading it must not
+ * cost more than the estimate saves), else a guess. */
+static long seq_est(struct rels *A, const struct rel *r, int i, bool flip)
+{
+    const struct rel *first = flip ? r->b : r->a, *second = flip ? r->a : r->b;
+    long x = rel_est(A, first, i, flip);
+    bool at_hand = flip ? first->cols != NULL || first->is_static
+                        : first->rows || (first->store && first->store->len[i] >= 0) || first->op == REL_CLASS ||
+                          first->op == REL_PRODUCT || first->op == REL_ID;
+    if (x > 32 || !at_hand)
+        return x * 8;
+    if (flip) {
+        long sum = 0;
+        int base = A->stop, k = rel_enum(A, first, i, true);
+        for (int e = 0; e < k; e++)
+            sum += rel_est(A, second, A->scol[base + e], true);
+        A->stop = base;
+        return sum;
+    }
+    const int *cols;
+    const lit *lits;
+    long sum = 0;
+    for (int e = 0, k = rel_row_of(A, first, i, &cols, &lits); e < k; e++)
+        sum += rel_est(A, second, cols[e], false);
+    return sum;
+}
+
 long rel_est(struct rels *A, const struct rel *r, int i, bool flip)
 {
+    settle(r);
+    if (!flip && r->store && r->store->len[i] >= 0)
+        return r->store->len[i];
     if (!flip && r->rows)
         return r->rows->start[i + 1] - r->rows->start[i];
     if (flip && r->cols)
@@ -313,10 +467,9 @@ long rel_est(struct rels *A, const struct rel *r, int i, bool flip)
     case REL_DIFF: return rel_est(A, r->a, i, flip);
     case REL_INV: return rel_est(A, r->a, i, !flip);
     case REL_SEQ:
-        x = rel_est(A, flip ? r->b : r->a, i, flip);
-        return x * 4;
+        return seq_est(A, r, i, flip);
     case REL_PLUS:
-        return rel_est(A, r->a, i, flip) * 4;   /* a guess: the closure's rows are not made to count them */
+        return cnf_closure_row_size(A->c, closure_of(A, r), i, flip);
     }
     return 0;
 }
@@ -388,8 +541,6 @@ const struct rel_rows *rel_rows_of(struct rels *A, const struct rel *r)
 
 const struct rel_rows *rel_cols_of(struct rels *A, const struct rel *r)
 {
-    if (!r->cols && r->op == REL_PLUS)
-        rel_rows_of(A, r);     /* its rows come from the cnf's closure row by row */
     if (!r->cols)
         ((struct rel *)r)->cols = r->rows ? transpose(r->home, r->rows, r->n) : enumerate_all(A, r, true);
     return r->cols;

@@ -12,8 +12,12 @@ enum { CONS_PLUS = 32, CONS_SET_UNION, CONS_SET_INTER, CONS_SET_DIFF };
 
 struct cons_slot { int op; const void *x, *y; void *node; };
 
-/* One row kept for repeated reads (the left operand of a composition). */
-struct row_cache { int i, count, cap; int *col; lit *val; };
+/* A composition's row under construction: per event its literal so far
+ * (LIT_FALSE: none), and the events touched. */
+struct accumulator { lit *acc; int *touched; };
+
+/* Rows of a lazy relation kept as they are first read (len < 0: not yet). */
+struct row_store { int *len; int **col; lit **val; };
 
 struct rels {
     struct cnf *c;
@@ -28,9 +32,8 @@ struct rels {
     int *scol;                   /* the row stack: entries (scol, sval)[0 .. stop) */
     lit *sval;
     int stop, scap;
-    lit *acc;                    /* per event: a composition's row under construction */
-    bool *mark;                  /* per event: in touched */
-    int *touched;
+    struct accumulator **accs;   /* per nesting depth of compositions being enumerated */
+    int depth, naccs;
     long pairs;
     long next_order;             /* of the next relation made */
 };
@@ -54,6 +57,9 @@ lit rel_at(struct rels *A, const struct rel *r, int i, int j);
 int rel_enum(struct rels *A, const struct rel *r, int i, bool flip);
 /* An upper estimate of the size of that row. */
 long rel_est(struct rels *A, const struct rel *r, int i, bool flip);
+/* Row i of r (columns sorted, none LIT_FALSE), from its rows, its closure or
+ * its row store, made on first read; valid while r's arena lives. */
+int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, const lit **lits);
 /* r's rows, materialized on first use; the rows of r^-1 likewise. */
 const struct rel_rows *rel_rows_of(struct rels *A, const struct rel *r);
 const struct rel_rows *rel_cols_of(struct rels *A, const struct rel *r);

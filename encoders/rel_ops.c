@@ -26,10 +26,14 @@ const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
         if (k[i] >= 0)
             start[k[i] + 1]++;
     bool some = false;
+    long pairs = 0;
     for (int g = 0; g < nkeys; g++) {
-        some |= start[g + 1] > (ordered ? 1 : 0);
+        long size = start[g + 1];
+        some |= size > (ordered ? 1 : 0);
+        pairs += ordered ? size * (size - 1) / 2 : size * size;
         start[g + 1] += start[g];
     }
+    r->bound = pairs + 1;
     for (int i = 0; i < n; i++)
         if (k[i] >= 0)
             group[start[k[i]] + fill[k[i]]++] = i;
