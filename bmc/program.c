@@ -80,13 +80,16 @@ static bool is_backward(const struct uop *code, int i)
     return is_jump(&code[i]) && code[i].target <= i;
 }
 
-/* The last backward jump to target t: where the loop headed by t ends. */
-static int loop_end(const struct uop *code, int n, int t)
+/* Per index t: the last jump to t at or after t (where a loop headed by t
+ * ends), -1 if none; one pass, so the loops of a long thread cost linear time. */
+static int *loop_ends(const struct uop *code, int n)
 {
-    int end = -1;
-    for (int i = t; i < n; i++)
-        if (is_jump(&code[i]) && code[i].target == t)
-            end = i;
+    int *end = xcalloc((size_t)n + 1, sizeof *end);
+    for (int t = 0; t < n; t++)
+        end[t] = -1;
+    for (int i = 0; i < n; i++)
+        if (is_jump(&code[i]) && code[i].target >= 0 && code[i].target <= i)
+            end[code[i].target] = i;
     return end;
 }
 
@@ -97,11 +100,11 @@ static int loop_end(const struct uop *code, int n, int t)
  * middle.  Returns false when no loop is left. */
 static bool innermost_region(const struct uop *code, int n, int *t, int *j)
 {
-    int span = -1;
+    int span = -1, *end = loop_ends(code, n);
     for (int i = 0; i < n; i++) {
         if (!is_backward(code, i))
             continue;
-        int h = code[i].target, e = loop_end(code, n, h);
+        int h = code[i].target, e = end[h];
         if (span < 0 || e - h < span) {
             *t = h;
             *j = e;
@@ -114,7 +117,7 @@ static bool innermost_region(const struct uop *code, int n, int *t, int *j)
         for (int i = 0; i < n; i++) {
             if (!is_backward(code, i))
                 continue;
-            int h = code[i].target, e = loop_end(code, n, h);
+            int h = code[i].target, e = end[h];
             bool meets = h <= *j && e >= *t;
             bool nests = (h <= *t && e >= *j) || (h >= *t && e <= *j);
             if (meets && !nests) {
@@ -124,6 +127,7 @@ static bool innermost_region(const struct uop *code, int n, int *t, int *j)
             }
         }
     }
+    free(end);
     return span >= 0;
 }
 

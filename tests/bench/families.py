@@ -44,7 +44,10 @@ def render(name, doc, init, threads, cond, dialect="PTX"):
     """Litmus text: `threads` is a list of (header, [instruction, ...])."""
     cols = [[" " + h] + [" " + i for i in ins] for h, ins in threads]
     rows = max(len(c) for c in cols)
-    width = [max(len(s) for s in c) for c in cols]
+    # columns are padded to line up, unless the table is too big to pad
+    # (an XF barrier over 1000 workgroups would be gigabytes of blanks)
+    pad = rows * len(cols) <= 200000
+    width = [max(len(s) for s in c) if pad else 0 for c in cols]
     lines = [f"{dialect} {name}", f'"{doc}"', "{", " ".join(f"{k}={v};" for k, v in init), "}"]
     for r in range(rows):
         cells = [(c[r] if r < len(c) else "").ljust(w) for c, w in zip(cols, width)]
