@@ -50,7 +50,7 @@ def budgets(record, run):
         d = pathlib.Path(tmp)
         names = ["a-good.litmus", "b-hungry.litmus", "c-good.litmus", "d-hungry.litmus", "e-good.litmus"]
         for name, src in zip(names, [GOOD[0], HEAVY / "irreducible-50-stores.litmus", GOOD[1],
-                                     HEAVY / "threads-500.litmus", GOOD[2]]):
+                                     HEAVY / "threads-2000.litmus", GOOD[2]]):
             shutil.copy(src, d / name)
         for j in ("1", "2"):
             rc, out, err, peak, secs = measured(["-j", j, "--json", "--bound", "40",
