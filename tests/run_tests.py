@@ -7,6 +7,7 @@ import json, os, pathlib, re, subprocess, sys, tempfile
 import batch_tests
 import explain_tests
 import gallery_tests
+import shard_tests
 import trust_tests
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -480,6 +481,7 @@ def main():
     emit_transformed()
     outcome_sets()
     batch_tests.batch_mode(record, run)
+    shard_tests.shards(record, BIN)
     trust_tests.trust(record, run)
     explain_tests.explanations_and_graphs(record, run)
     gallery_tests.gallery(record, run)
