@@ -54,6 +54,7 @@ struct check_result {
                                 outcome set (outcomes_json; print it with
                                 outcomes_print); the caller deletes it */
     long nvars, nclauses;    /* size of the CNF the solver got (SAT checks) */
+    long npairs;             /* pairs its relations stored in rows (SAT checks) */
     bool vacuous;            /* a PASS only because no execution ends with the
                                 filter true (the reason says which), or a
                                 transformation that applies nowhere */

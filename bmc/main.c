@@ -38,6 +38,7 @@ static void report_json(const struct job *job, const struct check_result *r)
     if (r->nvars > 0) {
         cJSON_AddNumberToObject(o, "vars", (double)r->nvars);
         cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);
+        cJSON_AddNumberToObject(o, "pairs", (double)r->npairs);
     }
     if (r->outcomes)
         cJSON_AddItemReferenceToObject(o, "outcomes", r->outcomes);

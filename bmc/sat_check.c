@@ -28,6 +28,7 @@ void sat_teardown(struct sat_check *s, struct check_result *r)
 {
     r->nvars = cnf_num_vars(s->c);
     r->nclauses = cnf_num_clauses(s->c);
+    r->npairs = rels_pairs(s->x.base.arena) + rels_pairs(s->m.arena);
     model_out_free(&s->m);
     exec_free(s->p, &s->x);
     cnf_free(s->c);

@@ -15,41 +15,16 @@
  *    fences costs what its models use, not a cube of clauses;
  *  - an entry that occurs positively gets t(i,j) -> path, through
  *    Warshall's gates over the may-set, built at that moment. */
-#include "encoders/cnf_impl.h"
+#include "encoders/closure_impl.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/reach.h"
 #include "encoders/xalloc.h"
 
 /* Closures whose eager step clauses would number more than this are refined lazily. */
 #define EAGER_STEPS 65536L
-
-/* A row of t handed out: its columns and literals. */
-struct trow { int len; int *col; lit *val; };
-
-struct closure {
-    int n;
-    int *rs, *rc;            /* r: rows */
-    lit *rv;
-    int *ps, *pk, *pe;       /* per node j: predecessors k of j in r and the index of (k, j) */
-    struct reach may, must;
-    int count, cap;          /* entries made: (ei, ej), literal ev; need: negative side required */
-    int *ei, *ej;
-    lit *ev;
-    unsigned char *need;
-    uint64_t *keys;          /* open addressing: (i * n + j) + 1 -> slot[], 0 empty */
-    int *slot;
-    size_t kcap, kused;
-    struct trow *rows[2];    /* per row (column), once handed out */
-    int *size[2];            /* per row (column): its number of entries, -1 until counted */
-    lit *exact;              /* per entry (all made), Warshall's literal, once needed */
-    bool eager, pending;     /* step clauses at once; some lazy entry needs checking */
-};
-
-struct closures { struct closure *list; int count, cap; };
 
 static size_t key_hash(uint64_t k)
 {
@@ -112,8 +87,7 @@ static int add_entry(struct closure *cl, int i, int j, lit l)
     return e;
 }
 
-/* The literal of t(i, j) in closure number index, its gate made on first use. */
-static lit entry_lit(struct cnf *c, struct closure *cl, int index, int i, int j)
+lit closure_entry(struct cnf *c, struct closure *cl, int index, int i, int j)
 {
     if (!reach_has(&cl->may, i, j))
         return LIT_FALSE;
@@ -127,8 +101,7 @@ static lit entry_lit(struct cnf *c, struct closure *cl, int index, int i, int j)
     return cl->ev[e];
 }
 
-/* The index of (i, j) in r's rows, or -1. */
-static int r_find(const struct closure *cl, int i, int j)
+int closure_r_find(const struct closure *cl, int i, int j)
 {
     int lo = cl->rs[i], hi = cl->rs[i + 1];
     while (lo < hi) {
@@ -162,10 +135,10 @@ static void build_exact(struct cnf *c, struct closure *cl, int index)
 {
     int n = cl->n;
     for (int i = 0; i < n; i++)
-        FOR_MAY_ROW(cl, i, j, entry_lit(c, cl, index, i, j));
+        FOR_MAY_ROW(cl, i, j, closure_entry(c, cl, index, i, j));
     lit *w = xcalloc((size_t)cl->count + 1, sizeof *w);
     for (int e = 0; e < cl->count; e++) {
-        int d = r_find(cl, cl->ei[e], cl->ej[e]);
+        int d = closure_r_find(cl, cl->ei[e], cl->ej[e]);
         w[e] = d < 0 ? LIT_FALSE : cl->rv[d];
     }
     int *cs = xcalloc((size_t)n + 1, sizeof *cs), *ce = xcalloc((size_t)cl->count + 1, sizeof *ce);
@@ -213,7 +186,7 @@ static size_t closure_require(struct cnf *c, lit o, int side, size_t top)
         cnf_emit(c, back, 2);
         return push_input(c, top, cl->exact[e]);
     }
-    int d = r_find(cl, i, j);               /* a path -> o: the direct step now */
+    int d = closure_r_find(cl, i, j);               /* a path -> o: the direct step now */
     if (d >= 0) {
         lit direct[2] = { o, -cl->rv[d] };
         cnf_emit(c, direct, 2);
@@ -226,7 +199,7 @@ static size_t closure_require(struct cnf *c, lit o, int side, size_t top)
     }
     for (int p = cl->ps[j]; p < cl->ps[j + 1]; p++) {
         int k = cl->pk[p];
-        lit ik = k == i || k == j ? LIT_FALSE : entry_lit(c, cl, index, i, k);
+        lit ik = k == i || k == j ? LIT_FALSE : closure_entry(c, cl, index, i, k);
         if (ik == LIT_FALSE)
             continue;
         lit step[3] = { o, -ik, -cl->rv[cl->pe[p]] };
@@ -262,118 +235,6 @@ static size_t closure_evaluate(struct cnf *c, lit o, size_t top)
     reach_free(&R);
     free(on);
     return top;
-}
-
-/* Adds, for each target j[0..k) of row i left false though reachable, the
- * clause "the pairs of a shortest path of true pairs from i to j -> t(i,j)". */
-static long add_paths(struct cnf *c, struct closure *cl, const bool *on, int i, const int *targets,
-                      const lit *tlit, int k)
-{
-    int n = cl->n;
-    int *parent = xcalloc((size_t)n + 1, sizeof *parent), *via = xcalloc((size_t)n + 1, sizeof *via);
-    int *queue = xcalloc((size_t)n + 1, sizeof *queue);
-    lit *clause = xcalloc((size_t)n + 2, sizeof *clause);
-    for (int u = 0; u < n; u++)
-        parent[u] = -1;
-    int head = 0, tail = 0;
-    queue[tail++] = i;
-    while (head < tail) {                   /* breadth first from i over true pairs */
-        int u = queue[head++];
-        for (int e = cl->rs[u]; e < cl->rs[u + 1]; e++) {
-            int w = cl->rc[e];
-            if (on[e] && parent[w] < 0 && w != i) {
-                parent[w] = u;
-                via[w] = e;
-                queue[tail++] = w;
-            }
-        }
-    }
-    long added = 0;
-    for (int a = 0; a < k; a++) {
-        int w = targets[a], len = 0;
-        clause[len++] = tlit[a];
-        if (w == i) {                       /* back to i: through a predecessor reached */
-            int p = cl->ps[i];
-            while (!on[cl->pe[p]] || (cl->pk[p] != i && parent[cl->pk[p]] < 0))
-                p++;
-            clause[len++] = -cl->rv[cl->pe[p]];
-            w = cl->pk[p];
-        }
-        for (; w != i; w = parent[w])
-            clause[len++] = -cl->rv[via[w]];
-        cnf_emit(c, clause, len);           /* a definition clause: t(i,j) is not required */
-        for (int l = 1; l < len; l++)
-            cnf_require(c, clause[l]);
-        added++;
-    }
-    free(parent);
-    free(via);
-    free(queue);
-    free(clause);
-    return added;
-}
-
-/* The entries of lazy closure cl left false by the last model (solver values
- * read here, before any clause ends them) though reachable over its true
- * pairs (on), as indices sorted by row; their number. */
-static int violations(struct cnf *c, struct closure *cl, int **v, bool **on)
-{
-    int n = cl->n, size = cl->rs[n], nv = 0;
-    *v = xcalloc((size_t)cl->count + 1, sizeof **v);
-    *on = xcalloc((size_t)size + 1, sizeof **on);
-    for (int e = 0; e < cl->count; e++)
-        if (cl->need[e] && ccadical_val(c->solver, cl->ev[e]) < 0)
-            (*v)[nv++] = e;
-    bool any = false;
-    for (int e = 0; e < size && nv > 0; e++)
-        any |= (*on)[e] = cnf_value(c, cl->rv[e]);
-    int kept = 0;
-    if (any) {
-        struct reach R;
-        reach_compute(&R, n, cl->rs, cl->rc, *on);
-        for (int a = 0; a < nv; a++)
-            if (reach_has(&R, cl->ei[(*v)[a]], cl->ej[(*v)[a]]))
-                (*v)[kept++] = (*v)[a];
-        reach_free(&R);
-    }
-    for (int a = 1; a < kept; a++)          /* by row: insertion into the sorted prefix */
-        for (int b = a; b > 0 && cl->ei[(*v)[b - 1]] > cl->ei[(*v)[b]]; b--) {
-            int t = (*v)[b]; (*v)[b] = (*v)[b - 1]; (*v)[b - 1] = t;
-        }
-    return kept;
-}
-
-static long closure_refine(struct cnf *c)
-{
-    struct closures *cs = c->ext_state[EXT_CLOSURE];
-    int **v = xcalloc((size_t)cs->count + 1, sizeof *v), *nv = xcalloc((size_t)cs->count + 1, sizeof *nv);
-    bool **on = xcalloc((size_t)cs->count + 1, sizeof *on);
-    for (int k = 0; k < cs->count; k++)
-        if (cs->list[k].pending)
-            nv[k] = violations(c, &cs->list[k], &v[k], &on[k]);
-    long added = 0;
-    for (int k = 0; k < cs->count; k++) {
-        struct closure *cl = &cs->list[k];
-        int *targets = xcalloc((size_t)nv[k] + 1, sizeof *targets);
-        lit *tlit = xcalloc((size_t)nv[k] + 1, sizeof *tlit);
-        for (int a = 0; a < nv[k];) {
-            int b = a, i = cl->ei[v[k][a]];
-            for (; b < nv[k] && cl->ei[v[k][b]] == i; b++) {
-                targets[b - a] = cl->ej[v[k][b]];
-                tlit[b - a] = cl->ev[v[k][b]];
-            }
-            added += add_paths(c, cl, on[k], i, targets, tlit, b - a);
-            a = b;
-        }
-        free(targets);
-        free(tlit);
-        free(v[k]);
-        free(on[k]);
-    }
-    free(v);
-    free(on);
-    free(nv);
-    return added;
 }
 
 static void closure_release(struct cnf *c)
@@ -460,7 +321,7 @@ int cnf_closure(struct cnf *c, int n, const int *start, const int *col, const li
 lit cnf_closure_at(struct cnf *c, int id, int i, int j)
 {
     struct closures *cs = c->ext_state[EXT_CLOSURE];
-    return entry_lit(c, &cs->list[id], id, i, j);
+    return closure_entry(c, &cs->list[id], id, i, j);
 }
 
 int cnf_closure_row_size(struct cnf *c, int id, int i, bool col)
@@ -499,12 +360,12 @@ int cnf_closure_row(struct cnf *c, int id, int i, bool col, const int **cols, co
             for (int u = 0; u < cl->n; u++)
                 if (reach_has(&cl->may, u, i)) {
                     t->col[t->len] = u;
-                    t->val[t->len++] = entry_lit(c, cl, id, u, i);
+                    t->val[t->len++] = closure_entry(c, cl, id, u, i);
                 }
         } else {
             FOR_MAY_ROW(cl, i, j, {
                 t->col[t->len] = j;
-                t->val[t->len++] = entry_lit(c, cl, id, i, j);
+                t->val[t->len++] = closure_entry(c, cl, id, i, j);
             });
         }
     }

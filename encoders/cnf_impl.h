@@ -1,6 +1,6 @@
 /* Internals of the CNF layer, shared by cnf.c (gates, clauses, solving) and
- * its extensions closure.c (transitive closures) and order.c (strict
- * orders); nothing else includes it. */
+ * its extensions: closures (closure.c and closure_lazy.c, through
+ * closure_impl.h) and strict orders (order.c); nothing else includes it. */
 #ifndef GPUBMC_CNF_IMPL_H
 #define GPUBMC_CNF_IMPL_H
 

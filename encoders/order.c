@@ -7,7 +7,10 @@
  * path in event order (the solver's first guess), which follows the pairs
  * it was forced to orient, so a ring of forced pairs is cut in one round;
  * in an acyclic model, the clause of each true path i -> k -> j whose pair
- * (i, j) is not true.  A model that needs none is transitive. */
+ * (i, j) is not true.  A model that needs none is transitive.  An order
+ * still cut after a few rounds (the solver fighting its transitivity, as
+ * for the lock of a CAS spin lock) gets every triple if there are not
+ * too many. */
 #include "encoders/cnf_impl.h"
 
 #include <stdint.h>
@@ -18,11 +21,15 @@
 #include "encoders/xalloc.h"
 
 /* Orders with at most this many transitivity triples get them all at once. */
-#define EAGER_TRIPLES 131072L
+#define EAGER_TRIPLES 1048576L
+/* After this many rounds of cuts, an order with at most WHOLE_TRIPLES
+ * triples gets them all: the solver is fighting its transitivity. */
+#define PATIENCE 2
+#define WHOLE_TRIPLES 4194304L
 /* Cycles cut per component and model. */
 #define CYCLE_BACKEDGES 16
 
-struct order { int n; int *rs, *rc; lit *rv; };
+struct order { int n; int *rs, *rc; lit *rv; long triples; int rounds; bool whole; };
 
 struct orders { struct order *list; int count, cap; };
 
@@ -162,7 +169,22 @@ static long missing_pairs(struct cnf *c, const struct order *o, const bool *on)
 }
 
 /* The clauses the true pairs (on) of o lack; how many were added. */
-static long refine_one(struct cnf *c, const struct order *o, const bool *on)
+/* Every triple clause of o at once. */
+static void all_triples(struct cnf *c, const struct order *o)
+{
+    for (int i = 0; i < o->n; i++)
+        for (int e = o->rs[i]; e < o->rs[i + 1]; e++) {
+            int k = o->rc[e];
+            for (int f = o->rs[k]; f < o->rs[k + 1]; f++) {
+                int j = o->rc[f];
+                if (i == k || k == j || i == j || pair(o, i, j) == LIT_TRUE)
+                    continue;
+                triple(c, o, o->rv[e], o->rv[f], i, j);
+            }
+        }
+}
+
+static long refine_one(struct cnf *c, struct order *o, const bool *on)
 {
     struct reach R;
     reach_compute(&R, o->n, o->rs, o->rc, on);
@@ -170,6 +192,10 @@ static long refine_one(struct cnf *c, const struct order *o, const bool *on)
     if (added == 0)                         /* acyclic: each true i -> k -> j needs (i, j) */
         added = missing_pairs(c, o, on);
     reach_free(&R);
+    if (added > 0 && ++o->rounds > PATIENCE && !o->whole && o->triples <= WHOLE_TRIPLES) {
+        all_triples(c, o);
+        o->whole = true;
+    }
     return added;
 }
 
@@ -206,30 +232,16 @@ static void order_release(struct cnf *c)
 
 static const struct cnf_ext order_ext = { NULL, NULL, order_refine, order_release };
 
-/* Every triple clause of o at once. */
-static void all_triples(struct cnf *c, const struct order *o)
-{
-    for (int i = 0; i < o->n; i++)
-        for (int e = o->rs[i]; e < o->rs[i + 1]; e++) {
-            int k = o->rc[e];
-            for (int f = o->rs[k]; f < o->rs[k + 1]; f++) {
-                int j = o->rc[f];
-                if (i == k || k == j || i == j || pair(o, i, j) == LIT_TRUE)
-                    continue;
-                triple(c, o, o->rv[e], o->rv[f], i, j);
-            }
-        }
-}
 
 void cnf_order(struct cnf *c, int n, const int *start, const int *col, const lit *val)
 {
-    struct order o = { n, xcalloc((size_t)n + 1, sizeof(int)), xcalloc((size_t)start[n] + 1, sizeof(int)),
-                       xcalloc((size_t)start[n] + 1, sizeof(lit)) };
+    struct order o = { .n = n, .rs = xcalloc((size_t)n + 1, sizeof(int)), .rc = xcalloc((size_t)start[n] + 1, sizeof(int)),
+                       .rv = xcalloc((size_t)start[n] + 1, sizeof(lit)) };
     memcpy(o.rs, start, ((size_t)n + 1) * sizeof *start);
     memcpy(o.rc, col, (size_t)start[n] * sizeof *col);
     memcpy(o.rv, val, (size_t)start[n] * sizeof *val);
     long triples = 0;
-    for (int i = 0; i < n && triples <= EAGER_TRIPLES; i++)
+    for (int i = 0; i < n && triples <= WHOLE_TRIPLES; i++)
         for (int e = start[i]; e < start[i + 1]; e++)
             triples += start[col[e] + 1] - start[col[e]];
     if (triples <= EAGER_TRIPLES || !cnf_symbolic(c)) {
@@ -249,5 +261,6 @@ void cnf_order(struct cnf *c, int n, const int *start, const int *col, const lit
         os->cap = os->cap ? 2 * os->cap : 4;
         os->list = xrealloc(os->list, (size_t)os->cap * sizeof *os->list);
     }
+    o.triples = triples;
     os->list[os->count++] = o;
 }

@@ -75,8 +75,6 @@ struct rels *rels_new_child(struct rels *parent);
 void rels_free(struct rels *A);
 /* both(i, j) = exec_i & exec_j, the literal of a static pair. */
 lit rels_both(struct rels *A, int i, int j);
-/* The arena's cnf. */
-struct cnf *rels_cnf(const struct rels *A);
 /* Pairs stored in the arena's materialized rows (its memory, in pairs). */
 long rels_pairs(const struct rels *A);
 

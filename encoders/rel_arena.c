@@ -2,6 +2,7 @@
  * relations built pair by pair. */
 #include "encoders/rel_impl.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +144,6 @@ void rels_free(struct rels *A)
     free(A);
 }
 
-struct cnf *rels_cnf(const struct rels *A) { return A->c; }
 long rels_pairs(const struct rels *A) { return A->pairs; }
 
 const struct set *set_all(struct rels *A) { return A->all; }
@@ -152,6 +152,7 @@ const struct set *set_of(struct rels *A, const bool *member) { return new_set(A,
 /* x op y for op one of CONS_SET_*, consed. */
 static const struct set *set_op(struct rels *A, int op, const struct set *x, const struct set *y)
 {
+    assert(x->n == A->n && y->n == A->n);
     if ((op == CONS_SET_UNION || op == CONS_SET_INTER) && x > y) {
         const struct set *t = x; x = y; y = t;
     }
@@ -213,6 +214,8 @@ static int by_place(const void *x, const void *y)
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l)
 {
     int n = A->n;
+    for (int k = 0; k < count; k++)
+        assert(i[k] >= 0 && i[k] < n && j[k] >= 0 && j[k] < n);
     struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
     struct triple *e = xcalloc((size_t)count + 1, sizeof *e);
     for (int k = 0; k < count; k++)

@@ -1,11 +1,5 @@
-/* Pairs, rows and row-size estimates of every kind of relation, and the
- * materialized rows they fall back on. */
+/* Pairs and row-size estimates of every kind of relation. */
 #include "encoders/rel_impl.h"
-
-#include <stdlib.h>
-#include <string.h>
-
-#include "encoders/xalloc.h"
 
 lit rels_both(struct rels *A, int i, int j)
 {
@@ -44,8 +38,7 @@ static long static_bound(const struct rel *r)
     return b;
 }
 
-/* Materializes static composite r when its may-set is small. */
-static void settle(const struct rel *r)
+void rel_settle(const struct rel *r)
 {
     if (!r->rows && !r->settling && r->is_static && r->op >= REL_UNION && r->op <= REL_INV &&
         static_bound(r) <= SMALL_STATIC + SMALL_STATIC_PER_EVENT * r->n) {
@@ -57,7 +50,7 @@ static void settle(const struct rel *r)
 
 bool rel_has(const struct rel *r, int i, int j)
 {
-    settle(r);
+    rel_settle(r);
     if (r->rows)
         return rows_find(r->rows, i, j) >= 0;
     switch (r->op) {
@@ -73,67 +66,13 @@ bool rel_has(const struct rel *r, int i, int j)
     return false;
 }
 
-/* The cnf's closure of r->a (r a REL_PLUS), built on first use. */
-static int closure_of(struct rels *A, const struct rel *r)
+int rel_closure_of(struct rels *A, const struct rel *r)
 {
     if (!r->closure) {
         const struct rel_rows *in = rel_rows_of(A, r->a);
         ((struct rel *)r)->closure = 1 + cnf_closure(A->c, r->n, in->start, in->col, in->val);
     }
     return r->closure - 1;
-}
-
-/* Pushes (j, l) on the row stack (room reserved by the caller). */
-static void push(struct rels *A, int j, lit l)
-{
-    A->scol[A->stop] = j;
-    A->sval[A->stop++] = l;
-}
-
-/* Pushes row i of rows t. */
-static int push_rows(struct rels *A, const struct rel_rows *t, int i)
-{
-    int k = t->start[i + 1] - t->start[i];
-    rels_stack_reserve(A, k);
-    memcpy(A->scol + A->stop, t->col + t->start[i], (size_t)k * sizeof *t->col);
-    memcpy(A->sval + A->stop, t->val + t->start[i], (size_t)k * sizeof *t->val);
-    A->stop += k;
-    return k;
-}
-
-int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, const lit **lits)
-{
-    if (r->rows) {
-        *cols = r->rows->col + r->rows->start[i];
-        *lits = r->rows->val + r->rows->start[i];
-        return r->rows->start[i + 1] - r->rows->start[i];
-    }
-    if (r->op == REL_PLUS)
-        return cnf_closure_row(A->c, closure_of(A, r), i, false, cols, lits);
-    struct row_store *st = r->store;
-    if (!st) {
-        struct rels *home = r->home;
-        st = rels_alloc(home, 1, sizeof *st);
-        st->len = rels_alloc(home, (size_t)r->n, sizeof *st->len);
-        st->col = rels_alloc(home, (size_t)r->n, sizeof *st->col);
-        st->val = rels_alloc(home, (size_t)r->n, sizeof *st->val);
-        for (int k = 0; k < r->n; k++)
-            st->len[k] = -1;
-        ((struct rel *)r)->store = st;
-    }
-    if (st->len[i] < 0) {
-        int base = A->stop, k = rel_enum(A, r, i, false);
-        st->col[i] = rels_alloc(r->home, (size_t)k, sizeof **st->col);
-        st->val[i] = rels_alloc(r->home, (size_t)k, sizeof **st->val);
-        memcpy(st->col[i], A->scol + base, (size_t)k * sizeof **st->col);
-        memcpy(st->val[i], A->sval + base, (size_t)k * sizeof **st->val);
-        st->len[i] = k;
-        r->home->pairs += k;
-        A->stop = base;
-    }
-    *cols = st->col[i];
-    *lits = st->val[i];
-    return st->len[i];
 }
 
 /* (a ; b)(i, j): the OR over row i of a of a(i, k) & b(k, j). */
@@ -216,204 +155,10 @@ lit rel_at(struct rels *A, const struct rel *r, int i, int j)
     case REL_SEQ:
         return seq_at(A, r, i, j);
     case REL_PLUS:
-        return cnf_closure_at(A->c, closure_of(A, r), i, j);
+        return cnf_closure_at(A->c, rel_closure_of(A, r), i, j);
     default:
         return LIT_FALSE;
     }
-}
-
-/* Row i of a class relation (its inverse when flip). */
-static int enum_class(struct rels *A, const struct rel *r, int i, bool flip)
-{
-    int k = r->key[i];
-    if (k < 0)
-        return 0;
-    int from = r->group_start[k], to = r->group_start[k + 1], base = A->stop;
-    rels_stack_reserve(A, to - from);
-    for (int g = from; g < to; g++) {
-        int m = r->group[g];
-        if (!r->ordered || (flip ? m < i : m > i))
-            push(A, m, rels_both(A, i, m));
-    }
-    return A->stop - base;
-}
-
-/* Row i of s * t (of t * s when flip). */
-static int enum_product(struct rels *A, const struct rel *r, int i, bool flip)
-{
-    const struct set *x = flip ? r->t : r->s, *y = flip ? r->s : r->t;
-    if (!set_has(x, i))
-        return 0;
-    rels_stack_reserve(A, y->size);
-    for (int k = 0; k < y->size; k++)
-        push(A, y->members[k], rels_both(A, i, y->members[k]));
-    return y->size;
-}
-
-/* Row i of a | b: the merge of both rows. */
-static int enum_union(struct rels *A, const struct rel *r, int i, bool flip)
-{
-    int base = A->stop, na = rel_enum(A, r->a, i, flip), nb = rel_enum(A, r->b, i, flip);
-    rels_stack_reserve(A, na + nb);
-    int p = base, pe = base + na, q = pe, qe = pe + nb, out = A->stop;
-    while (p < pe || q < qe) {
-        if (q >= qe || (p < pe && A->scol[p] < A->scol[q])) {
-            push(A, A->scol[p], A->sval[p]);
-            p++;
-        } else if (p >= pe || A->scol[q] < A->scol[p]) {
-            push(A, A->scol[q], A->sval[q]);
-            q++;
-        } else {
-            push(A, A->scol[p], r->is_static ? A->sval[p] : cnf_or(A->c, A->sval[p], A->sval[q]));
-            p++;
-            q++;
-        }
-    }
-    int k = A->stop - out;
-    memmove(A->scol + base, A->scol + out, (size_t)k * sizeof *A->scol);
-    memmove(A->sval + base, A->sval + out, (size_t)k * sizeof *A->sval);
-    A->stop = base + k;
-    return k;
-}
-
-/* Row i of a & b (keep: true) or a \ b: the operand with the fewest
- * candidates (a for a difference) enumerated, the other one looked up. */
-static int enum_filter(struct rels *A, const struct rel *r, int i, bool flip, bool keep)
-{
-    const struct rel *x = r->a, *y = r->b;
-    if (keep && rel_est(A, y, i, flip) < rel_est(A, x, i, flip)) {
-        x = r->b;
-        y = r->a;
-    }
-    int base = A->stop, nx = rel_enum(A, x, i, flip), kept = 0;
-    for (int e = 0; e < nx; e++) {
-        int j = A->scol[base + e], p = flip ? j : i, q = flip ? i : j;
-        lit l = A->sval[base + e];
-        if (r->is_static) {
-            if (rel_has(y, p, q) != keep)
-                continue;
-        } else {
-            lit m = rel_at(A, y, p, q);
-            l = keep ? cnf_and(A->c, l, m) : cnf_and(A->c, l, -m);
-            if (l == LIT_FALSE)
-                continue;
-        }
-        A->scol[base + kept] = j;
-        A->sval[base + kept++] = l;
-    }
-    A->stop = base + kept;
-    return kept;
-}
-
-static int by_int(const void *x, const void *y)
-{
-    int a = *(const int *)x, b = *(const int *)y;
-    return (a > b) - (a < b);
-}
-
-/* The accumulator of the next nesting depth (an operand's row may be a
- * composition's, enumerated while this one accumulates). */
-static struct accumulator *accumulator_enter(struct rels *A)
-{
-    if (A->depth == A->naccs) {   /* one per depth, never moved: an outer one stays valid */
-        A->accs = xrealloc(A->accs, (size_t)(A->naccs + 1) * sizeof *A->accs);
-        struct accumulator *ac = xcalloc(1, sizeof *ac);
-        ac->acc = xcalloc((size_t)A->n + 1, sizeof *ac->acc);
-        ac->touched = xcalloc((size_t)A->n + 1, sizeof *ac->touched);
-        for (int j = 0; j < A->n; j++)
-            ac->acc[j] = LIT_FALSE;
-        A->accs[A->naccs++] = ac;
-    }
-    return A->accs[A->depth++];
-}
-
-/* Row i of a ; b (column i when flip), accumulated per column; the
- * operands' rows (columns) are read one by one, rows from their row
- * stores, columns enumerated. */
-static int enum_seq(struct rels *A, const struct rel *r, int i, bool flip)
-{
-    const struct rel *first = flip ? r->b : r->a, *second = flip ? r->a : r->b;
-    int base = A->stop, k1 = rel_enum(A, first, i, flip), nt = 0;
-    struct accumulator *ac = accumulator_enter(A);
-    for (int e = 0; e < k1; e++) {
-        int k = A->scol[base + e], top = A->stop, k2;
-        const int *c2;
-        const lit *l2;
-        if (flip) {
-            k2 = rel_enum(A, second, k, true);
-            c2 = A->scol + top;
-            l2 = A->sval + top;
-        } else {
-            k2 = rel_row_of(A, second, k, &c2, &l2);
-        }
-        lit l1 = A->sval[base + e];
-        for (int f = 0; f < k2; f++) {
-            int j = c2[f];
-            lit l = cnf_and(A->c, l1, l2[f]);
-            if (l == LIT_FALSE)
-                continue;
-            if (ac->acc[j] == LIT_FALSE)    /* never false again once not */
-                ac->touched[nt++] = j;
-            ac->acc[j] = cnf_or(A->c, ac->acc[j], l);
-        }
-        A->stop = top;
-    }
-    A->stop = base;
-    qsort(ac->touched, (size_t)nt, sizeof *ac->touched, by_int);
-    rels_stack_reserve(A, nt);
-    for (int k = 0; k < nt; k++) {
-        int j = ac->touched[k];
-        push(A, j, ac->acc[j]);
-        ac->acc[j] = LIT_FALSE;
-    }
-    A->depth--;
-    return A->stop - base;
-}
-
-int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
-{
-    settle(r);
-    if (!flip && r->rows && r->op != REL_PLUS)
-        return push_rows(A, r->rows, i);
-    if (!flip && r->store && r->store->len[i] >= 0) {
-        const int *cols;
-        const lit *lits;
-        int k = rel_row_of(A, r, i, &cols, &lits);
-        rels_stack_reserve(A, k);
-        memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
-        memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
-        A->stop += k;
-        return k;
-    }
-    if (flip && r->op != REL_PLUS && (r->rows || r->cols))
-        return push_rows(A, rel_cols_of(A, r), i);
-    switch (r->op) {
-    case REL_CLASS: return enum_class(A, r, i, flip);
-    case REL_PRODUCT: return enum_product(A, r, i, flip);
-    case REL_ID:
-        if (!set_has(r->s, i))
-            return 0;
-        rels_stack_reserve(A, 1);
-        push(A, i, r->s->m[i]);
-        return 1;
-    case REL_UNION: return enum_union(A, r, i, flip);
-    case REL_INTER: return enum_filter(A, r, i, flip, true);
-    case REL_DIFF: return enum_filter(A, r, i, flip, false);
-    case REL_INV: return rel_enum(A, r->a, i, !flip);
-    case REL_SEQ: return enum_seq(A, r, i, flip);
-    case REL_PLUS: {
-        const int *cols;
-        const lit *lits;
-        int k = cnf_closure_row(A->c, closure_of(A, r), i, flip, &cols, &lits);
-        rels_stack_reserve(A, k);
-        memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
-        memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
-        A->stop += k;
-        return k;
-    }
-    case REL_ROWS: break;
-    }
-    return 0;
 }
 
 /* The size of row i of a ; b (column when flip): summed over the first
@@ -446,7 +191,7 @@ static long seq_est(struct rels *A, const struct rel *r, int i, bool flip)
 
 long rel_est(struct rels *A, const struct rel *r, int i, bool flip)
 {
-    settle(r);
+    rel_settle(r);
     if (!flip && r->store && r->store->len[i] >= 0)
         return r->store->len[i];
     if (!flip && r->rows)
@@ -469,79 +214,8 @@ long rel_est(struct rels *A, const struct rel *r, int i, bool flip)
     case REL_SEQ:
         return seq_est(A, r, i, flip);
     case REL_PLUS:
-        return cnf_closure_row_size(A->c, closure_of(A, r), i, flip);
+        return cnf_closure_row_size(A->c, rel_closure_of(A, r), i, flip);
     }
     return 0;
 }
 
-/* Rows built from enumerating every row of r (of r^-1 when flip), owned by
- * r's arena. */
-static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool flip)
-{
-    struct rels *home = r->home;
-    int n = r->n, cap = 64, size = 0;
-    int *col = xcalloc((size_t)cap, sizeof *col);
-    lit *val = xcalloc((size_t)cap, sizeof *val);
-    struct rel_rows *t = rels_alloc(home, 1, sizeof *t);
-    t->start = rels_alloc(home, (size_t)n + 1, sizeof *t->start);
-    for (int i = 0; i < n; i++) {
-        int base = A->stop, k = rel_enum(A, r, i, flip);
-        if (size + k > cap) {
-            while (size + k > cap)
-                cap *= 2;
-            col = xrealloc(col, (size_t)cap * sizeof *col);
-            val = xrealloc(val, (size_t)cap * sizeof *val);
-        }
-        memcpy(col + size, A->scol + base, (size_t)k * sizeof *col);
-        memcpy(val + size, A->sval + base, (size_t)k * sizeof *val);
-        size += k;
-        t->start[i + 1] = size;
-        A->stop = base;
-    }
-    t->col = rels_alloc(home, (size_t)size, sizeof *t->col);
-    t->val = rels_alloc(home, (size_t)size, sizeof *t->val);
-    memcpy(t->col, col, (size_t)size * sizeof *col);
-    memcpy(t->val, val, (size_t)size * sizeof *val);
-    free(col);
-    free(val);
-    home->pairs += size;
-    return t;
-}
-
-/* The transpose of rows t over n nodes, owned by arena home. */
-static struct rel_rows *transpose(struct rels *home, const struct rel_rows *t, int n)
-{
-    int size = t->start[n];
-    struct rel_rows *u = rels_alloc(home, 1, sizeof *u);
-    u->start = rels_alloc(home, (size_t)n + 1, sizeof *u->start);
-    u->col = rels_alloc(home, (size_t)size, sizeof *u->col);
-    u->val = rels_alloc(home, (size_t)size, sizeof *u->val);
-    int *fill = xcalloc((size_t)n + 1, sizeof *fill);
-    for (int e = 0; e < size; e++)
-        u->start[t->col[e] + 1]++;
-    for (int j = 0; j < n; j++)
-        u->start[j + 1] += u->start[j];
-    for (int i = 0; i < n; i++)
-        for (int e = t->start[i]; e < t->start[i + 1]; e++) {
-            int j = t->col[e], at = u->start[j] + fill[j]++;
-            u->col[at] = i;
-            u->val[at] = t->val[e];
-        }
-    free(fill);
-    home->pairs += size;
-    return u;
-}
-
-const struct rel_rows *rel_rows_of(struct rels *A, const struct rel *r)
-{
-    if (!r->rows)
-        ((struct rel *)r)->rows = enumerate_all(A, r, false);
-    return r->rows;
-}
-
-const struct rel_rows *rel_cols_of(struct rels *A, const struct rel *r)
-{
-    if (!r->cols)
-        ((struct rel *)r)->cols = r->rows ? transpose(r->home, r->rows, r->n) : enumerate_all(A, r, true);
-    return r->cols;
-}

@@ -1,6 +1,7 @@
 /* Internals of the relation layer, shared by rel_arena.c (the arena,
- * hash-consing, sets), rel_eval.c (pairs, rows and estimates of every
- * kind of relation), rel_ops.c (the operations) and rel_query.c (axiom
+ * hash-consing, sets, built relations), rel_eval.c (pairs and row-size
+ * estimates), rel_rows.c (rows: enumerated, stored, materialized),
+ * rel_ops.c (the operations) and rel_query.c (reading and axiom
  * literals); nothing outside encoders/rel*.c includes it. */
 #ifndef GPUBMC_REL_IMPL_H
 #define GPUBMC_REL_IMPL_H
@@ -48,6 +49,11 @@ void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *n
 /* Makes room for k more entries on the row stack. */
 void rels_stack_reserve(struct rels *A, int k);
 
+/* Materializes static composite r when its may-set is small (walking a
+ * term per pair costs more than listing a few thousand pairs once). */
+void rel_settle(const struct rel *r);
+/* The cnf's closure of r->a (r a REL_PLUS), built on first use. */
+int rel_closure_of(struct rels *A, const struct rel *r);
 /* Static membership of (i, j) in static r. */
 bool rel_has(const struct rel *r, int i, int j);
 /* The literal of (i, j) in r, computed with A's cnf. */

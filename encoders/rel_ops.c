@@ -3,6 +3,7 @@
  * where an operand is empty, an identity or the other operand. */
 #include "encoders/rel_impl.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,7 @@ const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
 
 const struct rel *rel_product(struct rels *A, const struct set *s, const struct set *t)
 {
+    assert(s->n == A->n && t->n == A->n);
     if (s->size == 0 || t->size == 0)
         return A->empty;
     struct rel *r = rels_cons_get(A, REL_PRODUCT, s, t);
@@ -80,6 +82,7 @@ const struct rel *rel_id(struct rels *A, const struct set *s)
 static const struct rel *binary(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y,
                                 bool is_static, bool transitive)
 {
+    assert(x->n == A->n && (!y || y->n == A->n));
     struct rel *r = rels_cons_get(A, op, x, y);
     if (!r) {
         r = rel_node(A, op);

@@ -1,17 +1,20 @@
 /* Reading relations: single pairs, rows, and the literals axioms need. */
 #include "encoders/rel_impl.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "encoders/xalloc.h"
 
 lit rel_get(const struct rel *r, int i, int j)
 {
+    assert(i >= 0 && i < r->n && j >= 0 && j < r->n);
     return rel_at(r->home, r, i, j);
 }
 
 int rel_row(const struct rel *r, int i, const int **cols, const lit **lits)
 {
+    assert(i >= 0 && i < r->n);
     const struct rel_rows *t = rel_rows_of(r->home, r);
     *cols = t->col + t->start[i];
     *lits = t->val + t->start[i];
@@ -20,6 +23,7 @@ int rel_row(const struct rel *r, int i, const int **cols, const lit **lits)
 
 int rel_col(const struct rel *r, int j, const int **rows, const lit **lits)
 {
+    assert(j >= 0 && j < r->n);
     const struct rel_rows *t = rel_cols_of(r->home, r);
     *rows = t->col + t->start[j];
     *lits = t->val + t->start[j];

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Scaling benchmark: runs gpubmc on the families of families.py for growing
 sizes N, checks each verdict against the reasoned one, and prints per family
-N, wall time, the tool's own time, peak memory, CNF size (when --json has
-"vars"/"clauses") and whether the verdict is right.  A family stops after the
+N, wall time, the tool's own time, peak memory, CNF size and the pairs the
+relations stored (when --json has "vars", "clauses", "pairs": peak memory
+should grow no faster than the pairs) and whether the verdict is right.  A family stops after the
 first run that exceeds --max-seconds (the run is killed at that limit).
 At the end: per family the largest N solved within the limit.
 
@@ -149,8 +150,8 @@ def main():
                 what, args = "N is the bound", args.replace("--bound 2", "--bound N")
             print(f"\n== {name}: {args} ({what}); "
                   f"expected {first.expected}: {first.reason}")
-            print(f"{'N':>5} {'wall s':>8} {'tool ms':>9} {'peak MB':>8} {'vars':>9} {'clauses':>10}  "
-                  f"{'verdict':<8} ok")
+            print(f"{'N':>5} {'wall s':>8} {'tool ms':>9} {'peak MB':>8} {'vars':>9} {'clauses':>10} "
+                  f"{'pairs':>10}  {'verdict':<8} ok")
             best[name] = None
             for n in sizes:
                 case = families.generate(name, n, tmp)
@@ -165,7 +166,8 @@ def main():
                     if verdict != case.expected:
                         bad += 1
                 print(f"{n:>5} {wall:>8.3f} {fmt(js.get('time_ms')):>9} {fmt(None if rss is None else round(rss / 1024, 1)):>8} "
-                      f"{fmt(js.get('vars')):>9} {fmt(js.get('clauses')):>10}  {verdict:<8} {ok}",
+                      f"{fmt(js.get('vars')):>9} {fmt(js.get('clauses')):>10} {fmt(js.get('pairs')):>10}  "
+                      f"{verdict:<8} {ok}",
                       flush=True)
                 if ok == "NOT OK":
                     detail = js.get("reason") or err.strip().splitlines()[-1:] or ""
