@@ -41,26 +41,31 @@ class Batch:
         self.processes = 0
         self.reruns = 0
 
-    def run(self, args, files, props):
-        """{(file, property): JSON object}; a stalled job gets result STALL."""
+    def run(self, args, files, props, jobs=None):
+        """{(file, property): JSON object}.  A job with no result for --stall
+        seconds gets result STALL, and the batch goes on after its file."""
         out = {}
         todo = list(files)
+        jobs = jobs or self.jobs
         while todo:
             self.processes += 1
-            p = subprocess.Popen([str(self.binary), "--json", "-j", str(self.jobs)] + args + todo,
+            p = subprocess.Popen([str(self.binary), "--json", "-j", str(jobs)] + args + todo,
                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                 start_new_session=True, text=True)
-            last = time.monotonic()
-            stalled = False
+                                 start_new_session=True)
+            fd = p.stdout.fileno()
+            last, buf, stalled = time.monotonic(), b"", False
             while True:
-                ready, _, _ = select.select([p.stdout], [], [], 1.0)
+                ready, _, _ = select.select([fd], [], [], 0.5)
                 if ready:
-                    line = p.stdout.readline()
-                    if not line:
+                    chunk = os.read(fd, 1 << 16)
+                    if not chunk:
                         break
-                    o = json.loads(line)
-                    o["args"] = args
-                    out[(o["file"], o["property"])] = o
+                    buf += chunk
+                    *lines, buf = buf.split(b"\n")
+                    for line in lines:
+                        o = json.loads(line)
+                        o["args"] = args
+                        out[(o["file"], o["property"])] = o
                     last = time.monotonic()
                 elif time.monotonic() - last > self.stall:
                     stalled = True
@@ -72,17 +77,27 @@ class Batch:
             rest = [f for f in todo if any((f, q) not in out for q in props)]
             if not rest:
                 break
-            stuck = rest[0]
+            stuck = rest[0]      # results come in input order: this one held the rest up
             for q in props:
                 if (stuck, q) not in out:
-                    out[(stuck, q)] = {"file": stuck, "property": q, "result": "STALL", "args": args,
-                                       "reason": f"no result within {self.stall} s"
-                                       if stalled else f"gpubmc exited with {p.returncode}"}
+                    out[(stuck, q)] = {"file": stuck, "property": q, "args": args,
+                                       "result": "STALL" if stalled else "ERROR",
+                                       "reason": f"no result within {self.stall} s" if stalled
+                                       else "internal error: the worker checking this file died"}
             todo = rest[1:]
-        for key, o in out.items():
-            if o["result"] == "ERROR" and "worker checking this file died" in o.get("reason", ""):
-                out[key] = rerun_alone(self.binary, o)
-                self.reruns += 1
+        # A dead worker leaves ERROR for every file it held (and when all
+        # workers are dead, for every file left): check those one process
+        # at a time, which finds the files that crash, then name each crash.
+        died = [f for f in files if any(out[(f, q)]["result"] == "ERROR" and "worker checking this file died"
+                                        in out[(f, q)].get("reason", "") for q in props)]
+        if died and jobs > 1:
+            self.reruns += len(died)
+            out.update(self.run(args, died, props, jobs=1))
+        elif died:
+            for f in died:
+                for q in props:
+                    if "worker checking this file died" in out[(f, q)].get("reason", ""):
+                        out[(f, q)] = rerun_alone(self.binary, out[(f, q)])
         return out
 
 
@@ -120,7 +135,7 @@ def error_kind(o):
     return "error: " + why[:70]
 
 
-def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report=print, show=3):
+def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report=print, show=3, exclude=()):
     """Generates and checks n programs; returns a summary dict."""
     t0 = time.monotonic()
     rng = random.Random(seed)
@@ -128,13 +143,14 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
     groups = collections.defaultdict(list)          # (dialect, bound) -> files
     meta = {}
     for i in range(n):
-        text, dialect, bound, est = gen.generate(seed, i)
+        text, dialect, bound, est = gen.generate(seed, i, exclude=exclude)
         d = tmp / f"{dialect}-b{bound}"
         d.mkdir(exist_ok=True)
         f = str(d / f"p{i:05d}.litmus")
         pathlib.Path(f).write_text(text)
         groups[(dialect, bound)].append(f)
         meta[f] = (i, dialect, bound, est)
+    gen_secs = time.monotonic() - t0
     batch = Batch(binary, jobs, stall)
     failures = []                                    # (kind, file, detail)
     skipped = collections.Counter()
@@ -144,17 +160,26 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
     def fail(kind, f, detail):
         failures.append((kind, f, detail))
 
+    def timed(what, fn, *args):
+        t = time.monotonic()
+        try:
+            return fn(*args)
+        finally:
+            seconds[what] += time.monotonic() - t
+    seconds = collections.Counter()
+
     for (dialect, bound), files in sorted(groups.items()):
         small = [f for f in files if meta[f][3] <= oracle_max]
         skipped["oracle: estimated over --oracle-max candidates"] += len(files) - len(small)
         for mi, model in enumerate(MODELS[dialect]):
             base = ["--model", model, "--bound", str(bound), "--property", ",".join(PROPS)]
-            sat = batch.run(base, files, PROPS)
-            nosym = batch.run(base + ["--no-symmetry"], files, PROPS)
-            orc = batch.run(base + ["--engine", "oracle"], small, PROPS)
+            sat = timed("sat", batch.run, base, files, PROPS)
+            nosym = timed("no-symmetry", batch.run, base + ["--no-symmetry"], files, PROPS)
+            orc = timed("oracle", batch.run, base + ["--engine", "oracle"], small, PROPS)
             progress = ["fair", rng.choice(OTHER_PROGRESS)]
-            terms = [batch.run(["--model", model, "--bound", str(bound), "--property", "termination",
-                                "--progress", g], files, ["termination"]) for g in progress]
+            terms = [timed("termination", batch.run, ["--model", model, "--bound", str(bound), "--property",
+                                                      "termination", "--progress", g], files, ["termination"])
+                     for g in progress]
             checks += len(sat) + len(nosym) + len(orc) + sum(len(t) for t in terms)
             for f in files:
                 for prop in PROPS:
@@ -202,18 +227,24 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
     if failures:
         keep = pathlib.Path(keep)
         keep.mkdir(parents=True, exist_ok=True)
+    index = []
     for kind, items in sorted(kinds.items()):
         for k, (f, detail) in enumerate(items):
             i, dialect, bound, _est = meta[f]
             name = f"s{seed}-i{i}-{dialect}-b{bound}.litmus"
             shutil.copy(f, keep / name)
+            index.append(f"{name}\t{kind}\t{detail}\n")
             if k < show:
                 report(f"FAIL crosscheck {kind}: {keep / name} (gen.py --seed {seed} --index {i}): {detail}")
         if len(items) > show:
             report(f"FAIL crosscheck {kind}: ... and {len(items) - show} more programs of this kind in {keep}")
+    if index:
+        with open(keep / "failures.tsv", "a") as out:
+            out.writelines(index)
     shutil.rmtree(tmp, ignore_errors=True)
     secs = time.monotonic() - t0
-    summary = {"seed": seed, "programs": n, "checks": checks, "compared": compared,
+    seconds["generate"] = gen_secs
+    summary = {"seed": seed, "split": dict(seconds), "programs": n, "checks": checks, "compared": compared,
                "failing_programs": len({f for _, f, _ in failures}),
                "kinds": {k: len(v) for k, v in kinds.items()}, "skipped": dict(skipped),
                "seconds": secs, "processes": batch.processes, "reruns": batch.reruns,
@@ -224,9 +255,10 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
 def print_summary(s, report=print):
     report(f"crosscheck seed {s['seed']}: {s['programs']} programs ({s['dialects'].get('ptx', 0)} PTX, "
            f"{s['dialects'].get('vulkan', 0)} Vulkan), {s['checks']} checks in {s['processes']} gpubmc batches "
-           f"(+{s['reruns']} re-run alone after a crash), "
+           f"(+{s['reruns']} re-run after a worker died), "
            f"{s['seconds']:.1f} s ({s['programs'] * 60 / max(s['seconds'], 1e-9):.0f} programs/min); "
            f"{s['failing_programs']} failing programs in {len(s['kinds'])} kinds")
+    report("  time: " + ", ".join(f"{k} {v:.1f} s" for k, v in s["split"].items()))
     for k, v in sorted(s["kinds"].items()):
         report(f"  {v:5d}  {k}")
     for k, v in sorted(s["skipped"].items()):
@@ -245,10 +277,13 @@ def main():
                     help="largest estimated candidate count given to the oracle")
     ap.add_argument("--stall", type=float, default=5.0, help="seconds without a result before a check is given up")
     ap.add_argument("--show", type=int, default=3, help="programs printed per failure kind")
+    ap.add_argument("--exclude", action="append", default=[], choices=gen.FEATURES,
+                    help="generate programs without this feature (repeatable)")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1, 10**9)
-    print(f"crosscheck: seed {seed}, {a.n} programs", flush=True)
-    s = crosscheck(a.n, seed, a.bin, a.keep, a.j, a.oracle_max, a.stall, show=a.show)
+    print(f"crosscheck: seed {seed}, {a.n} programs"
+          + "".join(f" --exclude {x}" for x in a.exclude), flush=True)
+    s = crosscheck(a.n, seed, a.bin, a.keep, a.j, a.oracle_max, a.stall, show=a.show, exclude=a.exclude)
     print_summary(s)
     return 1 if s["failing_programs"] else 0
 

@@ -44,8 +44,9 @@ class Thread:
 class Gen:
     """One program.  `rng` decides everything; nothing else is random."""
 
-    def __init__(self, rng, dialect):
+    def __init__(self, rng, dialect, exclude=()):
         self.r = rng
+        self.exclude = set(exclude)    # FEATURES left out
         self.ptx = dialect == "ptx"
         self.values = {0, 1}        # constants the program may produce
         self.loops = False
@@ -123,7 +124,7 @@ class Gen:
         self.aliases = []                      # (name, proxy or None, target)
         self.proxy_of = {x: "generic" for x in self.base}
         self.sclass = {x: (1 if self.chance(0.2) else 0) for x in self.base}
-        if self.ptx and self.chance(0.45):
+        if self.ptx and self.chance(0.45) and "alias" not in self.exclude:
             for _ in range(self.pick([1, 2, 3], [60, 30, 10])):
                 proxy = self.pick(["surface", "texture", "generic", "constant"], [40, 30, 25, 5])
                 target = self.pick(self.locs if self.chance(0.3) else self.base)
@@ -132,7 +133,7 @@ class Gen:
                 self.aliases.append((name, proxy, target))
                 self.locs.append(name)
                 self.proxy_of[name] = proxy
-        if not self.ptx and self.chance(0.12):
+        if not self.ptx and self.chance(0.12) and "alias" not in self.exclude:
             name, target = "a0", self.pick(self.base)
             self.aliases.append((name, None, target))
             self.locs.append(name)
@@ -347,8 +348,13 @@ class Gen:
     # ------------------------------------------------------------ blocks
     def block(self, t):
         """Instructions for one piece of a thread."""
-        kind = self.pick(["access", "fence", "local", "if", "spin", "wloop", "goto"],
-                         [60, 12, 5, 9, 6, 5, 2])
+        kinds = ["access", "fence", "local", "if", "spin", "wloop", "goto"]
+        weights = [60, 12, 5, 9, 6, 5, 2]
+        if "loop" in self.exclude:
+            weights[4:] = [0, 0, 0]
+        if "branch" in self.exclude:
+            weights[3] = weights[6] = 0
+        kind = self.pick(kinds, weights)
         if kind in ("spin", "wloop", "goto"):
             self.mult = 2
             self.loop_kind = "spin" if kind == "spin" else "loop"
@@ -444,7 +450,7 @@ class Gen:
         threads = [Thread(i, pid) for i, pid in enumerate(pids)]
         self.threads = threads
         self.place_threads(threads)
-        budget = self.pick([3, 4, 5, 6, 7], [10, 25, 30, 25, 10])
+        budget = self.pick([2, 3, 4, 5, 6, 7], [8, 20, 28, 24, 14, 6])
         per = max(1, budget // n)
         for t in threads:
             for _ in range(self.pick(range(1, per + 2))):
@@ -460,6 +466,8 @@ class Gen:
         return self.render(name, threads, sym)
 
     def add_barriers(self, threads):
+        if "barrier" in self.exclude:
+            return
         if not self.chance(0.22 if len(threads) > 1 else 0.05):
             return
         bar_id = self.pick([0, 1, 2])
@@ -560,7 +568,7 @@ class Gen:
             regs = [f"P{t.pid}:{x}" for t in threads for x in t.regs]
             entries = self.r.sample(self.base + regs, min(3, len(self.base + regs)))
             out.append(f"locations [{'; '.join(entries)};]")
-        if self.chance(0.15):
+        if self.chance(0.15) and "filter" not in self.exclude:
             out.append(f"filter {self.condition(threads, sym)}")
         q = self.pick(["exists", "~exists", "forall", "not exists", "exists0"], [45, 25, 22, 3, 5])
         if q == "exists0":
@@ -570,12 +578,15 @@ class Gen:
         return "\n".join(out) + "\n"
 
 
-def generate(seed, index=0, dialect=None):
+FEATURES = ("barrier", "loop", "branch", "alias", "filter")
+
+
+def generate(seed, index=0, dialect=None, exclude=()):
     """The program for (seed, index): (text, dialect, bound, estimate), where
     estimate is a rough count of the oracle's candidate executions."""
     rng = random.Random(f"gpubmc-gen:{seed}:{index}")
     dialect = dialect or rng.choice(["ptx", "vulkan"])
-    g = Gen(rng, dialect)
+    g = Gen(rng, dialect, exclude)
     text = g.program(f"G{seed}_{index}")
     bound = 2 if g.loops and rng.random() < 0.4 else 1
     return text, dialect, bound, g.oracle_estimate(bound)
@@ -588,9 +599,11 @@ def main():
     ap.add_argument("--count", type=int, default=1)
     ap.add_argument("--dialect", choices=["ptx", "vulkan"])
     ap.add_argument("--out", help="directory for the files (default: stdout)")
+    ap.add_argument("--exclude", action="append", default=[], choices=FEATURES,
+                    help="leave a feature out (repeatable)")
     a = ap.parse_args()
     for i in range(a.index, a.index + a.count):
-        text, dialect, bound, est = generate(a.seed, i, a.dialect)
+        text, dialect, bound, est = generate(a.seed, i, a.dialect, a.exclude)
         if a.out:
             os.makedirs(a.out, exist_ok=True)
             with open(os.path.join(a.out, f"g{a.seed}-{i:05d}-{dialect}-b{bound}.litmus"), "w") as f:
