@@ -20,7 +20,7 @@ others, and those it gives up on (over its own limit, or no output for
 
 Reproduce one program: gen.py --seed S --index I (printed with each failure).
 """
-import argparse, collections, json, os, pathlib, random, re, select, shutil, signal
+import argparse, collections, json, os, pathlib, random, re, resource, select, shutil, signal
 import subprocess, sys, tempfile, time
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -138,6 +138,7 @@ def error_kind(o):
 def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report=print, show=3, exclude=()):
     """Generates and checks n programs; returns a summary dict."""
     t0 = time.monotonic()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     rng = random.Random(seed)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="gpubmc-cross-"))
     groups = collections.defaultdict(list)          # (dialect, bound) -> files
@@ -239,10 +240,12 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
         if len(items) > show:
             report(f"FAIL crosscheck {kind}: ... and {len(items) - show} more programs of this kind in {keep}")
     if index:
-        with open(keep / "failures.tsv", "a") as out:
+        with open(keep / "failures.tsv", "w") as out:
             out.writelines(index)
     shutil.rmtree(tmp, ignore_errors=True)
     secs = time.monotonic() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds["gpubmc cpu"] = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
     seconds["generate"] = gen_secs
     summary = {"seed": seed, "split": dict(seconds), "programs": n, "checks": checks, "compared": compared,
                "failing_programs": len({f for _, f, _ in failures}),
@@ -258,7 +261,8 @@ def print_summary(s, report=print):
            f"(+{s['reruns']} re-run after a worker died), "
            f"{s['seconds']:.1f} s ({s['programs'] * 60 / max(s['seconds'], 1e-9):.0f} programs/min); "
            f"{s['failing_programs']} failing programs in {len(s['kinds'])} kinds")
-    report("  time: " + ", ".join(f"{k} {v:.1f} s" for k, v in s["split"].items()))
+    report("  wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in s["split"].items() if k != "gpubmc cpu")
+           + f"; gpubmc used {s['split']['gpubmc cpu']:.1f} s of CPU")
     for k, v in sorted(s["kinds"].items()):
         report(f"  {v:5d}  {k}")
     for k, v in sorted(s["skipped"].items()):
