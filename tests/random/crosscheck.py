@@ -209,7 +209,7 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
                     elif o["result"] == "UNKNOWN" and "candidate executions for the oracle" in o["reason"]:
                         skipped["oracle: over its candidate limit"] += 1
                     elif o["result"] != s["result"]:
-                        fail(f"engines: sat {s['result']} vs oracle {o['result']} ({model} {prop})", f,
+                        fail(f"engines: sat {s['result']} vs oracle {o['result']}", f,
                              f"{where}: sat {s['result']} ({s['reason']}); oracle {o['result']} ({o['reason']})")
                 for g, t in zip(progress, terms):
                     r = t.get((f, "termination"))
