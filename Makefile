@@ -84,11 +84,13 @@ crosscheck: all
 
 # Fuzzing with clang's libFuzzer, ASan and UBSan (build in build-fuzz/):
 # tests/fuzz/fuzz_check.c parses and checks mutated litmus texts, seeded from
-# tests/litmus, for FUZZ_SECONDS in FUZZ_JOBS processes; inputs that crash,
+# tests/litmus and FUZZ_GEN_SEEDS programs of tests/random/gen.py, for
+# FUZZ_SECONDS in FUZZ_JOBS processes; inputs that crash,
 # time out or run out of memory are saved in build-fuzz/crashes/.  clang is
 # installed (with the deps mechanism) only for this target.
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
+FUZZ_GEN_SEEDS ?= 200
 FUZZ_DEB_PACKAGES = clang libclang-rt-dev
 FUZZ_BUILD = build-fuzz
 FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -103,6 +105,7 @@ fuzz: fuzz-deps
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/fuzz_check
 	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds $(FUZZ_BUILD)/crashes
 	@for f in $$(find tests/litmus -name '*.litmus'); do cp $$f $(FUZZ_BUILD)/seeds/$$(echo $$f | tr / _); done
+	@if [ "$(FUZZ_GEN_SEEDS)" -gt 0 ]; then python3 tests/random/gen.py --seed 1 --count $(FUZZ_GEN_SEEDS) --out $(FUZZ_BUILD)/seeds; fi
 	$(FUZZ_BUILD)/fuzz_check -dict=tests/fuzz/litmus.dict -max_total_time=$(FUZZ_SECONDS) \
 		-max_len=4096 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
 		-fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \

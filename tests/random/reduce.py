@@ -142,7 +142,7 @@ def main():
     g.add_argument("--error")
     ap.add_argument("-o", "--output")
     a = ap.parse_args()
-    text = pathlib.Path(a.file).read_text()
+    text = pathlib.Path(a.file).read_bytes().decode("utf-8", "replace")
     if not interesting(a, text):
         print("reduce.py: the program does not fail that way", file=sys.stderr)
         return 1
