@@ -12,7 +12,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h)
 
-.PHONY: all test clean install sanitize bench deps example corpus-sanitize
+.PHONY: all test clean install sanitize bench deps example corpus-sanitize crosscheck fuzz fuzz-deps
 
 PREFIX ?= /usr/local
 DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev
@@ -41,7 +41,7 @@ $(BUILD)/litmus_roundtrip: tests/tools/litmus_roundtrip.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 # Address and undefined-behaviour sanitizers, in build-asan/.
 sanitize:
@@ -83,3 +83,39 @@ bench: all
 
 $(BUILD)/graph_dump: tests/tools/graph_dump.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+# Random cross-check (tests/random): N generated programs from SEED (default:
+# a random seed, printed), SAT engine vs oracle vs --no-symmetry; failing
+# programs are kept in build/crosscheck-failures.
+N ?= 10000
+crosscheck: all
+	python3 tests/random/crosscheck.py -n $(N) $(if $(SEED),--seed $(SEED))
+
+# Fuzzing with clang's libFuzzer, ASan and UBSan (build in build-fuzz/):
+# tests/fuzz/fuzz_check.c parses and checks mutated litmus texts, seeded from
+# tests/litmus and FUZZ_GEN_SEEDS programs of tests/random/gen.py, for
+# FUZZ_SECONDS in FUZZ_JOBS processes; inputs that crash,
+# time out or run out of memory are saved in build-fuzz/crashes/.  clang is
+# installed (with the deps mechanism) only for this target.
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+FUZZ_GEN_SEEDS ?= 200
+FUZZ_DEB_PACKAGES = clang libclang-rt-dev
+FUZZ_BUILD = build-fuzz
+FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(FUZZ_DEB_PACKAGES)"
+
+$(FUZZ_BUILD)/fuzz_check: tests/fuzz/fuzz_check.c $(LIB_OBJ) $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+fuzz: fuzz-deps
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/fuzz_check
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds $(FUZZ_BUILD)/crashes
+	@for f in $$(find tests/litmus -name '*.litmus'); do cp $$f $(FUZZ_BUILD)/seeds/$$(echo $$f | tr / _); done
+	@if [ "$(FUZZ_GEN_SEEDS)" -gt 0 ]; then python3 tests/random/gen.py --seed 1 --count $(FUZZ_GEN_SEEDS) --out $(FUZZ_BUILD)/seeds; fi
+	$(FUZZ_BUILD)/fuzz_check -dict=tests/fuzz/litmus.dict -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=4096 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+		-fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+		-artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds

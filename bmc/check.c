@@ -92,12 +92,13 @@ static void core_reason(struct sat_check *s, char *buf, size_t len)
         snprintf(buf + used, len - used, ")");
 }
 
-/* Sets UNKNOWN when no witness was found but an execution satisfying the
- * filter is cut at the bound (a longer run might decide). */
-static void unknown_if_bounded(struct sat_check *s, lit filter, struct check_result *r)
+/* Sets UNKNOWN when no witness was found but some consistent execution is
+ * cut at the bound (a longer run might decide).  The filter does not
+ * narrow this: a cut execution has no final state to test it on. */
+static void unknown_if_bounded(struct sat_check *s, struct check_result *r)
 {
     lit bound = some_bound_hit(s);
-    if (bound != LIT_FALSE && solve_with(s, cnf_and(s->c, filter, bound)) == 10) {
+    if (bound != LIT_FALSE && solve_with(s, bound) == 10) {
         r->verdict = V_UNKNOWN;
         snprintf(r->reason, sizeof r->reason,
                  "no witness within the loop bound %d, and some loop can run past it", s->p->bound);
@@ -160,7 +161,7 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
                      ? "every execution satisfies the condition" : "the outcome is unreachable");
         core_reason(s, r->reason, sizeof r->reason);
         r->verdict = exists ? V_FAIL : V_PASS;
-        unknown_if_bounded(s, filter, r);
+        unknown_if_bounded(s, r);
         if (r->verdict == V_PASS)
             note_vacuous(s, filter, term, r);
         if (s->o->explain && r->verdict != V_UNKNOWN)
@@ -196,7 +197,7 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
                  ? "the model flags nothing" : "no consistent execution raises a flag");
-        unknown_if_bounded(s, filter, r);
+        unknown_if_bounded(s, r);
     }
     sat_teardown(s, r);
 }
@@ -219,7 +220,7 @@ static void check_termination(struct sat_check *s, struct check_result *r)
     } else {
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, "every thread terminates");
-        unknown_if_bounded(s, LIT_TRUE, r);
+        unknown_if_bounded(s, r);
     }
     sat_teardown(s, r);
 }

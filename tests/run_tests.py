@@ -2,12 +2,14 @@
 """gpubmc's test runner: unit tests, own litmus tests (SAT path and oracle),
 error reporting, witness output, and the shared corpus when it is present.
 Prints one line per failure and ends with 'N passed, N failed'."""
-import json, os, pathlib, re, subprocess, sys, tempfile
+import json, os, pathlib, re, shutil, subprocess, sys, tempfile
 
 import batch_tests
 import explain_tests
 import gallery_tests
 import trust_tests
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "random"))
+import crosscheck  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = ROOT / "build" / "gpubmc"
@@ -21,13 +23,14 @@ OWN_SUITES = (("ptx", "ptx-v6.0", "program_spec"), ("ptx75", "ptx-v7.5", "progra
 passed = failed = 0
 
 
-def record(ok, what):
+def record(ok, what, show=True):
     global passed, failed
     if ok:
         passed += 1
     else:
         failed += 1
-        print(f"FAIL {what}")
+        if show:
+            print(f"FAIL {what}")
 
 
 def run(args, cwd=ROOT):
@@ -461,6 +464,33 @@ def vulkan_liveness():
         seen = exact + unknown
         record(seen == len(source), f"{suite}: {seen} results for {len(source)} rows")
         print(f"{suite:26} {exact}/{len(source)} match, {unknown} dartagnan-skips rows UNKNOWN")
+# Random cross-check: CROSSCHECK_SEED and CROSSCHECK_N override these.
+CROSSCHECK_SEED = 1
+CROSSCHECK_N = 3000
+
+
+def random_crosscheck():
+    """Random programs (tests/random/gen.py): the SAT engine, the oracle and
+    --no-symmetry agree, and nothing (termination included) errs or crashes.
+    One record per program; failing programs are kept in build/crosscheck-failures."""
+    seed = int(os.environ.get("CROSSCHECK_SEED", CROSSCHECK_SEED))
+    n = int(os.environ.get("CROSSCHECK_N", CROSSCHECK_N))
+    if n <= 0:
+        print("SKIP random cross-check: CROSSCHECK_N is 0")
+        return
+    keep = ROOT / "build" / "crosscheck-failures"
+    shutil.rmtree(keep, ignore_errors=True)
+    lines = []
+    s = crosscheck.crosscheck(n, seed, BIN, keep, report=lines.append)
+    for line in lines:
+        print(line)
+    for _ in range(n - s["failing_programs"]):
+        record(True, "crosscheck")
+    for _ in range(s["failing_programs"]):
+        record(False, "crosscheck", show=False)
+    crosscheck.print_summary(s)
+    if s["failing_programs"]:
+        print(f"  reproduce: python3 tests/random/crosscheck.py -n {n} --seed {seed}")
 
 
 def main():
@@ -483,6 +513,7 @@ def main():
     trust_tests.trust(record, run)
     explain_tests.explanations_and_graphs(record, run)
     gallery_tests.gallery(record, run)
+    random_crosscheck()
     corpus()
     vulkan_liveness()
     print(f"{passed} passed, {failed} failed")
