@@ -8,8 +8,10 @@
 
 #include "bmc/enumerate.h"
 #include "bmc/explain.h"
+#include "bmc/fragment.h"
 #include "bmc/oracle.h"
 #include "bmc/sat_check.h"
+#include "bmc/states_check.h"
 #include "bmc/symmetry.h"
 #include "bmc/termination.h"
 #include "bmc/witness.h"
@@ -201,18 +203,15 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
     sat_teardown(s, r);
 }
 
-/* termination: some consistent execution, fair under the progress model
- * and not cut at the bound, has a thread stuck for ever. */
-static void check_termination(struct sat_check *s, struct check_result *r)
+/* termination under one progress model (its literal act assumed): some
+ * consistent execution, fair under the model and not cut at the bound,
+ * has a thread stuck for ever. */
+static void termination_under(struct sat_check *s, lit query, lit act, lit filter, struct check_result *r,
+                              char *brief, size_t blen)
 {
-    s->sx_mode = SX_MAY_REPEAT | (s->o->progress != PROG_FAIR ? SX_MAY_HALT : 0);
-    sat_setup(s);
-    lit stuck = termination_encode(s->c, s->p, &s->x, s->o->progress);
-    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
-    lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
-    lit query = cnf_and(s->c, cnf_and(s->c, stuck, filter), -some_bound_hit(s));
-    if (stuck != LIT_FALSE && solve_with(s, query) == 10) {
+    if (query != LIT_FALSE && solve_with(s, cnf_and(s->c, query, act)) == 10) {
         r->verdict = V_FAIL;
+        termination_brief(s->c, s->p, &s->x, brief, blen);
         if (recheck(s, GOAL_STUCK, r))
             termination_describe(s->c, s->p, &s->x, r->reason, sizeof r->reason);
         else
@@ -222,7 +221,91 @@ static void check_termination(struct sat_check *s, struct check_result *r)
         snprintf(r->reason, sizeof r->reason, "every thread terminates");
         unknown_if_bounded(s, filter, r);
     }
+}
+
+/* termination by SAT under each model ms[0..n): one encoding and one
+ * solver session, each model's constraints under its own literal. */
+static void termination_by_sat(struct sat_check *s, const enum progress_model *ms, int n,
+                               struct progress_result *out, cJSON **witnesses, struct check_result *r)
+{
+    bool halts = false;
+    for (int i = 0; i < n; i++)
+        halts |= ms[i] != PROG_FAIR;
+    s->sx_mode = SX_MAY_REPEAT | (halts ? SX_MAY_HALT : 0);
+    sat_setup(s);
+    lit stuck = termination_encode(s->c, s->p, &s->x);
+    lit act[CHECK_PROGRESS_MODELS];
+    for (int i = 0; i < n; i++)
+        act[i] = termination_progress(s->c, s->p, &s->x, ms[i]);
+    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
+    lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
+    lit query = stuck == LIT_FALSE ? LIT_FALSE : cnf_and(s->c, cnf_and(s->c, stuck, filter), -some_bound_hit(s));
+    for (int i = 0; i < n; i++) {
+        struct check_result one = { .verdict = V_ERROR };
+        out[i] = (struct progress_result){ .model = ms[i] };
+        termination_under(s, query, act[i], filter, &one, out[i].brief, sizeof out[i].brief);
+        out[i].verdict = one.verdict;
+        snprintf(out[i].engine, sizeof out[i].engine, "sat");
+        snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);
+        witnesses[i] = one.witness;
+    }
     sat_teardown(s, r);
+}
+
+/* termination: the explicit-state engine on the interleaving fragment,
+ * SAT elsewhere (and past the state limit), unless o says which; one
+ * result per progress model, in r itself when there is one. */
+static void check_termination(struct sat_check *s, struct check_result *r)
+{
+    const struct check_opts *o = s->o;
+    enum progress_model ms[CHECK_PROGRESS_MODELS];
+    int n = check_progress_models(o, ms);
+    struct progress_result *out = r->progress;
+    cJSON *witnesses[CHECK_PROGRESS_MODELS] = { NULL };
+    char why[256] = "", note[320] = "";
+    long nstates = 0;
+    bool in = o->term_engine != TERM_SAT && fragment_check(s->p, s->md, o->disabled, o->ndisabled, why, sizeof why);
+    if (in && states_termination(s->p, s->md, o, ms, n, out, witnesses, &nstates)) {
+        /* decided */
+    } else if (o->term_engine == TERM_STATES) {
+        for (int i = 0; i < n; i++) {
+            out[i] = (struct progress_result){ .model = ms[i], .verdict = V_UNKNOWN, .engine = "states" };
+            if (in)
+                snprintf(out[i].reason, sizeof out[i].reason, "more than %ld states", nstates);
+            else
+                snprintf(out[i].reason, sizeof out[i].reason, "not in the interleaving fragment: %s", why);
+        }
+    } else {
+        if (in)
+            snprintf(note, sizeof note, "; the states engine stopped at %ld states", nstates);
+        termination_by_sat(s, ms, n, out, witnesses, r);
+        for (int i = 0; note[0] && i < n; i++)
+            if (out[i].verdict != V_FAIL) {
+                size_t used = strlen(out[i].reason);
+                snprintf(out[i].reason + used, sizeof out[i].reason - used, "%s", note);
+            }
+    }
+    r->nprogress = n > 1 ? n : 0;
+    r->verdict = out[0].verdict;
+    snprintf(r->engine, sizeof r->engine, "%s", out[0].engine);
+    snprintf(r->reason, sizeof r->reason, "%s", out[0].reason);
+    if (n == 1) {
+        r->witness = witnesses[0];
+    } else if (o->want_witness) {
+        r->witness = cJSON_CreateArray();
+        for (int i = 0; i < n; i++)
+            cJSON_AddItemToArray(r->witness, witnesses[i] ? witnesses[i] : cJSON_CreateNull());
+    }
+}
+
+int check_progress_models(const struct check_opts *o, enum progress_model *m)
+{
+    unsigned set = o->progress_set ? o->progress_set : 1u << o->progress;
+    int n = 0;
+    for (int k = 0; k < CHECK_PROGRESS_MODELS; k++)
+        if (set & (1u << k))
+            m[n++] = (enum progress_model)k;
+    return n;
 }
 
 /* program_spec or cat_spec by enumeration, for testing the SAT path. */
@@ -288,6 +371,7 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
         snprintf(r->reason, sizeof r->reason, "%s", msg);
     } else {
         struct sat_check s = { .p = p, .md = md, .o = o };
+        snprintf(r->engine, sizeof r->engine, "%s", o->oracle ? "oracle" : "sat");
         switch (o->property) {
         case P_PROGRAM_SPEC: case P_CAT_SPEC:
             if (o->oracle)

@@ -11,11 +11,24 @@ enum verdict { V_PASS, V_FAIL, V_UNKNOWN, V_ERROR };
 enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
 
 #define CHECK_MAX_DISABLED 16
+#define CHECK_PROGRESS_MODELS (PROG_UNFAIR + 1)
+#define CHECK_DEFAULT_MAX_STATES_INT 1000000
+#define CHECK_DEFAULT_MAX_STATES ((long)CHECK_DEFAULT_MAX_STATES_INT)
+
+/* Which engine decides termination: the explicit-state engine for
+ * programs in the interleaving fragment and SAT otherwise (auto), or one
+ * of them whatever the program (states answers UNKNOWN outside the
+ * fragment). */
+enum term_engine { TERM_AUTO, TERM_SAT, TERM_STATES };
 
 struct check_opts {
     const char *model;       /* NULL: from the file's dialect */
     enum property property;
     enum progress_model progress;   /* for termination */
+    unsigned progress_set;   /* termination under several progress models at
+                                once: bit m for model m; 0: progress alone */
+    enum term_engine term_engine;
+    long max_states;         /* the explicit-state engine's limit (0: default) */
     int bound;
     int ndisabled;
     const char *disabled[CHECK_MAX_DISABLED];   /* --no-axiom names */
@@ -27,8 +40,18 @@ struct check_opts {
     bool explain;            /* say why a forbidden outcome is forbidden (bmc/explain.h) */
 };
 
+/* One progress model's termination verdict in a check of several. */
+struct progress_result {
+    enum progress_model model;
+    enum verdict verdict;
+    char engine[8];          /* "states" or "sat" */
+    char brief[96];          /* the stuck threads, short ("P1 spins"), for a FAIL */
+    char reason[1024];
+};
+
 struct check_result {
     enum verdict verdict;
+    char engine[8];          /* what decided: "sat", "oracle" or "states" */
     char model[32];
     char reason[1024];       /* short explanation; for ERROR the message */
     double ms;
@@ -41,10 +64,18 @@ struct check_result {
                                 filter true (the reason says which) */
     cJSON *explanation;      /* with opts.explain, for a forbidden outcome:
                                 explain_forbidden's object; the caller deletes it */
+    int nprogress;           /* with opts.progress_set: one result per model, by
+                                increasing model; then witness, when asked for,
+                                is an array of their witnesses (null: none) */
+    struct progress_result progress[CHECK_PROGRESS_MODELS];
 };
 
 /* Checks one file; never exits, never crashes on bad input. */
 void check_file(const char *path, const struct check_opts *o, struct check_result *r);
+
+/* The progress models a termination check of o covers, in increasing
+ * order, into m; returns how many. */
+int check_progress_models(const struct check_opts *o, enum progress_model *m);
 
 /* Names for output. */
 const char *verdict_name(enum verdict v);

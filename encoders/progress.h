@@ -14,6 +14,8 @@ enum progress_model { PROG_FAIR, PROG_HSA, PROG_OBE, PROG_HSA_OBE, PROG_LOBE, PR
 
 /* The model called name (fair, hsa, obe, hsa_obe, lobe, unfair); false if none. */
 bool progress_parse(const char *name, enum progress_model *m);
+/* The name of model m. */
+const char *progress_name(enum progress_model m);
 
 /* Per-thread facts of one execution, as literals. */
 struct thread_status {
@@ -23,9 +25,12 @@ struct thread_status {
     lit blocked;     /* waits at a barrier that never opens */
 };
 
-/* Adds the constraints of model m: a thread the model guarantees progress
- * never halts (it runs until it terminates, blocks or spins for ever). */
+/* Adds the constraints of model m, in force when active holds (the whole
+ * device has progress; LIT_TRUE: always): a thread the model guarantees
+ * progress never halts (it runs until it terminates, blocks or spins for
+ * ever).  Several models with their own active literals share a solver,
+ * each checked under its literal as an assumption. */
 void progress_encode(struct cnf *c, const struct program *p, enum progress_model m,
-                     const struct thread_status *ts);
+                     const struct thread_status *ts, lit active);
 
 #endif

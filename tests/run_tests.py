@@ -78,15 +78,27 @@ def own_litmus():
 
 
 def own_termination():
-    """Termination tests: rows NAME,PROGRESS,BOUND,VERDICT,reason (SAT engine only)."""
+    """Termination tests: rows NAME,PROGRESS,BOUND,SAT,STATES,reason, each
+    checked by the default engine (the explicit-state engine in the
+    interleaving fragment, SAT elsewhere; STATES is '-' outside it) and
+    forced to SAT (--engine sat); where both engines decide, they must agree."""
     d = ROOT / "tests" / "litmus" / "termination"
+    agree = 0
     for line in (d / "expected.csv").read_text().splitlines():
         if not line.strip():
             continue
-        name, progress, bound, exp, _why = line.split(",", 4)
-        got = verdicts(["--property", "termination", "--progress", progress, "--bound", bound],
-                       [name], d).get(name)
+        name, progress, bound, sat, states, _why = line.split(",", 5)
+        base = ["--property", "termination", "--progress", progress, "--bound", bound]
+        got = verdicts(base, [name], d).get(name)
+        exp = sat if states == "-" else states
         record(got == exp, f"termination/{name} [{progress}, bound {bound}]: expected {exp}, got {got}")
+        by_sat = verdicts(base + ["--engine", "sat"], [name], d).get(name)
+        record(by_sat == sat, f"termination/{name} [{progress}, bound {bound}, sat]: expected {sat}, got {by_sat}")
+        if states != "-" and by_sat in ("PASS", "FAIL"):
+            record(by_sat == got, f"termination/{name} [{progress}, bound {bound}]: engines disagree: "
+                   f"states {got}, sat {by_sat}")
+            agree += by_sat == got
+    print(f"own termination tests: the two engines agree on {agree} rows that both decide")
 
 
 def own_regressions():
@@ -267,36 +279,61 @@ VULKAN_LIVENESS = ["VULKAN-Liveness-Fair", "VULKAN-Liveness-HSA", "VULKAN-Livene
                    "VULKAN-Liveness-LOBE", "VULKAN-Liveness-OBE"]
 
 
+def liveness_batch(corpus_dir, extra):
+    """The five Vulkan liveness suites in one batch run (bound 4, as the
+    scoreboard uses; one check per file covers its progress models):
+    {(file, progress): JSON result line}."""
+    args = ["--json", "--bound", "4", "-j", "2"] + extra
+    for suite in VULKAN_LIVENESS:
+        args += ["--expect", str(corpus_dir / "expected" / f"{suite}.csv")]
+    p = run(args, corpus_dir)
+    return {(o["file"], o["progress"]): o for o in map(json.loads, p.stdout.splitlines())}
+
+
 def vulkan_liveness():
-    """The five Vulkan liveness suites in one batch run each (bound 4, as the
-    scoreboard uses): every `dartagnan` row must match; a `dartagnan-skips`
-    row (a loop that writes and terminates, which a bounded search cannot
-    prove) must match or be UNKNOWN, never the opposite verdict."""
+    """The five Vulkan liveness suites: every row must match, `dartagnan-skips`
+    rows (loops that write and terminate) included, which the explicit-state
+    engine decides.  Then the same batch on the SAT engine alone: it must match
+    every `dartagnan` row and may answer UNKNOWN only on `dartagnan-skips` rows;
+    on every row the explicit-state engine decided (a program in the
+    interleaving fragment) and SAT decides too, the two engines agree."""
     corpus_dir = SHARED / "corpus"
     if not corpus_dir.is_dir():
         print(f"SKIP Vulkan liveness suites: {corpus_dir} not found")
         return
+    source, rows = {}, {}
     for suite in VULKAN_LIVENESS:
-        csv = corpus_dir / "expected" / f"{suite}.csv"
-        source = {}
-        for line in csv.read_text().splitlines():
+        lines = (corpus_dir / "expected" / f"{suite}.csv").read_text().splitlines()
+        progress = re.search(r"progress=(\w+)", lines[0]).group(1)
+        rows[suite] = []
+        for line in lines[1:]:
             if line.strip() and not line.startswith("#"):
                 path, _exp, src = line.split(",")
-                source[path] = src
-        p = run(["--json", "--bound", "4", "-j", "2", "--expect", str(csv)], corpus_dir)
-        exact = unknown = 0
-        for line in p.stdout.splitlines():
-            o = json.loads(line)
-            if o.get("match"):
-                exact += 1
-                record(True, suite)
-            elif source.get(o["file"]) == "dartagnan-skips" and o["result"] == "UNKNOWN":
-                unknown += 1
-            else:
-                record(False, f"{suite}: {o['file']}: expected {o.get('expected')}, got {o['result']} ({o['reason']})")
-        seen = exact + unknown
-        record(seen == len(source), f"{suite}: {seen} results for {len(source)} rows")
-        print(f"{suite:26} {exact}/{len(source)} match, {unknown} dartagnan-skips rows UNKNOWN")
+                source[(path, progress)] = src
+                rows[suite].append((path, progress))
+    default = liveness_batch(corpus_dir, [])
+    by_sat = liveness_batch(corpus_dir, ["--engine", "sat"])
+    agree = decided = states_rows = 0
+    for suite in VULKAN_LIVENESS:
+        exact = 0
+        for key in rows[suite]:
+            o, s = default.get(key), by_sat.get(key)
+            ok = o is not None and o.get("match")
+            exact += bool(ok)
+            record(ok, f"{suite}: {key[0]}: expected {o and o.get('expected')}, got {o and o['result']} ({o and o['reason']})")
+            sat_ok = s is not None and (s.get("match") or (source[key] == "dartagnan-skips" and s["result"] == "UNKNOWN"))
+            record(sat_ok, f"{suite} [sat]: {key[0]}: expected {s and s.get('expected')}, got {s and s['result']}")
+            if o is not None and o.get("engine") == "states":
+                states_rows += 1
+                if s is not None and s["result"] in ("PASS", "FAIL"):
+                    decided += 1
+                    record(s["result"] == o["result"], f"{suite}: {key[0]}: engines disagree: "
+                           f"states {o['result']}, sat {s['result']}")
+                    agree += s["result"] == o["result"]
+        skips = sum(1 for k in rows[suite] if source[k] == "dartagnan-skips")
+        print(f"{suite:26} {exact}/{len(rows[suite])} match ({skips} dartagnan-skips rows)")
+    print(f"Vulkan liveness: the states engine decides {states_rows} rows, SAT {decided} of those, "
+          f"and the engines agree on {agree}")
 
 
 def main():
