@@ -104,6 +104,8 @@ bool fragment_check(const struct program *p, const struct model_desc *md, const 
             return out(why, len, "the axiom %s is switched off%s", disabled[i], "");
     if (l->filter)
         return out(why, len, "a filter%s%s", "", "");
+    if (l->nssw > 0)   /* ssw orders (hb) any events of two threads */
+        return out(why, len, "an ssw declaration%s%s", "", "");
     for (int t = 0; t < l->nthreads; t++)
         for (int i = 0; i < l->threads[t].ninstrs; i++)
             if (!covered_kind(l->threads[t].instrs[i].kind))

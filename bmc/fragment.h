@@ -16,7 +16,7 @@
  * every access atomic (Vulkan ATOM) or strong (PTX: relaxed, acquire or
  * release, generic proxy), every two accesses of different threads in
  * each other's scope, only loads, stores, RMWs, local operations and
- * jumps, no filter, every axiom on.  Otherwise false, and why says what
+ * jumps, no ssw, no filter, every axiom on.  Otherwise false, and why says what
  * breaks it (a sentence fragment such as "two locations, x and y"). */
 bool fragment_check(const struct program *p, const struct model_desc *md, const char *const *disabled,
                     int ndisabled, char *why, size_t len);

@@ -335,7 +335,7 @@ def documentation(record, run):
                "--bound": "2", "--no-axiom": "Causality", "--engine": "oracle", "--witness": "{tmp}/w.json",
                "--expect": "{tmp}/e.csv", "--jobs": "2", "--shard": "1/1", "--timeout": "30",
                "--max-memory": "300", "--graph": "{tmp}/g.dot", "--graph-dir": "{tmp}",
-               "--graph-format": "svg", "--graph-relations": "rf,co"}
+               "--graph-format": "svg", "--graph-relations": "rf,co", "--max-states": "1000"}
     needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"]}
     valued = {o for o, v in takes_value.items() if v and o.startswith("--")}
     record(valued == set(samples), f"documentation: sample values for every valued option ({sorted(valued)})")
