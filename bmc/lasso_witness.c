@@ -305,8 +305,7 @@ cJSON *lasso_witness(const struct litmus *l, const struct model_desc *md, const 
         states_step(g, before(&r, k), la->step[k], &r.state[(size_t)(k + 1) * g->width], &r.wrote[k]);
         r.keep[k] = true;
     }
-    prune(&r, 0, la->nstem);
-    prune(&r, la->nstem, n);
+    prune(&r, 0, n);   /* across the stem's end too: a thread may spin over it */
     int bound = needed_bound(&r);
     char msg[256] = "";
     struct program *p = bound <= 10000 ? program_build(l, bound, msg, sizeof msg) : NULL;

@@ -101,6 +101,81 @@ def own_termination():
     print(f"own termination tests: the two engines agree on {agree} rows that both decide")
 
 
+def fragment_membership():
+    """tests/litmus/fragment: programs in the interleaving fragment get their
+    verdict from the explicit-state engine; programs outside it get UNKNOWN
+    from --engine states with the reason; switching an axiom off takes a
+    program out."""
+    d = ROOT / "tests" / "litmus" / "fragment"
+    rows = [l.split(",", 2) for l in (d / "expected.csv").read_text().splitlines() if l.strip()]
+    got = verdicts(["--property", "termination", "--engine", "states"], [r[0] for r in rows], d, True)
+    for name, exp, _why in rows:
+        res = got.get(name)
+        if exp in ("PASS", "FAIL"):
+            ok = res is not None and res[0] == exp and "states engine" in res[1]
+        else:
+            ok = res is not None and res[0] == "UNKNOWN" and "not in the interleaving fragment: " in res[1] \
+                and exp in res[1]
+        record(ok, f"fragment/{name}: expected {exp}, got {res}")
+    res = verdicts(["--property", "termination", "--engine", "states", "--no-axiom", "atomic"],
+                   ["VK-in-scope-dv.litmus"], d, True).get("VK-in-scope-dv.litmus")
+    record(res is not None and res[0] == "UNKNOWN" and "the axiom atomic is switched off" in res[1],
+           f"fragment: --no-axiom takes a program out: {res}")
+
+
+def states_options():
+    """--max-states (the default engine falls back on SAT, --engine states
+    answers UNKNOWN), --engine states only for termination, --progress lists
+    (the table, one JSON line per model, one witness per model), CSV rows of
+    one file merged into one check, and the lasso witness and its graph."""
+    d = ROOT / "tests" / "litmus" / "termination"
+    term = ["--property", "termination"]
+    res = verdicts(term + ["--max-states", "5"], ["Exch-both-exit.litmus"], d, True)["Exch-both-exit.litmus"]
+    record(res[0] == "UNKNOWN" and "the states engine stopped at 5 states" in res[1], f"--max-states 5: {res}")
+    res = verdicts(term + ["--max-states", "5", "--engine", "states"], ["Exch-both-exit.litmus"], d, True)
+    record(res["Exch-both-exit.litmus"] == ("UNKNOWN", "more than 5 states"), f"--engine states --max-states 5: {res}")
+    p = run(["--engine", "states", "VK-wait-lower.litmus"], d)
+    record(p.returncode == 1 and "--engine states decides termination" in p.stderr, f"--engine states, program_spec: {p.stderr}")
+    p = run(term + ["--progress", "fair,often", "VK-wait-lower.litmus"], d)
+    record(p.returncode == 1 and "unknown progress model 'often'" in p.stderr, f"--progress fair,often: {p.stderr}")
+    p = run(term + ["--progress", "all", "VK-wait-lower.litmus"], d)
+    want = ("VK-wait-lower.litmus: fair PASS, hsa PASS, obe FAIL (P1 spins, P0 halted), hsa_obe PASS, "
+            "lobe PASS, unfair FAIL (P1 spins, P0 halted)\n")
+    record(p.stdout == want and p.returncode == 10, f"--progress all table: {p.stdout!r}")
+    p = run(term + ["--json", "--progress", "obe,fair", "VK-wait-lower.litmus"], d)
+    lines = [json.loads(l) for l in p.stdout.splitlines()]
+    record([(o["progress"], o["result"], o["engine"]) for o in lines] == [("fair", "PASS", "states"), ("obe", "FAIL", "states")],
+           f"--progress obe,fair --json: {lines}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for model, verdict in (("fair", "PASS"), ("hsa", "PASS")):
+            pathlib.Path(tmp, f"{model}.csv").write_text(f"# property=termination progress={model}\n"
+                                                        f"VK-wait-higher.litmus,{verdict},own\n")
+        p = run(["--expect", f"{tmp}/fair.csv", "--expect", f"{tmp}/hsa.csv"], d)
+        record(p.stdout.endswith("1 passed, 1 failed\n") and "VK-wait-higher.litmus: termination (hsa): expected PASS, got FAIL"
+               in p.stdout, f"--expect rows of one file merged: {p.stdout!r}")
+        w = pathlib.Path(tmp, "w.json")
+        run(term + ["--progress", "fair,unfair", "--witness", str(w), "VK-wait-higher.litmus"], d)
+        entries = json.loads(w.read_text())
+        record([(e["progress"], e["witness"] is None) for e in entries] == [("fair", True), ("unfair", False)],
+               f"--witness with two progress models: {entries}")
+        run(term + ["--witness", str(w), "--graph", f"{tmp}/g.dot", "Livelock-pingpong.litmus"], d)
+        lasso = json.loads(w.read_text())["witness"]
+        stuck = sorted((x["thread"], x["how"]) for x in lasso["stuck"])
+        record(lasso["lasso"]["stem"] and lasso["lasso"]["cycle"] and stuck == [(0, "repeats"), (1, "repeats")]
+               and "blue: the cycle" in pathlib.Path(tmp, "g.dot").read_text(), f"lasso witness: {lasso.get('lasso')}, {stuck}")
+
+
+def random_fragment():
+    """1,000 seeded random programs of the interleaving fragment, each decided
+    by the explicit-state engine under the six progress models and compared
+    with SAT wherever SAT decides (tests/random_fragment.py)."""
+    p = subprocess.run([sys.executable, str(ROOT / "tests" / "random_fragment.py"), "--count", "1000",
+                        "--seed", "1", "--bin", str(BIN)], capture_output=True, text=True, timeout=1800)
+    summary = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else p.stderr
+    print(summary)
+    record(p.returncode == 0, f"random fragment programs: {summary}\n{p.stdout[-4000:]}")
+
+
 def own_regressions():
     """Reproducers of fixed bugs, each row NAME,MODEL,PROPERTY,BOUND,VERDICT,reason,
     on the SAT engine with and without symmetry breaking, and on the oracle
@@ -340,6 +415,9 @@ def main():
     unit_tests()
     own_litmus()
     own_termination()
+    fragment_membership()
+    states_options()
+    random_fragment()
     own_regressions()
     vacuous_reasons()
     error_reporting()
