@@ -94,16 +94,29 @@ static void core_reason(struct sat_check *s, char *buf, size_t len)
         snprintf(buf + used, len - used, ")");
 }
 
-/* Sets UNKNOWN when no witness was found but an execution satisfying the
- * filter is cut at the bound (a longer run might decide). */
-static void unknown_if_bounded(struct sat_check *s, lit filter, struct check_result *r)
+/* Whether an execution satisfying the filter is cut at the bound (a
+ * longer run might decide). */
+static bool cut_at_bound(struct sat_check *s, lit filter)
 {
     lit bound = some_bound_hit(s);
-    if (bound != LIT_FALSE && solve_with(s, cnf_and(s->c, filter, bound)) == 10) {
+    return bound != LIT_FALSE && solve_with(s, cnf_and(s->c, filter, bound)) == 10;
+}
+
+/* Sets UNKNOWN when cut: no witness was found, but one might lie past the bound. */
+static void unknown_when_cut(struct sat_check *s, bool cut, struct check_result *r)
+{
+    if (cut) {
         r->verdict = V_UNKNOWN;
         snprintf(r->reason, sizeof r->reason,
                  "no witness within the loop bound %d, and some loop can run past it", s->p->bound);
     }
+}
+
+/* Sets UNKNOWN when no witness was found but an execution satisfying the
+ * filter is cut at the bound. */
+static void unknown_if_bounded(struct sat_check *s, lit filter, struct check_result *r)
+{
+    unknown_when_cut(s, cut_at_bound(s, filter), r);
 }
 
 /* A ~exists or forall PASS is vacuous when no execution ends with the
@@ -205,9 +218,10 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
 
 /* termination under one progress model (its literal act assumed): some
  * consistent execution, fair under the model and not cut at the bound,
- * has a thread stuck for ever. */
-static void termination_under(struct sat_check *s, lit query, lit act, lit filter, struct check_result *r,
-                              char *brief, size_t blen)
+ * has a thread stuck for ever.  *bounded caches cut_at_bound (-1: not
+ * asked yet). */
+static void termination_under(struct sat_check *s, lit query, lit act, lit filter, int *bounded,
+                              struct check_result *r, char *brief, size_t blen)
 {
     if (query != LIT_FALSE && solve_with(s, cnf_and(s->c, query, act)) == 10) {
         r->verdict = V_FAIL;
@@ -219,7 +233,9 @@ static void termination_under(struct sat_check *s, lit query, lit act, lit filte
     } else {
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, "every thread terminates");
-        unknown_if_bounded(s, filter, r);
+        if (*bounded < 0)   /* the same for every progress model: asked once */
+            *bounded = cut_at_bound(s, filter);
+        unknown_when_cut(s, *bounded, r);
     }
 }
 
@@ -234,18 +250,16 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     s->sx_mode = SX_MAY_REPEAT | (halts ? SX_MAY_HALT : 0);
     sat_setup(s);
     lit stuck = termination_encode(s->c, s->p, &s->x);
-    lit act[CHECK_PROGRESS_MODELS];
-    for (int i = 0; i < n; i++)
-        act[i] = termination_progress(s->c, s->p, &s->x, ms[i]);
     struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
     lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
     lit query = stuck == LIT_FALSE ? LIT_FALSE : cnf_and(s->c, cnf_and(s->c, stuck, filter), -some_bound_hit(s));
+    int bounded = -1;
     for (int i = 0; i < n; i++) {
         struct check_result one = { .verdict = V_ERROR };
-        out[i] = (struct progress_result){ .model = ms[i] };
-        termination_under(s, query, act[i], filter, &one, out[i].brief, sizeof out[i].brief);
+        out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
+        lit act = termination_progress(s->c, s->p, &s->x, ms[i]);
+        termination_under(s, query, act, filter, &bounded, &one, out[i].brief, sizeof out[i].brief);
         out[i].verdict = one.verdict;
-        snprintf(out[i].engine, sizeof out[i].engine, "sat");
         snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);
         witnesses[i] = one.witness;
     }
