@@ -20,7 +20,7 @@ static void graph_path(const struct cli *cli, const struct job *job, char *buf, 
     if (base > 7 && strcmp(buf + base - 7, ".litmus") == 0)
         buf[base - 7] = '\0';
     base = strlen(buf);
-    bool several = job->opts.property == P_TERMINATION && job->opts.progress_set;   /* one per model */
+    bool several = job_several_models(job);   /* one graph per progress model */
     snprintf(buf + base, len - base, ".%s%s%s.%s", property_name(job->opts.property), several ? "-" : "",
              several ? progress_name(job->opts.progress) : "", cli->graph_format ? cli->graph_format : "dot");
 }

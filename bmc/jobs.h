@@ -22,6 +22,13 @@ struct job_list {
     struct job *jobs;
 };
 
+/* True when job j checks termination under several progress models at
+ * once (one result per model). */
+static inline bool job_several_models(const struct job *j)
+{
+    return j->opts.property == P_TERMINATION && j->opts.progress_set != 0;
+}
+
 /* What the command line asks for. */
 struct job_request {
     const struct check_opts *opts;   /* defaults for every job */

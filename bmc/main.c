@@ -62,7 +62,7 @@ static void report_human(const struct run *run, const struct job *job, const str
 {
     const char *file = job->file;
     if (job->has_expected) {
-        if (job->expected != r->verdict && job->opts.progress_set)
+        if (job->expected != r->verdict && job_several_models(job))
             printf("%s: %s (%s): expected %s, got %s (%s)\n", file, property_name(job->opts.property),
                    progress_name(job->opts.progress), verdict_name(job->expected), verdict_name(r->verdict),
                    r->reason);
@@ -133,9 +133,9 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
 
 /* "FILE: fair PASS, hsa FAIL (P1 spins), ...": a check of several progress
  * models in one line. */
-static void report_table(const struct job *job, const struct check_result *r)
+static void report_table(const struct run *run, const struct job *job, const struct check_result *r)
 {
-    printf("%s:", job->file);
+    printf("%s:%s", job->file, run->cli->nproperties > 1 ? " termination:" : "");
     for (int i = 0; i < r->nprogress; i++) {
         const struct progress_result *pr = &r->progress[i];
         printf("%s %s %s", i ? "," : "", progress_name(pr->model), verdict_name(pr->verdict));
@@ -150,7 +150,7 @@ static void report_table(const struct job *job, const struct check_result *r)
 static void on_result(void *ctx, const struct job *job, struct check_result *r)
 {
     struct run *run = ctx;
-    if (r->nprogress == 0 && !job->opts.progress_set) {
+    if (!job_several_models(job)) {
         one_result(run, job, r, false, true);
         return;
     }
@@ -165,7 +165,7 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
     }
     bool table = !run->cli->json && !job->has_expected && r->verdict != V_ERROR;
     if (table)
-        report_table(job, r);
+        report_table(run, job, r);
     for (int i = 0; i < r->nprogress; i++) {
         const struct progress_result *pr = &r->progress[i];
         struct job one = *job;
