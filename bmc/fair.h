@@ -36,6 +36,7 @@ struct fair_tree;
 /* Builds the scope hierarchy of l's threads (PTX: system, gpu, cta;
  * Vulkan: device, queue family, workgroup, subgroup). */
 struct fair_tree *fair_tree_build(const struct litmus *l);
+/* Frees a hierarchy (NULL: nothing). */
 void fair_tree_free(struct fair_tree *tr);
 
 /* The cyclic component, fair under model m, whose first state has the

@@ -411,6 +411,31 @@ def vulkan_liveness():
           f"and the engines agree on {agree}")
 
 
+def ptx_liveness_engines():
+    """The two PTX liveness suites (matched by the scoreboard with the default
+    engines): on every row the explicit-state engine decides, SAT alone
+    (--engine sat) must give the same verdict where it decides."""
+    corpus_dir = SHARED / "corpus"
+    if not corpus_dir.is_dir():
+        return
+    agree = decided = states_rows = 0
+    for suite in ("PTXv6_0-Liveness", "PTXv7_5-Liveness"):
+        args = ["--json", "--bound", "4", "-j", "2", "--expect", str(corpus_dir / "expected" / f"{suite}.csv")]
+        default = {o["file"]: o for o in map(json.loads, run(args, corpus_dir).stdout.splitlines())}
+        by_sat = {o["file"]: o for o in map(json.loads, run(args + ["--engine", "sat"], corpus_dir).stdout.splitlines())}
+        for f, o in default.items():
+            if o.get("engine") != "states":
+                continue
+            states_rows += 1
+            s = by_sat.get(f)
+            if s is not None and s["result"] in ("PASS", "FAIL"):
+                decided += 1
+                agree += s["result"] == o["result"]
+                record(s["result"] == o["result"], f"{suite}: {f}: engines disagree: states {o['result']}, sat {s['result']}")
+    print(f"PTX liveness: the states engine decides {states_rows} rows, SAT {decided} of those, "
+          f"and the engines agree on {agree}")
+
+
 def main():
     unit_tests()
     own_litmus()
@@ -428,6 +453,7 @@ def main():
     trust_tests.trust(record, run)
     corpus()
     vulkan_liveness()
+    ptx_liveness_engines()
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
