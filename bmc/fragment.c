@@ -2,16 +2,20 @@
  * recognise (another instruction kind, a tag it does not know) is out. */
 #include "bmc/fragment.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "encoders/base.h"
 #include "encoders/xalloc.h"
 
-/* Says why and returns false. */
-static bool out(char *why, size_t len, const char *fmt, const char *a, const char *b)
+/* Says why (printf-style) and returns false. */
+static bool out(char *why, size_t len, const char *fmt, ...)
 {
-    snprintf(why, len, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
     return false;
 }
 
@@ -101,15 +105,15 @@ bool fragment_check(const struct program *p, const struct model_desc *md, const 
     const struct litmus *l = p->lit;
     for (int i = 0; i < ndisabled; i++)
         if (model_has_axiom(md, disabled[i]))
-            return out(why, len, "the axiom %s is switched off%s", disabled[i], "");
+            return out(why, len, "the axiom %s is switched off", disabled[i]);
     if (l->filter)
-        return out(why, len, "a filter%s%s", "", "");
+        return out(why, len, "a filter");
     if (l->nssw > 0)   /* ssw orders (hb) any events of two threads */
-        return out(why, len, "an ssw declaration%s%s", "", "");
+        return out(why, len, "an ssw declaration");
     for (int t = 0; t < l->nthreads; t++)
         for (int i = 0; i < l->threads[t].ninstrs; i++)
             if (!covered_kind(l->threads[t].instrs[i].kind))
-                return out(why, len, "the instruction `%s`%s", l->threads[t].instrs[i].text, "");
+                return out(why, len, "the instruction `%s`", l->threads[t].instrs[i].text);
     if (!one_location(p, why, len))
         return false;
     const struct instr **seen = xcalloc((size_t)l->nthreads * NSCOPES + 1, sizeof *seen);
