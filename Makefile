@@ -74,10 +74,12 @@ install: all
 corpus-sanitize: sanitize
 	python3 tests/corpus_sanitize.py build-asan/gpubmc
 
-# Speed: the whole corpus in one batch run, then the generated families.
+# Speed: the whole corpus in one batch run, the Vulkan liveness suites as
+# five runs and as one all-models batch, then the generated families.
 bench: all
 	python3 tests/bench.py
 	python3 tests/bench/graphs.py --bin $(BUILD)/gpubmc
+	python3 tests/bench/liveness_batch.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/refinement.py --bin $(BUILD)/gpubmc
 

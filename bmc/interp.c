@@ -897,3 +897,13 @@ void interp_run(const struct program *p, const struct choice *ch, const struct s
         check_sync(p, ch, out))
         check_final(p, ch, out);
 }
+
+int32_t interp_binop(enum binop op, int32_t a, int32_t b)
+{
+    return apply_binop(op, a, b);
+}
+
+bool interp_cmp(enum cmpop op, int32_t a, int32_t b)
+{
+    return apply_cmp(op, a, b);
+}
