@@ -62,8 +62,8 @@ static const struct option_spec options[O_COUNT] = {
     [O_OUTCOMES] = { "--outcomes", NULL, NULL, "also list the reachable final states\n"
                      "(program_spec checks, SAT engine)" },
     [O_NO_SYMMETRY] = { "--no-symmetry", NULL, NULL, "no symmetry breaking between interchangeable threads" },
-    [O_EXPLAIN] = { "--explain", NULL, NULL, "for a forbidden outcome: a minimal set of axioms whose\n"
-                    "removal reaches it, that execution, and each axiom's cycle" },
+    [O_EXPLAIN] = { "--explain", NULL, NULL, "why an outcome is forbidden: a minimal set of\n"
+                    "axioms, the execution without them, their cycles" },
     [O_GRAPH] = { "--graph", NULL, "FILE", "draw the deciding execution as .dot, .svg or .png\n"
                   "(one check)" },
     [O_GRAPH_DIR] = { "--graph-dir", NULL, "DIR", "draw one graph per file and property into DIR" },
