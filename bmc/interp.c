@@ -378,8 +378,9 @@ static enum tri iteration_effect(struct walk *w, int head, int here)
     for (int i = head; i < here; i++)
         for (int k = 0; k < pt->code[i].nevents; k++) {
             int e = pt->code[i].first_event + k;
-            if (w->x->p->events[e].kind == EV_WRITE && w->x->ex[e] == YES)
-                return YES;
+            if ((w->x->p->events[e].kind == EV_WRITE || w->x->p->events[e].kind == EV_BARRIER)
+                && w->x->ex[e] == YES)
+                return YES;   /* a write, or a barrier passed (an occurrence used up) */
         }
     bool unknown = false;
     for (int k = 0; k < li->nlive; k++) {
