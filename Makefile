@@ -5,12 +5,12 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror 
 LDLIBS  = -lcadical -lstdc++ -lm -lcjson -lgvc -lcgraph -lcdt
 BUILD  ?= build
 
-LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c bmc/transform/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
-LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c bmc/transform/*.c bmc/cuda/*.c bmc/observed/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/bmc/cuda/harness_text.o
 MAIN_OBJ = $(BUILD)/bmc/main.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h)
+HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h bmc/cuda/*.h bmc/observed/*.h)
 
 .PHONY: all test clean install sanitize bench deps example corpus-sanitize
 
@@ -25,6 +25,15 @@ $(BUILD)/gpubmc: $(MAIN_OBJ) $(LIB_OBJ)
 
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The CUDA harness text every emitted program shares, as a C string.
+$(BUILD)/bmc/cuda/harness_text.c: bmc/cuda/harness.cuh
+	@mkdir -p $(dir $@)
+	{ echo '#include "bmc/cuda/harness.h"'; echo 'const char cuda_harness_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/bmc/cuda/harness_text.o: $(BUILD)/bmc/cuda/harness_text.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(HEADERS)

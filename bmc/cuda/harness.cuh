@@ -1,0 +1,450 @@
+/* ---- gpubmc CUDA litmus harness (bmc/cuda/harness.cuh): the part every
+ * emitted test shares.  The test's constants and tables come before this
+ * text, its threads after it.
+ *
+ * An instance is one copy of the test: its own locations and one GPU
+ * thread per test thread.  The threads of one CTA of the test share a
+ * block (a "role"); different CTAs are in different blocks.  A block of a
+ * role holds `slots` instances of that CTA at lanes permuted at random;
+ * `groups` blocks per role, so groups * slots instances run per launch.
+ * Blocks past the testing ones only stress memory. */
+#include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+/* The test's side, defined after this text. */
+__device__ static int lt_role_size(int role);
+__device__ static int lt_role_thread(int role, int k);
+__device__ static bool lt_run_thread(int tid, uint32_t *const *loc, int32_t *regs, long max_steps);
+__device__ static void lt_fill(int role);
+static bool lt_filter(const int32_t *regs, const int32_t *mem);
+static bool lt_body(const int32_t *regs, const int32_t *mem);
+
+/* What one launch needs on the device. */
+struct gb_args {
+    uint32_t *mem;              /* every instance's locations */
+    const int *loc_index;       /* instances x LT_LOCS: word of mem */
+    int32_t *regs;              /* instances x LT_REGS: final registers */
+    int *cut;                   /* per instance: a thread ran out of steps */
+    unsigned *arrived;          /* per instance: threads at the pre-sync barrier */
+    uint32_t *scratch;          /* the stressed region */
+    const int *stress_lines;    /* stress_target_lines line numbers */
+    const int *block_logical;   /* per testing block: role + LT_ROLES * group */
+    const int *lane_pos;        /* per testing block and lane: its position */
+    const int *instance_of;     /* per role, group and slot: the instance */
+    int testing_blocks, groups, slots;
+    long max_loop_steps, spin_limit;
+    int pre_sync, stress_iterations, pre_stress_iterations, pattern, line_size, target_lines;
+};
+
+/* Accesses lines of the scratch region in the chosen pattern. */
+__device__ static void gb_stress(const gb_args &a, int iterations)
+{
+    uint32_t sink = 0;
+    for (int i = 0; i < iterations; i++) {
+        int line = a.stress_lines[(i + blockIdx.x) % a.target_lines];
+        volatile uint32_t *w = a.scratch + (size_t)line * a.line_size + threadIdx.x % a.line_size;
+        switch (a.pattern) {
+        case 0: *w = i; *w = i + 1; break;
+        case 1: *w = i; sink += *w; break;
+        case 2: sink += *w; *w = i; break;
+        default: sink += *w; sink += *w; break;
+        }
+    }
+    if (sink == 0xFFFFFFFFu)     /* keeps the loads; almost never true */
+        a.scratch[0] = sink;
+}
+
+/* Waits (at most spin_limit spins) until every thread of the instance
+ * has arrived, so that they start the test together. */
+__device__ static void gb_presync(const gb_args &a, int inst)
+{
+    atomicAdd(&a.arrived[inst], 1u);
+    for (long s = 0; s < a.spin_limit; s++)
+        if (*(volatile unsigned *)&a.arrived[inst] >= (unsigned)LT_THREADS)
+            break;
+}
+
+__global__ void gb_kernel(gb_args a)
+{
+    if ((int)blockIdx.x >= a.testing_blocks) {
+        gb_stress(a, a.stress_iterations);
+        return;
+    }
+    int logical = a.block_logical[blockIdx.x];
+    int role = logical % LT_ROLES, group = logical / LT_ROLES;
+    int n = lt_role_size(role);
+    int pos = a.lane_pos[(size_t)blockIdx.x * blockDim.x + threadIdx.x];
+    int slot = pos / n;
+    if (slot >= a.slots) {
+        lt_fill(role);           /* passes the role's barriers with the test threads */
+        return;
+    }
+    int inst = a.instance_of[((size_t)role * a.groups + group) * a.slots + slot];
+    if (a.pre_stress_iterations > 0)
+        gb_stress(a, a.pre_stress_iterations);
+    if (a.pre_sync)
+        gb_presync(a, inst);
+    uint32_t *loc[LT_LOCS + 1];
+    for (int j = 0; j < LT_LOCS; j++)
+        loc[j] = a.mem + a.loc_index[(size_t)inst * LT_LOCS + j];
+    if (!lt_run_thread(lt_role_thread(role, pos % n), loc, a.regs + (size_t)inst * LT_REGS, a.max_loop_steps))
+        a.cut[inst] = 1;
+}
+
+/* ---- host side ---- */
+
+#define GB_CHECK(call)                                                                    \
+    do {                                                                                  \
+        cudaError_t gb_err = (call);                                                      \
+        if (gb_err != cudaSuccess) {                                                      \
+            fprintf(stderr, "%s: CUDA error: %s (%s)\n", LT_NAME, cudaGetErrorString(gb_err), #call); \
+            exit(3);                                                                      \
+        }                                                                                 \
+    } while (0)
+
+/* Reads NAME = VALUE lines into p; exits with status 2 on a bad line. */
+static void gb_read_params(const char *path, long *p)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    char line[512];
+    for (int no = 1; fgets(line, sizeof line, f); no++) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char name[128], extra[2];
+        long v;
+        if (sscanf(line, " %127[A-Za-z0-9_] = %ld %1s", name, &v, extra) != 2) {
+            if (sscanf(line, " %1s", extra) == 1) {
+                fprintf(stderr, "%s:%d: error: expected NAME = INTEGER\n", path, no);
+                exit(2);
+            }
+            continue;
+        }
+        int i = 0;
+        while (i < GB_NPARAMS && strcmp(gb_param_table[i].name, name) != 0)
+            i++;
+        if (i == GB_NPARAMS) {
+            fprintf(stderr, "%s:%d: error: unknown parameter '%s'\n", path, no, name);
+            exit(2);
+        }
+        if (v < gb_param_table[i].min || v > gb_param_table[i].max) {
+            fprintf(stderr, "%s:%d: error: %s must be from %ld to %ld\n", path, no, name,
+                    gb_param_table[i].min, gb_param_table[i].max);
+            exit(2);
+        }
+        p[i] = v;
+    }
+    fclose(f);
+}
+
+/* splitmix64: the random numbers of the host's permutations. */
+static uint64_t gb_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* v[from, from + n) = 0..n-1, shuffled when shuffle is set. */
+static void gb_permutation(std::vector<int> &v, size_t from, int n, bool shuffle, uint64_t *rng)
+{
+    for (int i = 0; i < n; i++)
+        v[from + i] = i;
+    for (int i = n - 1; shuffle && i > 0; i--)
+        std::swap(v[from + i], v[from + gb_next(rng) % (uint64_t)(i + 1)]);
+}
+
+/* A device buffer of n elements of T. */
+template <typename T> static T *gb_alloc(size_t n)
+{
+    T *p = NULL;
+    GB_CHECK(cudaMalloc((void **)&p, (n ? n : 1) * sizeof(T)));
+    return p;
+}
+
+template <typename T> static void gb_upload(T *dst, const std::vector<T> &src)
+{
+    GB_CHECK(cudaMemcpy(dst, src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+template <typename T> static void gb_download(std::vector<T> &dst, const T *src)
+{
+    GB_CHECK(cudaMemcpy(dst.data(), src, dst.size() * sizeof(T), cudaMemcpyDeviceToHost));
+}
+
+/* How the instances sit on this GPU. */
+struct gb_layout {
+    int sms, testing_blocks, stress_blocks, groups, slots, instances;
+    char device[256];
+};
+
+/* Places the blocks: the stress blocks, then as many testing blocks as fit
+ * on the GPU at once (all of them must run together for the pre-sync
+ * barrier and the spin loops to finish), in whole groups of LT_ROLES. */
+static gb_layout gb_place(const long *p)
+{
+    gb_layout l;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        fprintf(stderr, "%s: error: no CUDA device\n", LT_NAME);
+        exit(3);
+    }
+    cudaDeviceProp prop;
+    GB_CHECK(cudaGetDeviceProperties(&prop, 0));
+    int per_sm = 0, block = (int)p[GP_block_size];
+    GB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gb_kernel, block, 0));
+    l.sms = prop.multiProcessorCount;
+    snprintf(l.device, sizeof l.device, "%s", prop.name);
+    int fit = per_sm * l.sms;
+    l.stress_blocks = std::min((int)p[GP_stress_blocks_per_sm] * l.sms, std::max(fit - LT_ROLES, 0));
+    l.testing_blocks = p[GP_testing_blocks] ? (int)p[GP_testing_blocks] : fit - l.stress_blocks;
+    l.testing_blocks -= l.testing_blocks % LT_ROLES;
+    if (l.testing_blocks + l.stress_blocks > fit)
+        fprintf(stderr, "%s: warning: %d blocks do not all fit on the GPU at once (%d do); the pre-sync "
+                "barrier and spin loops may run out of steps\n", LT_NAME, l.testing_blocks + l.stress_blocks, fit);
+    l.groups = l.testing_blocks / LT_ROLES;
+    l.slots = block / LT_MAX_ROLE_SIZE;
+    l.instances = l.groups * l.slots;
+    if (block % 32 != 0 || l.instances == 0) {
+        fprintf(stderr, "%s: error: no instance fits (block_size %d, %d testing blocks, %d CTAs of up to %d "
+                "threads)\n", LT_NAME, block, l.testing_blocks, LT_ROLES, LT_MAX_ROLE_SIZE);
+        exit(2);
+    }
+    return l;
+}
+
+/* Outcome -> count; the key is the observed values and, last, whether the
+ * condition's body holds. */
+typedef std::map<std::vector<int32_t>, long> gb_histogram;
+
+/* What the runs saw. */
+struct gb_tally {
+    gb_histogram states;
+    long instances, cut, filtered, positive, negative;
+};
+
+/* Counts the outcome of every instance of one launch. */
+static void gb_count(gb_tally &t, int instances, const std::vector<int32_t> &regs,
+                     const std::vector<uint32_t> &mem, const std::vector<int> &loc_index,
+                     const std::vector<int> &cut)
+{
+    std::vector<int32_t> key(LT_OBS + 1);
+    int32_t vals[LT_LOCS + 1];
+    for (int i = 0; i < instances; i++) {
+        t.instances++;
+        if (cut[i]) {
+            t.cut++;
+            continue;
+        }
+        const int32_t *r = &regs[(size_t)i * LT_REGS];
+        for (int j = 0; j < LT_LOCS; j++)
+            vals[j] = (int32_t)mem[loc_index[(size_t)i * LT_LOCS + j]];
+        if (!lt_filter(r, vals)) {
+            t.filtered++;
+            continue;
+        }
+        for (int k = 0; k < LT_OBS; k++)
+            key[k] = lt_obs_reg[k] >= 0 ? r[lt_obs_reg[k]] : vals[lt_obs_loc[k]];
+        bool sat = lt_body(r, vals);
+        key[LT_OBS] = sat;
+        (sat ? t.positive : t.negative)++;
+        t.states[key]++;
+    }
+}
+
+/* Runs the test p[GP_iterations] times over the whole GPU. */
+static void gb_run(const long *p, const gb_layout &l, gb_tally &t)
+{
+    uint64_t rng = p[GP_seed] ? (uint64_t)p[GP_seed]
+                              : (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count();
+    int block = (int)p[GP_block_size], K = l.instances, stride = (int)p[GP_mem_stride];
+    int nlines = (int)(p[GP_scratch_words] / p[GP_stress_line_size]);
+    size_t words = (size_t)K * LT_LOCS * stride + 1;
+    std::vector<int> loc_index((size_t)K * LT_LOCS), order((size_t)K * LT_LOCS + 1);
+    std::vector<int> block_logical(l.testing_blocks), lane_pos((size_t)l.testing_blocks * block);
+    std::vector<int> instance_of((size_t)K * LT_ROLES), lines(nlines), cut(K);
+    std::vector<uint32_t> mem(words);
+    std::vector<int32_t> regs((size_t)K * LT_REGS + 1);
+    gb_args a;
+    a.mem = gb_alloc<uint32_t>(words);
+    int *d_loc = gb_alloc<int>(loc_index.size()), *d_block = gb_alloc<int>(block_logical.size());
+    int *d_lane = gb_alloc<int>(lane_pos.size()), *d_inst = gb_alloc<int>(instance_of.size());
+    int *d_lines = gb_alloc<int>((size_t)p[GP_stress_target_lines]);
+    a.loc_index = d_loc, a.block_logical = d_block, a.lane_pos = d_lane, a.instance_of = d_inst;
+    a.stress_lines = d_lines;
+    a.regs = gb_alloc<int32_t>(regs.size());
+    a.cut = gb_alloc<int>(K);
+    a.arrived = gb_alloc<unsigned>(K);
+    a.scratch = gb_alloc<uint32_t>((size_t)p[GP_scratch_words]);
+    GB_CHECK(cudaMemset(a.scratch, 0, (size_t)p[GP_scratch_words] * sizeof(uint32_t)));
+    a.testing_blocks = l.testing_blocks, a.groups = l.groups, a.slots = l.slots;
+    a.max_loop_steps = p[GP_max_loop_steps], a.spin_limit = p[GP_spin_limit];
+    a.pre_sync = (int)p[GP_pre_sync], a.stress_iterations = (int)p[GP_mem_stress_iterations];
+    a.pre_stress_iterations = (int)p[GP_pre_stress_iterations], a.pattern = (int)p[GP_mem_stress_pattern];
+    a.line_size = (int)p[GP_stress_line_size], a.target_lines = (int)std::min<long>(p[GP_stress_target_lines], nlines);
+    bool shuffle = p[GP_thread_shuffle] != 0;
+    for (long it = 0; it < p[GP_iterations]; it++) {
+        gb_permutation(order, 0, K * LT_LOCS, p[GP_location_shuffle] != 0, &rng);
+        std::fill(mem.begin(), mem.end(), 0u);
+        for (int i = 0; i < K; i++)
+            for (int j = 0; j < LT_LOCS; j++) {
+                int w = order[(size_t)i * LT_LOCS + j] * stride;
+                loc_index[(size_t)i * LT_LOCS + j] = w;
+                mem[w] = (uint32_t)lt_loc_init[j];
+            }
+        gb_permutation(block_logical, 0, l.testing_blocks, shuffle, &rng);
+        for (int b = 0; b < l.testing_blocks; b++)
+            gb_permutation(lane_pos, (size_t)b * block, block, shuffle, &rng);
+        for (int r = 0; r < LT_ROLES; r++)
+            gb_permutation(instance_of, (size_t)r * K, K, shuffle, &rng);
+        gb_permutation(lines, 0, nlines, true, &rng);
+        gb_upload(a.mem, mem);
+        gb_upload(d_loc, loc_index);
+        gb_upload(d_block, block_logical);
+        gb_upload(d_lane, lane_pos);
+        gb_upload(d_inst, instance_of);
+        GB_CHECK(cudaMemcpy(d_lines, lines.data(), a.target_lines * sizeof(int), cudaMemcpyHostToDevice));
+        GB_CHECK(cudaMemset(a.regs, 0, regs.size() * sizeof(int32_t)));
+        GB_CHECK(cudaMemset(a.cut, 0, K * sizeof(int)));
+        GB_CHECK(cudaMemset(a.arrived, 0, K * sizeof(unsigned)));
+        gb_kernel<<<l.testing_blocks + l.stress_blocks, block>>>(a);
+        GB_CHECK(cudaGetLastError());
+        GB_CHECK(cudaDeviceSynchronize());
+        gb_download(regs, a.regs);
+        gb_download(mem, a.mem);
+        gb_download(cut, a.cut);
+        gb_count(t, K, regs, mem, loc_index, cut);
+    }
+}
+
+/* One state's bindings, herd-style ("1:r0=1; x=2;") or as JSON members. */
+static void gb_print_state(FILE *f, const std::vector<int32_t> &key, bool json)
+{
+    for (int k = 0; k < LT_OBS; k++) {
+        if (json)
+            fprintf(f, "%s\"%s\": %d", k ? ", " : "", lt_obs_json[k], (int)key[k]);
+        else
+            fprintf(f, " %s=%d;", lt_obs_herd[k], (int)key[k]);
+    }
+}
+
+/* Whether the observed runs validate the test's condition. */
+static bool gb_validated(const gb_tally &t)
+{
+    return LT_QUANT == 1 ? t.positive > 0 : LT_QUANT == 2 ? t.positive == 0 : t.negative == 0;
+}
+
+/* The histogram in herd's log format (herdtools' mcompare7 reads it). */
+static void gb_print_log(const long *p, const gb_layout &l, const gb_tally &t, double secs)
+{
+    printf("Test %s %s\n", LT_NAME, LT_KIND);
+    printf("Histogram (%d states)\n", (int)t.states.size());
+    for (gb_histogram::const_iterator s = t.states.begin(); s != t.states.end(); ++s) {
+        printf("%-8ld%s>", s->second, s->first[LT_OBS] ? "*" : ":");
+        gb_print_state(stdout, s->first, false);
+        printf("\n");
+    }
+    printf("%s\n\nWitnesses\nPositive: %ld, Negative: %ld\n", gb_validated(t) ? "Ok" : "No", t.positive,
+           t.negative);
+    if (LT_CONDITION[0])
+        printf("Condition %s is %svalidated\n", LT_CONDITION, gb_validated(t) ? "" : "NOT ");
+    printf("Observation %s %s %ld %ld\n", LT_NAME,
+           t.positive == 0 ? "Never" : t.negative == 0 ? "Always" : "Sometimes", t.positive, t.negative);
+    printf("Time %s %.2f\n", LT_NAME, secs);
+    printf("Runs %s %ld instances in %ld iterations, %ld cut at max_loop_steps, %ld outside the filter\n",
+           LT_NAME, t.instances, p[GP_iterations], t.cut, t.filtered);
+    printf("Device %s %s, %d SMs, %d testing and %d stress blocks of %ld threads\n\n", LT_NAME, l.device,
+           l.sms, l.testing_blocks, l.stress_blocks, p[GP_block_size]);
+}
+
+/* s as a JSON string. */
+static void gb_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* The same as one JSON object on one line. */
+static void gb_print_json(FILE *f, const long *p, const gb_layout &l, const gb_tally &t, double secs)
+{
+    fprintf(f, "{\"test\": ");
+    gb_json_string(f, LT_NAME);
+    fprintf(f, ", \"file\": ");
+    gb_json_string(f, LT_FILE);
+    fprintf(f, ", \"observed\": [");
+    for (int k = 0; k < LT_OBS; k++)
+        fprintf(f, "%s\"%s\"", k ? ", " : "", lt_obs_json[k]);
+    fprintf(f, "], \"states\": [");
+    for (gb_histogram::const_iterator s = t.states.begin(); s != t.states.end(); ++s) {
+        fprintf(f, "%s{\"values\": {", s == t.states.begin() ? "" : ", ");
+        gb_print_state(f, s->first, true);
+        fprintf(f, "}, \"count\": %ld, \"satisfies\": %s}", s->second, s->first[LT_OBS] ? "true" : "false");
+    }
+    fprintf(f, "], \"positive\": %ld, \"negative\": %ld, \"instances\": %ld, \"cut\": %ld, \"filtered\": %ld, "
+            "\"time_s\": %.3f, \"device\": ", t.positive, t.negative, t.instances, t.cut, t.filtered, secs);
+    gb_json_string(f, l.device);
+    fprintf(f, ", \"layout\": {\"sms\": %d, \"testing_blocks\": %d, \"stress_blocks\": %d, \"instances\": %d}, "
+            "\"params\": {", l.sms, l.testing_blocks, l.stress_blocks, l.instances);
+    for (int i = 0; i < GB_NPARAMS; i++)
+        fprintf(f, "%s\"%s\": %ld", i ? ", " : "", gb_param_table[i].name, p[i]);
+    fprintf(f, "}}\n");
+}
+
+int main(int argc, char **argv)
+{
+    long p[GB_NPARAMS];
+    for (int i = 0; i < GB_NPARAMS; i++)
+        p[i] = gb_param_table[i].def;
+    const char *json = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) {
+            gb_read_params(argv[++i], p);
+        } else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc) {
+            json = argv[++i];
+        } else {
+            fprintf(stderr, "usage: %s [-p PARAMS.txt] [-j OUT.json]\n"
+                    "Runs the litmus test %s on the GPU; prints the outcomes in herd's log format\n"
+                    "and, with -j, appends them to OUT.json as one JSON line.\n", argv[0], LT_NAME);
+            return 2;
+        }
+    }
+    gb_layout l = gb_place(p);
+    gb_tally t = gb_tally();
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    gb_run(p, l, t);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    gb_print_log(p, l, t, secs);
+    if (json) {
+        FILE *f = fopen(json, "a");
+        if (!f) {
+            fprintf(stderr, "%s: cannot open: %s\n", json, strerror(errno));
+            return 2;
+        }
+        gb_print_json(f, p, l, t, secs);
+        fclose(f);
+    }
+    return 0;
+}
