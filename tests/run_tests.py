@@ -5,6 +5,7 @@ Prints one line per failure and ends with 'N passed, N failed'."""
 import json, os, pathlib, re, subprocess, sys, tempfile
 
 import batch_tests
+import cuda_tests
 import explain_tests
 import gallery_tests
 import trust_tests
@@ -483,6 +484,7 @@ def main():
     trust_tests.trust(record, run)
     explain_tests.explanations_and_graphs(record, run)
     gallery_tests.gallery(record, run)
+    cuda_tests.cuda(record, run)
     corpus()
     vulkan_liveness()
     print(f"{passed} passed, {failed} failed")

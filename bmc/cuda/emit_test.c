@@ -121,7 +121,14 @@ void cuda_emit_description(FILE *f, const char *path, const struct litmus *l, co
         fprintf(f, " %d,", o->obs[k].kind == AV_LOC ? o->obs[k].loc : -1);
     fputs(" -1 };\nstatic const int32_t lt_loc_init[LT_LOCS + 1] = {", f);
     for (int x = 0; x < l->nlocs; x++)
-        fprintf(f, " %" PRId64 ",", l->locs[x].init);
+        fprintf(f, " %" PRId64 ",", l->locs[c->loc_root[x]].init);
+    fprintf(f, " 0 };\n#define LT_MAPS %d   /* mappings of the memory: one more per alias of a location */\n"
+            "static const int lt_loc_root[LT_LOCS + 1] = {", c->nmaps);
+    for (int x = 0; x < l->nlocs; x++)
+        fprintf(f, " %d,", c->loc_root[x]);
+    fputs(" 0 };\nstatic const int lt_loc_map[LT_LOCS + 1] = {", f);
+    for (int x = 0; x < l->nlocs; x++)
+        fprintf(f, " %d,", c->loc_map[x]);
     fputs(" 0 };\n\n", f);
 }
 

@@ -12,7 +12,8 @@
 /* Writes the LT_ constants and tables the harness reads: name, file,
  * herd kind and condition, sizes, the observed values o (herd and gpubmc
  * names, and where each is: a register of the flat array or a location),
- * and the locations' initial values. */
+ * the locations' initial values, and for each location its root and the
+ * mapping of the memory it is read through (LT_MAPS of them). */
 void cuda_emit_description(FILE *f, const char *path, const struct litmus *l, const struct cuda_layout *c,
                            const struct outcome_set *o);
 

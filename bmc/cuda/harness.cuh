@@ -7,7 +7,9 @@
  * block (a "role"); different CTAs are in different blocks.  A block of a
  * role holds `slots` instances of that CTA at lanes permuted at random;
  * `groups` blocks per role, so groups * slots instances run per launch.
- * Blocks past the testing ones only stress memory. */
+ * Blocks past the testing ones only stress memory.  The locations of all
+ * instances share one array; an alias of a location is the same word read
+ * through another mapping of that array (its own virtual address). */
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
@@ -20,6 +22,9 @@
 #include <vector>
 
 #include <cuda_runtime.h>
+#if LT_MAPS > 1
+#include <cudaTypedefs.h>
+#endif
 
 /* The test's side, defined after this text. */
 __device__ static int lt_role_size(int role);
@@ -31,8 +36,8 @@ static bool lt_body(const int32_t *regs, const int32_t *mem);
 
 /* What one launch needs on the device. */
 struct gb_args {
-    uint32_t *mem;              /* every instance's locations */
-    const int *loc_index;       /* instances x LT_LOCS: word of mem */
+    uint32_t *loc_base[LT_LOCS + 1];   /* per location: the mapping of the array it is read through */
+    const int *loc_index;       /* instances x LT_LOCS: word of the array */
     int32_t *regs;              /* instances x LT_REGS: final registers */
     int *cut;                   /* per instance: a thread ran out of steps */
     unsigned *arrived;          /* per instance: threads at the pre-sync barrier */
@@ -96,7 +101,7 @@ __global__ void gb_kernel(gb_args a)
         gb_presync(a, inst);
     uint32_t *loc[LT_LOCS + 1];
     for (int j = 0; j < LT_LOCS; j++)
-        loc[j] = a.mem + a.loc_index[(size_t)inst * LT_LOCS + j];
+        loc[j] = a.loc_base[j] + a.loc_index[(size_t)inst * LT_LOCS + j];
     if (!lt_run_thread(lt_role_thread(role, pos % n), loc, a.regs + (size_t)inst * LT_REGS, a.max_loop_steps))
         a.cut[inst] = 1;
 }
@@ -185,6 +190,64 @@ template <typename T> static void gb_upload(T *dst, const std::vector<T> &src)
 template <typename T> static void gb_download(std::vector<T> &dst, const T *src)
 {
     GB_CHECK(cudaMemcpy(dst.data(), src, dst.size() * sizeof(T), cudaMemcpyDeviceToHost));
+}
+
+#if LT_MAPS > 1
+/* A driver function, found through the runtime (no -lcuda at link time). */
+template <typename F> static F gb_driver(const char *name)
+{
+    void *fn = NULL;
+    cudaDriverEntryPointQueryResult found;
+    GB_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found));
+    if (!fn || found != cudaDriverEntryPointSuccess) {
+        fprintf(stderr, "%s: error: the CUDA driver has no %s\n", LT_NAME, name);
+        exit(3);
+    }
+    return (F)fn;
+}
+
+#define GB_CU_CHECK(call)                                                                 \
+    do {                                                                                  \
+        CUresult gb_res = (call);                                                         \
+        if (gb_res != CUDA_SUCCESS) {                                                     \
+            fprintf(stderr, "%s: CUDA driver error %d (%s)\n", LT_NAME, (int)gb_res, #call); \
+            exit(3);                                                                      \
+        }                                                                                 \
+    } while (0)
+#endif
+
+/* The array of the locations, words long, mapped LT_MAPS times at
+ * different virtual addresses (maps[0..LT_MAPS-1]): every alias of a
+ * location reads and writes the same memory through its own address. */
+static void gb_alloc_locations(size_t words, uint32_t **maps)
+{
+#if LT_MAPS == 1
+    maps[0] = gb_alloc<uint32_t>(words);
+#else
+    GB_CHECK(cudaFree(0));   /* the runtime's context exists */
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = 0;
+    size_t grain = 0;
+    GB_CU_CHECK(gb_driver<PFN_cuMemGetAllocationGranularity_v10020>("cuMemGetAllocationGranularity")(
+        &grain, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+    size_t size = (words * sizeof(uint32_t) + grain - 1) / grain * grain;
+    CUmemGenericAllocationHandle memory;
+    GB_CU_CHECK(gb_driver<PFN_cuMemCreate_v10020>("cuMemCreate")(&memory, size, &prop, 0));
+    CUdeviceptr base;
+    GB_CU_CHECK(gb_driver<PFN_cuMemAddressReserve_v10020>("cuMemAddressReserve")(&base, size * LT_MAPS, 0, 0, 0));
+    for (int m = 0; m < LT_MAPS; m++) {
+        GB_CU_CHECK(gb_driver<PFN_cuMemMap_v10020>("cuMemMap")(base + m * size, size, 0, memory, 0));
+        maps[m] = (uint32_t *)(uintptr_t)(base + m * size);
+    }
+    CUmemAccessDesc access;
+    memset(&access, 0, sizeof access);
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    GB_CU_CHECK(gb_driver<PFN_cuMemSetAccess_v10020>("cuMemSetAccess")(base, size * LT_MAPS, &access, 1));
+#endif
 }
 
 /* How the instances sit on this GPU. */
@@ -281,7 +344,10 @@ static void gb_run(const long *p, const gb_layout &l, gb_tally &t)
     std::vector<uint32_t> mem(words);
     std::vector<int32_t> regs((size_t)K * LT_REGS + 1);
     gb_args a;
-    a.mem = gb_alloc<uint32_t>(words);
+    uint32_t *maps[LT_MAPS];
+    gb_alloc_locations(words, maps);
+    for (int j = 0; j < LT_LOCS; j++)
+        a.loc_base[j] = maps[lt_loc_map[j]];
     int *d_loc = gb_alloc<int>(loc_index.size()), *d_block = gb_alloc<int>(block_logical.size());
     int *d_lane = gb_alloc<int>(lane_pos.size()), *d_inst = gb_alloc<int>(instance_of.size());
     int *d_lines = gb_alloc<int>((size_t)p[GP_stress_target_lines]);
@@ -301,19 +367,23 @@ static void gb_run(const long *p, const gb_layout &l, gb_tally &t)
     for (long it = 0; it < p[GP_iterations]; it++) {
         gb_permutation(order, 0, K * LT_LOCS, p[GP_location_shuffle] != 0, &rng);
         std::fill(mem.begin(), mem.end(), 0u);
-        for (int i = 0; i < K; i++)
-            for (int j = 0; j < LT_LOCS; j++) {
-                int w = order[(size_t)i * LT_LOCS + j] * stride;
-                loc_index[(size_t)i * LT_LOCS + j] = w;
-                mem[w] = (uint32_t)lt_loc_init[j];
-            }
+        for (int i = 0; i < K; i++) {
+            for (int j = 0; j < LT_LOCS; j++)
+                if (lt_loc_root[j] == j) {
+                    int w = order[(size_t)i * LT_LOCS + j] * stride;
+                    loc_index[(size_t)i * LT_LOCS + j] = w;
+                    mem[w] = (uint32_t)lt_loc_init[j];
+                }
+            for (int j = 0; j < LT_LOCS; j++)    /* an alias: its root's word */
+                loc_index[(size_t)i * LT_LOCS + j] = loc_index[(size_t)i * LT_LOCS + lt_loc_root[j]];
+        }
         gb_permutation(block_logical, 0, l.testing_blocks, shuffle, &rng);
         for (int b = 0; b < l.testing_blocks; b++)
             gb_permutation(lane_pos, (size_t)b * block, block, shuffle, &rng);
         for (int r = 0; r < LT_ROLES; r++)
             gb_permutation(instance_of, (size_t)r * K, K, shuffle, &rng);
         gb_permutation(lines, 0, nlines, true, &rng);
-        gb_upload(a.mem, mem);
+        gb_upload(maps[0], mem);
         gb_upload(d_loc, loc_index);
         gb_upload(d_block, block_logical);
         gb_upload(d_lane, lane_pos);
@@ -326,7 +396,7 @@ static void gb_run(const long *p, const gb_layout &l, gb_tally &t)
         GB_CHECK(cudaGetLastError());
         GB_CHECK(cudaDeviceSynchronize());
         gb_download(regs, a.regs);
-        gb_download(mem, a.mem);
+        gb_download(mem, maps[0]);
         gb_download(cut, a.cut);
         gb_count(t, K, regs, mem, loc_index, cut);
     }

@@ -37,6 +37,22 @@ void cuda_layout_build(const struct litmus *l, struct cuda_layout *c)
     }
     c->role_start[c->nroles] = k;
     free(cta);
+    c->loc_root = xcalloc((size_t)l->nlocs + 1, sizeof *c->loc_root);
+    c->loc_map = xcalloc((size_t)l->nlocs + 1, sizeof *c->loc_map);
+    c->nmaps = 1;
+    for (int x = 0; x < l->nlocs; x++) {
+        int root = x;
+        while (l->locs[root].alias_of >= 0)
+            root = l->locs[root].alias_of;
+        c->loc_root[x] = root;
+        if (root != x) {         /* 1 + the aliases of the same root before it */
+            c->loc_map[x] = 1;
+            for (int y = 0; y < x; y++)
+                c->loc_map[x] += c->loc_root[y] == root && y != root;
+        }
+        if (c->loc_map[x] + 1 > c->nmaps)
+            c->nmaps = c->loc_map[x] + 1;
+    }
 }
 
 void cuda_layout_free(struct cuda_layout *c)
@@ -45,4 +61,6 @@ void cuda_layout_free(struct cuda_layout *c)
     free(c->role_start);
     free(c->role_threads);
     free(c->reg_offset);
+    free(c->loc_root);
+    free(c->loc_map);
 }

@@ -14,9 +14,15 @@ struct cuda_layout {
     int max_role_size;
     int *reg_offset;         /* per thread: its first register in the flat array */
     int nregs;               /* registers of all threads */
+    int *loc_root;           /* per location: the location it aliases in the end, or itself */
+    int *loc_map;            /* per location: which mapping of the memory it is read through
+                                (0 for a root; its own for each alias of a root) */
+    int nmaps;               /* mappings of the memory the aliases need */
 };
 
-/* The layout of l (one GPU assumed: CTAs are told apart by their cta id). */
+/* The layout of l (one GPU assumed: CTAs are told apart by their cta id;
+ * every alias gets its own virtual address: one more mapping of the same
+ * memory per alias of a root). */
 void cuda_layout_build(const struct litmus *l, struct cuda_layout *c);
 
 /* Frees what cuda_layout_build made. */

@@ -80,15 +80,11 @@ bool cuda_supported(const struct litmus *l, const struct cuda_layout *c, char *w
         }
     for (int i = 0; i < l->nlocs; i++) {
         const struct location *x = &l->locs[i];
-        if (x->alias_of < 0)
+        if (x->alias_of < 0 || x->alias_proxy == PROXY_GENERIC)
             continue;
-        if (x->alias_proxy != PROXY_GENERIC)
-            snprintf(why, len, "%s is a %s-proxy alias of %s: that needs a bound %s, which the harness does "
-                     "not make", x->name, proxy_name(x->alias_proxy), l->locs[x->alias_of].name,
-                     ptx_asm_proxy_resource(x->alias_proxy));
-        else
-            snprintf(why, len, "%s aliases %s: one location at two virtual addresses needs a second mapping "
-                     "of its memory, which the harness does not make", x->name, l->locs[x->alias_of].name);
+        snprintf(why, len, "%s is a %s-proxy alias of %s: that needs a bound %s, which the harness does not make",
+                 x->name, proxy_name(x->alias_proxy), l->locs[x->alias_of].name,
+                 ptx_asm_proxy_resource(x->alias_proxy));
         return false;
     }
     for (int t = 0; t < l->nthreads; t++) {

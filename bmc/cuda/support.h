@@ -11,8 +11,8 @@
 
 /* True when l can be emitted with layout c; otherwise false with why, one
  * sentence naming the construct: a Vulkan test, threads on several GPUs,
- * a location alias (a second virtual address or a texture or surface
- * proxy of one location), an instruction without PTX counterpart
+ * a texture, surface or constant proxy of a location (generic aliases
+ * run: bmc/cuda/layout.h), an instruction without PTX counterpart
  * (bmc/cuda/ptx_asm.h), or a CTA whose threads do not all pass the same
  * barriers in straight-line code (a hardware bar.cta.sync waits for every
  * thread of the block). */

@@ -181,19 +181,22 @@ static void judge_all(struct judge *j, cJSON *d, struct check_result *r)
     else
         cJSON_AddNullToObject(d, "runs");
     char seen_text[200];
-    snprintf(seen_text, sizeof seen_text, "%d of the %d allowed outcomes%s seen", j->allowed.nstates - missed,
-             j->allowed.nstates, j->allowed.complete ? "" : " found within the bound");
+    snprintf(seen_text, sizeof seen_text, "%d of the %d allowed outcome%s%s seen", j->allowed.nstates - missed,
+             j->allowed.nstates, j->allowed.nstates == 1 ? "" : "s", j->allowed.complete ? "" : " found within the bound");
     if (tally[SV_FORBIDDEN] > 0) {
         r->verdict = V_FAIL;
-        snprintf(r->reason, sizeof r->reason, "the model forbids %d of the %d observed outcomes: %s; %s%s",
-                 tally[SV_FORBIDDEN], n, named, tally[SV_FORBIDDEN] > 1 ? "the first: " : "", first_why);
+        snprintf(r->reason, sizeof r->reason, "the model forbids %d of the %d observed outcome%s: %s; %s%s",
+                 tally[SV_FORBIDDEN], n, n == 1 ? "" : "s", named, tally[SV_FORBIDDEN] > 1 ? "the first: " : "",
+                 first_why);
     } else if (tally[SV_UNKNOWN] > 0) {
         r->verdict = V_UNKNOWN;
-        snprintf(r->reason, sizeof r->reason, "%d of the %d observed outcomes are not reachable within the loop "
-                 "bound %d, and some loop can run past it; %s", tally[SV_UNKNOWN], n, j->s.p->bound, seen_text);
+        snprintf(r->reason, sizeof r->reason, "%d of the %d observed outcome%s %s not reachable within the loop "
+                 "bound %d, and some loop can run past it; %s", tally[SV_UNKNOWN], n, n == 1 ? "" : "s",
+                 tally[SV_UNKNOWN] == 1 ? "is" : "are", j->s.p->bound, seen_text);
     } else {
         r->verdict = V_PASS;
-        snprintf(r->reason, sizeof r->reason, "the model allows each of the %d observed outcomes%s; %s", n,
+        snprintf(r->reason, sizeof r->reason, "the model allows %s %d observed outcome%s%s; %s",
+                 n == 1 ? "the" : "each of the", n, n == 1 ? "" : "s",
                  tally[SV_OUTSIDE_FILTER] ? " (some only outside the filter)" : "", seen_text);
     }
     free(rows);
@@ -308,7 +311,10 @@ void observed_print(FILE *f, const cJSON *details)
     fputs("\n", f);
     cJSON_ArrayForEach(st, states) {
         const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "why"));
-        fprintf(f, "  %10.0f :>", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "count")));
+        if (cJSON_IsNumber(runs))
+            fprintf(f, "  %10.0f :>", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "count")));
+        else
+            fprintf(f, "  :>");
         print_values(f, cJSON_GetObjectItemCaseSensitive(st, "values"));
         fprintf(f, "  %s%s%s\n", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "verdict")),
                 why ? ": " : "", why ? why : "");
@@ -318,7 +324,7 @@ void observed_print(FILE *f, const cJSON *details)
     else
         fprintf(f, "  Allowed, never observed: %d\n", cJSON_GetArraySize(unobserved));
     cJSON_ArrayForEach(st, unobserved) {
-        fprintf(f, "             :>");
+        fprintf(f, cJSON_IsNumber(runs) ? "             :>" : "  :>");
         print_values(f, st);
         fputc('\n', f);
     }

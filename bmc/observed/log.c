@@ -157,7 +157,7 @@ int observed_log_read(const char *path, const char *name, struct observed_test *
     memset(t, 0, sizeof *t);
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, len, "%s: error: cannot open: %s", path, strerror(errno));
+        snprintf(err, len, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     char *line = NULL;
@@ -182,12 +182,12 @@ int observed_log_read(const char *path, const char *name, struct observed_test *
         if (k == 0) {
             at = OUTSIDE;
         } else if (k < 0) {
-            snprintf(err, len, "%s:%d: error: a state line of test %s does not parse (expected "
+            snprintf(err, len, "%s:%d: a state line of test %s does not parse (expected "
                      "[COUNT] [*>|:>] NAME=VALUE; ...)", path, no, name);
             found = -1;
         } else {
             if (!add_state(t, &st)) {
-                snprintf(err, len, "%s:%d: error: this state of test %s names other registers or locations "
+                snprintf(err, len, "%s:%d: this state of test %s names other registers or locations "
                          "than its first one", path, no, name);
                 found = -1;
             }

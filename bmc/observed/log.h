@@ -22,7 +22,7 @@ struct observed_test {
  * name is name (blocks of several runs add up): the lines after "States N"
  * or "Histogram (N states)", each "[COUNT] [*>|:>] LOC=VALUE; ...", up to
  * the first line that is not one.  Returns 1 with t filled, 0 when no
- * block has that name, -1 with err ("LOG:LINE: error: ...") when the log
+ * block has that name, -1 with err ("LOG:LINE: ...") when the log
  * cannot be read, a state line is malformed, or states name different
  * registers and locations.  t is always safe to pass to
  * observed_test_free. */
