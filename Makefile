@@ -12,7 +12,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h bmc/cuda/*.h bmc/observed/*.h)
 
-.PHONY: all test clean install sanitize bench deps example corpus-sanitize
+.PHONY: all test clean install sanitize bench deps example corpus-sanitize cuda-compile cuda-run
 
 PREFIX ?= /usr/local
 DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev
@@ -33,8 +33,18 @@ $(BUILD)/bmc/cuda/harness_text.c: bmc/cuda/harness.cuh
 	{ echo '#include "bmc/cuda/harness.h"'; echo 'const char cuda_harness_text[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
-$(BUILD)/bmc/cuda/harness_text.o: $(BUILD)/bmc/cuda/harness_text.c
+$(BUILD)/bmc/cuda/harness_text.o: $(BUILD)/bmc/cuda/harness_text.c bmc/cuda/harness.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Every PTX test the CUDA harness runs (own tests, and the corpus when it is
+# there), emitted and compiled with nvcc for sm_90 (tests/cuda/run_gpu.py).
+cuda-compile: all
+	python3 tests/cuda/run_gpu.py --compile-only --out $(BUILD)/cuda tests/litmus/ptx tests/litmus/ptx75 \
+		tests/gallery $(wildcard ../shared/corpus/litmus/PTX)
+
+# The own PTX tests run on this machine's GPU and judged by --observed.
+cuda-run: all
+	python3 tests/cuda/run_gpu.py --out $(BUILD)/cuda tests/litmus/ptx tests/litmus/ptx75 tests/gallery
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)

@@ -169,6 +169,38 @@ def compile_handful(record, out):
     record(p.returncode == 2 and p.stderr == f"{bad}:2: error: stress_blocks_per_sm must be from 0 to 64\n",
            f"emit-cuda: a bad parameter is refused by line ({p.returncode}, {p.stderr!r})")
     print(f"INFO emit-cuda: compiled {len(HANDFUL)} programs with {compiler}")
+    host_round_trip(record, compiler, out)
+
+
+def host_round_trip(record, compiler, out):
+    """The host side of an emitted program (tests/cuda/host_check.cu: its
+    own counting and printers, on 64 made-up instances, 9 of them cut)
+    writes a log that --observed reads back: r0, r1 are bits 0 and 1 of the
+    instance, so of the 55 uncut instances 14 end in the state
+    MP+rel.gpu+acq.gpu forbids."""
+    import json
+    stem = "tests_litmus_ptx_MP+rel.gpu+acq.gpu"
+    exe = out / "host_check"
+    p = subprocess.run([compiler, "-Werror", "all-warnings", f'-DEMITTED="{out / stem}.cu"', "-o", str(exe),
+                        str(CUDA / "host_check.cu")], capture_output=True, text=True, timeout=600)
+    record(p.returncode == 0, f"emit-cuda: host_check compiles: {p.stderr[-800:]}")
+    if p.returncode != 0:
+        return
+    p = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    (out / "host.log").write_text(p.stdout)
+    j = json.loads(p.stderr)
+    record(p.returncode == 0 and j["instances"] == 64 and j["cut"] == 9 and j["positive"] == 14
+           and sum(s["count"] for s in j["states"]) == 55 and j["observed"] == ["P1:r0", "P1:r1"],
+           f"emit-cuda: the harness counts made-up outcomes ({p.stderr[:300]})")
+    record("\nCondition ~exists (1:r0=1 /\\ 1:r1=0) is NOT validated\n" in p.stdout
+           and "\n14      *> 1:r0=1; 1:r1=0;\n" in p.stdout, f"emit-cuda: the harness's herd log ({p.stdout[:400]})")
+    q = subprocess.run([str(ROOT / "build" / "gpubmc"), "--observed", str(out / "host.log"),
+                        "tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    record(q.stdout.startswith("tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus: FAIL (the model forbids 1 of the 4 "
+                               "observed outcomes: P1:r0=1; P1:r1=0; (seen 14 times)")
+           and "Observed: 4 outcomes in 55 runs" in q.stdout,
+           f"emit-cuda: --observed reads the harness's own log:\n{q.stdout}{q.stderr}")
 
 
 def observed_rows(record, run):
@@ -208,6 +240,25 @@ def observed_json(record, run):
                "observed --witness: the execution without Causality")
 
 
+def usage_errors(record, run):
+    """Options that do not go with --emit-cuda or --observed, and an output
+    directory that is an input, are usage errors."""
+    mp, log = "tests/litmus/ptx/MP-weak.litmus", str(CUDA / "logs" / "allowed.log")
+    with tempfile.TemporaryDirectory() as tmp:
+        for args, what in ((["--emit-cuda", tmp, "--property", "termination", mp], "--emit-cuda with termination"),
+                           (["--emit-cuda", tmp, "--outcomes", mp], "--emit-cuda with --outcomes"),
+                           (["--observed", log, "--explain", mp], "--observed with --explain"),
+                           (["--observed", log, "--property", "cat_spec", mp], "--observed with cat_spec"),
+                           (["--observed", log, "--engine", "oracle", mp], "--observed with the oracle"),
+                           (["--emit-cuda", tmp, "--observed", log, mp], "--emit-cuda with --observed"),
+                           (["--observed", log, "--source", mp, mp], "--observed with --source"),
+                           (["--emit-cuda", "tests/litmus/ptx", "tests/litmus/ptx"], "--emit-cuda into an input")):
+            p = run(args)
+            record(p.returncode == 1 and p.stderr.startswith("gpubmc: error: ") and p.stdout == "",
+                   f"options: {what} is a usage error ({p.returncode}, {p.stderr!r})")
+        record(not any(pathlib.Path(tmp).iterdir()), "options: a refused --emit-cuda writes nothing")
+
+
 def cuda(record, run):
     """Every CUDA harness and hardware log test."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -216,3 +267,4 @@ def cuda(record, run):
             compile_handful(record, out)
     observed_rows(record, run)
     observed_json(record, run)
+    usage_errors(record, run)

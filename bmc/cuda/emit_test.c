@@ -29,9 +29,10 @@ static void herd_name(const struct litmus *l, const struct avalue *v, char *buf,
         snprintf(buf, len, "%s", l->locs[v->loc].name);
 }
 
-/* The assertion a in herd's condition syntax ("1:r0=1 /\ ~(x=2)"); false
- * when it has a comparison herd cannot write (only name = constant). */
-static bool herd_assertion(const struct litmus *l, const struct assertion *a, char *buf, size_t len)
+/* Appends the assertion a in herd's condition syntax ("1:r0=1 /\ ~(x=2)",
+ * a conjunction or disjunction in parentheses when nested); false when it
+ * has a comparison herd cannot write (only name = constant). */
+static bool herd_assertion(const struct litmus *l, const struct assertion *a, bool nested, char *buf, size_t len)
 {
     size_t used = strlen(buf);
     char name[160];
@@ -41,21 +42,21 @@ static bool herd_assertion(const struct litmus *l, const struct assertion *a, ch
         return true;
     case A_NOT:
         snprintf(buf + used, len - used, "~(");
-        if (!herd_assertion(l, a->lhs, buf, len))
+        if (!herd_assertion(l, a->lhs, false, buf, len))
             return false;
         used = strlen(buf);
         snprintf(buf + used, len - used, ")");
         return true;
     case A_AND: case A_OR:
-        snprintf(buf + used, len - used, "(");
-        if (!herd_assertion(l, a->lhs, buf, len))
+        snprintf(buf + used, len - used, "%s", nested ? "(" : "");
+        if (!herd_assertion(l, a->lhs, true, buf, len))
             return false;
         used = strlen(buf);
         snprintf(buf + used, len - used, a->kind == A_AND ? " /\\ " : " \\/ ");
-        if (!herd_assertion(l, a->rhs, buf, len))
+        if (!herd_assertion(l, a->rhs, true, buf, len))
             return false;
         used = strlen(buf);
-        snprintf(buf + used, len - used, ")");
+        snprintf(buf + used, len - used, "%s", nested ? ")" : "");
         return true;
     case A_CMP: {
         const struct avalue *named = a->a.kind != AV_CONST ? &a->a : &a->b;
@@ -82,7 +83,7 @@ static void herd_condition(const struct litmus *l, const char **kind, char *cond
     if (l->quant == Q_NONE)
         return;
     snprintf(cond, len, "%s (", quants[l->quant]);
-    if (!herd_assertion(l, l->assertion, cond, len) || strlen(cond) + 2 >= len) {
+    if (!herd_assertion(l, l->assertion, false, cond, len) || strlen(cond) + 2 >= len) {
         cond[0] = '\0';
         return;
     }

@@ -10,16 +10,12 @@
  * Blocks past the testing ones only stress memory.  The locations of all
  * instances share one array; an alias of a location is the same word read
  * through another mapping of that array (its own virtual address). */
-#include <algorithm>
-#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <string>
-#include <vector>
+#include <ctime>
 
 #include <cuda_runtime.h>
 #if LT_MAPS > 1
@@ -165,13 +161,35 @@ static uint64_t gb_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* v[from, from + n) = 0..n-1, shuffled when shuffle is set. */
-static void gb_permutation(std::vector<int> &v, size_t from, int n, bool shuffle, uint64_t *rng)
+/* v[0, n) = 0..n-1, shuffled when shuffle is set. */
+static void gb_permutation(int *v, int n, bool shuffle, uint64_t *rng)
 {
     for (int i = 0; i < n; i++)
-        v[from + i] = i;
-    for (int i = n - 1; shuffle && i > 0; i--)
-        std::swap(v[from + i], v[from + gb_next(rng) % (uint64_t)(i + 1)]);
+        v[i] = i;
+    for (int i = n - 1; shuffle && i > 0; i--) {
+        int j = (int)(gb_next(rng) % (uint64_t)(i + 1)), t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Seconds on a monotonic clock. */
+static double gb_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A zeroed host buffer of n elements of T. */
+template <typename T> static T *gb_host(size_t n)
+{
+    T *p = (T *)calloc(n ? n : 1, sizeof(T));
+    if (!p) {
+        fprintf(stderr, "%s: out of memory\n", LT_NAME);
+        exit(3);
+    }
+    return p;
 }
 
 /* A device buffer of n elements of T. */
@@ -182,14 +200,14 @@ template <typename T> static T *gb_alloc(size_t n)
     return p;
 }
 
-template <typename T> static void gb_upload(T *dst, const std::vector<T> &src)
+template <typename T> static void gb_upload(T *dst, const T *src, size_t n)
 {
-    GB_CHECK(cudaMemcpy(dst, src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice));
+    GB_CHECK(cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyHostToDevice));
 }
 
-template <typename T> static void gb_download(std::vector<T> &dst, const T *src)
+template <typename T> static void gb_download(T *dst, const T *src, size_t n)
 {
-    GB_CHECK(cudaMemcpy(dst.data(), src, dst.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    GB_CHECK(cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost));
 }
 
 #if LT_MAPS > 1
@@ -274,7 +292,9 @@ static gb_layout gb_place(const long *p)
     l.sms = prop.multiProcessorCount;
     snprintf(l.device, sizeof l.device, "%s", prop.name);
     int fit = per_sm * l.sms;
-    l.stress_blocks = std::min((int)p[GP_stress_blocks_per_sm] * l.sms, std::max(fit - LT_ROLES, 0));
+    l.stress_blocks = (int)p[GP_stress_blocks_per_sm] * l.sms;
+    if (l.stress_blocks > fit - LT_ROLES)
+        l.stress_blocks = fit > LT_ROLES ? fit - LT_ROLES : 0;
     l.testing_blocks = p[GP_testing_blocks] ? (int)p[GP_testing_blocks] : fit - l.stress_blocks;
     l.testing_blocks -= l.testing_blocks % LT_ROLES;
     if (l.testing_blocks + l.stress_blocks > fit)
@@ -291,69 +311,115 @@ static gb_layout gb_place(const long *p)
     return l;
 }
 
-/* Outcome -> count; the key is the observed values and, last, whether the
- * condition's body holds. */
-typedef std::map<std::vector<int32_t>, long> gb_histogram;
+/* A state: the observed values, then whether the condition's body holds. */
+#define GB_KEY (LT_OBS + 1)
 
-/* What the runs saw. */
+/* What the runs saw: the states, in ascending order, and their counts. */
 struct gb_tally {
-    gb_histogram states;
+    int nstates, cap;
+    int32_t *keys;              /* nstates rows of GB_KEY */
+    long *counts;
     long instances, cut, filtered, positive, negative;
 };
 
-/* Counts the outcome of every instance of one launch. */
-static void gb_count(gb_tally &t, int instances, const std::vector<int32_t> &regs,
-                     const std::vector<uint32_t> &mem, const std::vector<int> &loc_index,
-                     const std::vector<int> &cut)
+static int gb_compare_keys(const void *a, const void *b)
 {
-    std::vector<int32_t> key(LT_OBS + 1);
+    const int32_t *x = (const int32_t *)a, *y = (const int32_t *)b;
+    for (int k = 0; k < GB_KEY; k++)
+        if (x[k] != y[k])
+            return x[k] < y[k] ? -1 : 1;
+    return 0;
+}
+
+/* Counts n more runs of state key. */
+static void gb_add_state(gb_tally &t, const int32_t *key, long n)
+{
+    int lo = 0, hi = t.nstates;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (gb_compare_keys(t.keys + (size_t)mid * GB_KEY, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < t.nstates && gb_compare_keys(t.keys + (size_t)lo * GB_KEY, key) == 0) {
+        t.counts[lo] += n;
+        return;
+    }
+    if (t.nstates == t.cap) {
+        t.cap = t.cap ? 2 * t.cap : 64;
+        t.keys = (int32_t *)realloc(t.keys, (size_t)t.cap * GB_KEY * sizeof(int32_t));
+        t.counts = (long *)realloc(t.counts, (size_t)t.cap * sizeof(long));
+        if (!t.keys || !t.counts) {
+            fprintf(stderr, "%s: out of memory\n", LT_NAME);
+            exit(3);
+        }
+    }
+    memmove(t.keys + (size_t)(lo + 1) * GB_KEY, t.keys + (size_t)lo * GB_KEY,
+            (size_t)(t.nstates - lo) * GB_KEY * sizeof(int32_t));
+    memmove(t.counts + lo + 1, t.counts + lo, (size_t)(t.nstates - lo) * sizeof(long));
+    memcpy(t.keys + (size_t)lo * GB_KEY, key, GB_KEY * sizeof(int32_t));
+    t.counts[lo] = n;
+    t.nstates++;
+}
+
+/* Counts the outcome of every instance of one launch (batch: room for
+ * instances keys). */
+static void gb_count(gb_tally &t, int instances, const int32_t *regs, const uint32_t *mem,
+                     const int *loc_index, const int *cut, int32_t *batch)
+{
     int32_t vals[LT_LOCS + 1];
+    int n = 0;
     for (int i = 0; i < instances; i++) {
         t.instances++;
         if (cut[i]) {
             t.cut++;
             continue;
         }
-        const int32_t *r = &regs[(size_t)i * LT_REGS];
+        const int32_t *r = regs + (size_t)i * LT_REGS;
         for (int j = 0; j < LT_LOCS; j++)
             vals[j] = (int32_t)mem[loc_index[(size_t)i * LT_LOCS + j]];
         if (!lt_filter(r, vals)) {
             t.filtered++;
             continue;
         }
+        int32_t *key = batch + (size_t)n++ * GB_KEY;
         for (int k = 0; k < LT_OBS; k++)
             key[k] = lt_obs_reg[k] >= 0 ? r[lt_obs_reg[k]] : vals[lt_obs_loc[k]];
-        bool sat = lt_body(r, vals);
-        key[LT_OBS] = sat;
-        (sat ? t.positive : t.negative)++;
-        t.states[key]++;
+        key[LT_OBS] = lt_body(r, vals);
+        (key[LT_OBS] ? t.positive : t.negative)++;
+    }
+    qsort(batch, (size_t)n, GB_KEY * sizeof(int32_t), gb_compare_keys);
+    for (int i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && gb_compare_keys(batch + (size_t)i * GB_KEY, batch + (size_t)j * GB_KEY) == 0; j++)
+            ;
+        gb_add_state(t, batch + (size_t)i * GB_KEY, j - i);
     }
 }
 
 /* Runs the test p[GP_iterations] times over the whole GPU. */
 static void gb_run(const long *p, const gb_layout &l, gb_tally &t)
 {
-    uint64_t rng = p[GP_seed] ? (uint64_t)p[GP_seed]
-                              : (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count();
+    uint64_t rng = p[GP_seed] ? (uint64_t)p[GP_seed] : (uint64_t)(gb_seconds() * 1e9);
     int block = (int)p[GP_block_size], K = l.instances, stride = (int)p[GP_mem_stride];
     int nlines = (int)(p[GP_scratch_words] / p[GP_stress_line_size]);
-    size_t words = (size_t)K * LT_LOCS * stride + 1;
-    std::vector<int> loc_index((size_t)K * LT_LOCS), order((size_t)K * LT_LOCS + 1);
-    std::vector<int> block_logical(l.testing_blocks), lane_pos((size_t)l.testing_blocks * block);
-    std::vector<int> instance_of((size_t)K * LT_ROLES), lines(nlines), cut(K);
-    std::vector<uint32_t> mem(words);
-    std::vector<int32_t> regs((size_t)K * LT_REGS + 1);
+    size_t words = (size_t)K * LT_LOCS * stride + 1, nloc = (size_t)K * LT_LOCS;
+    size_t nlanes = (size_t)l.testing_blocks * block, nregs = (size_t)K * LT_REGS + 1;
+    int *loc_index = gb_host<int>(nloc), *order = gb_host<int>(nloc), *lines = gb_host<int>(nlines);
+    int *block_logical = gb_host<int>(l.testing_blocks), *lane_pos = gb_host<int>(nlanes);
+    int *instance_of = gb_host<int>((size_t)K * LT_ROLES), *cut = gb_host<int>(K);
+    uint32_t *mem = gb_host<uint32_t>(words);
+    int32_t *regs = gb_host<int32_t>(nregs), *batch = gb_host<int32_t>((size_t)K * GB_KEY);
     gb_args a;
     uint32_t *maps[LT_MAPS];
     gb_alloc_locations(words, maps);
     for (int j = 0; j < LT_LOCS; j++)
         a.loc_base[j] = maps[lt_loc_map[j]];
-    int *d_loc = gb_alloc<int>(loc_index.size()), *d_block = gb_alloc<int>(block_logical.size());
-    int *d_lane = gb_alloc<int>(lane_pos.size()), *d_inst = gb_alloc<int>(instance_of.size());
-    int *d_lines = gb_alloc<int>((size_t)p[GP_stress_target_lines]);
+    int *d_loc = gb_alloc<int>(nloc), *d_block = gb_alloc<int>(l.testing_blocks), *d_lane = gb_alloc<int>(nlanes);
+    int *d_inst = gb_alloc<int>((size_t)K * LT_ROLES), *d_lines = gb_alloc<int>((size_t)p[GP_stress_target_lines]);
     a.loc_index = d_loc, a.block_logical = d_block, a.lane_pos = d_lane, a.instance_of = d_inst;
     a.stress_lines = d_lines;
-    a.regs = gb_alloc<int32_t>(regs.size());
+    a.regs = gb_alloc<int32_t>(nregs);
     a.cut = gb_alloc<int>(K);
     a.arrived = gb_alloc<unsigned>(K);
     a.scratch = gb_alloc<uint32_t>((size_t)p[GP_scratch_words]);
@@ -362,11 +428,12 @@ static void gb_run(const long *p, const gb_layout &l, gb_tally &t)
     a.max_loop_steps = p[GP_max_loop_steps], a.spin_limit = p[GP_spin_limit];
     a.pre_sync = (int)p[GP_pre_sync], a.stress_iterations = (int)p[GP_mem_stress_iterations];
     a.pre_stress_iterations = (int)p[GP_pre_stress_iterations], a.pattern = (int)p[GP_mem_stress_pattern];
-    a.line_size = (int)p[GP_stress_line_size], a.target_lines = (int)std::min<long>(p[GP_stress_target_lines], nlines);
+    a.line_size = (int)p[GP_stress_line_size];
+    a.target_lines = (int)(p[GP_stress_target_lines] < nlines ? p[GP_stress_target_lines] : nlines);
     bool shuffle = p[GP_thread_shuffle] != 0;
     for (long it = 0; it < p[GP_iterations]; it++) {
-        gb_permutation(order, 0, K * LT_LOCS, p[GP_location_shuffle] != 0, &rng);
-        std::fill(mem.begin(), mem.end(), 0u);
+        gb_permutation(order, K * LT_LOCS, p[GP_location_shuffle] != 0, &rng);
+        memset(mem, 0, words * sizeof(uint32_t));
         for (int i = 0; i < K; i++) {
             for (int j = 0; j < LT_LOCS; j++)
                 if (lt_loc_root[j] == j) {
@@ -377,33 +444,33 @@ static void gb_run(const long *p, const gb_layout &l, gb_tally &t)
             for (int j = 0; j < LT_LOCS; j++)    /* an alias: its root's word */
                 loc_index[(size_t)i * LT_LOCS + j] = loc_index[(size_t)i * LT_LOCS + lt_loc_root[j]];
         }
-        gb_permutation(block_logical, 0, l.testing_blocks, shuffle, &rng);
+        gb_permutation(block_logical, l.testing_blocks, shuffle, &rng);
         for (int b = 0; b < l.testing_blocks; b++)
-            gb_permutation(lane_pos, (size_t)b * block, block, shuffle, &rng);
+            gb_permutation(lane_pos + (size_t)b * block, block, shuffle, &rng);
         for (int r = 0; r < LT_ROLES; r++)
-            gb_permutation(instance_of, (size_t)r * K, K, shuffle, &rng);
-        gb_permutation(lines, 0, nlines, true, &rng);
-        gb_upload(maps[0], mem);
-        gb_upload(d_loc, loc_index);
-        gb_upload(d_block, block_logical);
-        gb_upload(d_lane, lane_pos);
-        gb_upload(d_inst, instance_of);
-        GB_CHECK(cudaMemcpy(d_lines, lines.data(), a.target_lines * sizeof(int), cudaMemcpyHostToDevice));
-        GB_CHECK(cudaMemset(a.regs, 0, regs.size() * sizeof(int32_t)));
+            gb_permutation(instance_of + (size_t)r * K, K, shuffle, &rng);
+        gb_permutation(lines, nlines, true, &rng);
+        gb_upload(maps[0], mem, words);
+        gb_upload(d_loc, loc_index, nloc);
+        gb_upload(d_block, block_logical, (size_t)l.testing_blocks);
+        gb_upload(d_lane, lane_pos, nlanes);
+        gb_upload(d_inst, instance_of, (size_t)K * LT_ROLES);
+        gb_upload(d_lines, lines, (size_t)a.target_lines);
+        GB_CHECK(cudaMemset(a.regs, 0, nregs * sizeof(int32_t)));
         GB_CHECK(cudaMemset(a.cut, 0, K * sizeof(int)));
         GB_CHECK(cudaMemset(a.arrived, 0, K * sizeof(unsigned)));
         gb_kernel<<<l.testing_blocks + l.stress_blocks, block>>>(a);
         GB_CHECK(cudaGetLastError());
         GB_CHECK(cudaDeviceSynchronize());
-        gb_download(regs, a.regs);
-        gb_download(mem, maps[0]);
-        gb_download(cut, a.cut);
-        gb_count(t, K, regs, mem, loc_index, cut);
+        gb_download(regs, a.regs, nregs);
+        gb_download(mem, maps[0], words);
+        gb_download(cut, a.cut, (size_t)K);
+        gb_count(t, K, regs, mem, loc_index, cut, batch);
     }
 }
 
 /* One state's bindings, herd-style ("1:r0=1; x=2;") or as JSON members. */
-static void gb_print_state(FILE *f, const std::vector<int32_t> &key, bool json)
+static void gb_print_state(FILE *f, const int32_t *key, bool json)
 {
     for (int k = 0; k < LT_OBS; k++) {
         if (json)
@@ -423,10 +490,11 @@ static bool gb_validated(const gb_tally &t)
 static void gb_print_log(const long *p, const gb_layout &l, const gb_tally &t, double secs)
 {
     printf("Test %s %s\n", LT_NAME, LT_KIND);
-    printf("Histogram (%d states)\n", (int)t.states.size());
-    for (gb_histogram::const_iterator s = t.states.begin(); s != t.states.end(); ++s) {
-        printf("%-8ld%s>", s->second, s->first[LT_OBS] ? "*" : ":");
-        gb_print_state(stdout, s->first, false);
+    printf("Histogram (%d states)\n", t.nstates);
+    for (int s = 0; s < t.nstates; s++) {
+        const int32_t *key = t.keys + (size_t)s * GB_KEY;
+        printf("%-8ld%s>", t.counts[s], key[LT_OBS] ? "*" : ":");
+        gb_print_state(stdout, key, false);
         printf("\n");
     }
     printf("%s\n\nWitnesses\nPositive: %ld, Negative: %ld\n", gb_validated(t) ? "Ok" : "No", t.positive,
@@ -436,8 +504,8 @@ static void gb_print_log(const long *p, const gb_layout &l, const gb_tally &t, d
     printf("Observation %s %s %ld %ld\n", LT_NAME,
            t.positive == 0 ? "Never" : t.negative == 0 ? "Always" : "Sometimes", t.positive, t.negative);
     printf("Time %s %.2f\n", LT_NAME, secs);
-    printf("Runs %s %ld instances in %ld iterations, %ld cut at max_loop_steps, %ld outside the filter\n",
-           LT_NAME, t.instances, p[GP_iterations], t.cut, t.filtered);
+    printf("Runs %s %ld instances over %ld iteration%s, %ld cut at max_loop_steps, %ld outside the filter\n",
+           LT_NAME, t.instances, p[GP_iterations], p[GP_iterations] == 1 ? "" : "s", t.cut, t.filtered);
     printf("Device %s %s, %d SMs, %d testing and %d stress blocks of %ld threads\n\n", LT_NAME, l.device,
            l.sms, l.testing_blocks, l.stress_blocks, p[GP_block_size]);
 }
@@ -464,14 +532,16 @@ static void gb_print_json(FILE *f, const long *p, const gb_layout &l, const gb_t
     gb_json_string(f, LT_NAME);
     fprintf(f, ", \"file\": ");
     gb_json_string(f, LT_FILE);
+    fprintf(f, ", \"kind\": \"%s\"", LT_KIND);
     fprintf(f, ", \"observed\": [");
     for (int k = 0; k < LT_OBS; k++)
         fprintf(f, "%s\"%s\"", k ? ", " : "", lt_obs_json[k]);
     fprintf(f, "], \"states\": [");
-    for (gb_histogram::const_iterator s = t.states.begin(); s != t.states.end(); ++s) {
-        fprintf(f, "%s{\"values\": {", s == t.states.begin() ? "" : ", ");
-        gb_print_state(f, s->first, true);
-        fprintf(f, "}, \"count\": %ld, \"satisfies\": %s}", s->second, s->first[LT_OBS] ? "true" : "false");
+    for (int s = 0; s < t.nstates; s++) {
+        const int32_t *key = t.keys + (size_t)s * GB_KEY;
+        fprintf(f, "%s{\"values\": {", s ? ", " : "");
+        gb_print_state(f, key, true);
+        fprintf(f, "}, \"count\": %ld, \"satisfies\": %s}", t.counts[s], key[LT_OBS] ? "true" : "false");
     }
     fprintf(f, "], \"positive\": %ld, \"negative\": %ld, \"instances\": %ld, \"cut\": %ld, \"filtered\": %ld, "
             "\"time_s\": %.3f, \"device\": ", t.positive, t.negative, t.instances, t.cut, t.filtered, secs);
@@ -502,10 +572,11 @@ int main(int argc, char **argv)
         }
     }
     gb_layout l = gb_place(p);
-    gb_tally t = gb_tally();
-    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    gb_tally t;
+    memset(&t, 0, sizeof t);
+    double t0 = gb_seconds();
     gb_run(p, l, t);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double secs = gb_seconds() - t0;
     gb_print_log(p, l, t, secs);
     if (json) {
         FILE *f = fopen(json, "a");
