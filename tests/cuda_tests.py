@@ -201,6 +201,26 @@ def host_round_trip(record, compiler, out):
                                "observed outcomes: P1:r0=1; P1:r1=0; (seen 14 times)")
            and "Observed: 4 outcomes in 55 runs" in q.stdout,
            f"emit-cuda: --observed reads the harness's own log:\n{q.stdout}{q.stderr}")
+    runner_table(record, out, p.stdout, p.stderr)
+
+
+def runner_table(record, out, log, js):
+    """tests/cuda/run_gpu.py's table from the made-up run: 1 iteration, 64
+    runs, 14 weak (the ~exists body) and 14 forbidden, FAIL; exit status 10."""
+    import contextlib, importlib.util, io
+    spec = importlib.util.spec_from_file_location("run_gpu", CUDA / "run_gpu.py")
+    run_gpu = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_gpu)
+    d = out / "runner"
+    d.mkdir()
+    (d / "results.log").write_text(log)
+    (d / "results.json").write_text(js)
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        rc = run_gpu.table(d, ["tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus"])
+    row = text.getvalue().splitlines()[1].split()
+    record(rc == 10 and row[:6] == ["tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus", "1", "64", "14", "14", "FAIL"],
+           f"run_gpu.py: the table of a run ({rc}, {text.getvalue()!r})")
 
 
 def observed_rows(record, run):

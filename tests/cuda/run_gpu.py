@@ -11,9 +11,9 @@ nvcc for --arch (default sm_90), and unless --compile-only runs each on the
 GPU with the parameters file (default: the params.txt gpubmc wrote), its
 outcomes going to DIR/results.log (herd's log format) and DIR/results.json.
 Then `gpubmc --observed DIR/results.log` judges them and a table follows:
-test, runs, weak runs (those satisfying an exists or ~exists condition's
-body, or violating a forall's), forbidden runs (those whose outcome the
-model forbids) and the verdict. Without nvcc, or without a GPU, it says so
+test, iterations (launches), runs (instances), weak runs (those satisfying
+an exists or ~exists condition's body, or violating a forall's), forbidden
+runs (those whose outcome the model forbids) and the verdict. Without nvcc, or without a GPU, it says so
 and stops: it never makes results up.
 
 Exit status: 0 when every program built (and every observed outcome is
@@ -95,14 +95,15 @@ def table(out, files):
     for o in map(json.loads, js.read_text().splitlines() if js.exists() else []):
         runs[o["file"]] = o
     width = max([len(f) for f in files] + [4])
-    print(f"{'test':{width}}  {'runs':>10}  {'weak':>8}  {'forbidden':>9}  verdict")
+    print(f"{'test':{width}}  {'iterations':>10}  {'runs':>10}  {'weak':>8}  {'forbidden':>9}  verdict")
     forbidden_any = False
     for f in files:
         o, h = judged.get(f, {}), runs.get(f, {})
         weak = h.get("negative" if h.get("kind") == "Required" else "positive", 0)
         bad = sum(s["count"] for s in o.get("details", {}).get("states", []) if s["verdict"] == "forbidden")
         forbidden_any |= bad > 0
-        print(f"{f:{width}}  {h.get('instances', 0):>10}  {weak:>8}  {bad:>9}  {o.get('result', '?')}"
+        print(f"{f:{width}}  {h.get('params', {}).get('iterations', 0):>10}  {h.get('instances', 0):>10}  {weak:>8}  "
+              f"{bad:>9}  {o.get('result', '?')}"
               f"{'' if o.get('result') in ('PASS', None) else ' (' + o.get('reason', '') + ')'}")
     return 10 if forbidden_any else 0
 
