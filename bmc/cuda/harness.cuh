@@ -75,6 +75,9 @@ __device__ static void gb_presync(const gb_args &a, int inst)
             break;
 }
 
+/* One launch: every lane of a testing block runs its instance's thread of
+ * its block's role (or, past the instances, only the role's barriers);
+ * the other blocks stress memory. */
 __global__ void gb_kernel(gb_args a)
 {
     if ((int)blockIdx.x >= a.testing_blocks) {
@@ -200,11 +203,13 @@ template <typename T> static T *gb_alloc(size_t n)
     return p;
 }
 
+/* Copies n elements to the device. */
 template <typename T> static void gb_upload(T *dst, const T *src, size_t n)
 {
     GB_CHECK(cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyHostToDevice));
 }
 
+/* Copies n elements from the device. */
 template <typename T> static void gb_download(T *dst, const T *src, size_t n)
 {
     GB_CHECK(cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -322,6 +327,7 @@ struct gb_tally {
     long instances, cut, filtered, positive, negative;
 };
 
+/* qsort's order of states: value by value. */
 static int gb_compare_keys(const void *a, const void *b)
 {
     const int32_t *x = (const int32_t *)a, *y = (const int32_t *)b;
@@ -553,6 +559,7 @@ static void gb_print_json(FILE *f, const long *p, const gb_layout &l, const gb_t
     fprintf(f, "}}\n");
 }
 
+/* ./NAME [-p PARAMS.txt] [-j OUT.json]: the run, its log on stdout. */
 int main(int argc, char **argv)
 {
     long p[GB_NPARAMS];

@@ -4,6 +4,13 @@
  * and locations, a spin barrier before each instance, many iterations. */
 #include "bmc/cuda/params.h"
 
+/* One parameter: its name in params.txt, default, range and meaning. */
+struct cuda_param {
+    const char *name;
+    long def, min, max;
+    const char *help;
+};
+
 static const struct cuda_param params[] = {
     { "iterations", 100, 1, 1000000000L,
       "kernel launches; each runs every instance of the test once" },
@@ -37,12 +44,6 @@ static const struct cuda_param params[] = {
       "backward jumps a test thread may take; past it the instance is cut (not counted)" },
     { "seed", 1, 0, 4611686018427387903L, "random seed (0: from the clock)" },
 };
-
-const struct cuda_param *cuda_params(int *n)
-{
-    *n = (int)(sizeof params / sizeof params[0]);
-    return params;
-}
 
 void cuda_params_write_file(FILE *f)
 {

@@ -5,16 +5,6 @@
 
 #include <stdio.h>
 
-/* One parameter: its name in params.txt, default, range and meaning. */
-struct cuda_param {
-    const char *name;
-    long def, min, max;
-    const char *help;
-};
-
-/* The parameters, in params.txt order; n set to their number. */
-const struct cuda_param *cuda_params(int *n);
-
 /* Writes params.txt: every parameter at its default, each after a comment
  * saying what it does. */
 void cuda_params_write_file(FILE *f);
