@@ -71,8 +71,8 @@ static void write_program(FILE *f, const void *arg)
             "// Build: nvcc " NVCC_FLAGS " -o %s %s.cu\n"
             "// Run:   ./%s [-p params.txt] [-j results.json]\n"
             "// Every memory access, fence and barrier of the test is the inline PTX of its\n"
-            "// instruction, after a comment with the litmus text.\n\n", t->name, t->path, t->name, t->name,
-            t->name);
+            "// instruction, after a comment with the litmus text.\n\n#include <cstdint>\n\n", t->name, t->path,
+            t->name, t->name, t->name);
     cuda_params_write_table(f);
     fputc('\n', f);
     cuda_emit_description(f, t->path, t->l, t->c, t->o);
