@@ -62,6 +62,11 @@ static bool rmw_statement(const struct litmus *l, const struct thread *th, const
                  red ? "red" : "atom", in->op == OP_MUL ? "mul" : "div");
         return false;
     }
+    if (red && (in->mo == MO_ACQUIRE || in->mo == MO_ACQ_REL)) {
+        snprintf(why, wlen, "`%s`: PTX's red is .relaxed or .release (a reduction returns nothing to acquire; "
+                 "ptxas refuses red.%s)", in->text, mo_name(in->mo));
+        return false;
+    }
     char a[64], b[64];
     if (in->op == OP_SUB)
         negated_operand(th, &in->a, a, sizeof a);

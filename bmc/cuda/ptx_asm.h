@@ -16,7 +16,8 @@
  * their order, scope and operation (atom.sub and red.sub become the add
  * of the negated operand: PTX has no sub); local arithmetic is the PTX
  * instruction of the same operation.  Returns false, with why, when PTX
- * has no such instruction or the harness cannot provide its operands. */
+ * has no such instruction (atom.mul, red.acquire, ...) or the harness
+ * cannot provide its operands (texture, surface, constant proxies). */
 bool ptx_asm_statement(const struct litmus *l, const struct thread *th, const struct instr *in, char *buf,
                        size_t len, char *why, size_t wlen);
 

@@ -83,6 +83,8 @@ static const struct row refused[] = {
     { "atom.relaxed.gpu.mul r0, x, 2", "PTX has no atom.mul" },
     { "atom.relaxed.gpu.div r0, x, 2", "PTX has no atom.div" },
     { "red.relaxed.gpu.mul x, 2", "PTX has no red.mul" },
+    { "red.acq_rel.gpu.add x, 1", "PTX's red is .relaxed or .release" },
+    { "red.acquire.sys.or x, 1", "PTX's red is .relaxed or .release" },
     { "bar.cta.arrive 0", "bar.cta.arrive needs a thread count" },
     { "bar.cta.sync 1, 2", "a barrier with an id or a quorum" },
     { "bar.cta.sync 1, r0, 64", "a barrier with an id or a quorum" },
