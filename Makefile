@@ -5,14 +5,15 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror 
 LDLIBS  = -lcadical -lstdc++ -lm -lcjson -lgvc -lcgraph -lcdt
 BUILD  ?= build
 
-LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c bmc/transform/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
-LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c bmc/transform/*.c bmc/cuda/*.c bmc/observed/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/bmc/cuda/harness_text.o
 MAIN_OBJ = $(BUILD)/bmc/main.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h)
+HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h bmc/cuda/*.h bmc/observed/*.h)
 
-.PHONY: all test clean install sanitize bench deps example corpus-sanitize crosscheck fuzz fuzz-deps
+.PHONY: all test clean install sanitize bench deps example corpus-sanitize crosscheck fuzz fuzz-deps \
+	cuda-compile cuda-run
 
 PREFIX ?= /usr/local
 DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev
@@ -26,6 +27,25 @@ $(BUILD)/gpubmc: $(MAIN_OBJ) $(LIB_OBJ)
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The CUDA harness text every emitted program shares, as a C string.
+$(BUILD)/bmc/cuda/harness_text.c: bmc/cuda/harness.cuh
+	@mkdir -p $(dir $@)
+	{ echo '#include "bmc/cuda/harness.h"'; echo 'const char cuda_harness_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/bmc/cuda/harness_text.o: $(BUILD)/bmc/cuda/harness_text.c bmc/cuda/harness.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Every PTX test the CUDA harness runs (own tests, and the corpus when it is
+# there), emitted and compiled with nvcc for sm_90 (tests/cuda/run_gpu.py).
+cuda-compile: all
+	python3 tests/cuda/run_gpu.py --compile-only --out $(BUILD)/cuda tests/litmus/ptx tests/litmus/ptx75 \
+		tests/gallery $(wildcard ../shared/corpus/litmus/PTX)
+
+# The own PTX tests run on this machine's GPU and judged by --observed.
+cuda-run: all
+	python3 tests/cuda/run_gpu.py --out $(BUILD)/cuda tests/litmus/ptx tests/litmus/ptx75 tests/gallery
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)

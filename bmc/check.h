@@ -29,7 +29,9 @@ enum check_kind {
     CK_TRANSFORM,            /* --transform NAME[@LINE] */
     CK_NECESSARY_SYNC,       /* --necessary-sync */
     CK_MINIMIZE_SYNC,        /* --minimize-sync */
-    CK_COMPARE_MODEL         /* --compare-model M2 */
+    CK_COMPARE_MODEL,        /* --compare-model M2 */
+    CK_EMIT_CUDA,            /* --emit-cuda DIR: the test as a CUDA program */
+    CK_OBSERVED              /* --observed LOG: hardware outcomes against the model */
 };
 
 struct check_opts {
@@ -55,6 +57,8 @@ struct check_opts {
     int transform_line;      /* CK_TRANSFORM: only sites on this line; 0: all */
     const char *emit_dir;    /* CK_TRANSFORM: write the rewritten programs here */
     const char *compare_model;   /* CK_COMPARE_MODEL: the model to compare with */
+    const char *cuda_dir;    /* CK_EMIT_CUDA: where the programs go */
+    const char *observed_log;    /* CK_OBSERVED: the log of a hardware run */
 };
 
 /* One progress model's termination verdict in a check of several. */

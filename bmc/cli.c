@@ -23,7 +23,8 @@ static const char synopsis[] =
     "              [--expect CSV]... [-j N] [--shard K/N]\n"
     "              [--timeout SECONDS] [--max-memory MB]\n"
     "              [--source SRC | --transform NAME[@LINE] [--emit-transformed DIR]\n"
-    "               | --necessary-sync | --minimize-sync | --compare-model M2]\n"
+    "               | --necessary-sync | --minimize-sync | --compare-model M2\n"
+    "               | --emit-cuda DIR | --observed LOG]\n"
     "              [FILE|DIR]...\n"
     "       gpubmc --help | --version\n";
 
@@ -31,7 +32,7 @@ enum option_id {
     O_MODEL, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_MAX_STATES, O_JSON, O_WITNESS,
     O_OUTCOMES, O_NO_SYMMETRY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
     O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
-    O_COMPARE_MODEL, O_HELP,
+    O_COMPARE_MODEL, O_EMIT_CUDA, O_OBSERVED, O_HELP,
     O_VERSION, O_COUNT
 };
 
@@ -89,6 +90,10 @@ static const struct option_spec options[O_COUNT] = {
                           "the weakest program, checked again" },
     [O_COMPARE_MODEL] = { "--compare-model", NULL, "M2", "the outcomes the model allows and M2 forbids, and\n"
                           "the reverse" },
+    [O_EMIT_CUDA] = { "--emit-cuda", NULL, "DIR", "write each PTX test as a CUDA program that runs it\n"
+                      "under stress on a GPU (DIR/NAME.cu, Makefile, params.txt)" },
+    [O_OBSERVED] = { "--observed", NULL, "LOG", "judge the outcomes a hardware run saw (herd or litmus7\n"
+                     "log): FAIL names those the model forbids" },
     [O_HELP] = { "--help", "-h", NULL, "print this help" },
     [O_VERSION] = { "--version", NULL, NULL, "print the version" },
 };
@@ -249,12 +254,13 @@ static bool axiom_of_some_model(const char *name, char *known, size_t len)
 }
 
 /* Sets what the jobs check; a usage error when another of --source,
- * --transform, --necessary-sync, --minimize-sync, --compare-model came first. */
+ * --transform, --necessary-sync, --minimize-sync, --compare-model,
+ * --emit-cuda, --observed came first. */
 static int set_kind(struct cli *cli, enum check_kind kind, const char *option)
 {
     if (cli->opts.kind != CK_PLAIN && cli->opts.kind != kind)
         return usage_error("%s cannot be combined with --source, --transform, --necessary-sync, "
-                           "--minimize-sync or --compare-model", option);
+                           "--minimize-sync, --compare-model, --emit-cuda or --observed", option);
     cli->opts.kind = kind;
     return 0;
 }
@@ -342,6 +348,8 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
             return usage_error("unknown or unavailable model '%s'", v);
         cli->opts.compare_model = v;
         return set_kind(cli, CK_COMPARE_MODEL, "--compare-model");
+    case O_EMIT_CUDA: return set_kind(cli, CK_EMIT_CUDA, "--emit-cuda") || (cli->opts.cuda_dir = v, 0);
+    case O_OBSERVED: return set_kind(cli, CK_OBSERVED, "--observed") || (cli->opts.observed_log = v, 0);
     case O_HELP: print_help(); return 2;
     case O_VERSION: puts("gpubmc " GPUBMC_VERSION); return 2;
     case O_COUNT: break;   /* not an option */
@@ -435,10 +443,11 @@ int cli_parse(int argc, char **argv, struct cli *cli)
 
 int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
 {
-    bool termination = false, program_spec = false;
+    bool termination = false, program_spec = false, cat_spec = false;
     for (int i = 0; i < jobs->n; i++) {
         termination |= jobs->jobs[i].opts.property == P_TERMINATION;
         program_spec |= jobs->jobs[i].opts.property == P_PROGRAM_SPEC;
+        cat_spec |= jobs->jobs[i].opts.property == P_CAT_SPEC;
     }
     if (cli->opts.oracle && termination)
         return usage_error("%s", "--engine oracle decides program_spec and cat_spec, not termination");
@@ -458,6 +467,15 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
                            "cat_spec FAIL names its race, a termination FAIL its stuck threads)");
     if (cli->opts.emit_dir && cli->opts.kind != CK_TRANSFORM)
         return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
+    if ((cli->opts.kind == CK_EMIT_CUDA || cli->opts.kind == CK_OBSERVED) && (termination || cat_spec))
+        return usage_error("%s", "--emit-cuda and --observed are about a test's final states (program_spec): "
+                           "no --property cat_spec or termination");
+    if (cli->opts.kind == CK_EMIT_CUDA && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+        return usage_error("%s", "--emit-cuda writes programs and checks nothing: no --engine oracle, "
+                           "--outcomes or --explain");
+    if (cli->opts.kind == CK_OBSERVED && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+        return usage_error("%s", "--observed enumerates the allowed outcomes and explains each forbidden one "
+                           "with the SAT engine: no --engine oracle, --outcomes or --explain");
     if (cli->opts.kind != CK_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--source, --transform, --necessary-sync, --minimize-sync and --compare-model "
                            "compare outcome sets with the SAT engine: no --engine oracle, --outcomes or --explain");

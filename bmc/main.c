@@ -6,6 +6,7 @@
 #include "bmc/batch.h"
 #include "bmc/cli.h"
 #include "bmc/graph_output.h"
+#include "bmc/observed/judge.h"
 #include "bmc/outcomes.h"
 #include "bmc/output.h"
 #include "bmc/refinement.h"
@@ -84,7 +85,9 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
-    if (r->details)
+    if (r->details && job->opts.kind == CK_OBSERVED)
+        observed_print(stdout, r->details);
+    else if (r->details)
         refinement_print(stdout, r->details);
 }
 
@@ -230,7 +233,8 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
     if (cli_check_jobs(cli, jobs)
         || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
         || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))
-        || (cli->opts.emit_dir && output_refused("--emit-transformed", cli->opts.emit_dir, cli, jobs))) {
+        || (cli->opts.emit_dir && output_refused("--emit-transformed", cli->opts.emit_dir, cli, jobs))
+        || (cli->opts.cuda_dir && output_refused("--emit-cuda", cli->opts.cuda_dir, cli, jobs))) {
         jobs_free(jobs);
         return 1;
     }

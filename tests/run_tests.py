@@ -5,6 +5,7 @@ Prints one line per failure and ends with 'N passed, N failed'."""
 import json, os, pathlib, re, shutil, subprocess, sys, tempfile
 
 import batch_tests
+import cuda_tests
 import explain_tests
 import gallery_tests
 import trust_tests
@@ -657,6 +658,7 @@ def main():
     explain_tests.explanations_and_graphs(record, run)
     gallery_tests.gallery(record, run)
     random_crosscheck()
+    cuda_tests.cuda(record, run)
     corpus()
     vulkan_liveness()
     ptx_liveness_engines()
