@@ -97,12 +97,33 @@ def to_dartagnan(text):
             new.append(ins)
         t.code[k] = new
     t.init = [dec(e) for e in t.init]
+    add_register_inits(t)
     if t.locations is not None:
         t.locations = pid_sub(t.locations)
     if t.filter is not None:
         t.filter = cond(t.filter)
     t.cond = cond(t.cond)
     return t.render()
+
+
+def add_register_inits(t):
+    """Writes `Pi:rj=0` for every register of a thread that the initial
+    state leaves out.  Both tools start registers at 0, but Dartagnan's
+    --encoding.initializeRegisters misses a read of a register by an
+    instruction that also writes it (`add r0, r0, 1` in a loop: r0 may start
+    anywhere), while it honours an explicit initial value."""
+    have = {re.sub(r"\s+", "", e.split("=")[0]) for e in t.init if re.match(r"P\d+\s*:", e)}
+    for pid, code in zip(t.pids(), t.code):
+        regs = []
+        for ins in code:
+            for r in re.findall(r"\br\d+\b", ins):
+                if r not in regs:
+                    regs.append(r)
+        for r in regs:
+            if f"P{pid}:{r}" not in have:
+                t.init.append(f"P{pid}:{r}=0")
+                have.add(f"P{pid}:{r}")
+    return t
 
 
 def witness_side(prop, quant, result):
@@ -187,7 +208,7 @@ def run_dartagnan(files, model, prop, bound, progress=None, chunk=80, timeout_s=
         limit = jvm_limit or (30 + len(part) * (timeout_s + 5))
         try:
             p = subprocess.run(args + part, capture_output=True, text=True, timeout=limit,
-                               env=dict(os.environ, DAT3M_OUTPUT=tempfile.gettempdir() + "/dat3m-output"))
+                               env=dict(os.environ, DAT3M_OUTPUT=os.environ.get("DAT3M_OUTPUT", tempfile.gettempdir() + "/gpubmc-dartagnan-output")))
             got = parse_dartagnan(p.stdout)
         except subprocess.TimeoutExpired:
             got = {}
@@ -237,15 +258,24 @@ def batch(jobs, binary, tmp, par=2, chunk=100, timeout_s=20):
 BARRIER = re.compile(r"^((?:bar\.cta\.(?:sync|arrive))|(?:cbar\S*))\s+(-?\d+)\s*(?:,\s*(\S+?)\s*(?:,\s*(\S+)\s*)?)?$")
 
 
+def group_of(t, k):
+    """The CTA (gpu, cta) or workgroup (qf, wg) of thread k."""
+    nums = [int(x) for x in re.findall(r"\d+", t.places[k].split("@", 1)[1])]
+    return (nums[1], nums[0]) if t.dialect == "PTX" else (nums[2], nums[1])
+
+
 def barrier_renamed(text):
     """The program with every barrier occurrence given its own instance: the
     k-th barrier of instance i (and id) in each thread becomes instance
     100 + 10 i + k, so Dartagnan matches barriers per occurrence as gpubmc
     does.  None when that is not a static renaming (a thread with barriers
-    and jumps, a register id) or changes nothing."""
+    and jumps, a register id), when threads of one CTA/workgroup reach an
+    instance a different number of times (gpubmc keeps an unmatched
+    occurrence waiting, a renamed one would pass), or when nothing changes."""
     t = L.parse(text)
     changed = False
-    for code in t.code:
+    counts = collections.defaultdict(dict)         # (group, inst, id) -> {thread: n}
+    for k, code in enumerate(t.code):
         bars = [i for i, ins in enumerate(code) if BARRIER.match(ins)]
         if not bars:
             continue
@@ -257,13 +287,68 @@ def barrier_renamed(text):
             inst, bid, q = int(m.group(2)), m.group(3), m.group(4)
             if bid is not None and not re.match(r"-?\d+$", bid):
                 return None
-            k = seen[(inst, bid)]
+            n = seen[(inst, bid)]
             seen[(inst, bid)] += 1
-            changed |= k > 0
-            new = f"{m.group(1)} {100 + 10 * inst + k}"
+            changed |= n > 0
+            new = f"{m.group(1)} {100 + 10 * inst + n}"
             if bid is not None:
                 new += f", {bid}" + (f", {q}" if q is not None else "")
             code[i] = new
+        for (inst, bid), n in seen.items():
+            counts[(group_of(t, k), inst, bid)][k] = n
+    if any(len(set(v.values())) > 1 for v in counts.values()):
+        return None
+    return t.render() if changed else None
+
+
+def scopes_renumbered(text):
+    """The program with CTA (workgroup) ids made unique across GPUs (queue
+    families): Dartagnan groups control barriers by the CTA or workgroup
+    number alone (ProgramEncoder.getWorkgroupId), so threads of cta 0 on gpu
+    0 and gpu 1 wait for each other there, while its cat relations (scta,
+    swg) compare the whole hierarchy.  None when no two threads share a
+    number in different GPUs (queue families), or there is no barrier."""
+    t = L.parse(text)
+    if not any(BARRIER.match(i) for c in t.code for i in c):
+        return None
+    groups = {group_of(t, k) for k in range(len(t.code))}
+    if len({g[1] for g in groups}) == len(groups):
+        return None
+    for k, pl in enumerate(t.places):
+        pid, where = pl.split("@", 1)
+        nums = [int(x) for x in re.findall(r"\d+", where)]
+        if t.dialect == "PTX":
+            t.places[k] = f"{pid}@cta {nums[1] * 10 + nums[0]},gpu {nums[1]}"
+        else:
+            wg = nums[2] * 10 + nums[1]
+            t.places[k] = f"{pid}@sg {wg * 10 + nums[0]}, wg {wg}, qf {nums[2]}"
+    return t.render()
+
+
+CAS = re.compile(r"^((?:su)?atom\.\S+\.cas)\s+(r\d+)\s*,\s*(\w+)\s*,\s*(\S+?)\s*,\s*(\S+)$")
+
+
+def cas_renamed(text):
+    """The program with each PTX CAS whose compared or new value is its own
+    destination register given a fresh destination, copied back by an add:
+    Dartagnan compiles `atom.cas d, [a], b, c` as d = load(a); store(a,
+    d == b ? c : d), reading b and c after d was overwritten.  None when no
+    CAS is like that."""
+    t = L.parse(text)
+    if t.dialect != "PTX":
+        return None
+    changed = False
+    fresh = 90
+    for code in t.code:
+        for i, ins in enumerate(list(code)):
+            m = CAS.match(ins)
+            if m and m.group(2) in (m.group(4), m.group(5)):
+                k = code.index(ins)
+                tmp = f"r{fresh}"
+                fresh += 1
+                code[k:k + 1] = [f"{m.group(1)} {tmp}, {m.group(3)}, {m.group(4)}, {m.group(5)}",
+                                 f"add {m.group(2)}, {tmp}, 0"]
+                changed = True
     return t.render() if changed else None
 
 
@@ -276,9 +361,17 @@ def explain(cases, binary, tmp, par=2):
     {case key: (class, detail)}:
       dat3m-local-consistency: Dartagnan agrees with gpubmc once told not to
         assume program order per location (Vulkan; its PTX target never does);
+      dat3m-register-init: with every register given an explicit initial 0
+        (see add_register_inits), Dartagnan agrees;
+      dat3m-cas-register: with each PTX CAS given a destination register of its
+        own (see cas_renamed), Dartagnan agrees;
+      dat3m-barrier-scope-id: with CTA/workgroup numbers unique across GPUs
+        or queue families (see scopes_renumbered), Dartagnan agrees;
       barrier-per-occurrence: with each barrier occurrence its own instance
         (straight-line code), gpubmc keeps its verdict and Dartagnan agrees;
-      bound: at a higher loop bound (up to 4) both tools give one verdict;
+      bound: one tool said UNKNOWN, and at a higher loop bound (up to 4)
+        both give one verdict (a PASS against a FAIL that a higher bound
+        settles stays unexplained: one of them answered wrongly at the lower);
       unexplained: none of these."""
     jobs = []
     for c in cases:
@@ -290,6 +383,15 @@ def explain(cases, binary, tmp, par=2):
         r = barrier_renamed(text)
         if r:
             jobs.append(dict(base, key=key + ("bar",), text=r))
+        r = cas_renamed(text)
+        if r:
+            jobs.append(dict(base, key=key + ("cas",), text=r))
+        r = scopes_renumbered(text)
+        if r:
+            jobs.append(dict(base, key=key + ("scope",), text=r))
+        r = add_register_inits(L.parse(text)).render()
+        if r != L.parse(text).render():
+            jobs.append(dict(base, key=key + ("reg",), text=r))
         if has_loop(text):
             for b2 in range(c["bound"] + 1, min(c["bound"] + 2, 4) + 1):
                 jobs.append(dict(base, key=key + (f"b{b2}",), text=text, bound=b2))
@@ -300,15 +402,23 @@ def explain(cases, binary, tmp, par=2):
         g = c["gpubmc"]
         lc = got.get(key + ("lc",))
         bar = got.get(key + ("bar",))
-        bounds = sorted((k[-1], v) for k, v in got.items() if k[:4] == key and k[-1].startswith("b")
-                        and k[-1] != "bar")
+        cas = got.get(key + ("cas",))
+        scope = got.get(key + ("scope",))
+        reg = got.get(key + ("reg",))
+        bounds = sorted((k[-1], v) for k, v in got.items() if k[:4] == key and re.match(r"b\d+$", k[-1]))
         if lc and lc[1] == g:
             out[key] = ("dat3m-local-consistency", f"without local consistency Dartagnan says {lc[1]}")
+        elif reg and reg[0] == g and reg[1] == g:
+            out[key] = ("dat3m-register-init", f"registers given explicit initial values: both {g}")
+        elif cas and cas[0] == g and cas[1] == g:
+            out[key] = ("dat3m-cas-register", f"CAS destination renamed: both {g}")
+        elif scope and scope[0] == g and scope[1] == g:
+            out[key] = ("dat3m-barrier-scope-id", f"CTA/workgroup ids made unique: both {g}")
         elif bar and bar[0] == g and bar[1] == g:
             out[key] = ("barrier-per-occurrence", f"barriers renamed per occurrence: both {g}")
         else:
             hit = [(b, v) for b, v in bounds if v[0] == v[1] and v[0] in ("PASS", "FAIL")]
-            if hit:
+            if hit and "UNKNOWN" in (g, c["dartagnan"]):
                 out[key] = ("bound", f"at bound {hit[0][0][1:]} both say {hit[0][1][0]}")
             else:
                 detail = []
@@ -316,6 +426,10 @@ def explain(cases, binary, tmp, par=2):
                     detail.append(f"Dartagnan without local consistency {lc[1]}")
                 if bar:
                     detail.append(f"renamed barriers: gpubmc {bar[0]}, Dartagnan {bar[1]}")
+                if cas:
+                    detail.append(f"CAS renamed: gpubmc {cas[0]}, Dartagnan {cas[1]}")
+                if scope:
+                    detail.append(f"scope ids unique: gpubmc {scope[0]}, Dartagnan {scope[1]}")
                 detail += [f"bound {b[1:]}: gpubmc {v[0]}, Dartagnan {v[1]}" for b, v in bounds]
                 out[key] = ("unexplained", "; ".join(detail))
     return out
@@ -574,7 +688,7 @@ def shrink_candidates(t):
 
 def size(t):
     return (sum(len(c) for c in t.code), len(t.code), len(t.cond) + len(t.filter or ""),
-            sum(len(i) for c in t.code for i in c))
+            sum(len(i) for c in t.code for i in c), len(t.init))
 
 
 def verdicts(texts, model, prop, progress, bound, binary, tmp):
@@ -600,6 +714,7 @@ def reduce_text(text, model, prop, progress, bound, binary, max_rounds=60, log=N
             rounds += 1
             seen, uniq = set(), []
             for c in shrink_candidates(t):
+                add_register_inits(c)       # a dropped initial value stays 0 (see there)
                 if size(c) >= size(t):
                     continue
                 r = c.render()
