@@ -265,39 +265,83 @@ def group_of(t, k):
 
 
 def barrier_renamed(text):
-    """The program with every barrier occurrence given its own instance: the
-    k-th barrier of instance i (and id) in each thread becomes instance
-    100 + 10 i + k, so Dartagnan matches barriers per occurrence as gpubmc
-    does.  None when that is not a static renaming (a thread with barriers
-    and jumps, a register id), when threads of one CTA/workgroup reach an
-    instance a different number of times (gpubmc keeps an unmatched
-    occurrence waiting, a renamed one would pass), or when nothing changes."""
+    """The program with every barrier occurrence given its own instance, so
+    that Dartagnan matches barriers per occurrence as gpubmc does: the k-th
+    barrier of instance i (and id) of a thread becomes instance 100 + 10 i +
+    k when every thread of its CTA/workgroup that has instance i reaches a
+    k-th; an occurrence some such thread lacks (gpubmc: it waits for ever)
+    becomes a jump to itself, a hang in both tools.  Only where each thread's
+    barriers come before its first label or jump (so the k-th is static) and
+    ids are constants; None otherwise, or when nothing changes."""
     t = L.parse(text)
-    changed = False
-    counts = collections.defaultdict(dict)         # (group, inst, id) -> {thread: n}
+    occ = {}                                        # (thread, index) -> (group, inst, id, k)
+    counts = collections.defaultdict(dict)          # (group, inst, id) -> {thread: n}
     for k, code in enumerate(t.code):
-        bars = [i for i, ins in enumerate(code) if BARRIER.match(ins)]
-        if not bars:
-            continue
-        if any(re.match(r"LC\d+:$", ins) or re.search(r"\bLC\d+\s*$", ins) for ins in code):
-            return None
         seen = collections.Counter()
-        for i in bars:
-            m = BARRIER.match(code[i])
-            inst, bid, q = int(m.group(2)), m.group(3), m.group(4)
-            if bid is not None and not re.match(r"-?\d+$", bid):
-                return None
-            n = seen[(inst, bid)]
-            seen[(inst, bid)] += 1
-            changed |= n > 0
-            new = f"{m.group(1)} {100 + 10 * inst + n}"
-            if bid is not None:
-                new += f", {bid}" + (f", {q}" if q is not None else "")
-            code[i] = new
+        jumped = False
+        for i, ins in enumerate(code):
+            m = BARRIER.match(ins)
+            if m:
+                if jumped:
+                    return None
+                inst, bid = int(m.group(2)), m.group(3)
+                if bid is not None and not re.match(r"-?\d+$", bid):
+                    return None
+                occ[(k, i)] = (group_of(t, k), inst, bid, seen[(inst, bid)])
+                seen[(inst, bid)] += 1
+            elif re.match(r"LC\d+:$", ins) or re.search(r"\bLC\d+\s*$", ins):
+                jumped = True
         for (inst, bid), n in seen.items():
             counts[(group_of(t, k), inst, bid)][k] = n
-    if any(len(set(v.values())) > 1 for v in counts.values()):
+    changed = False
+    for (k, i), (grp, inst, bid, n) in sorted(occ.items(), reverse=True):
+        m = BARRIER.match(t.code[k][i])
+        if n >= min(counts[(grp, inst, bid)].values()):
+            t.code[k][i:i + 1] = [f"LC777{n}:", f"goto LC777{n}"]
+            changed = True
+            continue
+        new = f"{m.group(1)} {100 + 10 * inst + n}"
+        if bid is not None:
+            new += f", {bid}" + (f", {m.group(4)}" if m.group(4) is not None else "")
+        t.code[k][i] = new
+        changed |= n > 0
+    return t.render() if changed else None
+
+
+def filter_unaccessed(text):
+    """The program with each location of the filter that no instruction
+    accesses (nor an alias of it) replaced by its initial value: Dartagnan
+    leaves the final value of such a location free in a filter (while its
+    condition sees the initial value).  None when there is none."""
+    t = L.parse(text)
+    if t.filter is None:
         return None
+    init, alias = {}, {}
+    for e in t.init:
+        m = re.match(r"(\w+)\s*=\s*(-?\d+)$", e)
+        if m:
+            init[m.group(1)] = m.group(2)
+        m = re.match(r"(\w+)\s*(?:@\s*\w+\s*)?aliases\s+(\w+)$", e)
+        if m:
+            alias[m.group(1)] = m.group(2)
+
+    def root(x):
+        while x in alias:
+            x = alias[x]
+        return x
+
+    used = {root(w) for code in t.code for ins in code for w in re.findall(r"\b[a-z]\w*\b", ins)}
+    changed = False
+
+    def sub(m):
+        nonlocal changed
+        name = m.group(0)
+        if root(name) in init and root(name) not in used and not re.match(r"r\d+$", name):
+            changed = True
+            return init[root(name)]
+        return name
+
+    t.filter = re.sub(r"(?<![:\w])[a-z]\w*\b", sub, t.filter)
     return t.render() if changed else None
 
 
@@ -361,6 +405,9 @@ def explain(cases, binary, tmp, par=2):
     {case key: (class, detail)}:
       dat3m-local-consistency: Dartagnan agrees with gpubmc once told not to
         assume program order per location (Vulkan; its PTX target never does);
+      dat3m-filter-unaccessed: with each filter location that no instruction
+        accesses replaced by its initial value (see filter_unaccessed),
+        Dartagnan agrees;
       dat3m-register-init: with every register given an explicit initial 0
         (see add_register_inits), Dartagnan agrees;
       dat3m-cas-register: with each PTX CAS given a destination register of its
@@ -368,7 +415,8 @@ def explain(cases, binary, tmp, par=2):
       dat3m-barrier-scope-id: with CTA/workgroup numbers unique across GPUs
         or queue families (see scopes_renumbered), Dartagnan agrees;
       barrier-per-occurrence: with each barrier occurrence its own instance
-        (straight-line code), gpubmc keeps its verdict and Dartagnan agrees;
+        and unmatched occurrences hanging (see barrier_renamed), gpubmc keeps
+        its verdict and Dartagnan agrees;
       bound: one tool said UNKNOWN, and at a higher loop bound (up to 4)
         both give one verdict (a PASS against a FAIL that a higher bound
         settles stays unexplained: one of them answered wrongly at the lower);
@@ -389,6 +437,9 @@ def explain(cases, binary, tmp, par=2):
         r = scopes_renumbered(text)
         if r:
             jobs.append(dict(base, key=key + ("scope",), text=r))
+        r = filter_unaccessed(text)
+        if r:
+            jobs.append(dict(base, key=key + ("filter",), text=r))
         r = add_register_inits(L.parse(text)).render()
         if r != L.parse(text).render():
             jobs.append(dict(base, key=key + ("reg",), text=r))
@@ -405,9 +456,13 @@ def explain(cases, binary, tmp, par=2):
         cas = got.get(key + ("cas",))
         scope = got.get(key + ("scope",))
         reg = got.get(key + ("reg",))
+        filt = got.get(key + ("filter",))
         bounds = sorted((k[-1], v) for k, v in got.items() if k[:4] == key and re.match(r"b\d+$", k[-1]))
         if lc and lc[1] == g:
             out[key] = ("dat3m-local-consistency", f"without local consistency Dartagnan says {lc[1]}")
+        elif filt and filt[0] == g and filt[1] == g:
+            out[key] = ("dat3m-filter-unaccessed", f"filter locations nothing accesses replaced by their "
+                                                   f"initial values: both {g}")
         elif reg and reg[0] == g and reg[1] == g:
             out[key] = ("dat3m-register-init", f"registers given explicit initial values: both {g}")
         elif cas and cas[0] == g and cas[1] == g:
