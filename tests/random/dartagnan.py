@@ -310,9 +310,11 @@ def barrier_renamed(text):
 
 def filter_unaccessed(text):
     """The program with each location of the filter that no instruction
-    accesses (nor an alias of it) replaced by its initial value: Dartagnan
-    leaves the final value of such a location free in a filter (while its
-    condition sees the initial value).  None when there is none."""
+    writes (through any alias) replaced by its initial value, which is its
+    final value: Dartagnan leaves the final value of a location that no
+    instruction accesses, or that is read only through an alias, free in a
+    filter (while its condition sees the initial value).  None when there is
+    none."""
     t = L.parse(text)
     if t.filter is None:
         return None
@@ -330,7 +332,15 @@ def filter_unaccessed(text):
             x = alias[x]
         return x
 
-    used = {root(w) for code in t.code for ins in code for w in re.findall(r"\b[a-z]\w*\b", ins)}
+    used = set()                                    # physical locations some instruction writes
+    for code in t.code:
+        for ins in code:
+            ops = [o.strip() for o in (ins.split(None, 1) + [""])[1].split(",")]
+            head = ins.split(".")[0].split()[0]
+            if head in ("st", "sust", "red", "sured") and ops:
+                used.add(root(ops[0]))
+            elif head in ("atom", "suatom", "rmw") and len(ops) > 1:
+                used.add(root(ops[1]))
     changed = False
 
     def sub(m):
@@ -396,6 +406,34 @@ def cas_renamed(text):
     return t.render() if changed else None
 
 
+def loops_hang(text):
+    """The program with every backward jump sent to a side-effect-free
+    self-loop instead: each loop runs its first iteration, then hangs where
+    it would have gone round again (or leaves as before).  gpubmc counts
+    races before a hang (cat_spec), so a race it then finds lies in the first
+    iteration of an execution that the original program's loops cut at
+    every bound.  None when there is no backward jump."""
+    t = L.parse(text)
+    changed = False
+    for code in t.code:
+        labels = {}
+        tail = []
+        for i, ins in enumerate(code):
+            m = re.match(r"(LC\d+):$", ins)
+            if m:
+                labels[m.group(1)] = i
+                continue
+            m = re.search(r"\b(LC\d+)\s*$", ins)
+            if m and m.group(1) in labels:
+                hang = f"LC888{len(tail)}"
+                code[i] = ins[:m.start(1)] + hang
+                tail += [f"{hang}:", f"goto {hang}"]
+        if tail:
+            code += ["goto LC8889"] + tail + ["LC8889:"]
+            changed = True
+    return t.render() if changed else None
+
+
 def has_loop(text):
     return any(re.search(r"\bLC\d+\s*$", ins) for code in L.parse(text).code for ins in code)
 
@@ -417,6 +455,10 @@ def explain(cases, binary, tmp, par=2):
       barrier-per-occurrence: with each barrier occurrence its own instance
         and unmatched occurrences hanging (see barrier_renamed), gpubmc keeps
         its verdict and Dartagnan agrees;
+      race-in-cut-execution: gpubmc said UNKNOWN and Dartagnan found a race
+        (cat_spec); with each loop hanging after its first iteration (see
+        loops_hang) gpubmc finds a race too: it lies in executions that the
+        loops cut at every bound, which gpubmc does not search (README);
       bound: one tool said UNKNOWN, and at a higher loop bound (up to 4)
         both give one verdict (a PASS against a FAIL that a higher bound
         settles stays unexplained: one of them answered wrongly at the lower);
@@ -437,6 +479,10 @@ def explain(cases, binary, tmp, par=2):
         r = scopes_renumbered(text)
         if r:
             jobs.append(dict(base, key=key + ("scope",), text=r))
+        if c["property"] == "cat_spec" and c["gpubmc"] == "UNKNOWN":
+            r = loops_hang(text)
+            if r:
+                jobs.append(dict(base, key=key + ("hang",), text=r))
         r = filter_unaccessed(text)
         if r:
             jobs.append(dict(base, key=key + ("filter",), text=r))
@@ -457,9 +503,13 @@ def explain(cases, binary, tmp, par=2):
         scope = got.get(key + ("scope",))
         reg = got.get(key + ("reg",))
         filt = got.get(key + ("filter",))
+        hang = got.get(key + ("hang",))
         bounds = sorted((k[-1], v) for k, v in got.items() if k[:4] == key and re.match(r"b\d+$", k[-1]))
         if lc and lc[1] == g:
             out[key] = ("dat3m-local-consistency", f"without local consistency Dartagnan says {lc[1]}")
+        elif hang and hang[0] == "FAIL" == c["dartagnan"]:
+            out[key] = ("race-in-cut-execution", "with each loop hanging after its first iteration gpubmc "
+                                                 "finds the race too")
         elif filt and filt[0] == g and filt[1] == g:
             out[key] = ("dat3m-filter-unaccessed", f"filter locations nothing accesses replaced by their "
                                                    f"initial values: both {g}")
@@ -614,18 +664,57 @@ def post(out, binary, par=2, reduce_max=0):
     print(f"explained {len(cases)} disagreements in {time.monotonic() - t0:.0f} s: " +
           ", ".join(f"{v} {k}" for k, v in classes.most_common()), flush=True)
     if reduce_max:
-        (out / "reduced").mkdir(exist_ok=True)
-        done = set()
-        for c in cases:
-            if c["class"] != "unexplained" or (c["file"], c["property"]) in done or len(done) >= reduce_max:
-                continue
-            done.add((c["file"], c["property"]))
-            prog = c["progress"] if c["property"] == "termination" else None
-            text, target = reduce_text(pathlib.Path(c["file"]).read_text(), c["model"], c["property"],
-                                       prog, c["bound"], binary)
-            name = pathlib.Path(c["file"]).stem + f"-{c['model']}-{c['property']}" + (f"-{prog}" if prog else "")
-            (out / "reduced" / f"{name}.litmus").write_text(text)
-            print(f"  reduced {name}: gpubmc {target[0]}, Dartagnan {target[1]}", flush=True)
+        reduce_cases(out, binary, reduce_max)
+    return 0
+
+
+def reduce_cases(out, binary, reduce_max, skip_done=True):
+    """Reduces up to reduce_max unexplained disagreements of OUT/cases.jsonl,
+    one per program and property, into OUT/reduced/ (those already there are
+    kept)."""
+    cases = [json.loads(l) for l in open(out / "cases.jsonl")]
+    (out / "reduced").mkdir(exist_ok=True)
+    done = set()
+    for c in cases:
+        if c["class"] != "unexplained" or (c["file"], c["property"]) in done or len(done) >= reduce_max:
+            continue
+        done.add((c["file"], c["property"]))
+        prog = c["progress"] if c["property"] == "termination" else None
+        name = pathlib.Path(c["file"]).stem + f"-{c['model']}-{c['property']}" + (f"-{prog}" if prog else "")
+        dest = out / "reduced" / f"{name}.litmus"
+        if skip_done and dest.exists():
+            continue
+        t0 = time.monotonic()
+        text, target = reduce_text(pathlib.Path(c["file"]).read_text(), c["model"], c["property"],
+                                   prog, c["bound"], binary)
+        dest.write_text(text)
+        print(f"  reduced {name}: gpubmc {target[0]}, Dartagnan {target[1]} ({time.monotonic() - t0:.0f} s)",
+              flush=True)
+    return explain_reduced(out, binary, [c for c in cases if (c["file"], c["property"]) in done])
+
+
+def explain_reduced(out, binary, cases):
+    """Explains the reduced programs again (a reduction often uncovers a known
+    difference that the whole program hid): OUT/reduced/classes.jsonl."""
+    rows = []
+    for c in cases:
+        prog = c["progress"] if c["property"] == "termination" else None
+        name = pathlib.Path(c["file"]).stem + f"-{c['model']}-{c['property']}" + (f"-{prog}" if prog else "")
+        f = out / "reduced" / f"{name}.litmus"
+        if not f.exists():
+            continue
+        m = re.search(r'"reduced: gpubmc (\w+), Dartagnan (\w+)', f.read_text())
+        if not m or m.group(1) == m.group(2):
+            continue
+        rows.append(dict(c, file=str(f.resolve()), gpubmc=m.group(1), dartagnan=m.group(2),
+                         dialect=L.parse(f.read_text()).dialect, original=c["file"]))
+    with tempfile.TemporaryDirectory(prefix="gpubmc-dexplain-") as tmp:
+        ex = explain(rows, binary, pathlib.Path(tmp), par=1)
+    with open(out / "reduced" / "classes.jsonl", "w") as fh:
+        for r in rows:
+            r["class"], r["class_detail"] = ex[(r["file"], r["model"], r["property"], r["progress"])]
+            fh.write(json.dumps(r) + "\n")
+            print(f"  {pathlib.Path(r['file']).name}: {r['class']} ({r['class_detail']})", flush=True)
     return 0
 
 
@@ -818,6 +907,7 @@ def main():
     e.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
     e.add_argument("-j", type=int, default=2)
     e.add_argument("--reduce", type=int, default=0)
+    e.add_argument("--only-reduce", action="store_true", help="reduce the unexplained cases of cases.jsonl")
     d = sub.add_parser("reduce")
     d.add_argument("file")
     d.add_argument("--model", required=True)
@@ -834,6 +924,8 @@ def main():
     if a.cmd == "reduce":
         return reduce(a)
     if a.cmd == "explain":
+        if a.only_reduce:
+            return reduce_cases(pathlib.Path(a.out), pathlib.Path(a.bin), a.reduce or 1000)
         return post(pathlib.Path(a.out), pathlib.Path(a.bin), a.j, a.reduce)
     print(to_dartagnan(pathlib.Path(a.file).read_text()), end="")
     return 0
