@@ -5,14 +5,15 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror 
 LDLIBS  = -lcadical -lstdc++ -lm -lcjson -lgvc -lcgraph -lcdt
 BUILD  ?= build
 
-LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c bmc/transform/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
-LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c bmc/transform/*.c bmc/cuda/*.c bmc/observed/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/bmc/cuda/harness_text.o
 MAIN_OBJ = $(BUILD)/bmc/main.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h)
+HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h bmc/cuda/*.h bmc/observed/*.h)
 
-.PHONY: all test clean install sanitize bench deps example corpus-sanitize
+.PHONY: all test clean install sanitize bench deps example corpus-sanitize crosscheck fuzz fuzz-deps \
+	cuda-compile cuda-run
 
 PREFIX ?= /usr/local
 DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev
@@ -26,6 +27,25 @@ $(BUILD)/gpubmc: $(MAIN_OBJ) $(LIB_OBJ)
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The CUDA harness text every emitted program shares, as a C string.
+$(BUILD)/bmc/cuda/harness_text.c: bmc/cuda/harness.cuh
+	@mkdir -p $(dir $@)
+	{ echo '#include "bmc/cuda/harness.h"'; echo 'const char cuda_harness_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/bmc/cuda/harness_text.o: $(BUILD)/bmc/cuda/harness_text.c bmc/cuda/harness.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Every PTX test the CUDA harness runs (own tests, and the corpus when it is
+# there), emitted and compiled with nvcc for sm_90 (tests/cuda/run_gpu.py).
+cuda-compile: all
+	python3 tests/cuda/run_gpu.py --compile-only --out $(BUILD)/cuda tests/litmus/ptx tests/litmus/ptx75 \
+		tests/gallery $(wildcard ../shared/corpus/litmus/PTX)
+
+# The own PTX tests run on this machine's GPU and judged by --observed.
+cuda-run: all
+	python3 tests/cuda/run_gpu.py --out $(BUILD)/cuda tests/litmus/ptx tests/litmus/ptx75 tests/gallery
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -41,7 +61,7 @@ $(BUILD)/litmus_roundtrip: tests/tools/litmus_roundtrip.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 # Address and undefined-behaviour sanitizers, in build-asan/.
 sanitize:
@@ -74,12 +94,50 @@ install: all
 corpus-sanitize: sanitize
 	python3 tests/corpus_sanitize.py build-asan/gpubmc
 
-# Speed: the whole corpus in one batch run, then the generated families.
+# Speed: the whole corpus in one batch run, the Vulkan liveness suites as
+# five runs and as one all-models batch, then the generated families.
 bench: all
 	python3 tests/bench.py
 	python3 tests/bench/graphs.py --bin $(BUILD)/gpubmc
+	python3 tests/bench/liveness_batch.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/refinement.py --bin $(BUILD)/gpubmc
 
 $(BUILD)/graph_dump: tests/tools/graph_dump.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+# Random cross-check (tests/random): N generated programs from SEED (default:
+# a random seed, printed), SAT engine vs oracle vs --no-symmetry; failing
+# programs are kept in build/crosscheck-failures.
+N ?= 10000
+crosscheck: all
+	python3 tests/random/crosscheck.py -n $(N) $(if $(SEED),--seed $(SEED))
+
+# Fuzzing with clang's libFuzzer, ASan and UBSan (build in build-fuzz/):
+# tests/fuzz/fuzz_check.c parses and checks mutated litmus texts, seeded from
+# tests/litmus and FUZZ_GEN_SEEDS programs of tests/random/gen.py, for
+# FUZZ_SECONDS in FUZZ_JOBS processes; inputs that crash,
+# time out or run out of memory are saved in build-fuzz/crashes/.  clang is
+# installed (with the deps mechanism) only for this target.
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+FUZZ_GEN_SEEDS ?= 200
+FUZZ_DEB_PACKAGES = clang libclang-rt-dev
+FUZZ_BUILD = build-fuzz
+FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(FUZZ_DEB_PACKAGES)"
+
+$(FUZZ_BUILD)/fuzz_check: tests/fuzz/fuzz_check.c $(LIB_OBJ) $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+fuzz: fuzz-deps
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/fuzz_check
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds $(FUZZ_BUILD)/crashes
+	@for f in $$(find tests/litmus -name '*.litmus'); do cp $$f $(FUZZ_BUILD)/seeds/$$(echo $$f | tr / _); done
+	@if [ "$(FUZZ_GEN_SEEDS)" -gt 0 ]; then python3 tests/random/gen.py --seed 1 --count $(FUZZ_GEN_SEEDS) --out $(FUZZ_BUILD)/seeds; fi
+	$(FUZZ_BUILD)/fuzz_check -dict=tests/fuzz/litmus.dict -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=4096 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+		-fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+		-artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds

@@ -8,8 +8,10 @@
 
 #include "bmc/enumerate.h"
 #include "bmc/explain.h"
+#include "bmc/fragment.h"
 #include "bmc/oracle.h"
 #include "bmc/sat_check.h"
+#include "bmc/states_check.h"
 #include "bmc/symmetry.h"
 #include "bmc/termination.h"
 #include "bmc/witness.h"
@@ -94,12 +96,19 @@ static void core_reason(struct sat_check *s, char *buf, size_t len)
         snprintf(buf + used, len - used, ")");
 }
 
-/* Sets UNKNOWN when no witness was found but an execution satisfying the
- * filter is cut at the bound (a longer run might decide). */
-static void unknown_if_bounded(struct sat_check *s, lit filter, struct check_result *r)
+/* Whether some consistent execution is cut at the bound (a longer run
+ * might decide).  The filter does not narrow this: a cut execution has no
+ * final state to test it on. */
+static bool cut_at_bound(struct sat_check *s)
 {
     lit bound = some_bound_hit(s);
-    if (bound != LIT_FALSE && solve_with(s, cnf_and(s->c, filter, bound)) == 10) {
+    return bound != LIT_FALSE && solve_with(s, bound) == 10;
+}
+
+/* Sets UNKNOWN when cut: no witness was found, but one might lie past the bound. */
+static void unknown_when_cut(struct sat_check *s, bool cut, struct check_result *r)
+{
+    if (cut) {
         r->verdict = V_UNKNOWN;
         snprintf(r->reason, sizeof r->reason,
                  "no witness within the loop bound %d, and some loop can run past it", s->p->bound);
@@ -162,7 +171,7 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
                      ? "every execution satisfies the condition" : "the outcome is unreachable");
         core_reason(s, r->reason, sizeof r->reason);
         r->verdict = exists ? V_FAIL : V_PASS;
-        unknown_if_bounded(s, filter, r);
+        unknown_when_cut(s, cut_at_bound(s), r);
         if (r->verdict == V_PASS)
             note_vacuous(s, filter, term, r);
         if (s->o->explain && r->verdict != V_UNKNOWN)
@@ -198,23 +207,21 @@ static void check_cat_spec(struct sat_check *s, struct check_result *r)
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
                  ? "the model flags nothing" : "no consistent execution raises a flag");
-        unknown_if_bounded(s, filter, r);
+        unknown_when_cut(s, cut_at_bound(s), r);
     }
     sat_teardown(s, r);
 }
 
-/* termination: some consistent execution, fair under the progress model
- * and not cut at the bound, has a thread stuck for ever. */
-static void check_termination(struct sat_check *s, struct check_result *r)
+/* termination under one progress model (its literal act assumed): some
+ * consistent execution, fair under the model and not cut at the bound,
+ * has a thread stuck for ever.  *bounded caches cut_at_bound (-1: not
+ * asked yet). */
+static void termination_under(struct sat_check *s, lit query, lit act, int *bounded,
+                              struct check_result *r, char *brief, size_t blen)
 {
-    s->sx_mode = SX_MAY_REPEAT | (s->o->progress != PROG_FAIR ? SX_MAY_HALT : 0);
-    sat_setup(s);
-    lit stuck = termination_encode(s->c, s->p, &s->x, s->o->progress);
-    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
-    lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
-    lit query = cnf_and(s->c, cnf_and(s->c, stuck, filter), -some_bound_hit(s));
-    if (stuck != LIT_FALSE && solve_with(s, query) == 10) {
+    if (query != LIT_FALSE && solve_with(s, cnf_and(s->c, query, act)) == 10) {
         r->verdict = V_FAIL;
+        termination_brief(s->c, s->p, &s->x, brief, blen);
         if (recheck(s, GOAL_STUCK, r))
             termination_describe(s->c, s->p, &s->x, r->reason, sizeof r->reason);
         else
@@ -222,9 +229,92 @@ static void check_termination(struct sat_check *s, struct check_result *r)
     } else {
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, "every thread terminates");
-        unknown_if_bounded(s, filter, r);
+        if (*bounded < 0)   /* the same for every progress model: asked once */
+            *bounded = cut_at_bound(s);
+        unknown_when_cut(s, *bounded, r);
+    }
+}
+
+/* termination by SAT under each model ms[0..n): one encoding and one
+ * solver session, each model's constraints under its own literal. */
+static void termination_by_sat(struct sat_check *s, const enum progress_model *ms, int n,
+                               struct progress_result *out, cJSON **witnesses, struct check_result *r)
+{
+    bool halts = false;
+    for (int i = 0; i < n; i++)
+        halts |= ms[i] != PROG_FAIR;
+    s->sx_mode = SX_MAY_REPEAT | (halts ? SX_MAY_HALT : 0);
+    sat_setup(s);
+    lit stuck = termination_encode(s->c, s->p, &s->x);
+    /* no filter: it constrains final states, and a hang has none */
+    lit query = stuck == LIT_FALSE ? LIT_FALSE : cnf_and(s->c, stuck, -some_bound_hit(s));
+    int bounded = -1;
+    for (int i = 0; i < n; i++) {
+        struct check_result one = { .verdict = V_ERROR };
+        out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
+        lit act = termination_progress(s->c, s->p, &s->x, ms[i]);
+        termination_under(s, query, act, &bounded, &one, out[i].brief, sizeof out[i].brief);
+        out[i].verdict = one.verdict;
+        snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);
+        witnesses[i] = one.witness;
     }
     sat_teardown(s, r);
+}
+
+/* termination: the explicit-state engine on the interleaving fragment,
+ * SAT elsewhere (and past the state limit), unless o says which; one
+ * result per progress model, in r itself when there is one. */
+static void check_termination(struct sat_check *s, struct check_result *r)
+{
+    const struct check_opts *o = s->o;
+    enum progress_model ms[CHECK_PROGRESS_MODELS];
+    int n = check_progress_models(o, ms);
+    struct progress_result *out = r->progress;
+    cJSON *witnesses[CHECK_PROGRESS_MODELS] = { NULL };
+    char why[256] = "", note[320] = "";
+    long nstates = 0;
+    bool in = o->term_engine != TERM_SAT && fragment_check(s->p, s->md, o->disabled, o->ndisabled, why, sizeof why);
+    if (in && states_termination(s->p, s->md, o, ms, n, out, witnesses, &nstates)) {
+        /* decided */
+    } else if (o->term_engine == TERM_STATES) {
+        for (int i = 0; i < n; i++) {
+            out[i] = (struct progress_result){ .model = ms[i], .verdict = V_UNKNOWN, .engine = "states" };
+            if (in)
+                snprintf(out[i].reason, sizeof out[i].reason, "more than %ld states", nstates);
+            else
+                snprintf(out[i].reason, sizeof out[i].reason, "not in the interleaving fragment: %s", why);
+        }
+    } else {
+        if (in)
+            snprintf(note, sizeof note, "; the states engine stopped at %ld states", nstates);
+        termination_by_sat(s, ms, n, out, witnesses, r);
+        for (int i = 0; note[0] && i < n; i++)
+            if (out[i].verdict != V_FAIL) {
+                size_t used = strlen(out[i].reason);
+                snprintf(out[i].reason + used, sizeof out[i].reason - used, "%s", note);
+            }
+    }
+    r->nprogress = n > 1 ? n : 0;
+    r->verdict = out[0].verdict;
+    snprintf(r->engine, sizeof r->engine, "%s", out[0].engine);
+    snprintf(r->reason, sizeof r->reason, "%s", out[0].reason);
+    if (n == 1) {
+        r->witness = witnesses[0];
+    } else if (o->want_witness) {
+        r->witness = cJSON_CreateArray();
+        for (int i = 0; i < n; i++)
+            cJSON_AddItemToArray(r->witness, witnesses[i] ? witnesses[i] : cJSON_CreateNull());
+    }
+}
+
+int check_progress_models(const struct check_opts *o, enum progress_model *m)
+{
+    unsigned set = o->progress_set ? o->progress_set : 1u << o->progress;
+    int n = 0;
+    for (int k = 0; k < CHECK_PROGRESS_MODELS; k++)
+        if (set & (1u << k))
+            m[n++] = (enum progress_model)k;
+    return n;
 }
 
 /* program_spec or cat_spec by enumeration, for testing the SAT path. */
@@ -257,6 +347,7 @@ void check_program(const struct program *p, const struct model_desc *md, const s
                    struct check_result *r)
 {
     struct sat_check s = { .p = p, .md = md, .o = o };
+    snprintf(r->engine, sizeof r->engine, "%s", o->oracle ? "oracle" : "sat");
     switch (o->property) {
     case P_PROGRAM_SPEC: case P_CAT_SPEC:
         if (o->oracle)

@@ -15,22 +15,24 @@
 static const char synopsis[] =
     "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
-    "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair] [--bound N]\n"
-    "              [--no-axiom NAME]... [--engine sat|oracle]\n"
+    "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
+    "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
     "              [--json] [--witness FILE.json] [--outcomes] [--no-symmetry]\n"
     "              [--explain] [--graph FILE.dot|.svg|.png | --graph-dir DIR]\n"
     "              [--graph-format dot|svg|png] [--graph-relations R,...]\n"
     "              [--expect CSV]... [-j N] [--shard K/N]\n"
     "              [--timeout SECONDS] [--max-memory MB]\n"
     "              [--source SRC | --transform NAME[@LINE] [--emit-transformed DIR]\n"
-    "               | --necessary-sync | --minimize-sync | --compare-model M2]\n"
+    "               | --necessary-sync | --minimize-sync | --compare-model M2\n"
+    "               | --emit-cuda DIR | --observed LOG]\n"
     "              [FILE|DIR]...\n"
     "       gpubmc --help | --version\n";
 
 enum option_id {
-    O_MODEL, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_JSON, O_WITNESS,
-    O_OUTCOMES, O_NO_SYMMETRY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS, O_SHARD, O_TIMEOUT, O_MAX_MEMORY,
-    O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC, O_COMPARE_MODEL, O_HELP,
+    O_MODEL, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_MAX_STATES, O_JSON, O_WITNESS,
+    O_OUTCOMES, O_NO_SYMMETRY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
+    O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
+    O_COMPARE_MODEL, O_EMIT_CUDA, O_OBSERVED, O_HELP,
     O_VERSION, O_COUNT
 };
 
@@ -45,19 +47,24 @@ static const struct option_spec options[O_COUNT] = {
     [O_MODEL] = { "--model", NULL, "M", "ptx-v6.0, ptx-v7.5, vulkan or vulkan-nochains\n"
                   "(default: ptx-v7.5 for PTX tests, vulkan for VULKAN)" },
     [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination" },
-    [O_PROGRESS] = { "--progress", NULL, "G", "fair (default), hsa, obe, hsa_obe, lobe, unfair:\n"
-                     "the progress model of termination checks" },
+    [O_PROGRESS] = { "--progress", NULL, "G[,G...]", "fair (default), hsa, obe, hsa_obe, lobe, unfair,\n"
+                     "a list of them, or all: the progress models of\n"
+                     "termination checks (one result each, one check)" },
     [O_BOUND] = { "--bound", NULL, "N", "loops run at most N iterations (1-10000, default 1)" },
     [O_NO_AXIOM] = { "--no-axiom", NULL, "NAME", "switch an axiom of the model off (repeatable)" },
-    [O_ENGINE] = { "--engine", NULL, "sat|oracle", "SAT (default) or brute-force enumeration\n"
-                   "(program_spec and cat_spec only)" },
+    [O_ENGINE] = { "--engine", NULL, "E", "sat, states or oracle (default: SAT, and for\n"
+                   "termination in the interleaving fragment explicit\n"
+                   "states; states: termination only; oracle: brute-\n"
+                   "force enumeration, program_spec and cat_spec only)" },
+    [O_MAX_STATES] = { "--max-states", NULL, "N", "states the explicit-state engine explores before it\n"
+                       "gives up (default " NUMBER(CHECK_DEFAULT_MAX_STATES_INT) ")" },
     [O_JSON] = { "--json", NULL, NULL, "one JSON object per result line" },
     [O_WITNESS] = { "--witness", NULL, "FILE.json", "write the executions that decide the verdicts" },
     [O_OUTCOMES] = { "--outcomes", NULL, NULL, "also list the reachable final states\n"
                      "(program_spec checks, SAT engine)" },
     [O_NO_SYMMETRY] = { "--no-symmetry", NULL, NULL, "no symmetry breaking between interchangeable threads" },
-    [O_EXPLAIN] = { "--explain", NULL, NULL, "for a forbidden outcome: a minimal set of axioms whose\n"
-                    "removal reaches it, that execution, and each axiom's cycle" },
+    [O_EXPLAIN] = { "--explain", NULL, NULL, "why an outcome is forbidden: a minimal set of\n"
+                    "axioms, the execution without them, their cycles" },
     [O_GRAPH] = { "--graph", NULL, "FILE", "draw the deciding execution as .dot, .svg or .png\n"
                   "(one check)" },
     [O_GRAPH_DIR] = { "--graph-dir", NULL, "DIR", "draw one graph per file and property into DIR" },
@@ -83,6 +90,10 @@ static const struct option_spec options[O_COUNT] = {
                           "the weakest program, checked again" },
     [O_COMPARE_MODEL] = { "--compare-model", NULL, "M2", "the outcomes the model allows and M2 forbids, and\n"
                           "the reverse" },
+    [O_EMIT_CUDA] = { "--emit-cuda", NULL, "DIR", "write each PTX test as a CUDA program that runs it\n"
+                      "under stress on a GPU (DIR/NAME.cu, Makefile, params.txt)" },
+    [O_OBSERVED] = { "--observed", NULL, "LOG", "judge the outcomes a hardware run saw (herd or litmus7\n"
+                     "log): FAIL names those the model forbids" },
     [O_HELP] = { "--help", "-h", NULL, "print this help" },
     [O_VERSION] = { "--version", NULL, NULL, "print the version" },
 };
@@ -155,6 +166,32 @@ static int parse_properties(const char *arg, struct cli *cli)
     return cli->nproperties ? 0 : usage_error("empty property list '%s'", arg);
 }
 
+/* Parses --progress: a model, a comma-separated list of them, or all. */
+static int parse_progress(const char *arg, struct check_opts *o)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", arg);
+    unsigned set = 0;
+    bool first = true;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        enum progress_model m;
+        if (strcmp(tok, "all") == 0) {
+            set |= (1u << CHECK_PROGRESS_MODELS) - 1;
+            m = PROG_FAIR;
+        } else if (!progress_parse(tok, &m)) {
+            return usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe, unfair or all)", tok);
+        }
+        set |= 1u << m;
+        if (first)
+            o->progress = m;
+        first = false;
+    }
+    if (first)
+        return usage_error("empty progress model list '%s'", arg);
+    o->progress_set = (set & (set - 1)) ? set : 0;   /* one model: progress alone */
+    return 0;
+}
+
 /* Parses a whole decimal number in [lo, hi] into *out. */
 static bool parse_long(const char *v, long lo, long hi, long *out)
 {
@@ -217,12 +254,13 @@ static bool axiom_of_some_model(const char *name, char *known, size_t len)
 }
 
 /* Sets what the jobs check; a usage error when another of --source,
- * --transform, --necessary-sync, --minimize-sync, --compare-model came first. */
+ * --transform, --necessary-sync, --minimize-sync, --compare-model,
+ * --emit-cuda, --observed came first. */
 static int set_kind(struct cli *cli, enum check_kind kind, const char *option)
 {
     if (cli->opts.kind != CK_PLAIN && cli->opts.kind != kind)
         return usage_error("%s cannot be combined with --source, --transform, --necessary-sync, "
-                           "--minimize-sync or --compare-model", option);
+                           "--minimize-sync, --compare-model, --emit-cuda or --observed", option);
     cli->opts.kind = kind;
     return 0;
 }
@@ -240,8 +278,7 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
     case O_PROPERTY:
         return parse_properties(v, cli);
     case O_PROGRESS:
-        return progress_parse(v, &cli->opts.progress) ? 0
-            : usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe or unfair)", v);
+        return parse_progress(v, &cli->opts);
     case O_BOUND:
         return parse_int(v, 1, 10000, &cli->opts.bound) ? 0
             : usage_error("--bound needs an integer from 1 to 10000, not '%s'", v);
@@ -251,10 +288,14 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         cli->opts.disabled[cli->opts.ndisabled++] = v;
         return 0;
     case O_ENGINE:
-        if (strcmp(v, "sat") != 0 && strcmp(v, "oracle") != 0)
-            return usage_error("unknown engine '%s' (sat or oracle)", v);
+        if (strcmp(v, "sat") != 0 && strcmp(v, "states") != 0 && strcmp(v, "oracle") != 0)
+            return usage_error("unknown engine '%s' (sat, states or oracle)", v);
         cli->opts.oracle = strcmp(v, "oracle") == 0;
+        cli->opts.term_engine = strcmp(v, "sat") == 0 ? TERM_SAT : strcmp(v, "states") == 0 ? TERM_STATES : TERM_AUTO;
         return 0;
+    case O_MAX_STATES:
+        return parse_long(v, 1, 1000000000L, &cli->opts.max_states) ? 0
+            : usage_error("--max-states needs a number of states from 1 to 10^9, not '%s'", v);
     case O_JSON: cli->json = true; return 0;
     case O_WITNESS:
         cli->witness_path = v;
@@ -307,6 +348,8 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
             return usage_error("unknown or unavailable model '%s'", v);
         cli->opts.compare_model = v;
         return set_kind(cli, CK_COMPARE_MODEL, "--compare-model");
+    case O_EMIT_CUDA: return set_kind(cli, CK_EMIT_CUDA, "--emit-cuda") || (cli->opts.cuda_dir = v, 0);
+    case O_OBSERVED: return set_kind(cli, CK_OBSERVED, "--observed") || (cli->opts.observed_log = v, 0);
     case O_HELP: print_help(); return 2;
     case O_VERSION: puts("gpubmc " GPUBMC_VERSION); return 2;
     case O_COUNT: break;   /* not an option */
@@ -401,16 +444,22 @@ int cli_parse(int argc, char **argv, struct cli *cli)
 
 int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
 {
-    bool termination = false, program_spec = false;
+    bool termination = false, program_spec = false, cat_spec = false;
     for (int i = 0; i < jobs->n; i++) {
         termination |= jobs->jobs[i].opts.property == P_TERMINATION;
         program_spec |= jobs->jobs[i].opts.property == P_PROGRAM_SPEC;
+        cat_spec |= jobs->jobs[i].opts.property == P_CAT_SPEC;
     }
     if (cli->opts.oracle && termination)
         return usage_error("%s", "--engine oracle decides program_spec and cat_spec, not termination");
-    if (cli->opts.progress != PROG_FAIR && !termination && jobs->n > 0)
+    if (cli->opts.term_engine == TERM_STATES && jobs->n > 0 && !termination)
+        return usage_error("%s", "--engine states decides termination, and no check here is one "
+                           "(--property termination)");
+    if ((cli->opts.progress != PROG_FAIR || cli->opts.progress_set) && !termination && jobs->n > 0)
         return usage_error("%s", "--progress applies to termination checks, and no check here is one "
                            "(--property termination)");
+    if (cli->graph_path && cli->opts.progress_set && termination)
+        return usage_error("%s", "--graph FILE draws one check and --progress asks for several; use --graph-dir DIR");
     if (cli->opts.outcomes && !program_spec && jobs->n > 0)
         return usage_error("%s", "--outcomes lists the final states of program_spec checks, and no "
                            "check here is one");
@@ -419,6 +468,15 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
                            "cat_spec FAIL names its race, a termination FAIL its stuck threads)");
     if (cli->opts.emit_dir && cli->opts.kind != CK_TRANSFORM)
         return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
+    if ((cli->opts.kind == CK_EMIT_CUDA || cli->opts.kind == CK_OBSERVED) && (termination || cat_spec))
+        return usage_error("%s", "--emit-cuda and --observed are about a test's final states (program_spec): "
+                           "no --property cat_spec or termination");
+    if (cli->opts.kind == CK_EMIT_CUDA && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+        return usage_error("%s", "--emit-cuda writes programs and checks nothing: no --engine oracle, "
+                           "--outcomes or --explain");
+    if (cli->opts.kind == CK_OBSERVED && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+        return usage_error("%s", "--observed enumerates the allowed outcomes and explains each forbidden one "
+                           "with the SAT engine: no --engine oracle, --outcomes or --explain");
     if (cli->opts.kind != CK_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--source, --transform, --necessary-sync, --minimize-sync and --compare-model "
                            "compare outcome sets with the SAT engine: no --engine oracle, --outcomes or --explain");

@@ -250,6 +250,19 @@ static void put_evidence(struct sbuf *b, const cJSON *expl)
     }
 }
 
+/* A lasso's cycle (a termination FAIL of the explicit-state engine): its
+ * events get a bold blue border; the stem before it keeps the plain one. */
+static void put_lasso(struct sbuf *b, const cJSON *w)
+{
+    const cJSON *id;
+    const cJSON *lasso = cJSON_GetObjectItemCaseSensitive(w, "lasso");
+    cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(lasso, "cycle"))
+        put(b, "  e%d [color=\"#1f77b4\", penwidth=2.5];\n", id->valueint);
+    if (lasso)
+        put(b, "  lasso [shape=plaintext, fontcolor=\"#1f77b4\", label=\"blue: the cycle, repeated for ever "
+               "after a stem of %d step%s\"];\n", num(lasso, "stem_steps", 0), num(lasso, "stem_steps", 0) == 1 ? "" : "s");
+}
+
 /* The id of thread th's first event, -1 if it has none. */
 static int first_event(const cJSON *w, const cJSON *th)
 {
@@ -326,6 +339,7 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
     }
     if (expl)
         put_evidence(&b, expl);
+    put_lasso(&b, w);
     put(&b, "}\n");
     return b.s;
 }

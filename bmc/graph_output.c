@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* DIR/FILE.PROPERTY.FMT, with the file's '/' turned into '_' so that every
- * check of a batch gets its own name. */
+#include "encoders/progress.h"
+
+/* DIR/FILE.PROPERTY.FMT (termination under several progress models:
+ * DIR/FILE.termination-MODEL.FMT), with the file's '/' turned into '_' so
+ * that every check of a batch gets its own name. */
 static void graph_path(const struct cli *cli, const struct job *job, char *buf, size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "%s/", cli->graph_dir);
@@ -17,8 +20,9 @@ static void graph_path(const struct cli *cli, const struct job *job, char *buf, 
     if (base > 7 && strcmp(buf + base - 7, ".litmus") == 0)
         buf[base - 7] = '\0';
     base = strlen(buf);
-    snprintf(buf + base, len - base, ".%s.%s", property_name(job->opts.property),
-             cli->graph_format ? cli->graph_format : "dot");
+    bool several = job_several_models(job);   /* one graph per progress model */
+    snprintf(buf + base, len - base, ".%s%s%s.%s", property_name(job->opts.property), several ? "-" : "",
+             several ? progress_name(job->opts.progress) : "", cli->graph_format ? cli->graph_format : "dot");
 }
 
 bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct job *job,

@@ -378,8 +378,9 @@ static enum tri iteration_effect(struct walk *w, int head, int here)
     for (int i = head; i < here; i++)
         for (int k = 0; k < pt->code[i].nevents; k++) {
             int e = pt->code[i].first_event + k;
-            if (w->x->p->events[e].kind == EV_WRITE && w->x->ex[e] == YES)
-                return YES;
+            if ((w->x->p->events[e].kind == EV_WRITE || w->x->p->events[e].kind == EV_BARRIER)
+                && w->x->ex[e] == YES)
+                return YES;   /* a write, or a barrier passed (an occurrence used up) */
         }
     bool unknown = false;
     for (int k = 0; k < li->nlive; k++) {
@@ -975,4 +976,14 @@ void interp_run(const struct program *p, const struct choice *ch, const struct s
     if (out->valid && check_rf(p, ch, k, out) && check_co(p, ch, k, out) && check_sf(p, ch, out) &&
         check_sync(p, ch, out))
         check_final(p, ch, out);
+}
+
+int32_t interp_binop(enum binop op, int32_t a, int32_t b)
+{
+    return apply_binop(op, a, b);
+}
+
+bool interp_cmp(enum cmpop op, int32_t a, int32_t b)
+{
+    return apply_cmp(op, a, b);
 }

@@ -64,4 +64,10 @@ void concrete_free(const struct program *p, struct concrete *x);
 void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
                  const struct concrete *x, struct base *b);
 
+/* The value of a local or RMW operation (32 bits, wrapping; division as
+ * the encoders define it), shared with the explicit-state explorer. */
+int32_t interp_binop(enum binop op, int32_t a, int32_t b);
+/* A signed comparison, as branches and conditions evaluate it. */
+bool interp_cmp(enum cmpop op, int32_t a, int32_t b);
+
 #endif

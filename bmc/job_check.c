@@ -2,6 +2,8 @@
 #include "bmc/job_check.h"
 
 #include "bmc/compare.h"
+#include "bmc/cuda/emit.h"
+#include "bmc/observed/judge.h"
 #include "bmc/refinement.h"
 #include "bmc/transform/checks.h"
 
@@ -16,5 +18,7 @@ void check_job(const char *path, const struct check_opts *o, struct check_result
     case CK_NECESSARY_SYNC: check_necessary_sync(path, o, r); return;
     case CK_MINIMIZE_SYNC: check_minimize_sync(path, o, r); return;
     case CK_COMPARE_MODEL: check_compare_model(path, o, r); return;
+    case CK_EMIT_CUDA: check_emit_cuda(path, o->cuda_dir, o, r); return;
+    case CK_OBSERVED: check_observed(path, o->observed_log, o, r); return;
     }
 }

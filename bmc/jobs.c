@@ -52,8 +52,8 @@ static void add_job(struct job_list *l, const char *file, const struct check_opt
                     bool has_expected, enum verdict expected, const char *error)
 {
     XGROW(l->jobs, l->cap, l->n + 1);
-    l->jobs[l->n++] = (struct job){ xstrdup(file), *o, has_expected, expected,
-                                    error ? xstrdup(error) : NULL };
+    l->jobs[l->n++] = (struct job){ .file = xstrdup(file), .opts = *o, .has_expected = has_expected,
+                                    .expected = expected, .error = error ? xstrdup(error) : NULL };
 }
 
 /* Applies one "key=value" of a CSV header to o. */
@@ -73,8 +73,10 @@ static bool header_option(char *kv, struct check_opts *o)
     }
     if (strcmp(key, "property") == 0)
         return property_parse(val, &o->property);
-    if (strcmp(key, "progress") == 0)
+    if (strcmp(key, "progress") == 0) {
+        o->progress_set = 0;
         return progress_parse(val, &o->progress);
+    }
     if (strcmp(key, "bound") == 0) {
         char *end;
         long b = strtol(val, &end, 10);
@@ -207,6 +209,64 @@ static bool some_row_compares(const struct job_request *req, const struct rows *
     return false;
 }
 
+/* The progress models job j checks, as a bit set. */
+static unsigned models_of(const struct job *j)
+{
+    return j->opts.progress_set ? j->opts.progress_set : 1u << j->opts.progress;
+}
+
+/* Jobs a and b are termination checks of one file that differ at most in
+ * their progress models, and those do not overlap. */
+static bool mergeable(const struct job *a, const struct job *b)
+{
+    const struct check_opts *x = &a->opts, *y = &b->opts;
+    bool same_model = x->model == y->model || (x->model && y->model && strcmp(x->model, y->model) == 0);
+    return x->property == P_TERMINATION && y->property == P_TERMINATION && !a->error && !b->error
+        && same_model && x->bound == y->bound && strcmp(a->file, b->file) == 0
+        && !(models_of(a) & models_of(b));
+}
+
+/* Records the expectations of job j per progress model in into. */
+static void expect_by_model(struct job *into, const struct job *j)
+{
+    if (j->opts.progress_set) {
+        into->expected_models |= j->expected_models;
+        for (int m = 0; m < CHECK_PROGRESS_MODELS; m++)
+            if (j->expected_models & (1u << m))
+                into->expected_by[m] = j->expected_by[m];
+    } else if (j->has_expected) {
+        into->expected_models |= 1u << j->opts.progress;
+        into->expected_by[j->opts.progress] = j->expected;
+    }
+}
+
+/* Merges termination jobs of one file that differ only in the progress
+ * model into the first of them: one check, one encoding, all the models. */
+static void merge_progress(struct job_list *l)
+{
+    int kept = 0;
+    for (int i = 0; i < l->n; i++) {
+        struct job *j = &l->jobs[i], *into = NULL;
+        for (int k = kept - 1; k >= 0 && !into; k--)
+            if (mergeable(&l->jobs[k], j))
+                into = &l->jobs[k];
+        if (!into) {
+            l->jobs[kept++] = *j;
+            continue;
+        }
+        struct job merged = *into;
+        merged.expected_models = 0;
+        expect_by_model(&merged, into);
+        expect_by_model(&merged, j);
+        merged.opts.progress_set = models_of(into) | models_of(j);
+        merged.has_expected = merged.expected_models != 0;
+        *into = merged;
+        free(j->file);
+        free(j->error);
+    }
+    l->n = kept;
+}
+
 void jobs_keep_shard(struct job_list *l, int k, int n)
 {
     int kept = 0;
@@ -240,6 +300,8 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
         jobs_for_rows(&rows, out);
     if (ok && req->ncsv > 0)
         ok = some_row_compares(req, &rows, out, msg, msglen);
+    if (ok)
+        merge_progress(out);
     for (int k = 0; k < rows.n; k++) {
         free(rows.r[k].file);
         free(rows.r[k].real);

@@ -11,6 +11,9 @@ struct job {
     struct check_opts opts;
     bool has_expected;
     enum verdict expected;
+    unsigned expected_models;    /* with several progress models (opts.progress_set):
+                                    bit m when a CSV row expects expected_by[m] */
+    enum verdict expected_by[CHECK_PROGRESS_MODELS];
     char *error;             /* set: the file cannot be checked, and why */
 };
 
@@ -18,6 +21,13 @@ struct job_list {
     int n, cap;
     struct job *jobs;
 };
+
+/* True when job j checks termination under several progress models at
+ * once (one result per model). */
+static inline bool job_several_models(const struct job *j)
+{
+    return j->opts.property == P_TERMINATION && j->opts.progress_set != 0;
+}
 
 /* What the command line asks for. */
 struct job_request {
@@ -34,7 +44,9 @@ struct job_request {
  * recursively for *.litmus, sorted) under every property, with the
  * expectation of any CSV row naming the same file under the same
  * property; with CSVs alone, every row of every CSV, under the model,
- * property and progress model of its header.  A path that cannot be
+ * property and progress model of its header.  Termination jobs of one file
+ * that differ only in the progress model become one job with several
+ * (opts.progress_set, expected_by), at the place of the first.  A path that cannot be
  * checked (not a regular file, an unreadable directory) becomes a job
  * with its error.  Returns false with msg filled (FILE[:LINE:COL]: error:
  * lines) when a CSV is unreadable or malformed, has no rows, or when no

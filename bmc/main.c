@@ -6,9 +6,11 @@
 #include "bmc/batch.h"
 #include "bmc/cli.h"
 #include "bmc/graph_output.h"
+#include "bmc/observed/judge.h"
 #include "bmc/outcomes.h"
 #include "bmc/output.h"
 #include "bmc/refinement.h"
+#include "encoders/progress.h"
 #include "models/model.h"
 
 /* What the run has seen so far. */
@@ -30,7 +32,11 @@ static void report_json(const struct job *job, const struct check_result *r)
     cJSON_AddStringToObject(o, "file", job->file);
     cJSON_AddStringToObject(o, "model", r->model);
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
+    if (job->opts.property == P_TERMINATION)
+        cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
+    if (r->engine[0])
+        cJSON_AddStringToObject(o, "engine", r->engine);
     cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
     cJSON_AddStringToObject(o, "reason", r->reason);
     if (r->vacuous)
@@ -62,7 +68,11 @@ static void report_human(const struct run *run, const struct job *job, const str
 {
     const char *file = job->file;
     if (job->has_expected) {
-        if (job->expected != r->verdict)
+        if (job->expected != r->verdict && job_several_models(job))
+            printf("%s: %s (%s): expected %s, got %s (%s)\n", file, property_name(job->opts.property),
+                   progress_name(job->opts.progress), verdict_name(job->expected), verdict_name(r->verdict),
+                   r->reason);
+        else if (job->expected != r->verdict)
             printf("%s: %s: expected %s, got %s (%s)\n", file, property_name(job->opts.property),
                    verdict_name(job->expected), verdict_name(r->verdict), r->reason);
         return;
@@ -76,7 +86,9 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
-    if (r->details)
+    if (r->details && job->opts.kind == CK_OBSERVED)
+        observed_print(stdout, r->details);
+    else if (r->details)
         refinement_print(stdout, r->details);
 }
 
@@ -87,6 +99,8 @@ static void add_witness(cJSON *all, const struct job *job, struct check_result *
     cJSON_AddStringToObject(o, "file", job->file);
     cJSON_AddStringToObject(o, "model", r->model);
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
+    if (job->opts.property == P_TERMINATION)
+        cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     if (r->witness)
         cJSON_AddItemToObject(o, "witness", r->witness);
@@ -99,15 +113,15 @@ static void add_witness(cJSON *all, const struct job *job, struct check_result *
     cJSON_AddItemToArray(all, o);
 }
 
-/* batch_result_fn: reports and tallies one result. */
-static void on_result(void *ctx, const struct job *job, struct check_result *r)
+/* Reports and tallies one result (of one progress model, for a check of
+ * several); human output of such a check is the table, printed before. */
+static void one_result(struct run *run, const struct job *job, struct check_result *r, bool table, bool first)
 {
-    struct run *run = ctx;
-    if (r->verdict == V_ERROR && !job->has_expected)
+    if (r->verdict == V_ERROR && !job->has_expected && first)
         fprintf(stderr, "%s\n", r->reason);
     if (run->cli->json)
         report_json(job, r);
-    else
+    else if (!table || job->has_expected)
         report_human(run, job, r);
     output_flush(&run->stdout_errno);
     run->any_fail |= r->verdict == V_FAIL;
@@ -126,6 +140,62 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
     run->some_model |= md != NULL;
     for (int i = 0; md && i < job->opts.ndisabled; i++)
         run->axiom_applies[i] |= model_has_axiom(md, job->opts.disabled[i]);
+}
+
+/* "FILE: fair PASS, hsa FAIL (P1 spins), ...": a check of several progress
+ * models in one line. */
+static void report_table(const struct run *run, const struct job *job, const struct check_result *r)
+{
+    printf("%s:%s", job->file, run->cli->nproperties > 1 ? " termination:" : "");
+    for (int i = 0; i < r->nprogress; i++) {
+        const struct progress_result *pr = &r->progress[i];
+        printf("%s %s %s", i ? "," : "", progress_name(pr->model), verdict_name(pr->verdict));
+        if (pr->verdict == V_FAIL && pr->brief[0])
+            printf(" (%s)", pr->brief);
+    }
+    printf("\n");
+}
+
+/* batch_result_fn: reports and tallies one result, or one per progress
+ * model of a check of several. */
+static void on_result(void *ctx, const struct job *job, struct check_result *r)
+{
+    struct run *run = ctx;
+    if (!job_several_models(job)) {
+        one_result(run, job, r, false, true);
+        return;
+    }
+    if (r->nprogress == 0) {   /* no check ran (an error, a timeout): the same for every model */
+        enum progress_model ms[CHECK_PROGRESS_MODELS];
+        r->nprogress = check_progress_models(&job->opts, ms);
+        for (int i = 0; i < r->nprogress; i++) {
+            r->progress[i] = (struct progress_result){ .model = ms[i], .verdict = r->verdict };
+            snprintf(r->progress[i].engine, sizeof r->progress[i].engine, "%s", r->engine);
+            snprintf(r->progress[i].reason, sizeof r->progress[i].reason, "%s", r->reason);
+        }
+    }
+    bool table = !run->cli->json && !job->has_expected && r->verdict != V_ERROR;
+    if (table)
+        report_table(run, job, r);
+    for (int i = 0; i < r->nprogress; i++) {
+        const struct progress_result *pr = &r->progress[i];
+        struct job one = *job;
+        one.opts.progress = pr->model;
+        one.has_expected = job->expected_models & (1u << pr->model);
+        one.expected = job->expected_by[pr->model];
+        struct check_result each = *r;
+        each.nprogress = 0;
+        each.verdict = pr->verdict;
+        snprintf(each.engine, sizeof each.engine, "%s", pr->engine);
+        snprintf(each.reason, sizeof each.reason, "%s", pr->reason);
+        each.witness = r->witness ? cJSON_DetachItemFromArray(r->witness, 0) : NULL;
+        if (each.witness && cJSON_IsNull(each.witness)) {
+            cJSON_Delete(each.witness);
+            each.witness = NULL;
+        }
+        one_result(run, &one, &each, table, i == 0);
+        cJSON_Delete(each.witness);
+    }
 }
 
 /* False, after an error, when some --no-axiom name named an axiom of no
@@ -164,7 +234,8 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
     if (cli_check_jobs(cli, jobs)
         || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
         || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))
-        || (cli->opts.emit_dir && output_refused("--emit-transformed", cli->opts.emit_dir, cli, jobs))) {
+        || (cli->opts.emit_dir && output_refused("--emit-transformed", cli->opts.emit_dir, cli, jobs))
+        || (cli->opts.cuda_dir && output_refused("--emit-cuda", cli->opts.cuda_dir, cli, jobs))) {
         jobs_free(jobs);
         return 1;
     }

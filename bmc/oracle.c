@@ -53,7 +53,7 @@ static void evaluate_leaf(struct search *s)
         bool ends = s->o->property == P_CAT_SPEC && !l->filter ? !ev.bound_hit : ev.terminated;
         if (ends && ev.filter && goal)
             s->found_goal = true;
-        if (ev.bound_hit && ev.filter)
+        if (ev.bound_hit)   /* a cut execution has no final state for the filter */
             s->found_bound = true;
     }
     evaluation_free(s->p, &ev);

@@ -159,8 +159,8 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
     for (int i = 0; i < n; i++) {
         const struct uop *u = &code[i];
         bool inside = i >= t && i <= j;
-        if (inside && writes_memory(u->in))
-            li.side_effect_free = false;
+        if (inside && (writes_memory(u->in) || (u->in && u->in->kind == I_BARRIER)))
+            li.side_effect_free = false;   /* passing a barrier uses up an occurrence */
         if (inside && u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
             written[u->in->dst] = true;
         if ((is_jump(u) || u->kind == U_BACKJUMP) && u->target >= t && u->target <= j

@@ -126,7 +126,7 @@ const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *c
         why = "a thread is cut at the bound";
     else if (goal != GOAL_STUCK && !ev->terminated && (goal != GOAL_FLAG || s->p->lit->filter))
         why = "not every thread terminates";
-    else if (!ev->filter)
+    else if (!ev->filter && goal != GOAL_STUCK)
         why = "the filter does not hold";
     else if (goal == GOAL_STUCK && (ev->bound_hit || !some_thread_stuck(s->p, &ev->x)))
         why = "no thread is stuck short of the bound";

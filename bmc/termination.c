@@ -18,22 +18,29 @@ static lit thread_blocked(struct cnf *c, const struct program *p, const struct e
     return blocked;
 }
 
-lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x,
-                       enum progress_model m)
+lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x)
 {
-    struct thread_status *ts = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *ts);
     lit stuck = LIT_FALSE;
     for (int t = 0; t < p->nthreads; t++) {
+        lit loops = cnf_or(c, x->sx.spins[t], x->sx.repeats[t]);
+        stuck = cnf_or(c, stuck, cnf_or(c, thread_blocked(c, p, x, t), loops));
+    }
+    repetition_encode(c, p, x);
+    return stuck;
+}
+
+lit termination_progress(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                         enum progress_model m)
+{
+    struct thread_status *ts = xcalloc((size_t)p->nthreads + 1, sizeof *ts);
+    for (int t = 0; t < p->nthreads; t++)
         ts[t] = (struct thread_status){ .started = x->sx.started[t], .halted = x->sx.halted[t],
                                         .terminated = x->sx.terminated[t],
                                         .blocked = thread_blocked(c, p, x, t) };
-        lit loops = cnf_or(c, x->sx.spins[t], x->sx.repeats[t]);
-        stuck = cnf_or(c, stuck, cnf_or(c, ts[t].blocked, loops));
-    }
-    progress_encode(c, p, m, ts);
-    repetition_encode(c, p, x);
+    lit active = cnf_var(c);
+    progress_encode(c, p, m, ts, active);
     free(ts);
-    return stuck;
+    return active;
 }
 
 void termination_describe(struct cnf *c, const struct program *p, const struct exec_enc *x,
@@ -61,5 +68,19 @@ void termination_describe(struct cnf *c, const struct program *p, const struct e
                                          p->events[e].in->text);
                 break;
             }
+    }
+}
+
+void termination_brief(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                       char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < p->nthreads && used + 24 < len; t++) {
+        const char *how = cnf_value(c, x->sx.spins[t]) ? "spins" : cnf_value(c, x->sx.repeats[t]) ? "repeats"
+                        : cnf_value(c, thread_blocked(c, p, x, t)) ? "waits" : NULL;
+        if (how)
+            used += (size_t)snprintf(buf + used, len - used, "%sP%d %s", used ? ", " : "",
+                                     p->lit->threads[t].id, how);
     }
 }

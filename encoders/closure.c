@@ -134,12 +134,17 @@ static size_t push_input(struct cnf *c, size_t top, lit l)
 static void build_exact(struct cnf *c, struct closure *cl, int index)
 {
     int n = cl->n;
-    for (int i = 0; i < n; i++)
-        FOR_MAY_ROW(cl, i, j, closure_entry(c, cl, index, i, j));
+    for (int i = 0; i < n; i++)             /* must-pairs too: paths run through them */
+        FOR_MAY_ROW(cl, i, j, {
+            if (!reach_has(&cl->must, i, j))
+                closure_entry(c, cl, index, i, j);
+            else if (entry_of(cl, i, j) < 0)
+                add_entry(cl, i, j, LIT_TRUE);
+        });
     lit *w = xcalloc((size_t)cl->count + 1, sizeof *w);
     for (int e = 0; e < cl->count; e++) {
         int d = closure_r_find(cl, cl->ei[e], cl->ej[e]);
-        w[e] = d < 0 ? LIT_FALSE : cl->rv[d];
+        w[e] = reach_has(&cl->must, cl->ei[e], cl->ej[e]) ? LIT_TRUE : d < 0 ? LIT_FALSE : cl->rv[d];
     }
     int *cs = xcalloc((size_t)n + 1, sizeof *cs), *ce = xcalloc((size_t)cl->count + 1, sizeof *ce);
     int *rs = xcalloc((size_t)n + 1, sizeof *rs), *re = xcalloc((size_t)cl->count + 1, sizeof *re);

@@ -322,8 +322,11 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
     for (int b = 0; b < n; b++) {
         const struct event *eb = &p->events[b];
         if (eb->kind != EV_BARRIER || x->sx.cf[b] == LIT_FALSE) {
-            if (eb->kind == EV_BARRIER)
+            if (eb->kind == EV_BARRIER) {   /* never reached: neither passes nor synchronises */
                 cnf_unit(c, -x->sx.exec[b]);
+                if (eb->in->has_bar_id)   /* an unnamed barrier's sync is the constant true */
+                    cnf_unit(c, -x->sync[b]);
+            }
             continue;
         }
         int k = 0;

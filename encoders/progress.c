@@ -151,7 +151,7 @@ static void make_group_literals(struct cnf *c, struct node *n)
 }
 
 void progress_encode(struct cnf *c, const struct program *p, enum progress_model m,
-                     const struct thread_status *ts)
+                     const struct thread_status *ts, lit active)
 {
     int *all = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *all);
     for (int t = 0; t < p->nthreads; t++)
@@ -159,7 +159,7 @@ void progress_encode(struct cnf *c, const struct program *p, enum progress_model
     struct node root = { .id = 0, .thread = -1 };
     build(p, &root, all, p->nthreads, 0);
     make_group_literals(c, &root);
-    root.progress = LIT_TRUE;
+    root.progress = active;   /* every constraint follows from some group's progress */
     encode_node(c, &root, m, ts);
     free_node(&root);
     free(all);

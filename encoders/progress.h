@@ -25,9 +25,12 @@ struct thread_status {
     lit blocked;     /* waits at a barrier that never opens */
 };
 
-/* Adds the constraints of model m: a thread the model guarantees progress
- * never halts (it runs until it terminates, blocks or spins for ever). */
+/* Adds the constraints of model m, in force when active holds (the whole
+ * device has progress; LIT_TRUE: always): a thread the model guarantees
+ * progress never halts (it runs until it terminates, blocks or spins for
+ * ever).  Several models with their own active literals share a solver,
+ * each checked under its literal as an assumption. */
 void progress_encode(struct cnf *c, const struct program *p, enum progress_model m,
-                     const struct thread_status *ts);
+                     const struct thread_status *ts, lit active);
 
 #endif

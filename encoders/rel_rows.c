@@ -273,8 +273,10 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
             col = xrealloc(col, (size_t)cap * sizeof *col);
             val = xrealloc(val, (size_t)cap * sizeof *val);
         }
-        memcpy(col + size, A->scol + base, (size_t)k * sizeof *col);
-        memcpy(val + size, A->sval + base, (size_t)k * sizeof *val);
+        if (k > 0) {
+            memcpy(col + size, A->scol + base, (size_t)k * sizeof *col);
+            memcpy(val + size, A->sval + base, (size_t)k * sizeof *val);
+        }
         size += k;
         t->start[i + 1] = size;
         A->stop = base;

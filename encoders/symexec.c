@@ -302,8 +302,9 @@ static void exec_local(struct tctx *x, struct state *st, const struct instr *in)
     free(dep);
 }
 
-/* Side effect of the iteration that started at head: a write executed,
- * or a live register changed. */
+/* Side effect of the iteration that started at head: a write executed, a
+ * barrier passed (it used up an occurrence the others must match), or a
+ * live register changed. */
 static lit iteration_effect(struct tctx *x, const struct state *st, int head, int here)
 {
     const struct pthread *pt = &x->p->threads[x->t];
@@ -312,7 +313,8 @@ static lit iteration_effect(struct tctx *x, const struct state *st, int head, in
     for (int i = head; i < here; i++) {
         const struct uop *u = &pt->code[i];
         for (int k = 0; k < u->nevents; k++)
-            if (x->p->events[u->first_event + k].kind == EV_WRITE)
+            if (x->p->events[u->first_event + k].kind == EV_WRITE
+                || x->p->events[u->first_event + k].kind == EV_BARRIER)
                 effect = cnf_or(x->c, effect, x->s->exec[u->first_event + k]);
     }
     for (int k = 0; k < li->nlive; k++) {

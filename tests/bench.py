@@ -3,6 +3,8 @@
 property, in one batch run of gpubmc (--expect for every CSV, -j workers).
 Prints the machine, wall time, per-test median/p95/max by suite, the
 slowest tests, peak memory of any gpubmc process, and the verdict tally.
+The termination rows of one file under several progress models are one
+check, whose time each of its rows reports.
 Usage: bench.py [--bin build/gpubmc] [--corpus ../shared/corpus] [-j 2] [--bound 4]"""
 import argparse, json, os, pathlib, platform, resource, statistics, subprocess, time
 
@@ -34,11 +36,14 @@ def main():
     if not csvs:
         print(f"SKIP: no corpus at {corpus}")
         return 0
-    suite_of = {}
+    suite_of = {}   # (file, progress model of a termination suite) -> suites
     for csv in csvs:
-        for line in csv.read_text().splitlines():
+        lines = csv.read_text().splitlines()
+        header = lines[0] if lines and lines[0].startswith("#") else ""
+        progress = header.split("progress=")[1].split()[0] if "property=termination" in header else None
+        for line in lines:
             if line and not line.startswith("#"):
-                suite_of.setdefault(line.split(",")[0], []).append(csv.stem)
+                suite_of.setdefault((line.split(",")[0], progress), []).append(csv.stem)
     cmd = [binary, "--json", "-j", str(a.j), "--bound", str(a.bound)]
     for csv in csvs:
         cmd += ["--expect", str(csv.relative_to(corpus))]
@@ -54,9 +59,10 @@ def main():
     by_suite = {}
     seen = {}
     for r in rows:   # a file listed by several suites appears once per suite, in CSV order
-        k = seen.get(r["file"], 0)
-        seen[r["file"]] = k + 1
-        suites = suite_of.get(r["file"], ["?"])
+        key = (r["file"], r.get("progress") if r["property"] == "termination" else None)
+        k = seen.get(key, 0)
+        seen[key] = k + 1
+        suites = suite_of.get(key, ["?"])
         by_suite.setdefault(suites[min(k, len(suites) - 1)], []).append(r)
     print(f"{'suite':26} {'tests':>6} {'median ms':>10} {'p95 ms':>9} {'max ms':>9} {'sum s':>7}")
     for suite in sorted(by_suite):

@@ -2,13 +2,16 @@
 """gpubmc's test runner: unit tests, own litmus tests (SAT path and oracle),
 error reporting, witness output, and the shared corpus when it is present.
 Prints one line per failure and ends with 'N passed, N failed'."""
-import json, os, pathlib, re, subprocess, sys, tempfile
+import json, os, pathlib, re, shutil, subprocess, sys, tempfile
 
 import batch_tests
+import cuda_tests
 import explain_tests
 import gallery_tests
 import shard_tests
 import trust_tests
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "random"))
+import crosscheck  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = ROOT / "build" / "gpubmc"
@@ -22,13 +25,14 @@ OWN_SUITES = (("ptx", "ptx-v6.0", "program_spec"), ("ptx75", "ptx-v7.5", "progra
 passed = failed = 0
 
 
-def record(ok, what):
+def record(ok, what, show=True):
     global passed, failed
     if ok:
         passed += 1
     else:
         failed += 1
-        print(f"FAIL {what}")
+        if show:
+            print(f"FAIL {what}")
 
 
 def run(args, cwd=ROOT):
@@ -81,15 +85,102 @@ def own_litmus():
 
 
 def own_termination():
-    """Termination tests: rows NAME,PROGRESS,BOUND,VERDICT,reason (SAT engine only)."""
+    """Termination tests: rows NAME,PROGRESS,BOUND,SAT,STATES,reason, each
+    checked by the default engine (the explicit-state engine in the
+    interleaving fragment, SAT elsewhere; STATES is '-' outside it) and
+    forced to SAT (--engine sat); where both engines decide, they must agree."""
     d = ROOT / "tests" / "litmus" / "termination"
+    agree = 0
     for line in (d / "expected.csv").read_text().splitlines():
         if not line.strip():
             continue
-        name, progress, bound, exp, _why = line.split(",", 4)
-        got = verdicts(["--property", "termination", "--progress", progress, "--bound", bound],
-                       [name], d).get(name)
+        name, progress, bound, sat, states, _why = line.split(",", 5)
+        base = ["--property", "termination", "--progress", progress, "--bound", bound]
+        got = verdicts(base, [name], d).get(name)
+        exp = sat if states == "-" else states
         record(got == exp, f"termination/{name} [{progress}, bound {bound}]: expected {exp}, got {got}")
+        by_sat = verdicts(base + ["--engine", "sat"], [name], d).get(name)
+        record(by_sat == sat, f"termination/{name} [{progress}, bound {bound}, sat]: expected {sat}, got {by_sat}")
+        if states != "-" and by_sat in ("PASS", "FAIL"):
+            record(by_sat == got, f"termination/{name} [{progress}, bound {bound}]: engines disagree: "
+                   f"states {got}, sat {by_sat}")
+            agree += by_sat == got
+    print(f"own termination tests: the two engines agree on {agree} rows that both decide")
+
+
+def fragment_membership():
+    """tests/litmus/fragment: programs in the interleaving fragment get their
+    verdict from the explicit-state engine; programs outside it get UNKNOWN
+    from --engine states with the reason; switching an axiom off takes a
+    program out."""
+    d = ROOT / "tests" / "litmus" / "fragment"
+    rows = [l.split(",", 2) for l in (d / "expected.csv").read_text().splitlines() if l.strip()]
+    got = verdicts(["--property", "termination", "--engine", "states"], [r[0] for r in rows], d, True)
+    for name, exp, _why in rows:
+        res = got.get(name)
+        if exp in ("PASS", "FAIL"):
+            ok = res is not None and res[0] == exp and "states engine" in res[1]
+        else:
+            ok = res is not None and res[0] == "UNKNOWN" and "not in the interleaving fragment: " in res[1] \
+                and exp in res[1]
+        record(ok, f"fragment/{name}: expected {exp}, got {res}")
+    res = verdicts(["--property", "termination", "--engine", "states", "--no-axiom", "atomic"],
+                   ["VK-in-scope-dv.litmus"], d, True).get("VK-in-scope-dv.litmus")
+    record(res is not None and res[0] == "UNKNOWN" and "the axiom atomic is switched off" in res[1],
+           f"fragment: --no-axiom takes a program out: {res}")
+
+
+def states_options():
+    """--max-states (the default engine falls back on SAT, --engine states
+    answers UNKNOWN), --engine states only for termination, --progress lists
+    (the table, one JSON line per model, one witness per model), CSV rows of
+    one file merged into one check, and the lasso witness and its graph."""
+    d = ROOT / "tests" / "litmus" / "termination"
+    term = ["--property", "termination"]
+    res = verdicts(term + ["--max-states", "5"], ["Exch-both-exit.litmus"], d, True)["Exch-both-exit.litmus"]
+    record(res[0] == "UNKNOWN" and "the states engine stopped at 5 states" in res[1], f"--max-states 5: {res}")
+    res = verdicts(term + ["--max-states", "5", "--engine", "states"], ["Exch-both-exit.litmus"], d, True)
+    record(res["Exch-both-exit.litmus"] == ("UNKNOWN", "more than 5 states"), f"--engine states --max-states 5: {res}")
+    p = run(["--engine", "states", "VK-wait-lower.litmus"], d)
+    record(p.returncode == 1 and "--engine states decides termination" in p.stderr, f"--engine states, program_spec: {p.stderr}")
+    p = run(term + ["--progress", "fair,often", "VK-wait-lower.litmus"], d)
+    record(p.returncode == 1 and "unknown progress model 'often'" in p.stderr, f"--progress fair,often: {p.stderr}")
+    p = run(term + ["--progress", "all", "VK-wait-lower.litmus"], d)
+    want = ("VK-wait-lower.litmus: fair PASS, hsa PASS, obe FAIL (P1 spins, P0 halted), hsa_obe PASS, "
+            "lobe PASS, unfair FAIL (P1 spins, P0 halted)\n")
+    record(p.stdout == want and p.returncode == 10, f"--progress all table: {p.stdout!r}")
+    p = run(term + ["--json", "--progress", "obe,fair", "VK-wait-lower.litmus"], d)
+    lines = [json.loads(l) for l in p.stdout.splitlines()]
+    record([(o["progress"], o["result"], o["engine"]) for o in lines] == [("fair", "PASS", "states"), ("obe", "FAIL", "states")],
+           f"--progress obe,fair --json: {lines}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for model, verdict in (("fair", "PASS"), ("hsa", "PASS")):
+            pathlib.Path(tmp, f"{model}.csv").write_text(f"# property=termination progress={model}\n"
+                                                        f"VK-wait-higher.litmus,{verdict},own\n")
+        p = run(["--expect", f"{tmp}/fair.csv", "--expect", f"{tmp}/hsa.csv"], d)
+        record(p.stdout.endswith("1 passed, 1 failed\n") and "VK-wait-higher.litmus: termination (hsa): expected PASS, got FAIL"
+               in p.stdout, f"--expect rows of one file merged: {p.stdout!r}")
+        w = pathlib.Path(tmp, "w.json")
+        run(term + ["--progress", "fair,unfair", "--witness", str(w), "VK-wait-higher.litmus"], d)
+        entries = json.loads(w.read_text())
+        record([(e["progress"], e["witness"] is None) for e in entries] == [("fair", True), ("unfair", False)],
+               f"--witness with two progress models: {entries}")
+        run(term + ["--witness", str(w), "--graph", f"{tmp}/g.dot", "Livelock-pingpong.litmus"], d)
+        lasso = json.loads(w.read_text())["witness"]
+        stuck = sorted((x["thread"], x["how"]) for x in lasso["stuck"])
+        record(lasso["lasso"]["stem"] and lasso["lasso"]["cycle"] and stuck == [(0, "repeats"), (1, "repeats")]
+               and "blue: the cycle" in pathlib.Path(tmp, "g.dot").read_text(), f"lasso witness: {lasso.get('lasso')}, {stuck}")
+
+
+def random_fragment():
+    """1,000 seeded random programs of the interleaving fragment, each decided
+    by the explicit-state engine under the six progress models and compared
+    with SAT wherever SAT decides (tests/random_fragment.py)."""
+    p = subprocess.run([sys.executable, str(ROOT / "tests" / "random_fragment.py"), "--count", "1000",
+                        "--seed", "1", "--bin", str(BIN)], capture_output=True, text=True, timeout=1800)
+    summary = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else p.stderr
+    print(summary)
+    record(p.returncode == 0, f"random fragment programs: {summary}\n{p.stdout[-4000:]}")
 
 
 def own_regressions():
@@ -432,42 +523,125 @@ VULKAN_LIVENESS = ["VULKAN-Liveness-Fair", "VULKAN-Liveness-HSA", "VULKAN-Livene
                    "VULKAN-Liveness-LOBE", "VULKAN-Liveness-OBE"]
 
 
+def liveness_batch(corpus_dir, extra):
+    """The five Vulkan liveness suites in one batch run (bound 4, as the
+    scoreboard uses; one check per file covers its progress models):
+    {(file, progress): JSON result line}."""
+    args = ["--json", "--bound", "4", "-j", "2"] + extra
+    for suite in VULKAN_LIVENESS:
+        args += ["--expect", str(corpus_dir / "expected" / f"{suite}.csv")]
+    p = run(args, corpus_dir)
+    return {(o["file"], o["progress"]): o for o in map(json.loads, p.stdout.splitlines())}
+
+
 def vulkan_liveness():
-    """The five Vulkan liveness suites in one batch run each (bound 4, as the
-    scoreboard uses): every `dartagnan` row must match; a `dartagnan-skips`
-    row (a loop that writes and terminates, which a bounded search cannot
-    prove) must match or be UNKNOWN, never the opposite verdict."""
+    """The five Vulkan liveness suites: every row must match, `dartagnan-skips`
+    rows (loops that write and terminate) included, which the explicit-state
+    engine decides.  Then the same batch on the SAT engine alone: it must match
+    every `dartagnan` row and may answer UNKNOWN only on `dartagnan-skips` rows;
+    on every row the explicit-state engine decided (a program in the
+    interleaving fragment) and SAT decides too, the two engines agree."""
     corpus_dir = SHARED / "corpus"
     if not corpus_dir.is_dir():
         print(f"SKIP Vulkan liveness suites: {corpus_dir} not found")
         return
+    source, rows = {}, {}
     for suite in VULKAN_LIVENESS:
-        csv = corpus_dir / "expected" / f"{suite}.csv"
-        source = {}
-        for line in csv.read_text().splitlines():
+        lines = (corpus_dir / "expected" / f"{suite}.csv").read_text().splitlines()
+        progress = re.search(r"progress=(\w+)", lines[0]).group(1)
+        rows[suite] = []
+        for line in lines[1:]:
             if line.strip() and not line.startswith("#"):
                 path, _exp, src = line.split(",")
-                source[path] = src
-        p = run(["--json", "--bound", "4", "-j", "2", "--expect", str(csv)], corpus_dir)
-        exact = unknown = 0
-        for line in p.stdout.splitlines():
-            o = json.loads(line)
-            if o.get("match"):
-                exact += 1
-                record(True, suite)
-            elif source.get(o["file"]) == "dartagnan-skips" and o["result"] == "UNKNOWN":
-                unknown += 1
-            else:
-                record(False, f"{suite}: {o['file']}: expected {o.get('expected')}, got {o['result']} ({o['reason']})")
-        seen = exact + unknown
-        record(seen == len(source), f"{suite}: {seen} results for {len(source)} rows")
-        print(f"{suite:26} {exact}/{len(source)} match, {unknown} dartagnan-skips rows UNKNOWN")
+                source[(path, progress)] = src
+                rows[suite].append((path, progress))
+    default = liveness_batch(corpus_dir, [])
+    by_sat = liveness_batch(corpus_dir, ["--engine", "sat"])
+    agree = decided = states_rows = 0
+    for suite in VULKAN_LIVENESS:
+        exact = 0
+        for key in rows[suite]:
+            o, s = default.get(key), by_sat.get(key)
+            ok = o is not None and o.get("match")
+            exact += bool(ok)
+            record(ok, f"{suite}: {key[0]}: expected {o and o.get('expected')}, got {o and o['result']} ({o and o['reason']})")
+            sat_ok = s is not None and (s.get("match") or (source[key] == "dartagnan-skips" and s["result"] == "UNKNOWN"))
+            record(sat_ok, f"{suite} [sat]: {key[0]}: expected {s and s.get('expected')}, got {s and s['result']}")
+            if o is not None and o.get("engine") == "states":
+                states_rows += 1
+                if s is not None and s["result"] in ("PASS", "FAIL"):
+                    decided += 1
+                    record(s["result"] == o["result"], f"{suite}: {key[0]}: engines disagree: "
+                           f"states {o['result']}, sat {s['result']}")
+                    agree += s["result"] == o["result"]
+        skips = sum(1 for k in rows[suite] if source[k] == "dartagnan-skips")
+        print(f"{suite:26} {exact}/{len(rows[suite])} match ({skips} dartagnan-skips rows)")
+    print(f"Vulkan liveness: the states engine decides {states_rows} rows, SAT {decided} of those, "
+          f"and the engines agree on {agree}")
+
+
+def ptx_liveness_engines():
+    """The two PTX liveness suites (matched by the scoreboard with the default
+    engines): on every row the explicit-state engine decides, SAT alone
+    (--engine sat) must give the same verdict where it decides."""
+    corpus_dir = SHARED / "corpus"
+    if not corpus_dir.is_dir():
+        return
+    agree = decided = states_rows = 0
+    for suite in ("PTXv6_0-Liveness", "PTXv7_5-Liveness"):
+        args = ["--json", "--bound", "4", "-j", "2", "--expect", str(corpus_dir / "expected" / f"{suite}.csv")]
+        default = {o["file"]: o for o in map(json.loads, run(args, corpus_dir).stdout.splitlines())}
+        by_sat = {o["file"]: o for o in map(json.loads, run(args + ["--engine", "sat"], corpus_dir).stdout.splitlines())}
+        for f, o in default.items():
+            if o.get("engine") != "states":
+                continue
+            states_rows += 1
+            s = by_sat.get(f)
+            if s is not None and s["result"] in ("PASS", "FAIL"):
+                decided += 1
+                agree += s["result"] == o["result"]
+                record(s["result"] == o["result"], f"{suite}: {f}: engines disagree: states {o['result']}, sat {s['result']}")
+    print(f"PTX liveness: the states engine decides {states_rows} rows, SAT {decided} of those, "
+          f"and the engines agree on {agree}")
+
+
+
+# Random cross-check: CROSSCHECK_SEED and CROSSCHECK_N override these.
+CROSSCHECK_SEED = 1
+CROSSCHECK_N = 3000
+
+
+def random_crosscheck():
+    """Random programs (tests/random/gen.py): the SAT engine, the oracle and
+    --no-symmetry agree, and nothing (termination included) errs or crashes.
+    One record per program; failing programs are kept in build/crosscheck-failures."""
+    seed = int(os.environ.get("CROSSCHECK_SEED", CROSSCHECK_SEED))
+    n = int(os.environ.get("CROSSCHECK_N", CROSSCHECK_N))
+    if n <= 0:
+        print("SKIP random cross-check: CROSSCHECK_N is 0")
+        return
+    keep = ROOT / "build" / "crosscheck-failures"
+    shutil.rmtree(keep, ignore_errors=True)
+    lines = []
+    s = crosscheck.crosscheck(n, seed, BIN, keep, report=lines.append)
+    for line in lines:
+        print(line)
+    for _ in range(n - s["failing_programs"]):
+        record(True, "crosscheck")
+    for _ in range(s["failing_programs"]):
+        record(False, "crosscheck", show=False)
+    crosscheck.print_summary(s)
+    if s["failing_programs"]:
+        print(f"  reproduce: python3 tests/random/crosscheck.py -n {n} --seed {seed}")
 
 
 def main():
     unit_tests()
     own_litmus()
     own_termination()
+    fragment_membership()
+    states_options()
+    random_fragment()
     own_regressions()
     vacuous_reasons()
     error_reporting()
@@ -485,8 +659,11 @@ def main():
     trust_tests.trust(record, run)
     explain_tests.explanations_and_graphs(record, run)
     gallery_tests.gallery(record, run)
+    random_crosscheck()
+    cuda_tests.cuda(record, run)
     corpus()
     vulkan_liveness()
+    ptx_liveness_engines()
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 

@@ -336,7 +336,9 @@ def documentation(record, run):
                "--expect": "{tmp}/e.csv", "--jobs": "2", "--shard": "1/1", "--timeout": "30",
                "--max-memory": "300", "--graph": "{tmp}/g.dot", "--graph-dir": "{tmp}",
                "--graph-format": "svg", "--graph-relations": "rf,co", "--source": str(GOOD[0]),
-               "--transform": "weaken-order", "--emit-transformed": "{tmp}", "--compare-model": "ptx-v6.0"}
+               "--transform": "weaken-order", "--emit-transformed": "{tmp}", "--compare-model": "ptx-v6.0",
+               "--max-states": "1000", "--emit-cuda": "{tmp}/cuda",
+               "--observed": str(ROOT / "tests" / "cuda" / "logs" / "allowed.log")}
     needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"],
              "--emit-transformed": ["--transform", "reorder"]}
     valued = {o for o, v in takes_value.items() if v and o.startswith("--")}

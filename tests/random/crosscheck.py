@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Random cross-check of gpubmc: generates N programs from a seed (gen.py)
+and compares, for program_spec and cat_spec under each model of the
+program's dialect (ptx-v6.0 and ptx-v7.5; vulkan and vulkan-nochains):
+
+    the SAT engine  vs  --engine oracle  vs  --no-symmetry
+
+and runs termination (fair and one other progress model) to see that it
+never errs.  Any disagreement, any ERROR result, any "internal error" and
+any SAT check that stalls is a failure; failing programs are written to
+--keep.  Each configuration is one gpubmc batch (--json, -j J, every file
+of a dialect and loop bound in one process).
+
+The oracle only gets programs whose estimated number of candidate
+executions (gen.py's estimate) is at most --oracle-max; it skips the
+others, and those it gives up on (over its own limit, or no output for
+--stall seconds), and says how many.
+
+    crosscheck.py -n 2000 --seed 1 --keep build/crosscheck-failures
+
+Reproduce one program: gen.py --seed S --index I (printed with each failure).
+"""
+import argparse, collections, json, os, pathlib, random, re, resource, select, shutil, signal
+import subprocess, sys, tempfile, time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+import gen  # noqa: E402
+
+MODELS = {"ptx": ["ptx-v6.0", "ptx-v7.5"], "vulkan": ["vulkan", "vulkan-nochains"]}
+PROPS = ["program_spec", "cat_spec"]
+OTHER_PROGRESS = ["hsa", "obe", "hsa_obe", "lobe", "unfair"]
+
+
+class Batch:
+    """Runs gpubmc over files in one process; restarts after a stalled file."""
+
+    def __init__(self, binary, jobs, stall):
+        self.binary, self.jobs, self.stall = binary, jobs, stall
+        self.processes = 0
+        self.reruns = 0
+
+    def run(self, args, files, props, jobs=None):
+        """{(file, property): JSON object}.  A job with no result for --stall
+        seconds gets result STALL, and the batch goes on after its file."""
+        out = {}
+        todo = list(files)
+        jobs = jobs or self.jobs
+        while todo:
+            self.processes += 1
+            p = subprocess.Popen([str(self.binary), "--json", "-j", str(jobs)] + args + todo,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 start_new_session=True)
+            fd = p.stdout.fileno()
+            last, buf, stalled = time.monotonic(), b"", False
+            while True:
+                ready, _, _ = select.select([fd], [], [], 0.5)
+                if ready:
+                    chunk = os.read(fd, 1 << 16)
+                    if not chunk:
+                        break
+                    buf += chunk
+                    *lines, buf = buf.split(b"\n")
+                    for line in lines:
+                        o = json.loads(line)
+                        o["args"] = args
+                        out[(o["file"], o["property"])] = o
+                    last = time.monotonic()
+                elif time.monotonic() - last > self.stall:
+                    stalled = True
+                    break
+            if stalled:
+                os.killpg(p.pid, signal.SIGKILL)
+            p.stdout.close()
+            p.wait()
+            rest = [f for f in todo if any((f, q) not in out for q in props)]
+            if not rest:
+                break
+            stuck = rest[0]      # results come in input order: this one held the rest up
+            for q in props:
+                if (stuck, q) not in out:
+                    out[(stuck, q)] = {"file": stuck, "property": q, "args": args,
+                                       "result": "STALL" if stalled else "ERROR",
+                                       "reason": f"no result within {self.stall} s" if stalled
+                                       else "internal error: the worker checking this file died"}
+            todo = rest[1:]
+        # A dead worker leaves ERROR for every file it held (and when all
+        # workers are dead, for every file left): check those one process
+        # at a time, which finds the files that crash, then name each crash.
+        died = [f for f in files if any(out[(f, q)]["result"] == "ERROR" and "worker checking this file died"
+                                        in out[(f, q)].get("reason", "") for q in props)]
+        if died and jobs > 1:
+            self.reruns += len(died)
+            out.update(self.run(args, died, props, jobs=1))
+        elif died:
+            for f in died:
+                for q in props:
+                    if "worker checking this file died" in out[(f, q)].get("reason", ""):
+                        out[(f, q)] = rerun_alone(self.binary, out[(f, q)])
+        return out
+
+
+def rerun_alone(binary, o):
+    """A job whose worker died takes down the other files that worker held,
+    so it is re-run alone: its own result, or the crash named."""
+    args = o["args"][:o["args"].index("--property")] + ["--property", o["property"]] \
+        + o["args"][o["args"].index("--property") + 2:]
+    try:
+        p = subprocess.run([str(binary), "--json"] + args + [o["file"]],
+                           capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return dict(o, result="STALL", reason="no result within 60 s (re-run alone)")
+    if p.returncode >= 0 and p.stdout.strip():
+        return dict(json.loads(p.stdout.splitlines()[0]), args=o["args"])
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    what = re.sub(r"\d+", "N", lines[0])[:90] if lines else ""
+    sig = signal.Signals(-p.returncode).name if p.returncode < 0 else f"exit {p.returncode}"
+    return dict(o, crash=f"crash ({sig}){': ' + what if what else ''}")
+
+
+def error_kind(o):
+    """A short name for the kind of an ERROR or internal-error result."""
+    why = o.get("reason", "")
+    if "crash" in o:
+        return o["crash"]
+    if "internal error" in why:
+        tail = why.split("internal error:", 1)[1].strip()
+        m = re.match(r"the concrete evaluator rejects the solver's (\w+) \((.*)\)$", tail)
+        if m:
+            tail = f"{m.group(1)} rejected: {m.group(2)}"
+        return "internal error: " + re.sub(r"\d+", "N", tail)[:90]
+    if ": error:" in why:
+        return "input rejected: " + why.split(": error:", 1)[1].strip()[:60]
+    return "error: " + why[:70]
+
+
+def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report=print, show=3, exclude=()):
+    """Generates and checks n programs; returns a summary dict."""
+    t0 = time.monotonic()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rng = random.Random(seed)
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="gpubmc-cross-"))
+    groups = collections.defaultdict(list)          # (dialect, bound) -> files
+    meta = {}
+    for i in range(n):
+        text, dialect, bound, est = gen.generate(seed, i, exclude=exclude)
+        d = tmp / f"{dialect}-b{bound}"
+        d.mkdir(exist_ok=True)
+        f = str(d / f"p{i:05d}.litmus")
+        pathlib.Path(f).write_text(text)
+        groups[(dialect, bound)].append(f)
+        meta[f] = (i, dialect, bound, est)
+    gen_secs = time.monotonic() - t0
+    batch = Batch(binary, jobs, stall)
+    failures = []                                    # (kind, file, detail)
+    skipped = collections.Counter()
+    compared = 0
+    checks = 0
+
+    def fail(kind, f, detail):
+        failures.append((kind, f, detail))
+
+    def timed(what, fn, *args):
+        t = time.monotonic()
+        try:
+            return fn(*args)
+        finally:
+            seconds[what] += time.monotonic() - t
+    seconds = collections.Counter()
+
+    for (dialect, bound), files in sorted(groups.items()):
+        small = [f for f in files if meta[f][3] <= oracle_max]
+        skipped["oracle: estimated over --oracle-max candidates"] += len(files) - len(small)
+        for mi, model in enumerate(MODELS[dialect]):
+            base = ["--model", model, "--bound", str(bound), "--property", ",".join(PROPS)]
+            sat = timed("sat", batch.run, base, files, PROPS)
+            nosym = timed("no-symmetry", batch.run, base + ["--no-symmetry"], files, PROPS)
+            orc = timed("oracle", batch.run, base + ["--engine", "oracle"], small, PROPS)
+            progress = ["fair", rng.choice(OTHER_PROGRESS)]
+            terms = [timed("termination", batch.run, ["--model", model, "--bound", str(bound), "--property",
+                                                      "termination", "--progress", g], files, ["termination"])
+                     for g in progress]
+            checks += len(sat) + len(nosym) + len(orc) + sum(len(t) for t in terms)
+            for f in files:
+                for prop in PROPS:
+                    where = f"{model} {prop} bound {bound}"
+                    s, ns, o = sat.get((f, prop)), nosym.get((f, prop)), orc.get((f, prop))
+                    bad = False
+                    for label, r in (("sat", s), ("no-symmetry", ns), ("oracle", o)):
+                        if r is None:
+                            continue
+                        if r["result"] == "ERROR" or "internal error" in r.get("reason", ""):
+                            fail(error_kind(r), f, f"{where} [{label}]: {r['result']}: {r.get('reason', '')}")
+                            bad = True
+                        elif r["result"] == "STALL" and label != "oracle":
+                            fail(f"stall ({label})", f, f"{where}: {r['reason']}")
+                            bad = True
+                    if bad or s is None:
+                        continue
+                    compared += 1
+                    if ns and ns["result"] != s["result"]:
+                        fail(f"symmetry: sat {s['result']} vs no-symmetry {ns['result']}", f,
+                             f"{where}: sat {s['result']} ({s['reason']}); no-symmetry {ns['result']} ({ns['reason']})")
+                    if o is None:
+                        continue
+                    if o["result"] == "STALL":
+                        skipped[f"oracle: no result within {stall} s"] += 1
+                    elif o["result"] == "UNKNOWN" and "candidate executions for the oracle" in o["reason"]:
+                        skipped["oracle: over its candidate limit"] += 1
+                    elif o["result"] == "UNKNOWN" and "value cycles" in o["reason"]:
+                        # values that depend only on themselves (no NoThinAir): the oracle
+                        # cannot enumerate 32-bit values and says so
+                        skipped["oracle: value cycles it cannot enumerate"] += 1
+                    elif o["result"] != s["result"]:
+                        fail(f"engines: sat {s['result']} vs oracle {o['result']}", f,
+                             f"{where}: sat {s['result']} ({s['reason']}); oracle {o['result']} ({o['reason']})")
+                for g, t in zip(progress, terms):
+                    r = t.get((f, "termination"))
+                    if r is None:
+                        continue
+                    if r["result"] == "ERROR" or "internal error" in r.get("reason", ""):
+                        fail(error_kind(r) + " (termination)", f,
+                             f"{model} termination {g} bound {bound}: {r['result']}: {r.get('reason', '')}")
+                    elif r["result"] == "STALL":
+                        fail("stall (termination)", f, f"{model} termination {g} bound {bound}: {r['reason']}")
+    # report: each failing program once per kind, kept under --keep
+    kinds = collections.defaultdict(list)
+    for kind, f, detail in failures:
+        if not any(f == g for g, _ in kinds[kind]):
+            kinds[kind].append((f, detail))
+    if failures:
+        keep = pathlib.Path(keep)
+        keep.mkdir(parents=True, exist_ok=True)
+    index = []
+    for kind, items in sorted(kinds.items()):
+        for k, (f, detail) in enumerate(items):
+            i, dialect, bound, _est = meta[f]
+            name = f"s{seed}-i{i}-{dialect}-b{bound}.litmus"
+            shutil.copy(f, keep / name)
+            index.append(f"{name}\t{kind}\t{detail}\n")
+            if k < show:
+                report(f"FAIL crosscheck {kind}: {keep / name} (gen.py --seed {seed} --index {i}): {detail}")
+        if len(items) > show:
+            report(f"FAIL crosscheck {kind}: ... and {len(items) - show} more programs of this kind in {keep}")
+    if index:
+        with open(keep / "failures.tsv", "w") as out:
+            out.writelines(index)
+    shutil.rmtree(tmp, ignore_errors=True)
+    secs = time.monotonic() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds["gpubmc cpu"] = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
+    seconds["generate"] = gen_secs
+    summary = {"seed": seed, "split": dict(seconds), "programs": n, "checks": checks, "compared": compared,
+               "failing_programs": len({f for _, f, _ in failures}),
+               "kinds": {k: len(v) for k, v in kinds.items()}, "skipped": dict(skipped),
+               "seconds": secs, "processes": batch.processes, "reruns": batch.reruns,
+               "dialects": collections.Counter(m[1] for m in meta.values())}
+    return summary
+
+
+def print_summary(s, report=print):
+    report(f"crosscheck seed {s['seed']}: {s['programs']} programs ({s['dialects'].get('ptx', 0)} PTX, "
+           f"{s['dialects'].get('vulkan', 0)} Vulkan), {s['checks']} checks in {s['processes']} gpubmc batches "
+           f"(+{s['reruns']} re-run after a worker died), "
+           f"{s['seconds']:.1f} s ({s['programs'] * 60 / max(s['seconds'], 1e-9):.0f} programs/min); "
+           f"{s['failing_programs']} failing programs in {len(s['kinds'])} kinds")
+    report("  wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in s["split"].items() if k != "gpubmc cpu")
+           + f"; gpubmc used {s['split']['gpubmc cpu']:.1f} s of CPU")
+    for k, v in sorted(s["kinds"].items()):
+        report(f"  {v:5d}  {k}")
+    for k, v in sorted(s["skipped"].items()):
+        report(f"  skipped {v} ({k})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", type=int, default=1000, help="number of programs")
+    ap.add_argument("--seed", type=int, default=None, help="default: a random seed (printed)")
+    ap.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
+    ap.add_argument("--keep", default=str(ROOT / "build" / "crosscheck-failures"),
+                    help="directory for failing programs")
+    ap.add_argument("-j", type=int, default=2, help="gpubmc workers per batch")
+    ap.add_argument("--oracle-max", type=int, default=3000,
+                    help="largest estimated candidate count given to the oracle")
+    ap.add_argument("--stall", type=float, default=5.0, help="seconds without a result before a check is given up")
+    ap.add_argument("--show", type=int, default=3, help="programs printed per failure kind")
+    ap.add_argument("--exclude", action="append", default=[], choices=gen.FEATURES,
+                    help="generate programs without this feature (repeatable)")
+    a = ap.parse_args()
+    seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1, 10**9)
+    print(f"crosscheck: seed {seed}, {a.n} programs"
+          + "".join(f" --exclude {x}" for x in a.exclude), flush=True)
+    s = crosscheck(a.n, seed, a.bin, a.keep, a.j, a.oracle_max, a.stall, show=a.show, exclude=a.exclude)
+    print_summary(s)
+    return 1 if s["failing_programs"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
