@@ -16,7 +16,7 @@ HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*
 	cuda-compile cuda-run
 
 PREFIX ?= /usr/local
-DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev
+DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev parallel
 EXAMPLES = tests/litmus/ptx/MP-weak.litmus tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus
 
 all: $(BUILD)/gpubmc

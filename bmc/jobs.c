@@ -272,6 +272,7 @@ void jobs_keep_shard(struct job_list *l, int k, int n)
     int kept = 0;
     for (int i = 0; i < l->n; i++) {
         if (i % n == k - 1) {
+            l->jobs[i].shard_index = i + 1;
             l->jobs[kept++] = l->jobs[i];
         } else {
             free(l->jobs[i].file);

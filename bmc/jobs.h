@@ -15,6 +15,7 @@ struct job {
                                     bit m when a CSV row expects expected_by[m] */
     enum verdict expected_by[CHECK_PROGRESS_MODELS];
     char *error;             /* set: the file cannot be checked, and why */
+    int shard_index;         /* under --shard: 1 + the job's place in the whole list; else 0 */
 };
 
 struct job_list {
@@ -52,7 +53,8 @@ struct job_request {
  * lines) when a CSV is unreadable or malformed, has no rows, or when no
  * row of any CSV names a file to check. */
 bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, int msglen);
-/* Keeps jobs k-1, k-1+n, k-1+2n, ... of the list (--shard k/n). */
+/* Keeps jobs k-1, k-1+n, k-1+2n, ... of the list (--shard k/n), each
+ * remembering its place in the whole list (shard_index). */
 void jobs_keep_shard(struct job_list *l, int k, int n);
 /* Frees a job list. */
 void jobs_free(struct job_list *l);

@@ -65,13 +65,14 @@ def workers_and_shards(record, run):
     two = _results(run(["-j", "2"] + base).stdout)
     record(one == two and len(one) > 0, "batch: -j 2 gives the same results in the same order as -j 1")
     shards = [_results(run(["--shard", f"{k}/3"] + base).stdout) for k in (1, 2, 3)]
-    merged = [None] * len(one)
+    merged, places = [None] * len(one), True
     for k, rows in enumerate(shards):
         for i, row in enumerate(rows):
+            places = places and row.pop("job", None) == 3 * i + k    # each line names its place
             if 3 * i + k < len(merged):
                 merged[3 * i + k] = row
-    record(sum(len(s) for s in shards) == len(one) and merged == one,
-           "batch: shards 1/3, 2/3 and 3/3 interleave to the whole list")
+    record(sum(len(s) for s in shards) == len(one) and merged == one and places,
+           "batch: shards 1/3, 2/3 and 3/3 interleave to the whole list, each line with its \"job\"")
     for bad in (["-j", "0"], ["-j", "many"], ["--shard", "4/3"], ["--shard", "1-3"]):
         p = run(bad + ["tests/litmus/ptx"])
         record(p.returncode == 1 and "error" in p.stderr, f"batch: {' '.join(bad)} is a usage error")

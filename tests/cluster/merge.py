@@ -6,9 +6,9 @@ give.
 Usage: merge.py [--jsonl] SHARD.jsonl...
 
 A file named shard-K.jsonl holds shard K (otherwise the files are shards
-1..N in the order given).  Line i of shard K is job K-1 + i*N of the
-whole list, so --jsonl prints every line in the order one run prints
-them.  The summary, on stderr with --jsonl and on stdout otherwise, is the
+1..N in the order given).  Each line carries "job", its place in the
+whole job list (job % N == K-1), so --jsonl prints every line in the
+order one run prints them.  The summary, on stderr with --jsonl and on stdout otherwise, is the
 count of each result and, when the run had --expect (lines with "match"),
 "N passed, N failed".  What the shards wrote on stderr (shard-K.err
 beside each file) is passed on, but for their own "N passed, N failed".  The exit status is one run's: with
@@ -39,22 +39,28 @@ def read(path):
 
 
 def merge(paths):
-    """The rows of all shards, in the order of one run."""
+    """The rows of all shards, in the order of one run: by "job", the
+    place in the whole job list that gpubmc --shard writes on each row
+    (a termination job under several progress models has several rows,
+    kept in their order)."""
     shards = {shard_number(p, k): read(p) for k, p in enumerate(paths)}
     n = len(shards)
     if sorted(shards) != list(range(1, n + 1)):
         raise SystemExit(f"merge.py: shards {sorted(shards)} are not 1..{n}")
-    total = sum(len(rows) for rows in shards.values())
-    merged = [None] * total
+    keyed = []
     for k, rows in shards.items():
         for i, row in enumerate(rows):
-            at = k - 1 + i * n
-            if at >= total or merged[at] is not None:
-                raise SystemExit(f"merge.py: shard {k} has more lines than a {n}-way split gives it")
-            merged[at] = row
-    if any(row is None for row in merged):
-        raise SystemExit("merge.py: the shards' lines do not interleave (a shard is missing lines)")
-    return merged
+            job = row.get("job")
+            if not isinstance(job, int) or job % n != k - 1:
+                raise SystemExit(f"merge.py: a line of shard {k} has job {job!r}, which is not one of "
+                                 f"shard {k} of {n} (were they written by gpubmc --json --shard {k}/{n}?)")
+            keyed.append((job, i, row))
+    keyed.sort(key=lambda t: (t[0], t[1]))
+    jobs = sorted({job for job, _, _ in keyed})
+    if jobs and jobs != list(range(jobs[-1] + 1)):
+        missing = sorted(set(range(jobs[-1] + 1)) - set(jobs))
+        raise SystemExit(f"merge.py: jobs {missing[:10]} are missing (a shard is missing lines)")
+    return [row for _, _, row in keyed]
 
 
 def summary(rows):

@@ -22,9 +22,11 @@ mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 one="$bin --json --shard {}/$n $* > $out/shard-{}.jsonl 2> $out/shard-{}.err"
 if command -v parallel >/dev/null 2>&1; then
+    echo "shards.sh: $n shards through GNU parallel" >&2
     # shellcheck disable=SC2086
     seq 1 "$n" | parallel ${PARALLEL_OPTS:-} "$one" || true
 else
+    echo "shards.sh: $n shards through xargs -P (GNU parallel is not installed)" >&2
     seq 1 "$n" | xargs -P "$n" -I {} sh -c "$one" || true
 fi
 exec python3 "$here/merge.py" "$out"/shard-*.jsonl
