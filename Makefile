@@ -37,11 +37,15 @@ $(BUILD)/bmc/cuda/harness_text.c: bmc/cuda/harness.cuh
 $(BUILD)/bmc/cuda/harness_text.o: $(BUILD)/bmc/cuda/harness_text.c bmc/cuda/harness.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# Every PTX test the CUDA harness runs (own tests, and the corpus when it is
-# there), emitted and compiled with nvcc for sm_90 (tests/cuda/run_gpu.py).
+# Every PTX test the CUDA harness runs (the own ones under tests/litmus and
+# tests/gallery, and the corpus's when it is there), emitted and built whole
+# (host and device) with nvcc for sm_90, every warning an error
+# (tests/cuda/run_gpu.py). `make test` compiles the same programs when nvcc is
+# there, but only their device side (nvcc -cubin: cicc and ptxas on the inline
+# PTX; tests/cuda_tests.py), and builds four of them whole.
 cuda-compile: all
-	python3 tests/cuda/run_gpu.py --compile-only --out $(BUILD)/cuda tests/litmus/ptx tests/litmus/ptx75 \
-		tests/gallery $(wildcard ../shared/corpus/litmus/PTX)
+	python3 tests/cuda/run_gpu.py --compile-only --out $(BUILD)/cuda tests/litmus tests/gallery \
+		$(wildcard ../shared/corpus/litmus/PTX)
 
 # The own PTX tests run on this machine's GPU and judged by --observed.
 cuda-run: all

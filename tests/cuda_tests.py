@@ -8,10 +8,12 @@ PTX, whose mnemonic is the litmus mnemonic (atom.sub and red.sub as the add
 of the negated operand; local arithmetic as add.s32, sub.s32, mul.lo.s32,
 div.s32, a move as mov.b32), and branches as C gotos; the Makefile and
 params.txt are written beside them. With nvcc (on PATH or in
-/usr/local/cuda/bin) a representative handful compile for sm_90 with every
-warning an error (`make cuda-compile` compiles them all); a compiled
-program accepts the params.txt written beside it and refuses a bad one by
-line. Without nvcc these say that they skip.
+/usr/local/cuda/bin) every PTX test under tests/litmus and tests/gallery
+and in the corpus is emitted or refused with a reason, and the device side
+of each emitted program compiles for sm_90 with every warning an error
+(compile_all); a representative handful build whole (`make cuda-compile`
+builds them all); a compiled program accepts the params.txt written beside
+it and refuses a bad one by line. Without nvcc these say that they skip.
 
 --observed: each row of tests/cuda/observed.csv (a hand-written log in the
 harness's format, litmus7's or herd7's, a test, a bound) gives its
@@ -19,11 +21,15 @@ reasoned verdict and output; tests/cuda/errors.csv lists malformed logs
 and the exact error each gives.
 
 Called by run_tests.py with its record() and run() helpers."""
-import csv, os, pathlib, re, shutil, subprocess, tempfile
-from concurrent.futures import ThreadPoolExecutor
+import csv, os, pathlib, re, resource, subprocess, sys, tempfile, time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CUDA = ROOT / "tests" / "cuda"
+sys.path.insert(0, str(CUDA))
+import run_gpu  # noqa: E402
+from run_gpu import nvcc  # noqa: E402
+
+CORPUS_PTX = ROOT.parent / "shared" / "corpus" / "litmus" / "PTX"
 OWN_PTX = ["tests/litmus/ptx", "tests/litmus/ptx75", "tests/gallery"]
 # compiled in make test: a spin loop with release/acquire; fence.sc, atom.cas,
 # arithmetic and branches over three CTAs; a barrier in one CTA; a generic
@@ -31,15 +37,6 @@ OWN_PTX = ["tests/litmus/ptx", "tests/litmus/ptx75", "tests/gallery"]
 HANDFUL = ["tests_litmus_ptx_MP+spin-acq", "tests_gallery_Deque-fence.sc", "tests_litmus_ptx_SB+bar-samecta",
            "tests_litmus_ptx75_MP-alias-aliasF-rd"]
 LOCAL_PTX = {"add": "add.s32", "sub": "sub.s32", "mul": "mul.lo.s32", "div": "div.s32", "ld": "mov.b32"}
-
-
-def nvcc():
-    """The nvcc to use, or None."""
-    found = shutil.which("nvcc")
-    if found:
-        return found
-    default = pathlib.Path("/usr/local/cuda/bin/nvcc")
-    return str(default) if default.exists() else None
 
 
 def litmus_files():
@@ -149,14 +146,9 @@ def compile_handful(record, out):
     if not compiler:
         print("SKIP emit-cuda compile: no nvcc (PATH, /usr/local/cuda/bin); `make cuda-compile` needs one too")
         return
-
-    def build(name):
-        return subprocess.run([compiler, "-O3", "-arch=sm_90", "-Werror", "all-warnings", "-o", str(out / name),
-                               str(out / f"{name}.cu")], capture_output=True, text=True, timeout=600)
-
-    with ThreadPoolExecutor(2) as pool:
-        for name, p in zip(HANDFUL, pool.map(build, HANDFUL)):
-            record(p.returncode == 0, f"emit-cuda: nvcc -arch=sm_90 {name}.cu: {p.stderr[-800:]}")
+    failed = dict(run_gpu.build(compiler, "sm_90", out, HANDFUL, 2, progress=False, timeout=600))
+    for name in HANDFUL:
+        record(name not in failed, f"emit-cuda: nvcc -arch=sm_90 {name}.cu: {failed.get(name, '')[-800:]}")
     prog = out / HANDFUL[0]
     if not prog.exists():
         return
@@ -207,10 +199,7 @@ def host_round_trip(record, compiler, out):
 def runner_table(record, out, log, js):
     """tests/cuda/run_gpu.py's table from the made-up run: 1 iteration, 64
     runs, 14 weak (the ~exists body) and 14 forbidden, FAIL; exit status 10."""
-    import contextlib, importlib.util, io
-    spec = importlib.util.spec_from_file_location("run_gpu", CUDA / "run_gpu.py")
-    run_gpu = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run_gpu)
+    import contextlib, io
     d = out / "runner"
     d.mkdir()
     (d / "results.log").write_text(log)
@@ -221,6 +210,49 @@ def runner_table(record, out, log, js):
     row = text.getvalue().splitlines()[1].split()
     record(rc == 10 and row[:6] == ["tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus", "1", "64", "14", "14", "FAIL"],
            f"run_gpu.py: the table of a run ({rc}, {text.getvalue()!r})")
+
+
+def compile_all(record):
+    """Every PTX test the harness supports compiles for sm_90: each PTX
+    file under tests/litmus and tests/gallery (but the malformed ones under
+    errors/) and the corpus's PTX tests (when the corpus is there) is
+    emitted, or refused with the harness's reason; nvcc compiles the device
+    side of each emitted program (-cubin: cicc and ptxas on the inline PTX,
+    every warning an error), two at a time. A program that does not compile
+    fails, with nvcc's words."""
+    compiler = nvcc()
+    if not compiler:
+        print("SKIP emit-cuda compile-all: no nvcc (PATH, /usr/local/cuda/bin): the emitted programs are not compiled")
+        return
+    paths = [ROOT / "tests" / "litmus", ROOT / "tests" / "gallery"]
+    if CORPUS_PTX.is_dir():
+        paths.append(CORPUS_PTX)
+    else:
+        print(f"SKIP emit-cuda compile-all: corpus: {CORPUS_PTX} not found: only the own PTX tests are compiled")
+    files = [os.path.relpath(f, ROOT) for f in run_gpu.ptx_tests(paths)]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "all"
+        emitted, refused = run_gpu.emit(files, out, 2, cwd=ROOT)
+        record(sorted(list(emitted) + list(refused)) == sorted(set(files)),
+               f"emit-cuda compile-all: a result per PTX test ({len(emitted)} emitted, {len(refused)} refused, "
+               f"{len(files)} tests)")
+        for f, why in sorted(refused.items()):
+            record(why.startswith(f"{f}: error: not emitted: ") and len(why) > len(f) + 30,
+                   f"emit-cuda compile-all: {f} not emitted without the harness's reason: {why}")
+        stems = {stem: f for f, stem in emitted.items()}
+        record(len(stems) == len(emitted), "emit-cuda compile-all: a program name per test")
+        wall, cpu = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        failed = dict(run_gpu.build(compiler, "sm_90", out, sorted(stems), 2, cubin=True, progress=False))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall, cpu = time.monotonic() - wall, after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
+        for stem, f in sorted(stems.items()):
+            record(stem not in failed and (out / f"{stem}.cubin").is_file(),
+                   f"emit-cuda compile-all: {f}: nvcc -arch=sm_90 -cubin {stem}.cu:\n{failed.get(stem, '')[-1500:]}")
+    print(f"INFO emit-cuda: {len(stems) - len(failed)} of {len(files)} PTX tests compiled for sm_90 "
+          f"({len(refused)} refused by the harness, {len(failed)} failed; nvcc -cubin, 2 jobs: {wall:.0f} s wall, "
+          f"{cpu:.0f} s CPU)")
+    for why, n in run_gpu.refusal_kinds(refused):
+        print(f"INFO emit-cuda:   {n:4} refused: {why}")
 
 
 def observed_rows(record, run):
@@ -285,6 +317,7 @@ def cuda(record, run):
         out = pathlib.Path(tmp) / "cuda"
         if emit_own(record, run, out):
             compile_handful(record, out)
+    compile_all(record)
     observed_rows(record, run)
     observed_json(record, run)
     usage_errors(record, run)

@@ -27,6 +27,16 @@ static int label_position(const struct thread *th, int label)
     return th->ninstrs;
 }
 
+/* True when a branch or goto of th jumps to the label with index label (nvcc
+ * warns of a label nothing jumps to, and -Werror all-warnings refuses it). */
+static bool label_used(const struct thread *th, int label)
+{
+    for (int i = 0; i < th->ninstrs; i++)
+        if ((th->instrs[i].kind == I_BRANCH || th->instrs[i].kind == I_GOTO) && th->instrs[i].label == label)
+            return true;
+    return false;
+}
+
 /* A branch or goto at position i: its jump, counted when it goes back. */
 static void emit_jump(FILE *f, const struct thread *th, int i)
 {
@@ -78,7 +88,8 @@ static void emit_thread(FILE *f, const struct litmus *l, int t)
     for (int i = 0; i < th->ninstrs; i++) {
         const struct instr *in = &th->instrs[i];
         if (in->kind == I_LABEL) {
-            fprintf(f, "lab_%s:;\n", th->label_names[in->label]);
+            if (label_used(th, in->label))
+                fprintf(f, "lab_%s:;\n", th->label_names[in->label]);
         } else if (in->kind == I_BRANCH || in->kind == I_GOTO) {
             emit_jump(f, th, i);
         } else {

@@ -5,11 +5,13 @@ against the model (issue 19).
     python3 tests/cuda/run_gpu.py [--out DIR] [--params FILE] [-j N]
                                   [--compile-only] PATH...
 
-Emits every PTX test under the PATHs with `gpubmc --emit-cuda DIR` (tests the
-harness cannot run are listed with their reasons), builds each program with
-nvcc for --arch (default sm_90), and unless --compile-only runs each on the
-GPU with the parameters file (default: the params.txt gpubmc wrote), its
-outcomes going to DIR/results.log (herd's log format) and DIR/results.json.
+Emits every PTX test under the PATHs (in a directory, each *.litmus whose
+first word is PTX, outside folders named errors) with `gpubmc --emit-cuda
+DIR` (tests the harness cannot run are listed with their reasons), builds
+each program with nvcc for --arch (default sm_90, every warning an error),
+and unless --compile-only runs each on the GPU with the parameters file
+(default: the params.txt gpubmc wrote), its outcomes going to
+DIR/results.log (herd's log format) and DIR/results.json.
 Then `gpubmc --observed DIR/results.log` judges them and a table follows:
 test, iterations (launches), runs (instances), weak runs (those satisfying
 an exists or ~exists condition's body, or violating a forall's), forbidden
@@ -19,7 +21,7 @@ and stops: it never makes results up.
 Exit status: 0 when every program built (and every observed outcome is
 allowed), 1 when something failed to build or run, 10 when the GPU showed
 an outcome the model forbids."""
-import argparse, json, os, pathlib, shutil, subprocess, sys
+import argparse, json, os, pathlib, re, shutil, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
@@ -34,32 +36,70 @@ def nvcc():
     return str(default) if default.exists() else None
 
 
-def emit(paths, out, jobs):
-    """gpubmc --emit-cuda: {litmus file: program stem} and the refusals."""
-    p = subprocess.run([str(BIN), "--json", "-j", str(jobs), "--emit-cuda", str(out)] + paths,
-                       capture_output=True, text=True)
-    emitted, refused = {}, []
+def ptx_tests(paths):
+    """The PTX litmus files under paths, sorted: a file as given; in a
+    directory, every *.litmus whose first word is PTX, outside folders
+    named errors (tests that are malformed on purpose)."""
+    out = []
+    for path in map(pathlib.Path, paths):
+        if path.is_dir():
+            out += [str(f) for f in path.rglob("*.litmus") if "errors" not in f.relative_to(path).parts[:-1]
+                    and f.read_text(errors="replace").split(None, 1)[:1] == ["PTX"]]
+        else:
+            out.append(str(path))
+    return sorted(out)
+
+
+def emit(files, out, jobs, cwd=None):
+    """gpubmc --emit-cuda (run in cwd): {litmus file: program stem} and
+    {litmus file: gpubmc's line for a test it did not emit}."""
+    p = subprocess.run([str(BIN), "--json", "-j", str(jobs), "--emit-cuda", str(out)] + files,
+                       capture_output=True, text=True, cwd=cwd)
+    emitted, refused = {}, {}
     for o in map(json.loads, p.stdout.splitlines()):
         if o["result"] == "PASS":
             emitted[o["file"]] = pathlib.Path(o["reason"].split(" ", 2)[1].rstrip(":")).stem
         else:
-            refused.append(o["reason"])
+            refused[o["file"]] = o["reason"]
     return emitted, refused
 
 
-def build(compiler, arch, out, stems, jobs):
-    """nvcc for every program; the stems that failed, with nvcc's words."""
+def refusal_kinds(refused):
+    """How many refusals of each kind: the reasons without their file, line,
+    thread, instruction and location names, most frequent first."""
+    kinds = {}
+    for why in refused.values():
+        why = why.split(": error: not emitted: ", 1)[-1]
+        why = re.sub(r"^line \d+, P\d+: `[^`]*`: ", "", why)
+        why = re.sub(r"^\w+ is an? (\w+)-proxy alias of \w+: ", r"\1-proxy alias: ", why)
+        why = re.sub(r"^P\d+ is on gpu \d+ and P\d+ on gpu \d+: ", "threads on several gpus: ", why)
+        why = re.sub(r"^P\d+ and P\d+ of cta \d+ pass", "threads of one CTA pass", why)
+        why = re.sub(r"^P\d+ has", "a thread has", why)
+        kinds[why] = kinds.get(why, 0) + 1
+    return sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def build(compiler, arch, out, stems, jobs, cubin=False, progress=True, timeout=900):
+    """nvcc with every warning an error, for every program: the executable,
+    or with cubin only the device code (cicc and ptxas on the inline PTX,
+    no host compiler) into STEM.cubin. [(stem, nvcc's words)] of those that
+    failed."""
     def one(stem):
-        p = subprocess.run([compiler, "-O3", f"-arch={arch}", "-o", str(out / stem), str(out / f"{stem}.cu")],
-                           capture_output=True, text=True)
+        target = ["-cubin", "-o", str(out / f"{stem}.cubin")] if cubin else ["-o", str(out / stem)]
+        try:
+            p = subprocess.run([compiler, "-O3", f"-arch={arch}", "-Werror", "all-warnings"] + target
+                               + [str(out / f"{stem}.cu")], capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return stem, None, f"nvcc ran past {timeout} s"
         return stem, p.returncode, p.stderr
     failed = []
     with ThreadPoolExecutor(jobs) as pool:
         for n, (stem, rc, err) in enumerate(pool.map(one, stems), 1):
             if rc != 0:
                 failed.append((stem, err))
-                print(f"nvcc failed on {stem}.cu:\n{err[-2000:]}", file=sys.stderr)
-            if n % 50 == 0:
+                if progress:
+                    print(f"nvcc failed on {stem}.cu:\n{err[-2000:]}", file=sys.stderr)
+            if progress and n % 50 == 0:
                 print(f"  built {n} of {len(stems)}", file=sys.stderr)
     return failed
 
@@ -125,9 +165,9 @@ def main():
     out = pathlib.Path(a.out)
     if out.exists():
         shutil.rmtree(out)
-    emitted, refused = emit(a.paths, out, a.jobs)
+    emitted, refused = emit(ptx_tests(a.paths), out, a.jobs)
     print(f"emitted {len(emitted)} programs, {len(refused)} tests refused")
-    for why in refused:
+    for why in refused.values():
         print(f"  {why}")
     stems = sorted(set(emitted.values()))
     failed = build(compiler, a.arch, out, stems, a.jobs)
