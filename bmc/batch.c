@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 struct collector {
     const struct job_list *jobs;

@@ -17,7 +17,7 @@
 #include "bmc/witness.h"
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 #define ORACLE_LIMIT 2000000L
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "bmc/outcomes.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 const struct bv *enumerate_observed_bv(const struct sat_check *s, const struct avalue *v)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "encoders/assertion.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 bool axiom_disabled(const char *name, const char *const *disabled, int n)
 {

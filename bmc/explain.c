@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bmc/witness.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Finds a minimal set of activation literals to switch off (off[]) so that
  * query becomes satisfiable: grow by failed assumptions until SAT, then

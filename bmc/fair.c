@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* One frame of the iterative depth-first search: a state and the next
  * thread whose step it has yet to follow. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "encoders/base.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Says why (printf-style) and returns false. */
 static bool out(char *why, size_t len, const char *fmt, ...)

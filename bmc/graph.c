@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 const char *const graph_default_relations[] = { "rf", "co", "fr", "rmw", "sync", "sw", "syncbar", "sync_fence",
                                                 NULL };

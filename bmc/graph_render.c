@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* The extension of path after its last dot, or "". */
 static const char *extension(const char *path)

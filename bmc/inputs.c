@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 #define MAX_DIR_DEPTH 64
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "encoders/exec.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 enum tri { UNK = 0, NO, YES };
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "bmc/inputs.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 #include "models/model.h"
 
 /* A CSV row: a file and what its suite expects under its options. */

@@ -9,7 +9,7 @@
 
 #include "bmc/evaluate.h"
 #include "bmc/witness.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* The lasso replayed: step k runs from state k to state k + 1. */
 struct run {

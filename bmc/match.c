@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 struct avalue *match_source_observables(const struct litmus *src, int *n)
 {

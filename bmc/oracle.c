@@ -7,7 +7,7 @@
 
 #include "bmc/evaluate.h"
 #include "encoders/exec.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 #define ORACLE_MAX_GUESSES 32
 

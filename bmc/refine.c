@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* The edges of a relation in the solver's model, as out- and in-lists
  * (compressed rows: the successors of u are out[out_at[u] .. out_at[u+1])). */

@@ -12,7 +12,7 @@
 #include "bmc/sat_check.h"
 #include "bmc/witness.h"
 #include "encoders/assertion.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Sets r->reason, cut to its size. */
 __attribute__((format(printf, 2, 3)))

@@ -13,7 +13,7 @@
 
 #include <stdlib.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Consecutive iterations of one unrolled loop. */
 struct chain {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bmc/interp.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* The registers instruction x reads, as up to two indices (-1: none). */
 static void reads(const struct instr *x, int r[2])

@@ -8,7 +8,7 @@
 #include "bmc/fair.h"
 #include "bmc/lasso.h"
 #include "bmc/lasso_witness.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* One model's verdict from the components; a FAIL's lasso is re-checked
  * by the concrete evaluator, as every SAT witness is. */

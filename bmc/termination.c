@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "bmc/repetition.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Thread t waits at one of its barriers and that barrier never opens. */
 static lit thread_blocked(struct cnf *c, const struct program *p, const struct exec_enc *x, int t)

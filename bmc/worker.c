@@ -17,7 +17,7 @@
 #endif
 
 #include "bmc/job_check.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* AddressSanitizer reserves terabytes of address space at start-up, so an
  * address-space limit would fail its every allocation: the sanitizer build

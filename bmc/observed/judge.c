@@ -9,7 +9,7 @@
 #include "bmc/load.h"
 #include "bmc/observed/log.h"
 #include "encoders/assertion.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* The verdict on one observed state. */
 enum state_verdict { SV_ALLOWED, SV_OUTSIDE_FILTER, SV_FORBIDDEN, SV_UNKNOWN };

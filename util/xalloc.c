@@ -1,5 +1,5 @@
 /* Checked allocation helpers. */
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
