@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bmc/program.h"
+#include "program/program.h"
 #include "models/model.h"
 
 /* True when p is in the fragment under model md with the axioms named in

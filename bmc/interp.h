@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "bmc/program.h"
+#include "program/program.h"
 #include "encoders/base.h"
 
 /* The free choices that pin down one candidate execution. */

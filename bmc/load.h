@@ -4,7 +4,7 @@
 #define GPUBMC_LOAD_H
 
 #include "bmc/check.h"
-#include "bmc/program.h"
+#include "program/program.h"
 #include "models/model.h"
 
 struct loaded {

@@ -5,7 +5,7 @@
 #define GPUBMC_ORACLE_H
 
 #include "bmc/check.h"
-#include "bmc/program.h"
+#include "program/program.h"
 #include "models/model.h"
 
 struct oracle_result {

@@ -12,7 +12,7 @@
 
 #include "bmc/check.h"
 #include "bmc/outcomes.h"
-#include "bmc/program.h"
+#include "program/program.h"
 #include "models/model.h"
 
 struct refinement_source {

@@ -5,7 +5,7 @@
 
 #include "bmc/check.h"
 #include "bmc/evaluate.h"
-#include "bmc/program.h"
+#include "program/program.h"
 #include "encoders/exec.h"
 #include "models/model.h"
 

@@ -5,7 +5,7 @@
 #define GPUBMC_STATES_CHECK_H
 
 #include "bmc/check.h"
-#include "bmc/program.h"
+#include "program/program.h"
 #include "models/model.h"
 
 /* Decides termination of p under each model ms[0..n): out[i] gets PASS

@@ -13,7 +13,7 @@
 #ifndef GPUBMC_SYMMETRY_H
 #define GPUBMC_SYMMETRY_H
 
-#include "bmc/program.h"
+#include "program/program.h"
 #include "encoders/cnf.h"
 #include "encoders/rel.h"
 

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 
-#include "bmc/program.h"
+#include "program/program.h"
 #include "bmc/symmetry.h"
 #include "encoders/exec.h"
 #include "models/model.h"

@@ -1,5 +1,5 @@
 /* Loop unrolling and the static event table. */
-#include "bmc/program.h"
+#include "program/program.h"
 
 #include <stdio.h>
 #include <stdlib.h>
