@@ -8,7 +8,7 @@ BUILD  ?= build
 # The stages, earliest first (tests/layout_tests.py checks that includes
 # point only to the same or an earlier stage); sources in any subfolder.
 SRC_DIRS = util litmus program encoders models bmc
-MAIN_SRC = bmc/main.c
+MAIN_SRC = bmc/driver/main.c
 LIB_SRC  = $(filter-out $(MAIN_SRC),$(sort $(shell find $(SRC_DIRS) -name '*.c')))
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/bmc/cuda/harness_text.o
 MAIN_OBJ = $(MAIN_SRC:%.c=$(BUILD)/%.o)

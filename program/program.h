@@ -1,7 +1,7 @@
 /* The unrolled program: per thread a loop-free list of micro-ops whose
  * jumps all go forward, and the static table of events those micro-ops
  * can produce.  Which events execute, and with what values, is decided
- * later: symbolically (encoders/symexec) or concretely (bmc/interp). */
+ * later: symbolically (encoders/symexec) or concretely (bmc/concrete/interp). */
 #ifndef GPUBMC_PROGRAM_H
 #define GPUBMC_PROGRAM_H
 

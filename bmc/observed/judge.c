@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bmc/enumerate.h"
-#include "bmc/explain.h"
-#include "bmc/load.h"
+#include "bmc/check/enumerate.h"
+#include "bmc/check/explain.h"
+#include "bmc/compare/load.h"
 #include "bmc/observed/log.h"
 #include "encoders/assertion.h"
 #include "util/xalloc.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "program/program.h"
-#include "bmc/symmetry.h"
+#include "bmc/check/symmetry.h"
 #include "encoders/exec.h"
 #include "models/model.h"
 
