@@ -59,6 +59,9 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
 void interp_run(const struct program *p, const struct choice *ch, const struct skeleton *k,
                 struct concrete *out);
 void concrete_free(const struct program *p, struct concrete *x);
+/* Marks the execution invalid for reason why (the first reason given stays);
+ * returns false. */
+bool concrete_fail(struct concrete *out, const char *why);
 
 /* Fills b (over a constant-only cnf) with the execution's base relations. */
 void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
