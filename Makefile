@@ -92,7 +92,7 @@ example: deps
 
 install: all
 	install -D -m 755 build/gpubmc $(DESTDIR)$(PREFIX)/bin/gpubmc
-	install -D -m 644 bmc/gpubmc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpubmc.1
+	install -D -m 644 bmc/driver/gpubmc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpubmc.1
 
 # The whole corpus through the sanitizer build: any report is a failure.
 corpus-sanitize: sanitize
