@@ -5,12 +5,16 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror 
 LDLIBS  = -lcadical -lstdc++ -lm -lcjson -lgvc -lcgraph -lcdt
 BUILD  ?= build
 
-LIB_SRC  = $(wildcard litmus/*.c encoders/*.c models/*.c bmc/transform/*.c bmc/cuda/*.c bmc/observed/*.c) $(filter-out bmc/main.c,$(wildcard bmc/*.c))
+# The stages, earliest first (tests/layout_tests.py checks that includes
+# point only to the same or an earlier stage); sources in any subfolder.
+SRC_DIRS = util litmus program encoders models bmc
+MAIN_SRC = bmc/driver/main.c
+LIB_SRC  = $(filter-out $(MAIN_SRC),$(sort $(shell find $(SRC_DIRS) -name '*.c')))
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/bmc/cuda/harness_text.o
-MAIN_OBJ = $(BUILD)/bmc/main.o
+MAIN_OBJ = $(MAIN_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HEADERS  = $(wildcard litmus/*.h encoders/*.h models/*.h bmc/*.h bmc/transform/*.h bmc/cuda/*.h bmc/observed/*.h)
+HEADERS  = $(sort $(shell find $(SRC_DIRS) -name '*.h'))
 
 .PHONY: all test clean install sanitize bench deps example corpus-sanitize crosscheck fuzz fuzz-deps \
 	cuda-compile cuda-run
@@ -92,7 +96,7 @@ example: deps
 
 install: all
 	install -D -m 755 build/gpubmc $(DESTDIR)$(PREFIX)/bin/gpubmc
-	install -D -m 644 bmc/gpubmc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpubmc.1
+	install -D -m 644 bmc/driver/gpubmc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpubmc.1
 
 # The whole corpus through the sanitizer build: any report is a failure.
 corpus-sanitize: sanitize

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 const char *const base_set_names[S_COUNT] = {
     "_", "M", "R", "W", "F", "IW", "BAR", "WEAK", "RLX", "ACQ", "REL", "ACQ_REL", "SC",

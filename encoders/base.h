@@ -7,7 +7,7 @@
 #ifndef GPUBMC_BASE_H
 #define GPUBMC_BASE_H
 
-#include "bmc/program.h"
+#include "program/program.h"
 #include "encoders/rel.h"
 
 enum base_set {

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Closures whose eager step clauses would number more than this are refined lazily. */
 #define EAGER_STEPS 65536L

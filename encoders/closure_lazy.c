@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Adds, for each target j[0..k) of row i left false though reachable, the
  * clause "the pairs of a shortest path of true pairs from i to j -> t(i,j)". */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "encoders/cnf_impl.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 static void grow_vars(struct cnf *c);
 

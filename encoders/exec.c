@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Constrains rf -> (val(w) == val(r)) bit by bit. */
 static void same_value_if(struct cnf *c, lit cond, const struct bv *a, const struct bv *b)

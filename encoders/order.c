@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "encoders/reach.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Orders with at most this many transitivity triples get them all at once. */
 #define EAGER_TRIPLES 1048576L

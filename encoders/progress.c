@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 static const char *const names[] = { "fair", "hsa", "obe", "hsa_obe", "lobe", "unfair" };
 

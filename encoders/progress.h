@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "bmc/program.h"
+#include "program/program.h"
 #include "encoders/cnf.h"
 
 enum progress_model { PROG_FAIR, PROG_HSA, PROG_OBE, PROG_HSA_OBE, PROG_LOBE, PROG_UNFAIR };

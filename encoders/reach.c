@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Tarjan's algorithm without recursion: R->scc[u] for every node, the
  * components numbered in the order they complete (sinks first). */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 void *rels_alloc(struct rels *A, size_t count, size_t size)
 {

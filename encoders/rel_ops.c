@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 const struct rel *rel_empty(struct rels *A) { return A->empty; }
 

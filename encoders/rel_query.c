@@ -4,7 +4,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 lit rel_get(const struct rel *r, int i, int j)
 {

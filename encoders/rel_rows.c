@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Pushes (j, l) on the row stack (room reserved by the caller). */
 static void push(struct rels *A, int j, lit l)

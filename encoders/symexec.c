@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Register values and, per register, which reads of the thread it depends on. */
 struct state {

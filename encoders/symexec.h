@@ -3,7 +3,7 @@
 #ifndef GPUBMC_SYMEXEC_H
 #define GPUBMC_SYMEXEC_H
 
-#include "bmc/program.h"
+#include "program/program.h"
 #include "encoders/bv.h"
 #include "encoders/rel.h"
 

@@ -8,6 +8,7 @@ import batch_tests
 import cuda_tests
 import explain_tests
 import gallery_tests
+import layout_tests
 import shard_tests
 import trust_tests
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "random"))
@@ -637,6 +638,7 @@ def random_crosscheck():
 
 def main():
     unit_tests()
+    layout_tests.layout(record)
     own_litmus()
     own_termination()
     fragment_membership()

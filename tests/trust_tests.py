@@ -318,7 +318,7 @@ def documentation(record, run):
     text = run(["--help"]).stdout
     takes_value = _help_options(text)
     opts = set(takes_value)
-    man = re.sub(r"\\f[BIRP]", "", (ROOT / "bmc" / "gpubmc.1").read_text()).replace("\\-", "-")
+    man = re.sub(r"\\f[BIRP]", "", (ROOT / "bmc" / "driver" / "gpubmc.1").read_text()).replace("\\-", "-")
     readme = (ROOT / "README.md").read_text()
     record(len(opts) >= 19, f"documentation: --help lists the options ({sorted(opts)})")
     for o in sorted(opts):

@@ -12,7 +12,7 @@
 #include "bmc/cuda/harness.h"
 #include "bmc/cuda/params.h"
 #include "bmc/cuda/support.h"
-#include "bmc/load.h"
+#include "bmc/compare/load.h"
 
 #define NVCC_FLAGS "-O3 -arch=sm_90"
 

@@ -4,7 +4,7 @@
 #ifndef GPUBMC_CUDA_EMIT_H
 #define GPUBMC_CUDA_EMIT_H
 
-#include "bmc/check.h"
+#include "bmc/check/check.h"
 
 /* Writes DIR/NAME.cu for the test at path (NAME: the path without a
  * leading ./ or ../ and without .litmus, '/' turned into '_'), and

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "bmc/cuda/layout.h"
-#include "bmc/outcomes.h"
+#include "bmc/check/outcomes.h"
 #include "litmus/ast.h"
 
 /* Writes the LT_ constants and tables the harness reads: name, file,

@@ -6,7 +6,7 @@
 
 #include "bmc/cuda/ptx_asm.h"
 #include "bmc/cuda/support.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* Per location: whether thread th accesses it. */
 static bool *locations_used(const struct litmus *l, const struct thread *th)

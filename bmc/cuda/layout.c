@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 void cuda_layout_build(const struct litmus *l, struct cuda_layout *c)
 {

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bmc/enumerate.h"
-#include "bmc/explain.h"
-#include "bmc/load.h"
+#include "bmc/check/enumerate.h"
+#include "bmc/check/explain.h"
+#include "bmc/compare/load.h"
 #include "bmc/observed/log.h"
 #include "encoders/assertion.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 /* The verdict on one observed state. */
 enum state_verdict { SV_ALLOWED, SV_OUTSIDE_FILTER, SV_FORBIDDEN, SV_UNKNOWN };

@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "bmc/check.h"
+#include "bmc/check/check.h"
 
 /* Judges the states that the log at log_path records for the test at path
  * (its blocks "Test NAME", NAME the test's name; bmc/observed/log.h),

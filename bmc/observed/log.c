@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 #define MAX_BINDINGS 256
 

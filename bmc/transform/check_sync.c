@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bmc/transform/origin.h"
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 #include "litmus/printer.h"
 
 /* What a weakening's refinement verdict says about its site. */

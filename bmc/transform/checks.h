@@ -2,12 +2,12 @@
  * of its sites (--transform), every single-step weakening of every
  * synchronisation site (--necessary-sync), and greedy weakening down to the
  * weakest program with the same outcomes (--minimize-sync).  Each compares
- * the rewritten program with the original by refinement (bmc/refinement.h),
+ * the rewritten program with the original by refinement (bmc/compare/refinement.h),
  * the original's outcomes enumerated once. */
 #ifndef GPUBMC_TRANSFORM_CHECKS_H
 #define GPUBMC_TRANSFORM_CHECKS_H
 
-#include "bmc/check.h"
+#include "bmc/check/check.h"
 #include "bmc/transform/transform.h"
 
 /* Checks transformation k (at the sites on line `line`, or at every site

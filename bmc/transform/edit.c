@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 #include "litmus/printer.h"
 
 struct litmus *edit_copy(const struct litmus *l)

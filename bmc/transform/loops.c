@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "encoders/xalloc.h"
+#include "util/xalloc.h"
 
 bool loops_jump_target(const struct thread *th, const struct instr *in, int *target)
 {

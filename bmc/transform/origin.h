@@ -3,8 +3,8 @@
 #ifndef GPUBMC_TRANSFORM_ORIGIN_H
 #define GPUBMC_TRANSFORM_ORIGIN_H
 
-#include "bmc/load.h"
-#include "bmc/refinement.h"
+#include "bmc/compare/load.h"
+#include "bmc/compare/refinement.h"
 #include "bmc/transform/transform.h"
 
 struct origin {

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "bmc/program.h"
+#include "program/program.h"
 
 static bool is_access(const struct instr *in)
 {

@@ -1,5 +1,5 @@
 /* libFuzzer target: parses a litmus text from memory and, when it parses,
- * checks it the way the command line does (bmc/check.h) under several
+ * checks it the way the command line does (bmc/check/check.h) under several
  * models, properties and bounds.  Built and run by `make fuzz`. */
 #include <stdint.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bmc/check.h"
+#include "bmc/check/check.h"
 #include "litmus/ast.h"
 
 /* check_file reads a path, so a parsed input goes to this file first. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bmc/graph.h"
+#include "bmc/graph/graph.h"
 
 int main(int argc, char **argv)
 {

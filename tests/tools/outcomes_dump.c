@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bmc/check.h"
-#include "bmc/outcomes.h"
+#include "bmc/check/check.h"
+#include "bmc/check/outcomes.h"
 
 /* Prints one result as a JSON line. */
 static void print_json(const char *path, struct check_result *r)

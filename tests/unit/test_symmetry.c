@@ -8,8 +8,8 @@
 #include <cmocka.h>
 #include <stdio.h>
 
-#include "bmc/program.h"
-#include "bmc/symmetry.h"
+#include "program/program.h"
+#include "bmc/check/symmetry.h"
 #include "encoders/exec.h"
 #include "models/model.h"
 

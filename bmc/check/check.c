@@ -1,0 +1,415 @@
+/* The verdict logic: encode, solve, re-check the witness concretely. */
+#include "bmc/check/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bmc/check/enumerate.h"
+#include "bmc/check/explain.h"
+#include "bmc/concrete/fragment.h"
+#include "bmc/check/oracle.h"
+#include "bmc/check/sat_check.h"
+#include "bmc/check/states_check.h"
+#include "bmc/check/symmetry.h"
+#include "bmc/check/termination.h"
+#include "bmc/concrete/witness.h"
+#include "encoders/assertion.h"
+#include "encoders/exec.h"
+#include "util/xalloc.h"
+
+#define ORACLE_LIMIT 2000000L
+
+const char *verdict_name(enum verdict v)
+{
+    static const char *const names[] = { "PASS", "FAIL", "UNKNOWN", "ERROR" };
+    return names[v];
+}
+
+const char *property_name(enum property p)
+{
+    static const char *const names[] = { "program_spec", "cat_spec", "termination" };
+    return names[p];
+}
+
+double check_clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* "P0 write `st.sc0 x, 1` and P1 read `ld.sc0 r0, x` race (racy3c3)":
+ * the first pair of a raised flag. */
+static void name_flagged_pair(const struct program *p, const struct axiom *ax, char *buf, size_t len)
+{
+    for (int i = 0; i < ax->rel->n; i++) {
+        const int *cols;
+        const lit *lits;
+        if (rel_row(ax->rel, i, &cols, &lits) > 0) {   /* concrete: every entry holds */
+            const struct event *a = &p->events[i], *b = &p->events[cols[0]];
+            snprintf(buf, len, "P%d %s `%s` and P%d %s `%s` race (%s)",
+                     p->lit->threads[a->thread].id, a->kind == EV_READ ? "read" : "write", a->in->text,
+                     p->lit->threads[b->thread].id, b->kind == EV_READ ? "read" : "write", b->in->text,
+                     ax->name);
+            return;
+        }
+    }
+    snprintf(buf, len, "a consistent execution raises %s", ax->name);
+}
+
+/* Checks the SAT witness concretely; fills the witness JSON if asked and,
+ * for a flag, names the racing pair in r->reason.  Returns false (with
+ * r->reason set) when the two back ends disagree. */
+static bool recheck(struct sat_check *s, enum goal goal, struct check_result *r)
+{
+    struct choice ch;
+    struct evaluation ev;
+    const char *why = evaluate_model(s, goal, &ch, &ev);
+    if (why) {
+        snprintf(r->reason, sizeof r->reason,
+                 "internal error: the concrete evaluator rejects the solver's witness (%s)", why);
+    } else {
+        if (goal == GOAL_FLAG)
+            name_flagged_pair(s->p, raised_flag(&ev.m), r->reason, sizeof r->reason);
+        if (s->o->want_witness)
+            r->witness = wit_build(s->p, &ev.x, &ev.b, &ev.m);
+    }
+    evaluation_free(s->p, &ev);
+    choice_free(&ch);
+    return why == NULL;
+}
+
+/* Names the axioms in the last UNSAT core. */
+static void core_reason(struct sat_check *s, char *buf, size_t len)
+{
+    size_t used = strlen(buf);
+    bool first = true;
+    for (int i = 0; i < s->nacts && used + 40 < len; i++)
+        if (cnf_failed(s->c, s->acts[i])) {
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", first ? " (forbidden by " : ", ",
+                                     s->act_names[i]);
+            first = false;
+        }
+    if (!first && used + 2 < len)
+        snprintf(buf + used, len - used, ")");
+}
+
+/* Whether some consistent execution is cut at the bound (a longer run
+ * might decide).  The filter does not narrow this: a cut execution has no
+ * final state to test it on. */
+static bool cut_at_bound(struct sat_check *s)
+{
+    lit bound = some_bound_hit(s);
+    return bound != LIT_FALSE && solve_with(s, bound) == 10;
+}
+
+/* Sets UNKNOWN when cut: no witness was found, but one might lie past the bound. */
+static void unknown_when_cut(struct sat_check *s, bool cut, struct check_result *r)
+{
+    if (cut) {
+        r->verdict = V_UNKNOWN;
+        snprintf(r->reason, sizeof r->reason,
+                 "no witness within the loop bound %d, and some loop can run past it", s->p->bound);
+    }
+}
+
+/* A ~exists or forall PASS is vacuous when no execution ends with the
+ * filter true: says so in the reason and r->vacuous. */
+static void note_vacuous(struct sat_check *s, lit filter, lit term, struct check_result *r)
+{
+    if (solve_with(s, cnf_and(s->c, filter, term)) == 10)
+        return;
+    r->vacuous = true;
+    snprintf(r->reason, sizeof r->reason, "vacuously: %s",
+             solve_with(s, term) == 10 ? "no execution that terminates satisfies the filter"
+                                       : "no execution terminates");
+}
+
+/* Adds why the outcome is forbidden to r (explanation, and a summary in
+ * the reason). */
+static void explain(struct sat_check *s, lit query, enum goal goal, struct check_result *r)
+{
+    char text[768];
+    r->explanation = explain_forbidden(s, query, goal, text, sizeof text);
+    size_t used = strlen(r->reason);
+    snprintf(r->reason + used, sizeof r->reason - used, "; %s", text);
+}
+
+static void check_program_spec(struct sat_check *s, struct check_result *r)
+{
+    const struct litmus *l = s->p->lit;
+    if (l->quant == Q_NONE) {
+        r->verdict = V_ERROR;
+        snprintf(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
+        return;
+    }
+    sat_setup(s);
+    if (!s->o->outcomes && !s->o->no_symmetry)   /* outcomes tell threads apart by their registers */
+        symmetry_break(s->c, s->p, s->x.base.rels[R_CO]);
+    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
+    lit filter = assertion_encode(s->c, l->filter, &fs);
+    lit body = assertion_encode(s->c, l->assertion, &fs);
+    lit goal = l->quant == Q_FORALL ? -body : body;
+    lit term = all_terminated(s);
+    lit query = cnf_and(s->c, cnf_and(s->c, goal, filter), term);
+    bool exists = l->quant == Q_EXISTS;
+    if (solve_with(s, query) == 10) {
+        if (!recheck(s, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r)) {
+            r->verdict = V_ERROR;
+        } else {
+            r->verdict = exists ? V_PASS : V_FAIL;
+            snprintf(r->reason, sizeof r->reason, "%s",
+                     exists ? "the outcome is reachable"
+                            : l->quant == Q_FORALL ? "an execution violates the condition"
+                                                   : "the outcome is reachable");
+        }
+    } else {
+        snprintf(r->reason, sizeof r->reason, "%s",
+                 exists ? "the outcome is unreachable" : l->quant == Q_FORALL
+                     ? "every execution satisfies the condition" : "the outcome is unreachable");
+        core_reason(s, r->reason, sizeof r->reason);
+        r->verdict = exists ? V_FAIL : V_PASS;
+        unknown_when_cut(s, cut_at_bound(s), r);
+        if (r->verdict == V_PASS)
+            note_vacuous(s, filter, term, r);
+        if (s->o->explain && r->verdict != V_UNKNOWN)
+            explain(s, query, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r);
+    }
+    if (s->o->outcomes && r->verdict != V_ERROR)
+        report_outcomes(s, body, filter, r);
+    sat_teardown(s, r);
+}
+
+/* cat_spec: some consistent execution raises a flagged axiom (a data
+ * race).  Without a filter every execution counts that the bound does not
+ * cut, those in which a thread spins or waits at a barrier for ever
+ * included: what raced before the hang has raced.  A filter is a condition
+ * on the final state, which only an execution in which every thread
+ * terminates has, so with one only those count. */
+static void check_cat_spec(struct sat_check *s, struct check_result *r)
+{
+    sat_setup(s);
+    if (!s->o->no_symmetry)
+        symmetry_break(s->c, s->p, s->x.base.rels[R_CO]);
+    lit raised = LIT_FALSE;
+    for (int i = 0; i < s->m.naxioms; i++)
+        if (s->m.axioms[i].kind == AX_FLAG)
+            raised = cnf_or(s->c, raised, model_violated(&s->m, i));
+    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
+    lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
+    lit ends = s->p->lit->filter ? all_terminated(s) : -some_bound_hit(s);
+    lit query = cnf_and(s->c, cnf_and(s->c, raised, filter), ends);
+    if (raised != LIT_FALSE && solve_with(s, query) == 10) {
+        r->verdict = recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
+    } else {
+        r->verdict = V_PASS;
+        snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
+                 ? "the model flags nothing" : "no consistent execution raises a flag");
+        unknown_when_cut(s, cut_at_bound(s), r);
+    }
+    sat_teardown(s, r);
+}
+
+/* termination under one progress model (its literal act assumed): some
+ * consistent execution, fair under the model and not cut at the bound,
+ * has a thread stuck for ever.  *bounded caches cut_at_bound (-1: not
+ * asked yet). */
+static void termination_under(struct sat_check *s, lit query, lit act, int *bounded,
+                              struct check_result *r, char *brief, size_t blen)
+{
+    if (query != LIT_FALSE && solve_with(s, cnf_and(s->c, query, act)) == 10) {
+        r->verdict = V_FAIL;
+        termination_brief(s->c, s->p, &s->x, brief, blen);
+        if (recheck(s, GOAL_STUCK, r))
+            termination_describe(s->c, s->p, &s->x, r->reason, sizeof r->reason);
+        else
+            r->verdict = V_ERROR;
+    } else {
+        r->verdict = V_PASS;
+        snprintf(r->reason, sizeof r->reason, "every thread terminates");
+        if (*bounded < 0)   /* the same for every progress model: asked once */
+            *bounded = cut_at_bound(s);
+        unknown_when_cut(s, *bounded, r);
+    }
+}
+
+/* termination by SAT under each model ms[0..n): one encoding and one
+ * solver session, each model's constraints under its own literal. */
+static void termination_by_sat(struct sat_check *s, const enum progress_model *ms, int n,
+                               struct progress_result *out, cJSON **witnesses, struct check_result *r)
+{
+    bool halts = false;
+    for (int i = 0; i < n; i++)
+        halts |= ms[i] != PROG_FAIR;
+    s->sx_mode = SX_MAY_REPEAT | (halts ? SX_MAY_HALT : 0);
+    sat_setup(s);
+    lit stuck = termination_encode(s->c, s->p, &s->x);
+    /* no filter: it constrains final states, and a hang has none */
+    lit query = stuck == LIT_FALSE ? LIT_FALSE : cnf_and(s->c, stuck, -some_bound_hit(s));
+    int bounded = -1;
+    for (int i = 0; i < n; i++) {
+        struct check_result one = { .verdict = V_ERROR };
+        out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
+        lit act = termination_progress(s->c, s->p, &s->x, ms[i]);
+        termination_under(s, query, act, &bounded, &one, out[i].brief, sizeof out[i].brief);
+        out[i].verdict = one.verdict;
+        snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);
+        witnesses[i] = one.witness;
+    }
+    sat_teardown(s, r);
+}
+
+/* termination: the explicit-state engine on the interleaving fragment,
+ * SAT elsewhere (and past the state limit), unless o says which; one
+ * result per progress model, in r itself when there is one. */
+static void check_termination(struct sat_check *s, struct check_result *r)
+{
+    const struct check_opts *o = s->o;
+    enum progress_model ms[CHECK_PROGRESS_MODELS];
+    int n = check_progress_models(o, ms);
+    struct progress_result *out = r->progress;
+    cJSON *witnesses[CHECK_PROGRESS_MODELS] = { NULL };
+    char why[256] = "", note[320] = "";
+    long nstates = 0;
+    bool in = o->term_engine != TERM_SAT && fragment_check(s->p, s->md, o->disabled, o->ndisabled, why, sizeof why);
+    if (in && states_termination(s->p, s->md, o, ms, n, out, witnesses, &nstates)) {
+        /* decided */
+    } else if (o->term_engine == TERM_STATES) {
+        for (int i = 0; i < n; i++) {
+            out[i] = (struct progress_result){ .model = ms[i], .verdict = V_UNKNOWN, .engine = "states" };
+            if (in)
+                snprintf(out[i].reason, sizeof out[i].reason, "more than %ld states", nstates);
+            else
+                snprintf(out[i].reason, sizeof out[i].reason, "not in the interleaving fragment: %s", why);
+        }
+    } else {
+        if (in)
+            snprintf(note, sizeof note, "; the states engine stopped at %ld states", nstates);
+        termination_by_sat(s, ms, n, out, witnesses, r);
+        for (int i = 0; note[0] && i < n; i++)
+            if (out[i].verdict != V_FAIL) {
+                size_t used = strlen(out[i].reason);
+                snprintf(out[i].reason + used, sizeof out[i].reason - used, "%s", note);
+            }
+    }
+    r->nprogress = n > 1 ? n : 0;
+    r->verdict = out[0].verdict;
+    snprintf(r->engine, sizeof r->engine, "%s", out[0].engine);
+    snprintf(r->reason, sizeof r->reason, "%s", out[0].reason);
+    if (n == 1) {
+        r->witness = witnesses[0];
+    } else if (o->want_witness) {
+        r->witness = cJSON_CreateArray();
+        for (int i = 0; i < n; i++)
+            cJSON_AddItemToArray(r->witness, witnesses[i] ? witnesses[i] : cJSON_CreateNull());
+    }
+}
+
+int check_progress_models(const struct check_opts *o, enum progress_model *m)
+{
+    unsigned set = o->progress_set ? o->progress_set : 1u << o->progress;
+    int n = 0;
+    for (int k = 0; k < CHECK_PROGRESS_MODELS; k++)
+        if (set & (1u << k))
+            m[n++] = (enum progress_model)k;
+    return n;
+}
+
+/* program_spec or cat_spec by enumeration, for testing the SAT path. */
+static void check_by_oracle(const struct program *p, const struct model_desc *md,
+                            const struct check_opts *o, struct check_result *r)
+{
+    struct oracle_result orr;
+    if (o->property == P_PROGRAM_SPEC && p->lit->quant == Q_NONE) {
+        snprintf(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
+        return;
+    }
+    if (!oracle_check(p, md, o, ORACLE_LIMIT, &orr)) {
+        r->verdict = V_UNKNOWN;
+        snprintf(r->reason, sizeof r->reason, "more than %ld candidate executions for the oracle",
+                 (long)ORACLE_LIMIT);
+        return;
+    }
+    r->verdict = orr.verdict;
+    snprintf(r->reason, sizeof r->reason, "oracle: %ld candidates, %ld consistent%s", orr.candidates,
+             orr.consistent, orr.value_cycles && orr.verdict == V_UNKNOWN
+             ? ", and value cycles the oracle cannot enumerate" : "");
+}
+
+const char *check_default_model(const struct litmus *l)
+{
+    return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
+}
+
+void check_program(const struct program *p, const struct model_desc *md, const struct check_opts *o,
+                   struct check_result *r)
+{
+    struct sat_check s = { .p = p, .md = md, .o = o };
+    snprintf(r->engine, sizeof r->engine, "%s", o->oracle ? "oracle" : "sat");
+    switch (o->property) {
+    case P_PROGRAM_SPEC: case P_CAT_SPEC:
+        if (o->oracle)
+            check_by_oracle(p, md, o, r);
+        else if (o->property == P_PROGRAM_SPEC)
+            check_program_spec(&s, r);
+        else
+            check_cat_spec(&s, r);
+        break;
+    case P_TERMINATION:
+        if (o->oracle)
+            snprintf(r->reason, sizeof r->reason,
+                     "the oracle decides program_spec and cat_spec, not termination");
+        else
+            check_termination(&s, r);
+        break;
+    }
+}
+
+/* Makes an ERROR's reason one line "FILE:LINE:COL: error: ..." (line 0:
+ * "FILE: error: ..."), ending in "..." when it had to be cut. */
+static void name_error(const char *path, int line, int col, struct check_result *r)
+{
+    char msg[sizeof r->reason];
+    snprintf(msg, sizeof msg, "%s", r->reason);
+    for (char *nl = strchr(msg, '\n'); nl; nl = strchr(nl, '\n'))
+        *nl = ' ';
+    int n = line > 0 ? snprintf(r->reason, sizeof r->reason, "%s:%d:%d: error: %s", path, line, col, msg)
+                     : snprintf(r->reason, sizeof r->reason, "%s: error: %s", path, msg);
+    if (n >= (int)sizeof r->reason)
+        memcpy(r->reason + sizeof r->reason - 4, "...", 4);
+}
+
+void check_file(const char *path, const struct check_opts *o, struct check_result *r)
+{
+    double t0 = check_clock_ms();
+    memset(r, 0, sizeof *r);
+    r->verdict = V_ERROR;
+    struct litmus_error err = { 0 };
+    struct litmus *l = litmus_parse_file(path, &err);
+    const char *mname = !l ? "" : o->model ? o->model : check_default_model(l);
+    snprintf(r->model, sizeof r->model, "%s", mname);
+    const struct model_desc *md = l ? model_find(mname) : NULL;
+    char msg[256] = "";
+    struct program *p = md && md->dialect == l->dialect ? program_build(l, o->bound, msg, sizeof msg) : NULL;
+    if (!l) {
+        snprintf(r->reason, sizeof r->reason, "%s", err.msg);
+    } else if (!md) {
+        char names[128];
+        model_names(names, sizeof names);
+        snprintf(r->reason, sizeof r->reason, "model %s is not available (have: %s)", mname, names);
+    } else if (md->dialect != l->dialect) {
+        snprintf(r->reason, sizeof r->reason, "model %s is for %s tests, this is a %s test",
+                 mname, dialect_name(md->dialect), dialect_name(l->dialect));
+    } else if (!p) {
+        snprintf(r->reason, sizeof r->reason, "%s", msg);
+    } else {
+        check_program(p, md, o, r);
+    }
+    if (r->verdict == V_ERROR)
+        name_error(path, l ? 0 : err.pos.line, err.pos.col, r);
+    program_free(p);
+    litmus_free(l);
+    r->ms = check_clock_ms() - t0;
+}

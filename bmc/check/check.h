@@ -1,0 +1,126 @@
+/* One check: a file, a model and a property in; a verdict and witness out. */
+#ifndef GPUBMC_CHECK_H
+#define GPUBMC_CHECK_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "encoders/progress.h"
+
+enum verdict { V_PASS, V_FAIL, V_UNKNOWN, V_ERROR };
+enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
+
+#define CHECK_MAX_DISABLED 16
+#define CHECK_PROGRESS_MODELS (PROG_UNFAIR + 1)
+#define CHECK_DEFAULT_MAX_STATES_INT 1000000
+#define CHECK_DEFAULT_MAX_STATES ((long)CHECK_DEFAULT_MAX_STATES_INT)
+
+/* Which engine decides termination: the explicit-state engine for
+ * programs in the interleaving fragment and SAT otherwise (auto), or one
+ * of them whatever the program (states answers UNKNOWN outside the
+ * fragment). */
+enum term_engine { TERM_AUTO, TERM_SAT, TERM_STATES };
+
+/* What a job checks (bmc/driver/job_check.h): the file's property, or the file
+ * compared with another program, its transformations or another model. */
+enum check_kind {
+    CK_PLAIN,                /* the file's own property */
+    CK_SOURCE,               /* --source: the file refines opts.source */
+    CK_TRANSFORM,            /* --transform NAME[@LINE] */
+    CK_NECESSARY_SYNC,       /* --necessary-sync */
+    CK_MINIMIZE_SYNC,        /* --minimize-sync */
+    CK_COMPARE_MODEL,        /* --compare-model M2 */
+    CK_EMIT_CUDA,            /* --emit-cuda DIR: the test as a CUDA program */
+    CK_OBSERVED              /* --observed LOG: hardware outcomes against the model */
+};
+
+struct check_opts {
+    const char *model;       /* NULL: from the file's dialect */
+    enum property property;
+    enum progress_model progress;   /* for termination */
+    unsigned progress_set;   /* termination under several progress models at
+                                once: bit m for model m; 0: progress alone */
+    enum term_engine term_engine;
+    long max_states;         /* the explicit-state engine's limit (0: default) */
+    int bound;
+    int ndisabled;
+    const char *disabled[CHECK_MAX_DISABLED];   /* --no-axiom names */
+    bool want_witness;
+    bool oracle;             /* --engine oracle: brute-force enumeration */
+    bool outcomes;           /* also report the reachable final states
+                                (program_spec with the SAT engine only) */
+    bool no_symmetry;        /* search every thread permutation (bmc/check/symmetry.h) */
+    bool explain;            /* say why a forbidden outcome is forbidden (bmc/check/explain.h) */
+    enum check_kind kind;
+    const char *source;      /* CK_SOURCE: the source program's file */
+    int transform;           /* CK_TRANSFORM: enum transform_kind */
+    int transform_line;      /* CK_TRANSFORM: only sites on this line; 0: all */
+    const char *emit_dir;    /* CK_TRANSFORM: write the rewritten programs here */
+    const char *compare_model;   /* CK_COMPARE_MODEL: the model to compare with */
+    const char *cuda_dir;    /* CK_EMIT_CUDA: where the programs go */
+    const char *observed_log;    /* CK_OBSERVED: the log of a hardware run */
+};
+
+/* One progress model's termination verdict in a check of several. */
+struct progress_result {
+    enum progress_model model;
+    enum verdict verdict;
+    char engine[8];          /* "states" or "sat" */
+    char brief[96];          /* the stuck threads, short ("P1 spins"), for a FAIL */
+    char reason[1024];
+};
+
+struct check_result {
+    enum verdict verdict;
+    char engine[8];          /* what decided: "sat", "oracle" or "states" */
+    char model[32];
+    char reason[1024];       /* short explanation; for ERROR the message */
+    double ms;
+    cJSON *witness;          /* when want_witness and an execution decides */
+    cJSON *outcomes;         /* when opts.outcomes and the check ran: the
+                                outcome set (outcomes_json; print it with
+                                outcomes_print); the caller deletes it */
+    long nvars, nclauses;    /* size of the CNF the solver got (SAT checks) */
+    long npairs;             /* pairs its relations stored in rows (SAT checks) */
+    bool vacuous;            /* a PASS only because no execution ends with the
+                                filter true (the reason says which), or a
+                                transformation that applies nowhere */
+    cJSON *explanation;      /* with opts.explain, for a forbidden outcome:
+                                explain_forbidden's object; the caller deletes it */
+    cJSON *details;          /* refinement and transformation checks: what
+                                was compared and found (bmc/compare/refinement.h);
+                                the caller deletes it */
+    int nprogress;           /* with opts.progress_set: one result per model, by
+                                increasing model; then witness, when asked for,
+                                is an array of their witnesses (null: none) */
+    struct progress_result progress[CHECK_PROGRESS_MODELS];
+};
+
+struct program;
+struct model_desc;
+struct litmus;
+
+/* Milliseconds on a monotonic clock, for timing checks. */
+double check_clock_ms(void);
+
+/* The model a test is checked under without --model: ptx-v7.5 for PTX,
+ * vulkan for Vulkan. */
+const char *check_default_model(const struct litmus *l);
+
+/* Checks an unrolled program under model md (what check_file does once
+ * the file is parsed and the model known); r is zeroed by the caller. */
+void check_program(const struct program *p, const struct model_desc *md, const struct check_opts *o,
+                   struct check_result *r);
+
+/* Checks one file; never exits, never crashes on bad input. */
+void check_file(const char *path, const struct check_opts *o, struct check_result *r);
+
+/* The progress models a termination check of o covers, in increasing
+ * order, into m; returns how many. */
+int check_progress_models(const struct check_opts *o, enum progress_model *m);
+
+/* Names for output. */
+const char *verdict_name(enum verdict v);
+const char *property_name(enum property p);
+
+#endif

@@ -1,0 +1,159 @@
+/* One SAT check's solver session: encoding, lazy refinement, reading the
+ * model back and re-checking it concretely. */
+#include "bmc/check/sat_check.h"
+
+#include <string.h>
+
+#include "bmc/check/refine.h"
+
+void sat_setup(struct sat_check *s)
+{
+    s->c = cnf_new(true);
+    struct skeleton k = model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
+    exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
+    model_build(s->md, s->c, &s->x.base, &s->m);
+    for (int i = 0; i < s->m.naxioms; i++) {
+        const struct axiom *ax = &s->m.axioms[i];
+        if (ax->kind == AX_FLAG || axiom_disabled(ax->name, s->o->disabled, s->o->ndisabled))
+            continue;
+        lit act = cnf_var(s->c);
+        model_guard(s->c, &s->m, i, act);
+        s->act_names[s->nacts] = ax->name;
+        s->act_axioms[s->nacts] = ax;
+        s->acts[s->nacts++] = act;
+    }
+}
+
+void sat_teardown(struct sat_check *s, struct check_result *r)
+{
+    r->nvars = cnf_num_vars(s->c);
+    r->nclauses = cnf_num_clauses(s->c);
+    r->npairs = rels_pairs(s->x.base.arena) + rels_pairs(s->m.arena);
+    model_out_free(&s->m);
+    exec_free(s->p, &s->x);
+    cnf_free(s->c);
+}
+
+/* Forbids the cycles the current model has in enabled acyclicity axioms
+ * (those not off); false when it has none (the model is a consistent
+ * execution). */
+static bool refine(struct sat_check *s, const bool *off)
+{
+    int found = refine_acyclic(s->c, s->x.bar_wait, LIT_TRUE);
+    for (int i = 0; i < s->nacts; i++)
+        if (s->act_axioms[i]->kind == AX_ACYCLIC && !(off && off[i]))
+            found += refine_acyclic(s->c, s->act_axioms[i]->rel, s->acts[i]);
+    return found > 0;
+}
+
+int solve_with(struct sat_check *s, lit extra)
+{
+    return solve_without(s, extra, NULL);
+}
+
+int solve_without(struct sat_check *s, lit extra, const bool *off)
+{
+    lit as[MODEL_MAX_AXIOMS + 4];
+    int k = 0;
+    for (int i = 0; i < s->nacts; i++)
+        if (!(off && off[i]))
+            as[k++] = s->acts[i];
+    as[k++] = extra;
+    int res;
+    while ((res = cnf_solve(s->c, as, k)) == 10 && refine(s, off))
+        ;
+    return res;
+}
+
+/* Reads the solver's model into a choice. */
+static void extract_choice(struct sat_check *s, struct choice *ch)
+{
+    const struct program *p = s->p;
+    int n = p->nevents;
+    choice_init(ch, p);
+    ch->has_hint = true;
+    const struct rel *const *rels = s->x.base.rels;
+    for (int i = 0; i < n; i++) {
+        const int *cols;
+        const lit *lits;
+        for (int k = rel_row(rels[R_RF], i, &cols, &lits) - 1; k >= 0; k--)
+            if (cnf_value(s->c, lits[k]))
+                ch->rf[cols[k]] = i;
+        for (int k = rel_row(rels[R_CO], i, &cols, &lits) - 1; k >= 0; k--)
+            ch->co[(size_t)i * n + cols[k]] = cnf_value(s->c, lits[k]);
+        for (int k = rel_row(rels[R_SYNC_FENCE], i, &cols, &lits) - 1; k >= 0; k--)
+            ch->sf[(size_t)i * n + cols[k]] = cnf_value(s->c, lits[k]);
+        ch->sync[i] = cnf_value(s->c, s->x.sync[i]);
+        if (p->events[i].kind == EV_READ)
+            ch->val_hint[i] = bv_model_value(s->c, &s->x.sx.val[i]);
+        if (cnf_value(s->c, s->x.final_pick[i]))
+            ch->final_pick[program_root_location(p->lit, p->events[i].loc)] = i;
+    }
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i <= p->threads[t].ncode; i++)
+            if (cnf_value(s->c, s->x.sx.halt_at[t][i]))
+                ch->stop_at[t] = i;
+}
+
+/* Some thread of the concrete execution spins, repeats or is blocked. */
+static bool some_thread_stuck(const struct program *p, const struct concrete *x)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        if (x->spins[t] || x->repeats[t] || x->blocked[t])
+            return true;
+    return false;
+}
+
+const struct axiom *raised_flag(const struct model_out *m)
+{
+    for (int i = 0; i < m->naxioms; i++)
+        if (m->axioms[i].kind == AX_FLAG && m->axioms[i].violated == LIT_TRUE)
+            return &m->axioms[i];
+    return NULL;
+}
+
+const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *ch,
+                           struct evaluation *ev)
+{
+    extract_choice(s, ch);
+    evaluate(s->p, s->md, s->o->disabled, s->o->ndisabled, ch, ev);
+    const char *why = NULL;
+    if (!ev->x.valid)
+        why = ev->x.why;
+    else if (!ev->consistent)
+        why = ev->violated;
+    else if (goal == GOAL_FLAG && ev->bound_hit)
+        why = "a thread is cut at the bound";
+    else if (goal != GOAL_STUCK && !ev->terminated && (goal != GOAL_FLAG || s->p->lit->filter))
+        why = "not every thread terminates";
+    else if (!ev->filter && goal != GOAL_STUCK)
+        why = "the filter does not hold";
+    else if (goal == GOAL_STUCK && (ev->bound_hit || !some_thread_stuck(s->p, &ev->x)))
+        why = "no thread is stuck short of the bound";
+    else if (goal == GOAL_FLAG && raised_flag(&ev->m) == NULL)
+        why = "no flag is raised";
+    else if ((goal == GOAL_TRUE || goal == GOAL_FALSE) && ev->assertion != (goal == GOAL_TRUE))
+        why = "the final state does not decide the property as the solver said";
+    for (int e = 0; !why && e < s->p->nevents; e++)
+        if (ev->x.exec[e] != cnf_value(s->c, s->x.sx.exec[e]) ||
+            (ev->x.exec[e] && s->p->events[e].loc >= 0 &&
+             ev->x.val[e] != bv_model_value(s->c, &s->x.sx.val[e])))
+            why = "the concrete run differs from the solver's execution";
+    return why;
+}
+
+lit all_terminated(struct sat_check *s)
+{
+    lit term = LIT_TRUE;
+    for (int t = 0; t < s->p->nthreads; t++)
+        term = cnf_and(s->c, term, s->x.sx.terminated[t]);
+    return term;
+}
+
+lit some_bound_hit(struct sat_check *s)
+{
+    lit bound = LIT_FALSE;
+    for (int t = 0; t < s->p->nthreads; t++)
+        bound = cnf_or(s->c, bound, s->x.sx.bound_hit[t]);
+    return bound;
+}

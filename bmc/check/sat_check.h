@@ -1,0 +1,60 @@
+/* One SAT check's solver session, shared by the checks (check.c) and the
+ * outcome enumeration (enumerate.c). */
+#ifndef GPUBMC_SAT_CHECK_H
+#define GPUBMC_SAT_CHECK_H
+
+#include "bmc/check/check.h"
+#include "bmc/concrete/evaluate.h"
+#include "program/program.h"
+#include "encoders/exec.h"
+#include "models/model.h"
+
+/* Everything one SAT check holds. */
+struct sat_check {
+    const struct program *p;
+    const struct model_desc *md;
+    const struct check_opts *o;
+    int sx_mode;             /* enum sx_mode: how threads may stop short */
+    struct cnf *c;
+    struct exec_enc x;
+    struct model_out m;
+    int nacts;
+    lit acts[MODEL_MAX_AXIOMS + 4];
+    const char *act_names[MODEL_MAX_AXIOMS];
+    const struct axiom *act_axioms[MODEL_MAX_AXIOMS];
+};
+
+/* What a witness must show: the condition true, the condition false, a
+ * raised flag (a data race), a thread stuck for ever (not at the bound), or
+ * just a terminating execution satisfying the filter (an outcome). */
+enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG, GOAL_STUCK, GOAL_ANY };
+
+/* Creates the solver and encodes the execution skeleton and the model, with
+ * one activation literal per enabled (non-flag) axiom. */
+void sat_setup(struct sat_check *s);
+
+/* Frees the check, recording the size of its CNF in r. */
+void sat_teardown(struct sat_check *s, struct check_result *r);
+
+/* Solves under the enabled axioms and extra, refining acyclicity lazily. */
+int solve_with(struct sat_check *s, lit extra);
+/* The same with the activation literals i with off[i] not assumed (those
+ * axioms switched off for this call; off may be NULL). */
+int solve_without(struct sat_check *s, lit extra, const bool *off);
+
+/* The first raised flag of a concrete evaluation, or NULL. */
+const struct axiom *raised_flag(const struct model_out *m);
+
+/* Evaluates the solver's model concretely into ch and ev (the caller frees
+ * both); returns why it is not the execution the solver claims for goal,
+ * NULL when it is. */
+const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *ch,
+                           struct evaluation *ev);
+
+/* Every thread ran to its end. */
+lit all_terminated(struct sat_check *s);
+
+/* Some thread was cut at the loop bound. */
+lit some_bound_hit(struct sat_check *s);
+
+#endif

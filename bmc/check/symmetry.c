@@ -1,0 +1,135 @@
+/* Interchangeable threads and the clauses that order them. */
+#include "bmc/check/symmetry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+static bool same_operand(const struct operand *a, const struct operand *b)
+{
+    return a->is_reg == b->is_reg && (a->is_reg ? a->reg == b->reg : a->value == b->value);
+}
+
+/* Same instruction, up to source position and text (labels and registers
+ * are compared by index, so LC00 in one thread matches LC10 in another). */
+static bool same_instr(const struct instr *a, const struct instr *b)
+{
+    return a->kind == b->kind && a->mo == b->mo && a->scope == b->scope && a->proxy == b->proxy &&
+           a->op == b->op && a->cmp == b->cmp && a->dst == b->dst && a->loc == b->loc &&
+           same_operand(&a->a, &b->a) && same_operand(&a->b, &b->b) && a->label == b->label &&
+           a->vk_flags == b->vk_flags && a->storage_class == b->storage_class && a->semsc == b->semsc &&
+           a->arrive == b->arrive && a->bar_instance == b->bar_instance &&
+           a->has_bar_id == b->has_bar_id && a->has_bar_quorum == b->has_bar_quorum &&
+           same_operand(&a->bar_id, &b->bar_id) && same_operand(&a->bar_quorum, &b->bar_quorum);
+}
+
+static bool same_code(const struct thread *a, const struct thread *b)
+{
+    if (a->ninstrs != b->ninstrs || a->nregs != b->nregs || a->nlabels != b->nlabels)
+        return false;
+    for (int r = 0; r < a->nregs; r++)
+        if (a->reg_has_init[r] != b->reg_has_init[r] ||
+            (a->reg_has_init[r] && a->reg_init[r] != b->reg_init[r]))
+            return false;
+    for (int i = 0; i < a->ninstrs; i++)
+        if (!same_instr(&a->instrs[i], &b->instrs[i]))
+            return false;
+    return true;
+}
+
+/* True when threads a and b share their scope instance at placement level k. */
+static bool same_place(const struct litmus *l, int a, int b, int k)
+{
+    int levels = l->dialect == DIALECT_PTX ? 2 : 3;
+    for (int m = k; m < levels; m++)
+        if (l->threads[a].scope_id[m] != l->threads[b].scope_id[m])
+            return false;
+    return true;
+}
+
+/* Swapping a and b maps the scope tree to itself: every other thread
+ * shares each level with a exactly when it shares it with b. */
+static bool symmetric_places(const struct litmus *l, int a, int b)
+{
+    for (int t = 0; t < l->nthreads; t++)
+        for (int k = 0; k < 3 && t != a && t != b; k++)
+            if (same_place(l, a, t, k) != same_place(l, b, t, k))
+                return false;
+    return true;
+}
+
+static void mark_value(const struct avalue *v, bool *named)
+{
+    if (v->kind == AV_REG)
+        named[v->thread] = true;
+}
+
+static void mark_assertion(const struct assertion *a, bool *named)
+{
+    if (!a)
+        return;
+    if (a->kind == A_CMP) {
+        mark_value(&a->a, named);
+        mark_value(&a->b, named);
+    }
+    mark_assertion(a->lhs, named);
+    mark_assertion(a->rhs, named);
+}
+
+/* Threads the test names individually: registers in the condition, the
+ * filter or `locations`, and ssw pairs. */
+static bool *named_threads(const struct litmus *l)
+{
+    bool *named = xcalloc((size_t)l->nthreads + 1, sizeof *named);
+    mark_assertion(l->assertion, named);
+    mark_assertion(l->filter, named);
+    for (int i = 0; i < l->nobserved; i++)
+        mark_value(&l->observed[i], named);
+    for (int i = 0; i < l->nssw; i++)
+        named[l->ssw[i].from] = named[l->ssw[i].to] = true;
+    return named;
+}
+
+static bool interchangeable(const struct program *p, const bool *named, int a, int b)
+{
+    const struct litmus *l = p->lit;
+    return !named[a] && !named[b] && p->threads[a].nevents == p->threads[b].nevents &&
+           same_code(&l->threads[a], &l->threads[b]) && symmetric_places(l, a, b);
+}
+
+/* Offset of thread t's first write among its events, -1 if it has none. */
+static int first_write(const struct program *p, int t)
+{
+    const struct pthread *pt = &p->threads[t];
+    for (int k = 0; k < pt->nevents; k++)
+        if (p->events[pt->first_event + k].kind == EV_WRITE)
+            return k;
+    return -1;
+}
+
+int symmetry_break(struct cnf *c, const struct program *p, const struct rel *co)
+{
+    int nt = p->nthreads, added = 0;
+    bool *named = named_threads(p->lit), *grouped = xcalloc((size_t)nt + 1, sizeof *grouped);
+    for (int a = 0; a < nt; a++) {
+        if (grouped[a])
+            continue;
+        int offset = first_write(p, a), prev = a;
+        for (int b = a + 1; b < nt && offset >= 0; b++) {
+            if (grouped[b] || !interchangeable(p, named, a, b))
+                continue;
+            grouped[b] = true;
+            lit later_first = rel_get(co, p->threads[b].first_event + offset,
+                                      p->threads[prev].first_event + offset);
+            if (later_first != LIT_FALSE) {
+                cnf_unit(c, -later_first);
+                added++;
+            }
+            prev = b;
+        }
+    }
+    free(named);
+    free(grouped);
+    return added;
+}

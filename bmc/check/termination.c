@@ -1,0 +1,86 @@
+/* Stuck threads, fair spinning and the progress model as CNF. */
+#include "bmc/check/termination.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bmc/check/repetition.h"
+#include "util/xalloc.h"
+
+/* Thread t waits at one of its barriers and that barrier never opens. */
+static lit thread_blocked(struct cnf *c, const struct program *p, const struct exec_enc *x, int t)
+{
+    const struct pthread *pt = &p->threads[t];
+    lit blocked = LIT_FALSE;
+    for (int e = pt->first_event; e < pt->first_event + pt->nevents; e++)
+        if (p->events[e].kind == EV_BARRIER)
+            blocked = cnf_or(c, blocked, cnf_and(c, x->sx.cf[e], -x->sx.exec[e]));
+    return blocked;
+}
+
+lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x)
+{
+    lit stuck = LIT_FALSE;
+    for (int t = 0; t < p->nthreads; t++) {
+        lit loops = cnf_or(c, x->sx.spins[t], x->sx.repeats[t]);
+        stuck = cnf_or(c, stuck, cnf_or(c, thread_blocked(c, p, x, t), loops));
+    }
+    repetition_encode(c, p, x);
+    return stuck;
+}
+
+lit termination_progress(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                         enum progress_model m)
+{
+    struct thread_status *ts = xcalloc((size_t)p->nthreads + 1, sizeof *ts);
+    for (int t = 0; t < p->nthreads; t++)
+        ts[t] = (struct thread_status){ .started = x->sx.started[t], .halted = x->sx.halted[t],
+                                        .terminated = x->sx.terminated[t],
+                                        .blocked = thread_blocked(c, p, x, t) };
+    lit active = cnf_var(c);
+    progress_encode(c, p, m, ts, active);
+    free(ts);
+    return active;
+}
+
+void termination_describe(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                          char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < p->nthreads && used + 80 < len; t++) {
+        int id = p->lit->threads[t].id;
+        const char *sep = used ? "; " : "";
+        if (cnf_value(c, x->sx.spins[t])) {
+            used += (size_t)snprintf(buf + used, len - used, "%sP%d spins for ever", sep, id);
+            continue;
+        }
+        if (cnf_value(c, x->sx.repeats[t])) {
+            used += (size_t)snprintf(buf + used, len - used,
+                                     "%sP%d repeats its loop for ever (livelock)", sep, id);
+            continue;
+        }
+        const struct pthread *pt = &p->threads[t];
+        for (int e = pt->first_event; e < pt->first_event + pt->nevents; e++)
+            if (p->events[e].kind == EV_BARRIER && cnf_value(c, x->sx.cf[e]) &&
+                !cnf_value(c, x->sx.exec[e])) {
+                used += (size_t)snprintf(buf + used, len - used, "%sP%d waits for ever at `%s`", sep, id,
+                                         p->events[e].in->text);
+                break;
+            }
+    }
+}
+
+void termination_brief(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                       char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < p->nthreads && used + 24 < len; t++) {
+        const char *how = cnf_value(c, x->sx.spins[t]) ? "spins" : cnf_value(c, x->sx.repeats[t]) ? "repeats"
+                        : cnf_value(c, thread_blocked(c, p, x, t)) ? "waits" : NULL;
+        if (how)
+            used += (size_t)snprintf(buf + used, len - used, "%sP%d %s", used ? ", " : "",
+                                     p->lit->threads[t].id, how);
+    }
+}

@@ -1,0 +1,31 @@
+/* Termination under a progress model: the conditions under which a
+ * bounded execution shows a thread that never terminates. */
+#ifndef GPUBMC_TERMINATION_H
+#define GPUBMC_TERMINATION_H
+
+#include <stddef.h>
+
+#include "encoders/exec.h"
+#include "encoders/progress.h"
+
+/* Adds the fair repetition of stuck loops (bmc/check/repetition.h); returns the
+ * literal "some thread is stuck for ever": it spins, repeats effectful
+ * iterations, or waits at a barrier that never opens.  x must have been
+ * encoded with SX_MAY_REPEAT. */
+lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x);
+
+/* Adds model m's scheduling constraints under a fresh literal, returned:
+ * assumed, they hold.  x must have been encoded with SX_MAY_HALT unless m
+ * is fair. */
+lit termination_progress(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                         enum progress_model m);
+
+/* Names the stuck threads of the solver's current model, e.g.
+ * "P1 spins for ever at line 9; P0 waits for ever at `bar.cta.sync 0`". */
+void termination_describe(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                          char *buf, size_t len);
+/* The same, short: "P1 spins, P0 waits". */
+void termination_brief(struct cnf *c, const struct program *p, const struct exec_enc *x,
+                       char *buf, size_t len);
+
+#endif

@@ -1,0 +1,323 @@
+/* Refinement checks: the source's outcomes once, then one query per target
+ * with every source outcome forbidden. */
+#include "bmc/compare/refinement.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bmc/check/enumerate.h"
+#include "bmc/compare/load.h"
+#include "bmc/compare/match.h"
+#include "bmc/check/sat_check.h"
+#include "bmc/concrete/witness.h"
+#include "encoders/assertion.h"
+#include "util/xalloc.h"
+
+/* Sets r->reason, cut to its size. */
+__attribute__((format(printf, 2, 3)))
+static void say(struct check_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* The final-state view of a SAT check, for assertions. */
+static struct final_state final_state_of(const struct sat_check *s)
+{
+    return (struct final_state){ s->x.sx.final_regs, s->x.final_mem };
+}
+
+bool refinement_source_init(struct refinement_source *s, const struct program *p,
+                            const struct model_desc *md, const struct check_opts *o,
+                            struct check_result *r)
+{
+    memset(s, 0, sizeof *s);
+    s->p = p;
+    s->md = s->target_md = md;
+    s->o = o;
+    int nobs;
+    struct avalue *obs = match_source_observables(p->lit, &nobs);
+    outcomes_init_observing(&s->states, p->lit, obs, nobs);
+    free(obs);
+    if (o->property != P_PROGRAM_SPEC)
+        return true;
+    struct sat_check c = { .p = p, .md = md, .o = o };
+    sat_setup(&c);
+    struct final_state fs = final_state_of(&c);
+    lit filter = assertion_encode(c.c, p->lit->filter, &fs);
+    lit body = assertion_encode(c.c, p->lit->assertion, &fs);
+    lit bound = some_bound_hit(&c);
+    if (bound != LIT_FALSE && solve_with(&c, bound) == 10) {
+        char why[96];
+        snprintf(why, sizeof why, "some loop of the source can run past the loop bound %d", p->bound);
+        outcomes_incomplete(&s->states, why);
+    }
+    bool capped = false;
+    bool ok = enumerate_states(&c, body, filter, &s->states, &capped, r);
+    struct check_result sizes;
+    sat_teardown(&c, &sizes);
+    if (!ok)
+        r->verdict = V_ERROR;
+    return ok;
+}
+
+void refinement_source_free(struct refinement_source *s)
+{
+    outcomes_free(&s->states);
+    cJSON_Delete(s->own.witness);
+    cJSON_Delete(s->own.outcomes);
+    cJSON_Delete(s->own.details);
+}
+
+/* "P0 `st.weak x, 1`", or "the initial value" for an initial write. */
+static void name_write(const struct program *p, int w, char *buf, size_t len)
+{
+    const struct event *e = &p->events[w];
+    if (e->kind == EV_INIT)
+        snprintf(buf, len, "the initial value");
+    else
+        snprintf(buf, len, "P%d `%s`", p->lit->threads[e->thread].id, e->in->text);
+}
+
+/* What each executed read of the execution reads, one string per read:
+ * "P1 `ld.weak r1, x` reads 0 from the initial value". */
+static cJSON *reads_json(const struct program *p, const struct choice *ch, const struct concrete *x)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int e = 0; e < p->nevents; e++) {
+        const struct event *ev = &p->events[e];
+        if (ev->kind != EV_READ || !x->exec[e] || ch->rf[e] < 0)
+            continue;
+        char from[160], line[400];
+        name_write(p, ch->rf[e], from, sizeof from);
+        snprintf(line, sizeof line, "P%d `%s` reads %d from %s", p->lit->threads[ev->thread].id,
+                 ev->in->text, (int)x->val[e], from);
+        cJSON_AddItemToArray(a, cJSON_CreateString(line));
+    }
+    return a;
+}
+
+/* The source's outcomes projected onto the observables the target shares
+ * (tobs[i].kind != AV_CONST): into proj, with the shared source and target
+ * values in sobs and tmap (n of them). */
+static void project_states(const struct refinement_source *s, const struct avalue *tobs,
+                           struct outcome_set *proj, struct avalue *tmap, int *n)
+{
+    const struct outcome_set *all = &s->states;
+    struct avalue *sobs = xcalloc((size_t)all->nobs + 1, sizeof *sobs);
+    int *cols = xcalloc((size_t)all->nobs + 1, sizeof *cols);
+    *n = 0;
+    for (int i = 0; i < all->nobs; i++)
+        if (tobs[i].kind != AV_CONST) {
+            sobs[*n] = all->obs[i];
+            tmap[*n] = tobs[i];
+            cols[(*n)++] = i;
+        }
+    outcomes_init_observing(proj, s->p->lit, sobs, *n);
+    int32_t *row = xcalloc((size_t)*n + 1, sizeof *row);
+    for (int st = 0; st < all->nstates; st++) {
+        for (int k = 0; k < *n; k++)
+            row[k] = all->values[(size_t)st * all->nobs + cols[k]];
+        outcomes_add(proj, row, false);
+    }
+    if (!all->complete)
+        outcomes_incomplete(proj, all->why_incomplete);
+    free(row);
+    free(cols);
+    free(sobs);
+}
+
+/* Re-checks the target's model as a new outcome whose shared values are
+ * vals; fills r->witness (when asked) and the reads in details.  NULL when
+ * the evaluator agrees, else why not. */
+static const char *recheck_new_outcome(struct sat_check *c, const struct avalue *tmap, int n,
+                                       const int32_t *vals, cJSON *details, struct check_result *r)
+{
+    struct choice ch;
+    struct evaluation ev;
+    const char *why = evaluate_model(c, GOAL_ANY, &ch, &ev);
+    for (int i = 0; !why && i < n; i++) {
+        const struct avalue *v = &tmap[i];
+        int32_t got = v->kind == AV_REG ? ev.x.final_regs[v->thread][v->reg] : ev.x.final_mem[v->loc];
+        if (got != vals[i])
+            why = "an observed final value differs";
+    }
+    if (!why) {
+        cJSON_AddItemToObject(details, "reads", reads_json(c->p, &ch, &ev.x));
+        if (c->o->want_witness)
+            r->witness = wit_build(c->p, &ev.x, &ev.b, &ev.m);
+    }
+    evaluation_free(c->p, &ev);
+    choice_free(&ch);
+    return why;
+}
+
+/* "P1:r0=0; P1:r1=0;" for the n values vals named by o. */
+static void state_text(const struct outcome_set *o, const int32_t *vals, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < o->nobs && used + 1 < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%d;", i ? " " : "", o->names[i], (int)vals[i]);
+}
+
+/* The JSON object {name: value} of a state. */
+static cJSON *state_json(const struct outcome_set *o, const int32_t *vals)
+{
+    cJSON *j = cJSON_CreateObject();
+    for (int i = 0; i < o->nobs; i++)
+        cJSON_AddNumberToObject(j, o->names[i], vals[i]);
+    return j;
+}
+
+/* program_spec refinement of target t with shared observables tobs. */
+static void check_outcomes(struct refinement_source *s, const struct program *t, const struct avalue *tobs,
+                           struct check_result *r)
+{
+    struct outcome_set proj;
+    struct avalue *tmap = xcalloc((size_t)s->states.nobs + 1, sizeof *tmap);
+    int n;
+    project_states(s, tobs, &proj, tmap, &n);
+    cJSON *details = cJSON_CreateObject();
+    cJSON_AddStringToObject(details, "kind", "refinement");
+    cJSON_AddItemToObject(details, "source", outcomes_json(&proj));
+    struct sat_check c = { .p = t, .md = s->target_md, .o = s->o };
+    sat_setup(&c);
+    struct final_state fs = final_state_of(&c);
+    lit filter = assertion_encode(c.c, t->lit->filter, &fs);
+    lit bound = some_bound_hit(&c);
+    bool cut = bound != LIT_FALSE && solve_with(&c, bound) == 10;
+    for (int st = 0; st < proj.nstates; st++)
+        enumerate_block(&c, tmap, n, proj.values + (size_t)st * n);
+    if (solve_with(&c, cnf_and(c.c, filter, all_terminated(&c))) == 10) {
+        int32_t *vals = xcalloc((size_t)n + 1, sizeof *vals);
+        for (int i = 0; i < n; i++)
+            vals[i] = bv_model_value(c.c, enumerate_observed_bv(&c, &tmap[i]));
+        char text[200];
+        state_text(&proj, vals, text, sizeof text);
+        cJSON_AddItemToObject(details, "new_outcome", state_json(&proj, vals));
+        const char *why = recheck_new_outcome(&c, tmap, n, vals, details, r);
+        if (why) {
+            r->verdict = V_ERROR;
+            snprintf(r->reason, sizeof r->reason,
+                     "internal error: the concrete evaluator rejects the target's new outcome (%s)", why);
+        } else if (proj.complete) {
+            r->verdict = V_FAIL;
+            say(r, "the target has a new outcome: %s", text);
+        } else {
+            r->verdict = V_UNKNOWN;
+            say(r, "the target has an outcome the source does not reach within the bound (%s): %s",
+                proj.why_incomplete, text);
+        }
+        free(vals);
+    } else {
+        cJSON_AddNullToObject(details, "new_outcome");
+        if (cut) {
+            r->verdict = V_UNKNOWN;
+            say(r, "no new outcome within the loop bound %d, and some loop "
+                     "of the target can run past it", t->bound);
+        } else {
+            r->verdict = V_PASS;
+            say(r, "no new outcome: the target's outcomes are among the source's %d", proj.nstates);
+        }
+    }
+    sat_teardown(&c, r);
+    r->details = details;
+    outcomes_free(&proj);
+    free(tmap);
+}
+
+/* termination or cat_spec: the target fails where the source passes. */
+static void check_new_failure(struct refinement_source *s, const struct program *t, struct check_result *r)
+{
+    const char *what = s->o->property == P_TERMINATION ? "hang" : "race";
+    check_program(t, s->target_md, s->o, r);
+    cJSON *details = cJSON_CreateObject();
+    cJSON_AddStringToObject(details, "kind", "refinement");
+    cJSON_AddStringToObject(details, "target", verdict_name(r->verdict));
+    r->details = details;
+    if (r->verdict == V_PASS) {
+        char reason[sizeof r->reason];
+        snprintf(reason, sizeof reason, "%s", r->reason);
+        say(r, "the target cannot %s (%s)", what, reason);
+    }
+    if (r->verdict != V_FAIL)
+        return;
+    if (!s->checked) {
+        check_program(s->p, s->md, s->o, &s->own);
+        s->checked = true;
+    }
+    cJSON_AddStringToObject(details, "source", verdict_name(s->own.verdict));
+    char reason[sizeof r->reason];
+    snprintf(reason, sizeof reason, "%s", r->reason);
+    switch (s->own.verdict) {
+    case V_PASS:
+        say(r, "the target can %s where the source cannot: %s", what, reason);
+        return;
+    case V_FAIL:
+        r->verdict = V_PASS;
+        say(r, "the source can %s too (target: %s)", what, reason);
+        break;
+    case V_UNKNOWN:
+        r->verdict = V_UNKNOWN;
+        say(r, "the target can %s (%s), and the source is undecided: %s",
+                 what, reason, s->own.reason);
+        break;
+    case V_ERROR:
+        r->verdict = V_ERROR;
+        say(r, "source: %s", s->own.reason);
+        break;
+    }
+    cJSON_Delete(r->witness);
+    r->witness = NULL;
+}
+
+void refinement_check(struct refinement_source *s, const struct program *t, struct check_result *r)
+{
+    double t0 = check_clock_ms();
+    memset(r, 0, sizeof *r);
+    snprintf(r->model, sizeof r->model, "%s", s->target_md->name);
+    char err[240];
+    struct avalue *tobs = xcalloc((size_t)s->states.nobs + 1, sizeof *tobs);
+    if (!match_threads(s->p->lit, t->lit, err, sizeof err)
+        || !match_observables(s->p->lit, s->states.obs, s->states.nobs, t->lit, tobs, err, sizeof err)) {
+        r->verdict = V_ERROR;
+        say(r, "error: %s", err);
+    } else if (s->o->property == P_PROGRAM_SPEC) {
+        check_outcomes(s, t, tobs, r);
+    } else {
+        check_new_failure(s, t, r);
+    }
+    free(tobs);
+    r->ms = check_clock_ms() - t0;
+}
+
+void check_refinement(const char *src_path, const char *tgt_path, const struct check_opts *o,
+                      struct check_result *r)
+{
+    double t0 = check_clock_ms();
+    memset(r, 0, sizeof *r);
+    r->verdict = V_ERROR;
+    struct loaded src, tgt = { 0 };
+    char err[240];
+    if (load_program(src_path, o, &src, r) && load_program(tgt_path, o, &tgt, r)) {
+        struct refinement_source s = { 0 };
+        if (!match_threads(src.lit, tgt.lit, err, sizeof err))
+            say(r, "%s: error: %s (source %s)", tgt_path, err, src_path);
+        else if (refinement_source_init(&s, src.p, src.md, o, r))
+            refinement_check(&s, tgt.p, r);
+        if (r->verdict == V_ERROR && strncmp(r->reason, "error: ", 7) == 0) {
+            char why[sizeof r->reason];
+            snprintf(why, sizeof why, "%s", r->reason + 7);
+            say(r, "%s: error: %s (source %s)", tgt_path, why, src_path);
+        }
+        if (s.p)
+            refinement_source_free(&s);
+    }
+    loaded_free(&tgt);
+    loaded_free(&src);
+    r->ms = check_clock_ms() - t0;
+}

@@ -1,0 +1,282 @@
+/* Strongly connected components and the progress models' obligations. */
+#include "bmc/concrete/fair.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* One frame of the iterative depth-first search: a state and the next
+ * thread whose step it has yet to follow. */
+struct frame { int v, t; };
+
+/* Records component c: its states, popped from the stack down to v. */
+static void close_component(struct fair_sccs *f, int *stack, int *top, bool *on, int v)
+{
+    int c = f->nscc++, w;
+    f->first[c] = v;
+    do {
+        w = stack[--*top];
+        on[w] = false;
+        f->scc_of[w] = c;
+        if (w < f->first[c])
+            f->first[c] = w;
+    } while (w != v);
+}
+
+/* Tarjan's algorithm from state s. */
+static void search(const struct state_graph *g, struct fair_sccs *f, int s, int *index, int *low,
+                   int *stack, int *top, bool *on, struct frame *calls, int *counter)
+{
+    int depth = 0, nt = g->nthreads;
+    calls[depth++] = (struct frame){ s, 0 };
+    index[s] = low[s] = (*counter)++;
+    stack[(*top)++] = s;
+    on[s] = true;
+    while (depth > 0) {
+        struct frame *fr = &calls[depth - 1];
+        int v = fr->v;
+        bool descended = false;
+        while (fr->t < nt && !descended) {
+            int w = g->succ[(size_t)v * nt + fr->t++];
+            if (w < 0)
+                continue;
+            if (index[w] < 0) {
+                index[w] = low[w] = (*counter)++;
+                stack[(*top)++] = w;
+                on[w] = true;
+                calls[depth++] = (struct frame){ w, 0 };
+                descended = true;
+            } else if (on[w] && index[w] < low[v]) {
+                low[v] = index[w];
+            }
+        }
+        if (descended)
+            continue;
+        if (low[v] == index[v])
+            close_component(f, stack, top, on, v);
+        depth--;
+        if (depth > 0 && low[v] < low[calls[depth - 1].v])
+            low[calls[depth - 1].v] = low[v];
+    }
+}
+
+/* What each component says about each thread. */
+static void component_facts(const struct state_graph *g, struct fair_sccs *f)
+{
+    int nt = g->nthreads;
+    for (int c = 0; c < f->nscc; c++)
+        for (int t = 0; t < nt; t++) {
+            f->ended[c * nt + t] = states_pc(g, f->first[c], t) >= g->code[t].n;
+            f->started[c * nt + t] = states_started(g, f->first[c], t);
+        }
+    for (int v = 0; v < g->nstates; v++)
+        for (int t = 0; t < nt; t++) {
+            int w = g->succ[(size_t)v * nt + t], c = f->scc_of[v];
+            if (w >= 0 && f->scc_of[w] == c) {
+                f->runs[c * nt + t] = true;
+                f->cyclic[c] = true;
+            }
+        }
+}
+
+void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
+{
+    int n = g->nstates, nt = g->nthreads;
+    memset(f, 0, sizeof *f);
+    f->nthreads = nt;
+    f->scc_of = xcalloc((size_t)n + 1, sizeof *f->scc_of);
+    f->first = xcalloc((size_t)n + 1, sizeof *f->first);
+    f->cyclic = xcalloc((size_t)n + 1, sizeof *f->cyclic);
+    int *index = xcalloc((size_t)n + 1, sizeof *index), *low = xcalloc((size_t)n + 1, sizeof *low);
+    int *stack = xcalloc((size_t)n + 1, sizeof *stack), top = 0, counter = 0;
+    bool *on = xcalloc((size_t)n + 1, sizeof *on);
+    struct frame *calls = xcalloc((size_t)n + 1, sizeof *calls);
+    memset(index, -1, (size_t)n * sizeof *index);
+    for (int s = 0; s < n; s++)
+        if (index[s] < 0)
+            search(g, f, s, index, low, stack, &top, on, calls, &counter);
+    f->ended = xcalloc((size_t)f->nscc * nt + 1, sizeof *f->ended);
+    f->started = xcalloc((size_t)f->nscc * nt + 1, sizeof *f->started);
+    f->runs = xcalloc((size_t)f->nscc * nt + 1, sizeof *f->runs);
+    component_facts(g, f);
+    free(index);
+    free(low);
+    free(stack);
+    free(on);
+    free(calls);
+}
+
+void fair_free(struct fair_sccs *f)
+{
+    free(f->scc_of);
+    free(f->first);
+    free(f->cyclic);
+    free(f->ended);
+    free(f->started);
+    free(f->runs);
+    memset(f, 0, sizeof *f);
+}
+
+/* A group of threads sharing a scope instance, or one thread (a leaf),
+ * its children by increasing id. */
+struct fair_tree {
+    int id;                  /* scope instance id, or the thread's P number */
+    int thread;              /* thread index of a leaf, -1 for a group */
+    int nchild;
+    struct fair_tree *child;
+};
+
+static int by_id(const void *a, const void *b)
+{
+    const struct fair_tree *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Fills n's children from threads[0..k) at level `level` of the
+ * hierarchy; slots lists the scope_id index of each group level, outermost
+ * first, and nlevels how many there are. */
+static void grow(const struct litmus *l, struct fair_tree *n, const int *threads, int k, int level,
+                 const int *slots, int nlevels)
+{
+    n->child = xcalloc((size_t)k + 1, sizeof *n->child);
+    if (level == nlevels) {
+        for (int i = 0; i < k; i++)
+            n->child[n->nchild++] = (struct fair_tree){ .id = l->threads[threads[i]].id, .thread = threads[i] };
+    } else {
+        int *members = xcalloc((size_t)k + 1, sizeof *members);
+        bool *placed = xcalloc((size_t)k + 1, sizeof *placed);
+        for (int i = 0; i < k; i++) {
+            if (placed[i])
+                continue;
+            int id = l->threads[threads[i]].scope_id[slots[level]], m = 0;
+            for (int j = i; j < k; j++)
+                if (!placed[j] && l->threads[threads[j]].scope_id[slots[level]] == id) {
+                    placed[j] = true;
+                    members[m++] = threads[j];
+                }
+            struct fair_tree *c = &n->child[n->nchild++];
+            *c = (struct fair_tree){ .id = id, .thread = -1 };
+            grow(l, c, members, m, level + 1, slots, nlevels);
+        }
+        free(members);
+        free(placed);
+    }
+    qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
+}
+
+struct fair_tree *fair_tree_build(const struct litmus *l)
+{
+    static const int ptx[] = { 1, 0 }, vulkan[] = { 2, 1, 0 };   /* gpu, cta; qf, wg, sg */
+    bool is_ptx = l->dialect == DIALECT_PTX;
+    int *all = xcalloc((size_t)l->nthreads + 1, sizeof *all);
+    for (int t = 0; t < l->nthreads; t++)
+        all[t] = t;
+    struct fair_tree *root = xcalloc(1, sizeof *root);
+    *root = (struct fair_tree){ .id = 0, .thread = -1 };
+    grow(l, root, all, l->nthreads, 0, is_ptx ? ptx : vulkan, is_ptx ? 2 : 3);
+    free(all);
+    return root;
+}
+
+static void tree_free(struct fair_tree *n)
+{
+    for (int i = 0; i < n->nchild; i++)
+        tree_free(&n->child[i]);
+    free(n->child);
+}
+
+void fair_tree_free(struct fair_tree *tr)
+{
+    if (tr)
+        tree_free(tr);
+    free(tr);
+}
+
+/* One component's facts, per thread. */
+struct facts { const bool *ended, *started, *runs; };
+
+/* Schedulable: some thread below has not ended (nothing blocks in the
+ * fragment, and a thread stopped by the scheduler stays schedulable). */
+static bool sched(const struct fair_tree *n, const struct facts *x)
+{
+    if (n->thread >= 0)
+        return !x->ended[n->thread];
+    for (int i = 0; i < n->nchild; i++)
+        if (sched(&n->child[i], x))
+            return true;
+    return false;
+}
+
+/* Scheduled once: some thread below has taken a step. */
+static bool once(const struct fair_tree *n, const struct facts *x)
+{
+    if (n->thread >= 0)
+        return x->started[n->thread];
+    for (int i = 0; i < n->nchild; i++)
+        if (once(&n->child[i], x))
+            return true;
+    return false;
+}
+
+/* Whether a group with progress passes it on to its child i under m. */
+static bool owed(const struct fair_tree *g, int i, enum progress_model m, const struct facts *x)
+{
+    bool lower_sched = false, later_once = false;
+    for (int j = 0; j < i; j++)
+        lower_sched |= sched(&g->child[j], x);
+    for (int j = i; j < g->nchild; j++)
+        later_once |= once(&g->child[j], x);
+    switch (m) {
+    case PROG_FAIR: return true;
+    case PROG_HSA: return !lower_sched;
+    case PROG_OBE: return once(&g->child[i], x);
+    case PROG_HSA_OBE: return !lower_sched || once(&g->child[i], x);
+    case PROG_LOBE: return later_once;
+    case PROG_UNFAIR: return false;
+    }
+    return true;
+}
+
+/* Whether node n can have progress in the component: a thread with
+ * progress never stops short, so it has ended or steps inside; a group
+ * with progress passes it on to every child it owes it to and, when it is
+ * schedulable, to at least one schedulable child (minimal progress).
+ * need, when not NULL, gets the threads that must step (for one choice). */
+static bool fair_node(const struct fair_tree *n, enum progress_model m, const struct facts *x, bool *need)
+{
+    if (n->thread >= 0) {
+        if (need && !x->ended[n->thread])
+            need[n->thread] = true;
+        return x->ended[n->thread] || x->runs[n->thread];
+    }
+    bool minimal = !sched(n, x);
+    for (int i = 0; i < n->nchild; i++)
+        if (owed(n, i, m, x)) {
+            if (!fair_node(&n->child[i], m, x, need))
+                return false;
+            minimal |= sched(&n->child[i], x);
+        }
+    for (int i = 0; i < n->nchild && !minimal; i++)
+        if (sched(&n->child[i], x) && fair_node(&n->child[i], m, x, NULL)) {
+            fair_node(&n->child[i], m, x, need);
+            minimal = true;
+        }
+    return minimal;
+}
+
+int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need)
+{
+    int best = -1, nt = f->nthreads;
+    for (int c = 0; c < f->nscc; c++) {
+        struct facts x = { &f->ended[c * nt], &f->started[c * nt], &f->runs[c * nt] };
+        if (f->cyclic[c] && (best < 0 || f->first[c] < f->first[best]) && fair_node(tr, m, &x, NULL))
+            best = c;
+    }
+    if (best >= 0) {
+        struct facts x = { &f->ended[best * nt], &f->started[best * nt], &f->runs[best * nt] };
+        memset(need, 0, (size_t)nt * sizeof *need);
+        fair_node(tr, m, &x, need);
+    }
+    return best;
+}

@@ -1,0 +1,48 @@
+/* Fair cycles of an explored state graph (bmc/concrete/states.h) under the GPU
+ * progress models.  An infinite run ends up in one strongly connected
+ * component of the graph; which threads have ended and which have taken a
+ * step is the same in every state of a component, so whether some run
+ * that stays in it is fair depends only on the component: it is when the
+ * threads the progress model obliges to run (given what has ended and what
+ * has started) can all take steps inside it.  The obligations are Dat3M's
+ * (ProgramEncoder's forward-progress encoding), applied at every level of
+ * the scope hierarchy; README.md, "Termination on the fragment", spells
+ * them out. */
+#ifndef GPUBMC_FAIR_H
+#define GPUBMC_FAIR_H
+
+#include "bmc/concrete/states.h"
+#include "encoders/progress.h"
+
+/* The components of a graph and what each says about the threads. */
+struct fair_sccs {
+    int nthreads, nscc;
+    int *scc_of;             /* per state: its component */
+    int *first;              /* per component: its lowest state index (the
+                                one a breadth-first stem reaches soonest) */
+    bool *cyclic;            /* per component: it has an edge inside */
+    bool *ended, *started, *runs;   /* nscc * nthreads: thread t is at its end,
+                                       has taken a step, takes a step inside */
+};
+
+/* Splits the graph into strongly connected components (Tarjan's
+ * algorithm, iteratively). */
+void fair_sccs(const struct state_graph *g, struct fair_sccs *f);
+/* Frees the components. */
+void fair_free(struct fair_sccs *f);
+
+/* The thread placement that the progress models read. */
+struct fair_tree;
+/* Builds the scope hierarchy of l's threads (PTX: system, gpu, cta;
+ * Vulkan: device, queue family, workgroup, subgroup). */
+struct fair_tree *fair_tree_build(const struct litmus *l);
+/* Frees a hierarchy (NULL: nothing). */
+void fair_tree_free(struct fair_tree *tr);
+
+/* The cyclic component, fair under model m, whose first state has the
+ * lowest index, or -1 when there is none (every fair run terminates).
+ * For it, need[t] (nthreads entries) says which threads a fair cycle must
+ * step: those the model obliges to run, and have not ended. */
+int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need);
+
+#endif

@@ -1,0 +1,733 @@
+/* Concrete interpretation by three-valued fixpoint: every round re-runs
+ * each thread with what is known so far (values of the writes read,
+ * barrier arrivals); unknowns stay unknown until a later round resolves
+ * them.  A choice that never resolves is a value cycle (thin air). */
+#include "bmc/concrete/interp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/exec.h"
+#include "util/xalloc.h"
+
+enum tri { UNK = 0, NO, YES };
+
+struct ictx {
+    const struct program *p;
+    const struct choice *ch;
+    struct concrete *out;
+    enum tri *cf, *ex;
+    bool *vknown, *idknown, *occknown;
+    bool *deadlocked;        /* per barrier: waits in a cycle of barriers, never passes */
+    bool changed;
+};
+
+struct ireg { bool known; int32_t v; };
+
+struct walk {
+    struct ictx *x;
+    int t, nev, first, nregs;
+    struct ireg *regs;
+    bool *dep;               /* dep[r * nev + k] */
+    bool *ctrl;              /* per thread event */
+    struct ireg *snap;       /* per loop head: live registers as its iteration
+                                was entered */
+    int *entry;              /* per loop head: where its iteration was entered */
+};
+
+void choice_init(struct choice *ch, const struct program *p)
+{
+    int n = p->nevents;
+    ch->rf = xcalloc((size_t)n, sizeof *ch->rf);
+    for (int e = 0; e < n; e++)
+        ch->rf[e] = -1;
+    ch->sync = xcalloc((size_t)n, sizeof *ch->sync);
+    ch->co = xcalloc((size_t)n * n, sizeof *ch->co);
+    ch->sf = xcalloc((size_t)n * n, sizeof *ch->sf);
+    ch->final_pick = xcalloc((size_t)p->lit->nlocs, sizeof *ch->final_pick);
+    for (int l = 0; l < p->lit->nlocs; l++)
+        ch->final_pick[l] = -1;
+    ch->stop_at = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *ch->stop_at);
+    for (int t = 0; t < p->nthreads; t++)
+        ch->stop_at[t] = -1;
+    ch->val_hint = xcalloc((size_t)n + 1, sizeof *ch->val_hint);
+    ch->has_hint = false;
+}
+
+void choice_free(struct choice *ch)
+{
+    free(ch->rf);
+    free(ch->sync);
+    free(ch->co);
+    free(ch->sf);
+    free(ch->final_pick);
+    free(ch->stop_at);
+    free(ch->val_hint);
+}
+
+static int32_t apply_binop(enum binop op, int32_t a, int32_t b)
+{
+    uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+    switch (op) {
+    case OP_ADD: return (int32_t)(ua + ub);
+    case OP_SUB: return (int32_t)(ua - ub);
+    case OP_MUL: return (int32_t)(ua * ub);
+    case OP_DIV:
+        if (b == 0)
+            return a >= 0 ? -1 : 1;
+        if (a == INT32_MIN && b == -1)
+            return INT32_MIN;
+        return a / b;
+    case OP_AND: return (int32_t)(ua & ub);
+    case OP_OR: return (int32_t)(ua | ub);
+    case OP_XOR: return (int32_t)(ua ^ ub);
+    case OP_EXCH: case OP_CAS: return b;
+    }
+    return b;
+}
+
+static bool apply_cmp(enum cmpop op, int32_t a, int32_t b)
+{
+    switch (op) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return a < b;
+    case CMP_GT: return a > b;
+    case CMP_LE: return a <= b;
+    case CMP_GE: return a >= b;
+    }
+    return false;
+}
+
+static struct ireg operand(const struct walk *w, const struct operand *o)
+{
+    if (o->is_reg)
+        return w->regs[o->reg];
+    return (struct ireg){ true, (int32_t)o->value };
+}
+
+static bool operand_dep(const struct walk *w, const struct operand *o, int k)
+{
+    return o->is_reg && w->dep[o->reg * w->nev + k];
+}
+
+static void learn(struct ictx *x, enum tri *slot, enum tri v)
+{
+    if (*slot == UNK && v != UNK) {
+        *slot = v;
+        x->changed = true;
+    }
+}
+
+static void learn_value(struct ictx *x, int e, struct ireg v)
+{
+    if (v.known && !x->vknown[e]) {
+        x->vknown[e] = true;
+        x->out->val[e] = v.v;
+        x->changed = true;
+    }
+}
+
+/* Marks event e reached and executed, with its control dependencies. */
+static void reach(struct walk *w, int e, bool executed)
+{
+    struct ictx *x = w->x;
+    learn(x, &x->cf[e], YES);
+    learn(x, &x->ex[e], executed ? YES : NO);
+    int n = x->p->nevents;
+    for (int k = 0; k < w->nev; k++)
+        if (w->ctrl[k] && executed)
+            x->out->ctrl[(w->first + k) * n + e] = true;
+}
+
+static void set_reg(struct walk *w, int r, struct ireg v, int dep_event)
+{
+    if (r < 0)
+        return;
+    w->regs[r] = v;
+    for (int k = 0; k < w->nev; k++)
+        w->dep[r * w->nev + k] = w->first + k == dep_event;
+}
+
+/* The value a read gets from its chosen write; false if the choice is broken. */
+static bool read_value(struct walk *w, int e, struct ireg *v)
+{
+    struct ictx *x = w->x;
+    int src = x->ch->rf[e];
+    v->known = false;
+    if (src < 0 || !base_rf_candidate(x->p, src, e)) {
+        snprintf(x->out->why, sizeof x->out->why, "read %d has no valid write to read from", e);
+        return false;
+    }
+    if (x->ex[src] == NO) {
+        snprintf(x->out->why, sizeof x->out->why, "read %d reads from unexecuted write %d", e, src);
+        return false;
+    }
+    if (x->ex[src] == YES && x->vknown[src]) {
+        v->known = true;
+        v->v = x->out->val[src];
+    }
+    return true;
+}
+
+static void write_data_deps(struct walk *w, int e, const struct operand *a, const struct operand *b,
+                            int self_read)
+{
+    int n = w->x->p->nevents;
+    for (int k = 0; k < w->nev; k++) {
+        bool d = operand_dep(w, a, k) || (b && operand_dep(w, b, k)) || w->first + k == self_read;
+        if (d)
+            w->x->out->data[(w->first + k) * n + e] = true;
+    }
+}
+
+/* Runs a memory instruction; false if the choice is broken. */
+static bool run_memory(struct walk *w, const struct uop *u)
+{
+    const struct instr *in = u->in;
+    int e = u->first_event;
+    for (int k = 0; k < u->nevents; k++)
+        reach(w, e + k, true);
+    if (in->kind == I_STORE) {
+        learn_value(w->x, e, operand(w, &in->a));
+        write_data_deps(w, e, &in->a, NULL, -1);
+        return true;
+    }
+    struct ireg old = { false, 0 };
+    if (!read_value(w, e, &old))
+        return false;
+    learn_value(w->x, e, old);
+    if (!old.known && w->x->vknown[e])   /* a value a cycle's hint decided */
+        old = (struct ireg){ true, w->x->out->val[e] };
+    if (in->kind == I_RMW) {
+        struct ireg a = operand(w, &in->a), b = operand(w, &in->b), nv = { false, 0 };
+        if (in->op == OP_CAS) {
+            if (old.known && a.known && (old.v != a.v || b.known))
+                nv = (struct ireg){ true, old.v == a.v ? b.v : old.v };
+        } else if (in->op == OP_EXCH) {
+            nv = a;
+        } else if (old.known && a.known) {
+            nv = (struct ireg){ true, apply_binop(in->op, old.v, a.v) };
+        }
+        learn_value(w->x, e + 1, nv);
+        write_data_deps(w, e + 1, &in->a, in->op == OP_CAS ? &in->b : NULL,
+                        in->op == OP_EXCH ? -1 : e);
+    }
+    set_reg(w, in->dst, old, e);
+    return true;
+}
+
+static void run_local(struct walk *w, const struct instr *in)
+{
+    struct ireg a = operand(w, &in->a), b = operand(w, &in->b);
+    struct ireg v = { false, 0 };
+    if (in->op == OP_EXCH)
+        v = a;
+    else if (a.known && b.known)
+        v = (struct ireg){ true, apply_binop(in->op, a.v, b.v) };
+    bool *dep = xcalloc((size_t)w->nev, sizeof *dep);
+    for (int k = 0; k < w->nev; k++)
+        dep[k] = operand_dep(w, &in->a, k) || (in->op != OP_EXCH && operand_dep(w, &in->b, k));
+    set_reg(w, in->dst, v, -1);
+    for (int k = 0; k < w->nev; k++)
+        w->dep[in->dst * w->nev + k] = dep[k];
+    free(dep);
+}
+
+/* Whether member m blocks barrier b while m is unreached: only a constant id
+ * equal to b's (or an unnamed barrier) does. */
+static bool unreached_blocks(struct ictx *x, int b, int m)
+{
+    const struct instr *mi = x->p->events[m].in;
+    if (!mi->has_bar_id)
+        return true;
+    return !mi->bar_id.is_reg && x->out->bar_id[b] == (int32_t)mi->bar_id.value;
+}
+
+/* Whether reached member m, whose id and occurrence are known, is the same
+ * dynamic barrier as b: the same id (when named) and the same occurrence. */
+static bool same_instance(const struct ictx *x, int b, int m)
+{
+    const struct concrete *o = x->out;
+    return (!x->p->events[b].in->has_bar_id || o->bar_id[m] == o->bar_id[b]) &&
+           o->bar_occ[m] == o->bar_occ[b];
+}
+
+/* How thread t stands towards barrier b of another thread: whether it reached
+ * the same dynamic barrier (*met), whether it may still (*unknown), and
+ * whether b must wait for it (*owes: it has a member that blocks b when
+ * unreached). */
+static void thread_at_barrier(struct ictx *x, int b, int t, bool *met, bool *unknown, bool *owes)
+{
+    const struct program *p = x->p;
+    const struct pthread *pt = &p->threads[t];
+    *met = *unknown = *owes = false;
+    for (int m = pt->first_event; m < pt->first_event + pt->nevents; m++) {
+        if (!exec_barriers_meet(p, &p->events[b], &p->events[m]))
+            continue;
+        *owes |= unreached_blocks(x, b, m);
+        if (x->cf[m] == UNK || (x->cf[m] == YES && !x->occknown[m]))
+            *unknown = true;
+        else if (x->cf[m] == YES && same_instance(x, b, m))
+            *met = true;
+    }
+}
+
+/* Decides whether reached barrier b passes: YES, NO (blocked) or UNK.  A
+ * barrier meets one occurrence per thread: the k-th barrier of its kind and
+ * id that each thread reaches. */
+static enum tri barrier_passes(struct ictx *x, int b)
+{
+    const struct program *p = x->p;
+    const struct event *eb = &p->events[b];
+    const struct instr *in = eb->in;
+    if (x->deadlocked[b])
+        return NO;
+    if (in->arrive && !in->has_bar_quorum)
+        return YES;   /* bar.arrive signals its arrival and never waits */
+    int count = 1;    /* b itself */
+    bool unknown = false, blocked = false;
+    for (int t = 0; t < p->nthreads; t++) {
+        if (t == eb->thread)
+            continue;
+        bool met, unk, owes;
+        thread_at_barrier(x, b, t, &met, &unk, &owes);
+        count += met;
+        if (!met && unk)
+            unknown = true;
+        else if (!met && owes)
+            blocked = true;
+    }
+    if (!in->has_bar_quorum)
+        return unknown ? UNK : blocked ? NO : YES;
+    if (count >= x->out->bar_quorum[b])
+        return YES;
+    return unknown ? UNK : NO;
+}
+
+/* The occurrence number of reached barrier e: the barriers of its kind and
+ * id its thread reached before it; false while some id is unknown. */
+static bool barrier_occurrence(struct ictx *x, int e)
+{
+    const struct program *p = x->p;
+    const struct pthread *pt = &p->threads[p->events[e].thread];
+    int32_t occ = 0;
+    for (int o = pt->first_event; o < e; o++) {
+        if (x->cf[o] != YES || !exec_barriers_meet(p, &p->events[e], &p->events[o]))
+            continue;
+        if (!x->idknown[o])
+            return false;
+        occ += !p->events[e].in->has_bar_id || x->out->bar_id[o] == x->out->bar_id[e];
+    }
+    x->out->bar_occ[e] = occ;
+    if (!x->occknown[e]) {
+        x->occknown[e] = true;
+        x->changed = true;
+    }
+    return true;
+}
+
+/* Runs barrier micro-op u; returns YES (passed), NO (stuck) or UNK. */
+static enum tri run_barrier(struct walk *w, const struct uop *u)
+{
+    struct ictx *x = w->x;
+    int e = u->first_event;
+    const struct instr *in = u->in;
+    learn(x, &x->cf[e], YES);
+    struct ireg id = in->has_bar_id ? operand(w, &in->bar_id) : (struct ireg){ true, 0 };
+    struct ireg q = in->has_bar_quorum ? operand(w, &in->bar_quorum) : (struct ireg){ true, 0 };
+    if (!id.known || !q.known)
+        return UNK;
+    if (!x->idknown[e]) {
+        x->idknown[e] = true;
+        x->out->bar_id[e] = id.v;
+        x->out->bar_quorum[e] = q.v;
+        x->changed = true;
+    }
+    if (!barrier_occurrence(x, e))
+        return UNK;
+    enum tri pass = barrier_passes(x, e);
+    if (pass == UNK)
+        return UNK;
+    reach(w, e, pass == YES);
+    return pass;
+}
+
+/* Control passes from micro-op `from` (-1: the start) to `to`: records the
+ * entry into each loop iteration that `to` is in and `from` is not. */
+static void enter(struct walk *w, int from, int to)
+{
+    const struct pthread *pt = &w->x->p->threads[w->t];
+    if (to < 0 || to >= pt->ncode)
+        return;
+    int h = program_iteration_of(pt, to);
+    for (; h >= 0 && h > from; h = pt->code[h].outer) {
+        const struct loop_info *li = &pt->loops[pt->code[h].loop];
+        for (int k = 0; k < li->nlive; k++)
+            w->snap[h * (w->nregs + 1) + k] = w->regs[li->live_written[k]];
+        w->entry[h] = to;
+    }
+}
+
+/* Whether the iteration that started at head had a side effect; UNK if unknown. */
+static enum tri iteration_effect(struct walk *w, int head, int here)
+{
+    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct loop_info *li = &pt->loops[pt->code[here].loop];
+    for (int i = head; i < here; i++)
+        for (int k = 0; k < pt->code[i].nevents; k++) {
+            int e = pt->code[i].first_event + k;
+            if ((w->x->p->events[e].kind == EV_WRITE || w->x->p->events[e].kind == EV_BARRIER)
+                && w->x->ex[e] == YES)
+                return YES;   /* a write, or a barrier passed (an occurrence used up) */
+        }
+    bool unknown = false;
+    for (int k = 0; k < li->nlive; k++) {
+        struct ireg before = w->snap[head * (w->nregs + 1) + k], now = w->regs[li->live_written[k]];
+        if (!before.known || !now.known)
+            unknown = true;
+        else if (before.v != now.v)
+            return YES;
+    }
+    return unknown ? UNK : NO;
+}
+
+/* Whether the taken backjump at here spins: since the thread began an
+ * iteration of the loop (this one, or in an irreducible loop an earlier
+ * copy) at the label it jumps back to, nothing had an effect. */
+static enum tri spins_at(struct walk *w, int here)
+{
+    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct uop *u = &pt->code[here];
+    bool irreducible = pt->loops[u->loop].nentries > 1, unknown = false;
+    int h = u->head;
+    while (h >= 0) {
+        if (w->entry[h] == u->reentry - (u->head - h)) {
+            enum tri eff = iteration_effect(w, h, here);
+            if (eff == NO)
+                return YES;
+            unknown |= eff == UNK;
+        }
+        h = irreducible ? program_previous_copy(pt, h) : -1;
+    }
+    return unknown ? UNK : NO;
+}
+
+static void branch_ctrl(struct walk *w, const struct instr *in)
+{
+    for (int k = 0; k < w->nev; k++)
+        w->ctrl[k] |= operand_dep(w, &in->a, k) || operand_dep(w, &in->b, k);
+}
+
+/* Marks the execution invalid for reason why; returns false. */
+bool concrete_fail(struct concrete *out, const char *why)
+{
+    if (!out->why[0])
+        snprintf(out->why, sizeof out->why, "%s", why);
+    out->valid = false;
+    return false;
+}
+
+/* Walks thread t once.  Returns false if the choice is broken. */
+static bool walk_thread(struct ictx *x, int t, bool *complete)
+{
+    const struct pthread *pt = &x->p->threads[t];
+    const struct thread *th = pt->src;
+    struct walk w = { .x = x, .t = t, .nev = pt->nevents, .first = pt->first_event,
+                      .nregs = th->nregs };
+    w.regs = xcalloc((size_t)th->nregs, sizeof *w.regs);
+    w.dep = xcalloc((size_t)th->nregs * pt->nevents, sizeof *w.dep);
+    w.ctrl = xcalloc((size_t)pt->nevents, sizeof *w.ctrl);
+    w.snap = xcalloc((size_t)pt->ncode * (th->nregs + 1), sizeof *w.snap);
+    w.entry = xcalloc((size_t)(pt->ncode ? pt->ncode : 1), sizeof *w.entry);
+    for (int r = 0; r < th->nregs; r++)
+        w.regs[r] = (struct ireg){ true, th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0 };
+    enter(&w, -1, 0);
+    bool ok = true, done = false;
+    enum { RUN_EXIT, RUN_STUCK, RUN_UNKNOWN } how = RUN_EXIT;
+    int pc = 0, stop = x->ch->stop_at[t];
+    while (ok && !done && pc < pt->ncode) {
+        const struct uop *u = &pt->code[pc];
+        if (pc == stop && u->kind != U_BACKJUMP) {
+            x->out->halted[t] = true;
+            how = RUN_STUCK;
+            break;
+        }
+        const struct instr *in = u->in;
+        int next = pc + 1;
+        if (u->kind == U_LOOP_HEAD) {
+            /* entries are recorded as control passes (enter) */
+        } else if (u->kind == U_BACKJUMP) {
+            struct ireg a = operand(&w, &in->a), b = operand(&w, &in->b);
+            bool taken = true;
+            if (in->kind == I_BRANCH) {
+                branch_ctrl(&w, in);
+                if (!a.known || !b.known) {
+                    how = RUN_UNKNOWN;
+                    break;
+                }
+                taken = apply_cmp(in->cmp, a.v, b.v);
+            }
+            if (pc == stop && !taken) {
+                ok = concrete_fail(x->out, "a thread claims to repeat an iteration that leaves its loop");
+                break;
+            }
+            next = u->exit;
+            if (taken) {
+                enum tri spin = spins_at(&w, pc);
+                if (spin == UNK) {
+                    how = RUN_UNKNOWN;
+                    break;
+                }
+                if (spin == YES) {
+                    x->out->spins[t] = true;
+                    how = RUN_STUCK;
+                    break;
+                }
+                if (pc == stop) {
+                    x->out->repeats[t] = true;
+                    how = RUN_STUCK;
+                    break;
+                }
+                if (u->target == TARGET_BOUND) {
+                    x->out->bound_hit[t] = true;
+                    how = RUN_STUCK;
+                    break;
+                }
+                next = u->target;
+            }
+        } else {
+            switch (in->kind) {
+            case I_LOAD: case I_STORE: case I_RMW:
+                ok = run_memory(&w, u);
+                break;
+            case I_LOCAL:
+                run_local(&w, in);
+                break;
+            case I_BRANCH: {
+                struct ireg a = operand(&w, &in->a), b = operand(&w, &in->b);
+                branch_ctrl(&w, in);
+                if (!a.known || !b.known) {
+                    how = RUN_UNKNOWN;
+                    done = true;
+                } else if (apply_cmp(in->cmp, a.v, b.v)) {
+                    next = u->target;
+                }
+                break;
+            }
+            case I_GOTO:
+                next = u->target;
+                break;
+            case I_BARRIER: {
+                enum tri pass = run_barrier(&w, u);
+                if (pass != YES) {
+                    how = pass == NO ? RUN_STUCK : RUN_UNKNOWN;
+                    x->out->blocked[t] = pass == NO;
+                    done = true;
+                }
+                break;
+            }
+            case I_LABEL:
+                break;
+            default:
+                for (int k = 0; k < u->nevents; k++)
+                    reach(&w, u->first_event + k, true);
+                break;
+            }
+        }
+        if (!done) {
+            enter(&w, pc, next);
+            pc = next;
+        }
+    }
+    if (ok && how == RUN_EXIT && pc == stop) {
+        x->out->halted[t] = true;
+        how = RUN_STUCK;
+    }
+    if (ok && how != RUN_UNKNOWN) {
+        x->out->stuck_at[t] = how == RUN_STUCK ? pc : -1;
+        if (how == RUN_EXIT)
+            x->out->terminated[t] = true;
+        for (int k = 0; k < pt->nevents; k++) {   /* everything not reached never runs */
+            learn(x, &x->cf[pt->first_event + k], NO);
+            learn(x, &x->ex[pt->first_event + k], NO);
+        }
+        if (how == RUN_EXIT)
+            for (int r = 0; r < th->nregs; r++)
+                x->out->final_regs[t][r] = w.regs[r].v;
+    }
+    *complete = how != RUN_UNKNOWN;
+    free(w.regs);
+    free(w.dep);
+    free(w.ctrl);
+    free(w.snap);
+    free(w.entry);
+    return ok;
+}
+
+static void concrete_alloc(const struct program *p, struct concrete *out)
+{
+    int n = p->nevents, nt = p->nthreads;
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->exec = xcalloc((size_t)n, sizeof *out->exec);
+    out->cf = xcalloc((size_t)n, sizeof *out->cf);
+    out->val = xcalloc((size_t)n, sizeof *out->val);
+    out->bar_id = xcalloc((size_t)n, sizeof *out->bar_id);
+    out->bar_quorum = xcalloc((size_t)n, sizeof *out->bar_quorum);
+    out->bar_occ = xcalloc((size_t)n, sizeof *out->bar_occ);
+    out->data = xcalloc((size_t)n * n, sizeof *out->data);
+    out->ctrl = xcalloc((size_t)n * n, sizeof *out->ctrl);
+    out->terminated = xcalloc((size_t)nt, sizeof *out->terminated);
+    out->bound_hit = xcalloc((size_t)nt, sizeof *out->bound_hit);
+    out->spins = xcalloc((size_t)nt, sizeof *out->spins);
+    out->repeats = xcalloc((size_t)nt, sizeof *out->repeats);
+    out->blocked = xcalloc((size_t)nt, sizeof *out->blocked);
+    out->halted = xcalloc((size_t)nt, sizeof *out->halted);
+    out->stuck_at = xcalloc((size_t)nt, sizeof *out->stuck_at);
+    out->final_regs = xcalloc((size_t)nt, sizeof *out->final_regs);
+    for (int t = 0; t < nt; t++)
+        out->final_regs[t] = xcalloc((size_t)p->threads[t].src->nregs, sizeof **out->final_regs);
+    out->final_mem = xcalloc((size_t)p->lit->nlocs, sizeof *out->final_mem);
+}
+
+void concrete_free(const struct program *p, struct concrete *x)
+{
+    free(x->exec);
+    free(x->cf);
+    free(x->val);
+    free(x->bar_id);
+    free(x->bar_quorum);
+    free(x->bar_occ);
+    free(x->data);
+    free(x->ctrl);
+    free(x->terminated);
+    free(x->bound_hit);
+    free(x->spins);
+    free(x->repeats);
+    free(x->blocked);
+    free(x->halted);
+    free(x->stuck_at);
+    for (int t = 0; t < p->nthreads; t++)
+        free(x->final_regs[t]);
+    free(x->final_regs);
+    free(x->final_mem);
+}
+
+/* Whether some executed access has no known value yet. */
+static bool values_missing(const struct ictx *x)
+{
+    for (int e = 0; e < x->p->nevents; e++)
+        if (x->ex[e] == YES && event_is_mem(&x->p->events[e]) && !x->vknown[e])
+            return true;
+    return false;
+}
+
+/* When the fixpoint stalls short of a complete run: first the lowest read
+ * whose value only a value cycle decides takes the choice's hint (the rest
+ * of its cycle follows from it, and every read is checked against its
+ * write at the end); failing that,
+ * the barriers still undecided wait for each other in a cycle, so none of
+ * them ever passes (the least fixpoint).  Returns false when neither
+ * applies. */
+static bool resolve_stall(struct ictx *x)
+{
+    const struct program *p = x->p;
+    bool progress = false;
+    for (int e = 0; e < p->nevents; e++)
+        if (p->events[e].kind == EV_READ && x->ex[e] == YES && !x->vknown[e]) {
+            if (!x->ch->has_hint)
+                return false;
+            x->vknown[e] = true;
+            x->out->val[e] = x->ch->val_hint[e];
+            return true;
+        }
+    for (int e = 0; e < p->nevents; e++)
+        if (p->events[e].kind == EV_BARRIER && x->cf[e] == YES && x->ex[e] == UNK) {
+            x->deadlocked[e] = true;
+            progress = true;
+        }
+    return progress;
+}
+
+void interp_execute(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    int n = p->nevents;
+    concrete_alloc(p, out);
+    struct ictx x = { .p = p, .ch = ch, .out = out };
+    x.cf = xcalloc((size_t)n, sizeof *x.cf);
+    x.ex = xcalloc((size_t)n, sizeof *x.ex);
+    x.vknown = xcalloc((size_t)n, sizeof *x.vknown);
+    x.idknown = xcalloc((size_t)n, sizeof *x.idknown);
+    x.occknown = xcalloc((size_t)n, sizeof *x.occknown);
+    x.deadlocked = xcalloc((size_t)n, sizeof *x.deadlocked);
+    for (int e = 0; e < n; e++)
+        if (p->events[e].kind == EV_INIT) {
+            x.cf[e] = x.ex[e] = YES;
+            x.vknown[e] = true;
+            out->val[e] = (int32_t)p->lit->locs[p->events[e].loc].init;
+        }
+    out->valid = true;
+    bool all_complete = false;
+    do {
+        x.changed = true;
+        while (out->valid && x.changed) {
+            x.changed = false;
+            all_complete = true;
+            for (int t = 0; t < p->nthreads && out->valid; t++) {
+                bool complete;
+                if (!walk_thread(&x, t, &complete))
+                    out->valid = false;
+                all_complete &= complete;
+            }
+        }
+    } while (out->valid && (!all_complete || values_missing(&x)) && resolve_stall(&x));
+    if (out->valid) {
+        memset(out->terminated, 0, (size_t)p->nthreads * sizeof *out->terminated);
+        memset(out->spins, 0, (size_t)p->nthreads * sizeof *out->spins);
+        memset(out->repeats, 0, (size_t)p->nthreads * sizeof *out->repeats);
+        memset(out->blocked, 0, (size_t)p->nthreads * sizeof *out->blocked);
+        memset(out->halted, 0, (size_t)p->nthreads * sizeof *out->halted);
+        memset(out->bound_hit, 0, (size_t)p->nthreads * sizeof *out->bound_hit);
+        for (int t = 0; t < p->nthreads; t++) {   /* final pass records termination */
+            bool complete;
+            walk_thread(&x, t, &complete);
+        }
+        for (int e = 0; e < n; e++) {
+            out->cf[e] = x.cf[e] == YES;
+            out->exec[e] = x.ex[e] == YES;
+            if (out->exec[e] && p->events[e].kind != EV_FENCE && p->events[e].kind != EV_BARRIER &&
+                !x.vknown[e])
+                all_complete = false;
+        }
+        if (!all_complete) {
+            out->value_cycle = true;
+            concrete_fail(out, "values depend on themselves (a value cycle), with no value given for it");
+        }
+    }
+    for (int e = 0; out->valid && e < n; e++)
+        if (p->events[e].kind == EV_READ && out->exec[e] && out->val[e] != out->val[ch->rf[e]])
+            concrete_fail(out, "a read's value differs from the value of the write it reads");
+    if (out->valid) {
+        for (int e = 0; e < n; e++)
+            if (p->events[e].kind == EV_READ && !out->exec[e] && ch->rf[e] >= 0)
+                concrete_fail(out, "an unexecuted read reads from a write");
+    }
+    free(x.cf);
+    free(x.ex);
+    free(x.vknown);
+    free(x.idknown);
+    free(x.occknown);
+    free(x.deadlocked);
+}
+
+int32_t interp_binop(enum binop op, int32_t a, int32_t b)
+{
+    return apply_binop(op, a, b);
+}
+
+bool interp_cmp(enum cmpop op, int32_t a, int32_t b)
+{
+    return apply_cmp(op, a, b);
+}

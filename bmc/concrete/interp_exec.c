@@ -1,0 +1,265 @@
+/* The run as an execution: whether it is well formed under a skeleton
+ * (interp_run: rf, co, the fence.sc order, named barriers, final memory)
+ * and its base relations as constants (interp_base). */
+#include "bmc/concrete/interp.h"
+
+#include <stdlib.h>
+
+#include "encoders/exec.h"
+#include "util/xalloc.h"
+
+/* Checks that ord, over the events that can be ordered (is_member), is a
+ * strict partial order relating only executed pairs allowed by pair();
+ * transitivity through successor bitsets. */
+static bool check_order(const struct program *p, const bool *exec, const bool *ord, const int *member, int m,
+                        bool (*pair)(const struct program *, int, int))
+{
+    int n = p->nevents, words = (m + 63) / 64;
+    uint64_t *succ = xcalloc((size_t)m * words + 1, sizeof *succ);
+    bool ok = true;
+    for (int a = 0; a < m && ok; a++)
+        for (int b = 0; b < m && ok; b++) {
+            int i = member[a], j = member[b];
+            if (!ord[(size_t)i * n + j])
+                continue;
+            ok = i != j && exec[i] && exec[j] && pair(p, i, j) && !ord[(size_t)j * n + i];
+            succ[(size_t)a * words + b / 64] |= 1ull << (b % 64);
+        }
+    for (int a = 0; a < m && ok; a++)       /* i -> j -> k needs i -> k where the pair can be */
+        for (int b = 0; b < m && ok; b++) {
+            if (!((succ[(size_t)a * words + b / 64] >> (b % 64)) & 1u))
+                continue;
+            for (int w = 0; w < words && ok; w++)
+                for (uint64_t x = succ[(size_t)b * words + w] & ~succ[(size_t)a * words + w]; x && ok; x &= x - 1)
+                    ok = !pair(p, member[a], member[w * 64 + __builtin_ctzll(x)]);
+        }
+    free(succ);
+    return ok;
+}
+
+/* The events that can be ordered (is_member) into member; their number. */
+static int order_members(const struct program *p, bool (*is_member)(const struct event *), int *member)
+{
+    int m = 0;
+    for (int e = 0; e < p->nevents; e++)
+        if (is_member(&p->events[e]))
+            member[m++] = e;
+    return m;
+}
+
+static bool co_pair(const struct program *p, int i, int j)
+{
+    const struct event *a = &p->events[i], *b = &p->events[j];
+    return event_is_write(a) && event_is_write(b) && base_same_location(p, a, b) &&
+           b->kind != EV_INIT;
+}
+
+static bool is_fence_sc(const struct event *e)
+{
+    return e->kind == EV_FENCE && e->mo == MO_SC && e->in->kind == I_FENCE;
+}
+
+static bool is_write(const struct event *e)
+{
+    return event_is_write(e);
+}
+
+static bool sf_pair(const struct program *p, int i, int j)
+{
+    return is_fence_sc(&p->events[i]) && is_fence_sc(&p->events[j]) &&
+           base_scopes_overlap(p, &p->events[i], &p->events[j]);
+}
+
+/* rf: no read reads from a po-later write of its thread where the model
+ * rules that out. */
+static bool check_rf(const struct program *p, const struct choice *ch, const struct skeleton *k,
+                     struct concrete *out)
+{
+    for (int r = 0; r < p->nevents; r++)
+        if (out->exec[r] && ch->rf[r] >= 0 && !base_rf_possible(k, p, ch->rf[r], r))
+            return concrete_fail(out, "a read reads from a later write of its thread");
+    return true;
+}
+
+/* co: init first, strict partial order over executed same-location writes,
+ * total if the model says so, and against or along program order within a
+ * thread only as far as the model's facts allow. */
+static bool check_co(const struct program *p, const struct choice *ch, const struct skeleton *k,
+                     struct concrete *out)
+{
+    size_t n = (size_t)p->nevents;
+    int *w = xcalloc(n + 1, sizeof *w), m = order_members(p, is_write, w);
+    const char *why = check_order(p, out->exec, ch->co, w, m, co_pair) ? NULL
+                      : "coherence is not a strict order over executed same-location writes";
+    for (int a = 0; a < m && !why; a++)
+        for (int b = 0; b < m && !why; b++) {
+            int i = w[a], j = w[b];
+            if (!co_pair(p, i, j) || !out->exec[i] || !out->exec[j])
+                continue;
+            if (ch->co[j * n + i] && base_co_backward_impossible(k, p, i, j))
+                why = "coherence goes against program order";
+            else if (ch->co[i * n + j])
+                continue;
+            else if (p->events[i].kind == EV_INIT)
+                why = "an initial write is not coherence-before a write";
+            else if (base_co_forced(k, p, i, j))
+                why = "two writes of a thread to a location are not in program order";
+            else if (k->co_total && i != j && !ch->co[j * n + i])
+                why = "two writes to a location are coherence-unordered";
+        }
+    free(w);
+    return why ? concrete_fail(out, why) : true;
+}
+
+static bool check_sf(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    size_t n = (size_t)p->nevents;
+    int *f = xcalloc(n + 1, sizeof *f), m = order_members(p, is_fence_sc, f);
+    const char *why = check_order(p, out->exec, ch->sf, f, m, sf_pair) ? NULL
+                      : "the fence.sc order is not a strict order";
+    for (int a = 0; a < m && !why; a++)
+        for (int b = a + 1; b < m && !why; b++) {
+            int i = f[a], j = f[b];
+            if (sf_pair(p, i, j) && out->exec[i] && out->exec[j] && !ch->sf[i * n + j] && !ch->sf[j * n + i])
+                why = "two fence.sc in scope are unordered";
+        }
+    free(f);
+    return why ? concrete_fail(out, why) : true;
+}
+
+/* Named barriers: sync only on executed ones, and enough of them for a quorum. */
+static bool check_sync(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    for (int b = 0; b < p->nevents; b++) {
+        const struct event *eb = &p->events[b];
+        if (eb->kind != EV_BARRIER || !eb->in->has_bar_id)
+            continue;
+        if (!eb->in->has_bar_quorum) {
+            if (!ch->sync[b])
+                return concrete_fail(out, "a named barrier without quorum does not synchronise");
+            continue;
+        }
+        if (ch->sync[b] && !out->exec[b])
+            return concrete_fail(out, "an unexecuted barrier synchronises");
+        if (!out->cf[b])
+            continue;
+        int cf = 0, sync = 0;
+        for (int m = 0; m < p->nevents; m++)
+            if (exec_barriers_meet(p, eb, &p->events[m]) && out->cf[m] &&
+                out->bar_id[m] == out->bar_id[b] && out->bar_occ[m] == out->bar_occ[b]) {
+                cf++;
+                sync += ch->sync[m];
+            }
+        bool has_quorum = cf >= out->bar_quorum[b];
+        if (has_quorum != (sync >= out->bar_quorum[b]))
+            return concrete_fail(out, "barrier synchronisation does not match its quorum");
+    }
+    return true;
+}
+
+/* Final memory: each location's value comes from a co-maximal executed write. */
+static bool check_final(const struct program *p, const struct choice *ch, struct concrete *out)
+{
+    int n = p->nevents;
+    for (int l = 0; l < p->lit->nlocs; l++) {
+        int root = program_root_location(p->lit, l);
+        int w = ch->final_pick[root];
+        if (w < 0 || !out->exec[w] || !event_is_write(&p->events[w]) ||
+            program_root_location(p->lit, p->events[w].loc) != root)
+            return concrete_fail(out, "a location's final value comes from no executed write");
+        for (int o = 0; o < n; o++)
+            if (ch->co[w * n + o])
+                return concrete_fail(out, "a location's final value comes from a write that is not co-last");
+        out->final_mem[l] = out->val[w];
+    }
+    return true;
+}
+
+static lit *bools_to_lits(const bool *v, int count)
+{
+    lit *l = xcalloc((size_t)count, sizeof *l);
+    for (int i = 0; i < count; i++)
+        l[i] = lit_of(v[i]);
+    return l;
+}
+
+/* The events of kind `kind` (EV_WRITE also takes initial writes). */
+static int events_of(const struct program *p, enum ev_kind kind, int *out)
+{
+    int k = 0;
+    for (int e = 0; e < p->nevents; e++)
+        if (p->events[e].kind == kind || (kind == EV_WRITE && p->events[e].kind == EV_INIT))
+            out[k++] = e;
+    return k;
+}
+
+/* The pairs of the n * n matrix m among the events in list[0..k) into bld. */
+static void pairs_among(struct rel_builder *bld, const bool *m, int n, const int *list, int k)
+{
+    for (int a = 0; a < k; a++)
+        for (int b = 0; b < k; b++)
+            if (m[(size_t)list[a] * n + list[b]])
+                rel_add(bld, list[a], list[b], LIT_TRUE);
+}
+
+void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
+                 const struct concrete *x, struct base *b)
+{
+    int n = p->nevents, *list = xcalloc((size_t)n + 1, sizeof *list), k;
+    lit *exec = bools_to_lits(x->exec, n);
+    base_init(b, c, p, exec);
+    free(exec);
+    struct rel_builder rf, co, sf, data, ctrl, bar;
+    struct rel_builder *all[] = { &rf, &co, &sf, &data, &ctrl, &bar };
+    for (size_t a = 0; a < sizeof all / sizeof all[0]; a++)
+        rel_builder_init(all[a]);
+    for (int j = 0; j < n; j++)
+        if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] >= 0)
+            rel_add(&rf, ch->rf[j], j, LIT_TRUE);
+    k = events_of(p, EV_WRITE, list);
+    pairs_among(&co, ch->co, n, list, k);
+    k = events_of(p, EV_FENCE, list);
+    pairs_among(&sf, ch->sf, n, list, k);
+    for (int t = 0; t < p->nthreads; t++) {   /* dependencies stay inside a thread */
+        const struct pthread *pt = &p->threads[t];
+        for (int i = pt->first_event; i < pt->first_event + pt->nevents; i++)
+            for (int j = pt->first_event; j < pt->first_event + pt->nevents; j++) {
+                if (!x->exec[i] || !x->exec[j])
+                    continue;
+                if (x->data[(size_t)i * n + j])
+                    rel_add(&data, i, j, LIT_TRUE);
+                if (x->ctrl[(size_t)i * n + j])
+                    rel_add(&ctrl, i, j, LIT_TRUE);
+            }
+    }
+    k = events_of(p, EV_BARRIER, list);
+    for (int a = 0; a < k; a++)
+        for (int d = 0; d < k; d++) {
+            int i = list[a], j = list[d];
+            const struct event *bi = &p->events[i], *bj = &p->events[j];
+            if (exec_barriers_meet(p, bi, bj) && !bj->in->arrive && x->exec[i] && x->exec[j]) {
+                bool named_ok = !bi->in->has_bar_id || (ch->sync[i] && x->bar_id[i] == x->bar_id[j]);
+                if (named_ok && x->bar_occ[i] == x->bar_occ[j])
+                    rel_add(&bar, i, j, LIT_TRUE);
+            }
+        }
+    struct rels *A = b->arena;
+    b->rels[R_RF] = rel_build(A, &rf, false);
+    b->rels[R_CO] = rel_build(A, &co, false);
+    b->rels[R_SYNC_FENCE] = rel_build(A, &sf, false);
+    rel_mark_transitive(b->rels[R_CO]);          /* interp_run checked both orders */
+    rel_mark_transitive(b->rels[R_SYNC_FENCE]);
+    b->rels[R_DATA] = rel_build(A, &data, false);
+    b->rels[R_CTRL] = rel_build(A, &ctrl, false);
+    b->rels[R_SYNCBAR] = rel_build(A, &bar, false);
+    free(list);
+}
+
+void interp_run(const struct program *p, const struct choice *ch, const struct skeleton *k,
+                struct concrete *out)
+{
+    interp_execute(p, ch, out);
+    if (out->valid && check_rf(p, ch, k, out) && check_co(p, ch, k, out) && check_sf(p, ch, out) &&
+        check_sync(p, ch, out))
+        check_final(p, ch, out);
+}

@@ -1,0 +1,165 @@
+/* Stems from the breadth-first tree, cycles by breadth-first searches
+ * that stay inside one component. */
+#include "bmc/concrete/lasso.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* Scratch for searches inside a component. */
+struct search {
+    const struct state_graph *g;
+    const struct fair_sccs *f;
+    int scc;
+    int *prev, *prevt;       /* per state: predecessor on the search tree, its thread; -2: unseen */
+    int *queue;
+};
+
+static void push_step(struct lasso *la, int *cap, int t)
+{
+    XGROW(la->step, *cap, la->nstem + la->ncycle + 1);
+    la->step[la->nstem + la->ncycle++] = t;
+}
+
+/* Whether v is where the search goes: a state where thread t (t >= 0)
+ * has a step that stays inside the component, or (t < 0) state to. */
+static bool goal(const struct search *s, int v, int t, int to)
+{
+    if (t < 0)
+        return v == to;
+    int w = s->g->succ[(size_t)v * s->g->nthreads + t];
+    return w >= 0 && s->f->scc_of[w] == s->scc;
+}
+
+/* Appends the shortest path inside the component from `from` to the
+ * nearest goal state (`from` itself counts), then, for
+ * t >= 0, t's step.  Returns the state reached. */
+static int walk(struct search *s, struct lasso *la, int *cap, int from, int t, int to)
+{
+    const struct state_graph *g = s->g;
+    int nt = g->nthreads, head = 0, tail = 0, found = -1;
+    s->queue[tail++] = from;
+    s->prev[from] = -1;
+    while (head < tail && found < 0) {
+        int v = s->queue[head++];
+        if (goal(s, v, t, to)) {
+            found = v;
+            break;
+        }
+        for (int u = 0; u < nt; u++) {
+            int w = g->succ[(size_t)v * nt + u];
+            if (w >= 0 && s->f->scc_of[w] == s->scc && s->prev[w] == -2) {
+                s->prev[w] = v;
+                s->prevt[w] = u;
+                s->queue[tail++] = w;
+            }
+        }
+    }
+    int n0 = la->ncycle;   /* the path, written backwards, then reversed */
+    for (int v = found; v != from; v = s->prev[v])
+        push_step(la, cap, s->prevt[v]);
+    for (int i = n0, j = la->ncycle - 1; i < j; i++, j--) {
+        int x = la->step[la->nstem + i];
+        la->step[la->nstem + i] = la->step[la->nstem + j];
+        la->step[la->nstem + j] = x;
+    }
+    for (int k = 0; k < tail; k++)
+        s->prev[s->queue[k]] = -2;
+    if (t < 0)
+        return found;
+    push_step(la, cap, t);
+    return g->succ[(size_t)found * nt + t];
+}
+
+/* Sets la->how from one pass round the cycle. */
+static void classify(const struct state_graph *g, struct lasso *la)
+{
+    int nt = g->nthreads;
+    la->how = xcalloc((size_t)nt + 1, sizeof *la->how);
+    int32_t *cur = xcalloc((size_t)g->width, sizeof *cur), *next = xcalloc((size_t)g->width, sizeof *next);
+    memcpy(cur, states_at(g, la->entry), (size_t)g->width * sizeof *cur);
+    for (int t = 0; t < nt; t++)
+        la->how[t] = states_pc(g, la->entry, t) >= g->code[t].n ? LASSO_ENDS : LASSO_HALTED;
+    for (int k = 0; k < la->ncycle; k++) {
+        int t = la->step[la->nstem + k];
+        bool wrote;
+        states_step(g, cur, t, next, &wrote);
+        if (wrote)
+            la->how[t] = LASSO_REPEATS;
+        else if (la->how[t] == LASSO_HALTED)
+            la->how[t] = LASSO_SPINS;
+        memcpy(cur, next, (size_t)g->width * sizeof *cur);
+    }
+    free(cur);
+    free(next);
+}
+
+void lasso_find(const struct state_graph *g, const struct fair_sccs *f, int scc, const bool *need,
+                struct lasso *out)
+{
+    memset(out, 0, sizeof *out);
+    int cap = 0, entry = f->first[scc];
+    out->entry = entry;
+    for (int v = entry; g->parent[v] >= 0; v = g->parent[v])
+        out->nstem++;
+    out->step = xcalloc((size_t)out->nstem + 1, sizeof *out->step);
+    cap = out->nstem + 1;
+    int k = out->nstem;
+    for (int v = entry; g->parent[v] >= 0; v = g->parent[v])
+        out->step[--k] = g->via[v];
+    struct search s = { g, f, scc, xcalloc((size_t)g->nstates, sizeof *s.prev),
+                        xcalloc((size_t)g->nstates, sizeof *s.prevt),
+                        xcalloc((size_t)g->nstates, sizeof *s.queue) };
+    for (int v = 0; v < g->nstates; v++)
+        s.prev[v] = -2;
+    int cur = entry;
+    for (int t = 0; t < g->nthreads; t++)
+        if (need[t] && f->runs[scc * g->nthreads + t])
+            cur = walk(&s, out, &cap, cur, t, -1);
+    for (int t = 0; out->ncycle == 0 && t < g->nthreads; t++)   /* a cycle takes a step */
+        if (f->runs[scc * g->nthreads + t])
+            cur = walk(&s, out, &cap, cur, t, -1);
+    if (cur != entry)
+        walk(&s, out, &cap, cur, -1, entry);
+    free(s.prev);
+    free(s.prevt);
+    free(s.queue);
+    classify(g, out);
+}
+
+const char *lasso_how_name(enum lasso_how h)
+{
+    static const char *const names[] = { "ends", "spins", "repeats", "halted" };
+    return names[h];
+}
+
+void lasso_describe(const struct litmus *l, const struct lasso *la, bool full, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int pass = 0; pass < 2; pass++)   /* the threads that run, then the halted ones */
+        for (int t = 0; t < l->nthreads && used + 64 < len; t++) {
+            enum lasso_how h = la->how[t];
+            if (h == LASSO_ENDS || (h == LASSO_HALTED) != (pass == 1))
+                continue;
+            const char *sep = used ? (full ? "; " : ", ") : "";
+            int id = l->threads[t].id;
+            if (!full)
+                used += (size_t)snprintf(buf + used, len - used, "%sP%d %s", sep, id, lasso_how_name(h));
+            else if (h == LASSO_HALTED)
+                used += (size_t)snprintf(buf + used, len - used, "%sthe scheduler never runs P%d again", sep, id);
+            else
+                used += (size_t)snprintf(buf + used, len - used, "%sP%d %s for ever%s", sep, id,
+                                         h == LASSO_SPINS ? "spins" : "repeats its loop",
+                                         h == LASSO_REPEATS ? " (livelock)" : "");
+        }
+}
+
+void lasso_free(struct lasso *la)
+{
+    free(la->step);
+    free(la->how);
+    memset(la, 0, sizeof *la);
+}

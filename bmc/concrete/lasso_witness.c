@@ -1,0 +1,324 @@
+/* From a lasso to a checked witness: replay, leave out the steps that
+ * change nothing, follow each thread through the unrolled program, choose
+ * rf and co from the interleaving, evaluate concretely, describe. */
+#include "bmc/concrete/lasso_witness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bmc/concrete/evaluate.h"
+#include "bmc/concrete/witness.h"
+#include "util/xalloc.h"
+
+/* The lasso replayed: step k runs from state k to state k + 1. */
+struct run {
+    const struct state_graph *g;
+    int n;
+    const int *thread;
+    int32_t *state;          /* (n + 1) * width */
+    bool *wrote, *keep;
+    int *uop;                /* per step: the micro-op it runs in the unrolled program */
+};
+
+static const int32_t *before(const struct run *r, int k)
+{
+    return &r->state[(size_t)k * r->g->width];
+}
+
+static int pc_at(const struct run *r, int k, int t)
+{
+    return before(r, k)[r->g->offset[t]] >> 1;
+}
+
+/* Thread t's program counter and registers agree in states a and b. */
+static bool same_local(const struct state_graph *g, const int32_t *a, const int32_t *b, int t)
+{
+    int w = g->offset[t];
+    return (a[w] >> 1) == (b[w] >> 1) && memcmp(a + w + 1, b + w + 1, (size_t)g->code[t].nregs * sizeof *a) == 0;
+}
+
+/* Leaves out, among steps [from, to), every stretch of one thread's steps
+ * that writes nothing and brings the thread back to where it was (the
+ * longest from each step on): the other threads see nothing of it, and the
+ * thread goes on from the same place. */
+static void prune(struct run *r, int from, int to)
+{
+    const struct state_graph *g = r->g;
+    int *idx = xcalloc((size_t)(to - from) + 1, sizeof *idx);
+    for (int t = 0; t < g->nthreads; t++) {
+        int m = 0;
+        for (int k = from; k < to; k++)
+            if (r->thread[k] == t)
+                idx[m++] = k;
+        for (int a = 0; a < m; a++) {
+            int best = -1;
+            for (int b = a; b < m && !r->wrote[idx[b]]; b++)
+                if (same_local(g, before(r, idx[a]), before(r, idx[b] + 1), t))
+                    best = b;
+            for (int b = a; b <= best; b++)
+                r->keep[idx[b]] = false;
+            if (best >= 0)
+                a = best;
+        }
+    }
+    free(idx);
+}
+
+/* Whether thread t's step from state s jumps (a goto, or a branch whose
+ * condition holds). */
+static bool jumps(const struct state_graph *g, const int32_t *s, int t)
+{
+    const struct instr *x = &g->code[t].in[s[g->offset[t]] >> 1];
+    const int32_t *regs = s + g->offset[t] + 1;
+    int32_t a = x->a.is_reg ? regs[x->a.reg] : (int32_t)x->a.value;
+    int32_t b = x->b.is_reg ? regs[x->b.reg] : (int32_t)x->b.value;
+    return x->kind == I_GOTO || (x->kind == I_BRANCH && interp_cmp(x->cmp, a, b));
+}
+
+/* Loop iterations the kept steps need: one more than the most backward
+ * jumps any thread takes. */
+static int needed_bound(const struct run *r)
+{
+    int most = 0, *count = xcalloc((size_t)r->g->nthreads + 1, sizeof *count);
+    for (int k = 0; k < r->n; k++) {
+        int t = r->thread[k], pc = pc_at(r, k, t);
+        if (r->keep[k] && jumps(r->g, before(r, k), t) && r->g->code[t].target[pc] <= pc && ++count[t] > most)
+            most = count[t];
+    }
+    free(count);
+    return most + 1;
+}
+
+/* Skips loop heads and labels, which run no source instruction. */
+static int settle_uop(const struct pthread *pt, int i)
+{
+    while (i < pt->ncode && (pt->code[i].kind == U_LOOP_HEAD || pt->code[i].in->kind == I_LABEL))
+        i++;
+    return i;
+}
+
+/* Where control goes after micro-op i when it jumps or not. */
+static int next_uop(const struct pthread *pt, int i, bool jump)
+{
+    const struct uop *u = &pt->code[i];
+    if (u->kind == U_BACKJUMP)
+        return jump ? u->target : u->exit;
+    return jump ? u->target : i + 1;
+}
+
+/* Where thread t, at micro-op at in state end, stops for good (-1: it has
+ * ended): before its next instruction, past any backward jump it does not
+ * take (a stop at a backjump claims the loop repeats, so only one it takes
+ * may hold it). */
+static int stop_point(const struct state_graph *g, const struct pthread *pt, const int32_t *end, int t, int at)
+{
+    if ((end[g->offset[t]] >> 1) >= g->code[t].n)
+        return -1;
+    int32_t *cur = xcalloc((size_t)g->width, sizeof *cur), *next = xcalloc((size_t)g->width, sizeof *next);
+    memcpy(cur, end, (size_t)g->width * sizeof *cur);
+    bool wrote;
+    for (at = settle_uop(pt, at); at < pt->ncode && pt->code[at].kind == U_BACKJUMP && !jumps(g, cur, t);) {
+        at = settle_uop(pt, pt->code[at].exit);
+        states_step(g, cur, t, next, &wrote);
+        memcpy(cur, next, (size_t)g->width * sizeof *cur);
+    }
+    free(cur);
+    free(next);
+    return at;
+}
+
+/* Follows every thread's kept steps through p's code (r->uop) and sets
+ * where the threads that never end stop; false when a thread cannot be
+ * followed. */
+static bool follow(const struct program *p, struct run *r, int *stop_at, char *why, size_t len)
+{
+    const struct state_graph *g = r->g;
+    for (int t = 0; t < g->nthreads; t++) {
+        const struct pthread *pt = &p->threads[t];
+        int at = 0;
+        for (int k = 0; k < r->n; k++) {
+            if (r->thread[k] != t || !r->keep[k])
+                continue;
+            at = settle_uop(pt, at);
+            if (at >= pt->ncode || pt->code[at].in != &g->code[t].in[pc_at(r, k, t)]) {
+                snprintf(why, len, "P%d's step at `%s` is not where the unrolled program is", pt->src->id,
+                         g->code[t].in[pc_at(r, k, t)].text);
+                return false;
+            }
+            r->uop[k] = at;
+            at = next_uop(pt, at, jumps(g, before(r, k), t));
+            if (at == TARGET_BOUND) {
+                snprintf(why, len, "P%d runs past the unrolling bound", pt->src->id);
+                return false;
+            }
+        }
+        stop_at[t] = stop_point(g, pt, before(r, r->n), t, at);
+    }
+    return true;
+}
+
+/* rf and co of the interleaving, final values, stop points. */
+static void choose(const struct program *p, const struct run *r, int loc, struct choice *ch)
+{
+    int n = p->nevents, last = -1;
+    for (int e = 0; e < n; e++)
+        if (p->events[e].kind == EV_INIT) {
+            ch->final_pick[p->events[e].loc] = e;
+            if (p->events[e].loc == loc)
+                last = e;
+        }
+    int *writes = xcalloc((size_t)n + 1, sizeof *writes), nw = 0;
+    writes[nw++] = last;
+    for (int k = 0; k < r->n; k++) {
+        if (!r->keep[k])
+            continue;
+        const struct uop *u = &p->threads[r->thread[k]].code[r->uop[k]];
+        for (int e = u->first_event; e < u->first_event + u->nevents; e++) {
+            if (p->events[e].kind == EV_READ)
+                ch->rf[e] = last;
+            if (p->events[e].kind != EV_WRITE)
+                continue;
+            for (int i = 0; i < nw; i++)
+                ch->co[writes[i] * n + e] = true;
+            writes[nw++] = last = e;
+        }
+    }
+    if (loc >= 0)
+        ch->final_pick[loc] = last;
+    free(writes);
+}
+
+/* The concrete run did what the interleaving did: every kept step's events
+ * and no others, with the interleaving's values. */
+static const char *same_run(const struct program *p, const struct run *r, const struct concrete *x)
+{
+    int executed = 0, mapped = 0;
+    for (int e = 0; e < p->nevents; e++)
+        executed += x->exec[e] && p->events[e].kind != EV_INIT;
+    for (int k = 0; k < r->n; k++) {
+        if (!r->keep[k])
+            continue;
+        const struct uop *u = &p->threads[r->thread[k]].code[r->uop[k]];
+        for (int e = u->first_event; e < u->first_event + u->nevents; e++) {
+            mapped++;
+            int32_t want = p->events[e].kind == EV_READ ? before(r, k)[0] : before(r, k + 1)[0];
+            if (!x->exec[e] || (event_is_mem(&p->events[e]) && x->val[e] != want))
+                return "the concrete run differs from the interleaving";
+        }
+    }
+    return executed == mapped ? NULL : "the concrete run executes events the interleaving does not";
+}
+
+/* The line of the first instruction at or after pc that is not a label. */
+static int line_at(const struct st_code *c, int pc)
+{
+    while (pc < c->n && c->in[pc].kind == I_LABEL)
+        pc++;
+    return pc < c->n ? c->in[pc].pos.line : 0;
+}
+
+/* What each thread that never ends does for ever, where, and the last
+ * backward jump it takes round the cycle. */
+static cJSON *stuck_json(const struct litmus *l, const struct run *r, const struct lasso *la)
+{
+    const struct state_graph *g = r->g;
+    cJSON *a = cJSON_CreateArray();
+    for (int t = 0; t < g->nthreads; t++) {
+        if (la->how[t] == LASSO_ENDS)
+            continue;
+        const struct st_code *c = &g->code[t];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "thread", l->threads[t].id);
+        cJSON_AddStringToObject(o, "how", lasso_how_name(la->how[t]));
+        cJSON_AddNumberToObject(o, "line", line_at(c, pc_at(r, la->nstem, t)));
+        int back = -1;
+        for (int k = la->nstem; k < r->n; k++) {
+            int pc = pc_at(r, k, t);
+            if (r->thread[k] == t && jumps(g, before(r, k), t) && c->target[pc] <= pc)
+                back = pc;
+        }
+        if (back >= 0) {
+            cJSON_AddStringToObject(o, "loop_back", c->in[back].text);
+            cJSON_AddNumberToObject(o, "loop_line", line_at(c, c->target[back]));
+        }
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+/* The executed events of steps [from, to), in order. */
+static cJSON *events_json(const struct program *p, const struct run *r, int from, int to)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int k = from; k < to; k++)
+        if (r->keep[k]) {
+            const struct uop *u = &p->threads[r->thread[k]].code[r->uop[k]];
+            for (int e = u->first_event; e < u->first_event + u->nevents; e++)
+                cJSON_AddItemToArray(a, cJSON_CreateNumber(e));
+        }
+    return a;
+}
+
+/* Checks the choice concretely and builds the JSON, or says why not. */
+static cJSON *checked_json(const struct litmus *l, const struct model_desc *md, const char *const *disabled,
+                           int ndisabled, const struct program *p, struct run *r, const struct lasso *la,
+                           char *why, size_t len)
+{
+    struct choice ch;
+    choice_init(&ch, p);
+    cJSON *w = NULL;
+    if (follow(p, r, ch.stop_at, why, len)) {
+        choose(p, r, r->g->loc >= 0 ? program_root_location(l, r->g->loc) : -1, &ch);
+        struct evaluation ev;
+        evaluate(p, md, disabled, ndisabled, &ch, &ev);
+        const char *bad = !ev.x.valid ? ev.x.why : !ev.consistent ? ev.violated : same_run(p, r, &ev.x);
+        if (bad) {
+            snprintf(why, len, "the concrete evaluator rejects the lasso (%s)", bad);
+        } else {
+            w = wit_build(p, &ev.x, &ev.b, &ev.m);
+            cJSON_ReplaceItemInObject(w, "stuck", stuck_json(l, r, la));
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToObject(o, "stem", events_json(p, r, 0, la->nstem));
+            cJSON_AddItemToObject(o, "cycle", events_json(p, r, la->nstem, r->n));
+            cJSON_AddNumberToObject(o, "stem_steps", la->nstem);
+            cJSON_AddNumberToObject(o, "cycle_steps", la->ncycle);
+            cJSON_AddNumberToObject(o, "states", r->g->nstates);
+            cJSON_AddItemToObject(w, "lasso", o);
+        }
+        evaluation_free(p, &ev);
+    }
+    choice_free(&ch);
+    return w;
+}
+
+cJSON *lasso_witness(const struct litmus *l, const struct model_desc *md, const char *const *disabled,
+                     int ndisabled, const struct state_graph *g, const struct lasso *la, char *why,
+                     size_t len)
+{
+    int n = la->nstem + la->ncycle;
+    struct run r = { g, n, la->step, xcalloc((size_t)(n + 1) * g->width, sizeof *r.state),
+                     xcalloc((size_t)n + 1, sizeof *r.wrote), xcalloc((size_t)n + 1, sizeof *r.keep),
+                     xcalloc((size_t)n + 1, sizeof *r.uop) };
+    memcpy(r.state, states_at(g, 0), (size_t)g->width * sizeof *r.state);
+    for (int k = 0; k < n; k++) {
+        states_step(g, before(&r, k), la->step[k], &r.state[(size_t)(k + 1) * g->width], &r.wrote[k]);
+        r.keep[k] = true;
+    }
+    prune(&r, 0, n);   /* across the stem's end too: a thread may spin over it */
+    int bound = needed_bound(&r);
+    char msg[256] = "";
+    struct program *p = bound <= 10000 ? program_build(l, bound, msg, sizeof msg) : NULL;
+    cJSON *w = NULL;
+    if (!p)
+        snprintf(why, len, "no witness: the unrolled program for %d iterations: %s", bound,
+                 msg[0] ? msg : "too many");
+    else
+        w = checked_json(l, md, disabled, ndisabled, p, &r, la, why, len);
+    program_free(p);
+    free(r.state);
+    free(r.wrote);
+    free(r.keep);
+    free(r.uop);
+    return w;
+}

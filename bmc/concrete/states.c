@@ -1,0 +1,274 @@
+/* The explicit-state explorer: the interleaving semantics of the source
+ * instructions, breadth first, with a hash set of states. */
+#include "bmc/concrete/states.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bmc/concrete/interp.h"
+#include "util/xalloc.h"
+
+/* The registers instruction x reads, as up to two indices (-1: none). */
+static void reads(const struct instr *x, int r[2])
+{
+    r[0] = x->a.is_reg ? x->a.reg : -1;
+    r[1] = x->b.is_reg ? x->b.reg : -1;
+}
+
+/* The register instruction x writes, -1 if none. */
+static int writes(const struct instr *x)
+{
+    bool has = x->kind == I_LOAD || x->kind == I_RMW || x->kind == I_LOCAL;
+    return has ? x->dst : -1;
+}
+
+/* Registers live before each instruction: a backward fixpoint over the
+ * source control flow (jumps to labels, fall-through to the next). */
+static void liveness(struct st_code *c)
+{
+    int n = c->n, k = c->nregs;
+    c->live = xcalloc((size_t)(n + 1) * (size_t)k + 1, sizeof *c->live);
+    bool *now = xcalloc((size_t)k + 1, sizeof *now);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = n - 1; i >= 0; i--) {
+            const struct instr *x = &c->in[i];
+            memset(now, 0, (size_t)k * sizeof *now);
+            for (int r = 0; r < k; r++)
+                now[r] = (x->kind != I_GOTO && c->live[(i + 1) * k + r])
+                      || (c->target[i] >= 0 && c->live[c->target[i] * k + r]);
+            if (writes(x) >= 0)
+                now[writes(x)] = false;
+            int rd[2];
+            reads(x, rd);
+            for (int j = 0; j < 2; j++)
+                if (rd[j] >= 0)
+                    now[rd[j]] = true;
+            if (memcmp(now, &c->live[i * k], (size_t)k * sizeof *now) != 0) {
+                memcpy(&c->live[i * k], now, (size_t)k * sizeof *now);
+                changed = true;
+            }
+        }
+    }
+    free(now);
+}
+
+static void code_init(struct st_code *c, const struct thread *th)
+{
+    c->n = th->ninstrs;
+    c->in = th->instrs;
+    c->nregs = th->nregs;
+    c->target = xcalloc((size_t)c->n + 1, sizeof *c->target);
+    int *label_at = xcalloc((size_t)th->nlabels + 1, sizeof *label_at);
+    for (int i = 0; i < c->n; i++)
+        if (c->in[i].kind == I_LABEL)
+            label_at[c->in[i].label] = i;
+    for (int i = 0; i < c->n; i++) {
+        enum instr_kind k = c->in[i].kind;
+        c->target[i] = k == I_BRANCH || k == I_GOTO ? label_at[c->in[i].label] : -1;
+    }
+    free(label_at);
+    liveness(c);
+}
+
+/* The first instruction at or after pc that is not a label. */
+static int settle(const struct st_code *c, int pc)
+{
+    while (pc < c->n && c->in[pc].kind == I_LABEL)
+        pc++;
+    return pc;
+}
+
+/* Zeroes the registers that are dead at pc. */
+static void canonical(const struct st_code *c, int pc, int32_t *regs)
+{
+    for (int r = 0; r < c->nregs; r++)
+        if (!c->live[pc * c->nregs + r])
+            regs[r] = 0;
+}
+
+static int32_t operand(const struct operand *o, const int32_t *regs)
+{
+    return o->is_reg ? regs[o->reg] : (int32_t)o->value;
+}
+
+bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
+{
+    const struct st_code *c = &g->code[t];
+    int w = g->offset[t], pc = in[w] >> 1;
+    if (pc >= c->n)
+        return false;
+    memcpy(out, in, (size_t)g->width * sizeof *out);
+    const int32_t *before = in + w + 1;
+    int32_t *regs = out + w + 1;
+    const struct instr *x = &c->in[pc];
+    int32_t a = operand(&x->a, before), b = operand(&x->b, before);
+    int next = pc + 1;
+    *wrote = x->kind == I_STORE || x->kind == I_RMW;
+    switch (x->kind) {
+    case I_LOAD:
+        if (x->dst >= 0)
+            regs[x->dst] = in[0];
+        break;
+    case I_STORE:
+        out[0] = a;
+        break;
+    case I_RMW:
+        out[0] = x->op == OP_CAS ? (in[0] == a ? b : in[0]) : x->op == OP_EXCH ? a : interp_binop(x->op, in[0], a);
+        if (x->dst >= 0)
+            regs[x->dst] = in[0];
+        break;
+    case I_LOCAL:
+        regs[x->dst] = x->op == OP_EXCH ? a : interp_binop(x->op, a, b);
+        break;
+    case I_BRANCH:
+        if (interp_cmp(x->cmp, a, b))
+            next = c->target[pc];
+        break;
+    case I_GOTO:
+        next = c->target[pc];
+        break;
+    default:   /* outside the fragment: bmc/concrete/fragment.h keeps them out */
+        break;
+    }
+    next = settle(c, next);
+    canonical(c, next, regs);
+    out[w] = next * 2 + 1;
+    return true;
+}
+
+static uint64_t hash(const int32_t *s, int width)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < width; i++) {
+        h ^= (uint32_t)s[i];
+        h *= 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+static void rehash(struct state_graph *g)
+{
+    free(g->slot);
+    g->nslots = g->nslots ? g->nslots * 2 : 1024;
+    g->slot = xcalloc((size_t)g->nslots, sizeof *g->slot);
+    memset(g->slot, -1, (size_t)g->nslots * sizeof *g->slot);
+    for (int s = 0; s < g->nstates; s++) {
+        size_t i = hash(&g->words[(size_t)s * g->width], g->width) & (size_t)(g->nslots - 1);
+        while (g->slot[i] >= 0)
+            i = (i + 1) & (size_t)(g->nslots - 1);
+        g->slot[i] = s;
+    }
+}
+
+/* The index of state s, added (reached from parent by a step of via) when
+ * new; -1 when it is new and the graph already holds limit states. */
+static int intern(struct state_graph *g, const int32_t *s, int parent, int via, long limit)
+{
+    size_t mask = (size_t)g->nslots - 1, i = hash(s, g->width) & mask;
+    size_t bytes = (size_t)g->width * sizeof *s;
+    for (; g->slot[i] >= 0; i = (i + 1) & mask)
+        if (memcmp(&g->words[(size_t)g->slot[i] * g->width], s, bytes) == 0)
+            return g->slot[i];
+    if (g->nstates >= limit)
+        return -1;
+    if (g->nstates == g->cap) {
+        g->cap = g->cap ? g->cap * 2 : 256;
+        g->words = xrealloc(g->words, (size_t)g->cap * bytes);
+        g->succ = xrealloc(g->succ, (size_t)g->cap * (size_t)g->nthreads * sizeof *g->succ + 1);
+        g->parent = xrealloc(g->parent, (size_t)g->cap * sizeof *g->parent);
+        g->via = xrealloc(g->via, (size_t)g->cap * sizeof *g->via);
+    }
+    int k = g->nstates++;
+    memcpy(&g->words[(size_t)k * g->width], s, bytes);
+    g->parent[k] = parent;
+    g->via[k] = via;
+    g->slot[i] = k;
+    if (2 * g->nstates > g->nslots)
+        rehash(g);
+    return k;
+}
+
+/* Sets up g's code, layout and the initial state in init. */
+static int32_t *layout(const struct litmus *l, struct state_graph *g)
+{
+    g->nthreads = l->nthreads;
+    g->code = xcalloc((size_t)l->nthreads + 1, sizeof *g->code);
+    g->offset = xcalloc((size_t)l->nthreads + 1, sizeof *g->offset);
+    g->width = 1;
+    g->loc = -1;
+    for (int t = 0; t < l->nthreads; t++) {
+        code_init(&g->code[t], &l->threads[t]);
+        g->offset[t] = g->width;
+        g->width += 1 + l->threads[t].nregs;
+        for (int i = 0; i < l->threads[t].ninstrs && g->loc < 0; i++)
+            g->loc = l->threads[t].instrs[i].loc;
+    }
+    int32_t *init = xcalloc((size_t)g->width, sizeof *init);
+    init[0] = g->loc >= 0 ? (int32_t)l->locs[g->loc].init : 0;
+    for (int t = 0; t < l->nthreads; t++) {
+        const struct thread *th = &l->threads[t];
+        int pc = settle(&g->code[t], 0);
+        init[g->offset[t]] = pc * 2;
+        for (int r = 0; r < th->nregs; r++)
+            init[g->offset[t] + 1 + r] = th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0;
+        canonical(&g->code[t], pc, &init[g->offset[t] + 1]);
+    }
+    return init;
+}
+
+bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
+{
+    memset(g, 0, sizeof *g);
+    int32_t *cur = layout(l, g);
+    int32_t *next = xcalloc((size_t)g->width, sizeof *next);
+    rehash(g);
+    bool ok = intern(g, cur, -1, -1, limit) >= 0;
+    for (int s = 0; ok && s < g->nstates; s++) {
+        memcpy(cur, states_at(g, s), (size_t)g->width * sizeof *cur);
+        for (int t = 0; t < g->nthreads; t++) {
+            bool wrote;
+            int to = -1;
+            if (states_step(g, cur, t, next, &wrote) && (to = intern(g, next, s, t, limit)) < 0) {
+                ok = false;   /* past the limit */
+                break;
+            }
+            g->succ[(size_t)s * g->nthreads + t] = to;
+        }
+    }
+    free(cur);
+    free(next);
+    return ok;
+}
+
+void states_free(struct state_graph *g)
+{
+    for (int t = 0; t < g->nthreads; t++) {
+        free(g->code[t].target);
+        free(g->code[t].live);
+    }
+    free(g->code);
+    free(g->offset);
+    free(g->words);
+    free(g->succ);
+    free(g->parent);
+    free(g->via);
+    free(g->slot);
+    memset(g, 0, sizeof *g);
+}
+
+const int32_t *states_at(const struct state_graph *g, int s)
+{
+    return &g->words[(size_t)s * g->width];
+}
+
+int states_pc(const struct state_graph *g, int s, int t)
+{
+    return states_at(g, s)[g->offset[t]] >> 1;
+}
+
+bool states_started(const struct state_graph *g, int s, int t)
+{
+    return states_at(g, s)[g->offset[t]] & 1;
+}

@@ -1,0 +1,195 @@
+/* Batch runs: a scheduler of worker processes (bmc/driver/worker.h), results put
+ * back in job order, and a live progress line. */
+#include "bmc/driver/batch.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+struct collector {
+    const struct job_list *jobs;
+    struct check_result *results;
+    char **logs;             /* each job's child stderr text, or NULL */
+    bool *ready;
+    int done, emitted;
+    bool progress_line;
+    double start, last_draw;
+    batch_result_fn on_result;
+    void *ctx;
+};
+
+static void erase_progress(const struct collector *c)
+{
+    if (c->progress_line)
+        fputs("\r\033[K", stderr);
+}
+
+static void draw_progress(struct collector *c)
+{
+    double now = worker_clock();
+    if (!c->progress_line || (now - c->last_draw < 0.1 && c->done < c->jobs->n))
+        return;
+    c->last_draw = now;
+    double rate = c->done / (now - c->start > 1e-6 ? now - c->start : 1e-6);
+    double eta = rate > 0 ? (c->jobs->n - c->done) / rate : 0;
+    fprintf(stderr, "\r\033[K%d/%d done, %.1f/s, ETA %.0f s", c->done, c->jobs->n, rate, eta);
+    fflush(stderr);
+}
+
+/* Writes each line of log to stderr after "FILE: ". */
+static void pass_on_log(const char *file, const char *log)
+{
+    while (*log) {
+        size_t len = strcspn(log, "\n");
+        fprintf(stderr, "%s: %.*s\n", file, (int)len, log);
+        log += len + (log[len] == '\n');
+    }
+}
+
+/* Stores result i (and the child's stderr text, taken) and passes on
+ * every result now complete in order. */
+static void collect(struct collector *c, int i, const struct check_result *r, char *log)
+{
+    c->results[i] = *r;
+    c->logs[i] = log;
+    c->ready[i] = true;
+    c->done++;
+    bool any = false;
+    while (c->emitted < c->jobs->n && c->ready[c->emitted]) {
+        if (!any)
+            erase_progress(c);
+        any = true;
+        const struct job *job = &c->jobs->jobs[c->emitted];
+        struct check_result *out = &c->results[c->emitted];
+        if (c->logs[c->emitted])
+            pass_on_log(job->file, c->logs[c->emitted]);
+        free(c->logs[c->emitted]);
+        fflush(stderr);
+        c->on_result(c->ctx, job, out);
+        fflush(stdout);
+        cJSON_Delete(out->witness);
+        cJSON_Delete(out->outcomes);
+        cJSON_Delete(out->explanation);
+        cJSON_Delete(out->details);
+        out->witness = out->outcomes = out->explanation = out->details = NULL;
+        c->emitted++;
+    }
+    if (any)
+        c->last_draw = 0;
+    draw_progress(c);
+}
+
+/* Collects an ERROR result "FILE: error: what[: detail]" for job i. */
+static void collect_error(struct collector *c, int i, const char *what, const char *detail)
+{
+    struct check_result r = { .verdict = V_ERROR };
+    snprintf(r.reason, sizeof r.reason, "%s: error: %s%s%s", c->jobs->jobs[i].file, what,
+             detail ? ": " : "", detail ? detail : "");
+    collect(c, i, &r, NULL);
+}
+
+/* Milliseconds until the nearest deadline of the n workers (-1: none). */
+static int poll_timeout(const struct worker *w, int n)
+{
+    double nearest = 0, now = worker_clock();
+    for (int k = 0; k < n; k++)
+        if (w[k].job >= 0 && w[k].deadline > 0 && !w[k].killed && (nearest == 0 || w[k].deadline < nearest))
+            nearest = w[k].deadline;
+    if (nearest == 0)
+        return -1;
+    double ms = ceil((nearest - now) * 1000);
+    return ms < 0 ? 0 : ms > 1e6 ? 1000000 : (int)ms;
+}
+
+/* Waits for output from the n workers and reads it; kills those past
+ * their deadline. */
+static void wait_for_output(struct worker *w, int n, struct pollfd *fds)
+{
+    for (int k = 0; k < n; k++) {
+        fds[2 * k] = (struct pollfd){ .fd = w[k].pid ? w[k].out : -1, .events = POLLIN };
+        fds[2 * k + 1] = (struct pollfd){ .fd = w[k].pid ? w[k].err : -1, .events = POLLIN };
+    }
+    if (poll(fds, 2 * (nfds_t)n, poll_timeout(w, n)) > 0)
+        for (int k = 0; k < 2 * n; k++)
+            if (fds[k].fd >= 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                worker_read(&w[k / 2], k % 2);
+    double now = worker_clock();
+    for (int k = 0; k < n; k++)
+        worker_enforce(&w[k], now);
+}
+
+/* Gives the next jobs to idle workers, starting workers where none runs;
+ * jobs with an error are reported without one.  Returns the next job. */
+static int hand_out(struct collector *c, struct worker *w, int n, int next, const struct budget *b)
+{
+    const struct job_list *jobs = c->jobs;
+    for (int k = 0; k < n && next < jobs->n; k++) {
+        while (next < jobs->n && jobs->jobs[next].error) {
+            collect_error(c, next, jobs->jobs[next].error, NULL);
+            next++;
+        }
+        if (next == jobs->n || (w[k].pid && w[k].job >= 0))
+            continue;
+        if (w[k].pid && w[k].out < 0)   /* it died while idle */
+            worker_stop(&w[k]);
+        if (!w[k].pid && !worker_start(&w[k], jobs, b, w, n)) {
+            bool busy = false;
+            for (int o = 0; o < n; o++)
+                busy |= w[o].pid && w[o].job >= 0;
+            if (!busy) {   /* no worker will free up: no use waiting */
+                collect_error(c, next, "cannot start a check", strerror(errno));
+                next++;
+            }
+            continue;
+        }
+        worker_assign(&w[k], next++, b);
+    }
+    return next;
+}
+
+void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
+               batch_result_fn on_result, void *ctx)
+{
+    struct collector c = { .jobs = jobs, .progress_line = progress_line && jobs->n > 0,
+                           .start = worker_clock(), .on_result = on_result, .ctx = ctx };
+    c.results = xcalloc((size_t)jobs->n, sizeof *c.results);
+    c.logs = xcalloc((size_t)jobs->n, sizeof *c.logs);
+    c.ready = xcalloc((size_t)jobs->n, sizeof *c.ready);
+    int n = nworkers < jobs->n ? nworkers : jobs->n;
+    struct worker *w = xcalloc((size_t)n, sizeof *w);
+    struct pollfd *fds = xcalloc(2 * (size_t)n, sizeof *fds);
+    int next = 0;
+    for (;;) {
+        next = hand_out(&c, w, n, next, b);
+        bool busy = false;
+        for (int k = 0; k < n; k++)
+            busy |= w[k].pid && w[k].job >= 0;
+        if (!busy && next == jobs->n)
+            break;
+        if (!busy)
+            continue;
+        wait_for_output(w, n, fds);
+        for (int k = 0; k < n; k++)
+            if (worker_job_ended(&w[k])) {
+                int i = w[k].job;
+                struct check_result r;
+                char *log;
+                worker_take(&w[k], &jobs->jobs[i], b, &r, &log);
+                collect(&c, i, &r, log);
+            }
+    }
+    for (int k = 0; k < n; k++)
+        if (w[k].pid)
+            worker_stop(&w[k]);
+    erase_progress(&c);
+    free(w);
+    free(fds);
+    free(c.results);
+    free(c.logs);
+    free(c.ready);
+}

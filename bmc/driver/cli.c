@@ -1,0 +1,501 @@
+/* Option parsing: the stable command-line contract of DESIGN.md. */
+#include "bmc/driver/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bmc/transform/transform.h"
+#include "models/model.h"
+
+#define GPUBMC_VERSION "0.1"
+#define STRING(x) #x
+#define NUMBER(x) STRING(x)   /* a macro's value as a string literal */
+
+static const char synopsis[] =
+    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains]\n"
+    "              [--property program_spec|cat_spec|termination[,...]]\n"
+    "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
+    "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
+    "              [--json] [--witness FILE.json] [--outcomes] [--no-symmetry]\n"
+    "              [--explain] [--graph FILE.dot|.svg|.png | --graph-dir DIR]\n"
+    "              [--graph-format dot|svg|png] [--graph-relations R,...]\n"
+    "              [--expect CSV]... [-j N] [--shard K/N]\n"
+    "              [--timeout SECONDS] [--max-memory MB]\n"
+    "              [--source SRC | --transform NAME[@LINE] [--emit-transformed DIR]\n"
+    "               | --necessary-sync | --minimize-sync | --compare-model M2\n"
+    "               | --emit-cuda DIR | --observed LOG]\n"
+    "              [FILE|DIR]...\n"
+    "       gpubmc --help | --version\n";
+
+enum option_id {
+    O_MODEL, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_MAX_STATES, O_JSON, O_WITNESS,
+    O_OUTCOMES, O_NO_SYMMETRY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
+    O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
+    O_COMPARE_MODEL, O_EMIT_CUDA, O_OBSERVED, O_HELP,
+    O_VERSION, O_COUNT
+};
+
+/* A long option: its name, its short form (or NULL), the name of its value
+ * (NULL: it takes none), and its text in --help ('\n' starts an indented
+ * line). */
+struct option_spec {
+    const char *name, *alias, *value, *help;
+};
+
+static const struct option_spec options[O_COUNT] = {
+    [O_MODEL] = { "--model", NULL, "M", "ptx-v6.0, ptx-v7.5, vulkan or vulkan-nochains\n"
+                  "(default: ptx-v7.5 for PTX tests, vulkan for VULKAN)" },
+    [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination" },
+    [O_PROGRESS] = { "--progress", NULL, "G[,G...]", "fair (default), hsa, obe, hsa_obe, lobe, unfair,\n"
+                     "a list of them, or all: the progress models of\n"
+                     "termination checks (one result each, one check)" },
+    [O_BOUND] = { "--bound", NULL, "N", "loops run at most N iterations (1-10000, default 1)" },
+    [O_NO_AXIOM] = { "--no-axiom", NULL, "NAME", "switch an axiom of the model off (repeatable)" },
+    [O_ENGINE] = { "--engine", NULL, "E", "sat, states or oracle (default: SAT, and for\n"
+                   "termination in the interleaving fragment explicit\n"
+                   "states; states: termination only; oracle: brute-\n"
+                   "force enumeration, program_spec and cat_spec only)" },
+    [O_MAX_STATES] = { "--max-states", NULL, "N", "states the explicit-state engine explores before it\n"
+                       "gives up (default " NUMBER(CHECK_DEFAULT_MAX_STATES_INT) ")" },
+    [O_JSON] = { "--json", NULL, NULL, "one JSON object per result line" },
+    [O_WITNESS] = { "--witness", NULL, "FILE.json", "write the executions that decide the verdicts" },
+    [O_OUTCOMES] = { "--outcomes", NULL, NULL, "also list the reachable final states\n"
+                     "(program_spec checks, SAT engine)" },
+    [O_NO_SYMMETRY] = { "--no-symmetry", NULL, NULL, "no symmetry breaking between interchangeable threads" },
+    [O_EXPLAIN] = { "--explain", NULL, NULL, "why an outcome is forbidden: a minimal set of\n"
+                    "axioms, the execution without them, their cycles" },
+    [O_GRAPH] = { "--graph", NULL, "FILE", "draw the deciding execution as .dot, .svg or .png\n"
+                  "(one check)" },
+    [O_GRAPH_DIR] = { "--graph-dir", NULL, "DIR", "draw one graph per file and property into DIR" },
+    [O_GRAPH_FORMAT] = { "--graph-format", NULL, "FMT", "dot (default), svg or png: the --graph-dir format" },
+    [O_GRAPH_RELATIONS] = { "--graph-relations", NULL, "R,...", "the relations drawn (default rf, co, fr, rmw,\n"
+                            "sync or sw, syncbar)" },
+    [O_EXPECT] = { "--expect", NULL, "CSV", "compare with the verdicts a corpus CSV expects\n(repeatable)" },
+    [O_JOBS] = { "--jobs", "-j", "N", "run N checks at once (default 1)" },
+    [O_SHARD] = { "--shard", NULL, "K/N", "check only the K-th of N interleaved slices" },
+    [O_TIMEOUT] = { "--timeout", NULL, "SECONDS", "wall-clock seconds per check, then UNKNOWN\n"
+                    "(default 0: none)" },
+    [O_MAX_MEMORY] = { "--max-memory", NULL, "MB", "memory (address space) per check, then ERROR\n"
+                       "(default " NUMBER(CLI_DEFAULT_MAX_MEMORY_MB) "; 0: none)" },
+    [O_SOURCE] = { "--source", NULL, "SRC", "check that each file adds no outcome to SRC\n"
+                   "(termination: no hang; cat_spec: no race)" },
+    [O_TRANSFORM] = { "--transform", NULL, "NAME[@LINE]", "rewrite each file at each site (on LINE) and check\n"
+                      "that it adds no outcome: hoist-acquire, remove-spin,\nweaken-order, narrow-scope, "
+                      "drop-fence,\ndrop-barrier-semantics or reorder" },
+    [O_EMIT_TRANSFORMED] = { "--emit-transformed", NULL, "DIR", "write the rewritten programs of --transform to DIR" },
+    [O_NECESSARY_SYNC] = { "--necessary-sync", NULL, NULL, "try each single-step weakening of each order,\n"
+                           "scope, fence, barrier semantics and av/vis flag" },
+    [O_MINIMIZE_SYNC] = { "--minimize-sync", NULL, NULL, "weaken greedily while no outcome is added; print\n"
+                          "the weakest program, checked again" },
+    [O_COMPARE_MODEL] = { "--compare-model", NULL, "M2", "the outcomes the model allows and M2 forbids, and\n"
+                          "the reverse" },
+    [O_EMIT_CUDA] = { "--emit-cuda", NULL, "DIR", "write each PTX test as a CUDA program that runs it\n"
+                      "under stress on a GPU (DIR/NAME.cu, Makefile, params.txt)" },
+    [O_OBSERVED] = { "--observed", NULL, "LOG", "judge the outcomes a hardware run saw (herd or litmus7\n"
+                     "log): FAIL names those the model forbids" },
+    [O_HELP] = { "--help", "-h", NULL, "print this help" },
+    [O_VERSION] = { "--version", NULL, NULL, "print the version" },
+};
+
+static void print_help(void)
+{
+    fputs(synopsis, stdout);
+    puts("\nChecks GPU litmus tests (PTX and Vulkan dialects) against a memory model by\n"
+         "SAT.  Directories are searched recursively for *.litmus files.  Each check runs\n"
+         "in a worker process under the --timeout and --max-memory budgets.\n\noptions:");
+    for (int i = 0; i < O_COUNT; i++) {
+        const struct option_spec *o = &options[i];
+        char head[64];
+        const char *v = o->value ? o->value : "";
+        if (o->alias)
+            snprintf(head, sizeof head, "%s%s%s, %s%s%s", o->alias, *v ? " " : "", v, o->name, *v ? " " : "", v);
+        else
+            snprintf(head, sizeof head, "%s%s%s", o->name, *v ? " " : "", v);
+        printf("  %-24s ", head);
+        for (const char *h = o->help; *h; h++) {
+            if (*h == '\n')
+                printf("\n%27s", "");
+            else
+                putchar(*h);
+        }
+        putchar('\n');
+    }
+    puts("\nexit status: 0 all PASS, 10 some FAIL, 20 some UNKNOWN (none FAIL), 1 usage or\n"
+         "input error; with --expect, 0 when every verdict matches and 10 otherwise.");
+}
+
+/* Prints "gpubmc: error: " fmt (with arg) and a pointer to --help; returns 1. */
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpubmc: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(gpubmc --help lists the options)\n");
+    return 1;
+}
+
+/* Splits --graph-relations R,R,... into cli->graph_rels. */
+static int parse_relations(const char *arg, struct cli *cli)
+{
+    for (const char *at = arg; *at;) {
+        size_t len = strcspn(at, ",");
+        if (len == 0 || cli->ngraph_rels == GRAPH_MAX_RELATIONS)
+            return usage_error("--graph-relations needs up to " NUMBER(GRAPH_MAX_RELATIONS)
+                               " names separated by commas, not '%s'", arg);
+        cli->graph_rels[cli->ngraph_rels] = strndup(at, len);
+        if (!cli->graph_rels[cli->ngraph_rels++])
+            return usage_error("%s", "out of memory");
+        at += len + (at[len] == ',');
+    }
+    return 0;
+}
+
+static int parse_properties(const char *arg, struct cli *cli)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", arg);
+    cli->nproperties = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        enum property p;
+        if (!property_parse(tok, &p))
+            return usage_error("unknown property '%s'", tok);
+        if (cli->nproperties == CLI_MAX_PROPERTIES)
+            return usage_error("too many properties in '%s'", arg);
+        cli->properties[cli->nproperties++] = p;
+    }
+    return cli->nproperties ? 0 : usage_error("empty property list '%s'", arg);
+}
+
+/* Parses --progress: a model, a comma-separated list of them, or all. */
+static int parse_progress(const char *arg, struct check_opts *o)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", arg);
+    unsigned set = 0;
+    bool first = true;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        enum progress_model m;
+        if (strcmp(tok, "all") == 0) {
+            set |= (1u << CHECK_PROGRESS_MODELS) - 1;
+            m = PROG_FAIR;
+        } else if (!progress_parse(tok, &m)) {
+            return usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe, unfair or all)", tok);
+        }
+        set |= 1u << m;
+        if (first)
+            o->progress = m;
+        first = false;
+    }
+    if (first)
+        return usage_error("empty progress model list '%s'", arg);
+    o->progress_set = (set & (set - 1)) ? set : 0;   /* one model: progress alone */
+    return 0;
+}
+
+/* Parses a whole decimal number in [lo, hi] into *out. */
+static bool parse_long(const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || n < lo || n > hi)
+        return false;
+    *out = n;
+    return true;
+}
+
+static bool parse_int(const char *v, int lo, int hi, int *out)
+{
+    long n;
+    if (!parse_long(v, lo, hi, &n))
+        return false;
+    *out = (int)n;
+    return true;
+}
+
+/* Parses "K/N" with 1 <= K <= N. */
+static bool parse_shard(const char *v, struct cli *cli)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", v);
+    char *slash = strchr(buf, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    return parse_int(buf, 1, 1000000, &cli->shard_k) && parse_int(slash + 1, 1, 1000000, &cli->shard_n)
+        && cli->shard_k <= cli->shard_n;
+}
+
+/* Parses a number of seconds from 0 to a million (fractions allowed). */
+static bool parse_seconds(const char *v, double *out)
+{
+    char *end;
+    double s = strtod(v, &end);
+    if (*v == '\0' || *end != '\0' || !(s >= 0 && s <= 1e6))
+        return false;
+    *out = s;
+    return true;
+}
+
+/* True when some model has an axiom called name; otherwise *known lists
+ * each model's axioms ("M: A B; ..."). */
+static bool axiom_of_some_model(const char *name, char *known, size_t len)
+{
+    size_t used = 0;
+    for (int i = 0; model_at(i); i++) {
+        const struct model_desc *md = model_at(i);
+        char axioms[256];
+        if (model_has_axiom(md, name))
+            return true;
+        model_axiom_names(md, axioms, sizeof axioms);
+        if (used < len)
+            used += (size_t)snprintf(known + used, len - used, "%s%s: %s", used ? "; " : "", md->name, axioms);
+    }
+    return false;
+}
+
+/* Sets what the jobs check; a usage error when another of --source,
+ * --transform, --necessary-sync, --minimize-sync, --compare-model,
+ * --emit-cuda, --observed came first. */
+static int set_kind(struct cli *cli, enum check_kind kind, const char *option)
+{
+    if (cli->opts.kind != CK_PLAIN && cli->opts.kind != kind)
+        return usage_error("%s cannot be combined with --source, --transform, --necessary-sync, "
+                           "--minimize-sync, --compare-model, --emit-cuda or --observed", option);
+    cli->opts.kind = kind;
+    return 0;
+}
+
+/* Applies option id with value v (NULL for a flag); 0, 1 on a usage error,
+ * 2 when it answered --help or --version. */
+static int apply(struct cli *cli, enum option_id id, const char *v)
+{
+    switch (id) {
+    case O_MODEL:
+        if (!model_find(v))
+            return usage_error("unknown or unavailable model '%s'", v);
+        cli->opts.model = v;
+        return 0;
+    case O_PROPERTY:
+        return parse_properties(v, cli);
+    case O_PROGRESS:
+        return parse_progress(v, &cli->opts);
+    case O_BOUND:
+        return parse_int(v, 1, 10000, &cli->opts.bound) ? 0
+            : usage_error("--bound needs an integer from 1 to 10000, not '%s'", v);
+    case O_NO_AXIOM:
+        if (cli->opts.ndisabled == CHECK_MAX_DISABLED)
+            return usage_error("too many --no-axiom options (at %s)", v);
+        cli->opts.disabled[cli->opts.ndisabled++] = v;
+        return 0;
+    case O_ENGINE:
+        if (strcmp(v, "sat") != 0 && strcmp(v, "states") != 0 && strcmp(v, "oracle") != 0)
+            return usage_error("unknown engine '%s' (sat, states or oracle)", v);
+        cli->opts.oracle = strcmp(v, "oracle") == 0;
+        cli->opts.term_engine = strcmp(v, "sat") == 0 ? TERM_SAT : strcmp(v, "states") == 0 ? TERM_STATES : TERM_AUTO;
+        return 0;
+    case O_MAX_STATES:
+        return parse_long(v, 1, 1000000000L, &cli->opts.max_states) ? 0
+            : usage_error("--max-states needs a number of states from 1 to 10^9, not '%s'", v);
+    case O_JSON: cli->json = true; return 0;
+    case O_WITNESS:
+        cli->witness_path = v;
+        cli->opts.want_witness = true;
+        return 0;
+    case O_OUTCOMES: cli->opts.outcomes = true; return 0;
+    case O_NO_SYMMETRY: cli->opts.no_symmetry = true; return 0;
+    case O_EXPLAIN: cli->opts.explain = true; return 0;
+    case O_GRAPH:
+        cli->graph_path = v;
+        cli->opts.want_witness = true;
+        return 0;
+    case O_GRAPH_DIR:
+        cli->graph_dir = v;
+        cli->opts.want_witness = true;
+        return 0;
+    case O_GRAPH_FORMAT:
+        if (strcmp(v, "dot") != 0 && strcmp(v, "svg") != 0 && strcmp(v, "png") != 0)
+            return usage_error("unknown graph format '%s' (dot, svg or png)", v);
+        cli->graph_format = v;
+        return 0;
+    case O_GRAPH_RELATIONS:
+        return parse_relations(v, cli);
+    case O_EXPECT: cli->csv[cli->ncsv++] = (char *)v; return 0;
+    case O_JOBS:
+        return parse_int(v, 1, CLI_MAX_WORKERS, &cli->workers) ? 0
+            : usage_error("-j needs a number of workers from 1 to 256, not '%s'", v);
+    case O_SHARD:
+        return parse_shard(v, cli) ? 0 : usage_error("--shard needs K/N with 1 <= K <= N, not '%s'", v);
+    case O_TIMEOUT:
+        return parse_seconds(v, &cli->budget.timeout_s) ? 0
+            : usage_error("--timeout needs seconds from 0 (none) to 1000000, not '%s'", v);
+    case O_MAX_MEMORY:
+        return parse_long(v, 0, 1L << 30, &cli->budget.max_memory_mb) ? 0
+            : usage_error("--max-memory needs megabytes from 0 (none) to 2^30, not '%s'", v);
+    case O_SOURCE: return set_kind(cli, CK_SOURCE, "--source") || (cli->opts.source = v, 0);
+    case O_TRANSFORM: {
+        char err[256];
+        enum transform_kind k;
+        if (!transform_parse(v, &k, &cli->opts.transform_line, err, sizeof err))
+            return usage_error("%s", err);
+        cli->opts.transform = (int)k;
+        return set_kind(cli, CK_TRANSFORM, "--transform");
+    }
+    case O_EMIT_TRANSFORMED: cli->opts.emit_dir = v; return 0;
+    case O_NECESSARY_SYNC: return set_kind(cli, CK_NECESSARY_SYNC, "--necessary-sync");
+    case O_MINIMIZE_SYNC: return set_kind(cli, CK_MINIMIZE_SYNC, "--minimize-sync");
+    case O_COMPARE_MODEL:
+        if (!model_find(v))
+            return usage_error("unknown or unavailable model '%s'", v);
+        cli->opts.compare_model = v;
+        return set_kind(cli, CK_COMPARE_MODEL, "--compare-model");
+    case O_EMIT_CUDA: return set_kind(cli, CK_EMIT_CUDA, "--emit-cuda") || (cli->opts.cuda_dir = v, 0);
+    case O_OBSERVED: return set_kind(cli, CK_OBSERVED, "--observed") || (cli->opts.observed_log = v, 0);
+    case O_HELP: print_help(); return 2;
+    case O_VERSION: puts("gpubmc " GPUBMC_VERSION); return 2;
+    case O_COUNT: break;   /* not an option */
+    }
+    return 1;
+}
+
+/* Parses argv[*i], an option, and its value (after '=' or in the next
+ * argument); 0, 1 on a usage error, 2 for --help or --version. */
+static int parse_option(int argc, char **argv, int *i, struct cli *cli)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "-h") == 0)
+        return apply(cli, O_HELP, NULL);
+    if (strncmp(a, "-j", 2) == 0) {
+        if (a[2] != '\0')
+            return apply(cli, O_JOBS, a + 2);
+        if (*i + 1 >= argc)
+            return usage_error("option %s needs a value", a);
+        return apply(cli, O_JOBS, argv[++*i]);
+    }
+    const char *eq = strchr(a, '=');
+    size_t len = eq ? (size_t)(eq - a) : strlen(a);
+    for (int id = 0; id < O_COUNT; id++) {
+        const struct option_spec *o = &options[id];
+        if (strncmp(a, o->name, len) != 0 || o->name[len] != '\0')
+            continue;
+        if (!o->value && eq)
+            return usage_error("option %s takes no value", o->name);
+        if (!o->value)
+            return apply(cli, (enum option_id)id, NULL);
+        if (eq)
+            return apply(cli, (enum option_id)id, eq + 1);
+        if (*i + 1 >= argc)
+            return usage_error("option %s needs a value", o->name);
+        return apply(cli, (enum option_id)id, argv[++*i]);
+    }
+    return usage_error("unknown option '%s'", a);
+}
+
+/* Checks every --no-axiom name: an axiom of --model, or without one of
+ * some model (a file whose model lacks it is unaffected). */
+static int check_axioms(const struct cli *cli)
+{
+    const struct model_desc *md = cli->opts.model ? model_find(cli->opts.model) : NULL;
+    for (int i = 0; i < cli->opts.ndisabled; i++) {
+        const char *name = cli->opts.disabled[i];
+        if (md && !model_has_axiom(md, name)) {
+            char axioms[256];
+            model_axiom_names(md, axioms, sizeof axioms);
+            fprintf(stderr, "gpubmc: error: model %s has no axiom '%s' (it has: %s)\n", md->name, name, axioms);
+            return 1;
+        }
+        char known[512];
+        if (!md && !axiom_of_some_model(name, known, sizeof known)) {
+            fprintf(stderr, "gpubmc: error: no model has an axiom '%s' (%s)\n", name, known);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli *cli)
+{
+    memset(cli, 0, sizeof *cli);
+    cli->opts.bound = 1;
+    cli->opts.progress = PROG_FAIR;
+    cli->nproperties = 1;
+    cli->properties[0] = P_PROGRAM_SPEC;
+    cli->workers = 1;
+    cli->budget.max_memory_mb = CLI_DEFAULT_MAX_MEMORY_MB;
+    cli->files = calloc((size_t)argc, sizeof *cli->files);
+    cli->csv = calloc((size_t)argc, sizeof *cli->csv);
+    if (!cli->files || !cli->csv)
+        return usage_error("%s", "out of memory");
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] != '-' || argv[i][1] == '\0') {
+            cli->files[cli->nfiles++] = argv[i];
+            continue;
+        }
+        int rc = parse_option(argc, argv, &i, cli);
+        if (rc)
+            return rc;
+    }
+    if (cli->nfiles == 0 && cli->ncsv == 0)
+        return usage_error("%s", "no input files");
+    if (cli->opts.outcomes && cli->opts.oracle)
+        return usage_error("%s", "--outcomes lists the states the SAT engine finds; "
+                           "it does not work with --engine oracle");
+    return check_axioms(cli);
+}
+
+int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
+{
+    bool termination = false, program_spec = false, cat_spec = false;
+    for (int i = 0; i < jobs->n; i++) {
+        termination |= jobs->jobs[i].opts.property == P_TERMINATION;
+        program_spec |= jobs->jobs[i].opts.property == P_PROGRAM_SPEC;
+        cat_spec |= jobs->jobs[i].opts.property == P_CAT_SPEC;
+    }
+    if (cli->opts.oracle && termination)
+        return usage_error("%s", "--engine oracle decides program_spec and cat_spec, not termination");
+    if (cli->opts.term_engine == TERM_STATES && jobs->n > 0 && !termination)
+        return usage_error("%s", "--engine states decides termination, and no check here is one "
+                           "(--property termination)");
+    if ((cli->opts.progress != PROG_FAIR || cli->opts.progress_set) && !termination && jobs->n > 0)
+        return usage_error("%s", "--progress applies to termination checks, and no check here is one "
+                           "(--property termination)");
+    if (cli->graph_path && cli->opts.progress_set && termination)
+        return usage_error("%s", "--graph FILE draws one check and --progress asks for several; use --graph-dir DIR");
+    if (cli->opts.outcomes && !program_spec && jobs->n > 0)
+        return usage_error("%s", "--outcomes lists the final states of program_spec checks, and no "
+                           "check here is one");
+    if (cli->opts.explain && (cli->opts.oracle || (!program_spec && jobs->n > 0)))
+        return usage_error("%s", "--explain explains program_spec outcomes with the SAT engine (a "
+                           "cat_spec FAIL names its race, a termination FAIL its stuck threads)");
+    if (cli->opts.emit_dir && cli->opts.kind != CK_TRANSFORM)
+        return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
+    if ((cli->opts.kind == CK_EMIT_CUDA || cli->opts.kind == CK_OBSERVED) && (termination || cat_spec))
+        return usage_error("%s", "--emit-cuda and --observed are about a test's final states (program_spec): "
+                           "no --property cat_spec or termination");
+    if (cli->opts.kind == CK_EMIT_CUDA && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+        return usage_error("%s", "--emit-cuda writes programs and checks nothing: no --engine oracle, "
+                           "--outcomes or --explain");
+    if (cli->opts.kind == CK_OBSERVED && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+        return usage_error("%s", "--observed enumerates the allowed outcomes and explains each forbidden one "
+                           "with the SAT engine: no --engine oracle, --outcomes or --explain");
+    if (cli->opts.kind != CK_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+        return usage_error("%s", "--source, --transform, --necessary-sync, --minimize-sync and --compare-model "
+                           "compare outcome sets with the SAT engine: no --engine oracle, --outcomes or --explain");
+    if (cli->graph_path && cli->graph_dir)
+        return usage_error("%s", "--graph FILE draws one check, --graph-dir DIR one per check: give one");
+    if (cli->graph_path && jobs->n > 1)
+        return usage_error("%s", "--graph FILE draws one check and there are several; use --graph-dir DIR");
+    if (cli->graph_format && !cli->graph_dir)
+        return usage_error("%s", "--graph-format applies to --graph-dir (--graph takes its format "
+                           "from the file's extension)");
+    if (cli->ngraph_rels > 0 && !cli->graph_path && !cli->graph_dir)
+        return usage_error("%s", "--graph-relations applies to --graph or --graph-dir");
+    return 0;
+}
+
+void cli_free(struct cli *cli)
+{
+    free(cli->files);
+    free(cli->csv);
+    for (int i = 0; i < cli->ngraph_rels; i++)
+        free(cli->graph_rels[i]);
+}

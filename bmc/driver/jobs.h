@@ -1,0 +1,67 @@
+/* The list of checks a run performs: files (directories searched for
+ * .litmus files), properties, and expected verdicts from corpus CSVs. */
+#ifndef GPUBMC_JOBS_H
+#define GPUBMC_JOBS_H
+
+#include "bmc/check/check.h"
+
+/* One check: a file under options, and the verdict a CSV expects. */
+struct job {
+    char *file;
+    struct check_opts opts;
+    bool has_expected;
+    enum verdict expected;
+    unsigned expected_models;    /* with several progress models (opts.progress_set):
+                                    bit m when a CSV row expects expected_by[m] */
+    enum verdict expected_by[CHECK_PROGRESS_MODELS];
+    char *error;             /* set: the file cannot be checked, and why */
+    int shard_index;         /* under --shard: 1 + the job's place in the whole list; else 0 */
+};
+
+struct job_list {
+    int n, cap;
+    struct job *jobs;
+};
+
+/* True when job j checks termination under several progress models at
+ * once (one result per model). */
+static inline bool job_several_models(const struct job *j)
+{
+    return j->opts.property == P_TERMINATION && j->opts.progress_set != 0;
+}
+
+/* What the command line asks for. */
+struct job_request {
+    const struct check_opts *opts;   /* defaults for every job */
+    int nproperties;
+    const enum property *properties;
+    int npaths;
+    char *const *paths;              /* files and directories */
+    int ncsv;
+    char *const *csv;                /* --expect files */
+};
+
+/* Builds the jobs of req: with paths, every file (directories searched
+ * recursively for *.litmus, sorted) under every property, with the
+ * expectation of any CSV row naming the same file under the same
+ * property; with CSVs alone, every row of every CSV, under the model,
+ * property and progress model of its header.  Termination jobs of one file
+ * that differ only in the progress model become one job with several
+ * (opts.progress_set, expected_by), at the place of the first.  A path that cannot be
+ * checked (not a regular file, an unreadable directory) becomes a job
+ * with its error.  Returns false with msg filled (FILE[:LINE:COL]: error:
+ * lines) when a CSV is unreadable or malformed, has no rows, or when no
+ * row of any CSV names a file to check. */
+bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, int msglen);
+/* Keeps jobs k-1, k-1+n, k-1+2n, ... of the list (--shard k/n), each
+ * remembering its place in the whole list (shard_index). */
+void jobs_keep_shard(struct job_list *l, int k, int n);
+/* Frees a job list. */
+void jobs_free(struct job_list *l);
+
+/* Parses "PASS", "FAIL", "UNKNOWN" or "ERROR". */
+bool verdict_parse(const char *s, enum verdict *v);
+/* Parses "program_spec", "cat_spec" or "termination". */
+bool property_parse(const char *s, enum property *p);
+
+#endif

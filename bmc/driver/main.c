@@ -1,0 +1,279 @@
+/* gpubmc: checks litmus files and reports a verdict per property. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bmc/driver/batch.h"
+#include "bmc/driver/cli.h"
+#include "bmc/driver/graph_output.h"
+#include "bmc/observed/judge.h"
+#include "bmc/check/outcomes.h"
+#include "bmc/driver/output.h"
+#include "bmc/compare/refinement.h"
+#include "encoders/progress.h"
+#include "models/model.h"
+
+/* What the run has seen so far. */
+struct run {
+    const struct cli *cli;
+    bool any_fail, any_unknown, any_error;
+    int matched, mismatched;
+    int stdout_errno;        /* the first failed write to stdout, or 0 */
+    bool some_model;                          /* some check ran under a model */
+    bool axiom_applies[CHECK_MAX_DISABLED];   /* --no-axiom i named an axiom of one */
+    cJSON *witnesses;        /* for --witness */
+    struct graph_renderer *renderer;   /* for --graph and --graph-dir */
+};
+
+/* Prints one JSON result line, with the expectation when there is one. */
+static void report_json(const struct job *job, const struct check_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", job->file);
+    if (job->shard_index > 0)
+        cJSON_AddNumberToObject(o, "job", job->shard_index - 1);
+    cJSON_AddStringToObject(o, "model", r->model);
+    cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
+    if (job->opts.property == P_TERMINATION)
+        cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
+    cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
+    if (r->engine[0])
+        cJSON_AddStringToObject(o, "engine", r->engine);
+    cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
+    cJSON_AddStringToObject(o, "reason", r->reason);
+    if (r->vacuous)
+        cJSON_AddBoolToObject(o, "vacuous", true);
+    if (r->nvars > 0) {
+        cJSON_AddNumberToObject(o, "vars", (double)r->nvars);
+        cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);
+        cJSON_AddNumberToObject(o, "pairs", (double)r->npairs);
+    }
+    if (r->outcomes)
+        cJSON_AddItemReferenceToObject(o, "outcomes", r->outcomes);
+    if (r->explanation)
+        cJSON_AddItemReferenceToObject(o, "explanation", r->explanation);
+    if (r->details)
+        cJSON_AddItemReferenceToObject(o, "details", r->details);
+    if (job->has_expected) {
+        cJSON_AddStringToObject(o, "expected", verdict_name(job->expected));
+        cJSON_AddBoolToObject(o, "match", job->expected == r->verdict);
+    }
+    char *s = cJSON_PrintUnformatted(o);
+    puts(s);
+    free(s);
+    cJSON_Delete(o);
+}
+
+/* Prints one human result line (and the outcome set under it); with an
+ * expectation, only a mismatch. */
+static void report_human(const struct run *run, const struct job *job, const struct check_result *r)
+{
+    const char *file = job->file;
+    if (job->has_expected) {
+        if (job->expected != r->verdict && job_several_models(job))
+            printf("%s: %s (%s): expected %s, got %s (%s)\n", file, property_name(job->opts.property),
+                   progress_name(job->opts.progress), verdict_name(job->expected), verdict_name(r->verdict),
+                   r->reason);
+        else if (job->expected != r->verdict)
+            printf("%s: %s: expected %s, got %s (%s)\n", file, property_name(job->opts.property),
+                   verdict_name(job->expected), verdict_name(r->verdict), r->reason);
+        return;
+    }
+    if (r->verdict == V_ERROR)
+        return;
+    if (run->cli->nproperties > 1)
+        printf("%s: %s: %s (%s)\n", file, property_name(job->opts.property),
+               verdict_name(r->verdict), r->reason);
+    else
+        printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
+    if (r->outcomes)
+        outcomes_print(stdout, r->outcomes);
+    if (r->details && job->opts.kind == CK_OBSERVED)
+        observed_print(stdout, r->details);
+    else if (r->details)
+        refinement_print(stdout, r->details);
+}
+
+/* Collects a witness entry for --witness. */
+static void add_witness(cJSON *all, const struct job *job, struct check_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", job->file);
+    if (job->shard_index > 0)
+        cJSON_AddNumberToObject(o, "job", job->shard_index - 1);
+    cJSON_AddStringToObject(o, "model", r->model);
+    cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
+    if (job->opts.property == P_TERMINATION)
+        cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
+    cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
+    if (r->witness)
+        cJSON_AddItemToObject(o, "witness", r->witness);
+    else
+        cJSON_AddNullToObject(o, "witness");
+    r->witness = NULL;
+    if (r->explanation)
+        cJSON_AddItemToObject(o, "explanation", r->explanation);
+    r->explanation = NULL;
+    cJSON_AddItemToArray(all, o);
+}
+
+/* Reports and tallies one result (of one progress model, for a check of
+ * several); human output of such a check is the table, printed before. */
+static void one_result(struct run *run, const struct job *job, struct check_result *r, bool table, bool first)
+{
+    if (r->verdict == V_ERROR && !job->has_expected && first)
+        fprintf(stderr, "%s\n", r->reason);
+    if (run->cli->json)
+        report_json(job, r);
+    else if (!table || job->has_expected)
+        report_human(run, job, r);
+    output_flush(&run->stdout_errno);
+    run->any_fail |= r->verdict == V_FAIL;
+    run->any_unknown |= r->verdict == V_UNKNOWN;
+    run->any_error |= r->verdict == V_ERROR;
+    if (job->has_expected) {
+        if (job->expected == r->verdict)
+            run->matched++;
+        else
+            run->mismatched++;
+    }
+    run->any_error |= !graph_output(run->cli, run->renderer, job, r);
+    if (run->cli->witness_path)
+        add_witness(run->witnesses, job, r);
+    const struct model_desc *md = model_find(r->model);
+    run->some_model |= md != NULL;
+    for (int i = 0; md && i < job->opts.ndisabled; i++)
+        run->axiom_applies[i] |= model_has_axiom(md, job->opts.disabled[i]);
+}
+
+/* "FILE: fair PASS, hsa FAIL (P1 spins), ...": a check of several progress
+ * models in one line. */
+static void report_table(const struct run *run, const struct job *job, const struct check_result *r)
+{
+    printf("%s:%s", job->file, run->cli->nproperties > 1 ? " termination:" : "");
+    for (int i = 0; i < r->nprogress; i++) {
+        const struct progress_result *pr = &r->progress[i];
+        printf("%s %s %s", i ? "," : "", progress_name(pr->model), verdict_name(pr->verdict));
+        if (pr->verdict == V_FAIL && pr->brief[0])
+            printf(" (%s)", pr->brief);
+    }
+    printf("\n");
+}
+
+/* batch_result_fn: reports and tallies one result, or one per progress
+ * model of a check of several. */
+static void on_result(void *ctx, const struct job *job, struct check_result *r)
+{
+    struct run *run = ctx;
+    if (!job_several_models(job)) {
+        one_result(run, job, r, false, true);
+        return;
+    }
+    if (r->nprogress == 0) {   /* no check ran (an error, a timeout): the same for every model */
+        enum progress_model ms[CHECK_PROGRESS_MODELS];
+        r->nprogress = check_progress_models(&job->opts, ms);
+        for (int i = 0; i < r->nprogress; i++) {
+            r->progress[i] = (struct progress_result){ .model = ms[i], .verdict = r->verdict };
+            snprintf(r->progress[i].engine, sizeof r->progress[i].engine, "%s", r->engine);
+            snprintf(r->progress[i].reason, sizeof r->progress[i].reason, "%s", r->reason);
+        }
+    }
+    bool table = !run->cli->json && !job->has_expected && r->verdict != V_ERROR;
+    if (table)
+        report_table(run, job, r);
+    for (int i = 0; i < r->nprogress; i++) {
+        const struct progress_result *pr = &r->progress[i];
+        struct job one = *job;
+        one.opts.progress = pr->model;
+        one.has_expected = job->expected_models & (1u << pr->model);
+        one.expected = job->expected_by[pr->model];
+        struct check_result each = *r;
+        each.nprogress = 0;
+        each.verdict = pr->verdict;
+        snprintf(each.engine, sizeof each.engine, "%s", pr->engine);
+        snprintf(each.reason, sizeof each.reason, "%s", pr->reason);
+        each.witness = r->witness ? cJSON_DetachItemFromArray(r->witness, 0) : NULL;
+        if (each.witness && cJSON_IsNull(each.witness)) {
+            cJSON_Delete(each.witness);
+            each.witness = NULL;
+        }
+        one_result(run, &one, &each, table, i == 0);
+        cJSON_Delete(each.witness);
+    }
+}
+
+/* False, after an error, when some --no-axiom name named an axiom of no
+ * model that a file was checked under (with --model, cli_parse checked). */
+static bool axioms_applied(const struct run *run)
+{
+    bool ok = true;
+    for (int i = 0; run->some_model && i < run->cli->opts.ndisabled; i++)
+        if (!run->axiom_applies[i]) {
+            fprintf(stderr, "gpubmc: error: --no-axiom %s: no file was checked under a model "
+                    "with that axiom\n", run->cli->opts.disabled[i]);
+            ok = false;
+        }
+    return ok;
+}
+
+/* Writes the collected witnesses (one object for one result); false after
+ * an error. */
+static bool write_witnesses(const char *path, cJSON *all)
+{
+    cJSON *out = cJSON_GetArraySize(all) == 1 ? cJSON_GetArrayItem(all, 0) : all;
+    return output_write_json(path, out);
+}
+
+/* Builds the job list and refuses what cannot run; 0 or 1 (message printed). */
+static int prepare(const struct cli *cli, struct job_list *jobs)
+{
+    struct job_request req = { .opts = &cli->opts, .nproperties = cli->nproperties,
+                               .properties = cli->properties, .npaths = cli->nfiles,
+                               .paths = cli->files, .ncsv = cli->ncsv, .csv = cli->csv };
+    char msg[2048];
+    if (!jobs_build(&req, jobs, msg, sizeof msg)) {
+        fprintf(stderr, "%s\n", msg);
+        return 1;
+    }
+    if (cli_check_jobs(cli, jobs)
+        || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
+        || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))
+        || (cli->opts.emit_dir && output_refused("--emit-transformed", cli->opts.emit_dir, cli, jobs))
+        || (cli->opts.cuda_dir && output_refused("--emit-cuda", cli->opts.cuda_dir, cli, jobs))) {
+        jobs_free(jobs);
+        return 1;
+    }
+    if (cli->shard_n > 0)
+        jobs_keep_shard(jobs, cli->shard_k, cli->shard_n);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli cli;
+    int rc = cli_parse(argc, argv, &cli);
+    struct job_list jobs;
+    if (rc || prepare(&cli, &jobs)) {
+        cli_free(&cli);
+        return rc == 2 && output_stdout_ok(0) ? 0 : 1;
+    }
+    struct run run = { .cli = &cli, .witnesses = cJSON_CreateArray(), .renderer = graph_renderer_new() };
+    batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
+    bool broken = cli.witness_path && !write_witnesses(cli.witness_path, run.witnesses);
+    cJSON_Delete(run.witnesses);
+    graph_renderer_free(run.renderer);
+    bool expectations = cli.ncsv > 0;
+    if (expectations)
+        fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);
+    broken |= !axioms_applied(&run);
+    broken |= !output_stdout_ok(run.stdout_errno);
+    jobs_free(&jobs);
+    cli_free(&cli);
+    if (broken)
+        return 1;
+    if (expectations)
+        return run.mismatched ? 10 : 0;
+    if (run.any_error)
+        return 1;
+    return run.any_fail ? 10 : run.any_unknown ? 20 : 0;
+}

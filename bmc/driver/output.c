@@ -1,0 +1,82 @@
+/* Output safety: refusing paths that would overwrite an input, and
+ * checking every write. */
+#include "bmc/driver/output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* True when a and b are the same existing file. */
+static bool same_file(const struct stat *a, const char *b)
+{
+    struct stat sb;
+    return stat(b, &sb) == 0 && a->st_dev == sb.st_dev && a->st_ino == sb.st_ino;
+}
+
+/* The input that path names, or NULL. */
+static const char *input_named(const char *path, const struct cli *cli, const struct job_list *jobs)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return NULL;
+    for (int i = 0; i < cli->nfiles; i++)
+        if (same_file(&st, cli->files[i]))
+            return cli->files[i];
+    for (int i = 0; i < cli->ncsv; i++)
+        if (same_file(&st, cli->csv[i]))
+            return cli->csv[i];
+    for (int i = 0; i < jobs->n; i++)
+        if (same_file(&st, jobs->jobs[i].file))
+            return jobs->jobs[i].file;
+    return NULL;
+}
+
+bool output_refused(const char *option, const char *path, const struct cli *cli,
+                    const struct job_list *jobs)
+{
+    size_t len = strlen(path);
+    const char *input = input_named(path, cli, jobs);
+    if (input)
+        fprintf(stderr, "gpubmc: error: %s %s would overwrite the input %s\n", option, path, input);
+    else if (len >= 7 && strcmp(path + len - 7, ".litmus") == 0)
+        fprintf(stderr, "gpubmc: error: %s %s names a litmus file; give it a .json name\n", option, path);
+    else
+        return false;
+    fprintf(stderr, "(gpubmc --help lists the options)\n");
+    return true;
+}
+
+bool output_write_json(const char *path, const cJSON *j)
+{
+    char *s = cJSON_Print(j);
+    FILE *f = s ? fopen(path, "w") : NULL;
+    bool ok = f && fputs(s, f) >= 0 && fputc('\n', f) != EOF && fflush(f) == 0 && !ferror(f);
+    int e = errno;
+    if (f && fclose(f) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok)
+        fprintf(stderr, "%s: error: cannot write: %s\n", path, s ? strerror(e) : "out of memory");
+    free(s);
+    return ok;
+}
+
+bool output_flush(int *first_errno)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return true;
+    if (*first_errno == 0)
+        *first_errno = errno ? errno : EIO;
+    return false;
+}
+
+bool output_stdout_ok(int first_errno)
+{
+    if (output_flush(&first_errno))
+        return true;
+    fprintf(stderr, "gpubmc: error: cannot write the standard output: %s\n", strerror(first_errno));
+    return false;
+}

@@ -1,0 +1,27 @@
+/* Output files and standard output: never an input, every write checked. */
+#ifndef GPUBMC_OUTPUT_H
+#define GPUBMC_OUTPUT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "bmc/driver/cli.h"
+
+/* True, after printing a usage error, when the output path given to option
+ * names an input (a file or directory on the command line, an --expect
+ * CSV, a file to check) or a .litmus file. */
+bool output_refused(const char *option, const char *path, const struct cli *cli,
+                    const struct job_list *jobs);
+
+/* Writes j, formatted, to path; false after printing "PATH: error: ...". */
+bool output_write_json(const char *path, const cJSON *j);
+
+/* Flushes standard output; false when some write to it failed, with the
+ * errno of the first failure kept in *first_errno (if 0 before). */
+bool output_flush(int *first_errno);
+
+/* Flushes standard output at the end; false after printing an error when
+ * some write to it failed (a full disk), naming first_errno if not 0. */
+bool output_stdout_ok(int first_errno);
+
+#endif

@@ -1,0 +1,367 @@
+/* Worker processes: fork, limits, the job and result protocol, and what a
+ * worker that died or ran out of time or memory means. */
+#include "bmc/driver/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "bmc/driver/job_check.h"
+#include "util/xalloc.h"
+
+/* AddressSanitizer reserves terabytes of address space at start-up, so an
+ * address-space limit would fail its every allocation: the sanitizer build
+ * runs without one. */
+#if defined(__SANITIZE_ADDRESS__)
+#define LIMIT_ADDRESS_SPACE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LIMIT_ADDRESS_SPACE 0
+#endif
+#endif
+#ifndef LIMIT_ADDRESS_SPACE
+#define LIMIT_ADDRESS_SPACE 1
+#endif
+
+/* What a worker sends per job: the result (pointers cleared), the lengths
+ * of the witness, outcomes, explanation and details JSON texts that follow
+ * (0: none), and whether it exits after this job. */
+struct message {
+    struct check_result r;
+    long witness_len, outcomes_len, explanation_len, details_len;
+    bool retiring;
+};
+
+double worker_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Writes or reads all len bytes of buf, retrying after signals; false on
+ * an error or end of file. */
+static bool transfer_all(int fd, void *buf, size_t len, bool writing)
+{
+    char *p = buf;
+    while (len > 0) {
+        ssize_t k = writing ? write(fd, p, len) : read(fd, p, len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        p += k;
+        len -= (size_t)k;
+    }
+    return true;
+}
+
+/* The JSON text of *j (NULL if none); deletes *j and clears it. */
+static char *take_json(cJSON **j, long *len)
+{
+    char *text = *j ? cJSON_PrintUnformatted(*j) : NULL;
+    cJSON_Delete(*j);
+    *j = NULL;
+    *len = text ? (long)strlen(text) : 0;
+    return text;
+}
+
+/* A worker retires after a check whose peak resident memory passed a
+ * quarter of the budget (1 GiB without one), so that the next check starts
+ * in a fresh process rather than in the heap the big one left. */
+static bool should_retire(const struct budget *b)
+{
+    struct rusage ru;
+    long quarter_kib = b->max_memory_mb > 0 ? b->max_memory_mb * 256 : 1L << 20;
+    return getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > quarter_kib;
+}
+
+/* The worker: dies with its parent, limits its memory, then checks each
+ * job index it reads and sends the result, until end of file. */
+static void worker_main(const struct job_list *jobs, const struct budget *b, int cmd, int out, pid_t parent)
+{
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    if (getppid() != parent)   /* the parent died before prctl */
+        _exit(1);
+    if (LIMIT_ADDRESS_SPACE && b->max_memory_mb > 0) {
+        rlim_t bytes = (rlim_t)b->max_memory_mb << 20;
+        struct rlimit lim = { bytes, bytes };
+        setrlimit(RLIMIT_AS, &lim);
+    }
+    int i;
+    bool ok = true;
+    while (ok && transfer_all(cmd, &i, sizeof i, false) && i >= 0 && i < jobs->n) {
+        struct message m;
+        memset(&m, 0, sizeof m);
+        check_job(jobs->jobs[i].file, &jobs->jobs[i].opts, &m.r);
+        m.retiring = should_retire(b);
+        char *witness = take_json(&m.r.witness, &m.witness_len);
+        char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
+        char *explanation = take_json(&m.r.explanation, &m.explanation_len);
+        char *details = take_json(&m.r.details, &m.details_len);
+        ok = transfer_all(out, &m, sizeof m, true)
+          && (!witness || transfer_all(out, witness, (size_t)m.witness_len, true))
+          && (!outcomes || transfer_all(out, outcomes, (size_t)m.outcomes_len, true))
+          && (!explanation || transfer_all(out, explanation, (size_t)m.explanation_len, true))
+          && (!details || transfer_all(out, details, (size_t)m.details_len, true))
+          && !m.retiring;
+        free(witness);
+        free(outcomes);
+        free(explanation);
+        free(details);
+    }
+    _exit(0);
+}
+
+bool worker_start(struct worker *w, const struct job_list *jobs, const struct budget *b,
+                  const struct worker *others, int n)
+{
+    int fds[6];
+    int made = 0;
+    while (made < 6 && pipe(fds + made) == 0)
+        made += 2;
+    int e = errno;
+    pid_t parent = getpid();
+    fflush(stdout);   /* or a worker that calls exit() writes them again */
+    fflush(stderr);
+    pid_t pid = made == 6 ? fork() : -1;
+    if (pid == 0) {
+        for (int k = 0; k < n; k++)
+            if (others[k].pid) {
+                close(others[k].cmd);
+                close(others[k].out);
+                close(others[k].err);
+            }
+        close(fds[1]);
+        close(fds[2]);
+        close(fds[4]);
+        dup2(fds[5], STDERR_FILENO);
+        close(fds[5]);
+        worker_main(jobs, b, fds[0], fds[3], parent);
+    }
+    if (made == 6 && pid < 0)
+        e = errno;
+    for (int k = 0; k < made; k++)   /* the worker's ends, or all of them */
+        if (pid < 0 || k == 0 || k == 3 || k == 5)
+            close(fds[k]);
+    if (pid < 0) {
+        errno = e;
+        return false;
+    }
+    *w = (struct worker){ .pid = pid, .cmd = fds[1], .out = fds[2], .err = fds[4], .job = -1 };
+    fcntl(w->err, F_SETFL, fcntl(w->err, F_GETFL) | O_NONBLOCK);
+    return true;
+}
+
+void worker_assign(struct worker *w, int i, const struct budget *b)
+{
+    w->job = i;
+    w->len = w->log_len = 0;
+    w->log[0] = '\0';
+    w->started = worker_clock();
+    w->deadline = b->timeout_s > 0 ? w->started + b->timeout_s : 0;
+    /* A worker that died while idle must not take the parent with it by
+     * SIGPIPE: its result pipe reports the death instead. */
+    sigset_t pipe_signal, old;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    sigprocmask(SIG_BLOCK, &pipe_signal, &old);
+    if (!transfer_all(w->cmd, &i, sizeof i, true) && errno == EPIPE) {
+        struct timespec now = { 0, 0 };
+        sigtimedwait(&pipe_signal, NULL, &now);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Reads once from the result pipe (which 0) or the stderr pipe (which 1);
+ * the bytes read, 0 at end of file (the pipe is then closed), -1 when
+ * nothing is ready. */
+static ssize_t read_some(struct worker *w, int which)
+{
+    char chunk[65536];
+    int *fd = which == 0 ? &w->out : &w->err;
+    ssize_t got;
+    while ((got = read(*fd, chunk, sizeof chunk)) < 0 && errno == EINTR)
+        continue;
+    if (got < 0 && errno == EAGAIN)
+        return -1;
+    if (got <= 0) {
+        close(*fd);
+        *fd = -1;
+        return 0;
+    }
+    size_t len = (size_t)got;
+    if (which == 0) {
+        if (w->len + len > w->cap) {
+            w->cap = 2 * (w->len + len);
+            w->buf = xrealloc(w->buf, w->cap);
+        }
+        memcpy(w->buf + w->len, chunk, len);
+        w->len += len;
+    } else {
+        size_t room = WORKER_LOG_MAX - 1 - w->log_len;
+        len = len < room ? len : room;
+        memcpy(w->log + w->log_len, chunk, len);
+        w->log_len += len;
+        w->log[w->log_len] = '\0';
+    }
+    return got;
+}
+
+void worker_read(struct worker *w, int which)
+{
+    read_some(w, which);
+}
+
+void worker_enforce(struct worker *w, double now)
+{
+    if (w->job >= 0 && w->deadline > 0 && now >= w->deadline && !w->killed) {
+        kill(w->pid, SIGKILL);
+        w->killed = true;
+    }
+}
+
+/* True when the bytes received form one whole message. */
+static bool complete(const struct worker *w)
+{
+    struct message m;
+    if (w->len < sizeof m)
+        return false;
+    memcpy(&m, w->buf, sizeof m);
+    return m.witness_len >= 0 && m.outcomes_len >= 0 && m.explanation_len >= 0 && m.details_len >= 0
+        && w->len >= sizeof m + (size_t)m.witness_len + (size_t)m.outcomes_len + (size_t)m.explanation_len
+                      + (size_t)m.details_len;
+}
+
+bool worker_job_ended(const struct worker *w)
+{
+    return w->job >= 0 && (w->out < 0 || complete(w));
+}
+
+/* A JSON text of len bytes at *at (none if 0), advancing *at. */
+static cJSON *json_at(const char **at, long len)
+{
+    if (len <= 0)
+        return NULL;
+    char *text = xcalloc((size_t)len + 1, 1);
+    memcpy(text, *at, (size_t)len);
+    *at += len;
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    return j;
+}
+
+/* Decodes the whole message received into r. */
+static void decode(struct worker *w, struct check_result *r)
+{
+    struct message m;
+    memcpy(&m, w->buf, sizeof m);
+    *r = m.r;
+    const char *at = w->buf + sizeof m;
+    r->witness = json_at(&at, m.witness_len);
+    r->outcomes = json_at(&at, m.outcomes_len);
+    r->explanation = json_at(&at, m.explanation_len);
+    r->details = json_at(&at, m.details_len);
+    w->retiring = m.retiring;
+}
+
+/* True when the worker's stderr says an allocation failed. */
+static bool out_of_memory(const char *log)
+{
+    return strstr(log, "out of memory") || strstr(log, "bad_alloc")
+        || strstr(log, "Cannot allocate memory");
+}
+
+/* Fills r for a job whose worker ended (with wait status) and sent no
+ * result; true when it ran out of memory (which r says, so its stderr
+ * need not be passed on). */
+static bool explain(const struct worker *w, const struct job *job, const struct budget *b,
+                    int status, struct check_result *r)
+{
+    const char *file = job->file;
+    memset(r, 0, sizeof *r);
+    snprintf(r->model, sizeof r->model, "%s", job->opts.model ? job->opts.model : "");
+    r->ms = (worker_clock() - w->started) * 1000;
+    r->verdict = V_ERROR;
+    if (w->killed) {
+        r->verdict = V_UNKNOWN;
+        snprintf(r->reason, sizeof r->reason, "timeout: no verdict within the --timeout of %g s",
+                 b->timeout_s);
+        return false;
+    }
+    if (out_of_memory(w->log)) {
+        if (b->max_memory_mb > 0)
+            snprintf(r->reason, sizeof r->reason, "%s: error: out of memory: the check needs more "
+                     "than the --max-memory of %ld MB", file, b->max_memory_mb);
+        else
+            snprintf(r->reason, sizeof r->reason, "%s: error: out of memory", file);
+        return true;
+    }
+    if (WIFSIGNALED(status))
+        snprintf(r->reason, sizeof r->reason, "%s: error: internal error: the check died of signal %d (%s)",
+                 file, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(r->reason, sizeof r->reason, "%s: error: internal error: the check ended with "
+                 "status %d and no result", file, WEXITSTATUS(status));
+    return false;
+}
+
+/* Closes the worker's pipes and waits for it; its wait status. */
+static int reap(struct worker *w)
+{
+    int status = 0;
+    if (w->cmd >= 0)
+        close(w->cmd);
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        continue;
+    while (w->err >= 0 && read_some(w, 1) > 0)   /* all it wrote is in the pipe now */
+        continue;
+    if (w->err >= 0)
+        close(w->err);
+    if (w->out >= 0)
+        close(w->out);
+    w->cmd = w->out = w->err = -1;
+    w->pid = 0;
+    free(w->buf);
+    w->buf = NULL;
+    w->len = w->cap = 0;
+    return status;
+}
+
+void worker_take(struct worker *w, const struct job *job, const struct budget *b,
+                 struct check_result *r, char **log)
+{
+    bool memory = false;
+    if (complete(w)) {
+        decode(w, r);
+        w->len = 0;
+        if (w->retiring || w->killed)
+            reap(w);
+        else   /* it wrote its stderr before the result: all is in the pipe */
+            while (w->err >= 0 && read_some(w, 1) > 0)
+                continue;
+    } else {
+        memory = explain(w, job, b, reap(w), r);
+    }
+    *log = w->log_len > 0 && !memory ? xstrdup(w->log) : NULL;
+    w->log_len = 0;
+    w->log[0] = '\0';
+    w->job = -1;
+}
+
+void worker_stop(struct worker *w)
+{
+    reap(w);
+}

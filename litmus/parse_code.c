@@ -1,0 +1,370 @@
+/* The program: rows of instructions, their operands, and the mnemonic
+ * decoding both dialects share (parse_ptx.c, parse_vulkan.c decode the rest). */
+#include "litmus/parse_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Instruction operands                                                      */
+
+/* Parses a register operand of the thread. */
+static bool parse_register_operand(struct parser *p, int thread, int *reg)
+{
+    if (!is_register_name(&p->tok))
+        return fail_expected(p, "a register");
+    *reg = register_index(p, thread, p->tok.text, p->tok.len);
+    return *reg >= 0 && advance(p);
+}
+
+/* Parses a location operand. */
+static bool parse_location_operand(struct parser *p, int *loc)
+{
+    if (p->tok.kind != TOK_IDENT || is_register_name(&p->tok))
+        return fail_expected(p, "a location");
+    *loc = location_index(p, p->tok.text, p->tok.len);
+    return *loc >= 0 && advance(p);
+}
+
+/* Parses a value operand: a register or a constant. */
+static bool parse_value_operand(struct parser *p, int thread, struct operand *v)
+{
+    if (p->tok.kind == TOK_IDENT) {
+        if (!is_register_name(&p->tok))
+            return fail_expected(p, "a register or constant");
+        v->is_reg = true;
+        return parse_register_operand(p, thread, &v->reg);
+    }
+    if (p->tok.kind != TOK_NUMBER && p->tok.kind != TOK_HEX && p->tok.kind != TOK_MINUS)
+        return fail_expected(p, "a register or constant");
+    v->is_reg = false;
+    return parse_constant(p, &v->value);
+}
+
+/* Parses a label operand (branch target) and records its first use. */
+static bool parse_label_operand(struct parser *p, int thread, int *label)
+{
+    int info;
+    if (p->tok.kind != TOK_IDENT || is_register_name(&p->tok))
+        return fail_expected(p, "a label");
+    info = label_info_index(p, thread, &p->tok);
+    if (info < 0)
+        return false;
+    if (!p->labels[info].used) {
+        p->labels[info].used = true;
+        p->labels[info].use_pos = p->tok.pos;
+    }
+    *label = p->labels[info].local;
+    return advance(p);
+}
+
+/* What kind of operand the previous token was, for "expected ',' after ...". */
+static const char *operand_noun(const struct token *t)
+{
+    if (is_register_name(t)) return "register";
+    if (t->kind == TOK_NUMBER || t->kind == TOK_HEX) return "constant";
+    return "location";
+}
+
+/* Parses one operand of signature letter kind into in. */
+static bool parse_operand(struct parser *p, int thread, char kind, int *nvalues, struct instr *in)
+{
+    switch (kind) {
+    case 'R': return parse_register_operand(p, thread, &in->dst);
+    case 'L': return parse_location_operand(p, &in->loc);
+    case 'V': return parse_value_operand(p, thread, (*nvalues)++ == 0 ? &in->a : &in->b);
+    case 'C': return parse_constant(p, &in->bar_instance);
+    case 'B': return parse_label_operand(p, thread, &in->label);
+    default: /* 'v': optional barrier id, then quorum */
+        if (in->has_bar_id) {
+            in->has_bar_quorum = true;
+            return parse_value_operand(p, thread, &in->bar_quorum);
+        }
+        in->has_bar_id = true;
+        return parse_value_operand(p, thread, &in->bar_id);
+    }
+}
+
+/* Parses the operands described by sig: R register, L location, V value,
+ * C constant, B label, v optional value (only at the end). */
+static bool parse_operands(struct parser *p, int thread, const char *sig,
+                           const struct mnemonic *m, struct instr *in)
+{
+    int nvalues = 0;
+    for (int i = 0; sig[i]; i++) {
+        if (i > 0 && p->tok.kind != TOK_COMMA) {
+            if (sig[i] == 'v')
+                break;
+            char what[48];
+            snprintf(what, sizeof what, "',' after %s", operand_noun(&p->prev));
+            return fail_expected(p, what);
+        }
+        if (i > 0 && !advance(p))
+            return false;
+        if (!parse_operand(p, thread, sig[i], &nvalues, in))
+            return false;
+    }
+    if (p->tok.kind == TOK_COMMA)
+        return fail(p, p->tok.pos, "too many operands for '" TOK_FMT "'", TOK_ARG(&m->all));
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Mnemonic decoding shared by both dialects                                 */
+
+/* Looks t up in a NULL-terminated table. */
+bool lookup(const struct word_value *table, const struct token *t, int *value)
+{
+    for (int i = 0; table[i].word; i++) {
+        if (tok_is(t, table[i].word)) {
+            *value = table[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+const struct word_value arith_ops[] = {
+    { "add", OP_ADD }, { "sub", OP_SUB }, { "mul", OP_MUL }, { "div", OP_DIV },
+    { "and", OP_AND }, { "or", OP_OR }, { "xor", OP_XOR }, { NULL, 0 }
+};
+static const struct word_value branch_conds[] = {
+    { "beq", CMP_EQ }, { "bne", CMP_NE }, { "blt", CMP_LT }, { "bgt", CMP_GT },
+    { "ble", CMP_LE }, { "bge", CMP_GE }, { NULL, 0 }
+};
+
+/* The mnemonic's part i, or NULL. */
+static const struct token *part(const struct mnemonic *m, int i)
+{
+    return i < m->n ? &m->parts[i] : NULL;
+}
+
+/* Fails when the mnemonic has parts from index i on. */
+bool no_more_parts(struct parser *p, const struct mnemonic *m, int i)
+{
+    if (i >= m->n)
+        return true;
+    return fail(p, m->parts[i].pos, "unexpected '." TOK_FMT "' in '" TOK_FMT "'",
+                TOK_ARG(&m->parts[i]), TOK_ARG(&m->all));
+}
+
+/* Looks part i up in table; fails with "'mnemonic' needs WHAT" or
+ * "unknown WHAT 'x' in 'mnemonic'". */
+bool required_part(struct parser *p, const struct mnemonic *m, int i,
+                   const struct word_value *table, const char *what, int *value)
+{
+    const struct token *t = part(m, i);
+    if (!t)
+        return fail(p, m->all.pos, "'" TOK_FMT "' needs %s", TOK_ARG(&m->all), what);
+    if (!lookup(table, t, value))
+        return fail(p, t->pos, "expected %s in '" TOK_FMT "', got '" TOK_FMT "'",
+                    what, TOK_ARG(&m->all), TOK_ARG(t));
+    return true;
+}
+
+static bool unknown_instruction(struct parser *p, const struct mnemonic *m)
+{
+    return fail(p, m->all.pos, "unknown instruction '" TOK_FMT "'", TOK_ARG(&m->all));
+}
+
+/* Decodes local arithmetic, branches and goto, common to both dialects. */
+bool decode_common(struct parser *p, const struct mnemonic *m, const struct word_value *local_ops,
+                   struct instr *in, const char **sig)
+{
+    int value;
+    if (lookup(local_ops, &m->parts[0], &value)) {
+        in->kind = I_LOCAL;
+        in->op = (enum binop)value;
+        *sig = "RVV";
+    } else if (lookup(branch_conds, &m->parts[0], &value)) {
+        in->kind = I_BRANCH;
+        in->cmp = (enum cmpop)value;
+        *sig = "VVB";
+    } else if (tok_is(&m->parts[0], "goto")) {
+        in->kind = I_GOTO;
+        *sig = "B";
+    } else {
+        return unknown_instruction(p, m);
+    }
+    return no_more_parts(p, m, 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Instructions and rows                                                     */
+
+/* Parses a dotted mnemonic starting at the current identifier. */
+static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
+{
+    m->n = 0;
+    m->all = p->tok;
+    for (;;) {
+        if (m->n == MAX_PARTS)
+            return fail(p, p->tok.pos, "instruction name has too many parts (limit %d)", MAX_PARTS);
+        m->parts[m->n++] = p->tok;
+        m->all.len = p->tok.offset + p->tok.len - m->all.offset;
+        if (!advance(p))
+            return false;
+        if (p->tok.kind != TOK_DOT || p->tok.offset != p->prev.offset + p->prev.len)
+            break;
+        if (!advance(p))
+            return false;
+        if (p->tok.kind != TOK_IDENT || p->tok.offset != p->prev.offset + 1)
+            return fail(p, p->prev.pos, "expected a name right after '.' in '" TOK_FMT ".'",
+                        TOK_ARG(&m->all));
+    }
+    return true;
+}
+
+/* A fresh instruction with "none" in every optional field. */
+static void init_instr(struct instr *in, struct srcpos pos)
+{
+    memset(in, 0, sizeof *in);
+    in->pos = pos;
+    in->mo = MO_NONE;
+    in->scope = SCOPE_NONE;
+    in->proxy = PROXY_GENERIC;
+    in->dst = -1;
+    in->loc = -1;
+    in->label = -1;
+    in->storage_class = -1;
+}
+
+/* Turns "LABEL:" into an I_LABEL, rejecting duplicates. */
+static bool define_label(struct parser *p, int thread, const struct mnemonic *m, struct instr *in)
+{
+    int info = label_info_index(p, thread, &m->parts[0]);
+    if (info < 0)
+        return false;
+    struct label_info *li = &p->labels[info];
+    if (li->defined)
+        return fail(p, m->parts[0].pos, "duplicate label '" TOK_FMT "' (first defined at %d:%d)",
+                    TOK_ARG(&m->parts[0]), li->def_pos.line, li->def_pos.col);
+    li->defined = true;
+    li->def_pos = m->parts[0].pos;
+    in->kind = I_LABEL;
+    in->label = li->local;
+    return advance(p);
+}
+
+/* Appends in (with its source text from first to the last consumed token) to the thread. */
+static bool push_instr(struct parser *p, int thread, struct instr *in, const struct token *first)
+{
+    struct thread *t = &p->lit->threads[thread];
+    size_t len = p->prev.offset + p->prev.len - first->offset;
+    if (!reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
+        return false;
+    in->text = copy_text(first->text, len);
+    if (!in->text)
+        return out_of_memory(p);
+    t->instrs[t->ninstrs++] = *in;
+    p->total_instrs++;
+    return true;
+}
+
+/* Parses one instruction of the given thread (column). */
+static bool parse_instruction(struct parser *p, int thread)
+{
+    struct token first = p->tok;
+    struct mnemonic m;
+    struct instr in;
+    const char *sig;
+    if (p->total_instrs >= MAX_INSTRS)
+        return fail(p, first.pos, "too many instructions (limit %d)", MAX_INSTRS);
+    if (first.kind != TOK_IDENT)
+        return fail_expected(p, "an instruction");
+    init_instr(&in, first.pos);
+    if (!parse_mnemonic(p, &m))
+        return false;
+    if (m.n == 1 && p->tok.kind == TOK_COLON) {
+        if (!define_label(p, thread, &m, &in))
+            return false;
+    } else {
+        bool decoded = p->lit->dialect == DIALECT_PTX ? ptx_decode(p, &m, &in, &sig)
+                                                       : vk_decode(p, &m, &in, &sig);
+        if (!decoded || !parse_operands(p, thread, sig, &m, &in))
+            return false;
+    }
+    return push_instr(p, thread, &in, &first);
+}
+
+/* Counts the '|' from here to the next ';' without consuming anything. */
+static int count_bars_ahead(const struct parser *p)
+{
+    struct lexer lx = p->lx;
+    struct token tok = p->tok;
+    struct litmus_error scratch;
+    int bars = 0;
+    while (tok.kind != TOK_SEMI && tok.kind != TOK_EOF) {
+        if (tok.kind == TOK_BAR)
+            bars++;
+        if (!lexer_next(&lx, &tok, &scratch))
+            break;
+    }
+    return bars;
+}
+
+static bool wrong_column_count(struct parser *p, struct srcpos row_pos, int columns)
+{
+    int n = p->lit->nthreads;
+    return fail(p, row_pos, "row has %d column%s, expected %d thread%s",
+                columns, columns == 1 ? "" : "s", n, n == 1 ? "" : "s");
+}
+
+/* Parses "instr | instr | ... ;" with exactly one column per thread. */
+static bool parse_row(struct parser *p)
+{
+    struct srcpos row_pos = p->tok.pos;
+    for (int col = 0;; col++) {
+        if (col >= p->lit->nthreads)
+            return wrong_column_count(p, row_pos, col + 1 + count_bars_ahead(p));
+        if (p->tok.kind != TOK_BAR && p->tok.kind != TOK_SEMI && !parse_instruction(p, col))
+            return false;
+        if (p->tok.kind == TOK_SEMI) {
+            if (col + 1 != p->lit->nthreads)
+                return wrong_column_count(p, row_pos, col + 1);
+            return advance(p);
+        }
+        if (p->tok.kind != TOK_BAR)
+            return fail_expected(p, col + 1 == p->lit->nthreads ? "';' at the end of the row"
+                                                                : "'|' or ';' after instruction");
+        if (!advance(p))
+            return false;
+    }
+}
+
+/* True when the current token starts the part after the program. */
+static bool at_program_end(const struct parser *p)
+{
+    const struct token *t = &p->tok;
+    return t->kind == TOK_EOF || t->kind == TOK_TILDE || tok_is(t, "exists")
+        || tok_is(t, "forall") || tok_is(t, "filter") || tok_is(t, "locations")
+        || tok_is(t, "final") || tok_is(t, "not");
+}
+
+/* Reports the earliest use of a label that no instruction defines. */
+static bool check_labels(struct parser *p)
+{
+    const struct label_info *worst = NULL;
+    for (int i = 0; i < p->nlabels; i++) {
+        const struct label_info *li = &p->labels[i];
+        if (!li->used || li->defined)
+            continue;
+        if (!worst || pos_before(li->use_pos, worst->use_pos))
+            worst = li;
+    }
+    if (!worst)
+        return true;
+    return fail(p, worst->use_pos, "undefined label '%.*s'", MSG_NAME_MAX,
+                p->lit->threads[worst->thread].label_names[worst->local]);
+}
+
+/* Parses the thread header and all instruction rows. */
+bool parse_program(struct parser *p)
+{
+    if (!parse_thread_header(p) || !resolve_pending(p))
+        return false;
+    while (!at_program_end(p))
+        if (!parse_row(p))
+            return false;
+    return check_labels(p);
+}

@@ -1,0 +1,225 @@
+/* What the parser's files share (internal to litmus/): the parser state,
+ * its limits, and the functions one part of the parser calls in another. */
+#ifndef GPUBMC_PARSE_IMPL_H
+#define GPUBMC_PARSE_IMPL_H
+
+#include "litmus/ast.h"
+#include "litmus/lexer.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MAX_THREADS       10000
+#define MAX_INSTRS        1000000
+#define MAX_NESTING       500        /* parentheses and negations in an assertion */
+#define MAX_ASSERT_DEPTH  5000       /* height of an assertion tree */
+#define MAX_INPUT_BYTES   (256u * 1024u * 1024u)
+#define MAX_ID            1000000000 /* thread ids and scope ids */
+#define MAX_PARTS         16         /* dot-separated parts of a mnemonic */
+#define MSG_NAME_MAX      64         /* longest name quoted in a message */
+#define NO_PLACE          ((struct srcpos){ 0, 0 })  /* an error with no place in the text */
+
+/* printf arguments that quote a token's text, cut to a sane length. */
+#define TOK_FMT "%.*s"
+#define TOK_ARG(t) (int)((t)->len > MSG_NAME_MAX ? MSG_NAME_MAX : (t)->len), (t)->text
+
+/* ------------------------------------------------------------------------ */
+/* Parser state                                                              */
+
+/* One slot of the name table: (namespace, name) -> value. */
+struct name_entry {
+    const char *name;        /* NULL for an empty slot; owned by the AST */
+    size_t len;
+    unsigned hash;
+    int ns;
+    int value;
+};
+
+/* Open-addressing hash table of names; capacity is a power of two. */
+struct name_table {
+    struct name_entry *slots;
+    size_t cap, count;
+};
+
+enum { NS_LOCATION = 0 };    /* registers of thread t: 1 + 2t, labels: 2 + 2t */
+
+/* What the parser knows about a label beyond its name. */
+struct label_info {
+    int thread, local;       /* thread index, label index within it */
+    bool defined, used;
+    struct srcpos def_pos, use_pos;
+};
+
+/* Capacities of a thread's growing arrays. */
+struct thread_caps {
+    int reg_names, reg_has_init, reg_init, labels, instrs;
+};
+
+/* A register initialisation seen before the thread header. */
+struct pending_reg_init {
+    int thread_id;
+    struct srcpos thread_pos;
+    const char *name;        /* points into the source */
+    size_t len;
+    int64_t value;
+};
+
+/* An ssw pair seen before the thread header, by P number. */
+struct pending_ssw {
+    int from_id, to_id;
+    struct srcpos from_pos, to_pos;
+};
+
+/* How the initial state declares a location: "x = v" or "x [@ p] aliases y". */
+struct loc_decl {
+    struct srcpos pos;       /* the name's position; line 0 when not declared */
+    bool is_alias;
+    struct srcpos target_pos;  /* where an alias names its target */
+};
+
+/* Maps a P number to a thread index. */
+struct thread_key {
+    int id, index;
+    struct srcpos pos;
+};
+
+struct parser {
+    struct lexer lx;
+    struct token tok;        /* current token */
+    struct token prev;       /* last consumed token */
+    struct litmus *lit;
+    struct litmus_error *err;
+    struct name_table names;
+    int locs_cap, threads_cap, ssw_cap, caps_cap, thread_keys_cap;
+    struct loc_decl *loc_decls;          /* by location index; see declared() */
+    int loc_decls_cap;
+    struct thread_caps *caps;
+    struct label_info *labels;
+    int nlabels, labels_cap;
+    struct pending_reg_init *reg_inits;
+    int nreg_inits, reg_inits_cap;
+    struct pending_ssw *ssws;
+    int nssws, ssws_cap;
+    struct thread_key *thread_keys;
+    int observed_cap;
+    int total_instrs;
+    int nesting;
+};
+
+/* A dotted instruction name such as ld.acquire.gpu, split at the dots. */
+struct mnemonic {
+    struct token parts[MAX_PARTS];
+    int n;
+    struct token all;        /* the whole dotted name */
+};
+
+/* A word of a mnemonic table and its value. */
+struct word_value {
+    const char *word;
+    int value;
+};
+
+static inline int register_ns(int thread) { return 1 + 2 * thread; }
+static inline int label_ns(int thread) { return 2 + 2 * thread; }
+static inline unsigned mo_bit(enum mo mo) { return 1u << mo; }
+
+/* parser.c */
+
+/* Records a printf-style message at pos as the parse error; returns false. */
+__attribute__((format(printf, 3, 4)))
+bool fail(struct parser *p, struct srcpos pos, const char *fmt, ...);
+/* Fails with "out of memory" at the current token. */
+bool out_of_memory(struct parser *p);
+/* Fails with "expected WHAT, got <current token>". */
+bool fail_expected(struct parser *p, const char *what);
+/* Moves to the next token. */
+bool advance(struct parser *p);
+/* Consumes a token of the given kind or fails with "expected WHAT". */
+bool expect(struct parser *p, enum tok_kind kind, const char *what);
+/* Consumes the identifier word or fails with "expected WHAT". */
+bool expect_word(struct parser *p, const char *word, const char *what);
+/* A NUL-terminated copy of len bytes of s, or NULL when out of memory. */
+char *copy_text(const char *s, size_t len);
+/* Makes room for element number count in the array at arrp (a pointer to a
+ * pointer) whose capacity is *cap; new slots are zeroed. */
+bool reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem);
+/* True when the token is a register name: r and digits. */
+bool is_register_name(const struct token *t);
+/* True when a comes before b in the text. */
+bool pos_before(struct srcpos a, struct srcpos b);
+/* The value stored for (ns, name), or -1. */
+int names_find(const struct name_table *t, int ns, const char *s, size_t len);
+/* Index of the named location, created with init 0 on first use; -1 on error. */
+int location_index(struct parser *p, const char *name, size_t len);
+/* Index of the thread's named register, created on first use; -1 on error. */
+int register_index(struct parser *p, int thread, const char *name, size_t len);
+/* Index into p->labels of the thread's named label, created on first use; -1 on error. */
+int label_info_index(struct parser *p, int thread, const struct token *name);
+/* Thread index for a P number, failing at pos when there is none. */
+int thread_index_at(struct parser *p, int id, struct srcpos pos);
+/* Converts the constant token t, negated when minus (its '-' token) is not
+ * NULL, to a 32-bit value stored sign-extended: -2^31 to 2^32 - 1 fit, and
+ * 2^31 to 2^32 - 1 are the bit patterns of -2^31 to -1. */
+bool value_of(struct parser *p, const struct token *minus, const struct token *t, int64_t *out);
+/* Parses a value constant: an optional '-' and a decimal or hex number. */
+bool parse_constant(struct parser *p, int64_t *out);
+/* Parses a small non-negative number such as a scope id. */
+bool parse_small_number(struct parser *p, const char *what, int *out);
+/* The P number of a thread token ("P3" or "3"), without consuming it. */
+bool thread_id_of(struct parser *p, const struct token *t, int *id);
+/* Parses a thread name ("P3" or "3"). */
+bool parse_thread_id(struct parser *p, int *id);
+
+/* parse_init.c */
+
+/* Parses the dialect keyword, the test name and the free text up to '{'. */
+bool parse_header(struct parser *p);
+/* Checks the aliases once the initial state is read: each names a location
+ * the initial state declares, and no chain of aliases comes back to itself. */
+bool check_aliases(struct parser *p);
+/* Parses one entry of the initial state. */
+bool parse_init_item(struct parser *p);
+/* Parses "{ item; item; ... }" with item_fn, then an optional ';'. */
+bool parse_braced_list(struct parser *p, bool (*item_fn)(struct parser *), const char *what);
+/* Parses "ssw P0 P1". */
+bool parse_ssw_item(struct parser *p);
+/* Parses "P0@... | P1@... ;". */
+bool parse_thread_header(struct parser *p);
+/* Applies register initialisations and ssw pairs now that threads are known. */
+bool resolve_pending(struct parser *p);
+
+/* parse_code.c */
+
+/* Looks t up in a NULL-terminated table. */
+bool lookup(const struct word_value *table, const struct token *t, int *value);
+/* The binary operations add, sub, mul, div, and, or, xor by name. */
+extern const struct word_value arith_ops[];
+/* Fails when the mnemonic has parts from index i on. */
+bool no_more_parts(struct parser *p, const struct mnemonic *m, int i);
+/* Looks part i up in table; fails with "'mnemonic' needs WHAT" or
+ * "unknown WHAT 'x' in 'mnemonic'". */
+bool required_part(struct parser *p, const struct mnemonic *m, int i,
+                   const struct word_value *table, const char *what, int *value);
+/* Decodes local arithmetic, branches and goto, common to both dialects. */
+bool decode_common(struct parser *p, const struct mnemonic *m, const struct word_value *local_ops,
+                   struct instr *in, const char **sig);
+/* Parses the thread header and all instruction rows. */
+bool parse_program(struct parser *p);
+
+/* parse_ptx.c */
+
+/* Decodes a PTX mnemonic into in and the operand signature. */
+bool ptx_decode(struct parser *p, const struct mnemonic *m, struct instr *in, const char **sig);
+
+/* parse_vulkan.c */
+
+/* Decodes a Vulkan mnemonic into in and the operand signature. */
+bool vk_decode(struct parser *p, const struct mnemonic *m, struct instr *in, const char **sig);
+
+/* parse_cond.c */
+
+/* Parses everything after the instruction rows up to the end of input. */
+bool parse_tail(struct parser *p);
+
+#endif

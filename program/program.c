@@ -1,0 +1,481 @@
+/* Loop unrolling and the static event table. */
+#include "program/program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+static bool is_jump(const struct uop *u)
+{
+    return u->kind == U_INSTR && (u->in->kind == I_BRANCH || u->in->kind == I_GOTO);
+}
+
+static bool writes_memory(const struct instr *in)
+{
+    return in && (in->kind == I_STORE || in->kind == I_RMW);
+}
+
+/* Registers an instruction reads, as up to four indices (-1 when absent). */
+static void instr_reads(const struct instr *in, int out[4])
+{
+    out[0] = out[1] = out[2] = out[3] = -1;
+    if (!in)
+        return;
+    if (in->a.is_reg)
+        out[0] = in->a.reg;
+    if (in->b.is_reg)
+        out[1] = in->b.reg;
+    if (in->kind == I_BARRIER) {
+        if (in->has_bar_id && in->bar_id.is_reg)
+            out[2] = in->bar_id.reg;
+        if (in->has_bar_quorum && in->bar_quorum.is_reg)
+            out[3] = in->bar_quorum.reg;
+    }
+}
+
+/* Live registers before each micro-op (bit matrix live[i * nregs + r]),
+ * by backward fixpoint over the code as it stands (loops still cyclic). */
+static bool *liveness(const struct uop *code, int n, int nregs)
+{
+    bool *live = xcalloc((size_t)(n + 1) * (nregs ? nregs : 1), sizeof *live);
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int i = n - 1; i >= 0; i--) {
+            const struct uop *u = &code[i];
+            bool *out = xcalloc((size_t)(nregs ? nregs : 1), sizeof *out);
+            /* a backjump that is not taken leaves the loop at its exit */
+            bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
+            int fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
+            if (fall_to >= 0 && fall_to < n)
+                for (int r = 0; r < nregs; r++)
+                    out[r] |= live[fall_to * nregs + r];
+            int t = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
+            if (t >= 0 && t < n)
+                for (int r = 0; r < nregs; r++)
+                    out[r] |= live[t * nregs + r];
+            if (u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
+                out[u->in->dst] = false;
+            int rd[4];
+            instr_reads(u->in, rd);
+            for (int k = 0; k < 4; k++)
+                if (rd[k] >= 0)
+                    out[rd[k]] = true;
+            for (int r = 0; r < nregs; r++)
+                if (out[r] != live[i * nregs + r]) {
+                    live[i * nregs + r] = out[r];
+                    changed = true;
+                }
+            free(out);
+        }
+    }
+    return live;
+}
+
+/* True when the micro-op at i is a jump back to an earlier (or its own) index. */
+static bool is_backward(const struct uop *code, int i)
+{
+    return is_jump(&code[i]) && code[i].target <= i;
+}
+
+/* Per index t: the last jump to t at or after t (where a loop headed by t
+ * ends), -1 if none; one pass, so the loops of a long thread cost linear time. */
+static int *loop_ends(const struct uop *code, int n)
+{
+    int *end = xcalloc((size_t)n + 1, sizeof *end);
+    for (int t = 0; t < n; t++)
+        end[t] = -1;
+    for (int i = 0; i < n; i++)
+        if (is_jump(&code[i]) && code[i].target >= 0 && code[i].target <= i)
+            end[code[i].target] = i;
+    return end;
+}
+
+/* Finds the innermost loop region [*t..*j]: the loop (a head and its last
+ * backward jump; all backward jumps to one head close one loop) of the
+ * smallest span, merged with every loop that overlaps it without nesting,
+ * until none does.  Merged loops are irreducible: a jump enters them in the
+ * middle.  Returns false when no loop is left. */
+static bool innermost_region(const struct uop *code, int n, int *t, int *j)
+{
+    int span = -1, *end = loop_ends(code, n);
+    for (int i = 0; i < n; i++) {
+        if (!is_backward(code, i))
+            continue;
+        int h = code[i].target, e = end[h];
+        if (span < 0 || e - h < span) {
+            *t = h;
+            *j = e;
+            span = e - h;
+        }
+    }
+    bool grown = span >= 0;
+    while (grown) {
+        grown = false;
+        for (int i = 0; i < n; i++) {
+            if (!is_backward(code, i))
+                continue;
+            int h = code[i].target, e = end[h];
+            bool meets = h <= *j && e >= *t;
+            bool nests = (h <= *t && e >= *j) || (h >= *t && e <= *j);
+            if (meets && !nests) {
+                *t = h < *t ? h : *t;
+                *j = e > *j ? e : *j;
+                grown = true;
+            }
+        }
+    }
+    free(end);
+    return span >= 0;
+}
+
+/* True when x, inside the region [t..], jumps back to a label of the region. */
+static bool region_backjump(const struct uop *code, int t, int x)
+{
+    return is_backward(code, x) && code[x].target >= t;
+}
+
+/* Adds label index at to the set entries (of *n) unless it is there. */
+static void add_entry(int *entries, int *n, int at)
+{
+    for (int k = 0; k < *n; k++)
+        if (entries[k] == at)
+            return;
+    entries[(*n)++] = at;
+}
+
+/* Describes the region [t..j]: written registers live at one of its entries
+ * (its head, the targets of its backward jumps, the labels jumped to from
+ * outside), side effects, and how many entries there are. */
+static struct loop_info describe_loop(const struct uop *code, int n, int t, int j, int nregs)
+{
+    struct loop_info li = { 0, NULL, true, 0 };
+    bool *live = liveness(code, n, nregs);
+    bool *written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *written);
+    int *entries = xcalloc((size_t)(j - t + 1), sizeof *entries);
+    add_entry(entries, &li.nentries, t);
+    for (int i = 0; i < n; i++) {
+        const struct uop *u = &code[i];
+        bool inside = i >= t && i <= j;
+        if (inside && (writes_memory(u->in) || (u->in && u->in->kind == I_BARRIER)))
+            li.side_effect_free = false;   /* passing a barrier uses up an occurrence */
+        if (inside && u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
+            written[u->in->dst] = true;
+        if ((is_jump(u) || u->kind == U_BACKJUMP) && u->target >= t && u->target <= j
+            && (!inside || region_backjump(code, t, i)))
+            add_entry(entries, &li.nentries, u->target);
+    }
+    li.live_written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *li.live_written);
+    for (int r = 0; r < nregs; r++) {
+        bool live_in = false;
+        for (int k = 0; k < li.nentries; k++)
+            live_in |= live[entries[k] * nregs + r];
+        if (written[r] && live_in)
+            li.live_written[li.nlive++] = r;
+    }
+    if (li.nlive)
+        li.side_effect_free = false;
+    free(entries);
+    free(written);
+    free(live);
+    return li;
+}
+
+/* Where old index x goes when [t..j] becomes k copies, each led by a head. */
+static int remap(int x, int t, int j, int k, int copy)
+{
+    int len = j - t + 1;
+    if (x < 0)
+        return x;
+    if (x < t)
+        return x;
+    if (x > j)
+        return x + k * (len + 1) - len;
+    return t + copy * (len + 1) + 1 + (x - t);
+}
+
+/* Where an iteration of [t..j] copied as copy c resumes for a backward jump
+ * to label target: copy c's head for the region's head, else the label. */
+static int resume_point(int target, int t, int j, int k, int c)
+{
+    return target == t ? t + c * (j - t + 2) : remap(target, t, j, k, c);
+}
+
+/* Replaces the loop region [t..j] with its unrolling: k copies, each led by
+ * a head, in which every backward jump into the region goes on to the next
+ * copy at the same label (the last copy's to TARGET_BOUND). */
+static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, int msglen)
+{
+    int n = pt->ncode;
+    int nregs = pt->src->nregs;
+    pt->loops = xrealloc(pt->loops, (size_t)(pt->nloops + 1) * sizeof *pt->loops);
+    int loop_id = pt->nloops;
+    pt->loops[loop_id] = describe_loop(pt->code, n, t, j, nregs);
+    pt->nloops++;
+    const struct loop_info *li = &pt->loops[loop_id];
+    /* an iteration without side effects that resumes where an earlier one
+       began spins, so by the last of nentries copies every run has spun */
+    int k = li->side_effect_free ? li->nentries : bound;
+    int len = j - t + 1;
+    long newn = (long)n + (long)k * (len + 1) - len;
+    if (newn > PROGRAM_MAX_UOPS) {
+        snprintf(msg, msglen, "unrolling thread P%d to bound %d exceeds %d operations",
+                 pt->src->id, bound, PROGRAM_MAX_UOPS);
+        return -1;
+    }
+    struct uop *out = xcalloc((size_t)newn, sizeof *out);
+    for (int x = 0; x < n; x++) {
+        if (x >= t && x <= j)
+            continue;
+        struct uop u = pt->code[x];
+        /* jumps from outside enter the first iteration, through its head
+           or at a label inside it */
+        u.target = u.target == t ? t : remap(u.target, t, j, k, 0);
+        u.head = remap(u.head, t, j, k, 0);
+        u.exit = u.exit == t ? t : remap(u.exit, t, j, k, 0);
+        u.reentry = remap(u.reentry, t, j, k, 0);
+        u.end = remap(u.end, t, j, k, 0);
+        out[remap(x, t, j, k, 0)] = u;
+    }
+    for (int c = 0; c < k; c++) {
+        int base = t + c * (len + 1);
+        out[base] = (struct uop){ .kind = U_LOOP_HEAD, .loop = loop_id, .target = -1, .head = -1,
+                                  .exit = -1, .reentry = -1, .end = base + len, .outer = -1 };
+        for (int x = t; x <= j; x++) {
+            struct uop u = pt->code[x];
+            if (region_backjump(pt->code, t, x)) {
+                u.kind = U_BACKJUMP;
+                u.loop = loop_id;
+                u.head = base;
+                u.reentry = resume_point(u.target, t, j, k, c);
+                u.target = c + 1 < k ? resume_point(u.target, t, j, k, c + 1) : TARGET_BOUND;
+                /* not taken: on through the body, or out after the last one */
+                u.exit = x == j ? t + k * (len + 1) : remap(x, t, j, k, c) + 1;
+            } else {
+                u.target = remap(u.target, t, j, k, c);
+                u.head = remap(u.head, t, j, k, c);
+                u.exit = remap(u.exit, t, j, k, c);
+                u.reentry = remap(u.reentry, t, j, k, c);
+                u.end = remap(u.end, t, j, k, c);
+            }
+            out[remap(x, t, j, k, c)] = u;
+        }
+    }
+    free(pt->code);
+    pt->code = out;
+    pt->ncode = (int)newn;
+    return 0;
+}
+
+/* Sets every micro-op's outer: the innermost iteration containing it. */
+static void link_iterations(struct pthread *pt)
+{
+    int *open = xcalloc((size_t)(pt->ncode ? pt->ncode : 1), sizeof *open);
+    int depth = 0;
+    for (int i = 0; i < pt->ncode; i++) {
+        while (depth > 0 && pt->code[open[depth - 1]].end < i)
+            depth--;
+        pt->code[i].outer = depth > 0 ? open[depth - 1] : -1;
+        if (pt->code[i].kind == U_LOOP_HEAD)
+            open[depth++] = i;
+    }
+    free(open);
+}
+
+/* Builds the initial code of a thread: jumps point at their labels. */
+static void initial_code(struct pthread *pt)
+{
+    const struct thread *th = pt->src;
+    pt->ncode = th->ninstrs;
+    pt->code = xcalloc((size_t)(th->ninstrs ? th->ninstrs : 1), sizeof *pt->code);
+    int *label_at = xcalloc((size_t)(th->nlabels ? th->nlabels : 1), sizeof *label_at);
+    for (int i = 0; i < th->ninstrs; i++)
+        if (th->instrs[i].kind == I_LABEL)
+            label_at[th->instrs[i].label] = i;
+    for (int i = 0; i < th->ninstrs; i++) {
+        const struct instr *in = &th->instrs[i];
+        pt->code[i] = (struct uop){ .kind = U_INSTR, .in = in, .target = -1, .head = -1, .loop = -1,
+                                    .exit = -1, .reentry = -1, .end = -1, .outer = -1 };
+        if (in->kind == I_BRANCH || in->kind == I_GOTO)
+            pt->code[i].target = label_at[in->label];
+    }
+    free(label_at);
+}
+
+/* Dat3M's split of an RMW's order onto its read and write halves. */
+static enum mo rmw_read_mo(enum mo mo)
+{
+    return (mo == MO_ACQUIRE || mo == MO_ACQ_REL) ? MO_ACQUIRE : MO_RELAXED;
+}
+static enum mo rmw_write_mo(enum mo mo)
+{
+    return (mo == MO_RELEASE || mo == MO_ACQ_REL) ? MO_RELEASE : MO_RELAXED;
+}
+
+/* Dat3M's proxy tags: accesses carry their proxy, fence.sc/acq_rel the
+ * generic one, fence.proxy.<p> its proxy; alias fences and barriers none. */
+static int event_proxy(const struct instr *in)
+{
+    if (!in)
+        return -1;
+    switch (in->kind) {
+    case I_LOAD: case I_STORE: case I_RMW: case I_PROXY_FENCE:
+        return (int)in->proxy;
+    case I_FENCE:
+        return PROXY_GENERIC;
+    default:
+        return -1;
+    }
+}
+
+static struct event *new_event(struct program *p, int *cap, enum ev_kind kind, int thread,
+                               int uop, const struct instr *in)
+{
+    XGROW(p->events, *cap, p->nevents + 1);
+    struct event *e = &p->events[p->nevents];
+    *e = (struct event){ .id = p->nevents, .kind = kind, .thread = thread, .uop = uop, .in = in,
+                         .loc = in ? in->loc : -1, .mo = in ? in->mo : MO_NONE,
+                         .scope = in ? in->scope : SCOPE_NONE, .rmw_partner = -1,
+                         .proxy = event_proxy(in) };
+    p->nevents++;
+    return e;
+}
+
+/* Creates the events of one micro-op. */
+static void uop_events(struct program *p, int *cap, int t, int i)
+{
+    struct uop *u = &p->threads[t].code[i];
+    const struct instr *in = u->in;
+    u->first_event = p->nevents;
+    if (!in || u->kind != U_INSTR) {
+        u->nevents = 0;
+        return;
+    }
+    switch (in->kind) {
+    case I_LOAD:
+        new_event(p, cap, EV_READ, t, i, in);
+        break;
+    case I_STORE:
+        new_event(p, cap, EV_WRITE, t, i, in);
+        break;
+    case I_RMW: {
+        struct event *r = new_event(p, cap, EV_READ, t, i, in);
+        r->rmw = true;
+        r->mo = rmw_read_mo(in->mo);
+        struct event *w = new_event(p, cap, EV_WRITE, t, i, in);
+        w->rmw = true;
+        w->mo = rmw_write_mo(in->mo);
+        p->events[p->nevents - 2].rmw_partner = p->nevents - 1;
+        w->rmw_partner = p->nevents - 2;
+        break;
+    }
+    case I_FENCE: case I_PROXY_FENCE: case I_ALIAS_FENCE: case I_AVDEVICE: case I_VISDEVICE:
+        new_event(p, cap, EV_FENCE, t, i, in);
+        break;
+    case I_BARRIER:
+        new_event(p, cap, EV_BARRIER, t, i, in);
+        break;
+    default:
+        break;
+    }
+    u->nevents = p->nevents - u->first_event;
+}
+
+static void build_events(struct program *p)
+{
+    int cap = 0;
+    for (int l = 0; l < p->lit->nlocs; l++) {   /* one initial write per physical location */
+        if (program_root_location(p->lit, l) != l)
+            continue;
+        struct event *e = new_event(p, &cap, EV_INIT, -1, -1, NULL);
+        e->loc = l;
+    }
+    for (int t = 0; t < p->nthreads; t++) {
+        p->threads[t].first_event = p->nevents;
+        for (int i = 0; i < p->threads[t].ncode; i++)
+            uop_events(p, &cap, t, i);
+        p->threads[t].nevents = p->nevents - p->threads[t].first_event;
+    }
+}
+
+struct program *program_build(const struct litmus *l, int bound, char *msg, int msglen)
+{
+    struct program *p = xcalloc(1, sizeof *p);
+    p->lit = l;
+    p->bound = bound;
+    p->nthreads = l->nthreads;
+    p->threads = xcalloc((size_t)(l->nthreads ? l->nthreads : 1), sizeof *p->threads);
+    for (int t = 0; t < l->nthreads; t++) {
+        struct pthread *pt = &p->threads[t];
+        pt->src = &l->threads[t];
+        initial_code(pt);
+        int t0, j;
+        while (innermost_region(pt->code, pt->ncode, &t0, &j))
+            if (unroll_one(pt, t0, j, bound, msg, msglen) < 0) {
+                program_free(p);
+                return NULL;
+            }
+        link_iterations(pt);
+    }
+    build_events(p);
+    if (p->nevents > PROGRAM_MAX_EVENTS) {
+        snprintf(msg, msglen, "the unrolled program has %d events (limit %d)", p->nevents,
+                 PROGRAM_MAX_EVENTS);
+        program_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void program_free(struct program *p)
+{
+    if (!p)
+        return;
+    for (int t = 0; t < p->nthreads; t++) {
+        free(p->threads[t].code);
+        for (int k = 0; k < p->threads[t].nloops; k++)
+            free(p->threads[t].loops[k].live_written);
+        free(p->threads[t].loops);
+    }
+    free(p->threads);
+    free(p->events);
+    free(p);
+}
+
+int program_root_location(const struct litmus *l, int loc)
+{
+    for (int guard = 0; loc >= 0 && l->locs[loc].alias_of >= 0 && guard < l->nlocs; guard++)
+        loc = l->locs[loc].alias_of;
+    return loc;
+}
+
+int program_generic_location(const struct litmus *l, int loc)
+{
+    if (loc < 0 || l->locs[loc].alias_of < 0 || l->locs[loc].alias_proxy == PROXY_GENERIC)
+        return loc;
+    return l->locs[loc].alias_of;
+}
+
+int program_scope_level(enum scope s)
+{
+    switch (s) {
+    case SCOPE_CTA: case SCOPE_SG: return 0;
+    case SCOPE_GPU: case SCOPE_WG: return 1;
+    case SCOPE_QF: return 2;
+    default: return 3;
+    }
+}
+
+bool program_same_scope(const struct program *p, int t1, int t2, enum scope s)
+{
+    if (t1 < 0 || t2 < 0)
+        return false;
+    const struct thread *a = &p->lit->threads[t1], *b = &p->lit->threads[t2];
+    int levels = p->lit->dialect == DIALECT_PTX ? 2 : 3;
+    for (int k = program_scope_level(s); k < levels; k++)
+        if (a->scope_id[k] != b->scope_id[k])
+            return false;
+    return true;
+}
