@@ -99,8 +99,6 @@ static void add_witness(cJSON *all, const struct job *job, struct check_result *
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", job->file);
-    if (job->shard_index > 0)
-        cJSON_AddNumberToObject(o, "job", job->shard_index - 1);
     cJSON_AddStringToObject(o, "model", r->model);
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     if (job->opts.property == P_TERMINATION)
