@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scaling benchmark: runs gpubmc on the families of families.py for growing
 sizes N, checks each verdict against the reasoned one, and prints per family
-N, wall time, the tool's own time, peak memory, CNF size and the pairs the
+N, wall time, CPU time (gpubmc and its workers: what a loaded machine does not inflate), the tool's own time, peak memory, CNF size and the pairs the
 relations stored (when --json has "vars", "clauses", "pairs": peak memory
 should grow no faster than the pairs) and whether the verdict is right.  A family stops after the
 first run that exceeds --max-seconds (the run is killed at that limit).
@@ -52,7 +52,7 @@ TIME = "/usr/bin/time"
 
 
 def run_one(cmd, limit, workdir):
-    """Runs cmd with a wall-clock limit; returns (wall s, peak RSS KiB, rc,
+    """Runs cmd with a wall-clock limit; returns (wall s, CPU s, peak RSS KiB, rc,
     stdout, stderr, timed_out).  Peak RSS comes from /usr/bin/time when it
     exists (the child's own high-water mark); otherwise from wait4, which
     also counts the memory the child inherited from this driver at spawn."""
@@ -95,7 +95,8 @@ def run_one(cmd, limit, workdir):
             peak = None
         if rc != 0 and stderr.startswith("Command exited with non-zero status"):
             stderr = stderr.split("\n", 1)[-1]
-    return wall, peak, rc, stdout, stderr, state["killed"]
+    cpu = ru.ru_utime + ru.ru_stime        # the process and every child it waited for (gpubmc's workers)
+    return wall, cpu, peak, rc, stdout, stderr, state["killed"]
 
 
 def parse_json(stdout):
@@ -150,13 +151,13 @@ def main():
                 what, args = "N is the bound", args.replace("--bound 2", "--bound N")
             print(f"\n== {name}: {args} ({what}); "
                   f"expected {first.expected}: {first.reason}")
-            print(f"{'N':>5} {'wall s':>8} {'tool ms':>9} {'peak MB':>8} {'vars':>9} {'clauses':>10} "
+            print(f"{'N':>5} {'wall s':>8} {'CPU s':>7} {'tool ms':>9} {'peak MB':>8} {'vars':>9} {'clauses':>10} "
                   f"{'pairs':>10}  {'verdict':<8} ok")
             best[name] = None
             for n in sizes:
                 case = families.generate(name, n, tmp)
                 cmd = [binary] + case.args + ["--json", case.file]
-                wall, rss, rc, out, err, killed = run_one(cmd, a.max_seconds, tmp)
+                wall, cpu, rss, rc, out, err, killed = run_one(cmd, a.max_seconds, tmp)
                 js = parse_json(out)
                 if killed:
                     verdict, ok = "TIMEOUT", "-"
@@ -165,7 +166,7 @@ def main():
                     ok = "ok" if verdict == case.expected else "NOT OK"
                     if verdict != case.expected:
                         bad += 1
-                print(f"{n:>5} {wall:>8.3f} {fmt(js.get('time_ms')):>9} {fmt(None if rss is None else round(rss / 1024, 1)):>8} "
+                print(f"{n:>5} {wall:>8.3f} {cpu:>7.3f} {fmt(js.get('time_ms')):>9} {fmt(None if rss is None else round(rss / 1024, 1)):>8} "
                       f"{fmt(js.get('vars')):>9} {fmt(js.get('clauses')):>10} {fmt(js.get('pairs')):>10}  "
                       f"{verdict:<8} {ok}",
                       flush=True)
