@@ -11,32 +11,32 @@
 /* Parses a register operand of the thread. */
 static bool parse_register_operand(struct parser *p, int thread, int *reg)
 {
-    if (!is_register_name(&p->tok))
-        return fail_expected(p, "a register");
-    *reg = register_index(p, thread, p->tok.text, p->tok.len);
-    return *reg >= 0 && advance(p);
+    if (!ps_is_register_name(&p->tok))
+        return ps_fail_expected(p, "a register");
+    *reg = ps_register_index(p, thread, p->tok.text, p->tok.len);
+    return *reg >= 0 && ps_advance(p);
 }
 
 /* Parses a location operand. */
 static bool parse_location_operand(struct parser *p, int *loc)
 {
-    if (p->tok.kind != TOK_IDENT || is_register_name(&p->tok))
-        return fail_expected(p, "a location");
-    *loc = location_index(p, p->tok.text, p->tok.len);
-    return *loc >= 0 && advance(p);
+    if (p->tok.kind != TOK_IDENT || ps_is_register_name(&p->tok))
+        return ps_fail_expected(p, "a location");
+    *loc = ps_location_index(p, p->tok.text, p->tok.len);
+    return *loc >= 0 && ps_advance(p);
 }
 
 /* Parses a value operand: a register or a constant. */
 static bool parse_value_operand(struct parser *p, int thread, struct operand *v)
 {
     if (p->tok.kind == TOK_IDENT) {
-        if (!is_register_name(&p->tok))
-            return fail_expected(p, "a register or constant");
+        if (!ps_is_register_name(&p->tok))
+            return ps_fail_expected(p, "a register or constant");
         v->is_reg = true;
         return parse_register_operand(p, thread, &v->reg);
     }
     if (p->tok.kind != TOK_NUMBER && p->tok.kind != TOK_HEX && p->tok.kind != TOK_MINUS)
-        return fail_expected(p, "a register or constant");
+        return ps_fail_expected(p, "a register or constant");
     v->is_reg = false;
     return parse_constant(p, &v->value);
 }
@@ -45,9 +45,9 @@ static bool parse_value_operand(struct parser *p, int thread, struct operand *v)
 static bool parse_label_operand(struct parser *p, int thread, int *label)
 {
     int info;
-    if (p->tok.kind != TOK_IDENT || is_register_name(&p->tok))
-        return fail_expected(p, "a label");
-    info = label_info_index(p, thread, &p->tok);
+    if (p->tok.kind != TOK_IDENT || ps_is_register_name(&p->tok))
+        return ps_fail_expected(p, "a label");
+    info = ps_label_info_index(p, thread, &p->tok);
     if (info < 0)
         return false;
     if (!p->labels[info].used) {
@@ -55,13 +55,13 @@ static bool parse_label_operand(struct parser *p, int thread, int *label)
         p->labels[info].use_pos = p->tok.pos;
     }
     *label = p->labels[info].local;
-    return advance(p);
+    return ps_advance(p);
 }
 
 /* What kind of operand the previous token was, for "expected ',' after ...". */
 static const char *operand_noun(const struct token *t)
 {
-    if (is_register_name(t)) return "register";
+    if (ps_is_register_name(t)) return "register";
     if (t->kind == TOK_NUMBER || t->kind == TOK_HEX) return "constant";
     return "location";
 }
@@ -97,15 +97,15 @@ static bool parse_operands(struct parser *p, int thread, const char *sig,
                 break;
             char what[48];
             snprintf(what, sizeof what, "',' after %s", operand_noun(&p->prev));
-            return fail_expected(p, what);
+            return ps_fail_expected(p, what);
         }
-        if (i > 0 && !advance(p))
+        if (i > 0 && !ps_advance(p))
             return false;
         if (!parse_operand(p, thread, sig[i], &nvalues, in))
             return false;
     }
     if (p->tok.kind == TOK_COMMA)
-        return fail(p, p->tok.pos, "too many operands for '" TOK_FMT "'", TOK_ARG(&m->all));
+        return ps_fail(p, p->tok.pos, "too many operands for '" TOK_FMT "'", TOK_ARG(&m->all));
     return true;
 }
 
@@ -113,7 +113,7 @@ static bool parse_operands(struct parser *p, int thread, const char *sig,
 /* Mnemonic decoding shared by both dialects                                 */
 
 /* Looks t up in a NULL-terminated table. */
-bool lookup(const struct word_value *table, const struct token *t, int *value)
+bool ps_lookup(const struct word_value *table, const struct token *t, int *value)
 {
     for (int i = 0; table[i].word; i++) {
         if (tok_is(t, table[i].word)) {
@@ -140,43 +140,43 @@ static const struct token *part(const struct mnemonic *m, int i)
 }
 
 /* Fails when the mnemonic has parts from index i on. */
-bool no_more_parts(struct parser *p, const struct mnemonic *m, int i)
+bool ps_no_more_parts(struct parser *p, const struct mnemonic *m, int i)
 {
     if (i >= m->n)
         return true;
-    return fail(p, m->parts[i].pos, "unexpected '." TOK_FMT "' in '" TOK_FMT "'",
+    return ps_fail(p, m->parts[i].pos, "unexpected '." TOK_FMT "' in '" TOK_FMT "'",
                 TOK_ARG(&m->parts[i]), TOK_ARG(&m->all));
 }
 
 /* Looks part i up in table; fails with "'mnemonic' needs WHAT" or
  * "unknown WHAT 'x' in 'mnemonic'". */
-bool required_part(struct parser *p, const struct mnemonic *m, int i,
+bool ps_required_part(struct parser *p, const struct mnemonic *m, int i,
                    const struct word_value *table, const char *what, int *value)
 {
     const struct token *t = part(m, i);
     if (!t)
-        return fail(p, m->all.pos, "'" TOK_FMT "' needs %s", TOK_ARG(&m->all), what);
-    if (!lookup(table, t, value))
-        return fail(p, t->pos, "expected %s in '" TOK_FMT "', got '" TOK_FMT "'",
+        return ps_fail(p, m->all.pos, "'" TOK_FMT "' needs %s", TOK_ARG(&m->all), what);
+    if (!ps_lookup(table, t, value))
+        return ps_fail(p, t->pos, "expected %s in '" TOK_FMT "', got '" TOK_FMT "'",
                     what, TOK_ARG(&m->all), TOK_ARG(t));
     return true;
 }
 
 static bool unknown_instruction(struct parser *p, const struct mnemonic *m)
 {
-    return fail(p, m->all.pos, "unknown instruction '" TOK_FMT "'", TOK_ARG(&m->all));
+    return ps_fail(p, m->all.pos, "unknown instruction '" TOK_FMT "'", TOK_ARG(&m->all));
 }
 
 /* Decodes local arithmetic, branches and goto, common to both dialects. */
-bool decode_common(struct parser *p, const struct mnemonic *m, const struct word_value *local_ops,
+bool ps_decode_common(struct parser *p, const struct mnemonic *m, const struct word_value *local_ops,
                    struct instr *in, const char **sig)
 {
     int value;
-    if (lookup(local_ops, &m->parts[0], &value)) {
+    if (ps_lookup(local_ops, &m->parts[0], &value)) {
         in->kind = I_LOCAL;
         in->op = (enum binop)value;
         *sig = "RVV";
-    } else if (lookup(branch_conds, &m->parts[0], &value)) {
+    } else if (ps_lookup(branch_conds, &m->parts[0], &value)) {
         in->kind = I_BRANCH;
         in->cmp = (enum cmpop)value;
         *sig = "VVB";
@@ -186,7 +186,7 @@ bool decode_common(struct parser *p, const struct mnemonic *m, const struct word
     } else {
         return unknown_instruction(p, m);
     }
-    return no_more_parts(p, m, 1);
+    return ps_no_more_parts(p, m, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -199,17 +199,17 @@ static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
     m->all = p->tok;
     for (;;) {
         if (m->n == MAX_PARTS)
-            return fail(p, p->tok.pos, "instruction name has too many parts (limit %d)", MAX_PARTS);
+            return ps_fail(p, p->tok.pos, "instruction name has too many parts (limit %d)", MAX_PARTS);
         m->parts[m->n++] = p->tok;
         m->all.len = p->tok.offset + p->tok.len - m->all.offset;
-        if (!advance(p))
+        if (!ps_advance(p))
             return false;
         if (p->tok.kind != TOK_DOT || p->tok.offset != p->prev.offset + p->prev.len)
             break;
-        if (!advance(p))
+        if (!ps_advance(p))
             return false;
         if (p->tok.kind != TOK_IDENT || p->tok.offset != p->prev.offset + 1)
-            return fail(p, p->prev.pos, "expected a name right after '.' in '" TOK_FMT ".'",
+            return ps_fail(p, p->prev.pos, "expected a name right after '.' in '" TOK_FMT ".'",
                         TOK_ARG(&m->all));
     }
     return true;
@@ -232,18 +232,18 @@ static void init_instr(struct instr *in, struct srcpos pos)
 /* Turns "LABEL:" into an I_LABEL, rejecting duplicates. */
 static bool define_label(struct parser *p, int thread, const struct mnemonic *m, struct instr *in)
 {
-    int info = label_info_index(p, thread, &m->parts[0]);
+    int info = ps_label_info_index(p, thread, &m->parts[0]);
     if (info < 0)
         return false;
     struct label_info *li = &p->labels[info];
     if (li->defined)
-        return fail(p, m->parts[0].pos, "duplicate label '" TOK_FMT "' (first defined at %d:%d)",
+        return ps_fail(p, m->parts[0].pos, "duplicate label '" TOK_FMT "' (first defined at %d:%d)",
                     TOK_ARG(&m->parts[0]), li->def_pos.line, li->def_pos.col);
     li->defined = true;
     li->def_pos = m->parts[0].pos;
     in->kind = I_LABEL;
     in->label = li->local;
-    return advance(p);
+    return ps_advance(p);
 }
 
 /* Appends in (with its source text from first to the last consumed token) to the thread. */
@@ -251,11 +251,11 @@ static bool push_instr(struct parser *p, int thread, struct instr *in, const str
 {
     struct thread *t = &p->lit->threads[thread];
     size_t len = p->prev.offset + p->prev.len - first->offset;
-    if (!reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
+    if (!ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
         return false;
-    in->text = copy_text(first->text, len);
+    in->text = ps_copy_text(first->text, len);
     if (!in->text)
-        return out_of_memory(p);
+        return ps_out_of_memory(p);
     t->instrs[t->ninstrs++] = *in;
     p->total_instrs++;
     return true;
@@ -269,9 +269,9 @@ static bool parse_instruction(struct parser *p, int thread)
     struct instr in;
     const char *sig;
     if (p->total_instrs >= MAX_INSTRS)
-        return fail(p, first.pos, "too many instructions (limit %d)", MAX_INSTRS);
+        return ps_fail(p, first.pos, "too many instructions (limit %d)", MAX_INSTRS);
     if (first.kind != TOK_IDENT)
-        return fail_expected(p, "an instruction");
+        return ps_fail_expected(p, "an instruction");
     init_instr(&in, first.pos);
     if (!parse_mnemonic(p, &m))
         return false;
@@ -306,7 +306,7 @@ static int count_bars_ahead(const struct parser *p)
 static bool wrong_column_count(struct parser *p, struct srcpos row_pos, int columns)
 {
     int n = p->lit->nthreads;
-    return fail(p, row_pos, "row has %d column%s, expected %d thread%s",
+    return ps_fail(p, row_pos, "row has %d column%s, expected %d thread%s",
                 columns, columns == 1 ? "" : "s", n, n == 1 ? "" : "s");
 }
 
@@ -322,12 +322,12 @@ static bool parse_row(struct parser *p)
         if (p->tok.kind == TOK_SEMI) {
             if (col + 1 != p->lit->nthreads)
                 return wrong_column_count(p, row_pos, col + 1);
-            return advance(p);
+            return ps_advance(p);
         }
         if (p->tok.kind != TOK_BAR)
-            return fail_expected(p, col + 1 == p->lit->nthreads ? "';' at the end of the row"
+            return ps_fail_expected(p, col + 1 == p->lit->nthreads ? "';' at the end of the row"
                                                                 : "'|' or ';' after instruction");
-        if (!advance(p))
+        if (!ps_advance(p))
             return false;
     }
 }
@@ -349,19 +349,19 @@ static bool check_labels(struct parser *p)
         const struct label_info *li = &p->labels[i];
         if (!li->used || li->defined)
             continue;
-        if (!worst || pos_before(li->use_pos, worst->use_pos))
+        if (!worst || ps_pos_before(li->use_pos, worst->use_pos))
             worst = li;
     }
     if (!worst)
         return true;
-    return fail(p, worst->use_pos, "undefined label '%.*s'", MSG_NAME_MAX,
+    return ps_fail(p, worst->use_pos, "undefined label '%.*s'", MSG_NAME_MAX,
                 p->lit->threads[worst->thread].label_names[worst->local]);
 }
 
 /* Parses the thread header and all instruction rows. */
 bool parse_program(struct parser *p)
 {
-    if (!parse_thread_header(p) || !resolve_pending(p))
+    if (!parse_thread_header(p) || !ps_resolve_pending(p))
         return false;
     while (!at_program_end(p))
         if (!parse_row(p))

@@ -22,7 +22,7 @@ static struct assertion *new_assertion(struct parser *p, enum assert_kind kind, 
 {
     struct assertion *a = calloc(1, sizeof *a);
     if (!a) {
-        out_of_memory(p);
+        ps_out_of_memory(p);
         return NULL;
     }
     a->kind = kind;
@@ -34,28 +34,28 @@ static struct assertion *new_assertion(struct parser *p, enum assert_kind kind, 
 static bool parse_assert_register(struct parser *p, const struct token *thread, struct avalue *v)
 {
     int id;
-    if (!thread_id_of(p, thread, &id) || !advance(p))
+    if (!ps_thread_id_of(p, thread, &id) || !ps_advance(p))
         return false;
     v->kind = AV_REG;
-    v->thread = thread_index_at(p, id, thread->pos);
+    v->thread = ps_thread_index_at(p, id, thread->pos);
     if (v->thread < 0)
         return false;
-    if (!is_register_name(&p->tok))
-        return fail_expected(p, "a register name like r0 after ':'");
-    v->reg = names_find(&p->names, register_ns(v->thread), p->tok.text, p->tok.len);
+    if (!ps_is_register_name(&p->tok))
+        return ps_fail_expected(p, "a register name like r0 after ':'");
+    v->reg = ps_names_find(&p->names, register_ns(v->thread), p->tok.text, p->tok.len);
     if (v->reg < 0)
-        return fail(p, p->tok.pos, "unknown register P%d:" TOK_FMT " (the thread's code and "
+        return ps_fail(p, p->tok.pos, "unknown register P%d:" TOK_FMT " (the thread's code and "
                     "initial state never name it)", id, TOK_ARG(&p->tok));
-    return advance(p);
+    return ps_advance(p);
 }
 
 /* The index of the location named by t, which the initial state or the
  * program must name; fails at t otherwise. */
 static int known_location(struct parser *p, const struct token *t, const char *where)
 {
-    int loc = names_find(&p->names, NS_LOCATION, t->text, t->len);
+    int loc = ps_names_find(&p->names, NS_LOCATION, t->text, t->len);
     if (loc < 0)
-        fail(p, t->pos, "unknown location '" TOK_FMT "'%s (the initial state and the "
+        ps_fail(p, t->pos, "unknown location '" TOK_FMT "'%s (the initial state and the "
              "program never name it)", TOK_ARG(t), where);
     return loc;
 }
@@ -70,25 +70,25 @@ static bool parse_assert_value(struct parser *p, struct avalue *v)
         return parse_constant(p, &v->value);
     }
     bool bracketed = first.kind == TOK_LBRACKET;
-    if (bracketed && !advance(p))
+    if (bracketed && !ps_advance(p))
         return false;
     if (p->tok.kind != TOK_IDENT && (bracketed || p->tok.kind != TOK_NUMBER))
-        return fail_expected(p, "a location, register or constant");
+        return ps_fail_expected(p, "a location, register or constant");
     first = p->tok;
-    if (!advance(p))
+    if (!ps_advance(p))
         return false;
     if (!bracketed && p->tok.kind == TOK_COLON)
         return parse_assert_register(p, &first, v);
     if (first.kind == TOK_NUMBER) {
         v->kind = AV_CONST;
-        return value_of(p, NULL, &first, &v->value);
+        return ps_value_of(p, NULL, &first, &v->value);
     }
-    if (is_register_name(&first))
-        return fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
+    if (ps_is_register_name(&first))
+        return ps_fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
                     TOK_ARG(&first), TOK_ARG(&first));
     v->kind = AV_LOC;
     v->loc = known_location(p, &first, "");
-    return v->loc >= 0 && (!bracketed || expect(p, TOK_RBRACKET, "']'"));
+    return v->loc >= 0 && (!bracketed || ps_expect(p, TOK_RBRACKET, "']'"));
 }
 
 /* Parses a comparison operator. */
@@ -101,9 +101,9 @@ static bool parse_compare_op(struct parser *p, enum cmpop *op)
     case TOK_LE: *op = CMP_LE; break;
     case TOK_GT: *op = CMP_GT; break;
     case TOK_GE: *op = CMP_GE; break;
-    default: return fail_expected(p, "a comparison (==, !=, <, <=, > or >=)");
+    default: return ps_fail_expected(p, "a comparison (==, !=, <, <=, > or >=)");
     }
-    return advance(p);
+    return ps_advance(p);
 }
 
 /* Parses "value op value". */
@@ -130,17 +130,17 @@ static struct assertion *parse_unary(struct parser *p, int *depth)
         return parse_comparison(p);
     }
     if (++p->nesting > MAX_NESTING) {
-        fail(p, pos, "assertion nested too deeply (limit %d)", MAX_NESTING);
+        ps_fail(p, pos, "assertion nested too deeply (limit %d)", MAX_NESTING);
         return NULL;
     }
-    if (!advance(p))
+    if (!ps_advance(p))
         return NULL;
     inner = negation ? parse_unary(p, depth) : parse_disjunction(p, depth);
     p->nesting--;
     if (!inner)
         return NULL;
     if (!negation) {
-        if (expect(p, TOK_RPAREN, "')'"))
+        if (ps_expect(p, TOK_RPAREN, "')'"))
             return inner;
         discard_assertion(inner);
         return NULL;
@@ -162,7 +162,7 @@ static struct assertion *join(struct parser *p, enum assert_kind kind, struct sr
     struct assertion *node = NULL;
     *depth = 1 + (*depth > rhs_depth ? *depth : rhs_depth);
     if (*depth > MAX_ASSERT_DEPTH)
-        fail(p, pos, "assertion nested too deeply (limit %d)", MAX_ASSERT_DEPTH);
+        ps_fail(p, pos, "assertion nested too deeply (limit %d)", MAX_ASSERT_DEPTH);
     else
         node = new_assertion(p, kind, pos);
     if (!node) {
@@ -183,7 +183,7 @@ static struct assertion *parse_binary(struct parser *p, enum tok_kind op, enum a
     while (lhs && p->tok.kind == op) {
         struct srcpos pos = p->tok.pos;
         int rhs_depth;
-        struct assertion *rhs = advance(p) ? operand(p, &rhs_depth) : NULL;
+        struct assertion *rhs = ps_advance(p) ? operand(p, &rhs_depth) : NULL;
         if (!rhs) {
             discard_assertion(lhs);
             return NULL;
@@ -208,7 +208,7 @@ static struct assertion *parse_assertion(struct parser *p)
 {
     int depth;
     struct assertion *a = parse_disjunction(p, &depth);
-    if (a && p->tok.kind == TOK_SEMI && !advance(p)) {
+    if (a && p->tok.kind == TOK_SEMI && !ps_advance(p)) {
         discard_assertion(a);
         return NULL;
     }
@@ -225,8 +225,8 @@ static bool parse_observed_entry(struct parser *p)
     struct litmus *l = p->lit;
     struct token first = p->tok;
     if (first.kind != TOK_IDENT && first.kind != TOK_NUMBER)
-        return fail_expected(p, "a location, register or ']' in the locations list");
-    if (!reserve(p, &l->observed, l->nobserved, &p->observed_cap, sizeof *l->observed) || !advance(p))
+        return ps_fail_expected(p, "a location, register or ']' in the locations list");
+    if (!ps_reserve(p, &l->observed, l->nobserved, &p->observed_cap, sizeof *l->observed) || !ps_advance(p))
         return false;
     struct avalue *v = &l->observed[l->nobserved];
     memset(v, 0, sizeof *v);
@@ -237,10 +237,10 @@ static bool parse_observed_entry(struct parser *p)
         return true;
     }
     if (first.kind == TOK_NUMBER)
-        return fail(p, first.pos, "expected a location or a register like P0:r1 in the locations list, got '"
+        return ps_fail(p, first.pos, "expected a location or a register like P0:r1 in the locations list, got '"
                     TOK_FMT "'", TOK_ARG(&first));
-    if (is_register_name(&first))
-        return fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
+    if (ps_is_register_name(&first))
+        return ps_fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
                     TOK_ARG(&first), TOK_ARG(&first));
     v->kind = AV_LOC;
     v->loc = known_location(p, &first, " in the locations list");
@@ -253,21 +253,21 @@ static bool parse_observed_entry(struct parser *p)
 /* Parses "locations [x; P0:r1; ...]" into litmus.observed. */
 static bool parse_locations_list(struct parser *p)
 {
-    if (!advance(p) || !expect(p, TOK_LBRACKET, "'[' after 'locations'"))
+    if (!ps_advance(p) || !ps_expect(p, TOK_LBRACKET, "'[' after 'locations'"))
         return false;
     p->lit->has_locations = true;
     while (p->tok.kind != TOK_RBRACKET) {
         if (p->tok.kind == TOK_SEMI) {
-            if (!advance(p))
+            if (!ps_advance(p))
                 return false;
             continue;
         }
         if (!parse_observed_entry(p))
             return false;
         if (p->tok.kind != TOK_SEMI && p->tok.kind != TOK_RBRACKET)
-            return fail_expected(p, "';' or ']' in the locations list");
+            return ps_fail_expected(p, "';' or ']' in the locations list");
     }
-    return advance(p) && (p->tok.kind != TOK_SEMI || advance(p));
+    return ps_advance(p) && (p->tok.kind != TOK_SEMI || ps_advance(p));
 }
 
 /* Parses "exists", "~exists", "not exists" or "forall" and its assertion. */
@@ -275,19 +275,19 @@ static bool parse_quantified(struct parser *p)
 {
     struct litmus *l = p->lit;
     if (l->quant != Q_NONE)
-        return fail(p, p->tok.pos, "more than one final condition");
+        return ps_fail(p, p->tok.pos, "more than one final condition");
     if (tok_is(&p->tok, "forall")) {
         l->quant = Q_FORALL;
     } else if (tok_is(&p->tok, "exists")) {
         l->quant = Q_EXISTS;
     } else {
         l->quant = Q_NOT_EXISTS;
-        if (!advance(p))
+        if (!ps_advance(p))
             return false;
         if (!tok_is(&p->tok, "exists"))
-            return fail_expected(p, "'exists' after negation");
+            return ps_fail_expected(p, "'exists' after negation");
     }
-    if (!advance(p))
+    if (!ps_advance(p))
         return false;
     l->assertion = parse_assertion(p);
     return l->assertion != NULL;
@@ -297,8 +297,8 @@ static bool parse_quantified(struct parser *p)
 static bool parse_filter(struct parser *p)
 {
     if (p->lit->filter)
-        return fail(p, p->tok.pos, "more than one filter");
-    if (!advance(p))
+        return ps_fail(p, p->tok.pos, "more than one filter");
+    if (!ps_advance(p))
         return false;
     p->lit->filter = parse_assertion(p);
     return p->lit->filter != NULL;
@@ -311,7 +311,7 @@ bool parse_tail(struct parser *p)
     while (p->tok.kind != TOK_EOF) {
         if (tok_is(&p->tok, "locations")) {
             if (seen_locations)
-                return fail(p, p->tok.pos, "more than one locations list");
+                return ps_fail(p, p->tok.pos, "more than one locations list");
             seen_locations = true;
             if (!parse_locations_list(p))
                 return false;
@@ -319,13 +319,13 @@ bool parse_tail(struct parser *p)
             if (!parse_filter(p))
                 return false;
         } else if (tok_is(&p->tok, "final")) {
-            return fail(p, p->tok.pos, "'final ... with' conditions are not supported");
+            return ps_fail(p, p->tok.pos, "'final ... with' conditions are not supported");
         } else if (p->tok.kind == TOK_TILDE || tok_is(&p->tok, "not") || tok_is(&p->tok, "exists")
                    || tok_is(&p->tok, "forall")) {
             if (!parse_quantified(p))
                 return false;
         } else {
-            return fail_expected(p, "'exists', 'forall', 'filter' or end of input");
+            return ps_fail_expected(p, "'exists', 'forall', 'filter' or end of input");
         }
     }
     return true;

@@ -128,46 +128,46 @@ static inline unsigned mo_bit(enum mo mo) { return 1u << mo; }
 
 /* Records a printf-style message at pos as the parse error; returns false. */
 __attribute__((format(printf, 3, 4)))
-bool fail(struct parser *p, struct srcpos pos, const char *fmt, ...);
+bool ps_fail(struct parser *p, struct srcpos pos, const char *fmt, ...);
 /* Fails with "out of memory" at the current token. */
-bool out_of_memory(struct parser *p);
+bool ps_out_of_memory(struct parser *p);
 /* Fails with "expected WHAT, got <current token>". */
-bool fail_expected(struct parser *p, const char *what);
+bool ps_fail_expected(struct parser *p, const char *what);
 /* Moves to the next token. */
-bool advance(struct parser *p);
+bool ps_advance(struct parser *p);
 /* Consumes a token of the given kind or fails with "expected WHAT". */
-bool expect(struct parser *p, enum tok_kind kind, const char *what);
+bool ps_expect(struct parser *p, enum tok_kind kind, const char *what);
 /* Consumes the identifier word or fails with "expected WHAT". */
-bool expect_word(struct parser *p, const char *word, const char *what);
+bool ps_expect_word(struct parser *p, const char *word, const char *what);
 /* A NUL-terminated copy of len bytes of s, or NULL when out of memory. */
-char *copy_text(const char *s, size_t len);
+char *ps_copy_text(const char *s, size_t len);
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */
-bool reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem);
+bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem);
 /* True when the token is a register name: r and digits. */
-bool is_register_name(const struct token *t);
+bool ps_is_register_name(const struct token *t);
 /* True when a comes before b in the text. */
-bool pos_before(struct srcpos a, struct srcpos b);
+bool ps_pos_before(struct srcpos a, struct srcpos b);
 /* The value stored for (ns, name), or -1. */
-int names_find(const struct name_table *t, int ns, const char *s, size_t len);
+int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len);
 /* Index of the named location, created with init 0 on first use; -1 on error. */
-int location_index(struct parser *p, const char *name, size_t len);
+int ps_location_index(struct parser *p, const char *name, size_t len);
 /* Index of the thread's named register, created on first use; -1 on error. */
-int register_index(struct parser *p, int thread, const char *name, size_t len);
+int ps_register_index(struct parser *p, int thread, const char *name, size_t len);
 /* Index into p->labels of the thread's named label, created on first use; -1 on error. */
-int label_info_index(struct parser *p, int thread, const struct token *name);
+int ps_label_info_index(struct parser *p, int thread, const struct token *name);
 /* Thread index for a P number, failing at pos when there is none. */
-int thread_index_at(struct parser *p, int id, struct srcpos pos);
+int ps_thread_index_at(struct parser *p, int id, struct srcpos pos);
 /* Converts the constant token t, negated when minus (its '-' token) is not
  * NULL, to a 32-bit value stored sign-extended: -2^31 to 2^32 - 1 fit, and
  * 2^31 to 2^32 - 1 are the bit patterns of -2^31 to -1. */
-bool value_of(struct parser *p, const struct token *minus, const struct token *t, int64_t *out);
+bool ps_value_of(struct parser *p, const struct token *minus, const struct token *t, int64_t *out);
 /* Parses a value constant: an optional '-' and a decimal or hex number. */
 bool parse_constant(struct parser *p, int64_t *out);
 /* Parses a small non-negative number such as a scope id. */
 bool parse_small_number(struct parser *p, const char *what, int *out);
 /* The P number of a thread token ("P3" or "3"), without consuming it. */
-bool thread_id_of(struct parser *p, const struct token *t, int *id);
+bool ps_thread_id_of(struct parser *p, const struct token *t, int *id);
 /* Parses a thread name ("P3" or "3"). */
 bool parse_thread_id(struct parser *p, int *id);
 
@@ -177,7 +177,7 @@ bool parse_thread_id(struct parser *p, int *id);
 bool parse_header(struct parser *p);
 /* Checks the aliases once the initial state is read: each names a location
  * the initial state declares, and no chain of aliases comes back to itself. */
-bool check_aliases(struct parser *p);
+bool ps_check_aliases(struct parser *p);
 /* Parses one entry of the initial state. */
 bool parse_init_item(struct parser *p);
 /* Parses "{ item; item; ... }" with item_fn, then an optional ';'. */
@@ -187,22 +187,22 @@ bool parse_ssw_item(struct parser *p);
 /* Parses "P0@... | P1@... ;". */
 bool parse_thread_header(struct parser *p);
 /* Applies register initialisations and ssw pairs now that threads are known. */
-bool resolve_pending(struct parser *p);
+bool ps_resolve_pending(struct parser *p);
 
 /* parse_code.c */
 
 /* Looks t up in a NULL-terminated table. */
-bool lookup(const struct word_value *table, const struct token *t, int *value);
+bool ps_lookup(const struct word_value *table, const struct token *t, int *value);
 /* The binary operations add, sub, mul, div, and, or, xor by name. */
 extern const struct word_value arith_ops[];
 /* Fails when the mnemonic has parts from index i on. */
-bool no_more_parts(struct parser *p, const struct mnemonic *m, int i);
+bool ps_no_more_parts(struct parser *p, const struct mnemonic *m, int i);
 /* Looks part i up in table; fails with "'mnemonic' needs WHAT" or
  * "unknown WHAT 'x' in 'mnemonic'". */
-bool required_part(struct parser *p, const struct mnemonic *m, int i,
+bool ps_required_part(struct parser *p, const struct mnemonic *m, int i,
                    const struct word_value *table, const char *what, int *value);
 /* Decodes local arithmetic, branches and goto, common to both dialects. */
-bool decode_common(struct parser *p, const struct mnemonic *m, const struct word_value *local_ops,
+bool ps_decode_common(struct parser *p, const struct mnemonic *m, const struct word_value *local_ops,
                    struct instr *in, const char **sig);
 /* Parses the thread header and all instruction rows. */
 bool parse_program(struct parser *p);

@@ -21,34 +21,34 @@ bool parse_header(struct parser *p)
     else if (tok_is(&p->tok, "VULKAN") || tok_is(&p->tok, "Vulkan") || tok_is(&p->tok, "vulkan"))
         p->lit->dialect = DIALECT_VULKAN;
     else
-        return fail_expected(p, "'PTX' or 'VULKAN' at the start of the test");
+        return ps_fail_expected(p, "'PTX' or 'VULKAN' at the start of the test");
     lexer_read_word(&p->lx, &word);
-    p->lit->name = copy_text(word.text, word.len);
+    p->lit->name = ps_copy_text(word.text, word.len);
     if (!p->lit->name)
-        return out_of_memory(p);
-    return lexer_skip_to_lbrace(&p->lx, p->err) && advance(p);
+        return ps_out_of_memory(p);
+    return lexer_skip_to_lbrace(&p->lx, p->err) && ps_advance(p);
 }
 
 /* Parses the rest of "P0:r1 = 5" once the thread token and ':' are seen. */
 static bool parse_register_init(struct parser *p, const struct token *thread)
 {
     struct pending_reg_init init;
-    if (!thread_id_of(p, thread, &init.thread_id) || !advance(p))
+    if (!ps_thread_id_of(p, thread, &init.thread_id) || !ps_advance(p))
         return false;
-    if (!is_register_name(&p->tok))
-        return fail_expected(p, "a register name like r0 after ':'");
+    if (!ps_is_register_name(&p->tok))
+        return ps_fail_expected(p, "a register name like r0 after ':'");
     init.thread_pos = thread->pos;
     init.name = p->tok.text;
     init.len = p->tok.len;
-    if (!advance(p) || !expect(p, TOK_ASSIGN, "'=' after register"))
+    if (!ps_advance(p) || !ps_expect(p, TOK_ASSIGN, "'=' after register"))
         return false;
     if (p->tok.kind == TOK_AMP || p->tok.kind == TOK_IDENT)
-        return fail(p, p->tok.pos, "initialising register '%.*s' with %s is not supported",
+        return ps_fail(p, p->tok.pos, "initialising register '%.*s' with %s is not supported",
                     (int)(init.len > MSG_NAME_MAX ? MSG_NAME_MAX : init.len), init.name,
                     p->tok.kind == TOK_AMP ? "an address" : "a location");
     if (!parse_constant(p, &init.value))
         return false;
-    if (!reserve(p, &p->reg_inits, p->nreg_inits, &p->reg_inits_cap, sizeof *p->reg_inits))
+    if (!ps_reserve(p, &p->reg_inits, p->nreg_inits, &p->reg_inits_cap, sizeof *p->reg_inits))
         return false;
     p->reg_inits[p->nreg_inits++] = init;
     return true;
@@ -64,15 +64,15 @@ static bool declared(const struct parser *p, int loc)
  * or as an alias; its index, or -1 on error (a second declaration). */
 static int declare_location(struct parser *p, const struct token *name, bool is_alias)
 {
-    int loc = location_index(p, name->text, name->len);
-    if (loc < 0 || !reserve(p, &p->loc_decls, loc, &p->loc_decls_cap, sizeof *p->loc_decls))
+    int loc = ps_location_index(p, name->text, name->len);
+    if (loc < 0 || !ps_reserve(p, &p->loc_decls, loc, &p->loc_decls_cap, sizeof *p->loc_decls))
         return -1;
     struct loc_decl *d = &p->loc_decls[loc];
     if (d->pos.line > 0 && is_alias == d->is_alias)
-        return fail(p, name->pos, "duplicate %s for location '" TOK_FMT "' (first at %d:%d)",
+        return ps_fail(p, name->pos, "duplicate %s for location '" TOK_FMT "' (first at %d:%d)",
                     is_alias ? "alias" : "initial value", TOK_ARG(name), d->pos.line, d->pos.col), -1;
     if (d->pos.line > 0)
-        return fail(p, name->pos, "location '" TOK_FMT "' is both an alias and given an initial "
+        return ps_fail(p, name->pos, "location '" TOK_FMT "' is both an alias and given an initial "
                     "value (first at %d:%d); an alias has its target's value",
                     TOK_ARG(name), d->pos.line, d->pos.col), -1;
     d->pos = name->pos;
@@ -85,10 +85,10 @@ static bool parse_location_init(struct parser *p, const struct token *name)
 {
     int64_t value;
     int loc;
-    if (!advance(p))
+    if (!ps_advance(p))
         return false;
     if (p->tok.kind == TOK_AMP || p->tok.kind == TOK_IDENT)
-        return fail(p, p->tok.pos, "initialising location '" TOK_FMT "' with %s is not supported",
+        return ps_fail(p, p->tok.pos, "initialising location '" TOK_FMT "' with %s is not supported",
                     TOK_ARG(name), p->tok.kind == TOK_AMP ? "an address" : "a location");
     if (!parse_constant(p, &value))
         return false;
@@ -103,15 +103,15 @@ static bool parse_location_init(struct parser *p, const struct token *name)
 static bool parse_alias_proxy(struct parser *p, enum proxy *proxy)
 {
     if (p->lit->dialect != DIALECT_PTX)
-        return fail(p, p->tok.pos, "proxy aliases ('@ <proxy> aliases') exist only in PTX");
-    if (!advance(p))
+        return ps_fail(p, p->tok.pos, "proxy aliases ('@ <proxy> aliases') exist only in PTX");
+    if (!ps_advance(p))
         return false;
     if (tok_is(&p->tok, "generic")) *proxy = PROXY_GENERIC;
     else if (tok_is(&p->tok, "texture")) *proxy = PROXY_TEXTURE;
     else if (tok_is(&p->tok, "surface")) *proxy = PROXY_SURFACE;
     else if (tok_is(&p->tok, "constant")) *proxy = PROXY_CONSTANT;
-    else return fail_expected(p, "a proxy (generic, texture, surface or constant) after '@'");
-    return advance(p);
+    else return ps_fail_expected(p, "a proxy (generic, texture, surface or constant) after '@'");
+    return ps_advance(p);
 }
 
 /* Parses the rest of "y [@ proxy] aliases x" once y is consumed. */
@@ -122,21 +122,21 @@ static bool parse_alias(struct parser *p, const struct token *name)
     int from, to;
     if (p->tok.kind == TOK_AT && !parse_alias_proxy(p, &proxy))
         return false;
-    if (!expect_word(p, "aliases", "'aliases'"))
+    if (!ps_expect_word(p, "aliases", "'aliases'"))
         return false;
     if (p->tok.kind != TOK_IDENT)
-        return fail_expected(p, "a location after 'aliases'");
+        return ps_fail_expected(p, "a location after 'aliases'");
     target = p->tok;
     if (target.len == name->len && memcmp(target.text, name->text, name->len) == 0)
-        return fail(p, target.pos, "location '" TOK_FMT "' cannot alias itself", TOK_ARG(name));
+        return ps_fail(p, target.pos, "location '" TOK_FMT "' cannot alias itself", TOK_ARG(name));
     from = declare_location(p, name, true);
-    to = from < 0 ? -1 : location_index(p, target.text, target.len);
+    to = from < 0 ? -1 : ps_location_index(p, target.text, target.len);
     if (to < 0)
         return false;
     p->loc_decls[from].target_pos = target.pos;
     p->lit->locs[from].alias_of = to;
     p->lit->locs[from].alias_proxy = proxy;
-    return advance(p);
+    return ps_advance(p);
 }
 
 /* Fails at the alias in the cycle that loc's alias chain ends in which comes
@@ -146,25 +146,25 @@ static bool alias_cycle(struct parser *p, int loc)
     const struct location *locs = p->lit->locs;
     int last = loc;
     for (int k = locs[loc].alias_of; k != loc; k = locs[k].alias_of)
-        if (pos_before(p->loc_decls[last].pos, p->loc_decls[k].pos))
+        if (ps_pos_before(p->loc_decls[last].pos, p->loc_decls[k].pos))
             last = k;
-    return fail(p, p->loc_decls[last].target_pos, "alias cycle: '%.*s' aliases '%.*s', which leads back to '%.*s'",
+    return ps_fail(p, p->loc_decls[last].target_pos, "alias cycle: '%.*s' aliases '%.*s', which leads back to '%.*s'",
                 MSG_NAME_MAX, locs[last].name, MSG_NAME_MAX, locs[locs[last].alias_of].name,
                 MSG_NAME_MAX, locs[last].name);
 }
 
 /* Checks the aliases once the initial state is read: each names a location
  * the initial state declares, and no chain of aliases comes back to itself. */
-bool check_aliases(struct parser *p)
+bool ps_check_aliases(struct parser *p)
 {
     const struct litmus *l = p->lit;
     int undeclared = -1;
     for (int i = 0; i < l->nlocs; i++)
         if (l->locs[i].alias_of >= 0 && !declared(p, l->locs[i].alias_of)
-            && (undeclared < 0 || pos_before(p->loc_decls[i].target_pos, p->loc_decls[undeclared].target_pos)))
+            && (undeclared < 0 || ps_pos_before(p->loc_decls[i].target_pos, p->loc_decls[undeclared].target_pos)))
             undeclared = i;
     if (undeclared >= 0)
-        return fail(p, p->loc_decls[undeclared].target_pos,
+        return ps_fail(p, p->loc_decls[undeclared].target_pos,
                     "'%.*s' aliases '%.*s', which the initial state does not declare",
                     MSG_NAME_MAX, l->locs[undeclared].name,
                     MSG_NAME_MAX, l->locs[l->locs[undeclared].alias_of].name);
@@ -173,7 +173,7 @@ bool check_aliases(struct parser *p)
     unsigned char *state = calloc((size_t)l->nlocs + 1, 1);
     int cycle = -1;
     if (!state)
-        return out_of_memory(p);
+        return ps_out_of_memory(p);
     for (int i = 0; cycle < 0 && i < l->nlocs; i++) {
         int k = i;
         while (k >= 0 && state[k] == 0) {
@@ -194,31 +194,31 @@ bool parse_init_item(struct parser *p)
 {
     struct token first = p->tok;
     if (first.kind != TOK_IDENT && first.kind != TOK_NUMBER)
-        return fail_expected(p, "a location or register initialisation");
-    if (!advance(p))
+        return ps_fail_expected(p, "a location or register initialisation");
+    if (!ps_advance(p))
         return false;
     if (p->tok.kind == TOK_COLON)
         return parse_register_init(p, &first);
     if (first.kind != TOK_IDENT)
-        return fail_expected(p, "':' after thread id");
-    if (is_register_name(&first))
-        return fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
+        return ps_fail_expected(p, "':' after thread id");
+    if (ps_is_register_name(&first))
+        return ps_fail(p, first.pos, "register '" TOK_FMT "' needs a thread, e.g. P0:" TOK_FMT,
                     TOK_ARG(&first), TOK_ARG(&first));
     if (p->tok.kind == TOK_ASSIGN)
         return parse_location_init(p, &first);
     if (p->tok.kind == TOK_AT || tok_is(&p->tok, "aliases"))
         return parse_alias(p, &first);
-    return fail_expected(p, "'=', '@' or 'aliases' after location");
+    return ps_fail_expected(p, "'=', '@' or 'aliases' after location");
 }
 
 /* Parses "{ item; item; ... }" with item_fn, then an optional ';'. */
 bool parse_braced_list(struct parser *p, bool (*item_fn)(struct parser *), const char *what)
 {
-    if (!expect(p, TOK_LBRACE, "'{'"))
+    if (!ps_expect(p, TOK_LBRACE, "'{'"))
         return false;
     for (;;) {
         while (p->tok.kind == TOK_SEMI)
-            if (!advance(p))
+            if (!ps_advance(p))
                 return false;
         if (p->tok.kind == TOK_RBRACE)
             break;
@@ -227,18 +227,18 @@ bool parse_braced_list(struct parser *p, bool (*item_fn)(struct parser *), const
         if (p->tok.kind == TOK_RBRACE)
             break;
         if (p->tok.kind != TOK_SEMI)
-            return fail_expected(p, what);
+            return ps_fail_expected(p, what);
     }
-    if (!advance(p))
+    if (!ps_advance(p))
         return false;
-    return p->tok.kind != TOK_SEMI || advance(p);
+    return p->tok.kind != TOK_SEMI || ps_advance(p);
 }
 
 /* Parses "ssw P0 P1". */
 bool parse_ssw_item(struct parser *p)
 {
     struct pending_ssw pair;
-    if (!expect_word(p, "ssw", "'ssw'"))
+    if (!ps_expect_word(p, "ssw", "'ssw'"))
         return false;
     pair.from_pos = p->tok.pos;
     if (!parse_thread_id(p, &pair.from_id))
@@ -247,8 +247,8 @@ bool parse_ssw_item(struct parser *p)
     if (!parse_thread_id(p, &pair.to_id))
         return false;
     if (pair.to_id == pair.from_id)
-        return fail(p, pair.to_pos, "ssw P%d P%d pairs a thread with itself", pair.from_id, pair.to_id);
-    if (!reserve(p, &p->ssws, p->nssws, &p->ssws_cap, sizeof *p->ssws))
+        return ps_fail(p, pair.to_pos, "ssw P%d P%d pairs a thread with itself", pair.from_id, pair.to_id);
+    if (!ps_reserve(p, &p->ssws, p->nssws, &p->ssws_cap, sizeof *p->ssws))
         return false;
     p->ssws[p->nssws++] = pair;
     return true;
@@ -262,7 +262,7 @@ static bool parse_scope_id(struct parser *p, const char *word, int *id)
 {
     char what[32];
     snprintf(what, sizeof what, "'%s'", word);
-    if (!expect_word(p, word, what))
+    if (!ps_expect_word(p, word, what))
         return false;
     snprintf(what, sizeof what, "%s id", word);
     return parse_small_number(p, what, id);
@@ -274,13 +274,13 @@ static bool parse_placement(struct parser *p, int scope_id[3])
     if (p->lit->dialect == DIALECT_PTX) {
         scope_id[2] = -1;
         return parse_scope_id(p, "cta", &scope_id[0])
-            && expect(p, TOK_COMMA, "',' after cta id")
+            && ps_expect(p, TOK_COMMA, "',' after cta id")
             && parse_scope_id(p, "gpu", &scope_id[1]);
     }
     return parse_scope_id(p, "sg", &scope_id[0])
-        && expect(p, TOK_COMMA, "',' after sg id")
+        && ps_expect(p, TOK_COMMA, "',' after sg id")
         && parse_scope_id(p, "wg", &scope_id[1])
-        && expect(p, TOK_COMMA, "',' after wg id")
+        && ps_expect(p, TOK_COMMA, "',' after wg id")
         && parse_scope_id(p, "qf", &scope_id[2]);
 }
 
@@ -291,13 +291,13 @@ static bool parse_thread_decl(struct parser *p)
     struct srcpos pos = p->tok.pos;
     int id;
     if (l->nthreads >= MAX_THREADS)
-        return fail(p, pos, "too many threads (limit %d)", MAX_THREADS);
-    if (!parse_thread_id(p, &id) || !expect(p, TOK_AT, "'@' after thread name"))
+        return ps_fail(p, pos, "too many threads (limit %d)", MAX_THREADS);
+    if (!parse_thread_id(p, &id) || !ps_expect(p, TOK_AT, "'@' after thread name"))
         return false;
-    if (!reserve(p, &l->threads, l->nthreads, &p->threads_cap, sizeof *l->threads))
+    if (!ps_reserve(p, &l->threads, l->nthreads, &p->threads_cap, sizeof *l->threads))
         return false;
-    if (!reserve(p, &p->caps, l->nthreads, &p->caps_cap, sizeof *p->caps)
-        || !reserve(p, &p->thread_keys, l->nthreads, &p->thread_keys_cap, sizeof *p->thread_keys))
+    if (!ps_reserve(p, &p->caps, l->nthreads, &p->caps_cap, sizeof *p->caps)
+        || !ps_reserve(p, &p->thread_keys, l->nthreads, &p->thread_keys_cap, sizeof *p->thread_keys))
         return false;
     struct thread *t = &l->threads[l->nthreads];
     memset(t, 0, sizeof *t);
@@ -322,7 +322,7 @@ static bool index_threads(struct parser *p)
     qsort(p->thread_keys, (size_t)n, sizeof *p->thread_keys, compare_thread_keys);
     for (int i = 1; i < n; i++)
         if (p->thread_keys[i].id == p->thread_keys[i - 1].id)
-            return fail(p, p->thread_keys[i].pos, "duplicate thread P%d", p->thread_keys[i].id);
+            return ps_fail(p, p->thread_keys[i].pos, "duplicate thread P%d", p->thread_keys[i].id);
     return true;
 }
 
@@ -333,10 +333,10 @@ bool parse_thread_header(struct parser *p)
         if (!parse_thread_decl(p))
             return false;
         if (p->tok.kind == TOK_SEMI)
-            return advance(p) && index_threads(p);
+            return ps_advance(p) && index_threads(p);
         if (p->tok.kind != TOK_BAR)
-            return fail_expected(p, "'|' or ';' after thread declaration");
-        if (!advance(p))
+            return ps_fail_expected(p, "'|' or ';' after thread declaration");
+        if (!ps_advance(p))
             return false;
     }
 }
@@ -359,7 +359,7 @@ static const struct pending_reg_init *earlier_reg_init(const struct parser *p, i
 static bool ssw_cycle(struct parser *p, int k)
 {
     const struct pending_ssw *s = &p->ssws[k];
-    return fail(p, s->to_pos, "ssw P%d P%d closes a cycle: the ssw pairs before it lead from P%d to P%d",
+    return ps_fail(p, s->to_pos, "ssw P%d P%d closes a cycle: the ssw pairs before it lead from P%d to P%d",
                 s->from_id, s->to_id, s->to_id, s->from_id);
 }
 
@@ -422,23 +422,23 @@ static bool check_ssw_cycles(struct parser *p)
     free(stack);
     free(state);
     if (!ok)
-        return out_of_memory(p);
+        return ps_out_of_memory(p);
     return cycle < 0 || ssw_cycle(p, cycle);
 }
 
 /* Applies register initialisations and ssw pairs now that threads are known. */
-bool resolve_pending(struct parser *p)
+bool ps_resolve_pending(struct parser *p)
 {
     struct litmus *l = p->lit;
     for (int i = 0; i < p->nreg_inits; i++) {
         const struct pending_reg_init *init = &p->reg_inits[i];
-        int t = thread_index_at(p, init->thread_id, init->thread_pos);
-        int r = t < 0 ? -1 : register_index(p, t, init->name, init->len);
+        int t = ps_thread_index_at(p, init->thread_id, init->thread_pos);
+        int r = t < 0 ? -1 : ps_register_index(p, t, init->name, init->len);
         if (r < 0)
             return false;
         if (l->threads[t].reg_has_init[r]) {
             const struct pending_reg_init *e = earlier_reg_init(p, i);
-            return fail(p, init->thread_pos, "duplicate initial value for register P%d:%.*s (first at %d:%d)",
+            return ps_fail(p, init->thread_pos, "duplicate initial value for register P%d:%.*s (first at %d:%d)",
                         init->thread_id, (int)(init->len > MSG_NAME_MAX ? MSG_NAME_MAX : init->len),
                         init->name, e->thread_pos.line, e->thread_pos.col);
         }
@@ -447,9 +447,9 @@ bool resolve_pending(struct parser *p)
     }
     for (int i = 0; i < p->nssws; i++) {
         const struct pending_ssw *s = &p->ssws[i];
-        int from = thread_index_at(p, s->from_id, s->from_pos);
-        int to = from < 0 ? -1 : thread_index_at(p, s->to_id, s->to_pos);
-        if (to < 0 || !reserve(p, &l->ssw, l->nssw, &p->ssw_cap, sizeof *l->ssw))
+        int from = ps_thread_index_at(p, s->from_id, s->from_pos);
+        int to = from < 0 ? -1 : ps_thread_index_at(p, s->to_id, s->to_pos);
+        if (to < 0 || !ps_reserve(p, &l->ssw, l->nssw, &p->ssw_cap, sizeof *l->ssw))
             return false;
         l->ssw[l->nssw++] = (struct ssw_pair){ from, to };
     }

@@ -38,10 +38,10 @@ static bool ptx_memory_order(struct parser *p, const struct mnemonic *m, unsigne
                              const char *what, struct instr *in)
 {
     int mo;
-    if (!required_part(p, m, 1, ptx_mos, "a memory order (weak, relaxed, acquire, release, acq_rel or sc)", &mo))
+    if (!ps_required_part(p, m, 1, ptx_mos, "a memory order (weak, relaxed, acquire, release, acq_rel or sc)", &mo))
         return false;
     if (!(allowed & mo_bit((enum mo)mo)))
-        return fail(p, m->parts[1].pos, "%s does not support memory order '%s'",
+        return ps_fail(p, m->parts[1].pos, "%s does not support memory order '%s'",
                     what, mo_name((enum mo)mo));
     in->mo = (enum mo)mo;
     return true;
@@ -51,7 +51,7 @@ static bool ptx_memory_order(struct parser *p, const struct mnemonic *m, unsigne
 static bool ptx_scope(struct parser *p, const struct mnemonic *m, int i, struct instr *in)
 {
     int scope;
-    if (!required_part(p, m, i, ptx_scopes, "a scope (cta, gpu or sys)", &scope))
+    if (!ps_required_part(p, m, i, ptx_scopes, "a scope (cta, gpu or sys)", &scope))
         return false;
     in->scope = (enum scope)scope;
     return true;
@@ -64,11 +64,11 @@ static bool ptx_access_order(struct parser *p, const struct mnemonic *m, unsigne
     if (!ptx_memory_order(p, m, allowed, what, in))
         return false;
     if (in->mo == MO_WEAK) {
-        if (m->n > 2 && lookup(ptx_scopes, &m->parts[2], &(int){ 0 }))
-            return fail(p, m->parts[2].pos, "weak %s takes no scope", what);
-        return no_more_parts(p, m, 2);
+        if (m->n > 2 && ps_lookup(ptx_scopes, &m->parts[2], &(int){ 0 }))
+            return ps_fail(p, m->parts[2].pos, "weak %s takes no scope", what);
+        return ps_no_more_parts(p, m, 2);
     }
-    return ptx_scope(p, m, 2, in) && no_more_parts(p, m, 3);
+    return ptx_scope(p, m, 2, in) && ps_no_more_parts(p, m, 3);
 }
 
 /* Decodes ld/tld/suld/cold: a load, or "ld r, v" as a local move. */
@@ -114,8 +114,8 @@ static bool ptx_decode_rmw(struct parser *p, const struct mnemonic *m, int proxy
     in->kind = I_RMW;
     in->proxy = (enum proxy)proxy;
     if (!ptx_memory_order(p, m, allowed, what, in) || !ptx_scope(p, m, 2, in)
-        || !required_part(p, m, 3, is_red ? arith_ops : atom_ops, "an operation", &op)
-        || !no_more_parts(p, m, 4))
+        || !ps_required_part(p, m, 3, is_red ? arith_ops : atom_ops, "an operation", &op)
+        || !ps_no_more_parts(p, m, 4))
         return false;
     in->op = (enum binop)op;
     *sig = is_red ? "LV" : op == OP_CAS ? "RLVV" : "RLV";
@@ -131,17 +131,17 @@ static bool ptx_decode_fence(struct parser *p, const struct mnemonic *m, struct 
     if (m->n > 1 && tok_is(&m->parts[1], "proxy")) {
         if (m->n > 2 && tok_is(&m->parts[2], "alias")) {
             in->kind = I_ALIAS_FENCE;
-            return no_more_parts(p, m, 3);
+            return ps_no_more_parts(p, m, 3);
         }
-        if (!required_part(p, m, 2, ptx_proxies, "a proxy (generic, texture, surface, constant or alias)", &proxy))
+        if (!ps_required_part(p, m, 2, ptx_proxies, "a proxy (generic, texture, surface, constant or alias)", &proxy))
             return false;
         in->kind = I_PROXY_FENCE;
         in->proxy = (enum proxy)proxy;
-        return no_more_parts(p, m, 3);
+        return ps_no_more_parts(p, m, 3);
     }
     in->kind = I_FENCE;
     return ptx_memory_order(p, m, mo_bit(MO_SC) | mo_bit(MO_ACQ_REL), "fence", in)
-        && ptx_scope(p, m, 2, in) && no_more_parts(p, m, 3);
+        && ptx_scope(p, m, 2, in) && ps_no_more_parts(p, m, 3);
 }
 
 /* Decodes bar.cta.sync and bar.cta.arrive. */
@@ -151,9 +151,9 @@ static bool ptx_decode_barrier(struct parser *p, const struct mnemonic *m, struc
     static const struct word_value cta[] = { { "cta", 0 }, { NULL, 0 } };
     static const struct word_value modes[] = { { "sync", 0 }, { "arrive", 1 }, { NULL, 0 } };
     int unused, arrive;
-    if (!required_part(p, m, 1, cta, "'cta'", &unused)
-        || !required_part(p, m, 2, modes, "'sync' or 'arrive'", &arrive)
-        || !no_more_parts(p, m, 3))
+    if (!ps_required_part(p, m, 1, cta, "'cta'", &unused)
+        || !ps_required_part(p, m, 2, modes, "'sync' or 'arrive'", &arrive)
+        || !ps_no_more_parts(p, m, 3))
         return false;
     in->kind = I_BARRIER;
     in->scope = SCOPE_CTA;
@@ -167,17 +167,17 @@ bool ptx_decode(struct parser *p, const struct mnemonic *m, struct instr *in, co
 {
     const struct token *base = &m->parts[0];
     int proxy;
-    if (lookup(ptx_load_bases, base, &proxy))
+    if (ps_lookup(ptx_load_bases, base, &proxy))
         return ptx_decode_load(p, m, proxy, in, sig);
-    if (lookup(ptx_store_bases, base, &proxy))
+    if (ps_lookup(ptx_store_bases, base, &proxy))
         return ptx_decode_store(p, m, proxy, in, sig);
-    if (lookup(ptx_atom_bases, base, &proxy))
+    if (ps_lookup(ptx_atom_bases, base, &proxy))
         return ptx_decode_rmw(p, m, proxy, false, in, sig);
-    if (lookup(ptx_red_bases, base, &proxy))
+    if (ps_lookup(ptx_red_bases, base, &proxy))
         return ptx_decode_rmw(p, m, proxy, true, in, sig);
     if (tok_is(base, "fence"))
         return ptx_decode_fence(p, m, in, sig);
     if (tok_is(base, "bar"))
         return ptx_decode_barrier(p, m, in, sig);
-    return decode_common(p, m, ptx_local_ops, in, sig);
+    return ps_decode_common(p, m, ptx_local_ops, in, sig);
 }

@@ -40,12 +40,12 @@ static bool vk_scope_and_class(struct parser *p, const struct mnemonic *m, int *
                                bool has_storage_class, struct instr *in)
 {
     int value;
-    if (!required_part(p, m, (*i)++, vk_scopes, VK_SCOPE_WHAT, &value))
+    if (!ps_required_part(p, m, (*i)++, vk_scopes, VK_SCOPE_WHAT, &value))
         return false;
     in->scope = (enum scope)value;
     if (!has_storage_class)
         return true;
-    if (!required_part(p, m, (*i)++, vk_storage_classes, VK_SC_WHAT, &value))
+    if (!ps_required_part(p, m, (*i)++, vk_storage_classes, VK_SC_WHAT, &value))
         return false;
     in->storage_class = value;
     return true;
@@ -55,7 +55,7 @@ static bool vk_scope_and_class(struct parser *p, const struct mnemonic *m, int *
 static void vk_semantics(const struct mnemonic *m, int *i, struct instr *in, struct vk_seen *seen)
 {
     int bit;
-    while (*i < m->n && lookup(vk_semscs, &m->parts[*i], &bit)) {
+    while (*i < m->n && ps_lookup(vk_semscs, &m->parts[*i], &bit)) {
         if (!seen->semsc)
             seen->semsc = &m->parts[*i];
         in->semsc |= 1u << bit;
@@ -76,20 +76,20 @@ static bool vk_check_semantics(struct parser *p, const struct mnemonic *m, const
                                const struct vk_seen *seen, struct instr *in)
 {
     if (seen->mo && !(r->allowed_mos & mo_bit(in->mo)))
-        return fail(p, seen->mo->pos, "'" TOK_FMT "' does not support memory order '" TOK_FMT "'",
+        return ps_fail(p, seen->mo->pos, "'" TOK_FMT "' does not support memory order '" TOK_FMT "'",
                     TOK_ARG(&m->parts[0]), TOK_ARG(seen->mo));
     if (!seen->mo && r->mo_required)
-        return fail(p, m->all.pos, "'" TOK_FMT "' needs a memory order (acq, rel or acq_rel)",
+        return ps_fail(p, m->all.pos, "'" TOK_FMT "' needs a memory order (acq, rel or acq_rel)",
                     TOK_ARG(&m->all));
     if (seen->mo && !in->semsc)
-        return fail(p, m->all.pos, "'" TOK_FMT "' needs storage class semantics (.semsc0 to .semsc3)",
+        return ps_fail(p, m->all.pos, "'" TOK_FMT "' needs storage class semantics (.semsc0 to .semsc3)",
                     TOK_ARG(&m->all));
     if (!seen->mo && seen->semsc)
-        return fail(p, seen->semsc->pos, "storage class semantics need a memory order (acq, rel or acq_rel)");
+        return ps_fail(p, seen->semsc->pos, "storage class semantics need a memory order (acq, rel or acq_rel)");
     if (seen->semav && in->mo != MO_RELEASE && in->mo != MO_ACQ_REL)
-        return fail(p, seen->semav->pos, "'.semav' needs memory order rel or acq_rel");
+        return ps_fail(p, seen->semav->pos, "'.semav' needs memory order rel or acq_rel");
     if (seen->semvis && in->mo != MO_ACQUIRE && in->mo != MO_ACQ_REL)
-        return fail(p, seen->semvis->pos, "'.semvis' needs memory order acq or acq_rel");
+        return ps_fail(p, seen->semvis->pos, "'.semvis' needs memory order acq or acq_rel");
     return true;
 }
 
@@ -99,18 +99,18 @@ static bool vk_suffix(struct parser *p, const struct mnemonic *m, int i, const s
 {
     struct vk_seen seen = { NULL, NULL, NULL, NULL };
     int value;
-    if (i < m->n && lookup(vk_mos, &m->parts[i], &value)) {
+    if (i < m->n && ps_lookup(vk_mos, &m->parts[i], &value)) {
         seen.mo = &m->parts[i++];
         in->mo = (enum mo)value;
     }
     if (!vk_scope_and_class(p, m, &i, r->has_storage_class, in))
         return false;
     vk_semantics(m, &i, in, &seen);
-    if (r->allow_op && i < m->n && lookup(arith_ops, &m->parts[i], &value)) {
+    if (r->allow_op && i < m->n && ps_lookup(arith_ops, &m->parts[i], &value)) {
         in->op = (enum binop)value;
         i++;
     }
-    return no_more_parts(p, m, i) && vk_check_semantics(p, m, r, &seen, in);
+    return ps_no_more_parts(p, m, i) && vk_check_semantics(p, m, r, &seen, in);
 }
 
 /* Decodes non-atomic "ld[.nonpriv|.vis.<scope>].sc<k>" and "st[.nonpriv|.av.<scope>].sc<k>". */
@@ -128,14 +128,14 @@ static bool vk_decode_plain_access(struct parser *p, const struct mnemonic *m, b
     } else if (i < m->n && tok_is(&m->parts[i], made)) {
         in->vk_flags |= VK_NONPRIV | (is_load ? VK_VIS : VK_AV);
         i++;
-        if (!required_part(p, m, i++, vk_scopes, VK_SCOPE_WHAT, &value))
+        if (!ps_required_part(p, m, i++, vk_scopes, VK_SCOPE_WHAT, &value))
             return false;
         in->scope = (enum scope)value;
     }
-    if (!required_part(p, m, i++, vk_storage_classes, VK_SC_WHAT, &value))
+    if (!ps_required_part(p, m, i++, vk_storage_classes, VK_SC_WHAT, &value))
         return false;
     in->storage_class = value;
-    return no_more_parts(p, m, i);
+    return ps_no_more_parts(p, m, i);
 }
 
 /* Decodes "ld.atom..." and "st.atom...". */
@@ -156,7 +156,7 @@ static bool vk_decode_rmw(struct parser *p, const struct mnemonic *m, struct ins
     struct vk_rules rules = { mo_bit(MO_ACQUIRE) | mo_bit(MO_RELEASE) | mo_bit(MO_ACQ_REL),
                               false, true, true };
     if (m->n < 2 || !tok_is(&m->parts[1], "atom"))
-        return fail(p, m->all.pos, "'" TOK_FMT "' must start with 'rmw.atom'", TOK_ARG(&m->all));
+        return ps_fail(p, m->all.pos, "'" TOK_FMT "' must start with 'rmw.atom'", TOK_ARG(&m->all));
     in->kind = I_RMW;
     in->mo = MO_RELAXED;
     in->op = OP_EXCH;
@@ -182,7 +182,7 @@ static bool vk_decode_device_op(struct parser *p, const struct mnemonic *m, bool
 {
     in->kind = is_av ? I_AVDEVICE : I_VISDEVICE;
     *sig = "";
-    return no_more_parts(p, m, 1);
+    return ps_no_more_parts(p, m, 1);
 }
 
 /* Decodes a Vulkan mnemonic into in and the operand signature. */
@@ -201,5 +201,5 @@ bool vk_decode(struct parser *p, const struct mnemonic *m, struct instr *in, con
         return vk_decode_barrier(p, m, tok_is(base, "cbar"), in, sig);
     if (tok_is(base, "avdevice") || tok_is(base, "visdevice"))
         return vk_decode_device_op(p, m, tok_is(base, "avdevice"), in, sig);
-    return decode_common(p, m, arith_ops, in, sig);
+    return ps_decode_common(p, m, arith_ops, in, sig);
 }

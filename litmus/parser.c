@@ -18,7 +18,7 @@
 /* Errors and small helpers                                                  */
 
 __attribute__((format(printf, 3, 4)))
-bool fail(struct parser *p, struct srcpos pos, const char *fmt, ...)
+bool ps_fail(struct parser *p, struct srcpos pos, const char *fmt, ...)
 {
     va_list ap;
     p->err->pos = pos;
@@ -28,9 +28,9 @@ bool fail(struct parser *p, struct srcpos pos, const char *fmt, ...)
     return false;
 }
 
-bool out_of_memory(struct parser *p)
+bool ps_out_of_memory(struct parser *p)
 {
-    return fail(p, p->tok.pos, "out of memory");
+    return ps_fail(p, p->tok.pos, "out of memory");
 }
 
 /* Describes a token for a message: its text in quotes, or its kind. */
@@ -44,38 +44,38 @@ static const char *describe(const struct token *t, char *buf, size_t size)
 }
 
 /* Fails with "expected WHAT, got <current token>". */
-bool fail_expected(struct parser *p, const char *what)
+bool ps_fail_expected(struct parser *p, const char *what)
 {
     char got[MSG_NAME_MAX + 8];
-    return fail(p, p->tok.pos, "expected %s, got %s", what,
+    return ps_fail(p, p->tok.pos, "expected %s, got %s", what,
                 describe(&p->tok, got, sizeof got));
 }
 
 /* Moves to the next token. */
-bool advance(struct parser *p)
+bool ps_advance(struct parser *p)
 {
     p->prev = p->tok;
     return lexer_next(&p->lx, &p->tok, p->err);
 }
 
 /* Consumes a token of the given kind or fails with "expected WHAT". */
-bool expect(struct parser *p, enum tok_kind kind, const char *what)
+bool ps_expect(struct parser *p, enum tok_kind kind, const char *what)
 {
     if (p->tok.kind != kind)
-        return fail_expected(p, what);
-    return advance(p);
+        return ps_fail_expected(p, what);
+    return ps_advance(p);
 }
 
 /* Consumes the identifier word or fails with "expected WHAT". */
-bool expect_word(struct parser *p, const char *word, const char *what)
+bool ps_expect_word(struct parser *p, const char *word, const char *what)
 {
     if (!tok_is(&p->tok, word))
-        return fail_expected(p, what);
-    return advance(p);
+        return ps_fail_expected(p, what);
+    return ps_advance(p);
 }
 
 /* A NUL-terminated copy of len bytes of s, or NULL when out of memory. */
-char *copy_text(const char *s, size_t len)
+char *ps_copy_text(const char *s, size_t len)
 {
     char *copy = malloc(len + 1);
     if (copy) {
@@ -87,19 +87,19 @@ char *copy_text(const char *s, size_t len)
 
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */
-bool reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
 {
     void *arr, *grown;
     int new_cap;
     if (count < *cap)
         return true;
     if (*cap > INT_MAX / 2 || (size_t)*cap * 2 > SIZE_MAX / elem / 2)
-        return out_of_memory(p);
+        return ps_out_of_memory(p);
     new_cap = *cap < 8 ? 8 : *cap * 2;
     memcpy(&arr, arrp, sizeof arr);
     grown = realloc(arr, (size_t)new_cap * elem);
     if (!grown)
-        return out_of_memory(p);
+        return ps_out_of_memory(p);
     memset((char *)grown + (size_t)*cap * elem, 0, (size_t)(new_cap - *cap) * elem);
     memcpy(arrp, &grown, sizeof grown);
     *cap = new_cap;
@@ -118,10 +118,10 @@ static bool has_digit_suffix(const struct token *t, const char *prefix)
     return true;
 }
 
-bool is_register_name(const struct token *t) { return has_digit_suffix(t, "r"); }
+bool ps_is_register_name(const struct token *t) { return has_digit_suffix(t, "r"); }
 
 /* True when a comes before b in the text. */
-bool pos_before(struct srcpos a, struct srcpos b)
+bool ps_pos_before(struct srcpos a, struct srcpos b)
 {
     return a.line < b.line || (a.line == b.line && a.col < b.col);
 }
@@ -138,7 +138,7 @@ static unsigned hash_name(int ns, const char *s, size_t len)
 }
 
 /* The value stored for (ns, name), or -1. */
-int names_find(const struct name_table *t, int ns, const char *s, size_t len)
+int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
 {
     unsigned h = hash_name(ns, s, len);
     if (t->cap == 0)
@@ -169,11 +169,11 @@ static bool names_grow(struct parser *p, struct name_table *t)
     struct name_entry *old = t->slots;
     size_t old_cap = t->cap;
     if (new_cap > SIZE_MAX / sizeof *old)
-        return out_of_memory(p);
+        return ps_out_of_memory(p);
     t->slots = calloc(new_cap, sizeof *t->slots);
     if (!t->slots) {
         t->slots = old;
-        return out_of_memory(p);
+        return ps_out_of_memory(p);
     }
     t->cap = new_cap;
     t->count = 0;
@@ -200,18 +200,18 @@ static bool names_add(struct parser *p, int ns, const char *name, size_t len, in
 /* Locations, registers, labels                                              */
 
 /* Index of the named location, created with init 0 on first use; -1 on error. */
-int location_index(struct parser *p, const char *name, size_t len)
+int ps_location_index(struct parser *p, const char *name, size_t len)
 {
     struct litmus *l = p->lit;
-    int index = names_find(&p->names, NS_LOCATION, name, len);
+    int index = ps_names_find(&p->names, NS_LOCATION, name, len);
     if (index >= 0)
         return index;
-    if (!reserve(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
+    if (!ps_reserve(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
         return -1;
     struct location *loc = &l->locs[l->nlocs];
-    loc->name = copy_text(name, len);
+    loc->name = ps_copy_text(name, len);
     if (!loc->name)
-        return out_of_memory(p), -1;
+        return ps_out_of_memory(p), -1;
     loc->init = 0;
     loc->alias_of = -1;
     loc->alias_proxy = PROXY_GENERIC;
@@ -222,20 +222,20 @@ int location_index(struct parser *p, const char *name, size_t len)
 }
 
 /* Index of the thread's named register, created on first use; -1 on error. */
-int register_index(struct parser *p, int thread, const char *name, size_t len)
+int ps_register_index(struct parser *p, int thread, const char *name, size_t len)
 {
     struct thread *t = &p->lit->threads[thread];
     struct thread_caps *c = &p->caps[thread];
-    int index = names_find(&p->names, register_ns(thread), name, len);
+    int index = ps_names_find(&p->names, register_ns(thread), name, len);
     if (index >= 0)
         return index;
-    if (!reserve(p, &t->reg_names, t->nregs, &c->reg_names, sizeof *t->reg_names)
-        || !reserve(p, &t->reg_has_init, t->nregs, &c->reg_has_init, sizeof *t->reg_has_init)
-        || !reserve(p, &t->reg_init, t->nregs, &c->reg_init, sizeof *t->reg_init))
+    if (!ps_reserve(p, &t->reg_names, t->nregs, &c->reg_names, sizeof *t->reg_names)
+        || !ps_reserve(p, &t->reg_has_init, t->nregs, &c->reg_has_init, sizeof *t->reg_has_init)
+        || !ps_reserve(p, &t->reg_init, t->nregs, &c->reg_init, sizeof *t->reg_init))
         return -1;
-    t->reg_names[t->nregs] = copy_text(name, len);
+    t->reg_names[t->nregs] = ps_copy_text(name, len);
     if (!t->reg_names[t->nregs])
-        return out_of_memory(p), -1;
+        return ps_out_of_memory(p), -1;
     t->reg_has_init[t->nregs] = false;
     t->reg_init[t->nregs] = 0;
     index = t->nregs++;
@@ -245,18 +245,18 @@ int register_index(struct parser *p, int thread, const char *name, size_t len)
 }
 
 /* Index into p->labels of the thread's named label, created on first use; -1 on error. */
-int label_info_index(struct parser *p, int thread, const struct token *name)
+int ps_label_info_index(struct parser *p, int thread, const struct token *name)
 {
     struct thread *t = &p->lit->threads[thread];
-    int info = names_find(&p->names, label_ns(thread), name->text, name->len);
+    int info = ps_names_find(&p->names, label_ns(thread), name->text, name->len);
     if (info >= 0)
         return info;
-    if (!reserve(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
-        || !reserve(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
+    if (!ps_reserve(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
+        || !ps_reserve(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
         return -1;
-    t->label_names[t->nlabels] = copy_text(name->text, name->len);
+    t->label_names[t->nlabels] = ps_copy_text(name->text, name->len);
     if (!t->label_names[t->nlabels])
-        return out_of_memory(p), -1;
+        return ps_out_of_memory(p), -1;
     info = p->nlabels++;
     p->labels[info].thread = thread;
     p->labels[info].local = t->nlabels++;
@@ -282,11 +282,11 @@ static int thread_index(const struct parser *p, int id)
 }
 
 /* Thread index for a P number, failing at pos when there is none. */
-int thread_index_at(struct parser *p, int id, struct srcpos pos)
+int ps_thread_index_at(struct parser *p, int id, struct srcpos pos)
 {
     int index = thread_index(p, id);
     if (index < 0)
-        fail(p, pos, "unknown thread P%d", id);
+        ps_fail(p, pos, "unknown thread P%d", id);
     return index;
 }
 
@@ -314,11 +314,11 @@ static bool token_magnitude(const struct token *t, uint64_t limit, uint64_t *out
 /* Converts the constant token t, negated when minus (its '-' token) is not
  * NULL, to a 32-bit value stored sign-extended: -2^31 to 2^32 - 1 fit, and
  * 2^31 to 2^32 - 1 are the bit patterns of -2^31 to -1. */
-bool value_of(struct parser *p, const struct token *minus, const struct token *t, int64_t *out)
+bool ps_value_of(struct parser *p, const struct token *minus, const struct token *t, int64_t *out)
 {
     uint64_t v;
     if (!token_magnitude(t, minus ? (uint64_t)1 << 31 : UINT32_MAX, &v))
-        return fail(p, minus ? minus->pos : t->pos, "constant '%s" TOK_FMT "' is out of range: "
+        return ps_fail(p, minus ? minus->pos : t->pos, "constant '%s" TOK_FMT "' is out of range: "
                     "values are 32 bits (-2147483648 to 4294967295)", minus ? "-" : "", TOK_ARG(t));
     if (minus)
         *out = -(int64_t)v;
@@ -332,11 +332,11 @@ bool parse_constant(struct parser *p, int64_t *out)
 {
     struct token minus = p->tok;
     bool negative = minus.kind == TOK_MINUS;
-    if (negative && !advance(p))
+    if (negative && !ps_advance(p))
         return false;
     if (p->tok.kind != TOK_NUMBER && p->tok.kind != TOK_HEX)
-        return fail_expected(p, "a constant");
-    return value_of(p, negative ? &minus : NULL, &p->tok, out) && advance(p);
+        return ps_fail_expected(p, "a constant");
+    return ps_value_of(p, negative ? &minus : NULL, &p->tok, out) && ps_advance(p);
 }
 
 /* Parses a small non-negative number such as a scope id. */
@@ -344,15 +344,15 @@ bool parse_small_number(struct parser *p, const char *what, int *out)
 {
     uint64_t v;
     if (p->tok.kind != TOK_NUMBER)
-        return fail_expected(p, what);
+        return ps_fail_expected(p, what);
     if (!token_magnitude(&p->tok, MAX_ID, &v))
-        return fail(p, p->tok.pos, "%s " TOK_FMT " is too large", what, TOK_ARG(&p->tok));
+        return ps_fail(p, p->tok.pos, "%s " TOK_FMT " is too large", what, TOK_ARG(&p->tok));
     *out = (int)v;
-    return advance(p);
+    return ps_advance(p);
 }
 
 /* The P number of a thread token ("P3" or "3"), without consuming it. */
-bool thread_id_of(struct parser *p, const struct token *t, int *id)
+bool ps_thread_id_of(struct parser *p, const struct token *t, int *id)
 {
     struct token digits = *t;
     uint64_t v;
@@ -362,11 +362,11 @@ bool thread_id_of(struct parser *p, const struct token *t, int *id)
         digits.kind = TOK_NUMBER;
     } else if (t->kind != TOK_NUMBER) {
         char got[MSG_NAME_MAX + 8];
-        return fail(p, t->pos, "expected a thread name like P0, got %s",
+        return ps_fail(p, t->pos, "expected a thread name like P0, got %s",
                     describe(t, got, sizeof got));
     }
     if (!token_magnitude(&digits, MAX_ID, &v))
-        return fail(p, t->pos, "thread id " TOK_FMT " is too large", TOK_ARG(t));
+        return ps_fail(p, t->pos, "thread id " TOK_FMT " is too large", TOK_ARG(t));
     *id = (int)v;
     return true;
 }
@@ -374,7 +374,7 @@ bool thread_id_of(struct parser *p, const struct token *t, int *id)
 /* Parses a thread name ("P3" or "3"). */
 bool parse_thread_id(struct parser *p, int *id)
 {
-    return thread_id_of(p, &p->tok, id) && advance(p);
+    return ps_thread_id_of(p, &p->tok, id) && ps_advance(p);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -384,7 +384,7 @@ bool parse_thread_id(struct parser *p, int *id)
 static bool parse_litmus(struct parser *p)
 {
     if (!parse_header(p) || !parse_braced_list(p, parse_init_item, "';' or '}' in the initial state")
-        || !check_aliases(p))
+        || !ps_check_aliases(p))
         return false;
     if (p->lit->dialect == DIALECT_VULKAN && p->tok.kind == TOK_LBRACE
         && !parse_braced_list(p, parse_ssw_item, "';' or '}' in the ssw list"))
@@ -433,9 +433,9 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
     p.lit = calloc(1, sizeof *p.lit);
     if (!p.lit)
         return fail_early(err, NO_PLACE, "out of memory");
-    bool ok = !path || (p.lit->path = copy_text(path, strlen(path))) != NULL;
+    bool ok = !path || (p.lit->path = ps_copy_text(path, strlen(path))) != NULL;
     if (!ok)
-        out_of_memory(&p);
+        ps_out_of_memory(&p);
     ok = ok && parse_litmus(&p);
     release_parser(&p);
     if (!ok) {
