@@ -15,15 +15,23 @@ static void push(struct rels *A, int j, lit l)
     A->sval[A->stop++] = l;
 }
 
+/* Pushes the k pairs (cols[x], lits[x]) of a row; returns k. */
+static int push_span(struct rels *A, const int *cols, const lit *lits, int k)
+{
+    if (k == 0)                             /* an empty row may have no arrays at all */
+        return 0;
+    rels_stack_reserve(A, k);
+    memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
+    memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
+    A->stop += k;
+    return k;
+}
+
 /* Pushes row i of rows t. */
 static int push_rows(struct rels *A, const struct rel_rows *t, int i)
 {
     int k = t->start[i + 1] - t->start[i];
-    rels_stack_reserve(A, k);
-    memcpy(A->scol + A->stop, t->col + t->start[i], (size_t)k * sizeof *t->col);
-    memcpy(A->sval + A->stop, t->val + t->start[i], (size_t)k * sizeof *t->val);
-    A->stop += k;
-    return k;
+    return k == 0 ? 0 : push_span(A, t->col + t->start[i], t->val + t->start[i], k);
 }
 
 int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, const lit **lits)
@@ -50,8 +58,10 @@ int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, con
         int base = A->stop, k = rel_enum(A, r, i, false);
         st->col[i] = rels_alloc(r->home, (size_t)k, sizeof **st->col);
         st->val[i] = rels_alloc(r->home, (size_t)k, sizeof **st->val);
-        memcpy(st->col[i], A->scol + base, (size_t)k * sizeof **st->col);
-        memcpy(st->val[i], A->sval + base, (size_t)k * sizeof **st->val);
+        if (k > 0) {
+            memcpy(st->col[i], A->scol + base, (size_t)k * sizeof **st->col);
+            memcpy(st->val[i], A->sval + base, (size_t)k * sizeof **st->val);
+        }
         st->len[i] = k;
         r->home->pairs += k;
         A->stop = base;
@@ -109,8 +119,10 @@ static int enum_union(struct rels *A, const struct rel *r, int i, bool flip)
         }
     }
     int k = A->stop - out;
-    memmove(A->scol + base, A->scol + out, (size_t)k * sizeof *A->scol);
-    memmove(A->sval + base, A->sval + out, (size_t)k * sizeof *A->sval);
+    if (k > 0) {
+        memmove(A->scol + base, A->scol + out, (size_t)k * sizeof *A->scol);
+        memmove(A->sval + base, A->sval + out, (size_t)k * sizeof *A->sval);
+    }
     A->stop = base + k;
     return k;
 }
@@ -218,11 +230,7 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
         const int *cols;
         const lit *lits;
         int k = rel_row_of(A, r, i, &cols, &lits);
-        rels_stack_reserve(A, k);
-        memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
-        memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
-        A->stop += k;
-        return k;
+        return push_span(A, cols, lits, k);
     }
     if (flip && r->op != REL_PLUS && (r->rows || r->cols))
         return push_rows(A, rel_cols_of(A, r), i);
@@ -244,11 +252,7 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
         const int *cols;
         const lit *lits;
         int k = cnf_closure_row(A->c, rel_closure_of(A, r), i, flip, &cols, &lits);
-        rels_stack_reserve(A, k);
-        memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
-        memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
-        A->stop += k;
-        return k;
+        return push_span(A, cols, lits, k);
     }
     case REL_ROWS: break;
     }
@@ -283,8 +287,10 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
     }
     t->col = rels_alloc(home, (size_t)size, sizeof *t->col);
     t->val = rels_alloc(home, (size_t)size, sizeof *t->val);
-    memcpy(t->col, col, (size_t)size * sizeof *col);
-    memcpy(t->val, val, (size_t)size * sizeof *val);
+    if (size > 0) {
+        memcpy(t->col, col, (size_t)size * sizeof *col);
+        memcpy(t->val, val, (size_t)size * sizeof *val);
+    }
     free(col);
     free(val);
     home->pairs += size;
