@@ -64,6 +64,17 @@ def to_dartagnan(text):
     conditions, and the arithmetic of ARITH.  Returns the text."""
     t = L.parse(text)
     t.pre = []
+    # gen.py writes now and then a bare thread number (`1:r0`, which both
+    # parsers accept) and a comment among the initial entries; Dartagnan
+    # keeps neither apart: the number is not renamed with its thread below
+    # and a comment leaves an empty entry (`;;`) that its parser rejects
+    t.init = [e for e in (re.sub(r"\(\*.*?\*\)", "", e, flags=re.S).strip() for e in t.init) if e]
+    t.init = [re.sub(r"^(\d+)\s*:", r"P\1:", e) for e in t.init]
+
+    def bare(s):
+        return re.sub(r"(?<![\w:])(\d+)\s*:\s*(?=r\d)", r"P\1:", s) if s is not None else s
+
+    t.cond, t.filter, t.locations = bare(t.cond), bare(t.filter), bare(t.locations)
     ren = {old: new for new, old in enumerate(t.pids())}
 
     def pid_sub(s):
@@ -607,7 +618,8 @@ def run(a):
     meta = {}
     groups = collections.defaultdict(list)     # (model, prop, progress, bound) -> files
     only = {tuple(c.split(":", 1)) for c in a.checks.split(",")} if a.checks else None
-    for i in range(a.index, a.index + a.n):
+    indices = [int(x) for x in a.indices.split(",")] if a.indices else range(a.index, a.index + a.n)
+    for i in indices:
         src, text, bound, other = program(a.seed, i, a.corners)
         t = L.parse(text)
         f = str((out / "files" / f"s{a.seed}-{i:05d}-{src}-{t.dialect.lower()}-b{bound}.litmus").resolve())
@@ -616,7 +628,7 @@ def run(a):
                    "other": other}
         for model, prop, prog in checks_of(t, other, only):
             groups[(model, prop, prog, bound)].append(f)
-    print(f"dartagnan cross-check: seed {a.seed}, programs {a.index}..{a.index + a.n - 1}, "
+    print(f"dartagnan cross-check: seed {a.seed}, programs {indices[0]}..{indices[-1]} ({len(indices)}), "
           f"{sum(len(v) for v in groups.values())} checks in {len(groups)} groups", flush=True)
     binary = pathlib.Path(a.bin)
     results = []
@@ -653,8 +665,10 @@ def run(a):
     table = collections.defaultdict(collections.Counter)
     for (model, label, kind), v in counts.items():
         table[(model, label)][kind] += v
-    summary = {"seed": a.seed, "first": a.index, "programs": a.n, "seconds": time.monotonic() - t0,
+    summary = {"seed": a.seed, "first": a.index, "programs": len(indices), "seconds": time.monotonic() - t0,
                "table": {f"{m} {p}": dict(c) for (m, p), c in sorted(table.items())}}
+    if a.indices:
+        summary["indices"] = list(indices)
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print_table(table)
     return post(out, binary, a.j, a.reduce)
@@ -917,6 +931,8 @@ def main():
     r.add_argument("--chunk", type=int, default=100, help="files per Dartagnan JVM")
     r.add_argument("--dart-timeout", type=int, default=20, help="Dartagnan's solver timeout per file (s)")
     r.add_argument("--reduce", type=int, default=0, help="reduce up to N unexplained disagreements")
+    r.add_argument("--indices", help="only these program indices, comma-separated (re-running some "
+                                     "programs of a run; -n and --index are then ignored)")
     r.add_argument("--checks", help="only these MODEL:PROPERTY checks, comma-separated "
                                     "(e.g. ptx-v6.0:cat_spec,ptx-v7.5:cat_spec)")
     e = sub.add_parser("explain", help="explain (and reduce) the disagreements of a finished run")
