@@ -308,7 +308,9 @@ def barrier_renamed(text):
     for (k, i), (grp, inst, bid, n) in sorted(occ.items(), reverse=True):
         m = BARRIER.match(t.code[k][i])
         if n >= min(counts[(grp, inst, bid)].values()):
-            t.code[k][i:i + 1] = [f"LC777{n}:", f"goto LC777{n}"]
+            # an arrive never waits: without a partner it does nothing
+            t.code[k][i:i + 1] = ([f"LC776{n}:"] if m.group(1) == "bar.cta.arrive"
+                                  else [f"LC777{n}:", f"goto LC777{n}"])
             changed = True
             continue
         new = f"{m.group(1)} {100 + 10 * inst + n}"
@@ -317,6 +319,48 @@ def barrier_renamed(text):
         t.code[k][i] = new
         changed |= n > 0
     return t.render() if changed else None
+
+
+def barriers_alone(text):
+    """The program without the barriers of threads that no other thread of
+    their CTA/workgroup shares a barrier instance (and id) with: such a
+    thread never waits there (README: a thread alone in its CTA or workgroup
+    passes every barrier), while Dartagnan lets a barrier instance pass only
+    when every occurrence of it in the CTA is reached, so a thread alone
+    with two occurrences, or one it skips, waits for itself.  None when
+    there is no such barrier."""
+    t = L.parse(text)
+    have = collections.defaultdict(set)             # (group, inst, id) -> threads
+    for k, code in enumerate(t.code):
+        for ins in code:
+            m = BARRIER.match(ins)
+            if m:
+                have[(group_of(t, k), int(m.group(2)), m.group(3))].add(k)
+    changed = False
+    for k, code in enumerate(t.code):
+        new = []
+        for ins in code:
+            m = BARRIER.match(ins)
+            if m and have[(group_of(t, k), int(m.group(2)), m.group(3))] == {k} and m.group(4) is None:
+                changed = True
+                new.append(f"LC775{len(new)}:")
+                continue
+            new.append(ins)
+        t.code[k] = new
+    return t.render() if changed else None
+
+
+def filter_dropped(text):
+    """The program without its filter: gpubmc's termination ignores the
+    filter (README: a filter is a condition on the final state, which an
+    execution that hangs has not), Dartagnan applies it to the registers
+    of the hanging execution; the cat files say nothing about filters.
+    None when there is no filter."""
+    t = L.parse(text)
+    if t.filter is None:
+        return None
+    t.filter = None
+    return t.render()
 
 
 def filter_unaccessed(text):
@@ -466,6 +510,17 @@ def explain(cases, binary, tmp, par=2):
       barrier-per-occurrence: with each barrier occurrence its own instance
         and unmatched occurrences hanging (see barrier_renamed), gpubmc keeps
         its verdict and Dartagnan agrees;
+      barrier-per-occurrence also: with the barriers of threads alone in
+        their CTA/workgroup dropped (see barriers_alone), both agree;
+      filter-termination: termination of a program with a filter; without
+        the filter Dartagnan agrees (see filter_dropped): undecided by the
+        model, the cat files say nothing about filters;
+      filter-cat-spec-hang: cat_spec of a program with a filter that no
+        execution that ends satisfies (gpubmc, program_spec of `exists
+        FILTER`), where without the filter both find a race: Dartagnan
+        found it in an execution that hangs, evaluating the filter on its
+        registers; undecided by the model (gpubmc counts, with a filter,
+        only executions that end: README);
       race-in-cut-execution: gpubmc said UNKNOWN and Dartagnan found a race
         (cat_spec); with each loop hanging after its first iteration (see
         loops_hang) gpubmc finds a race too: it lies in executions that the
@@ -497,6 +552,18 @@ def explain(cases, binary, tmp, par=2):
         r = filter_unaccessed(text)
         if r:
             jobs.append(dict(base, key=key + ("filter",), text=r))
+        r = barriers_alone(text)
+        if r:
+            jobs.append(dict(base, key=key + ("alone",), text=r))
+        if c["property"] == "termination":
+            r = filter_dropped(text)
+            if r:
+                jobs.append(dict(base, key=key + ("nofilter",), text=r))
+        if c["property"] == "cat_spec" and c["dartagnan"] == "FAIL" and filter_dropped(text):
+            jobs.append(dict(base, key=key + ("nofilter",), text=filter_dropped(text)))
+            t = L.parse(text)
+            t.quant, t.cond, t.filter = "exists", f"({t.filter})", None
+            jobs.append(dict(base, key=key + ("filterends",), text=t.render(), prop="program_spec"))
         r = add_register_inits(L.parse(text)).render()
         if r != L.parse(text).render():
             jobs.append(dict(base, key=key + ("reg",), text=r))
@@ -515,6 +582,9 @@ def explain(cases, binary, tmp, par=2):
         reg = got.get(key + ("reg",))
         filt = got.get(key + ("filter",))
         hang = got.get(key + ("hang",))
+        alone = got.get(key + ("alone",))
+        nofilt = got.get(key + ("nofilter",))
+        fends = got.get(key + ("filterends",))
         bounds = sorted((k[-1], v) for k, v in got.items() if k[:4] == key and re.match(r"b\d+$", k[-1]))
         if lc and lc[1] == g:
             out[key] = ("dat3m-local-consistency", f"without local consistency Dartagnan says {lc[1]}")
@@ -532,6 +602,15 @@ def explain(cases, binary, tmp, par=2):
             out[key] = ("dat3m-barrier-scope-id", f"CTA/workgroup ids made unique: both {g}")
         elif bar and bar[0] == g and bar[1] == g:
             out[key] = ("barrier-per-occurrence", f"barriers renamed per occurrence: both {g}")
+        elif alone and alone[0] == g and alone[1] == g:
+            out[key] = ("barrier-per-occurrence", f"barriers of threads alone in their CTA/workgroup "
+                                                  f"dropped: both {g}")
+        elif c["property"] == "termination" and nofilt and nofilt[0] == g and nofilt[1] == g:
+            out[key] = ("filter-termination", f"without the filter both say {g}")
+        elif (c["property"] == "cat_spec" and nofilt and fends and nofilt == ("FAIL", "FAIL")
+              and fends[0] == "FAIL" and g in ("PASS", "UNKNOWN")):
+            out[key] = ("filter-cat-spec-hang", "no execution that ends satisfies the filter (gpubmc), "
+                                                "without the filter both find the race")
         else:
             hit = [(b, v) for b, v in bounds if v[0] == v[1] and v[0] in ("PASS", "FAIL")]
             if hit and "UNKNOWN" in (g, c["dartagnan"]):
