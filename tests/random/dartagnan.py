@@ -350,6 +350,26 @@ def barriers_alone(text):
     return t.render() if changed else None
 
 
+def arrives_dropped(text):
+    """The program without its bar.cta.arrive: an arrive never waits (PTX
+    ISA), while Dartagnan lets it wait, like a sync, for every barrier of
+    its instance in the CTA, also for one a thread skips.  None when there
+    is none."""
+    t = L.parse(text)
+    changed = False
+    for k, code in enumerate(t.code):
+        new = []
+        for ins in code:
+            m = BARRIER.match(ins)
+            if m and m.group(1) == "bar.cta.arrive":
+                changed = True
+                new.append(f"LC774{len(new)}:")
+                continue
+            new.append(ins)
+        t.code[k] = new
+    return t.render() if changed else None
+
+
 def filter_dropped(text):
     """The program without its filter: gpubmc's termination ignores the
     filter (README: a filter is a condition on the final state, which an
@@ -512,6 +532,8 @@ def explain(cases, binary, tmp, par=2):
         its verdict and Dartagnan agrees;
       barrier-per-occurrence also: with the barriers of threads alone in
         their CTA/workgroup dropped (see barriers_alone), both agree;
+      dat3m-arrive-waits: without the bar.cta.arrive instructions (see
+        arrives_dropped), both agree;
       filter-termination: termination of a program with a filter; without
         the filter Dartagnan agrees (see filter_dropped): undecided by the
         model, the cat files say nothing about filters;
@@ -555,6 +577,9 @@ def explain(cases, binary, tmp, par=2):
         r = barriers_alone(text)
         if r:
             jobs.append(dict(base, key=key + ("alone",), text=r))
+        r = arrives_dropped(text)
+        if r:
+            jobs.append(dict(base, key=key + ("arrive",), text=r))
         if c["property"] == "termination":
             r = filter_dropped(text)
             if r:
@@ -584,6 +609,7 @@ def explain(cases, binary, tmp, par=2):
         hang = got.get(key + ("hang",))
         alone = got.get(key + ("alone",))
         nofilt = got.get(key + ("nofilter",))
+        arrive = got.get(key + ("arrive",))
         fends = got.get(key + ("filterends",))
         bounds = sorted((k[-1], v) for k, v in got.items() if k[:4] == key and re.match(r"b\d+$", k[-1]))
         if lc and lc[1] == g:
@@ -605,6 +631,8 @@ def explain(cases, binary, tmp, par=2):
         elif alone and alone[0] == g and alone[1] == g:
             out[key] = ("barrier-per-occurrence", f"barriers of threads alone in their CTA/workgroup "
                                                   f"dropped: both {g}")
+        elif arrive and arrive[0] == g and arrive[1] == g:
+            out[key] = ("dat3m-arrive-waits", f"without bar.cta.arrive both say {g}")
         elif c["property"] == "termination" and nofilt and nofilt[0] == g and nofilt[1] == g:
             out[key] = ("filter-termination", f"without the filter both say {g}")
         elif (c["property"] == "cat_spec" and nofilt and fends and nofilt == ("FAIL", "FAIL")
