@@ -430,6 +430,50 @@ def filter_unaccessed(text):
     return t.render() if changed else None
 
 
+def filter_alias_named(text):
+    """The program with each filter location that no instruction names,
+    while some instruction names an alias of it, written as that alias:
+    Dartagnan leaves the final value of a location named only through its
+    aliases free in a filter (and in a condition that names nothing else
+    of it), where it keeps the alias's.  None when there is none."""
+    t = L.parse(text)
+    if t.filter is None:
+        return None
+    alias = {}
+    for e in t.init:
+        m = re.match(r"(\w+)\s*(?:@\s*\w+\s*)?aliases\s+(\w+)$", e)
+        if m:
+            alias[m.group(1)] = m.group(2)
+
+    def root(x):
+        while x in alias:
+            x = alias[x]
+        return x
+
+    named = set()
+    for code in t.code:
+        for ins in code:
+            for o in (ins.split(None, 1) + [""])[1].split(","):
+                o = o.strip()
+                if re.match(r"[a-z]\w*$", o) and not re.match(r"r\d+$", o):
+                    named.add(o)
+    changed = False
+
+    def sub(m):
+        nonlocal changed
+        name = m.group(0)
+        if re.match(r"r\d+$", name) or name in named:
+            return name
+        others = sorted(a for a in named if root(a) == root(name))
+        if others:
+            changed = True
+            return others[0]
+        return name
+
+    t.filter = re.sub(r"(?<![:\w])[a-z]\w*\b", sub, t.filter)
+    return t.render() if changed else None
+
+
 def scopes_renumbered(text):
     """The program with CTA (workgroup) ids made unique across GPUs (queue
     families): Dartagnan groups control barriers by the CTA or workgroup
@@ -521,6 +565,8 @@ def explain(cases, binary, tmp, par=2):
       dat3m-filter-unaccessed: with each filter location that no instruction
         accesses replaced by its initial value (see filter_unaccessed),
         Dartagnan agrees;
+        also: with each filter location that no instruction names written as
+        an alias some instruction names (see filter_alias_named);
       dat3m-register-init: with every register given an explicit initial 0
         (see add_register_inits), Dartagnan agrees;
       dat3m-cas-register: with each PTX CAS given a destination register of its
@@ -574,6 +620,9 @@ def explain(cases, binary, tmp, par=2):
         r = filter_unaccessed(text)
         if r:
             jobs.append(dict(base, key=key + ("filter",), text=r))
+        r = filter_alias_named(text)
+        if r:
+            jobs.append(dict(base, key=key + ("falias",), text=r))
         r = barriers_alone(text)
         if r:
             jobs.append(dict(base, key=key + ("alone",), text=r))
@@ -610,6 +659,7 @@ def explain(cases, binary, tmp, par=2):
         alone = got.get(key + ("alone",))
         nofilt = got.get(key + ("nofilter",))
         arrive = got.get(key + ("arrive",))
+        falias = got.get(key + ("falias",))
         fends = got.get(key + ("filterends",))
         bounds = sorted((k[-1], v) for k, v in got.items() if k[:4] == key and re.match(r"b\d+$", k[-1]))
         if lc and lc[1] == g:
@@ -620,6 +670,9 @@ def explain(cases, binary, tmp, par=2):
         elif filt and filt[0] == g and filt[1] == g:
             out[key] = ("dat3m-filter-unaccessed", f"filter locations nothing accesses replaced by their "
                                                    f"initial values: both {g}")
+        elif falias and falias[0] == g and falias[1] == g:
+            out[key] = ("dat3m-filter-unaccessed", f"filter locations named through the alias the program "
+                                                   f"uses: both {g}")
         elif reg and reg[0] == g and reg[1] == g:
             out[key] = ("dat3m-register-init", f"registers given explicit initial values: both {g}")
         elif cas and cas[0] == g and cas[1] == g:
@@ -861,6 +914,98 @@ def print_table(table):
         print(f"{m:16} {p:20} " + " ".join(f"{c.get(k, 0):15d}" for k in kinds))
 
 
+# ---------------------------------------------------------------- the final table
+JUDGED = {"dartagnan": ("dat3m-", "barrier-per-occurrence", "dartagnan-"),
+          "bound": ("bound", "race-in-cut-execution", "incomplete-"),
+          "undecided": ("filter-termination", "filter-cat-spec-hang", "undecided-"),
+          "gpubmc": ("gpubmc-",)}
+
+
+def judged_column(cls):
+    for col, prefixes in JUDGED.items():
+        if any(cls == p or (p.endswith("-") and cls.startswith(p)) for p in prefixes):
+            return col
+    return "unjudged"
+
+
+def table(a):
+    """Adds up runs (each OUT of `run`, with `explain`'s cases.jsonl): a
+    run OUT-fix (a re-run of some programs with --indices) replaces their
+    rows.  Disagreements count under their explained class, or under the
+    class that --judged (CSV: index,model,property,progress,class,reason;
+    `*` matches anything) gives the unexplained ones, judged by hand."""
+    judged = []
+    if a.judged:
+        import csv
+        with open(a.judged) as fh:
+            for row in csv.DictReader(l for l in fh if not l.startswith("#")):
+                judged.append(row)
+
+    def manual(r):
+        for j in judged:
+            if (str(r["index"]) == j["index"] and j["model"] in ("*", r["model"])
+                    and j["property"] in ("*", r["property"]) and j["progress"] in ("*", str(r["progress"]))):
+                return j["class"]
+        return None
+
+    rows, programs, seconds, seed = {}, set(), 0.0, set()
+    for out in map(pathlib.Path, a.runs):
+        for d in [out, out.with_name(out.name + "-fix")]:
+            if not (d / "summary.json").exists():
+                continue
+            summ = json.loads((d / "summary.json").read_text())
+            seconds += summ["seconds"]
+            seed.add(summ["seed"])
+            classes = {}
+            if (d / "cases.jsonl").exists():
+                for l in open(d / "cases.jsonl"):
+                    c = json.loads(l)
+                    classes[(c["index"], c["model"], c["property"], c["progress"])] = c["class"]
+            fixed = set(summ.get("indices", []))
+            if fixed:
+                rows = {k: v for k, v in rows.items() if k[0] not in fixed}
+            for l in open(d / "results.jsonl"):
+                r = json.loads(l)
+                key = (r["index"], r["model"], r["property"], r["progress"])
+                r["class"] = classes.get(key)
+                rows[key] = r
+                programs.add(r["index"])
+    cols = ["agree", "dartagnan", "bound", "undecided", "gpubmc", "unjudged", "inconclusive", "error",
+            "dartagnan-error"]
+    tab = collections.defaultdict(collections.Counter)
+    unjudged = []
+    for key, r in sorted(rows.items(), key=lambda kv: str(kv[0])):
+        label = r["property"] if r["property"] != "termination" else \
+            f"termination-{'fair' if r['progress'] == 'fair' else 'other'}"
+        k = r["kind"]
+        if k == "disagree":
+            cls = r["class"] or "unexplained"
+            if cls == "unexplained":
+                cls = manual(r) or "unexplained"
+            k = judged_column(cls)
+            if k == "unjudged":
+                unjudged.append(r)
+        tab[(r["model"], label)][k] += 1
+    print(f"seed {sorted(seed)}, {len(programs)} programs, {len(rows)} checks, {seconds:.0f} s of runs")
+    print(f"| model | property | checks | " + " | ".join(cols) + " |")
+    print("|---|---|---:|" + "---:|" * len(cols))
+    total = collections.Counter()
+    for (m, p), c in sorted(tab.items()):
+        total.update(c)
+        print(f"| {m} | {p} | {sum(c.values())} | " + " | ".join(str(c.get(k, 0)) for k in cols) + " |")
+    print(f"| all | all | {sum(total.values())} | " + " | ".join(str(total.get(k, 0)) for k in cols) + " |")
+    for r in unjudged:
+        print(f"unjudged: {r['index']} {r['model']} {r['property']} {r['progress']} gpubmc {r['gpubmc']} "
+              f"Dartagnan {r['dartagnan']} {r['file']}")
+    for r in rows.values():
+        if r["kind"] == "error":
+            print(f"gpubmc error: {r['index']} {r['model']} {r['property']} {r['progress']}: {r['gpubmc_reason'][:200]}")
+        if r["kind"] == "dartagnan-error":
+            print(f"dartagnan error: {r['index']} {r['model']} {r['property']} {r['progress']}: "
+                  f"{r['dartagnan']} {r['dartagnan_reason'][:120]}")
+    return 0
+
+
 # ---------------------------------------------------------------- reduction
 def shrink_candidates(t):
     """Smaller programs than t, smallest steps last."""
@@ -1056,6 +1201,9 @@ def main():
     d.add_argument("--bound", type=int, default=1)
     d.add_argument("--rounds", type=int, default=60)
     d.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
+    tb = sub.add_parser("table", help="add up finished runs (and their -fix re-runs) into one table")
+    tb.add_argument("runs", nargs="+")
+    tb.add_argument("--judged", help="CSV of hand-judged unexplained disagreements")
     tr = sub.add_parser("translate")
     tr.add_argument("file")
     a = ap.parse_args()
@@ -1063,6 +1211,8 @@ def main():
         return run(a)
     if a.cmd == "reduce":
         return reduce(a)
+    if a.cmd == "table":
+        return table(a)
     if a.cmd == "explain":
         if a.only_reduce:
             return reduce_cases(pathlib.Path(a.out), pathlib.Path(a.bin), a.reduce or 1000)
