@@ -857,6 +857,24 @@ def post(out, binary, par=2, reduce_max=0):
     return 0
 
 
+def reexplain(out, binary, par=2):
+    """Explains again only the unexplained disagreements of OUT/cases.jsonl
+    (after new classes were added), updating the file."""
+    cases = [json.loads(l) for l in open(out / "cases.jsonl")]
+    todo = [c for c in cases if c["class"] == "unexplained"]
+    with tempfile.TemporaryDirectory(prefix="gpubmc-dexplain-") as tmp:
+        ex = explain(todo, binary, pathlib.Path(tmp), par=par)
+    for c in todo:
+        c["class"], c["class_detail"] = ex[(c["file"], c["model"], c["property"], c["progress"])]
+    with open(out / "cases.jsonl", "w") as fh:
+        for c in cases:
+            fh.write(json.dumps(c) + "\n")
+    classes = collections.Counter(c["class"] for c in cases)
+    print(f"re-explained {len(todo)} unexplained disagreements: " +
+          ", ".join(f"{v} {k}" for k, v in classes.most_common()), flush=True)
+    return 0
+
+
 def reduce_cases(out, binary, reduce_max, skip_done=True):
     """Reduces up to reduce_max unexplained disagreements of OUT/cases.jsonl,
     one per program and property, into OUT/reduced/ (those already there are
@@ -1193,6 +1211,8 @@ def main():
     e.add_argument("-j", type=int, default=2)
     e.add_argument("--reduce", type=int, default=0)
     e.add_argument("--only-reduce", action="store_true", help="reduce the unexplained cases of cases.jsonl")
+    e.add_argument("--unexplained", action="store_true",
+                   help="explain again only the unexplained cases of cases.jsonl")
     d = sub.add_parser("reduce")
     d.add_argument("file")
     d.add_argument("--model", required=True)
@@ -1214,6 +1234,8 @@ def main():
     if a.cmd == "table":
         return table(a)
     if a.cmd == "explain":
+        if a.unexplained:
+            return reexplain(pathlib.Path(a.out), pathlib.Path(a.bin), a.j)
         if a.only_reduce:
             return reduce_cases(pathlib.Path(a.out), pathlib.Path(a.bin), a.reduce or 1000)
         return post(pathlib.Path(a.out), pathlib.Path(a.bin), a.j, a.reduce)
