@@ -294,8 +294,9 @@ static enum tri barrier_passes(struct ictx *x, int b)
         bool met, unk, owes;
         thread_at_barrier(x, b, t, &met, &unk, &owes);
         count += met;
-        if (!met && unk)
-            unknown = true;
+        if (!met && unk && (owes || in->has_bar_quorum))
+            unknown = true;   /* without a quorum only a thread that owes b matters
+                               * (exec.c, encode_barrier: met or not owes) */
         else if (!met && owes)
             blocked = true;
     }
@@ -711,7 +712,9 @@ static bool check_sync(const struct program *p, const struct choice *ch, struct 
         if (eb->kind != EV_BARRIER || !eb->in->has_bar_id)
             continue;
         if (!eb->in->has_bar_quorum) {
-            if (!ch->sync[b])
+            /* only a reached one: the encoder fixes the sync literal of one
+             * that no path reaches to false (exec.c, encode_barriers) */
+            if (!ch->sync[b] && out->cf[b])
                 return fail(out, "a named barrier without quorum does not synchronise");
             continue;
         }
