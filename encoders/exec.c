@@ -243,7 +243,8 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
         int m = group[i], tm = p->events[m].thread;
         lit same = m == b ? LIT_TRUE : tm == tb ? LIT_FALSE : same_instance(c, p, x, b, m);
         cf[i] = cnf_and(c, same, s->cf[m]);
-        sy[i] = cnf_and(c, same, x->sync[m]);
+        sy[i] = cnf_and(c, cf[i], x->sync[m]);   /* only reached members count (a named
+                                                    barrier without quorum always syncs) */
         met[tm] = cnf_or(c, met[tm], cf[i]);
         owes[tm] = cnf_or(c, owes[tm], blocks_if_unreached(c, p, x, b, m));
         if (tm != tb && !(in->arrive && !in->has_bar_quorum))   /* an arrive waits for nobody */

@@ -294,8 +294,9 @@ static enum tri barrier_passes(struct ictx *x, int b)
         bool met, unk, owes;
         thread_at_barrier(x, b, t, &met, &unk, &owes);
         count += met;
-        if (!met && unk)
-            unknown = true;
+        if (!met && unk && (owes || in->has_bar_quorum))
+            unknown = true;   /* without a quorum only a thread that owes b matters
+                               * (exec.c, encode_barrier: met or not owes) */
         else if (!met && owes)
             blocked = true;
     }

@@ -64,6 +64,17 @@ def to_dartagnan(text):
     conditions, and the arithmetic of ARITH.  Returns the text."""
     t = L.parse(text)
     t.pre = []
+    # gen.py writes now and then a bare thread number (`1:r0`, which both
+    # parsers accept) and a comment among the initial entries; Dartagnan
+    # keeps neither apart: the number is not renamed with its thread below
+    # and a comment leaves an empty entry (`;;`) that its parser rejects
+    t.init = [e for e in (re.sub(r"\(\*.*?\*\)", "", e, flags=re.S).strip() for e in t.init) if e]
+    t.init = [re.sub(r"^(\d+)\s*:", r"P\1:", e) for e in t.init]
+
+    def bare(s):
+        return re.sub(r"(?<![\w:])(\d+)\s*:\s*(?=r\d)", r"P\1:", s) if s is not None else s
+
+    t.cond, t.filter, t.locations = bare(t.cond), bare(t.filter), bare(t.locations)
     ren = {old: new for new, old in enumerate(t.pids())}
 
     def pid_sub(s):
@@ -297,7 +308,9 @@ def barrier_renamed(text):
     for (k, i), (grp, inst, bid, n) in sorted(occ.items(), reverse=True):
         m = BARRIER.match(t.code[k][i])
         if n >= min(counts[(grp, inst, bid)].values()):
-            t.code[k][i:i + 1] = [f"LC777{n}:", f"goto LC777{n}"]
+            # an arrive never waits: without a partner it does nothing
+            t.code[k][i:i + 1] = ([f"LC776{n}:"] if m.group(1) == "bar.cta.arrive"
+                                  else [f"LC777{n}:", f"goto LC777{n}"])
             changed = True
             continue
         new = f"{m.group(1)} {100 + 10 * inst + n}"
@@ -306,6 +319,68 @@ def barrier_renamed(text):
         t.code[k][i] = new
         changed |= n > 0
     return t.render() if changed else None
+
+
+def barriers_alone(text):
+    """The program without the barriers of threads that no other thread of
+    their CTA/workgroup shares a barrier instance (and id) with: such a
+    thread never waits there (README: a thread alone in its CTA or workgroup
+    passes every barrier), while Dartagnan lets a barrier instance pass only
+    when every occurrence of it in the CTA is reached, so a thread alone
+    with two occurrences, or one it skips, waits for itself.  None when
+    there is no such barrier."""
+    t = L.parse(text)
+    have = collections.defaultdict(set)             # (group, inst, id) -> threads
+    for k, code in enumerate(t.code):
+        for ins in code:
+            m = BARRIER.match(ins)
+            if m:
+                have[(group_of(t, k), int(m.group(2)), m.group(3))].add(k)
+    changed = False
+    for k, code in enumerate(t.code):
+        new = []
+        for ins in code:
+            m = BARRIER.match(ins)
+            if m and have[(group_of(t, k), int(m.group(2)), m.group(3))] == {k} and m.group(4) is None:
+                changed = True
+                new.append(f"LC775{len(new)}:")
+                continue
+            new.append(ins)
+        t.code[k] = new
+    return t.render() if changed else None
+
+
+def arrives_dropped(text):
+    """The program without its bar.cta.arrive: an arrive never waits (PTX
+    ISA), while Dartagnan lets it wait, like a sync, for every barrier of
+    its instance in the CTA, also for one a thread skips.  None when there
+    is none."""
+    t = L.parse(text)
+    changed = False
+    for k, code in enumerate(t.code):
+        new = []
+        for ins in code:
+            m = BARRIER.match(ins)
+            if m and m.group(1) == "bar.cta.arrive":
+                changed = True
+                new.append(f"LC774{len(new)}:")
+                continue
+            new.append(ins)
+        t.code[k] = new
+    return t.render() if changed else None
+
+
+def filter_dropped(text):
+    """The program without its filter: gpubmc's termination ignores the
+    filter (README: a filter is a condition on the final state, which an
+    execution that hangs has not), Dartagnan applies it to the registers
+    of the hanging execution; the cat files say nothing about filters.
+    None when there is no filter."""
+    t = L.parse(text)
+    if t.filter is None:
+        return None
+    t.filter = None
+    return t.render()
 
 
 def filter_unaccessed(text):
@@ -349,6 +424,50 @@ def filter_unaccessed(text):
         if root(name) in init and root(name) not in used and not re.match(r"r\d+$", name):
             changed = True
             return init[root(name)]
+        return name
+
+    t.filter = re.sub(r"(?<![:\w])[a-z]\w*\b", sub, t.filter)
+    return t.render() if changed else None
+
+
+def filter_alias_named(text):
+    """The program with each filter location that no instruction names,
+    while some instruction names an alias of it, written as that alias:
+    Dartagnan leaves the final value of a location named only through its
+    aliases free in a filter (and in a condition that names nothing else
+    of it), where it keeps the alias's.  None when there is none."""
+    t = L.parse(text)
+    if t.filter is None:
+        return None
+    alias = {}
+    for e in t.init:
+        m = re.match(r"(\w+)\s*(?:@\s*\w+\s*)?aliases\s+(\w+)$", e)
+        if m:
+            alias[m.group(1)] = m.group(2)
+
+    def root(x):
+        while x in alias:
+            x = alias[x]
+        return x
+
+    named = set()
+    for code in t.code:
+        for ins in code:
+            for o in (ins.split(None, 1) + [""])[1].split(","):
+                o = o.strip()
+                if re.match(r"[a-z]\w*$", o) and not re.match(r"r\d+$", o):
+                    named.add(o)
+    changed = False
+
+    def sub(m):
+        nonlocal changed
+        name = m.group(0)
+        if re.match(r"r\d+$", name) or name in named:
+            return name
+        others = sorted(a for a in named if root(a) == root(name))
+        if others:
+            changed = True
+            return others[0]
         return name
 
     t.filter = re.sub(r"(?<![:\w])[a-z]\w*\b", sub, t.filter)
@@ -446,6 +565,8 @@ def explain(cases, binary, tmp, par=2):
       dat3m-filter-unaccessed: with each filter location that no instruction
         accesses replaced by its initial value (see filter_unaccessed),
         Dartagnan agrees;
+        also: with each filter location that no instruction names written as
+        an alias some instruction names (see filter_alias_named);
       dat3m-register-init: with every register given an explicit initial 0
         (see add_register_inits), Dartagnan agrees;
       dat3m-cas-register: with each PTX CAS given a destination register of its
@@ -455,6 +576,19 @@ def explain(cases, binary, tmp, par=2):
       barrier-per-occurrence: with each barrier occurrence its own instance
         and unmatched occurrences hanging (see barrier_renamed), gpubmc keeps
         its verdict and Dartagnan agrees;
+      barrier-per-occurrence also: with the barriers of threads alone in
+        their CTA/workgroup dropped (see barriers_alone), both agree;
+      dat3m-arrive-waits: without the bar.cta.arrive instructions (see
+        arrives_dropped), both agree;
+      filter-termination: termination of a program with a filter; without
+        the filter Dartagnan agrees (see filter_dropped): undecided by the
+        model, the cat files say nothing about filters;
+      filter-cat-spec-hang: cat_spec of a program with a filter that no
+        execution that ends satisfies (gpubmc, program_spec of `exists
+        FILTER`), where without the filter both find a race: Dartagnan
+        found it in an execution that hangs, evaluating the filter on its
+        registers; undecided by the model (gpubmc counts, with a filter,
+        only executions that end: README);
       race-in-cut-execution: gpubmc said UNKNOWN and Dartagnan found a race
         (cat_spec); with each loop hanging after its first iteration (see
         loops_hang) gpubmc finds a race too: it lies in executions that the
@@ -486,6 +620,24 @@ def explain(cases, binary, tmp, par=2):
         r = filter_unaccessed(text)
         if r:
             jobs.append(dict(base, key=key + ("filter",), text=r))
+        r = filter_alias_named(text)
+        if r:
+            jobs.append(dict(base, key=key + ("falias",), text=r))
+        r = barriers_alone(text)
+        if r:
+            jobs.append(dict(base, key=key + ("alone",), text=r))
+        r = arrives_dropped(text)
+        if r:
+            jobs.append(dict(base, key=key + ("arrive",), text=r))
+        if c["property"] == "termination":
+            r = filter_dropped(text)
+            if r:
+                jobs.append(dict(base, key=key + ("nofilter",), text=r))
+        if c["property"] == "cat_spec" and c["dartagnan"] == "FAIL" and filter_dropped(text):
+            jobs.append(dict(base, key=key + ("nofilter",), text=filter_dropped(text)))
+            t = L.parse(text)
+            t.quant, t.cond, t.filter = "exists", f"({t.filter})", None
+            jobs.append(dict(base, key=key + ("filterends",), text=t.render(), prop="program_spec"))
         r = add_register_inits(L.parse(text)).render()
         if r != L.parse(text).render():
             jobs.append(dict(base, key=key + ("reg",), text=r))
@@ -504,6 +656,11 @@ def explain(cases, binary, tmp, par=2):
         reg = got.get(key + ("reg",))
         filt = got.get(key + ("filter",))
         hang = got.get(key + ("hang",))
+        alone = got.get(key + ("alone",))
+        nofilt = got.get(key + ("nofilter",))
+        arrive = got.get(key + ("arrive",))
+        falias = got.get(key + ("falias",))
+        fends = got.get(key + ("filterends",))
         bounds = sorted((k[-1], v) for k, v in got.items() if k[:4] == key and re.match(r"b\d+$", k[-1]))
         if lc and lc[1] == g:
             out[key] = ("dat3m-local-consistency", f"without local consistency Dartagnan says {lc[1]}")
@@ -513,6 +670,9 @@ def explain(cases, binary, tmp, par=2):
         elif filt and filt[0] == g and filt[1] == g:
             out[key] = ("dat3m-filter-unaccessed", f"filter locations nothing accesses replaced by their "
                                                    f"initial values: both {g}")
+        elif falias and falias[0] == g and falias[1] == g:
+            out[key] = ("dat3m-filter-unaccessed", f"filter locations named through the alias the program "
+                                                   f"uses: both {g}")
         elif reg and reg[0] == g and reg[1] == g:
             out[key] = ("dat3m-register-init", f"registers given explicit initial values: both {g}")
         elif cas and cas[0] == g and cas[1] == g:
@@ -521,6 +681,17 @@ def explain(cases, binary, tmp, par=2):
             out[key] = ("dat3m-barrier-scope-id", f"CTA/workgroup ids made unique: both {g}")
         elif bar and bar[0] == g and bar[1] == g:
             out[key] = ("barrier-per-occurrence", f"barriers renamed per occurrence: both {g}")
+        elif alone and alone[0] == g and alone[1] == g:
+            out[key] = ("barrier-per-occurrence", f"barriers of threads alone in their CTA/workgroup "
+                                                  f"dropped: both {g}")
+        elif arrive and arrive[0] == g and arrive[1] == g:
+            out[key] = ("dat3m-arrive-waits", f"without bar.cta.arrive both say {g}")
+        elif c["property"] == "termination" and nofilt and nofilt[0] == g and nofilt[1] == g:
+            out[key] = ("filter-termination", f"without the filter both say {g}")
+        elif (c["property"] == "cat_spec" and nofilt and fends and nofilt == ("FAIL", "FAIL")
+              and fends[0] == "FAIL" and g in ("PASS", "UNKNOWN")):
+            out[key] = ("filter-cat-spec-hang", "no execution that ends satisfies the filter (gpubmc), "
+                                                "without the filter both find the race")
         else:
             hit = [(b, v) for b, v in bounds if v[0] == v[1] and v[0] in ("PASS", "FAIL")]
             if hit and "UNKNOWN" in (g, c["dartagnan"]):
@@ -570,10 +741,24 @@ def can_hang(t):
     return False
 
 
-def checks_of(t, other):
+def checks_of(t, other, only=None):
     """(model, property, progress) triples for a program: termination only
     where some thread could hang (a straight-line program without barriers
-    terminates under every progress model)."""
+    terminates under every progress model).  `only`, a set of (model,
+    property), replaces them by exactly those pairs that fit the dialect
+    (PTX cat_spec included, which the default leaves out: the PTX models
+    flag nothing, so both tools say PASS)."""
+    if only is not None:
+        out = []
+        for m in MODELS[t.dialect]:
+            for mm, p in sorted(only):
+                if mm != m:
+                    continue
+                if p != "termination":
+                    out.append((m, p, None))
+                elif can_hang(t):
+                    out += [(m, p, "fair"), (m, p, other)]
+        return out
     out = []
     for m in MODELS[t.dialect]:
         out.append((m, "program_spec", None))
@@ -592,16 +777,18 @@ def run(a):
     (out / "cases").mkdir(parents=True, exist_ok=True)
     meta = {}
     groups = collections.defaultdict(list)     # (model, prop, progress, bound) -> files
-    for i in range(a.index, a.index + a.n):
+    only = {tuple(c.split(":", 1)) for c in a.checks.split(",")} if a.checks else None
+    indices = [int(x) for x in a.indices.split(",")] if a.indices else range(a.index, a.index + a.n)
+    for i in indices:
         src, text, bound, other = program(a.seed, i, a.corners)
         t = L.parse(text)
         f = str((out / "files" / f"s{a.seed}-{i:05d}-{src}-{t.dialect.lower()}-b{bound}.litmus").resolve())
         pathlib.Path(f).write_text(text)
         meta[f] = {"index": i, "source": src, "dialect": t.dialect, "bound": bound, "quant": t.quant,
                    "other": other}
-        for model, prop, prog in checks_of(t, other):
+        for model, prop, prog in checks_of(t, other, only):
             groups[(model, prop, prog, bound)].append(f)
-    print(f"dartagnan cross-check: seed {a.seed}, programs {a.index}..{a.index + a.n - 1}, "
+    print(f"dartagnan cross-check: seed {a.seed}, programs {indices[0]}..{indices[-1]} ({len(indices)}), "
           f"{sum(len(v) for v in groups.values())} checks in {len(groups)} groups", flush=True)
     binary = pathlib.Path(a.bin)
     results = []
@@ -638,8 +825,10 @@ def run(a):
     table = collections.defaultdict(collections.Counter)
     for (model, label, kind), v in counts.items():
         table[(model, label)][kind] += v
-    summary = {"seed": a.seed, "first": a.index, "programs": a.n, "seconds": time.monotonic() - t0,
+    summary = {"seed": a.seed, "first": a.index, "programs": len(indices), "seconds": time.monotonic() - t0,
                "table": {f"{m} {p}": dict(c) for (m, p), c in sorted(table.items())}}
+    if a.indices:
+        summary["indices"] = list(indices)
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print_table(table)
     return post(out, binary, a.j, a.reduce)
@@ -665,6 +854,24 @@ def post(out, binary, par=2, reduce_max=0):
           ", ".join(f"{v} {k}" for k, v in classes.most_common()), flush=True)
     if reduce_max:
         reduce_cases(out, binary, reduce_max)
+    return 0
+
+
+def reexplain(out, binary, par=2):
+    """Explains again only the unexplained disagreements of OUT/cases.jsonl
+    (after new classes were added), updating the file."""
+    cases = [json.loads(l) for l in open(out / "cases.jsonl")]
+    todo = [c for c in cases if c["class"] == "unexplained"]
+    with tempfile.TemporaryDirectory(prefix="gpubmc-dexplain-") as tmp:
+        ex = explain(todo, binary, pathlib.Path(tmp), par=par)
+    for c in todo:
+        c["class"], c["class_detail"] = ex[(c["file"], c["model"], c["property"], c["progress"])]
+    with open(out / "cases.jsonl", "w") as fh:
+        for c in cases:
+            fh.write(json.dumps(c) + "\n")
+    classes = collections.Counter(c["class"] for c in cases)
+    print(f"re-explained {len(todo)} unexplained disagreements: " +
+          ", ".join(f"{v} {k}" for k, v in classes.most_common()), flush=True)
     return 0
 
 
@@ -723,6 +930,98 @@ def print_table(table):
     print(f"{'model':16} {'property':20} " + " ".join(f"{k:>15}" for k in kinds))
     for (m, p), c in sorted(table.items()):
         print(f"{m:16} {p:20} " + " ".join(f"{c.get(k, 0):15d}" for k in kinds))
+
+
+# ---------------------------------------------------------------- the final table
+JUDGED = {"dartagnan": ("dat3m-", "barrier-per-occurrence", "dartagnan-"),
+          "bound": ("bound", "race-in-cut-execution", "incomplete-"),
+          "undecided": ("filter-termination", "filter-cat-spec-hang", "undecided-"),
+          "gpubmc": ("gpubmc-",)}
+
+
+def judged_column(cls):
+    for col, prefixes in JUDGED.items():
+        if any(cls == p or (p.endswith("-") and cls.startswith(p)) for p in prefixes):
+            return col
+    return "unjudged"
+
+
+def table(a):
+    """Adds up runs (each OUT of `run`, with `explain`'s cases.jsonl): a
+    run OUT-fix (a re-run of some programs with --indices) replaces their
+    rows.  Disagreements count under their explained class, or under the
+    class that --judged (CSV: index,model,property,progress,class,reason;
+    `*` matches anything) gives the unexplained ones, judged by hand."""
+    judged = []
+    if a.judged:
+        import csv
+        with open(a.judged) as fh:
+            for row in csv.DictReader(l for l in fh if not l.startswith("#")):
+                judged.append(row)
+
+    def manual(r):
+        for j in judged:
+            if (str(r["index"]) == j["index"] and j["model"] in ("*", r["model"])
+                    and j["property"] in ("*", r["property"]) and j["progress"] in ("*", str(r["progress"]))):
+                return j["class"]
+        return None
+
+    rows, programs, seconds, seed = {}, set(), 0.0, set()
+    for out in map(pathlib.Path, a.runs):
+        for d in [out, out.with_name(out.name + "-fix")]:
+            if not (d / "summary.json").exists():
+                continue
+            summ = json.loads((d / "summary.json").read_text())
+            seconds += summ["seconds"]
+            seed.add(summ["seed"])
+            classes = {}
+            if (d / "cases.jsonl").exists():
+                for l in open(d / "cases.jsonl"):
+                    c = json.loads(l)
+                    classes[(c["index"], c["model"], c["property"], c["progress"])] = c["class"]
+            fixed = set(summ.get("indices", []))
+            if fixed:
+                rows = {k: v for k, v in rows.items() if k[0] not in fixed}
+            for l in open(d / "results.jsonl"):
+                r = json.loads(l)
+                key = (r["index"], r["model"], r["property"], r["progress"])
+                r["class"] = classes.get(key)
+                rows[key] = r
+                programs.add(r["index"])
+    cols = ["agree", "dartagnan", "bound", "undecided", "gpubmc", "unjudged", "inconclusive", "error",
+            "dartagnan-error"]
+    tab = collections.defaultdict(collections.Counter)
+    unjudged = []
+    for key, r in sorted(rows.items(), key=lambda kv: str(kv[0])):
+        label = r["property"] if r["property"] != "termination" else \
+            f"termination-{'fair' if r['progress'] == 'fair' else 'other'}"
+        k = r["kind"]
+        if k == "disagree":
+            cls = r["class"] or "unexplained"
+            if cls == "unexplained":
+                cls = manual(r) or "unexplained"
+            k = judged_column(cls)
+            if k == "unjudged":
+                unjudged.append(r)
+        tab[(r["model"], label)][k] += 1
+    print(f"seed {sorted(seed)}, {len(programs)} programs, {len(rows)} checks, {seconds:.0f} s of runs")
+    print(f"| model | property | checks | " + " | ".join(cols) + " |")
+    print("|---|---|---:|" + "---:|" * len(cols))
+    total = collections.Counter()
+    for (m, p), c in sorted(tab.items()):
+        total.update(c)
+        print(f"| {m} | {p} | {sum(c.values())} | " + " | ".join(str(c.get(k, 0)) for k in cols) + " |")
+    print(f"| all | all | {sum(total.values())} | " + " | ".join(str(total.get(k, 0)) for k in cols) + " |")
+    for r in unjudged:
+        print(f"unjudged: {r['index']} {r['model']} {r['property']} {r['progress']} gpubmc {r['gpubmc']} "
+              f"Dartagnan {r['dartagnan']} {r['file']}")
+    for r in rows.values():
+        if r["kind"] == "error":
+            print(f"gpubmc error: {r['index']} {r['model']} {r['property']} {r['progress']}: {r['gpubmc_reason'][:200]}")
+        if r["kind"] == "dartagnan-error":
+            print(f"dartagnan error: {r['index']} {r['model']} {r['property']} {r['progress']}: "
+                  f"{r['dartagnan']} {r['dartagnan_reason'][:120]}")
+    return 0
 
 
 # ---------------------------------------------------------------- reduction
@@ -902,12 +1201,18 @@ def main():
     r.add_argument("--chunk", type=int, default=100, help="files per Dartagnan JVM")
     r.add_argument("--dart-timeout", type=int, default=20, help="Dartagnan's solver timeout per file (s)")
     r.add_argument("--reduce", type=int, default=0, help="reduce up to N unexplained disagreements")
+    r.add_argument("--indices", help="only these program indices, comma-separated (re-running some "
+                                     "programs of a run; -n and --index are then ignored)")
+    r.add_argument("--checks", help="only these MODEL:PROPERTY checks, comma-separated "
+                                    "(e.g. ptx-v6.0:cat_spec,ptx-v7.5:cat_spec)")
     e = sub.add_parser("explain", help="explain (and reduce) the disagreements of a finished run")
     e.add_argument("out")
     e.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
     e.add_argument("-j", type=int, default=2)
     e.add_argument("--reduce", type=int, default=0)
     e.add_argument("--only-reduce", action="store_true", help="reduce the unexplained cases of cases.jsonl")
+    e.add_argument("--unexplained", action="store_true",
+                   help="explain again only the unexplained cases of cases.jsonl")
     d = sub.add_parser("reduce")
     d.add_argument("file")
     d.add_argument("--model", required=True)
@@ -916,6 +1221,9 @@ def main():
     d.add_argument("--bound", type=int, default=1)
     d.add_argument("--rounds", type=int, default=60)
     d.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
+    tb = sub.add_parser("table", help="add up finished runs (and their -fix re-runs) into one table")
+    tb.add_argument("runs", nargs="+")
+    tb.add_argument("--judged", help="CSV of hand-judged unexplained disagreements")
     tr = sub.add_parser("translate")
     tr.add_argument("file")
     a = ap.parse_args()
@@ -923,7 +1231,11 @@ def main():
         return run(a)
     if a.cmd == "reduce":
         return reduce(a)
+    if a.cmd == "table":
+        return table(a)
     if a.cmd == "explain":
+        if a.unexplained:
+            return reexplain(pathlib.Path(a.out), pathlib.Path(a.bin), a.j)
         if a.only_reduce:
             return reduce_cases(pathlib.Path(a.out), pathlib.Path(a.bin), a.reduce or 1000)
         return post(pathlib.Path(a.out), pathlib.Path(a.bin), a.j, a.reduce)
