@@ -1025,6 +1025,14 @@ def table(a):
 
 
 # ---------------------------------------------------------------- reduction
+def _with(t, **fields):
+    """A copy of t with the given fields replaced."""
+    c = t.copy()
+    for name, value in fields.items():
+        setattr(c, name, value)
+    return c
+
+
 def shrink_candidates(t):
     """Smaller programs than t, smallest steps last."""
     cands = []
@@ -1046,21 +1054,11 @@ def shrink_candidates(t):
         cands.append(c)
     # condition and filter
     if t.filter is not None:
-        c = t.copy()
-        c.filter = None
-        cands.append(c)
-        for s in L.cond_shrinks(L.parse_cond(t.filter)):
-            c = t.copy()
-            c.filter = L.show_cond(s)
-            cands.append(c)
+        cands.append(_with(t, filter=None))
+        cands += [_with(t, filter=L.show_cond(s)) for s in L.cond_shrinks(L.parse_cond(t.filter))]
     if t.locations is not None:
-        c = t.copy()
-        c.locations = None
-        cands.append(c)
-    for s in L.cond_shrinks(L.parse_cond(t.cond)):
-        c = t.copy()
-        c.cond = L.show_cond(s)
-        cands.append(c)
+        cands.append(_with(t, locations=None))
+    cands += [_with(t, cond=L.show_cond(s)) for s in L.cond_shrinks(L.parse_cond(t.cond))]
     if t.ssw:
         for k in range(len(t.ssw)):
             c = t.copy()
