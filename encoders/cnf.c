@@ -338,11 +338,18 @@ static void snapshot_model(struct cnf *c, int res)
 
 int cnf_solve(struct cnf *c, const lit *assumptions, int n)
 {
+    return cnf_solve_limited(c, assumptions, n, -1);
+}
+
+int cnf_solve_limited(struct cnf *c, const lit *assumptions, int n, int conflicts)
+{
     for (;;) {
         for (int i = 0; i < n; i++) {
             cnf_require(c, assumptions[i]);
             ccadical_assume(c->solver, assumptions[i]);
         }
+        if (conflicts >= 0)
+            ccadical_limit(c->solver, "conflicts", conflicts);
         c->generation++;
         int res = ccadical_solve(c->solver);
         snapshot_model(c, res);

@@ -86,6 +86,9 @@ void cnf_at_most_one(struct cnf *c, const lit *l, int n);
 /* Solving (symbolic mode only). Returns 10 (SAT) or 20 (UNSAT); a model
  * satisfies every closure and order definition (see above). */
 int cnf_solve(struct cnf *c, const lit *assumptions, int n);
+/* The same, giving up with 0 after the given number of conflicts in one
+ * call of the solver (a negative number: no limit). */
+int cnf_solve_limited(struct cnf *c, const lit *assumptions, int n, int conflicts);
 /* Value of a literal in the last model (constants evaluate directly, gates
  * from their inputs). */
 bool cnf_value(struct cnf *c, lit l);

@@ -71,12 +71,13 @@ def oracle_undecided(got):
 
 def own_litmus():
     """Each own test against its reasoned verdict, on both engines, and on
-    the SAT engine without symmetry breaking."""
+    the SAT engine without symmetry breaking and with the last-write key."""
     for suite, model, prop in OWN_SUITES:
         d = ROOT / "tests" / "litmus" / suite
         rows = [l.split(",", 2) for l in (d / "expected.csv").read_text().splitlines() if l.strip()]
         files = [r[0] for r in rows]
-        for engine, extra in (("sat", []), ("oracle", []), ("sat", ["--no-symmetry"])):
+        for engine, extra in (("sat", []), ("oracle", []), ("sat", ["--no-symmetry"]),
+                              ("sat", ["--symmetry-key", "last"])):
             got = verdicts(["--model", model, "--property", prop, "--engine", engine] + extra, files, d, True)
             label = " ".join([engine] + extra)
             for name, exp, _why in rows:
@@ -186,14 +187,14 @@ def random_fragment():
 
 def own_regressions():
     """Reproducers of fixed bugs, each row NAME,MODEL,PROPERTY,BOUND,VERDICT,reason,
-    on the SAT engine with and without symmetry breaking, and on the oracle
-    for program_spec and cat_spec."""
+    on the SAT engine with and without symmetry breaking (and with the
+    last-write key), and on the oracle for program_spec and cat_spec."""
     d = ROOT / "tests" / "litmus" / "regress"
     for line in (d / "expected.csv").read_text().splitlines():
         if not line.strip():
             continue
         name, model, prop, bound, exp, _why = line.split(",", 5)
-        runs = [["--engine", "sat"], ["--no-symmetry"]]
+        runs = [["--engine", "sat"], ["--no-symmetry"], ["--symmetry-key", "last"]]
         if prop != "termination":
             runs.append(["--engine", "oracle"])
         for extra in runs:
@@ -201,6 +202,24 @@ def own_regressions():
                            True).get(name)
             ok = res is not None and (res[0] == exp or ("oracle" in extra and oracle_undecided(res)))
             record(ok, f"regress/{name} [{model} {prop} bound {bound} {' '.join(extra)}]: expected {exp}, got {res}")
+
+
+def symmetry_race():
+    """The two symmetry keys raced (bmc/check/race.h): a CAS lock's exact
+    counter needs over 100,000 conflicts under the first-write key, so the
+    last-write key's session answers; a relaxed lock's lost update is found
+    under the first key.  Both on the bench's lock family (tests/bench)."""
+    sys.path.insert(0, str(ROOT / "tests" / "bench"))
+    import families  # noqa: E402
+    with tempfile.TemporaryDirectory() as tmp:
+        for family, n, key in (("lock-acqrel", 8, "last"), ("lock-rlx", 8, "first")):
+            case = families.generate(family, n, pathlib.Path(tmp))
+            o = json.loads(run(["--json"] + case.args + [case.file]).stdout)
+            record(o["result"] == case.expected and o.get("symmetry_key") == key,
+                   f"symmetry race on {family}-{n}: expected {case.expected} by the {key}-write key, got {o}")
+        o = json.loads(run(["--json", "--no-symmetry"] + case.args + [case.file]).stdout)
+        record(o["result"] == case.expected and "symmetry_key" not in o,
+               f"{family}-{n} --no-symmetry: expected {case.expected} and no symmetry_key, got {o}")
 
 
 def vacuous_reasons():
@@ -613,8 +632,8 @@ CROSSCHECK_N = 3000
 
 
 def random_crosscheck():
-    """Random programs (tests/random/gen.py): the SAT engine, the oracle and
-    --no-symmetry agree, and nothing (termination included) errs or crashes.
+    """Random programs (tests/random/gen.py): the SAT engine, the oracle,
+    --no-symmetry and --symmetry-key last agree, and nothing (termination included) errs or crashes.
     One record per program; failing programs are kept in build/crosscheck-failures."""
     seed = int(os.environ.get("CROSSCHECK_SEED", CROSSCHECK_SEED))
     n = int(os.environ.get("CROSSCHECK_N", CROSSCHECK_N))
@@ -645,6 +664,7 @@ def main():
     states_options()
     random_fragment()
     own_regressions()
+    symmetry_race()
     vacuous_reasons()
     error_reporting()
     witness_output()

@@ -10,9 +10,9 @@
 #include "bmc/check/explain.h"
 #include "bmc/concrete/fragment.h"
 #include "bmc/check/oracle.h"
+#include "bmc/check/race.h"
 #include "bmc/check/sat_check.h"
 #include "bmc/check/states_check.h"
-#include "bmc/check/symmetry.h"
 #include "bmc/check/termination.h"
 #include "bmc/concrete/witness.h"
 #include "encoders/assertion.h"
@@ -137,25 +137,35 @@ static void explain(struct sat_check *s, lit query, enum goal goal, struct check
     snprintf(r->reason + used, sizeof r->reason - used, "; %s", text);
 }
 
-static void check_program_spec(struct sat_check *s, struct check_result *r)
+/* program_spec's query: a terminating execution whose final state
+ * satisfies the filter, and the condition (exists) or not (forall). */
+static void program_spec_query(struct sat_check *s, struct query *q)
 {
     const struct litmus *l = s->p->lit;
+    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
+    q->filter = assertion_encode(s->c, l->filter, &fs);
+    q->body = assertion_encode(s->c, l->assertion, &fs);
+    lit goal = l->quant == Q_FORALL ? -q->body : q->body;
+    q->term = all_terminated(s);
+    q->query = cnf_and(s->c, cnf_and(s->c, goal, q->filter), q->term);
+}
+
+static void check_program_spec(struct sat_check *first, struct check_result *r)
+{
+    const struct litmus *l = first->p->lit;
     if (l->quant == Q_NONE) {
         r->verdict = V_ERROR;
         snprintf(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
         return;
     }
-    sat_setup(s);
-    if (!s->o->outcomes && !s->o->no_symmetry)   /* outcomes tell threads apart by their registers */
-        symmetry_break(s->c, s->p, s->x.base.rels[R_CO]);
-    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
-    lit filter = assertion_encode(s->c, l->filter, &fs);
-    lit body = assertion_encode(s->c, l->assertion, &fs);
-    lit goal = l->quant == Q_FORALL ? -body : body;
-    lit term = all_terminated(s);
-    lit query = cnf_and(s->c, cnf_and(s->c, goal, filter), term);
+    struct sat_check alt;
+    struct query q;
+    int res;
+    bool symmetric = !first->o->outcomes && !first->o->no_symmetry;   /* outcomes tell threads apart */
+    struct sat_check *s = race_solve(first, &alt, symmetric, program_spec_query, &q, &res);
+    lit filter = q.filter, body = q.body, term = q.term, query = q.query;
     bool exists = l->quant == Q_EXISTS;
-    if (solve_with(s, query) == 10) {
+    if (res == 10) {
         if (!recheck(s, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r)) {
             r->verdict = V_ERROR;
         } else {
@@ -182,26 +192,35 @@ static void check_program_spec(struct sat_check *s, struct check_result *r)
     sat_teardown(s, r);
 }
 
+/* cat_spec's query: a raised flag in an execution the filter and the
+ * bound let count (see check_cat_spec). */
+static void cat_spec_query(struct sat_check *s, struct query *q)
+{
+    q->body = LIT_FALSE;
+    for (int i = 0; i < s->m.naxioms; i++)
+        if (s->m.axioms[i].kind == AX_FLAG)
+            q->body = cnf_or(s->c, q->body, model_violated(&s->m, i));
+    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
+    q->filter = assertion_encode(s->c, s->p->lit->filter, &fs);
+    q->term = LIT_TRUE;   /* not read: see ends */
+    lit ends = s->p->lit->filter ? all_terminated(s) : -some_bound_hit(s);
+    q->query = cnf_and(s->c, cnf_and(s->c, q->body, q->filter), ends);
+}
+
 /* cat_spec: some consistent execution raises a flagged axiom (a data
  * race).  Without a filter every execution counts that the bound does not
  * cut, those in which a thread spins or waits at a barrier for ever
  * included: what raced before the hang has raced.  A filter is a condition
  * on the final state, which only an execution in which every thread
  * terminates has, so with one only those count. */
-static void check_cat_spec(struct sat_check *s, struct check_result *r)
+static void check_cat_spec(struct sat_check *first, struct check_result *r)
 {
-    sat_setup(s);
-    if (!s->o->no_symmetry)
-        symmetry_break(s->c, s->p, s->x.base.rels[R_CO]);
-    lit raised = LIT_FALSE;
-    for (int i = 0; i < s->m.naxioms; i++)
-        if (s->m.axioms[i].kind == AX_FLAG)
-            raised = cnf_or(s->c, raised, model_violated(&s->m, i));
-    struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
-    lit filter = assertion_encode(s->c, s->p->lit->filter, &fs);
-    lit ends = s->p->lit->filter ? all_terminated(s) : -some_bound_hit(s);
-    lit query = cnf_and(s->c, cnf_and(s->c, raised, filter), ends);
-    if (raised != LIT_FALSE && solve_with(s, query) == 10) {
+    struct sat_check alt;
+    struct query q;
+    int res;
+    struct sat_check *s = race_solve(first, &alt, !first->o->no_symmetry, cat_spec_query, &q, &res);
+    lit raised = q.body;
+    if (raised != LIT_FALSE && res == 10) {
         r->verdict = recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
     } else {
         r->verdict = V_PASS;

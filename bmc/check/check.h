@@ -50,6 +50,8 @@ struct check_opts {
     bool outcomes;           /* also report the reachable final states
                                 (program_spec with the SAT engine only) */
     bool no_symmetry;        /* search every thread permutation (bmc/check/symmetry.h) */
+    int symmetry_key;        /* enum symmetry_key + 1 to use that key alone; 0: race both
+                                (bmc/check/race.h) */
     bool explain;            /* say why a forbidden outcome is forbidden (bmc/check/explain.h) */
     enum check_kind kind;
     const char *source;      /* CK_SOURCE: the source program's file */
@@ -82,6 +84,8 @@ struct check_result {
                                 outcomes_print); the caller deletes it */
     long nvars, nclauses;    /* size of the CNF the solver got (SAT checks) */
     long npairs;             /* pairs its relations stored in rows (SAT checks) */
+    char symmetry_key[8];    /* the symmetry key of the session that answered
+                                ("first" or "last"), "" when it had none */
     bool vacuous;            /* a PASS only because no execution ends with the
                                 filter true (the reason says which), or a
                                 transformation that applies nowhere */

@@ -2,13 +2,16 @@
  * model back and re-checking it concretely. */
 #include "bmc/check/sat_check.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "bmc/check/refine.h"
+#include "bmc/check/symmetry.h"
 
 void sat_setup(struct sat_check *s)
 {
     s->c = cnf_new(true);
+    s->key = -1;
     struct skeleton k = model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
     exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
     model_build(s->md, s->c, &s->x.base, &s->m);
@@ -29,6 +32,13 @@ void sat_teardown(struct sat_check *s, struct check_result *r)
     r->nvars = cnf_num_vars(s->c);
     r->nclauses = cnf_num_clauses(s->c);
     r->npairs = rels_pairs(s->x.base.arena) + rels_pairs(s->m.arena);
+    snprintf(r->symmetry_key, sizeof r->symmetry_key, "%s",
+             s->key == KEY_FIRST_WRITE ? "first" : s->key == KEY_LAST_WRITE ? "last" : "");
+    sat_discard(s);
+}
+
+void sat_discard(struct sat_check *s)
+{
     model_out_free(&s->m);
     exec_free(s->p, &s->x);
     cnf_free(s->c);
@@ -51,7 +61,9 @@ int solve_with(struct sat_check *s, lit extra)
     return solve_without(s, extra, NULL);
 }
 
-int solve_without(struct sat_check *s, lit extra, const bool *off)
+/* solve_without with at most conflicts conflicts per call of the solver
+ * (negative: no limit). */
+static int solve_within(struct sat_check *s, lit extra, const bool *off, int conflicts)
 {
     lit as[MODEL_MAX_AXIOMS + 4];
     int k = 0;
@@ -60,9 +72,19 @@ int solve_without(struct sat_check *s, lit extra, const bool *off)
             as[k++] = s->acts[i];
     as[k++] = extra;
     int res;
-    while ((res = cnf_solve(s->c, as, k)) == 10 && refine(s, off))
+    while ((res = cnf_solve_limited(s->c, as, k, conflicts)) == 10 && refine(s, off))
         ;
     return res;
+}
+
+int solve_without(struct sat_check *s, lit extra, const bool *off)
+{
+    return solve_within(s, extra, off, -1);
+}
+
+int solve_limited(struct sat_check *s, lit extra, int conflicts)
+{
+    return solve_within(s, extra, NULL, conflicts);
 }
 
 /* Reads the solver's model into a choice. */

@@ -22,6 +22,7 @@ struct sat_check {
     lit acts[MODEL_MAX_AXIOMS + 4];
     const char *act_names[MODEL_MAX_AXIOMS];
     const struct axiom *act_axioms[MODEL_MAX_AXIOMS];
+    int key;                 /* its enum symmetry_key, -1 without symmetry breaking */
 };
 
 /* What a witness must show: the condition true, the condition false, a
@@ -35,9 +36,14 @@ void sat_setup(struct sat_check *s);
 
 /* Frees the check, recording the size of its CNF in r. */
 void sat_teardown(struct sat_check *s, struct check_result *r);
+/* Frees the check. */
+void sat_discard(struct sat_check *s);
 
 /* Solves under the enabled axioms and extra, refining acyclicity lazily. */
 int solve_with(struct sat_check *s, lit extra);
+/* The same, giving up with 0 after the given number of conflicts in one
+ * call of the solver. */
+int solve_limited(struct sat_check *s, lit extra, int conflicts);
 /* The same with the activation literals i with off[i] not assumed (those
  * axioms switched off for this call; off may be NULL). */
 int solve_without(struct sat_check *s, lit extra, const bool *off);

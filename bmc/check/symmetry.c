@@ -98,38 +98,104 @@ static bool interchangeable(const struct program *p, const bool *named, int a, i
            same_code(&l->threads[a], &l->threads[b]) && symmetric_places(l, a, b);
 }
 
-/* Offset of thread t's first write among its events, -1 if it has none. */
-static int first_write(const struct program *p, int t)
+/* Marks the micro-ops of pt that some run ending at the thread's end can
+ * jump over.  Every jump of the unrolled code goes forward, so a micro-op
+ * is on every such run exactly when no jump spans it; jumps to the cut past
+ * the bound end no run. */
+static bool *skippable_uops(const struct pthread *pt)
 {
-    const struct pthread *pt = &p->threads[t];
-    for (int k = 0; k < pt->nevents; k++)
-        if (p->events[pt->first_event + k].kind == EV_WRITE)
-            return k;
-    return -1;
+    int *spans = xcalloc((size_t)pt->ncode + 2, sizeof *spans);
+    for (int i = 0; i < pt->ncode; i++) {
+        const struct uop *u = &pt->code[i];
+        int to[2] = { -1, -1 };
+        if (u->kind == U_BACKJUMP) {
+            to[0] = u->target;
+            to[1] = u->exit;
+        } else if (u->kind == U_INSTR && (u->in->kind == I_BRANCH || u->in->kind == I_GOTO)) {
+            to[0] = u->target;
+        }
+        for (int k = 0; k < 2; k++)
+            if (to[k] > i + 1) {
+                spans[i + 1]++;
+                spans[to[k]]--;
+            }
+    }
+    bool *skippable = xcalloc((size_t)pt->ncode + 1, sizeof *skippable);
+    for (int i = 0, open = 0; i < pt->ncode; i++) {
+        open += spans[i];
+        skippable[i] = open > 0;
+    }
+    free(spans);
+    return skippable;
 }
 
-int symmetry_break(struct cnf *c, const struct program *p, const struct rel *co)
+int symmetry_key_write(const struct program *p, int t, enum symmetry_key key)
 {
-    int nt = p->nthreads, added = 0;
-    bool *named = named_threads(p->lit), *grouped = xcalloc((size_t)nt + 1, sizeof *grouped);
-    for (int a = 0; a < nt; a++) {
-        if (grouped[a])
+    const struct pthread *pt = &p->threads[t];
+    bool *skippable = skippable_uops(pt);
+    int first = -1, last_unskippable = -1;
+    for (int k = 0; k < pt->nevents; k++) {
+        const struct event *e = &p->events[pt->first_event + k];
+        if (e->kind != EV_WRITE)
             continue;
-        int offset = first_write(p, a), prev = a;
-        for (int b = a + 1; b < nt && offset >= 0; b++) {
-            if (grouped[b] || !interchangeable(p, named, a, b))
-                continue;
-            grouped[b] = true;
-            lit later_first = rel_get(co, p->threads[b].first_event + offset,
-                                      p->threads[prev].first_event + offset);
-            if (later_first != LIT_FALSE) {
-                cnf_unit(c, -later_first);
-                added++;
+        if (first < 0)
+            first = k;
+        if (!skippable[e->uop])
+            last_unskippable = k;
+    }
+    free(skippable);
+    return key == KEY_LAST_WRITE && last_unskippable >= 0 ? last_unskippable : first;
+}
+
+/* For every thread the previous thread of its set of interchangeable ones
+ * (in index order), -1 for the first of a set; the caller frees it. */
+static int *previous_interchangeable(const struct program *p)
+{
+    int nt = p->nthreads;
+    bool *named = named_threads(p->lit);
+    int *prev = xcalloc((size_t)nt + 1, sizeof *prev);
+    for (int t = 0; t < nt; t++)
+        prev[t] = -2;   /* not placed yet */
+    for (int a = 0; a < nt; a++) {
+        if (prev[a] != -2)
+            continue;
+        prev[a] = -1;
+        for (int b = a + 1, last = a; b < nt; b++)
+            if (prev[b] == -2 && interchangeable(p, named, a, b)) {
+                prev[b] = last;
+                last = b;
             }
-            prev = b;
-        }
     }
     free(named);
-    free(grouped);
+    return prev;
+}
+
+int symmetry_keys(const struct program *p)
+{
+    int *prev = previous_interchangeable(p), keys = 0;
+    for (int t = 0; t < p->nthreads && keys < 2; t++) {
+        int first = prev[t] < 0 ? -1 : symmetry_key_write(p, t, KEY_FIRST_WRITE);
+        if (first >= 0)
+            keys = first != symmetry_key_write(p, t, KEY_LAST_WRITE) ? 2 : 1;
+    }
+    free(prev);
+    return keys;
+}
+
+int symmetry_break(struct cnf *c, const struct program *p, const struct rel *co, enum symmetry_key key)
+{
+    int *prev = previous_interchangeable(p), added = 0;
+    for (int t = 0; t < p->nthreads; t++) {
+        int offset = prev[t] < 0 ? -1 : symmetry_key_write(p, t, key);
+        if (offset < 0)
+            continue;
+        lit later_key = rel_get(co, p->threads[t].first_event + offset,
+                                p->threads[prev[t]].first_event + offset);
+        if (later_key != LIT_FALSE) {
+            cnf_unit(c, -later_key);
+            added++;
+        }
+    }
+    free(prev);
     return added;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/check/symmetry.h"
 #include "bmc/transform/transform.h"
 #include "models/model.h"
 
@@ -17,7 +18,8 @@ static const char synopsis[] =
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
     "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
-    "              [--json] [--witness FILE.json] [--outcomes] [--no-symmetry]\n"
+    "              [--json] [--witness FILE.json] [--outcomes]\n"
+    "              [--no-symmetry | --symmetry-key first|last]\n"
     "              [--explain] [--graph FILE.dot|.svg|.png | --graph-dir DIR]\n"
     "              [--graph-format dot|svg|png] [--graph-relations R,...]\n"
     "              [--expect CSV]... [-j N] [--shard K/N]\n"
@@ -30,7 +32,7 @@ static const char synopsis[] =
 
 enum option_id {
     O_MODEL, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_MAX_STATES, O_JSON, O_WITNESS,
-    O_OUTCOMES, O_NO_SYMMETRY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
+    O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
     O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
     O_COMPARE_MODEL, O_EMIT_CUDA, O_OBSERVED, O_HELP,
     O_VERSION, O_COUNT
@@ -63,6 +65,8 @@ static const struct option_spec options[O_COUNT] = {
     [O_OUTCOMES] = { "--outcomes", NULL, NULL, "also list the reachable final states\n"
                      "(program_spec checks, SAT engine)" },
     [O_NO_SYMMETRY] = { "--no-symmetry", NULL, NULL, "no symmetry breaking between interchangeable threads" },
+    [O_SYMMETRY_KEY] = { "--symmetry-key", NULL, "K", "order interchangeable threads by their first write\n"
+                         "or by their last (default: both, in turns)" },
     [O_EXPLAIN] = { "--explain", NULL, NULL, "why an outcome is forbidden: a minimal set of\n"
                     "axioms, the execution without them, their cycles" },
     [O_GRAPH] = { "--graph", NULL, "FILE", "draw the deciding execution as .dot, .svg or .png\n"
@@ -303,6 +307,11 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         return 0;
     case O_OUTCOMES: cli->opts.outcomes = true; return 0;
     case O_NO_SYMMETRY: cli->opts.no_symmetry = true; return 0;
+    case O_SYMMETRY_KEY:
+        if (strcmp(v, "first") != 0 && strcmp(v, "last") != 0)
+            return usage_error("unknown symmetry key '%s' (first or last)", v);
+        cli->opts.symmetry_key = 1 + (strcmp(v, "first") == 0 ? KEY_FIRST_WRITE : KEY_LAST_WRITE);
+        return 0;
     case O_EXPLAIN: cli->opts.explain = true; return 0;
     case O_GRAPH:
         cli->graph_path = v;
@@ -436,6 +445,8 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     }
     if (cli->nfiles == 0 && cli->ncsv == 0)
         return usage_error("%s", "no input files");
+    if (cli->opts.no_symmetry && cli->opts.symmetry_key)
+        return usage_error("%s", "--symmetry-key chooses how to break symmetry, which --no-symmetry switches off");
     if (cli->opts.outcomes && cli->opts.oracle)
         return usage_error("%s", "--outcomes lists the states the SAT engine finds; "
                            "it does not work with --engine oracle");

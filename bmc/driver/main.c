@@ -48,6 +48,8 @@ static void report_json(const struct job *job, const struct check_result *r)
         cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);
         cJSON_AddNumberToObject(o, "pairs", (double)r->npairs);
     }
+    if (r->symmetry_key[0])
+        cJSON_AddStringToObject(o, "symmetry_key", r->symmetry_key);
     if (r->outcomes)
         cJSON_AddItemReferenceToObject(o, "outcomes", r->outcomes);
     if (r->explanation)

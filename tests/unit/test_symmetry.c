@@ -29,7 +29,8 @@ static int clauses_for(const char *init, const char *places, const char *code, c
     struct exec_enc x;
     struct skeleton k = model_skeleton(model_find("ptx-v7.5"), NULL, 0);
     exec_encode(c, p, &k, SX_PLAIN, &x);
-    int added = symmetry_break(c, p, x.base.rels[R_CO]);
+    int added = symmetry_break(c, p, x.base.rels[R_CO], KEY_FIRST_WRITE);
+    assert_int_equal(symmetry_break(c, p, x.base.rels[R_CO], KEY_LAST_WRITE), added);
     exec_free(p, &x);
     cnf_free(c);
     program_free(p);
@@ -93,6 +94,58 @@ static void test_code_differences(void **state)
                                  " ld.relaxed.gpu r0, x | ld.relaxed.gpu r0, x ;", "exists (x == 0)"), 0);
 }
 
+/* The kind and source line of the last-write key of thread t of a test
+ * with the given code (source line 6 is the first line of code), and the
+ * number of keys worth trying. */
+static int key_of(const char *places, const char *code, int t, int *line, enum instr_kind *kind)
+{
+    char text[2048], msg[256];
+    snprintf(text, sizeof text, "PTX T\n{\nx=0; l=0;\n}\n%s\n%s\nexists (x == 1)\n", places, code);
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("t.litmus", text, &err);
+    if (!l)
+        fail_msg("parse: %s", err.msg);
+    struct program *p = program_build(l, 2, msg, sizeof msg);
+    assert_non_null(p);
+    int k = symmetry_key_write(p, t, KEY_LAST_WRITE), keys = symmetry_keys(p);
+    *line = k < 0 ? -1 : p->events[p->threads[t].first_event + k].in->pos.line;
+    *kind = k < 0 ? I_LABEL : p->events[p->threads[t].first_event + k].in->kind;
+    program_free(p);
+    litmus_free(l);
+    return keys;
+}
+
+#define TWO " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;"
+
+static void test_key_write(void **state)
+{
+    (void)state;
+    int line;
+    enum instr_kind kind;
+    /* a lock: the release after the loop, not the CAS of the first iteration */
+    assert_int_equal(key_of(TWO, " L0: | L0: ;\n"
+                                 " atom.acquire.gpu.cas r0, l, 0, 1 | atom.acquire.gpu.cas r0, l, 0, 1 ;\n"
+                                 " bne r0, 0, L0 | bne r0, 0, L0 ;\n"
+                                 " st.weak x, 1 | st.weak x, 1 ;\n"
+                                 " st.release.gpu l, 0 | st.release.gpu l, 0 ;", 1, &line, &kind), 2);
+    assert_int_equal(line, 10);
+    assert_int_equal(kind, I_STORE);
+    /* a write that a branch can skip is not the key: the last one before it is */
+    assert_int_equal(key_of(TWO, " st.relaxed.gpu l, 1 | st.relaxed.gpu l, 1 ;\n"
+                                 " ld.relaxed.gpu r0, x | ld.relaxed.gpu r0, x ;\n"
+                                 " beq r0, 0, L0 | beq r0, 0, L0 ;\n"
+                                 " st.relaxed.gpu x, 2 | st.relaxed.gpu x, 2 ;\n"
+                                 " L0: | L0: ;", 0, &line, &kind), 1);
+    assert_int_equal(line, 6);
+    /* every write skippable: the first write; one thread: no key to try */
+    assert_int_equal(key_of(" P0@cta 0,gpu 0 ;", " ld.relaxed.gpu r0, x ;\n beq r0, 0, L0 ;\n"
+                            " st.relaxed.gpu x, 2 ;\n st.relaxed.gpu l, 2 ;\n L0: ;", 0, &line, &kind), 0);
+    assert_int_equal(line, 8);
+    /* no write */
+    assert_int_equal(key_of(TWO, " ld.relaxed.gpu r0, x | ld.relaxed.gpu r0, x ;", 0, &line, &kind), 0);
+    assert_int_equal(line, -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +154,7 @@ int main(void)
         cmocka_unit_test(test_named_registers),
         cmocka_unit_test(test_register_init),
         cmocka_unit_test(test_code_differences),
+        cmocka_unit_test(test_key_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
