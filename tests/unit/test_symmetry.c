@@ -13,18 +13,29 @@
 #include "encoders/exec.h"
 #include "models/model.h"
 
-/* Parses a PTX test with the given placements, thread code and condition,
- * and returns the number of ordering clauses symmetry_break adds. */
-static int clauses_for(const char *init, const char *places, const char *code, const char *cond)
+/* Parses a PTX test with the given initial state, placements, thread code
+ * and condition (source line 6 is the first line of code) into *l and
+ * returns it unrolled with bound 2. */
+static struct program *build(const char *init, const char *places, const char *code, const char *cond,
+                             struct litmus **l)
 {
     char text[2048], msg[256];
     snprintf(text, sizeof text, "PTX T\n{\n%s\n}\n%s\n%s\n%s\n", init, places, code, cond);
     struct litmus_error err;
-    struct litmus *l = litmus_parse("t.litmus", text, &err);
-    if (!l)
+    *l = litmus_parse("t.litmus", text, &err);
+    if (!*l)
         fail_msg("parse: %s", err.msg);
-    struct program *p = program_build(l, 2, msg, sizeof msg);
+    struct program *p = program_build(*l, 2, msg, sizeof msg);
     assert_non_null(p);
+    return p;
+}
+
+/* The number of ordering clauses symmetry_break adds to a test (the same
+ * under both keys). */
+static int clauses_for(const char *init, const char *places, const char *code, const char *cond)
+{
+    struct litmus *l;
+    struct program *p = build(init, places, code, cond, &l);
     struct cnf *c = cnf_new(true);
     struct exec_enc x;
     struct skeleton k = model_skeleton(model_find("ptx-v7.5"), NULL, 0);
@@ -95,18 +106,11 @@ static void test_code_differences(void **state)
 }
 
 /* The kind and source line of the last-write key of thread t of a test
- * with the given code (source line 6 is the first line of code), and the
- * number of keys worth trying. */
+ * with the given code, and the number of keys worth trying. */
 static int key_of(const char *places, const char *code, int t, int *line, enum instr_kind *kind)
 {
-    char text[2048], msg[256];
-    snprintf(text, sizeof text, "PTX T\n{\nx=0; l=0;\n}\n%s\n%s\nexists (x == 1)\n", places, code);
-    struct litmus_error err;
-    struct litmus *l = litmus_parse("t.litmus", text, &err);
-    if (!l)
-        fail_msg("parse: %s", err.msg);
-    struct program *p = program_build(l, 2, msg, sizeof msg);
-    assert_non_null(p);
+    struct litmus *l;
+    struct program *p = build("x=0; l=0;", places, code, "exists (x == 1)", &l);
     int k = symmetry_key_write(p, t, KEY_LAST_WRITE), keys = symmetry_keys(p);
     *line = k < 0 ? -1 : p->events[p->threads[t].first_event + k].in->pos.line;
     *kind = k < 0 ? I_LABEL : p->events[p->threads[t].first_event + k].in->kind;
