@@ -60,6 +60,8 @@ struct rel {
     struct row_store *store; /* the rows read one by one so far (a lazy relation) */
     int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
     long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */
+    long *est[2];            /* per row (column): 1 + rel_est's guess once made, 0 before
+                                (operations only; leaves answer at once) */
     long order;              /* creation order (a child arena's after its parent's): operands
                                 of commutative operations are sorted by it, not by address,
                                 so every run builds the same formula */

@@ -161,6 +161,8 @@ lit rel_at(struct rels *A, const struct rel *r, int i, int j)
     }
 }
 
+static long guess(struct rels *A, const struct rel *r, int i, bool flip);
+
 /* The size of row i of a ; b (column when flip): summed over the first
  * operand's row when that row is short and at hand (reading it must not
  * cost more than the estimate saves), else a guess. */
@@ -198,6 +200,19 @@ long rel_est(struct rels *A, const struct rel *r, int i, bool flip)
         return r->rows->start[i + 1] - r->rows->start[i];
     if (flip && r->cols)
         return r->cols->start[i + 1] - r->cols->start[i];
+    if (r->op < REL_UNION || r->op > REL_SEQ)   /* a leaf or a closure: at hand */
+        return guess(A, r, i, flip);
+    long **memo = &((struct rel *)r)->est[flip];   /* nested filters and compositions ask often */
+    if (!*memo)
+        *memo = rels_alloc(r->home, (size_t)r->n, sizeof **memo);
+    if ((*memo)[i] == 0)
+        (*memo)[i] = 1 + guess(A, r, i, flip);
+    return (*memo)[i] - 1;
+}
+
+/* rel_est's guess for a relation with no rows at hand. */
+static long guess(struct rels *A, const struct rel *r, int i, bool flip)
+{
     long x, y;
     switch (r->op) {
     case REL_ROWS: return r->rows->start[r->n] / (r->n ? r->n : 1) + 1;

@@ -4,7 +4,8 @@ sizes N, checks each verdict against the reasoned one, and prints per family
 N, wall time, CPU time (gpubmc and its workers: what a loaded machine does not inflate), the tool's own time, peak memory, CNF size and the pairs the
 relations stored (when --json has "vars", "clauses", "pairs": peak memory
 should grow no faster than the pairs) and whether the verdict is right.  A family stops after the
-first run that exceeds --max-seconds (the run is killed at that limit).
+first run that exceeds --max-seconds (the run is killed at that limit), or
+at gpubmc's limit on the size of a program (LIMIT).
 At the end: per family the largest N solved within the limit.
 
 Usage: run_families.py [--bin build/gpubmc] [--max-seconds 60]
@@ -16,6 +17,7 @@ import json
 import os
 import pathlib
 import platform
+import re
 import sys
 import tempfile
 import threading
@@ -49,6 +51,9 @@ def machine():
 
 
 TIME = "/usr/bin/time"
+# gpubmc's documented limits on program size (program.h, the parser): a
+# family stops there, and it is not a wrong verdict
+SIZE_LIMIT = re.compile(r"events \(limit \d+\)|too many instructions \(limit \d+\)")
 
 
 def run_one(cmd, limit, workdir):
@@ -159,8 +164,11 @@ def main():
                 cmd = [binary] + case.args + ["--json", case.file]
                 wall, cpu, rss, rc, out, err, killed = run_one(cmd, a.max_seconds, tmp)
                 js = parse_json(out)
+                over = js.get("result") == "ERROR" and SIZE_LIMIT.search(js.get("reason", ""))
                 if killed:
                     verdict, ok = "TIMEOUT", "-"
+                elif over:
+                    verdict, ok = "LIMIT", "-"
                 else:
                     verdict = js.get("result", f"rc={rc}")
                     ok = "ok" if verdict == case.expected else "NOT OK"
@@ -175,7 +183,9 @@ def main():
                     print(f"      expected {case.expected}; tool says: {detail}")
                 if not killed and wall <= a.max_seconds and ok == "ok":
                     best[name] = n
-                if killed or wall > a.max_seconds:
+                if over:
+                    print(f"      over gpubmc's size limit: {js['reason'].split('error: ', 1)[-1]}")
+                if killed or wall > a.max_seconds or over:
                     break
     print(f"\n== largest N solved correctly within {a.max_seconds:g} s "
           f"(total {time.perf_counter() - t_start:.0f} s)")
