@@ -254,13 +254,20 @@ def options_that_apply(record, run):
                        (["--engine", "oracle", "--property", "termination", mp], "the oracle on termination"),
                        (["--no-axiom", "Causalty", mp], "an axiom of no model"),
                        (["--model", "vulkan", "--no-axiom", "Causality", str(VULKAN)], "an axiom not of --model"),
-                       (["--json=yes", mp], "a value for a flag")):
+                       (["--json=yes", mp], "a value for a flag"),
+                       (["--symmetry-key", "last", "--property", "termination", mp], "--symmetry-key with termination"),
+                       (["--symmetry-key", "last", "--engine", "oracle", mp], "--symmetry-key with the oracle"),
+                       (["--symmetry-key", "last", "--outcomes", mp], "--symmetry-key with --outcomes"),
+                       (["--symmetry-key", "last", "--no-symmetry", mp], "--symmetry-key with --no-symmetry"),
+                       (["--symmetry-key", "first", "--transform", "reorder", mp], "--symmetry-key with --transform")):
         p = run(args)
         record(p.returncode == 1 and p.stderr.startswith("gpubmc: error: ") and p.stdout == "",
                f"options: {what} is a usage error ({p.returncode}, {p.stderr!r})")
     for args, what in ((["--outcomes", "--property", "program_spec,cat_spec", mp], "--outcomes with program_spec"),
                        (["--progress", "fair", mp], "--progress fair (the default) anywhere"),
-                       (["--progress", "obe", "--property", "termination", mp], "--progress with termination")):
+                       (["--progress", "obe", "--property", "termination", mp], "--progress with termination"),
+                       (["--symmetry-key", "last", "--property", "termination,cat_spec", mp],
+                        "--symmetry-key with cat_spec")):
         p = run(args)
         record(p.returncode in (0, 10) and p.stderr == "", f"options: {what} works ({p.returncode}, {p.stderr!r})")
     plain = _json_rows(run(["--json", mp, str(VULKAN)]).stdout)

@@ -477,6 +477,10 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
     if (cli->opts.explain && (cli->opts.oracle || (!program_spec && jobs->n > 0)))
         return usage_error("%s", "--explain explains program_spec outcomes with the SAT engine (a "
                            "cat_spec FAIL names its race, a termination FAIL its stuck threads)");
+    bool symmetric = cat_spec || (program_spec && !cli->opts.outcomes);
+    if (cli->opts.symmetry_key && (cli->opts.oracle || cli->opts.kind != CK_PLAIN || (!symmetric && jobs->n > 0)))
+        return usage_error("%s", "--symmetry-key applies to program_spec (without --outcomes) and cat_spec "
+                           "checks of the SAT engine, and no check here is one");
     if (cli->opts.emit_dir && cli->opts.kind != CK_TRANSFORM)
         return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
     if ((cli->opts.kind == CK_EMIT_CUDA || cli->opts.kind == CK_OBSERVED) && (termination || cat_spec))
