@@ -601,6 +601,18 @@ def generate(seed, index=0, dialect=None, exclude=()):
     return text, dialect, bound, g.oracle_estimate(bound)
 
 
+def emit(programs, out, many):
+    """Writes (file name, text) pairs into directory out, or their texts to
+    stdout (a blank line after each when many)."""
+    for name, text in programs:
+        if out:
+            os.makedirs(out, exist_ok=True)
+            with open(os.path.join(out, name), "w") as f:
+                f.write(text)
+        else:
+            sys.stdout.write(text + ("\n" if many else ""))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=0)
@@ -611,14 +623,12 @@ def main():
     ap.add_argument("--exclude", action="append", default=[], choices=FEATURES,
                     help="leave a feature out (repeatable)")
     a = ap.parse_args()
-    for i in range(a.index, a.index + a.count):
-        text, dialect, bound, est = generate(a.seed, i, a.dialect, a.exclude)
-        if a.out:
-            os.makedirs(a.out, exist_ok=True)
-            with open(os.path.join(a.out, f"g{a.seed}-{i:05d}-{dialect}-b{bound}.litmus"), "w") as f:
-                f.write(text)
-        else:
-            sys.stdout.write(text + ("\n" if a.count > 1 else ""))
+
+    def programs():
+        for i in range(a.index, a.index + a.count):
+            text, dialect, bound, _estimate = generate(a.seed, i, a.dialect, a.exclude)
+            yield f"g{a.seed}-{i:05d}-{dialect}-b{bound}.litmus", text
+    emit(programs(), a.out, a.count > 1)
     return 0
 
 

@@ -14,7 +14,9 @@ Seeded: generate(seed, index) -> (text, bound) always gives the same program.
     gen_corners.py --seed 7 --index 3           program 3 of seed 7
     gen_corners.py --seed 7 --count 50 --out D  D/c7-00000.litmus ...
 """
-import argparse, os, random, sys
+import argparse, random, sys
+
+import gen
 
 PTX_SCOPES = ["cta", "gpu", "sys"]
 VK_SCOPES = ["sg", "wg", "qf", "dv"]
@@ -587,14 +589,12 @@ def main():
     ap.add_argument("--count", type=int, default=1)
     ap.add_argument("--out")
     a = ap.parse_args()
-    for i in range(a.index, a.index + a.count):
-        text, bound = generate(a.seed, i)
-        if a.out:
-            os.makedirs(a.out, exist_ok=True)
-            with open(os.path.join(a.out, f"c{a.seed}-{i:05d}-b{bound}.litmus"), "w") as f:
-                f.write(text)
-        else:
-            sys.stdout.write(text + ("\n" if a.count > 1 else ""))
+
+    def programs():
+        for i in range(a.index, a.index + a.count):
+            text, bound = generate(a.seed, i)
+            yield f"c{a.seed}-{i:05d}-b{bound}.litmus", text
+    gen.emit(programs(), a.out, a.count > 1)
     return 0
 
 
