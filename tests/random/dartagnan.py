@@ -336,14 +336,22 @@ def barriers_alone(text):
             m = BARRIER.match(ins)
             if m:
                 have[(group_of(t, k), int(m.group(2)), m.group(3))].add(k)
+    return _barriers_replaced(t, "775", lambda k, m: have[(group_of(t, k), int(m.group(2)), m.group(3))] == {k}
+                              and m.group(4) is None)
+
+
+def _barriers_replaced(t, tag, drop):
+    """Parsed program t with each barrier instruction of thread k for which
+    drop(k, match) holds replaced by a label LC<tag><n>, rendered; None when
+    none is."""
     changed = False
     for k, code in enumerate(t.code):
         new = []
         for ins in code:
             m = BARRIER.match(ins)
-            if m and have[(group_of(t, k), int(m.group(2)), m.group(3))] == {k} and m.group(4) is None:
+            if m and drop(k, m):
                 changed = True
-                new.append(f"LC775{len(new)}:")
+                new.append(f"LC{tag}{len(new)}:")
                 continue
             new.append(ins)
         t.code[k] = new
@@ -355,19 +363,7 @@ def arrives_dropped(text):
     ISA), while Dartagnan lets it wait, like a sync, for every barrier of
     its instance in the CTA, also for one a thread skips.  None when there
     is none."""
-    t = L.parse(text)
-    changed = False
-    for k, code in enumerate(t.code):
-        new = []
-        for ins in code:
-            m = BARRIER.match(ins)
-            if m and m.group(1) == "bar.cta.arrive":
-                changed = True
-                new.append(f"LC774{len(new)}:")
-                continue
-            new.append(ins)
-        t.code[k] = new
-    return t.render() if changed else None
+    return _barriers_replaced(L.parse(text), "774", lambda k, m: m.group(1) == "bar.cta.arrive")
 
 
 def filter_dropped(text):
