@@ -1,7 +1,11 @@
-# gpubmc build.  `make` builds build/gpubmc; `make test` runs every test.
+# gpubmc build.  `make` builds $(BUILD)/gpubmc (build/ by default); `make test` runs every
+# correctness test, `make check-all` the long sweeps too.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -I.
+# Each object and tool records the headers it read (-MMD -MP), so touching a
+# header rebuilds only what includes it.
+DEPFLAGS = -MMD -MP
 LDLIBS  = -lcadical -lstdc++ -lm -lcjson -lgvc -lcgraph -lcdt
 BUILD  ?= build
 
@@ -14,10 +18,12 @@ LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/bmc/cuda/harness_text.o
 MAIN_OBJ = $(MAIN_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HEADERS  = $(sort $(shell find $(SRC_DIRS) -name '*.h'))
+# Test tools (tests/tools/NAME.c -> $(BUILD)/NAME), linked with the library.
+TOOLS    = litmus_dump outcomes_dump graph_dump litmus_roundtrip
+TOOL_BIN = $(TOOLS:%=$(BUILD)/%)
 
-.PHONY: all test clean install sanitize bench deps example corpus-sanitize crosscheck fuzz fuzz-deps \
-	cuda-compile cuda-run
+.PHONY: all test check-all conformance clean install sanitize bench deps example corpus-sanitize \
+	crosscheck fuzz fuzz-deps cuda-compile cuda-run
 
 PREFIX ?= /usr/local
 DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev parallel
@@ -28,9 +34,9 @@ all: $(BUILD)/gpubmc
 $(BUILD)/gpubmc: $(MAIN_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c $(HEADERS)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # The CUDA harness text every emitted program shares, as a C string.
 $(BUILD)/bmc/cuda/harness_text.c: bmc/cuda/harness.cuh
@@ -38,8 +44,8 @@ $(BUILD)/bmc/cuda/harness_text.c: bmc/cuda/harness.cuh
 	{ echo '#include "bmc/cuda/harness.h"'; echo 'const char cuda_harness_text[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
-$(BUILD)/bmc/cuda/harness_text.o: $(BUILD)/bmc/cuda/harness_text.c bmc/cuda/harness.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/bmc/cuda/harness_text.o: $(BUILD)/bmc/cuda/harness_text.c
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # Every PTX test the CUDA harness runs (the own ones under tests/litmus and
 # tests/gallery, and the corpus's when it is there), emitted and built whole
@@ -55,30 +61,47 @@ cuda-compile: all
 cuda-run: all
 	python3 tests/cuda/run_gpu.py --out $(BUILD)/cuda tests/litmus/ptx tests/litmus/ptx75 tests/gallery
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(HEADERS)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
-$(BUILD)/litmus_dump: tests/tools/litmus_dump.c $(LIB_OBJ) $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+$(TOOL_BIN): $(BUILD)/%: tests/tools/%.c $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
-$(BUILD)/outcomes_dump: tests/tools/outcomes_dump.c $(LIB_OBJ) $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
-
-$(BUILD)/litmus_roundtrip: tests/tools/litmus_roundtrip.c $(LIB_OBJ) $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-fuzz
 
 # Address and undefined-behaviour sanitizers, in build-asan/.
 sanitize:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDLIBS="$(LDLIBS) -fsanitize=address,undefined"
 
-# Builds everything and runs every test; ends with "N passed, N failed".
+# Builds everything and runs every correctness group, each timed; ends with
+# "N passed, N failed".  GROUP=name runs the groups whose name contains it
+# (python3 tests/run_tests.py --list names them).
 test: deps
-	$(MAKE) all $(UNIT_BIN) $(BUILD)/litmus_dump $(BUILD)/outcomes_dump $(BUILD)/graph_dump $(BUILD)/litmus_roundtrip
-	python3 tests/run_tests.py
+	$(MAKE) all $(UNIT_BIN) $(TOOL_BIN)
+	BUILD=$(BUILD) python3 tests/run_tests.py $(if $(GROUP),-k $(GROUP))
+
+# make test's groups and the long sweeps: nvcc over every emitted program,
+# 10,000 more random programs, 5,000 more fragment programs, then
+# FUZZ_SECONDS of fuzzing (default here 300).  Ends with the runner's summary
+# and the fuzzer's verdict.
+check-all: deps
+	$(MAKE) all $(UNIT_BIN) $(TOOL_BIN)
+	BUILD=$(BUILD) python3 tests/run_tests.py --all
+	rm -rf $(FUZZ_BUILD)/crashes
+	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_ALL_FUZZ_SECONDS)
+	@test -z "$$(ls -A $(FUZZ_BUILD)/crashes 2>/dev/null)" || { echo "fuzz: inputs kept in $(FUZZ_BUILD)/crashes"; exit 1; }
+
+CHECK_ALL_FUZZ_SECONDS ?= 300
+
+# Scores a Dat3M checkout of your own: DAT3M=DIR holds litmus/ and
+# dartagnan/src/test/resources/*-expected.csv (tests/conformance.py).
+conformance: all
+	@test -n "$(DAT3M)" || { echo "usage: make conformance DAT3M=/path/to/Dat3M"; exit 2; }
+	python3 tests/conformance.py --bin $(BUILD)/gpubmc --dat3m $(DAT3M)
 
 # Installs the Debian packages the build needs, when some are missing.
 deps:
@@ -92,10 +115,10 @@ deps:
 # Set-up for a newcomer: dependencies, build, and a first run on bundled examples.
 example: deps
 	$(MAKE) all
-	build/gpubmc --model ptx-v6.0 $(EXAMPLES); test $$? -le 20
+	$(BUILD)/gpubmc --model ptx-v6.0 $(EXAMPLES); test $$? -le 20
 
 install: all
-	install -D -m 755 build/gpubmc $(DESTDIR)$(PREFIX)/bin/gpubmc
+	install -D -m 755 $(BUILD)/gpubmc $(DESTDIR)$(PREFIX)/bin/gpubmc
 	install -D -m 644 bmc/driver/gpubmc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpubmc.1
 
 # The whole corpus through the sanitizer build: any report is a failure.
@@ -110,9 +133,6 @@ bench: all
 	python3 tests/bench/liveness_batch.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/refinement.py --bin $(BUILD)/gpubmc
-
-$(BUILD)/graph_dump: tests/tools/graph_dump.c $(LIB_OBJ) $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 # Random cross-check (tests/random): N generated programs from SEED (default:
 # a random seed, printed), SAT engine vs oracle vs --no-symmetry; failing
@@ -137,8 +157,8 @@ FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-s
 fuzz-deps:
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(FUZZ_DEB_PACKAGES)"
 
-$(FUZZ_BUILD)/fuzz_check: tests/fuzz/fuzz_check.c $(LIB_OBJ) $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDLIBS)
+$(FUZZ_BUILD)/fuzz_check: tests/fuzz/fuzz_check.c $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 fuzz: fuzz-deps
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/fuzz_check

@@ -2,7 +2,7 @@
 Called by run_tests.py with its record() and run() helpers."""
 import json, pathlib, tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from testpaths import ROOT
 PTX = ROOT / "tests" / "litmus" / "ptx"
 
 

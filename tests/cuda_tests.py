@@ -11,8 +11,8 @@ params.txt are written beside them. With nvcc (on PATH or in
 /usr/local/cuda/bin) every PTX test under tests/litmus and tests/gallery
 and in the corpus is emitted or refused with a reason, and the device side
 of each emitted program compiles for sm_90 with every warning an error
-(compile_all); a representative handful build whole (`make cuda-compile`
-builds them all); a compiled program accepts the params.txt written beside
+(compile_all, in make check-all); a representative handful build whole in
+make test (`make cuda-compile` builds them all); a compiled program accepts the params.txt written beside
 it and refuses a bad one by line. Without nvcc these say that they skip.
 
 --observed: each row of tests/cuda/observed.csv (a hand-written log in the
@@ -23,13 +23,14 @@ and the exact error each gives.
 Called by run_tests.py with its record() and run() helpers."""
 import csv, os, pathlib, re, resource, subprocess, sys, tempfile, time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from testpaths import BUILD, CORPUS, ROOT, corpus_missing_note
+
 CUDA = ROOT / "tests" / "cuda"
 sys.path.insert(0, str(CUDA))
 import run_gpu  # noqa: E402
 from run_gpu import nvcc  # noqa: E402
 
-CORPUS_PTX = ROOT.parent / "shared" / "corpus" / "litmus" / "PTX"
+CORPUS_PTX = CORPUS / "litmus" / "PTX"
 OWN_PTX = ["tests/litmus/ptx", "tests/litmus/ptx75", "tests/gallery"]
 # compiled in make test: a spin loop with release/acquire; fence.sc, atom.cas,
 # arithmetic and branches over three CTAs; a barrier in one CTA; a generic
@@ -49,7 +50,7 @@ def litmus_files():
 def dumped_threads(path):
     """Per thread of the litmus file: its instructions as (kind, text), from
     build/litmus_dump."""
-    p = subprocess.run([str(ROOT / "build" / "litmus_dump"), path], cwd=ROOT, capture_output=True, text=True,
+    p = subprocess.run([str(BUILD / "litmus_dump"), path], cwd=ROOT, capture_output=True, text=True,
                        timeout=60)
     threads = []
     for line in p.stdout.splitlines():
@@ -186,7 +187,7 @@ def host_round_trip(record, compiler, out):
            f"emit-cuda: the harness counts made-up outcomes ({p.stderr[:300]})")
     record("\nCondition ~exists (1:r0=1 /\\ 1:r1=0) is NOT validated\n" in p.stdout
            and "\n14      *> 1:r0=1; 1:r1=0;\n" in p.stdout, f"emit-cuda: the harness's herd log ({p.stdout[:400]})")
-    q = subprocess.run([str(ROOT / "build" / "gpubmc"), "--observed", str(out / "host.log"),
+    q = subprocess.run([str(BUILD / "gpubmc"), "--observed", str(out / "host.log"),
                         "tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus"], cwd=ROOT, capture_output=True, text=True,
                        timeout=60)
     record(q.stdout.startswith("tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus: FAIL (the model forbids 1 of the 4 "
@@ -228,7 +229,7 @@ def compile_all(record):
     if CORPUS_PTX.is_dir():
         paths.append(CORPUS_PTX)
     else:
-        print(f"SKIP emit-cuda compile-all: corpus: {CORPUS_PTX} not found: only the own PTX tests are compiled")
+        print(corpus_missing_note("emit-cuda compile-all over the corpus's PTX tests"))
     files = [os.path.relpath(f, ROOT) for f in run_gpu.ptx_tests(paths)]
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "all"
@@ -317,7 +318,6 @@ def cuda(record, run):
         out = pathlib.Path(tmp) / "cuda"
         if emit_own(record, run, out):
             compile_handful(record, out)
-    compile_all(record)
     observed_rows(record, run)
     observed_json(record, run)
     usage_errors(record, run)

@@ -17,7 +17,8 @@ Called by run_tests.py with its record() and run() helpers;
 current build (look at the difference before committing it)."""
 import json, pathlib, subprocess, sys, tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from testpaths import BIN, ROOT
+
 GALLERY = ROOT / "tests" / "gallery"
 FIELDS = ("name", "model", "property", "progress", "bound", "verdict", "reason")
 
@@ -85,7 +86,7 @@ def gallery(record, run):
 
 def update():
     """Rewrites every row's .dot from build/gpubmc (and removes none)."""
-    binary = ROOT / "build" / "gpubmc"
+    binary = BIN
     for row in rows():
         target = GALLERY / graph_name(row)
         target.unlink(missing_ok=True)

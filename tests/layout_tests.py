@@ -11,7 +11,8 @@ files.  Called by run_tests.py with its record() helper; run alone
 (python3 tests/layout_tests.py) it prints what it finds."""
 import pathlib, re, sys, tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from testpaths import ROOT
+
 MAX_LINES = 1000
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

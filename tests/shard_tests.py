@@ -6,9 +6,9 @@ order, summary and exit status of one run.  Called by run_tests.py with
 its record() helper."""
 import json, pathlib, subprocess, tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from testpaths import CORPUS, ROOT, corpus_missing_note, corpus_present
+
 SUITE = ROOT / "tests" / "litmus" / "ptx"
-CORPUS = ROOT.parent / "shared" / "corpus"
 CLUSTER = ROOT / "tests" / "cluster"
 
 
@@ -48,7 +48,7 @@ def same_as_one_run(record, binary, what, cwd, args):
 def shards(record, binary):
     same_as_one_run(record, binary, "own PTX tests", SUITE,
                     ["--expect", "expected.csv", "--property", "program_spec,cat_spec"])
-    if (CORPUS / "expected").is_dir():
+    if corpus_present():
         args = []
         for csv in sorted((CORPUS / "expected").glob("*.csv")):
             args += ["--expect", str(csv.relative_to(CORPUS))]
@@ -56,7 +56,7 @@ def shards(record, binary):
         tally = same_as_one_run(record, binary, "labelled corpus", CORPUS, args)
         print(f"INFO shards: the labelled corpus in 4 shards through GNU parallel: {' '.join(tally)}")
     else:
-        print(f"SKIP shards over the labelled corpus: {CORPUS} not found")
+        print(corpus_missing_note("shards over the labelled corpus"))
     with tempfile.TemporaryDirectory() as tmp:   # a shard that cannot check anything is reported
         bad = subprocess.run([str(CLUSTER / "shards.sh"), "2", tmp, str(binary), "--expect", "missing.csv"],
                              cwd=SUITE, capture_output=True, text=True, timeout=60)

@@ -6,8 +6,8 @@ agreement.
 Called by run_tests.py with its record() and run() helpers."""
 import json, os, pathlib, re, shutil, signal, subprocess, tempfile, time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-BIN = ROOT / "build" / "gpubmc"
+from testpaths import BIN, ROOT
+
 HEAVY = ROOT / "tests" / "heavy"
 PTX = ROOT / "tests" / "litmus" / "ptx"
 GOOD = [PTX / "MP-weak.litmus", PTX / "SB-weak.litmus", PTX / "MP+rel.gpu+acq.gpu.litmus"]

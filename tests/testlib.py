@@ -1,0 +1,43 @@
+"""The test runner's shared helpers: one tally of results, gpubmc run from
+the project root, and its --json verdicts.  Every group module takes
+record() and run() from here (or is handed them by run_tests.py)."""
+import json
+import subprocess
+
+from testpaths import BIN, ROOT
+
+
+class Tally:
+    """Counts passed and failed results; prints each failure once."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def record(self, ok, what, show=True):
+        """One result: ok or not, with what it checked (printed on failure)."""
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            if show:
+                print(f"FAIL {what}")
+
+
+TALLY = Tally()
+record = TALLY.record
+
+
+def run(args, cwd=ROOT, timeout=120):
+    """build/gpubmc with args, in cwd: the finished process, text output."""
+    return subprocess.run([str(BIN)] + [str(a) for a in args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def verdicts(args, files, cwd, with_reason=False):
+    """{file: result} (or {file: (result, reason)}) of one --json run."""
+    p = run(["--json"] + args + files, cwd)
+    got = {}
+    for line in p.stdout.splitlines():
+        o = json.loads(line)
+        got[o["file"]] = (o["result"], o.get("reason", "")) if with_reason else o["result"]
+    return got
