@@ -8,6 +8,7 @@
   or where a `cd` line in the block says; /tmp/ paths go to a scratch
   folder); a console block's output lines after the command are compared
   with what it prints (stdout, then stderr), `...` standing for any text.
+- The limits docs/input-format.md states are the #defines it cites.
 - The option documentation agrees with --help: the man page documents
   exactly --help's options, every option docs/usage.md names is one of
   them, the numeric defaults docs/usage.md states are --help's, the exit
@@ -106,6 +107,20 @@ def litmus_examples(record, run):
                if not any(re.search(pattern, b, re.M) for b in blocks)]
     record(not missing, f"docs: input-format.md has an example of every construct (missing: {missing})")
     return len(blocks)
+
+
+def limits(record, run):
+    """The limits input-format.md states are the code's: each `NAME` it
+    cites stands right after the number that #define NAME gives."""
+    text = " ".join((DOCS / "input-format.md").read_text().split("## Limits", 1)[1].split())
+    defines = {}
+    for header in (ROOT / "litmus" / "parse_impl.h", ROOT / "program" / "program.h"):
+        defines.update(re.findall(r"^#define\s+(\w+)\s+(\d+)\b", header.read_text(), re.M))
+    cited = [(m.group(1), m.group(2)) for m in re.finditer(r"(\d(?:[\d,]*\d)?)[^\d(]*\(`(\w+)`", text)]
+    record(len(cited) >= 7, f"docs: input-format.md's limits cite their #defines ({cited})")
+    for number, name in cited:
+        record(defines.get(name) == number.replace(",", ""),
+               f"docs: input-format.md's limit {name} is {number}, the code's {defines.get(name)}")
 
 
 def _matches(expected, actual):
@@ -284,6 +299,7 @@ def links(record, run):
 
 def docs(record, run):
     n = litmus_examples(record, run)
+    limits(record, run)
     ran, compared, skipped = commands(record, run)
     usage(record, run)
     links(record, run)
