@@ -14,6 +14,7 @@ import argparse, resource, sys, time
 import batch_tests
 import corpus_tests
 import cuda_tests
+import docs_tests
 import explain_tests
 import gallery_tests
 import layout_tests
@@ -50,6 +51,7 @@ GROUPS = [
     ("batch", "directories, --expect, -j, --shard", lambda: batch_tests.batch_mode(record, run)),
     ("shards", "four shards through GNU parallel give one run", lambda: shard_tests.shards(record, BIN)),
     ("trust", "budgets, signals, writes, options, documentation", lambda: trust_tests.trust(record, run)),
+    ("docs", "README and docs/: examples, commands, usage, links", lambda: docs_tests.docs(record, run)),
     ("explain", "--explain sets minimal; graphs", lambda: explain_tests.explanations_and_graphs(record, run)),
     ("gallery", "gallery verdicts and pictures", lambda: gallery_tests.gallery(record, run)),
     ("random-fragment", "random fragment programs on both termination engines",
