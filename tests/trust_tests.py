@@ -1,7 +1,7 @@
 """Trust tests (issue 14): time and memory budgets, inputs that are not
 regular files, workers that die with their parent or crash, failed
 writes, inputs never written to, --expect that compares nothing, options
-that do not apply, one error format, and --help, man page and README in
+that do not apply, one error format, and --help, man page and docs/usage.md in
 agreement.
 Called by run_tests.py with its record() and run() helpers."""
 import json, os, pathlib, re, shutil, signal, subprocess, tempfile, time
