@@ -17,6 +17,7 @@
 #include "bmc/concrete/witness.h"
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
+#include "models/cat_model.h"
 #include "util/xalloc.h"
 
 #define ORACLE_LIMIT 2000000L
@@ -400,6 +401,11 @@ static void name_error(const char *path, int line, int col, struct check_result 
         memcpy(r->reason + sizeof r->reason - 4, "...", 4);
 }
 
+const struct model_desc *check_model(const struct check_opts *o, const char *name, int d)
+{
+    return o->cat ? cat_model_desc(o->cat, (enum dialect)d) : model_find(name);
+}
+
 void check_file(const char *path, const struct check_opts *o, struct check_result *r)
 {
     double t0 = check_clock_ms();
@@ -408,8 +414,9 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     struct litmus_error err = { 0 };
     struct litmus *l = litmus_parse_file(path, &err);
     const char *mname = !l ? "" : o->model ? o->model : check_default_model(l);
+    const struct model_desc *md = l ? check_model(o, mname, l->dialect) : NULL;
+    mname = md ? md->name : mname;
     snprintf(r->model, sizeof r->model, "%s", mname);
-    const struct model_desc *md = l ? model_find(mname) : NULL;
     char msg[256] = "";
     struct program *p = md && md->dialect == l->dialect ? program_build(l, o->bound, msg, sizeof msg) : NULL;
     if (!l) {
