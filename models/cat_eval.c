@@ -51,7 +51,7 @@ static void ev_fail(struct eval *ev, struct cat_pos pos, const char *fmt, const 
 {
     if (ev->failed)
         return;
-    char msg[256];
+    char msg[512];
     snprintf(msg, sizeof msg, fmt, a, b);
     cat_error_at(ev->err, pos, msg);
     ev->failed = true;
@@ -114,10 +114,12 @@ static void note_dialect(struct eval *ev, const char *name, struct cat_pos pos)
         ev->dialect_name = name;
         return;
     }
-    char other[200];
-    snprintf(other, sizeof other, "%s at %s:%d:%d", ev->dialect_name, ev->dialect_pos.file, ev->dialect_pos.line,
+    char msg[512];
+    snprintf(msg, sizeof msg, "%.64s is a %s name, and the model already uses the %s name %.64s (%.120s:%d:%d): "
+             "a model describes one dialect", name, dialect_name((enum dialect)d),
+             dialect_name((enum dialect)ev->dialect), ev->dialect_name, ev->dialect_pos.file, ev->dialect_pos.line,
              ev->dialect_pos.col);
-    ev_fail(ev, pos, "%s belongs to the other dialect than %s: a model describes one dialect", name, other);
+    ev_fail(ev, pos, "%s%s", msg, "");
 }
 
 /* The base set or relation called name (cat's names for gpubmc's events),
@@ -361,7 +363,9 @@ static rel join(struct eval *ev, rel into, rel r, bool *any)
 }
 
 /* let rec x = body, body a union of terms linear in x: A (no x), L; x,
- * x; R, x; M; x.  Its least solution is Y; (M; Y)* with Y = L*; A; R*. */
+ * x; R, x; M; x (x; x: M = id).  Its least solution is Y; (M; Y)* with
+ * Y = L*; A; R*: Y is in it (induction on the stars), and Y; (M; Y)* is
+ * closed under every term. */
 static struct val let_rec(struct eval *ev, const struct env *env, const struct cat_stmt *s)
 {
     const struct cat_expr *terms[CAT_MAX_TERMS], *f[CAT_MAX_TERMS];
@@ -387,15 +391,19 @@ static struct val let_rec(struct eval *ev, const struct env *env, const struct c
         bool inner = false;
         for (int i = first; i < nf - last; i++)
             inner |= mentions(f[i], s->name);
-        if (inner || (nf == 1 && !first) || (first && last && nf < 3)) {
-            ev_fail(ev, terms[t]->pos,
-                    "unsupported construct: let rec %s must be a union of terms without %s, %s; r, r; %s "
-                    "and %s; r; %s", s->name, s->name);
+        if (inner || (nf == 1 && !first)) {
+            const char *x = s->name;
+            char msg[400];
+            snprintf(msg, sizeof msg, "let rec %.40s: each term of its union must be A, A; %.40s, %.40s; A "
+                     "or %.40s; A; %.40s, with no %.40s in A", x, x, x, x, x, x);
+            ev_fail(ev, terms[t]->pos, "unsupported construct: %s%s", msg, "");
             break;
         }
         if (nf == 1)
             continue;   /* x itself adds nothing */
-        if (first && last)
+        if (first && last && nf == 2)   /* x; x = x; id; x */
+            mid = join(ev, mid, ev->m ? cat_id(ev->m, ev->m->b->sets[S_ALL]) : NULL, &any_m);
+        else if (first && last)
             mid = join(ev, mid, seq_of(ev, env, f, 1, nf - 1), &any_m);
         else if (first)
             r = join(ev, r, seq_of(ev, env, f, 1, nf), &any_r);
