@@ -15,7 +15,7 @@
 #define NUMBER(x) STRING(x)   /* a macro's value as a string literal */
 
 static const char synopsis[] =
-    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains]\n"
+    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains | --cat FILE]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
     "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
