@@ -4,7 +4,7 @@
 Writes --count programs of tests/random/gen.py (seed --seed) to a
 temporary folder and checks each under every built-in model of its dialect
 and under --cat of that model's cat file (CORPUS/models/NAME.cat, with
-stdlib.cat), for program_spec and, in Vulkan, cat_spec.  The verdicts must
+stdlib.cat), for program_spec, termination and, in Vulkan, cat_spec.  The verdicts must
 be the same; a row where one side has no verdict (UNKNOWN, ERROR, a
 timeout) counts apart and is listed.  Prints the counts, the time of each
 side and their ratio, and exits 1 on a disagreement.
@@ -15,7 +15,7 @@ import argparse, json, pathlib, subprocess, sys, tempfile, time
 
 HERE = pathlib.Path(__file__).resolve().parent
 MODELS = {"ptx": ["ptx-v6.0", "ptx-v7.5"], "vulkan": ["vulkan", "vulkan-nochains"]}
-PROPS = {"ptx": ["program_spec"], "vulkan": ["program_spec", "cat_spec"]}
+PROPS = {"ptx": ["program_spec", "termination"], "vulkan": ["program_spec", "cat_spec", "termination"]}
 
 
 def run(binary, args, files, timeout):
