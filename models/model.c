@@ -10,13 +10,13 @@
 
 static const struct model_desc models[] = {
     { "ptx-v6.0", DIALECT_PTX, false, model_ptx60_axioms, model_ptx60_build, model_ptx60_po_facts,
-      { "ScPerLocation", "ScPerLocation", "Coherence2 ScPerLocation" } },
+      { "ScPerLocation", "ScPerLocation", "Coherence2 ScPerLocation" }, NULL },
     { "ptx-v7.5", DIALECT_PTX, false, model_ptx75_axioms, model_ptx75_build, model_ptx75_po_facts,
-      { "Causality", "Coherence", "Coherence" } },
+      { "Causality", "Coherence", "Coherence" }, NULL },
     { "vulkan", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_build, model_vulkan_po_facts,
-      { "consistency-cycle", "consistency-cycle", "consistency-cycle" } },
+      { "consistency-cycle", "consistency-cycle", "consistency-cycle" }, NULL },
     { "vulkan-nochains", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_nochains_build,
-      model_vulkan_po_facts, { "consistency-cycle", "consistency-cycle", "consistency-cycle" } },
+      model_vulkan_po_facts, { "consistency-cycle", "consistency-cycle", "consistency-cycle" }, NULL },
 };
 
 #define NMODELS (sizeof models / sizeof models[0])

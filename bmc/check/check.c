@@ -17,6 +17,7 @@
 #include "bmc/concrete/witness.h"
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
+#include "models/cat_model.h"
 #include "util/xalloc.h"
 
 #define ORACLE_LIMIT 2000000L
@@ -292,7 +293,14 @@ static void check_termination(struct sat_check *s, struct check_result *r)
     cJSON *witnesses[CHECK_PROGRESS_MODELS] = { NULL };
     char why[256] = "", note[320] = "";
     long nstates = 0;
-    bool in = o->term_engine != TERM_SAT && fragment_check(s->p, s->md, o->disabled, o->ndisabled, why, sizeof why);
+    /* the fragment's argument is per built-in model: a cat file's model is
+     * assumed to admit exactly the interleavings only when --engine states asks */
+    bool cat_unproven = s->md->data && o->term_engine != TERM_STATES;
+    if (cat_unproven)
+        snprintf(why, sizeof why, "a model read from a cat file (--engine states assumes its executions "
+                 "are the interleavings)");
+    bool in = o->term_engine != TERM_SAT && !cat_unproven
+              && fragment_check(s->p, s->md, o->disabled, o->ndisabled, why, sizeof why);
     if (in && states_termination(s->p, s->md, o, ms, n, out, witnesses, &nstates)) {
         /* decided */
     } else if (o->term_engine == TERM_STATES) {
@@ -400,6 +408,11 @@ static void name_error(const char *path, int line, int col, struct check_result 
         memcpy(r->reason + sizeof r->reason - 4, "...", 4);
 }
 
+const struct model_desc *check_model(const struct check_opts *o, const char *name, int d)
+{
+    return o->cat ? cat_model_desc(o->cat, (enum dialect)d) : model_find(name);
+}
+
 void check_file(const char *path, const struct check_opts *o, struct check_result *r)
 {
     double t0 = check_clock_ms();
@@ -408,8 +421,9 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     struct litmus_error err = { 0 };
     struct litmus *l = litmus_parse_file(path, &err);
     const char *mname = !l ? "" : o->model ? o->model : check_default_model(l);
+    const struct model_desc *md = l ? check_model(o, mname, l->dialect) : NULL;
+    mname = md ? md->name : mname;
     snprintf(r->model, sizeof r->model, "%s", mname);
-    const struct model_desc *md = l ? model_find(mname) : NULL;
     char msg[256] = "";
     struct program *p = md && md->dialect == l->dialect ? program_build(l, o->bound, msg, sizeof msg) : NULL;
     if (!l) {

@@ -36,6 +36,8 @@ enum check_kind {
 
 struct check_opts {
     const char *model;       /* NULL: from the file's dialect */
+    const struct cat_model *cat;         /* --cat FILE: stands in for every model name */
+    const struct cat_model *compare_cat; /* --compare-model FILE.cat */
     enum property property;
     enum progress_model progress;   /* for termination */
     unsigned progress_set;   /* termination under several progress models at
@@ -103,6 +105,7 @@ struct check_result {
 struct program;
 struct model_desc;
 struct litmus;
+struct cat_model;
 
 /* Milliseconds on a monotonic clock, for timing checks. */
 double check_clock_ms(void);
@@ -110,6 +113,10 @@ double check_clock_ms(void);
 /* The model a test is checked under without --model: ptx-v7.5 for PTX,
  * vulkan for Vulkan. */
 const char *check_default_model(const struct litmus *l);
+
+/* The model o checks a test of dialect d under: --cat's, else the one
+ * called name (NULL: none). */
+const struct model_desc *check_model(const struct check_opts *o, const char *name, int d);
 
 /* Checks an unrolled program under model md (what check_file does once
  * the file is parsed and the model known); r is zeroed by the caller. */

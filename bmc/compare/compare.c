@@ -6,6 +6,7 @@
 
 #include "bmc/compare/load.h"
 #include "bmc/compare/refinement.h"
+#include "models/cat_model.h"
 
 /* One direction: what `allows` allows and `forbids` forbids; its entry in
  * directions, its verdict in *v and reason in why. */
@@ -49,10 +50,11 @@ void check_compare_model(const char *path, const struct check_opts *o, struct ch
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
     struct loaded g;
-    const struct model_desc *m2 = model_find(o->compare_model);
+    const struct model_desc *m2 = NULL;
     if (!load_program(path, o, &g, r)) {
         /* r names the problem */
-    } else if (!m2 || m2->dialect != g.lit->dialect) {
+    } else if (!(m2 = o->compare_cat ? cat_model_desc(o->compare_cat, g.lit->dialect) : model_find(o->compare_model))
+               || m2->dialect != g.lit->dialect) {
         snprintf(r->reason, sizeof r->reason, "%s: error: model %s does not check %s tests", path,
                  o->compare_model, dialect_name(g.lit->dialect));
     } else {

@@ -18,8 +18,9 @@ bool load_program(const char *path, const struct check_opts *o, struct loaded *o
         return false;
     }
     const char *name = o->model ? o->model : check_default_model(out->lit);
+    out->md = check_model(o, name, out->lit->dialect);
+    name = out->md ? out->md->name : name;
     snprintf(r->model, sizeof r->model, "%s", name);
-    out->md = model_find(name);
     if (!out->md || out->md->dialect != out->lit->dialect) {
         snprintf(r->reason, sizeof r->reason, "%s: error: model %s does not check %s tests", path, name,
                  dialect_name(out->lit->dialect));

@@ -7,6 +7,7 @@
 
 #include "bmc/check/symmetry.h"
 #include "bmc/transform/transform.h"
+#include "models/cat_model.h"
 #include "models/model.h"
 
 #define GPUBMC_VERSION "0.1"
@@ -14,7 +15,7 @@
 #define NUMBER(x) STRING(x)   /* a macro's value as a string literal */
 
 static const char synopsis[] =
-    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains]\n"
+    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains | --cat FILE]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
     "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
@@ -31,7 +32,7 @@ static const char synopsis[] =
     "       gpubmc --help | --version\n";
 
 enum option_id {
-    O_MODEL, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_MAX_STATES, O_JSON, O_WITNESS,
+    O_MODEL, O_CAT, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_MAX_STATES, O_JSON, O_WITNESS,
     O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
     O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
     O_COMPARE_MODEL, O_EMIT_CUDA, O_OBSERVED, O_HELP,
@@ -48,6 +49,9 @@ struct option_spec {
 static const struct option_spec options[O_COUNT] = {
     [O_MODEL] = { "--model", NULL, "M", "ptx-v6.0, ptx-v7.5, vulkan or vulkan-nochains\n"
                   "(default: ptx-v7.5 for PTX tests, vulkan for VULKAN)" },
+    [O_CAT] = { "--cat", NULL, "FILE", "the model written in the cat language in FILE (with\n"
+                "the stdlib.cat beside it), for every test and in\n"
+                "place of the model a CSV names" },
     [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination" },
     [O_PROGRESS] = { "--progress", NULL, "G[,G...]", "fair (default), hsa, obe, hsa_obe, lobe, unfair,\n"
                      "a list of them, or all: the progress models of\n"
@@ -93,7 +97,7 @@ static const struct option_spec options[O_COUNT] = {
     [O_MINIMIZE_SYNC] = { "--minimize-sync", NULL, NULL, "weaken greedily while no outcome is added; print\n"
                           "the weakest program, checked again" },
     [O_COMPARE_MODEL] = { "--compare-model", NULL, "M2", "the outcomes the model allows and M2 forbids, and\n"
-                          "the reverse" },
+                          "the reverse (M2 a model name or a FILE.cat)" },
     [O_EMIT_CUDA] = { "--emit-cuda", NULL, "DIR", "write each PTX test as a CUDA program that runs it\n"
                       "under stress on a GPU (DIR/NAME.cu, Makefile, params.txt)" },
     [O_OBSERVED] = { "--observed", NULL, "LOG", "judge the outcomes a hardware run saw (herd or litmus7\n"
@@ -269,11 +273,32 @@ static int set_kind(struct cli *cli, enum check_kind kind, const char *option)
     return 0;
 }
 
+/* Loads the cat file v as --cat's model (which 0) or --compare-model's
+ * (which 1); 0, or 1 after printing its error. */
+static int load_cat(struct cli *cli, const char *v, int which)
+{
+    char err[1024];
+    if (cli->cat_models[which])
+        return usage_error("%s", which ? "--compare-model given twice" : "--cat given twice");
+    cli->cat_models[which] = cat_model_load(v, err, sizeof err);
+    if (!cli->cat_models[which]) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    if (which)
+        cli->opts.compare_cat = cli->cat_models[which];
+    else
+        cli->opts.cat = cli->cat_models[which];
+    return 0;
+}
+
 /* Applies option id with value v (NULL for a flag); 0, 1 on a usage error,
  * 2 when it answered --help or --version. */
 static int apply(struct cli *cli, enum option_id id, const char *v)
 {
     switch (id) {
+    case O_CAT:
+        return load_cat(cli, v, 0);
     case O_MODEL:
         if (!model_find(v))
             return usage_error("unknown or unavailable model '%s'", v);
@@ -353,8 +378,12 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
     case O_NECESSARY_SYNC: return set_kind(cli, CK_NECESSARY_SYNC, "--necessary-sync");
     case O_MINIMIZE_SYNC: return set_kind(cli, CK_MINIMIZE_SYNC, "--minimize-sync");
     case O_COMPARE_MODEL:
-        if (!model_find(v))
+        if (strlen(v) > 4 && strcmp(v + strlen(v) - 4, ".cat") == 0) {
+            if (load_cat(cli, v, 1))
+                return 1;
+        } else if (!model_find(v)) {
             return usage_error("unknown or unavailable model '%s'", v);
+        }
         cli->opts.compare_model = v;
         return set_kind(cli, CK_COMPARE_MODEL, "--compare-model");
     case O_EMIT_CUDA: return set_kind(cli, CK_EMIT_CUDA, "--emit-cuda") || (cli->opts.cuda_dir = v, 0);
@@ -403,7 +432,8 @@ static int parse_option(int argc, char **argv, int *i, struct cli *cli)
  * some model (a file whose model lacks it is unaffected). */
 static int check_axioms(const struct cli *cli)
 {
-    const struct model_desc *md = cli->opts.model ? model_find(cli->opts.model) : NULL;
+    const struct model_desc *md = cli->opts.cat ? cat_model_desc(cli->opts.cat, DIALECT_PTX)
+                                  : cli->opts.model ? model_find(cli->opts.model) : NULL;
     for (int i = 0; i < cli->opts.ndisabled; i++) {
         const char *name = cli->opts.disabled[i];
         if (md && !model_has_axiom(md, name)) {
@@ -445,6 +475,8 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     }
     if (cli->nfiles == 0 && cli->ncsv == 0)
         return usage_error("%s", "no input files");
+    if (cli->opts.cat && cli->opts.model)
+        return usage_error("%s", "--cat is the model: it cannot be combined with --model");
     if (cli->opts.no_symmetry && cli->opts.symmetry_key)
         return usage_error("%s", "--symmetry-key chooses how to break symmetry, which --no-symmetry switches off");
     if (cli->opts.outcomes && cli->opts.oracle)
@@ -513,4 +545,6 @@ void cli_free(struct cli *cli)
     free(cli->csv);
     for (int i = 0; i < cli->ngraph_rels; i++)
         free(cli->graph_rels[i]);
+    cat_model_free(cli->cat_models[0]);
+    cat_model_free(cli->cat_models[1]);
 }

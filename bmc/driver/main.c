@@ -140,7 +140,7 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
     run->any_error |= !graph_output(run->cli, run->renderer, job, r);
     if (run->cli->witness_path)
         add_witness(run->witnesses, job, r);
-    const struct model_desc *md = model_find(r->model);
+    const struct model_desc *md = check_model(&job->opts, r->model, 0);
     run->some_model |= md != NULL;
     for (int i = 0; md && i < job->opts.ndisabled; i++)
         run->axiom_applies[i] |= model_has_axiom(md, job->opts.disabled[i]);
