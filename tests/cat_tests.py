@@ -81,12 +81,16 @@ def own_suites(record, run):
             record(res == exp, f"cat: {suite}/{name} under {model}.cat: expected {exp}, got {res}")
 
 
-def corpus_suites(record, run):
-    """Every labelled corpus row under --cat of its model's cat file.  A
+def corpus_suites(record, run, vulkan_liveness):
+    """Every labelled corpus row under --cat of its model's cat file (the
+    five Vulkan liveness suites only when vulkan_liveness, as SAT alone
+    takes minutes on them: make check-all runs them).  A
     termination row the SAT engine leaves UNKNOWN is run again with
     --engine states, which assumes the interleaving fragment's argument for
     the cat file's model; no run may contradict the label."""
     for csv in sorted((CORPUS / "expected").glob("*.csv")):
+        if csv.stem.startswith("VULKAN-Liveness") != vulkan_liveness:
+            continue
         meta = dict(kv.split("=", 1) for kv in csv.read_text().splitlines()[0].lstrip("# ").split())
         model, prop = meta["model"], meta["property"]
         bound = "4" if prop == "termination" and model.startswith("vulkan") else "1"
@@ -107,14 +111,15 @@ def corpus_suites(record, run):
         record(matched == len(rows), f"cat: {csv.stem}: {matched}/{len(rows)} rows match under {model}.cat")
 
 
-def random_agreement(record):
-    """Built-in models against their cat files on random programs."""
+def random_agreement(record, count, seed):
+    """Built-in models against their cat files on count random programs."""
     p = subprocess.run([sys.executable, str(CAT_DIR / "compare_random.py"), "--bin", str(BIN),
-                        "--corpus", str(CORPUS), "--seed", str(RANDOM_SEED), "--count", str(RANDOM_COUNT)],
-                       capture_output=True, text=True, timeout=1200)
+                        "--corpus", str(CORPUS), "--seed", str(seed), "--count", str(count)],
+                       capture_output=True, text=True, timeout=3600)
     last = (p.stdout.strip().splitlines() or [""])[-1]
+    print(f"cat: built-in against --cat on {count} random programs (seed {seed}): {last}")
     record(p.returncode == 0 and " 0 differ" in last,
-           f"cat: built-in and --cat on {RANDOM_COUNT} random programs: {last}\n{p.stdout[-3000:]}{p.stderr[-1000:]}")
+           f"cat: built-in and --cat on {count} random programs: {last}\n{p.stdout[-3000:]}{p.stderr[-1000:]}")
 
 
 def cat(record, run):
@@ -125,8 +130,18 @@ def cat(record, run):
         print(corpus_missing_note("cat: the corpus cat files, suites and random agreement"))
         return
     own_suites(record, run)
-    corpus_suites(record, run)
-    random_agreement(record)
+    corpus_suites(record, run, vulkan_liveness=False)
+    random_agreement(record, RANDOM_COUNT, RANDOM_SEED)
+
+
+def cat_long(record, run):
+    """The long --cat sweeps (make check-all): the Vulkan liveness suites
+    under --cat and 1,000 more random programs."""
+    if not corpus_present() or not (CORPUS / "models").is_dir():
+        print(corpus_missing_note("cat: the Vulkan liveness suites and random agreement"))
+        return
+    corpus_suites(record, run, vulkan_liveness=True)
+    random_agreement(record, 1000, 3)
 
 
 if __name__ == "__main__":
