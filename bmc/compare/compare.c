@@ -43,18 +43,18 @@ static enum verdict combine(enum verdict a, enum verdict b)
     return a == V_UNKNOWN || b == V_UNKNOWN ? V_UNKNOWN : V_PASS;
 }
 
-void check_compare_model(const char *path, const struct check_opts *o, struct check_result *r)
+void check_compare_model(const char *path, const char *m2_name, const struct check_opts *o, struct check_result *r)
 {
     double t0 = check_clock_ms();
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
     struct loaded g;
-    const struct model_desc *m2 = model_find(o->compare_model);
+    const struct model_desc *m2 = model_find(m2_name);
     if (!load_program(path, o, &g, r)) {
         /* r names the problem */
     } else if (!m2 || m2->dialect != g.lit->dialect) {
         snprintf(r->reason, sizeof r->reason, "%s: error: model %s does not check %s tests", path,
-                 o->compare_model, dialect_name(g.lit->dialect));
+                 m2_name, dialect_name(g.lit->dialect));
     } else {
         const struct model_desc *m1 = g.md;
         enum verdict v12, v21;
