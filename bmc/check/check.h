@@ -81,14 +81,9 @@ struct check_result {
 
 struct program;
 struct model_desc;
-struct litmus;
 
 /* Milliseconds on a monotonic clock, for timing checks. */
 double check_clock_ms(void);
-
-/* The model a test is checked under without --model: ptx-v7.5 for PTX,
- * vulkan for Vulkan. */
-const char *check_default_model(const struct litmus *l);
 
 /* Checks an unrolled program under model md (what check_file does once
  * the file is parsed and the model known); r is zeroed by the caller. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bmc/compare/load.h"
+#include "bmc/check/load.h"
 #include "bmc/compare/refinement.h"
 
 /* One direction: what `allows` allows and `forbids` forbids; its entry in
@@ -45,12 +45,9 @@ static enum verdict combine(enum verdict a, enum verdict b)
 
 void check_compare_model(const char *path, const char *m2_name, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
     struct loaded g;
     const struct model_desc *m2 = model_find(m2_name);
-    if (!load_program(path, o, &g, r)) {
+    if (!check_begin(path, o, &g, r)) {
         /* r names the problem */
     } else if (!m2 || m2->dialect != g.lit->dialect) {
         snprintf(r->reason, sizeof r->reason, "%s: error: model %s does not check %s tests", path,
@@ -72,6 +69,5 @@ void check_compare_model(const char *path, const char *m2_name, const struct che
         else
             snprintf(r->reason, sizeof r->reason, "%s allows what %s forbids: %s", m1->name, m2->name, why21);
     }
-    loaded_free(&g);
-    r->ms = check_clock_ms() - t0;
+    check_end(&g, r);
 }
