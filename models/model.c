@@ -160,11 +160,7 @@ void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
         const int *cols;
         const lit *lits;
         int len = ax->kind == AX_EMPTY ? rel_row(r, i, &cols, &lits) : 1;
-        if (count + len > cap) {
-            while (count + len > cap)
-                cap *= 2;
-            pairs = xrealloc(pairs, (size_t)cap * sizeof *pairs);
-        }
+        XGROW(pairs, cap, count + len);
         for (int e = 0; e < len; e++)
             pairs[count++] = ax->kind == AX_EMPTY ? lits[e] : rel_get(r, i, i);
     }

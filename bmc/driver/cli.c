@@ -264,12 +264,12 @@ static bool axiom_of_some_model(const char *name, char *known, size_t len)
 /* Sets what the jobs check; a usage error when another of --source,
  * --transform, --necessary-sync, --minimize-sync, --compare-model,
  * --emit-cuda, --observed came first. */
-static int set_kind(struct cli *cli, enum check_kind kind, const char *option)
+static int set_kind(struct cli *cli, enum job_kind kind, const char *option)
 {
-    if (cli->opts.kind != CK_PLAIN && cli->opts.kind != kind)
+    if (cli->spec.kind != JOB_PLAIN && cli->spec.kind != kind)
         return usage_error("%s cannot be combined with --source, --transform, --necessary-sync, "
                            "--minimize-sync, --compare-model, --emit-cuda or --observed", option);
-    cli->opts.kind = kind;
+    cli->spec.kind = kind;
     return 0;
 }
 
@@ -286,7 +286,7 @@ static int load_cat(struct cli *cli, const char *v, int which)
         return 1;
     }
     if (which)
-        cli->opts.compare_cat = cli->cat_models[which];
+        cli->spec.compare_cat = cli->cat_models[which];
     else
         cli->opts.cat = cli->cat_models[which];
     return 0;
@@ -365,18 +365,18 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
     case O_MAX_MEMORY:
         return parse_long(v, 0, 1L << 30, &cli->budget.max_memory_mb) ? 0
             : usage_error("--max-memory needs megabytes from 0 (none) to 2^30, not '%s'", v);
-    case O_SOURCE: return set_kind(cli, CK_SOURCE, "--source") || (cli->opts.source = v, 0);
+    case O_SOURCE: return set_kind(cli, JOB_SOURCE, "--source") || (cli->spec.source = v, 0);
     case O_TRANSFORM: {
         char err[256];
         enum transform_kind k;
-        if (!transform_parse(v, &k, &cli->opts.transform_line, err, sizeof err))
+        if (!transform_parse(v, &k, &cli->spec.transform_line, err, sizeof err))
             return usage_error("%s", err);
-        cli->opts.transform = (int)k;
-        return set_kind(cli, CK_TRANSFORM, "--transform");
+        cli->spec.transform = k;
+        return set_kind(cli, JOB_TRANSFORM, "--transform");
     }
-    case O_EMIT_TRANSFORMED: cli->opts.emit_dir = v; return 0;
-    case O_NECESSARY_SYNC: return set_kind(cli, CK_NECESSARY_SYNC, "--necessary-sync");
-    case O_MINIMIZE_SYNC: return set_kind(cli, CK_MINIMIZE_SYNC, "--minimize-sync");
+    case O_EMIT_TRANSFORMED: cli->spec.emit_dir = v; return 0;
+    case O_NECESSARY_SYNC: return set_kind(cli, JOB_NECESSARY_SYNC, "--necessary-sync");
+    case O_MINIMIZE_SYNC: return set_kind(cli, JOB_MINIMIZE_SYNC, "--minimize-sync");
     case O_COMPARE_MODEL:
         if (strlen(v) > 4 && strcmp(v + strlen(v) - 4, ".cat") == 0) {
             if (load_cat(cli, v, 1))
@@ -384,10 +384,10 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         } else if (!model_find(v)) {
             return usage_error("unknown or unavailable model '%s'", v);
         }
-        cli->opts.compare_model = v;
-        return set_kind(cli, CK_COMPARE_MODEL, "--compare-model");
-    case O_EMIT_CUDA: return set_kind(cli, CK_EMIT_CUDA, "--emit-cuda") || (cli->opts.cuda_dir = v, 0);
-    case O_OBSERVED: return set_kind(cli, CK_OBSERVED, "--observed") || (cli->opts.observed_log = v, 0);
+        cli->spec.compare_model = v;
+        return set_kind(cli, JOB_COMPARE_MODEL, "--compare-model");
+    case O_EMIT_CUDA: return set_kind(cli, JOB_EMIT_CUDA, "--emit-cuda") || (cli->spec.cuda_dir = v, 0);
+    case O_OBSERVED: return set_kind(cli, JOB_OBSERVED, "--observed") || (cli->spec.observed_log = v, 0);
     case O_HELP: print_help(); return 2;
     case O_VERSION: puts("gpubmc " GPUBMC_VERSION); return 2;
     case O_COUNT: break;   /* not an option */
@@ -510,21 +510,21 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
         return usage_error("%s", "--explain explains program_spec outcomes with the SAT engine (a "
                            "cat_spec FAIL names its race, a termination FAIL its stuck threads)");
     bool symmetric = cat_spec || (program_spec && !cli->opts.outcomes);
-    if (cli->opts.symmetry_key && (cli->opts.oracle || cli->opts.kind != CK_PLAIN || (!symmetric && jobs->n > 0)))
+    if (cli->opts.symmetry_key && (cli->opts.oracle || cli->spec.kind != JOB_PLAIN || (!symmetric && jobs->n > 0)))
         return usage_error("%s", "--symmetry-key applies to program_spec (without --outcomes) and cat_spec "
                            "checks of the SAT engine, and no check here is one");
-    if (cli->opts.emit_dir && cli->opts.kind != CK_TRANSFORM)
+    if (cli->spec.emit_dir && cli->spec.kind != JOB_TRANSFORM)
         return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
-    if ((cli->opts.kind == CK_EMIT_CUDA || cli->opts.kind == CK_OBSERVED) && (termination || cat_spec))
+    if ((cli->spec.kind == JOB_EMIT_CUDA || cli->spec.kind == JOB_OBSERVED) && (termination || cat_spec))
         return usage_error("%s", "--emit-cuda and --observed are about a test's final states (program_spec): "
                            "no --property cat_spec or termination");
-    if (cli->opts.kind == CK_EMIT_CUDA && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+    if (cli->spec.kind == JOB_EMIT_CUDA && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--emit-cuda writes programs and checks nothing: no --engine oracle, "
                            "--outcomes or --explain");
-    if (cli->opts.kind == CK_OBSERVED && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+    if (cli->spec.kind == JOB_OBSERVED && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--observed enumerates the allowed outcomes and explains each forbidden one "
                            "with the SAT engine: no --engine oracle, --outcomes or --explain");
-    if (cli->opts.kind != CK_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+    if (cli->spec.kind != JOB_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--source, --transform, --necessary-sync, --minimize-sync and --compare-model "
                            "compare outcome sets with the SAT engine: no --engine oracle, --outcomes or --explain");
     if (cli->graph_path && cli->graph_dir)

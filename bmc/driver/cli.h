@@ -11,6 +11,7 @@
 #define CLI_DEFAULT_MAX_MEMORY_MB 4096
 
 struct cli {
+    struct job_spec spec;    /* what every job does with its file */
     struct check_opts opts;
     int nproperties;
     enum property properties[CLI_MAX_PROPERTIES];

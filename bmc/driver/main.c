@@ -90,7 +90,7 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
-    if (r->details && job->opts.kind == CK_OBSERVED)
+    if (r->details && job->spec.kind == JOB_OBSERVED)
         observed_print(stdout, r->details);
     else if (r->details)
         refinement_print(stdout, r->details);
@@ -227,7 +227,7 @@ static bool write_witnesses(const char *path, cJSON *all)
 /* Builds the job list and refuses what cannot run; 0 or 1 (message printed). */
 static int prepare(const struct cli *cli, struct job_list *jobs)
 {
-    struct job_request req = { .opts = &cli->opts, .nproperties = cli->nproperties,
+    struct job_request req = { .spec = &cli->spec, .opts = &cli->opts, .nproperties = cli->nproperties,
                                .properties = cli->properties, .npaths = cli->nfiles,
                                .paths = cli->files, .ncsv = cli->ncsv, .csv = cli->csv };
     char msg[2048];
@@ -238,8 +238,8 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
     if (cli_check_jobs(cli, jobs)
         || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
         || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))
-        || (cli->opts.emit_dir && output_refused("--emit-transformed", cli->opts.emit_dir, cli, jobs))
-        || (cli->opts.cuda_dir && output_refused("--emit-cuda", cli->opts.cuda_dir, cli, jobs))) {
+        || (cli->spec.emit_dir && output_refused("--emit-transformed", cli->spec.emit_dir, cli, jobs))
+        || (cli->spec.cuda_dir && output_refused("--emit-cuda", cli->spec.cuda_dir, cli, jobs))) {
         jobs_free(jobs);
         return 1;
     }
