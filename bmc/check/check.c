@@ -115,16 +115,49 @@ static void unknown_when_cut(struct sat_check *s, bool cut, struct check_result 
     }
 }
 
-/* A ~exists or forall PASS is vacuous when no execution ends with the
- * filter true: says so in the reason and r->vacuous. */
+#define NO_EXECUTION "no consistent execution at all"
+
+/* Whether the session admits no consistent execution at all under the
+ * assumption also (LIT_TRUE, or the threads not stopped by the scheduler):
+ * none that ends, hangs or is cut at the bound. */
+static bool no_execution(struct sat_check *s, lit also)
+{
+    return solve_with(s, also) == 20;
+}
+
+/* Says that the program has no consistent execution: a PASS becomes
+ * vacuous with the reason "vacuously: no consistent execution at all", any
+ * other verdict's reason gets it appended. */
+static void note_no_execution(struct check_result *r)
+{
+    r->no_execution = true;
+    if (r->verdict == V_PASS) {
+        r->vacuous = true;
+        snprintf(r->reason, sizeof r->reason, "vacuously: " NO_EXECUTION);
+    } else {
+        size_t used = strlen(r->reason);
+        snprintf(r->reason + used, sizeof r->reason - used, "; " NO_EXECUTION);
+    }
+}
+
+/* A PASS is vacuous when no execution the property counts ends with the
+ * filter true (program_spec's ~exists and forall; cat_spec with a filter):
+ * says so in the reason and r->vacuous, the strongest of "no consistent
+ * execution at all", "no execution terminates" and "no execution that
+ * terminates satisfies the filter". */
 static void note_vacuous(struct sat_check *s, lit filter, lit term, struct check_result *r)
 {
     if (solve_with(s, cnf_and(s->c, filter, term)) == 10)
         return;
-    r->vacuous = true;
-    snprintf(r->reason, sizeof r->reason, "vacuously: %s",
-             solve_with(s, term) == 10 ? "no execution that terminates satisfies the filter"
-                                       : "no execution terminates");
+    if (solve_with(s, term) == 10) {
+        r->vacuous = true;
+        snprintf(r->reason, sizeof r->reason, "vacuously: no execution that terminates satisfies the filter");
+    } else if (!no_execution(s, LIT_TRUE)) {
+        r->vacuous = true;
+        snprintf(r->reason, sizeof r->reason, "vacuously: no execution terminates");
+    } else {
+        note_no_execution(r);
+    }
 }
 
 /* Adds why the outcome is forbidden to r (explanation, and a summary in
@@ -181,9 +214,12 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
                      ? "every execution satisfies the condition" : "the outcome is unreachable");
         core_reason(s, r->reason, sizeof r->reason);
         r->verdict = exists ? V_FAIL : V_PASS;
-        unknown_when_cut(s, cut_at_bound(s), r);
+        bool cut = cut_at_bound(s);
+        unknown_when_cut(s, cut, r);
         if (r->verdict == V_PASS)
             note_vacuous(s, filter, term, r);
+        else if (!cut && no_execution(s, LIT_TRUE))
+            note_no_execution(r);
         if (s->o->explain && r->verdict != V_UNKNOWN)
             explain(s, query, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r);
     }
@@ -226,7 +262,14 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
                  ? "the model flags nothing" : "no consistent execution raises a flag");
-        unknown_when_cut(s, cut_at_bound(s), r);
+        bool cut = cut_at_bound(s);
+        unknown_when_cut(s, cut, r);
+        /* no execution is cut: the counted ones are those that end with the
+         * filter true (with a filter) or every one (without) */
+        if (!cut && s->p->lit->filter)
+            note_vacuous(s, q.filter, all_terminated(s), r);
+        else if (!cut && no_execution(s, LIT_TRUE))
+            note_no_execution(r);
     }
     sat_teardown(s, r);
 }
@@ -268,6 +311,7 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     /* no filter: it constrains final states, and a hang has none */
     lit query = stuck == LIT_FALSE ? LIT_FALSE : cnf_and(s->c, stuck, -some_bound_hit(s));
     int bounded = -1;
+    bool some_pass = false;
     for (int i = 0; i < n; i++) {
         struct check_result one = { .verdict = V_ERROR };
         out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
@@ -276,6 +320,24 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
         out[i].verdict = one.verdict;
         snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);
         witnesses[i] = one.witness;
+        some_pass |= one.verdict == V_PASS;
+    }
+    /* Every thread terminates in every execution of an empty set: say so.
+     * The threads run until they end, hang or reach the bound (a thread the
+     * scheduler stops short is a prefix, not an execution); the progress
+     * model does not matter, so every model's answer is this PASS. */
+    if (some_pass) {
+        lit runs = LIT_TRUE;
+        for (int t = 0; t < s->p->nthreads; t++)
+            runs = cnf_and(s->c, runs, -s->x.sx.halted[t]);
+        if (no_execution(s, runs)) {
+            struct check_result none = { .verdict = V_PASS };
+            note_no_execution(&none);
+            for (int i = 0; i < n; i++)
+                if (out[i].verdict == V_PASS)
+                    snprintf(out[i].reason, sizeof out[i].reason, "%s", none.reason);
+            r->vacuous = r->no_execution = true;
+        }
     }
     sat_teardown(s, r);
 }
@@ -355,6 +417,12 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
     snprintf(r->reason, sizeof r->reason, "oracle: %ld candidates, %ld consistent%s", orr.candidates,
              orr.consistent, orr.value_cycles && orr.verdict == V_UNKNOWN
              ? ", and value cycles the oracle cannot enumerate" : "");
+    if (orr.consistent == 0 && orr.verdict != V_UNKNOWN) {
+        note_no_execution(r);
+        if (r->verdict == V_PASS)   /* the counts after the reason */
+            snprintf(r->reason, sizeof r->reason, "vacuously: " NO_EXECUTION " (oracle: %ld candidates, "
+                     "0 consistent)", orr.candidates);
+    }
 }
 
 const char *check_default_model(const struct litmus *l)
