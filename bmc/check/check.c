@@ -422,6 +422,11 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
         if (r->verdict == V_PASS)   /* the counts after the reason */
             snprintf(r->reason, sizeof r->reason, "vacuously: " NO_EXECUTION " (oracle: %ld candidates, "
                      "0 consistent)", orr.candidates);
+    } else if (orr.counted == 0 && r->verdict == V_PASS) {   /* as note_vacuous */
+        r->vacuous = true;
+        snprintf(r->reason, sizeof r->reason, "vacuously: %s (oracle: %ld candidates, %ld consistent)",
+                 orr.ended ? "no execution that terminates satisfies the filter" : "no execution terminates",
+                 orr.candidates, orr.consistent);
     }
 }
 
