@@ -49,7 +49,7 @@ class Gen:
         # the barrier shapes of issue 26 (mixed quorums, occurrences reached
         # a different number of times, barriers inside loops) draw from
         # their own stream, so the rest of a program is what it was before
-        self.brng = brng or random.Random(rng.random())
+        self.brng = brng or random.Random(0)
         self.quorum_bars = [0, 0]   # named barriers with a quorum: outside loops, inside
         self.exclude = set(exclude)    # FEATURES left out
         self.ptx = dialect == "ptx"
