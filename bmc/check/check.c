@@ -311,34 +311,46 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     /* no filter: it constrains final states, and a hang has none */
     lit query = stuck == LIT_FALSE ? LIT_FALSE : cnf_and(s->c, stuck, -some_bound_hit(s));
     int bounded = -1;
-    bool some_pass = false;
+    lit *acts = xcalloc((size_t)n, sizeof *acts);
     for (int i = 0; i < n; i++) {
         struct check_result one = { .verdict = V_ERROR };
         out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
         lit act = termination_progress(s->c, s->p, &s->x, ms[i]);
+        acts[i] = act;
         termination_under(s, query, act, &bounded, &one, out[i].brief, sizeof out[i].brief);
         out[i].verdict = one.verdict;
         snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);
         witnesses[i] = one.witness;
-        some_pass |= one.verdict == V_PASS;
     }
-    /* Every thread terminates in every execution of an empty set: say so.
-     * The threads run until they end, hang or reach the bound (a thread the
-     * scheduler stops short is a prefix, not an execution); the progress
-     * model does not matter, so every model's answer is this PASS. */
-    if (some_pass) {
-        lit runs = LIT_TRUE;
-        for (int t = 0; t < s->p->nthreads; t++)
-            runs = cnf_and(s->c, runs, -s->x.sx.halted[t]);
-        if (no_execution(s, runs)) {
-            struct check_result none = { .verdict = V_PASS };
-            note_no_execution(&none);
-            for (int i = 0; i < n; i++)
-                if (out[i].verdict == V_PASS)
-                    snprintf(out[i].reason, sizeof out[i].reason, "%s", none.reason);
-            r->vacuous = r->no_execution = true;
+    /* Every fair execution terminates, but is there one?  An execution that
+     * terminates is fair under every model; a PASS under a model that no
+     * execution satisfies is vacuous, and says whether the program has no
+     * consistent execution at all (a session without the termination
+     * encoding's conditions on runs that repeat for ever decides that) or
+     * only none that the model deems fair (a thread spins for ever before
+     * an ssw successor may start, say). */
+    bool some_vacuous = false;
+    for (int i = 0; i < n; i++)
+        if (out[i].verdict == V_PASS && no_execution(s, acts[i]))
+            some_vacuous = out[i].vacuous = true;
+    if (some_vacuous) {
+        struct sat_check plain = { .p = s->p, .md = s->md, .o = s->o };
+        sat_setup(&plain);
+        bool none = no_execution(&plain, LIT_TRUE);
+        sat_discard(&plain);
+        r->no_execution = none;
+        for (int i = 0; i < n; i++) {
+            if (!out[i].vacuous)
+                continue;
+            if (none)
+                snprintf(out[i].reason, sizeof out[i].reason, "vacuously: " NO_EXECUTION);
+            else
+                snprintf(out[i].reason, sizeof out[i].reason,
+                         "vacuously: no execution is fair under progress model %s",
+                         progress_name(ms[i]));
         }
     }
+    free(acts);
     sat_teardown(s, r);
 }
 
@@ -377,6 +389,7 @@ static void check_termination(struct sat_check *s, struct check_result *r)
     }
     r->nprogress = n > 1 ? n : 0;
     r->verdict = out[0].verdict;
+    r->vacuous = out[0].vacuous;
     snprintf(r->engine, sizeof r->engine, "%s", out[0].engine);
     snprintf(r->reason, sizeof r->reason, "%s", out[0].reason);
     if (n == 1) {

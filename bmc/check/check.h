@@ -70,6 +70,7 @@ struct progress_result {
     char engine[8];          /* "states" or "sat" */
     char brief[96];          /* the stuck threads, short ("P1 spins"), for a FAIL */
     char reason[1024];
+    bool vacuous;            /* a PASS because no execution is fair under the model */
 };
 
 struct check_result {

@@ -192,6 +192,7 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         struct check_result each = *r;
         each.nprogress = 0;
         each.verdict = pr->verdict;
+        each.vacuous = pr->vacuous;
         snprintf(each.engine, sizeof each.engine, "%s", pr->engine);
         snprintf(each.reason, sizeof each.reason, "%s", pr->reason);
         each.witness = r->witness ? cJSON_DetachItemFromArray(r->witness, 0) : NULL;

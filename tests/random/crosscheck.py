@@ -14,7 +14,7 @@ never errs.  No execution is never silently a PASS: every check says
 no_execution alike, the oracle's "0 consistent" included, a PASS from no
 execution is vacuous, and a program whose --outcomes set is empty has no
 plain program_spec PASS, no plain cat_spec PASS with a filter, and (with no
-filter) no termination PASS unless it has no execution at all.  Any disagreement, any ERROR result, any "internal error" and
+filter) no plain termination PASS.  Any disagreement, any ERROR result, any "internal error" and
 any SAT check that stalls is a failure; failing programs are written to
 --keep.  Each configuration is one gpubmc batch (--json, -j J, every file
 of a dialect and loop bound in one process).
@@ -157,8 +157,8 @@ def empty_set_failures(results, filtered):
     result says no_execution alike (the oracle's 0 consistent executions
     included); a PASS with no_execution is vacuous; and when --outcomes has
     no final state: a program_spec PASS is vacuous, so is a cat_spec PASS
-    with a filter, and without a filter a termination PASS says
-    no_execution (every execution hangs, which a fair scheduler allows).
+    with a filter, and so is a termination PASS without a filter (every
+    execution hangs: the PASS holds only if none is fair under the model).
     Yields (kind, detail)."""
     decided = {k: r for k, r in results.items() if r and r["result"] in DECIDED
                and "internal error" not in r.get("reason", "")}
@@ -179,10 +179,13 @@ def empty_set_failures(results, filtered):
     if len(sat_none) > 1:
         yield "no execution: the SAT checks disagree", "; ".join(
             f"{k[0]} {k[1]}: {none[k]}" for k in decided if k[0] != "oracle")
-    if sat_none == {True}:
-        for k in decided:
-            if k[0].startswith("termination") and not (decided[k]["result"] == "PASS" and none[k]):
-                yield "no execution: termination misses it", f"{k[0]}: {decided[k]['result']} {decided[k]['reason']}"
+    for k in decided:
+        if not k[0].startswith("termination") or not sat_none:
+            continue
+        if sat_none == {True} and not (decided[k]["result"] == "PASS" and none[k]):
+            yield "no execution: termination misses it", f"{k[0]}: {decided[k]['result']} {decided[k]['reason']}"
+        elif sat_none == {False} and none[k]:
+            yield "no execution: termination says it alone", f"{k[0]}: {decided[k]['reason']}"
     out = results.get(("outcomes", "program_spec"))
     if out and "outcomes" in out and out["outcomes"].get("complete") and not out["outcomes"]["states"]:
         for k, r in decided.items():
@@ -191,7 +194,7 @@ def empty_set_failures(results, filtered):
             if k[1] == "program_spec" or (k[1] == "cat_spec" and filtered):
                 yield f"no final state: {k[1]} PASS not vacuous", f"{k[0]}: {r['reason']}"
             elif k[1] == "termination" and not filtered:
-                yield "no final state: termination PASS", f"{k[0]}: {r['reason']}"
+                yield "no final state: termination PASS not vacuous", f"{k[0]}: {r['reason']}"
 
 
 def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report=print, show=3, exclude=()):
