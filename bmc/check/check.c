@@ -117,9 +117,9 @@ static void unknown_when_cut(struct sat_check *s, bool cut, struct check_result 
 
 #define NO_EXECUTION "no consistent execution at all"
 
-/* Whether the session admits no consistent execution at all under the
- * assumption also (LIT_TRUE, or the threads not stopped by the scheduler):
- * none that ends, hangs or is cut at the bound. */
+/* Whether the session admits no execution under the assumption also:
+ * with LIT_TRUE in a program_spec or cat_spec session, no consistent
+ * execution at all (none that ends, hangs or is cut at the bound). */
 static bool no_execution(struct sat_check *s, lit also)
 {
     return solve_with(s, also) == 20;
