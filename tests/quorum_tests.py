@@ -13,7 +13,8 @@ property says so (JSON "no_execution": true, the reason says "no consistent
 execution at all"), a PASS from the empty set is "vacuous" with a reason
 starting "vacuously:", on the SAT engine and on the oracle, in the human
 line and in the table of several progress models; cat_spec with a filter
-no execution ends with is vacuous too.  A test with executions carries
+no execution ends with is vacuous too, and so is a termination PASS under
+a progress model no execution is fair under (per model).  A test with executions carries
 neither field.
 
 Called with run_tests.py's record(ok, what) and run(args, cwd) helpers."""
@@ -86,6 +87,15 @@ def _no_execution(record, run):
         record(o["result"] == "PASS" and o.get("vacuous") is True and o.get("no_execution") is True
                and o["reason"].startswith("vacuously: " + NONE),
                f"no execution: forall {' '.join(extra)}: a vacuous PASS that says why: {o}")
+    term = ROOT / "tests" / "litmus" / "termination"
+    for g in ("fair", "hsa"):
+        o = _json(run, ["--property", "termination", "--progress", g], "VK-ssw-spin-unfair.litmus", term)[0]
+        record(o["result"] == "PASS" and o.get("vacuous") is True and "no_execution" not in o
+               and o["reason"] == f"vacuously: no execution is fair under progress model {g}",
+               f"no execution: termination PASS from no fair execution ({g}) says so: {o}")
+    rows = _json(run, ["--property", "termination", "--progress", "fair,unfair"], "VK-ssw-spin-unfair.litmus", term)
+    record([(o["result"], o.get("vacuous", False)) for o in rows] == [("PASS", True), ("FAIL", False)],
+           f"no execution: vacuity per progress model in one session: {rows}")
     o = _json(run, ["--property", "cat_spec"], "cat-filter-vacuous.litmus")[0]
     record(o["result"] == "PASS" and o.get("vacuous") is True and "no_execution" not in o
            and o["reason"] == "vacuously: no execution that terminates satisfies the filter",
