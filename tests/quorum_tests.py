@@ -36,14 +36,16 @@ def _json(run, args, name, cwd=REGRESS):
 def _quorum_witnesses(record, run):
     """ptx-quorum-unmet: both threads wait for ever under every progress
     model, and the answer is not vacuous."""
-    rows = _json(run, ["--property", "termination", "--progress", ",".join(PROGRESS), "--bound", "4"],
-                 "ptx-quorum-unmet.litmus")
-    record(len(rows) == len(PROGRESS), f"quorum: one termination result per progress model: {rows}")
+    rows = []
+    for model in ("ptx-v6.0", "ptx-v7.5"):
+        rows += _json(run, ["--model", model, "--property", "termination", "--progress", ",".join(PROGRESS),
+                            "--bound", "4"], "ptx-quorum-unmet.litmus")
+    record(len(rows) == 2 * len(PROGRESS), f"quorum: one termination result per PTX model and progress model: {rows}")
     for o in rows:
         why = o.get("reason", "")
         record(o["result"] == "FAIL" and "P0 waits for ever" in why and "P1 waits for ever" in why
                and "vacuous" not in o and "no_execution" not in o,
-               f"quorum: ptx-quorum-unmet termination {o.get('progress')}: both threads wait for ever: {o}")
+               f"quorum: ptx-quorum-unmet {o.get('model')} termination {o.get('progress')}: both threads wait for ever: {o}")
     for prop in ("cat_spec", "program_spec"):
         o = _json(run, ["--property", prop, "--bound", "4"], "ptx-quorum-unmet.litmus")[0]
         record("vacuous" not in o and "no_execution" not in o,
