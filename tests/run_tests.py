@@ -20,6 +20,7 @@ import explain_tests
 import gallery_tests
 import layout_tests
 import own_tests
+import quorum_tests
 import random_tests
 import shard_tests
 import transform_tests
@@ -39,6 +40,7 @@ GROUPS = [
     ("regressions", "reproducers of fixed bugs on every engine", own_tests.own_regressions),
     ("symmetry-race", "the two symmetry keys raced on the lock family", own_tests.symmetry_race),
     ("vacuous", "vacuous PASSes say so", own_tests.vacuous_reasons),
+    ("quorum", "barrier quorums; no execution is never silently a PASS", lambda: quorum_tests.quorum(record, run)),
     ("errors", "bad input: exit 1 and file:line:col", own_tests.error_reporting),
     ("witness", "witness JSON", own_tests.witness_output),
     ("ast-dump", "the AST dump tool", own_tests.ast_dump),

@@ -50,6 +50,7 @@ struct progress_result {
     char engine[8];          /* "states" or "sat" */
     char brief[96];          /* the stuck threads, short ("P1 spins"), for a FAIL */
     char reason[1024];
+    bool vacuous;            /* a PASS because no execution is fair under the model */
 };
 
 struct check_result {
@@ -66,9 +67,13 @@ struct check_result {
     long npairs;             /* pairs its relations stored in rows (SAT checks) */
     char symmetry_key[8];    /* the symmetry key of the session that answered
                                 ("first" or "last"), "" when it had none */
-    bool vacuous;            /* a PASS only because no execution ends with the
-                                filter true (the reason says which), or a
+    bool vacuous;            /* a PASS only because the executions the property
+                                quantifies over are none (the reason starts
+                                "vacuously:" and says which), or a
                                 transformation that applies nowhere */
+    bool no_execution;       /* the program has no consistent execution at all
+                                (not one that ends, hangs or is cut at the
+                                bound), whatever the verdict */
     cJSON *explanation;      /* with opts.explain, for a forbidden outcome:
                                 explain_forbidden's object; the caller deletes it */
     cJSON *details;          /* refinement and transformation checks: what

@@ -19,6 +19,7 @@ struct search {
     struct choice ch;
     struct concrete x;       /* the current rf choice's run */
     long limit, count, consistent;
+    long ended, counted;     /* consistent ones that terminate; that the property counts */
     bool too_big;
     bool found_goal, found_bound;
     long value_cycles;
@@ -51,6 +52,8 @@ static void evaluate_leaf(struct search *s)
                     : l->quant == Q_FORALL ? !ev.assertion : ev.assertion;
         /* cat_spec without a filter also counts executions that hang */
         bool ends = s->o->property == P_CAT_SPEC && !l->filter ? !ev.bound_hit : ev.terminated;
+        s->ended += ev.terminated;
+        s->counted += ends && ev.filter;
         if (ends && ev.filter && goal)
             s->found_goal = true;
         if (ev.bound_hit)   /* a cut execution has no final state for the filter */
@@ -319,6 +322,8 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
     choice_free(&s.ch);
     r->candidates = s.count;
     r->consistent = s.consistent;
+    r->ended = s.ended;
+    r->counted = s.counted;
     /* a value cycle is an rf | dep cycle, which NoThinAir forbids */
     bool no_thin_air = model_has_axiom(md, "NoThinAir") &&
                        !axiom_disabled("NoThinAir", o->disabled, o->ndisabled);

@@ -263,23 +263,47 @@ static bool same_instance(const struct ictx *x, int b, int m)
 }
 
 /* How thread t stands towards barrier b of another thread: whether it reached
- * the same dynamic barrier (*met), whether it may still (*unknown), and
- * whether b must wait for it (*owes: it has a member that blocks b when
- * unreached). */
-static void thread_at_barrier(struct ictx *x, int b, int t, bool *met, bool *unknown, bool *owes)
+ * the same dynamic barrier (*met, with that member in *member), whether it
+ * may still (*unknown), and whether b must wait for it (*owes: it has a
+ * member that blocks b when unreached). */
+static void thread_at_barrier(struct ictx *x, int b, int t, bool *met, bool *unknown, bool *owes,
+                              int *member)
 {
     const struct program *p = x->p;
     const struct pthread *pt = &p->threads[t];
     *met = *unknown = *owes = false;
+    *member = -1;
     for (int m = pt->first_event; m < pt->first_event + pt->nevents; m++) {
         if (!exec_barriers_meet(p, &p->events[b], &p->events[m]))
             continue;
         *owes |= unreached_blocks(x, b, m);
         if (x->cf[m] == UNK || (x->cf[m] == YES && !x->occknown[m]))
             *unknown = true;
-        else if (x->cf[m] == YES && same_instance(x, b, m))
+        else if (x->cf[m] == YES && same_instance(x, b, m)) {
             *met = true;
+            *member = m;
+        }
     }
+}
+
+/* Whether a quorum barrier with quorum qb belongs to the largest set of the
+ * arrivals q[0..count) (b's own included) whose every quorum is at most
+ * its size (a member without quorum has quorum 0): some threshold t >= qb
+ * has at least t arrivals of quorum at most t.  Such sets are closed under
+ * union, and more arrivals only make the set larger (exec.c,
+ * encode_barrier). */
+static bool in_completing_set(const int32_t *q, int count, int32_t qb)
+{
+    if (qb <= 0)
+        return true;
+    for (int t = 1; t <= count; t++) {
+        int within = 0;
+        for (int i = 0; i < count; i++)
+            within += q[i] <= t;
+        if (within >= t && qb <= t)
+            return true;
+    }
+    return false;
 }
 
 /* Decides whether reached barrier b passes: YES, NO (blocked) or UNK.  A
@@ -295,23 +319,29 @@ static enum tri barrier_passes(struct ictx *x, int b)
     if (in->arrive && !in->has_bar_quorum)
         return YES;   /* bar.arrive signals its arrival and never waits */
     int count = 1;    /* b itself */
+    int32_t *q = xcalloc((size_t)p->nthreads + 1, sizeof *q);
+    q[0] = x->out->bar_quorum[b];
     bool unknown = false, blocked = false;
     for (int t = 0; t < p->nthreads; t++) {
         if (t == eb->thread)
             continue;
         bool met, unk, owes;
-        thread_at_barrier(x, b, t, &met, &unk, &owes);
-        count += met;
+        int m;
+        thread_at_barrier(x, b, t, &met, &unk, &owes, &m);
+        if (met)
+            q[count++] = x->out->bar_quorum[m];
         if (!met && unk && (owes || in->has_bar_quorum))
             unknown = true;   /* without a quorum only a thread that owes b matters
                                * (exec.c, encode_barrier: met or not owes) */
         else if (!met && owes)
             blocked = true;
     }
+    bool completes = in->has_bar_quorum && in_completing_set(q, count, x->out->bar_quorum[b]);
+    free(q);
     if (!in->has_bar_quorum)
         return unknown ? UNK : blocked ? NO : YES;
-    if (count >= x->out->bar_quorum[b])
-        return YES;
+    if (completes)
+        return YES;   /* more arrivals would only add to the set */
     return unknown ? UNK : NO;
 }
 

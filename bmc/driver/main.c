@@ -43,6 +43,8 @@ static void report_json(const struct job *job, const struct check_result *r)
     cJSON_AddStringToObject(o, "reason", r->reason);
     if (r->vacuous)
         cJSON_AddBoolToObject(o, "vacuous", true);
+    if (r->no_execution)
+        cJSON_AddBoolToObject(o, "no_execution", true);
     if (r->nvars > 0) {
         cJSON_AddNumberToObject(o, "vars", (double)r->nvars);
         cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);
@@ -157,7 +159,7 @@ static void report_table(const struct run *run, const struct job *job, const str
         if (pr->verdict == V_FAIL && pr->brief[0])
             printf(" (%s)", pr->brief);
     }
-    printf("\n");
+    printf("%s\n", r->no_execution ? " (vacuously: no consistent execution at all)" : "");
 }
 
 /* batch_result_fn: reports and tallies one result, or one per progress
@@ -190,6 +192,7 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         struct check_result each = *r;
         each.nprogress = 0;
         each.verdict = pr->verdict;
+        each.vacuous = pr->vacuous;
         snprintf(each.engine, sizeof each.engine, "%s", pr->engine);
         snprintf(each.reason, sizeof each.reason, "%s", pr->reason);
         each.witness = r->witness ? cJSON_DetachItemFromArray(r->witness, 0) : NULL;
