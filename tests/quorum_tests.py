@@ -1,8 +1,8 @@
 """Barrier quorums and empty execution sets (issue 26).
 
 Quorums: a quorum barrier passes when it belongs to the largest set of its
-occurrence's arrivals whose every quorum that set meets (README, Semantics
-notes); an unmet quorum blocks its thread instead of leaving no execution.
+occurrence's arrivals whose every quorum that set meets (docs/semantics.md,
+Quorums); an unmet quorum blocks its thread instead of leaving no execution.
 The verdicts are rows of tests/litmus/regress/expected.csv and
 tests/litmus/termination/expected.csv; here, what those rows cannot say:
 which threads a termination witness names under every progress model, and
