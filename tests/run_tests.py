@@ -4,7 +4,7 @@ results and wall and CPU time, and ends with 'N passed, N failed'.
 
   python3 tests/run_tests.py              every correctness group (make test)
   python3 tests/run_tests.py --all        and the long sweeps (make check-all)
-  python3 tests/run_tests.py -k NAME ...  only the groups whose name contains NAME
+  python3 tests/run_tests.py -k NAME ...  only the group NAME (or those whose name contains NAME)
   python3 tests/run_tests.py --list       the groups, a line each
 
 Groups that need the labelled corpus (../shared/corpus, or GPUBMC_CORPUS)
@@ -80,6 +80,12 @@ LONG_GROUPS = [
 ]
 
 
+def selects(k, name, groups):
+    """-k NAME picks the group called NAME, or else every group whose name contains it."""
+    exact = any(g[0] == k for g in groups)
+    return name == k if exact else k in name
+
+
 def children_cpu():
     """CPU seconds used so far by finished child processes."""
     u = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -103,7 +109,7 @@ def run_group(name, fn):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-k", action="append", default=[], metavar="NAME",
-                    help="run only groups whose name contains NAME (repeatable)")
+                    help="run only the group NAME, or the groups whose name contains NAME (repeatable)")
     ap.add_argument("--all", action="store_true", help="also the long sweeps (make check-all)")
     ap.add_argument("--list", action="store_true", help="list the groups and exit")
     args = ap.parse_args()
@@ -113,7 +119,7 @@ def main():
             tier = " (check-all)" if (name, what, _fn) in LONG_GROUPS else ""
             print(f"{name:22} {what}{tier}")
         return 0
-    chosen = [g for g in groups if not args.k or any(k in g[0] for k in args.k)]
+    chosen = [g for g in groups if not args.k or any(selects(k, g[0], groups) for k in args.k)]
     if not chosen:
         print(f"no group matches {' '.join(args.k)} (--list names them)")
         return 2
