@@ -208,8 +208,16 @@ static void add_assertion_guesses(struct search *s, const struct assertion *a)
 {
     if (!a)
         return;
+    if (a->kind == A_AND || a->kind == A_OR) {      /* a chain, in a loop, in source order */
+        int n = assertion_chain(a, NULL);
+        const struct assertion **ops = xcalloc((size_t)n, sizeof *ops);
+        assertion_chain(a, ops);
+        for (int i = 0; i < n; i++)
+            add_assertion_guesses(s, ops[i]);
+        free(ops);
+        return;
+    }
     add_assertion_guesses(s, a->lhs);
-    add_assertion_guesses(s, a->rhs);
     if (a->kind == A_CMP && a->a.kind == AV_CONST)
         add_guess(s, a->a.value);
     if (a->kind == A_CMP && a->b.kind == AV_CONST)

@@ -32,12 +32,20 @@ static void sight_assertion(struct sightings *s, const struct assertion *a)
 {
     if (!a)
         return;
+    if (a->kind == A_AND || a->kind == A_OR) {      /* a chain, in a loop, in source order */
+        int n = assertion_chain(a, NULL);
+        const struct assertion **ops = xcalloc((size_t)n, sizeof *ops);
+        assertion_chain(a, ops);
+        for (int i = 0; i < n; i++)
+            sight_assertion(s, ops[i]);
+        free(ops);
+        return;
+    }
     if (a->kind == A_CMP) {
         sight(s, &a->a, a->pos);
         sight(s, &a->b, a->pos);
     }
     sight_assertion(s, a->lhs);
-    sight_assertion(s, a->rhs);
 }
 
 static int by_position(const void *x, const void *y)
