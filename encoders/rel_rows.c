@@ -36,10 +36,12 @@ static int push_rows(struct rels *A, const struct rel_rows *t, int i)
 
 static int enum_fresh(struct rels *A, const struct rel *r, int i, bool flip);
 
-/* Column j of lazy r, kept in r->cstore once made. */
-static int col_kept(struct rels *A, const struct rel *r, int j, const int **rows, const lit **lits)
+/* Line i of lazy r (its row, or its column when flip), kept in *slot
+ * (r->store or r->cstore) once made. */
+static int line_kept(struct rels *A, const struct rel *r, struct row_store **slot, int i, bool flip,
+                     const int **cols, const lit **lits)
 {
-    struct row_store *st = r->cstore;
+    struct row_store *st = *slot;
     if (!st) {
         struct rels *home = r->home;
         st = rels_alloc(home, 1, sizeof *st);
@@ -48,48 +50,10 @@ static int col_kept(struct rels *A, const struct rel *r, int j, const int **rows
         st->val = rels_alloc(home, (size_t)r->n, sizeof *st->val);
         for (int k = 0; k < r->n; k++)
             st->len[k] = -1;
-        ((struct rel *)r)->cstore = st;
-    }
-    if (st->len[j] < 0) {
-        int base = A->stop, k = enum_fresh(A, r, j, true);
-        st->col[j] = rels_alloc(r->home, (size_t)k, sizeof **st->col);
-        st->val[j] = rels_alloc(r->home, (size_t)k, sizeof **st->val);
-        if (k > 0) {
-            memcpy(st->col[j], A->scol + base, (size_t)k * sizeof **st->col);
-            memcpy(st->val[j], A->sval + base, (size_t)k * sizeof **st->val);
-        }
-        st->len[j] = k;
-        r->home->pairs += k;
-        A->stop = base;
-    }
-    *rows = st->col[j];
-    *lits = st->val[j];
-    return st->len[j];
-}
-
-int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, const lit **lits)
-{
-    rel_settle(r);
-    if (r->rows) {
-        *cols = r->rows->col + r->rows->start[i];
-        *lits = r->rows->val + r->rows->start[i];
-        return r->rows->start[i + 1] - r->rows->start[i];
-    }
-    if (r->op == REL_PLUS)
-        return cnf_closure_row(A->c, rel_closure_of(A, r), i, false, cols, lits);
-    struct row_store *st = r->store;
-    if (!st) {
-        struct rels *home = r->home;
-        st = rels_alloc(home, 1, sizeof *st);
-        st->len = rels_alloc(home, (size_t)r->n, sizeof *st->len);
-        st->col = rels_alloc(home, (size_t)r->n, sizeof *st->col);
-        st->val = rels_alloc(home, (size_t)r->n, sizeof *st->val);
-        for (int k = 0; k < r->n; k++)
-            st->len[k] = -1;
-        ((struct rel *)r)->store = st;
+        *slot = st;
     }
     if (st->len[i] < 0) {
-        int base = A->stop, k = enum_fresh(A, r, i, false);
+        int base = A->stop, k = enum_fresh(A, r, i, flip);
         st->col[i] = rels_alloc(r->home, (size_t)k, sizeof **st->col);
         st->val[i] = rels_alloc(r->home, (size_t)k, sizeof **st->val);
         if (k > 0) {
@@ -103,6 +67,25 @@ int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, con
     *cols = st->col[i];
     *lits = st->val[i];
     return st->len[i];
+}
+
+/* Column j of lazy r, kept in r->cstore once made. */
+static int col_kept(struct rels *A, const struct rel *r, int j, const int **rows, const lit **lits)
+{
+    return line_kept(A, r, &((struct rel *)r)->cstore, j, true, rows, lits);
+}
+
+int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, const lit **lits)
+{
+    rel_settle(r);
+    if (r->rows) {
+        *cols = r->rows->col + r->rows->start[i];
+        *lits = r->rows->val + r->rows->start[i];
+        return r->rows->start[i + 1] - r->rows->start[i];
+    }
+    if (r->op == REL_PLUS)
+        return cnf_closure_row(A->c, rel_closure_of(A, r), i, false, cols, lits);
+    return line_kept(A, r, &((struct rel *)r)->store, i, false, cols, lits);
 }
 
 /* Row i of a class relation (its inverse when flip). */
