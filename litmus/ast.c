@@ -109,3 +109,12 @@ const char *proxy_name(enum proxy p)
     }
     return "?";
 }
+
+/* Drops the test's filter. */
+void litmus_drop_filter(struct litmus *l)
+{
+    if (!l)
+        return;
+    free_assertion(l->filter);
+    l->filter = NULL;
+}

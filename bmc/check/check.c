@@ -406,7 +406,9 @@ void check_file(const char *path, const struct check_opts *o, struct check_resul
     memset(r, 0, sizeof *r);
     r->verdict = V_ERROR;
     struct litmus_error err = { 0 };
-    struct litmus *l = litmus_parse_file(path, &err);
+    struct litmus *l = litmus_parse_file_grid(path, o->has_grid ? o->grid : NULL, &err);
+    if (l && o->ignore_filter)
+        litmus_drop_filter(l);
     const char *mname = !l ? "" : o->model ? o->model : check_default_model(l);
     snprintf(r->model, sizeof r->model, "%s", mname);
     const struct model_desc *md = l ? model_find(mname) : NULL;
