@@ -217,8 +217,9 @@ struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct
     }
     for (int i = 0; ok && i < m->ninputs; i++) {
         int d = m->id_def[m->inputs[i].id];
-        if (d < 0 || !spv_is(&m->inst[d], "OpVariable"))
-            ok = spv_fail(err, m->inputs[i].pos, "@Input: %%%s is not a variable", m->id_names[m->inputs[i].id]);
+        if (d < 0 || (!spv_is(&m->inst[d], "OpVariable") && strncmp(m->inst[d].op->name, "OpSpecConstant", 14)))
+            ok = spv_fail(err, m->inputs[i].pos, "@Input: %%%s is not a variable or specialization constant",
+                          m->id_names[m->inputs[i].id]);
     }
     if (ok && m->quant != Q_NONE) {
         lit->quant = m->quant;

@@ -378,6 +378,15 @@ static bool constant(struct trans *t, const struct spv_inst *in, struct val *out
         return false;
     if (has)
         *out = b;
+    for (int i = 0; i < t->m->ninputs; i++) {       /* @Input sets a spec constant */
+        const struct spv_input *inp = &t->m->inputs[i];
+        if (inp->id != in->result)
+            continue;
+        if (strncmp(in->op->name, "OpSpecConstant", 14) || spv_is(in, "OpSpecConstantComposite") || inp->value.is_list)
+            return spv_fail(t->err, inp->pos, "@Input: %%%s is not a scalar specialization constant",
+                            tr_name(t, in->result));
+        *out = v_const(y->k == TY_BOOL ? inp->value.value != 0 : inp->value.value, in->rtype);
+    }
     return true;
 }
 
@@ -455,6 +464,13 @@ static bool phi_moves(struct trans *t, struct frame *fr, int from, int target, c
         if (k < 0)
             return spv_fail(t->err, p->pos, "OpPhi has no value for the edge from %%%s", tr_name(t, from));
         struct val v;
+        int vd = t->m->id_def[p->args[k].id];
+        if (vd >= 0 && spv_is(&t->m->inst[vd], "OpUndef")) {
+            /* an undefined value on this edge: the register keeps its value */
+            if (fr->vals[p->result].k != V_REG)
+                fr->vals[p->result] = v_reg(em_reg(t), p->rtype);
+            continue;
+        }
         if (!tr_get(t, fr, &p->args[k], &v))
             return false;
         v = em_scalar(t, v, at);

@@ -374,6 +374,35 @@ static int64_t runtime_count(const struct trans *t, int type, const struct val *
     return -1;
 }
 
+/* The values clspv's reflection instructions give push constants, as in
+ * Dat3M: global size, enqueued local size, number of workgroups, offsets 0. */
+static bool clspv_push_constants(struct trans *t, int o)
+{
+    const struct spv_module *m = t->m;
+    int wg = t->grid[0] * t->grid[1];
+    static const char *names[] = { "PushConstantGlobalSize", "PushConstantEnqueuedLocalSize",
+                                   "PushConstantNumWorkgroups", "PushConstantGlobalOffset",
+                                   "PushConstantRegionOffset", "PushConstantRegionGroupOffset" };
+    int64_t x[6] = { (int64_t)wg * t->grid[2], wg, t->grid[2], 0, 0, 0 };
+    for (int i = 0; i < m->ninst; i++) {
+        const struct spv_inst *in = &m->inst[i];
+        if (!spv_is(in, "OpExtInst") || in->nargs < 4)
+            continue;
+        for (int k = 0; k < 6; k++) {
+            if (!word_is(&in->args[1], names[k]))
+                continue;
+            int64_t off = const_literal(t, in->args[2].id), size = const_literal(t, in->args[3].id);
+            for (int e = 0; e < 3; e++) {
+                struct leaf *l = (struct leaf *)tr_leaf_at(t, o, off + e * (size / 3), (int)(size / 3));
+                if (!l)
+                    return spv_fail(t->err, in->pos, "%s does not match the push constant's layout", names[k]);
+                l->value = e == 0 ? x[k] : k < 3 ? 1 : 0;
+            }
+        }
+    }
+    return true;
+}
+
 /* Creates the memory object of variable var for the current thread. */
 int tr_object(struct trans *t, const struct spv_inst *var)
 {
@@ -444,6 +473,8 @@ int tr_object(struct trans *t, const struct spv_inst *var)
     }
     struct fill f = { idx, init.k != V_NONE ? flat : NULL, nflat, 0, var };
     if (!tr_leaves(t, pt->elem, 0, rn < 0 ? 0 : rn, add_leaf, &f, var->pos))
+        return -1;
+    if (word_is(sc, "PushConstant") && !input && !clspv_push_constants(t, idx))
         return -1;
     if (o->grp == SCG_SHARED)
         t->shared_obj[var->result] = idx;
