@@ -474,7 +474,7 @@ int tr_object(struct trans *t, const struct spv_inst *var)
     struct fill f = { idx, init.k != V_NONE ? flat : NULL, nflat, 0, var };
     if (!tr_leaves(t, pt->elem, 0, rn < 0 ? 0 : rn, add_leaf, &f, var->pos))
         return -1;
-    if (word_is(sc, "PushConstant") && !input && !clspv_push_constants(t, idx))
+    if (word_is(sc, "PushConstant") && !clspv_push_constants(t, idx))
         return -1;
     if (o->grp == SCG_SHARED)
         t->shared_obj[var->result] = idx;
