@@ -175,7 +175,7 @@ bool tr_access_chain(struct trans *t, struct frame *fr, const struct spv_inst *i
 static void emit_leaf(struct trans *t, const struct obj *o, const struct leaf *l, const struct acc *a,
                       int dst, const struct spv_inst *in)
 {
-    if (o->grp == SCG_READONLY) {
+    if (o->grp == SCG_READONLY) {     /* a register offset into read-only memory */
         em_move(t, dst, v_const(l->value, -1), in);
         return;
     }
@@ -206,6 +206,10 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
     const struct obj *o = &t->obj[p.obj];
     if ((a->kind != I_LOAD || a->atomic) && o->grp == SCG_READONLY)
         return spv_fail(t->err, in->pos, "%s: %%%s is read-only", in->op->name, tr_name(t, o->var));
+    for (int i = 0; o->grp == SCG_READONLY && i < o->nleaf; i++)
+        if (o->leaf[i].undef)
+            return spv_fail(t->err, in->pos, "%s: %%%s has elements without a value (no @Input): undefined "
+                            "inputs are not supported", in->op->name, tr_name(t, o->var));
     if (a->atomic && o->grp == SCG_PRIVATE)
         return spv_fail(t->err, in->pos, "%s: atomics on Private or Function memory are not supported",
                         in->op->name);
@@ -268,6 +272,20 @@ static bool split_leaf(struct trans *t, void *ctx, int64_t off, int type)
         return spv_fail(t->err, s->in->pos, "%s: too many elements", s->in->op->name);
     struct acc a = *s->a;
     int dst = -1;
+    const struct obj *o = &t->obj[s->p.obj];
+    if (s->load && o->grp == SCG_READONLY && s->p.reg < 0) {    /* a constant: fold it */
+        const struct leaf *l = tr_leaf_at(t, s->p.obj, s->p.off + off, (int)tr_size(t, type, 0));
+        if (!l)
+            return spv_fail(t->err, s->in->pos, "%s: no %d-byte element at byte %lld of %%%s (mixed-size or "
+                            "out-of-bounds access)", s->in->op->name, (int)tr_size(t, type, 0),
+                            (long long)(s->p.off + off), tr_name(t, o->var));
+        if (l->undef)
+            return spv_fail(t->err, s->in->pos, "%s reads byte %lld of %%%s, which has no value (no @Input): "
+                            "undefined inputs are not supported", s->in->op->name, (long long)(s->p.off + off),
+                            tr_name(t, o->var));
+        s->vals[s->n++] = v_const(l->value, type);
+        return true;
+    }
     if (s->load) {
         dst = em_reg(t);
         s->vals[s->n] = v_reg(dst, type);

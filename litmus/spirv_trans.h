@@ -31,6 +31,7 @@ struct leaf {
     int loc;                /* SCG_SHARED/WORKGROUP: location index */
     int reg;                /* SCG_PRIVATE: register of the owning thread */
     int64_t value;          /* SCG_READONLY: the value */
+    bool undef;             /* SCG_READONLY: no initial value (reading it is refused) */
 };
 
 struct obj {

@@ -256,6 +256,7 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
     l->size = (int)tr_size(t, type, 0);
     l->loc = l->reg = -1;
     int64_t v = 0;
+    l->undef = !f->init;
     if (f->init && f->next < f->ninit) {
         const struct val *iv = &f->init[f->next++];
         if (iv->k != V_CONST)
@@ -397,6 +398,7 @@ static bool clspv_push_constants(struct trans *t, int o)
                 if (!l)
                     return spv_fail(t->err, in->pos, "%s does not match the push constant's layout", names[k]);
                 l->value = e == 0 ? x[k] : k < 3 ? 1 : 0;
+                l->undef = false;
             }
         }
     }
