@@ -17,6 +17,7 @@ static const char synopsis[] =
     "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
+    "              [--grid T,S,W] [--ignore-filter]\n"
     "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
     "              [--json] [--witness FILE.json] [--outcomes]\n"
     "              [--no-symmetry | --symmetry-key first|last]\n"
