@@ -612,8 +612,10 @@ static bool hdr_config(struct spv_module *m, struct cur *c, struct srcpos pos)
     m->config_pos = pos;
     for (int i = 0; i < 3; i++) {
         int64_t v;
+        if (i && !hdr_expect(c, ","))
+            return false;
         struct srcpos at = (skip_ws(c), cpos(c));
-        if ((i && !hdr_expect(c, ",")) || !hdr_int(c, &v, false))
+        if (!hdr_int(c, &v, false))
             return false;
         if (v < 1 || v > 1024)
             return spv_fail(c->err, at, "a grid dimension must be from 1 to 1024");
