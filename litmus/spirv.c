@@ -128,7 +128,8 @@ static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
     if (h->kind == A_CMP) {
         ok = cond_value(t, &h->a, &a->a) && cond_value(t, &h->b, &a->b);
         const struct spv_hval *k = h->a.is_const ? &h->a : &h->b;
-        if (ok && k->is_const && k->value > INT32_MAX)
+        const struct avalue *other = h->a.is_const ? &a->b : &a->a;
+        if (ok && k->is_const && k->value > INT32_MAX && other->kind == AV_LOC && t->loc_wide[other->loc])
             ok = spv_fail(t->err, k->pos, "%lld is out of the signed 32-bit range gpubmc computes in",
                           (long long)k->value);
     }
@@ -237,6 +238,7 @@ struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct
     for (int i = 0; i < t.nobj; i++)
         free(t.obj[i].leaf);
     free(t.obj);
+    free(t.loc_wide);
     for (int i = 0; i < t.narena; i++)
         free(t.arena[i]);
     free(t.arena);

@@ -283,6 +283,79 @@ static bool select_scalar(struct trans *t, const struct spv_inst *in, struct val
     return true;
 }
 
+/* GLSL.std.450's SMin, SMax, UMin, UMax (b: the second operand), SAbs and
+ * FindILsb on a scalar; in->args[1] names the instruction. */
+static bool glsl_scalar(struct trans *t, const struct spv_inst *in, struct val a, struct val b, struct val *out)
+{
+    const struct spv_arg *w = &in->args[1];
+    a = em_scalar(t, a, in);
+    b = em_scalar(t, b, in);
+    if (w->len == 8 && !memcmp(w->s, "FindILsb", 8)) {
+        if (a.k != V_CONST)
+            return spv_fail(t->err, w->pos, "FindILsb of a value read from memory is not supported");
+        uint32_t x = (uint32_t)a.c;
+        int64_t r = -1;
+        for (int i = 0; i < 32 && x; i++)
+            if (x >> i & 1) {
+                r = i;
+                break;
+            }
+        *out = v_const(r, in->rtype);
+        return true;
+    }
+    bool is_abs = w->len == 4 && !memcmp(w->s, "SAbs", 4);
+    if (is_abs)
+        b = a;
+    bool min = w->s[1] == 'M' && w->s[2] == 'i', is_unsigned = w->s[0] == 'U';
+    struct cnd *c = tr_alloc(t, sizeof *c);
+    c->k = C_CMP;
+    c->cmp = is_abs ? CMP_LT : min ? CMP_LT : CMP_GT;
+    c->is_unsigned = is_unsigned;
+    c->a = a;
+    c->b = is_abs ? v_const(0, -1) : b;
+    struct val neg = a;
+    if (is_abs) {
+        struct spv_inst sub = *in;
+        sub.op = spv_grammar_op(t->m->g, "OpISub", 6);
+        if (!arith_scalar(t, &sub, v_const(0, -1), a, &neg))
+            return false;
+    }
+    struct val cond = { .k = V_COND, .type = -1, .cond = c, .reg = -1 };
+    if (a.k == V_CONST && b.k == V_CONST) {
+        int64_t x = is_unsigned ? (int64_t)(uint32_t)a.c : a.c, y = is_unsigned ? (int64_t)(uint32_t)b.c : b.c;
+        *out = is_abs ? (a.c < 0 ? neg : a) : ((min ? x < y : x > y) ? a : b);
+        out->type = in->rtype;
+        return true;
+    }
+    return select_scalar(t, in, cond, is_abs ? neg : a, is_abs ? a : b, out);
+}
+
+/* OpExtInst: non-semantic sets are ignored; GLSL.std.450's integer
+ * minimum, maximum, absolute value and lowest set bit. */
+static bool ext_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, struct val *out)
+{
+    const struct spv_inst *set = &t->m->inst[t->m->id_def[in->args[0].id]];
+    const struct spv_arg *name = &set->args[0], *w = &in->args[1];
+    if (name->len >= 12 && !strncmp(name->s, "NonSemantic.", 12))
+        return true;
+    if (!(name->len == 12 && !strncmp(name->s, "GLSL.std.450", 12)))
+        return spv_fail(t->err, w->pos, "OpExtInst: the instruction set \"%.*s\" is not supported", name->len,
+                        name->s);
+    static const char *ops[] = { "SMin", "SMax", "UMin", "UMax", "SAbs", "FindILsb" };
+    bool known = false;
+    for (int i = 0; i < 6; i++)
+        known = known || ((int)strlen(ops[i]) == w->len && !memcmp(ops[i], w->s, (size_t)w->len));
+    if (!known || w->tk != TK_WORD)
+        return spv_fail(t->err, w->pos, "OpExtInst: GLSL.std.450 %.*s is not supported", w->len, w->s);
+    bool unary = w->s[1] == 'A' || w->s[0] == 'F';
+    if (in->nargs != (unary ? 3 : 4))
+        return spv_fail(t->err, in->pos, "OpExtInst: %.*s takes %d operands", w->len, w->s, unary ? 1 : 2);
+    struct val a, b;
+    if (!tr_get(t, fr, &in->args[2], &a) || !tr_get(t, fr, &in->args[unary ? 2 : 3], &b))
+        return false;
+    return componentwise(t, in, a, b, glsl_scalar, out);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Composites                                                                */
 
@@ -701,6 +774,8 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
                             MAX_CALL_DEPTH);
         return call(t, fn, args, in->nargs - 1, fr, in, res);
     }
+    if (spv_is(in, "OpExtInst"))
+        return ext_inst(t, fr, in, res);
     if (spv_is(in, "OpSelect")) {
         if (!tr_get(t, fr, &in->args[0], &c) || !tr_get(t, fr, &in->args[1], &a) || !tr_get(t, fr, &in->args[2], &b))
             return false;

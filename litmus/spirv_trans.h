@@ -96,6 +96,8 @@ struct trans {
     struct obj *obj;
     int *shared_obj;        /* per id: object of a shared variable (-1) */
     int cap_locs;
+    bool *loc_wide;         /* per location: it holds a 64-bit integer */
+    int cap_wide;
     /* arena of allocations freed at the end */
     void **arena;
     int narena, cap_arena;

@@ -295,6 +295,8 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
         loc->name = xstrdup(name);
         loc->init = v;
         loc->alias_of = -1;
+        XGROW(t->loc_wide, t->cap_wide, lit->nlocs + 1);
+        t->loc_wide[lit->nlocs] = l->size == 8;
         l->loc = lit->nlocs++;
     }
     return true;
