@@ -696,9 +696,7 @@ bool spv_read_module(struct spv_module *m, const char *text, struct litmus_error
         if (in->rtype >= 0 && m->id_def[in->rtype] < 0)
             return spv_fail(err, in->pos, "%%%s is used but never defined", m->id_names[in->rtype]);
     }
-    for (int i = 0; i < m->ninputs; i++)
-        if (m->id_def[m->inputs[i].id] < 0)
-            return spv_fail(err, m->inputs[i].pos, "@Input: %%%s is not defined", m->id_names[m->inputs[i].id]);
+
     if (m->ninst == 0)
         return spv_fail(err, m->end, "no SPIR-V instructions");
     return true;
