@@ -116,6 +116,15 @@ static bool cond_value(struct trans *t, const struct spv_hval *v, struct avalue 
     return cond_location(t, v, &out->loc);
 }
 
+static void free_assert(struct assertion *a)
+{
+    if (!a)
+        return;
+    free_assert(a->lhs);
+    free_assert(a->rhs);
+    free(a);
+}
+
 static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
 {
     if (!h)
@@ -138,21 +147,10 @@ static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
     if (ok && h->rhs && !(a->rhs = convert(t, h->rhs)))
         ok = false;
     if (!ok) {
-        free(a->lhs);
-        free(a->rhs);
-        free(a);
+        free_assert(a);
         return NULL;
     }
     return a;
-}
-
-static void free_assert(struct assertion *a)
-{
-    if (!a)
-        return;
-    free_assert(a->lhs);
-    free_assert(a->rhs);
-    free(a);
 }
 
 static bool translate_threads(struct trans *t, int entry)
@@ -246,7 +244,6 @@ struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct
         litmus_free(lit);
         return NULL;
     }
-    (void)free_assert;
     return lit;
 }
 

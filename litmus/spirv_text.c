@@ -367,13 +367,13 @@ static bool read_instruction(struct spv_module *m, struct cur *c)
         memmove(base, in->args, (size_t)in->nargs * sizeof *base);
         in->args = base;
     }
+    m->ninst++;
     if (result >= 0) {
         if (m->id_def[result] >= 0)
             return spv_fail(c->err, toks[0].pos, "%%%s is defined twice (first at line %d)",
                             m->id_names[result], m->inst[m->id_def[result]].pos.line);
-        m->id_def[result] = m->ninst;
+        m->id_def[result] = m->ninst - 1;
     }
-    m->ninst++;
     return true;
 }
 

@@ -58,13 +58,16 @@ def _results(p):
 def own(record, run):
     """The own tests' verdicts."""
     rows = [r for r in csv.reader((SPIRV / "expected.csv").read_text().splitlines()) if r and not r[0].startswith("#")]
-    for name, prop, bound, grid, expected in rows:
+    for name, prop, bound, grid, options, expected in rows:
         args = ["--json", "--property", prop, "--bound", bound]
         if grid != "-":
             args += ["--grid", grid.replace(";", ",")]
+        if options != "-":
+            args += options.split()
         p = run(args + [str(SPIRV / name)], ROOT)
         got = _results(p).get(str(SPIRV / name), ("NO-RESULT", p.stderr.strip()))
-        record(got[0] == expected, f"spirv {name} {prop} bound {bound} grid {grid}: expected {expected}, got {got}")
+        record(got[0] == expected, f"spirv {name} {prop} bound {bound} grid {grid} {options}: expected {expected}, "
+               f"got {got}")
 
 
 def errors(record, run):
