@@ -48,7 +48,7 @@ static bool scope_of(struct trans *t, struct frame *fr, const struct spv_arg *a,
     case 2: *s = SCOPE_WG; return true;
     case 3: *s = SCOPE_SG; return true;
     case 5: *s = SCOPE_QF; return true;
-    case 4:
+    case 4:     /* Invocation: no scope tag, as in Dat3M (it overlaps no other scope) */
         if (allow_invocation) {
             *s = SCOPE_NONE;
             return true;
@@ -179,11 +179,28 @@ static void emit_leaf(struct trans *t, const struct obj *o, const struct leaf *l
         em_move(t, dst, v_const(l->value, -1), in);
         return;
     }
-    if (o->grp == SCG_PRIVATE) {
-        if (a->kind == I_LOAD)
+    if (o->grp == SCG_PRIVATE) {     /* the invocation's own memory: register operations */
+        if (a->kind == I_LOAD) {
             em_move(t, dst, v_reg(l->reg, -1), in);
-        else
+        } else if (a->kind == I_STORE) {
             em_move(t, l->reg, a->a, in);
+        } else if (a->op == OP_CAS) {
+            int skip = em_label(t);
+            em_move(t, dst, v_reg(l->reg, -1), in);
+            struct instr *x = em(t, I_BRANCH, in);
+            x->cmp = CMP_NE;
+            x->a = em_operand(v_reg(dst, -1));
+            x->b = em_operand(a->a);
+            x->label = skip;
+            em_move(t, l->reg, a->b, in);
+            em_place(t, skip, in);
+        } else {
+            em_move(t, dst, v_reg(l->reg, -1), in);
+            if (a->op == OP_EXCH)
+                em_move(t, l->reg, a->a, in);
+            else
+                em_local(t, l->reg, a->op, v_reg(dst, -1), a->a, in);
+        }
         return;
     }
     struct instr *x = em(t, a->kind, in);
@@ -210,9 +227,6 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
         if (o->leaf[i].undef)
             return spv_fail(t->err, in->pos, "%s: %%%s has elements without a value (no @Input): undefined "
                             "inputs are not supported", in->op->name, tr_name(t, o->var));
-    if (a->atomic && o->grp == SCG_PRIVATE)
-        return spv_fail(t->err, in->pos, "%s: atomics on Private or Function memory are not supported",
-                        in->op->name);
     if (p.reg < 0) {
         const struct leaf *l = tr_leaf_at(t, p.obj, p.off + rel, size);
         if (!l)
@@ -343,7 +357,7 @@ static bool memory_operands(struct trans *t, struct frame *fr, const struct spv_
     if (bits & (MA_AVAILABLE | MA_VISIBLE)) {
         a->flags |= load ? VK_VIS : VK_AV;
         for (int i = at + 1; i < in->nargs; i++)
-            if (!strcmp(in->args[i].kind, "IdScope") && !scope_of(t, fr, &in->args[i], false, &a->scope))
+            if (!strcmp(in->args[i].kind, "IdScope") && !scope_of(t, fr, &in->args[i], true, &a->scope))
                 return false;
     }
     return true;
@@ -398,7 +412,7 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
                         in->op->name);
     struct acc a = { .atomic = true, .kind = I_RMW, .flags = VK_ATOMIC | VK_NONPRIV };
     a.a = a.b = v_const(0, -1);
-    if (!scope_of(t, fr, &in->args[1], false, &a.scope)
+    if (!scope_of(t, fr, &in->args[1], true, &a.scope)
         || !semantics_of(t, fr, &in->args[2], &a.mo, &a.semsc, &a.flags))
         return false;
     static const struct { const char *name; enum binop op; int operand; } ops[] = {
