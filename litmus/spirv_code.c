@@ -42,6 +42,35 @@ static int64_t sx32(int64_t v)
     return (int64_t)(int32_t)(uint32_t)v;
 }
 
+/* The scalar component type of id's declared type (a vector's element), or -1. */
+static int scalar_type_of(const struct trans *t, int id)
+{
+    int d = t->m->id_def[id];
+    int ty = d >= 0 ? t->m->inst[d].rtype : -1;
+    if (ty >= 0 && t->ty[ty].k == TY_VECTOR)
+        ty = t->ty[ty].elem;
+    return ty;
+}
+
+/* Checks that operands from..to of in are integers of the width of the
+ * result's (or, for comparisons, of each other's); false with err. */
+static bool check_int_operands(struct trans *t, const struct spv_inst *in, int from, int to, bool compare)
+{
+    int want = compare ? scalar_type_of(t, in->args[from].id) : in->rtype;
+    if (want >= 0 && t->ty[want].k == TY_VECTOR)
+        want = t->ty[want].elem;
+    for (int i = from; i <= to && i < in->nargs; i++) {
+        int ty = scalar_type_of(t, in->args[i].id);
+        if (ty < 0 || want < 0)
+            continue;
+        const struct ty *a = &t->ty[ty], *b = &t->ty[want];
+        if (a->k != TY_INT || b->k != TY_INT || a->width != b->width)
+            return spv_fail(t->err, in->args[i].pos, "%s: %%%s has type %%%s, not an integer as wide as %%%s",
+                            in->op->name, tr_name(t, in->args[i].id), tr_name(t, ty), tr_name(t, want));
+    }
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Arithmetic                                                                */
 
@@ -800,6 +829,8 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
             if (!tr_get(t, fr, &in->args[0], &a) || !tr_get(t, fr, &in->args[1], &b))
                 return false;
             const struct ty *y = &t->ty[in->rtype];
+            if (!check_int_operands(t, in, 0, 1, false))
+                return false;
             if ((y->k == TY_INT && y->width != 32) || y->k == TY_FLOAT)
                 return spv_fail(t->err, in->pos, "%s: only 32-bit integer arithmetic is supported", n);
             return componentwise(t, in, a, b, arith_scalar, res);
@@ -807,6 +838,8 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
     if (strstr(n, "Equal") || strstr(n, "LessThan") || strstr(n, "GreaterThan")) {
         if (strncmp(n, "OpI", 3) && strncmp(n, "OpU", 3) && strncmp(n, "OpS", 3) && strncmp(n, "OpLogical", 9))
             return spv_fail(t->err, in->pos, "%s is not supported", n);
+        if (strncmp(n, "OpLogical", 9) && !check_int_operands(t, in, 0, 1, true))
+            return false;
         if (!tr_get(t, fr, &in->args[0], &a) || !tr_get(t, fr, &in->args[1], &b))
             return false;
         if (a.k == V_COMP || b.k == V_COMP)
