@@ -375,7 +375,7 @@ bool tr_load_store(struct trans *t, struct frame *fr, const struct spv_inst *in,
     if (!memory_operands(t, fr, in, load ? 1 : 2, load, &a))
         return false;
     int type = t->ty[p.type].elem;
-    if (load && in->rtype != type)
+    if (load && !tr_same_type(t, in->rtype, type))
         return spv_fail(t->err, in->pos, "OpLoad: result type %%%s is not the pointer's %%%s",
                         tr_name(t, in->rtype), tr_name(t, type));
     struct val flat[1024];
@@ -384,9 +384,10 @@ bool tr_load_store(struct trans *t, struct frame *fr, const struct spv_inst *in,
         struct val v;
         if (!tr_get(t, fr, &in->args[1], &v))
             return false;
-        if (v.type >= 0 && v.type != type && t->ty[v.type].k != t->ty[type].k)
-            return spv_fail(t->err, in->args[1].pos, "OpStore: %%%s does not have the pointer's type %%%s",
-                            tr_name(t, in->args[1].id), tr_name(t, type));
+        int d = t->m->id_def[in->args[1].id], vt = d >= 0 ? t->m->inst[d].rtype : -1;
+        if (vt >= 0 && !tr_same_type(t, vt, type))
+            return spv_fail(t->err, in->args[1].pos, "OpStore: %%%s has type %%%s, not the pointer's %%%s",
+                            tr_name(t, in->args[1].id), tr_name(t, vt), tr_name(t, type));
         int n = 0;
         flatten_val(t, v, flat, &n, 1024, in);
     }

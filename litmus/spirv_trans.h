@@ -15,6 +15,7 @@ enum sc_group { SCG_SHARED, SCG_WORKGROUP, SCG_PRIVATE, SCG_READONLY };
 struct ty {
     enum ty_kind k;
     int width;              /* TY_INT, TY_FLOAT bits */
+    bool is_signed;         /* TY_INT signedness */
     int elem;               /* TY_VECTOR/ARRAY/RUNTIME_ARRAY element, TY_POINTER pointee */
     int64_t count;          /* TY_VECTOR/ARRAY elements */
     int nmem;               /* TY_STRUCT members */
@@ -182,9 +183,15 @@ void em_jump(struct trans *t, const struct cnd *c, int lt, int lf, const struct 
 /* A scalar value (V_CONST or V_REG) for v: a condition becomes a 0/1 register. */
 struct val em_scalar(struct trans *t, struct val v, const struct spv_inst *in);
 
-/* The constant value or register value of a scalar. */
+/* A constant scalar value (stored sign-extended from 32 bits). */
 struct val v_const(int64_t c, int type);
+
+/* A scalar value held in register reg. */
 struct val v_reg(int reg, int type);
+
+/* True when types a and b have the same shape (kind, width, elements,
+ * members), whatever their ids. */
+bool tr_same_type(const struct trans *t, int a, int b);
 
 /* ---- spirv_mem.c ---- */
 

@@ -62,6 +62,7 @@ static bool read_type(struct trans *t, const struct spv_inst *in)
     } else if (spv_is(in, "OpTypeInt")) {
         y->k = TY_INT;
         y->width = (int)a[0].num;
+        y->is_signed = a[1].num != 0;
         if (y->width != 8 && y->width != 16 && y->width != 32 && y->width != 64)
             return spv_fail(t->err, a[0].pos, "OpTypeInt: width %d is not 8, 16, 32 or 64", y->width);
     } else if (spv_is(in, "OpTypeFloat")) {
@@ -126,6 +127,23 @@ int64_t tr_size(const struct trans *t, int type, int64_t runtime_n)
     case TY_POINTER: return 8;
     default: return 0;
     }
+}
+
+/* True when types a and b have the same shape. */
+bool tr_same_type(const struct trans *t, int a, int b)
+{
+    if (a == b)
+        return true;
+    const struct ty *x = &t->ty[a], *y = &t->ty[b];
+    if (x->k != y->k || x->width != y->width || x->is_signed != y->is_signed || x->count != y->count
+        || x->nmem != y->nmem || x->sclass != y->sclass)
+        return false;
+    if (x->k == TY_VECTOR || x->k == TY_ARRAY || x->k == TY_RUNTIME_ARRAY || x->k == TY_POINTER)
+        return tr_same_type(t, x->elem, y->elem);
+    for (int i = 0; i < x->nmem; i++)
+        if (!tr_same_type(t, x->mem[i], y->mem[i]))
+            return false;
+    return true;
 }
 
 /* True when type id is a 32- or 64-bit integer (64-bit values kept in 32 bits). */
