@@ -175,6 +175,7 @@ static bool translate_threads(struct trans *t, int entry)
             t->private_obj[i] = -1;
         if (!tr_globals(t) || !tr_thread_code(t, entry))
             return false;
+        em_renumber(t);
     }
     return true;
 }
@@ -224,10 +225,12 @@ struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct
         lit->quant = m->quant;
         lit->assertion = convert(&t, m->output);
         ok = lit->assertion != NULL;
-    } else if (ok) {          /* no @Output: Dat3M checks "forall true" */
+    } else if (ok) {          /* no @Output: Dat3M checks "forall true", here 0 == 0 */
         lit->quant = Q_FORALL;
         lit->assertion = xcalloc(1, sizeof *lit->assertion);
-        lit->assertion->kind = A_TRUE;
+        lit->assertion->kind = A_CMP;
+        lit->assertion->cmp = CMP_EQ;
+        lit->assertion->a.kind = lit->assertion->b.kind = AV_CONST;
     }
     if (ok && m->filter) {
         lit->filter = convert(&t, m->filter);

@@ -108,10 +108,89 @@ void em_local(struct trans *t, int dst, enum binop op, struct val a, struct val 
     x->b = em_operand(b);
 }
 
-/* dst = v. */
+/* dst = v, written v + 0: the Vulkan dialect has no register move, and
+ * printed tests must parse again. */
 void em_move(struct trans *t, int dst, struct val v, const struct spv_inst *in)
 {
-    em_local(t, dst, OP_EXCH, v, v_const(0, v.type), in);
+    em_local(t, dst, OP_ADD, v, v_const(0, v.type), in);
+}
+
+/* Renumbers the thread's labels and registers in the order of their first
+ * mention, as the litmus parser numbers them, so that a printed test
+ * parses back to the same AST. */
+void em_renumber(struct trans *t)
+{
+    struct thread *th = t->th;
+    int *lmap = xcalloc((size_t)th->nlabels + 1, sizeof *lmap), nl = 0;
+    for (int i = 0; i < th->nlabels; i++)
+        lmap[i] = -1;
+    for (int i = 0; i < th->ninstrs; i++) {
+        struct instr *x = &th->instrs[i];
+        if (x->label >= 0 && (x->kind == I_LABEL || x->kind == I_GOTO || x->kind == I_BRANCH)) {
+            if (lmap[x->label] < 0)
+                lmap[x->label] = nl++;
+            x->label = lmap[x->label];
+        }
+    }
+    char **names = xcalloc((size_t)th->nlabels + 1, sizeof *names);
+    for (int i = 0; i < th->nlabels; i++) {
+        free(th->label_names[i]);
+        if (lmap[i] >= 0) {
+            char name[32];
+            snprintf(name, sizeof name, "L%d", lmap[i]);
+            names[lmap[i]] = xstrdup(name);
+        }
+    }
+    free(th->label_names);
+    th->label_names = names;
+    th->nlabels = nl;
+    free(lmap);
+    /* registers: the initialised ones first (the initial state names
+       them), then by first mention, dst before operands */
+    int *rmap = xcalloc((size_t)th->nregs + 1, sizeof *rmap), nr = 0;
+    for (int i = 0; i < th->nregs; i++)
+        rmap[i] = -1;
+    for (int i = 0; i < th->nregs; i++)
+        if (th->reg_has_init[i])
+            rmap[i] = nr++;
+    for (int i = 0; i < th->ninstrs; i++) {
+        struct instr *x = &th->instrs[i];
+        int *regs[3] = { x->dst >= 0 ? &x->dst : NULL, x->a.is_reg ? &x->a.reg : NULL,
+                         x->b.is_reg ? &x->b.reg : NULL };
+        for (int k = 0; k < 3; k++)
+            if (regs[k] && rmap[*regs[k]] < 0)
+                rmap[*regs[k]] = nr++;
+    }
+    for (int i = 0; i < th->ninstrs; i++) {
+        struct instr *x = &th->instrs[i];
+        if (x->dst >= 0)
+            x->dst = rmap[x->dst];
+        if (x->a.is_reg)
+            x->a.reg = rmap[x->a.reg];
+        if (x->b.is_reg)
+            x->b.reg = rmap[x->b.reg];
+    }
+    char **rn = xcalloc((size_t)nr + 1, sizeof *rn);
+    bool *has = xcalloc((size_t)nr + 1, sizeof *has);
+    int64_t *init = xcalloc((size_t)nr + 1, sizeof *init);
+    for (int i = 0; i < th->nregs; i++) {
+        free(th->reg_names[i]);
+        if (rmap[i] < 0)
+            continue;
+        char name[32];
+        snprintf(name, sizeof name, "r%d", rmap[i]);
+        rn[rmap[i]] = xstrdup(name);
+        has[rmap[i]] = th->reg_has_init[i];
+        init[rmap[i]] = th->reg_init[i];
+    }
+    free(th->reg_names);
+    free(th->reg_has_init);
+    free(th->reg_init);
+    th->reg_names = rn;
+    th->reg_has_init = has;
+    th->reg_init = init;
+    th->nregs = nr;
+    free(rmap);
 }
 
 static bool eval_cmp(enum cmpop op, int32_t a, int32_t b)

@@ -174,6 +174,9 @@ void em_local(struct trans *t, int dst, enum binop op, struct val a, struct val 
 /* dst = v for a scalar value. */
 void em_move(struct trans *t, int dst, struct val v, const struct spv_inst *in);
 
+/* Renumbers the current thread's labels in the order of first mention. */
+void em_renumber(struct trans *t);
+
 /* An operand from a scalar value (V_CONST or V_REG). */
 struct operand em_operand(struct val v);
 

@@ -1,6 +1,7 @@
 /* SPIR-V types, decorations and memory layout, and the memory objects of
  * variables: shared ones become litmus locations, private ones registers
  * of their thread, read-only ones (push constants, builtins) constants. */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,13 +304,26 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
         XGROW(lit->locs, t->cap_locs, lit->nlocs + 1);
         struct location *loc = &lit->locs[lit->nlocs];
         memset(loc, 0, sizeof *loc);
+        /* a litmus identifier, so that printed tests parse again: the
+           variable's name (v before a digit), _offset for an element of an
+           aggregate, _wgK for a workgroup's copy */
         char name[160];
         enum ty_kind k = t->ty[o->type].k;
         bool scalar = off == 0 && (k == TY_INT || k == TY_BOOL);
-        int n = scalar ? snprintf(name, sizeof name, "%%%s", tr_name(t, o->var))
-                       : snprintf(name, sizeof name, "%%%s+%lld", tr_name(t, o->var), (long long)off);
-        if (o->grp == SCG_WORKGROUP && t->grid[2] > 1 && n > 0 && n < (int)sizeof name)
-            snprintf(name + n, sizeof name - (size_t)n, "@wg%d", o->wg);
+        const char *vn = tr_name(t, o->var);
+        int n = snprintf(name, sizeof name, "%s", isdigit((unsigned char)vn[0]) ? "v" : "");
+        for (const char *c = vn; *c && n < 100; c++)
+            name[n++] = isalnum((unsigned char)*c) ? *c : '_';
+        name[n] = '\0';
+        if (!scalar)
+            n += snprintf(name + n, sizeof name - (size_t)n, "_%lld", (long long)off);
+        if (o->grp == SCG_WORKGROUP && t->grid[2] > 1)
+            n += snprintf(name + n, sizeof name - (size_t)n, "_wg%d", o->wg);
+        for (int i = 0; i < lit->nlocs; i++)       /* another variable's element with the same name */
+            if (!strcmp(lit->locs[i].name, name) && n < 150) {
+                n += snprintf(name + n, sizeof name - (size_t)n, "_");
+                i = -1;
+            }
         loc->name = xstrdup(name);
         loc->init = v;
         loc->alias_of = -1;

@@ -1,5 +1,6 @@
 """The SPIR-V front end's tests: the own .spvasm tests under tests/spirv/
-with reasoned verdicts (tests/spirv/expected.csv), malformed and
+with reasoned verdicts (tests/spirv/expected.csv) and their printer round
+trip (build/litmus_roundtrip, which make test builds), malformed and
 unsupported modules refused at FILE:LINE:COL (tests/spirv/errors/, the
 expected place and message on each file's first line), a missing grammar
 refused by name, and, when the corpus is there, Dat3M's SPIRV-VULKAN and
@@ -71,6 +72,18 @@ def own(record, run):
                f"got {got}")
 
 
+def round_trip(record, run):
+    """The translated tests print as Vulkan litmus that parses back to the
+    same AST (so transformations and --necessary-sync work on kernels)."""
+    tool = BIN.parent / "litmus_roundtrip"
+    if not tool.exists():
+        record(False, f"spirv round trip: {tool} is not built (make test builds it)")
+        return
+    files = sorted(str(f) for f in SPIRV.glob("*.spvasm"))
+    p = subprocess.run([str(tool)] + files, capture_output=True, text=True, timeout=300)
+    record(p.returncode == 0, f"spirv round trip of the own tests: {p.stdout.strip()[-400:]}")
+
+
 def errors(record, run):
     """Malformed or unsupported modules: exit 1, the error at its place."""
     files = sorted((SPIRV / "errors").glob("*.spvasm"))
@@ -129,5 +142,6 @@ def corpus_suites(record, run):
 def spirv(record, run):
     """The SPIR-V front end: own tests, error cases, corpus suites."""
     own(record, run)
+    round_trip(record, run)
     errors(record, run)
     corpus_suites(record, run)
