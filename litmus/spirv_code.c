@@ -744,17 +744,11 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         if (in->nargs > 1) {     /* the initializer, each time the variable is reached */
             if (!tr_get(t, fr, &in->args[1], &a))
                 return false;
-            struct val flat[256];
-            int nf = 0;
-            struct val stack[1] = { a };
-            (void)stack;
-            if (a.k == V_COMP)
+            const struct obj *ob = &t->obj[o];
+            if (a.k == V_COMP || ob->nleaf != 1)
                 return spv_fail(t->err, in->pos, "OpVariable: composite initializers of Function variables are "
                                 "not supported");
-            flat[nf++] = em_scalar(t, a, in);
-            const struct obj *ob = &t->obj[o];
-            if (ob->nleaf == 1)
-                em_move(t, ob->leaf[0].reg, flat[0], in);
+            em_move(t, ob->leaf[0].reg, em_scalar(t, a, in), in);
         }
         return true;
     }

@@ -98,9 +98,6 @@ void spv_free_module(struct spv_module *m);
 bool spv_fail(struct litmus_error *err, struct srcpos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The instruction's name without the "Op" prefix's help: its grammar name. */
-#define SPV_OPNAME(in) ((in)->op->name)
-
 /* True when the instruction is the grammar's opname. */
 bool spv_is(const struct spv_inst *in, const char *opname);
 
