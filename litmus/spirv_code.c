@@ -866,17 +866,32 @@ static bool call(struct trans *t, int fn, struct val *args, int nargs, struct fr
     }
     if (np != nargs)
         return spv_fail(t->err, site ? site->pos : m->inst[fn].pos, "a call with too many arguments");
+    bool open = false;            /* inside a block that has not ended */
     for (; i < m->ninst && !spv_is(&m->inst[i], "OpFunctionEnd"); i++) {
         const struct spv_inst *in = &m->inst[i];
         if (spv_is(in, "OpFunction"))
             break;
+        bool label = spv_is(in, "OpLabel"), debug = spv_is(in, "OpLine") || spv_is(in, "OpNoLine");
+        if (label && open)
+            return spv_fail(t->err, in->pos, "block %%%s ends without a branch or return", tr_name(t, block));
+        if (!label && !open && !debug)
+            return spv_fail(t->err, in->pos, "%s outside a block (after a branch or return, before OpLabel)",
+                            in->op->name);
+        if (label)
+            open = true;
+        if (spv_is(in, "OpBranch") || spv_is(in, "OpBranchConditional") || spv_is(in, "OpSwitch")
+            || spv_is(in, "OpReturn") || spv_is(in, "OpReturnValue"))
+            open = false;
         if (!body_inst(t, &fr, &block, in))
             return false;
         if (t->th->ninstrs > 200000)
             return spv_fail(t->err, in->pos, "the translated thread is too large");
     }
     if (i >= m->ninst || !spv_is(&m->inst[i], "OpFunctionEnd"))
-        return spv_fail(t->err, i < m->ninst ? m->inst[i].pos : m->end, "OpFunction without its OpFunctionEnd");
+        return spv_fail(t->err, i < m->ninst ? m->inst[i].pos : m->end, "function %%%s has no OpFunctionEnd%s",
+                        tr_name(t, m->inst[fn].result), i < m->ninst ? "" : ": the module is truncated");
+    if (open)
+        return spv_fail(t->err, m->inst[i].pos, "block %%%s ends without a branch or return", tr_name(t, block));
     em_place(t, fr.ret_label, site);
     if (result && fr.has_ret)
         *result = fr.ret;
