@@ -78,7 +78,7 @@ sanitize:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDLIBS="$(LDLIBS) -fsanitize=address,undefined"
 
 # Builds everything and runs every correctness group, each timed; ends with
-# "N passed, N failed".  GROUP=name runs the groups whose name contains it
+# "N passed, N failed".  GROUP=name runs that group (or the groups whose name contains it)
 # (python3 tests/run_tests.py --list names them).
 test: deps
 	$(MAKE) all $(UNIT_BIN) $(TOOL_BIN)

@@ -227,17 +227,42 @@ static void encode_occurrences(struct cnf *c, const struct program *p, struct ex
     }
 }
 
+/* Whether member m of b's group counts for a threshold of t arrivals: its
+ * quorum is at most t (a barrier without quorum has quorum 0, so it always
+ * counts).  Cached per member and threshold in le[m * (nt + 1) + t]. */
+static lit quorum_at_most(struct cnf *c, struct exec_enc *x, lit *le, int nt, int m, int t)
+{
+    lit *slot = &le[(size_t)m * (size_t)(nt + 1) + (size_t)t];
+    if (*slot == 0)
+        *slot = -bv_slt(c, bv_const(t), x->sx.quorum[m]);
+    return *slot;
+}
+
 /* Passing condition of barrier b (and its sync literal) from its group,
- * and the justification edges m -> b (m's arrival lets b pass) in just. */
+ * and the justification edges m -> b (m's arrival lets b pass) in just.
+ *
+ * A quorum barrier passes when its dynamic barrier (the members of one
+ * occurrence that arrived) completes for it: the arrivals form a largest
+ * set S* whose every quorum member's quorum is at most |S*| (members
+ * without quorum always belong).  Such sets are closed under union, so S*
+ * is unique, and b passes exactly when it belongs, that is when some
+ * threshold t >= q_b has at least t arrivals with quorum at most t.  A
+ * member whose quorum S* cannot meet waits for ever; it never forces the
+ * others' passage, nor they its.  The synchronising members (sync) are a
+ * subset of the passing ones at least as large as each passing quorum
+ * (Dat3M's freedom); where Dat3M's constraints have a solution, its
+ * passing set is this S*.  Justification (bar_wait) is per member: see J
+ * below. */
 static void encode_barrier(struct cnf *c, const struct program *p, struct exec_enc *x, int b,
-                           const int *group, int k, struct rel_builder *just)
+                           const int *group, int k, lit *le, struct rel_builder *just)
 {
     const struct instr *in = p->events[b].in;
     struct symexec *s = &x->sx;
-    int tb = p->events[b].thread;
+    int tb = p->events[b].thread, nt = p->nthreads;
     lit *cf = xcalloc((size_t)k, sizeof *cf), *sy = xcalloc((size_t)k, sizeof *sy);
-    lit *met = xcalloc((size_t)p->nthreads, sizeof *met), *owes = xcalloc((size_t)p->nthreads, sizeof *owes);
-    for (int t = 0; t < p->nthreads; t++)
+    lit *met = xcalloc((size_t)nt, sizeof *met), *owes = xcalloc((size_t)nt, sizeof *owes);
+    bool *present = xcalloc((size_t)nt, sizeof *present);
+    for (int t = 0; t < nt; t++)
         met[t] = owes[t] = LIT_FALSE;
     for (int i = 0; i < k; i++) {
         int m = group[i], tm = p->events[m].thread;
@@ -247,24 +272,62 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
                                                     barrier without quorum always syncs) */
         met[tm] = cnf_or(c, met[tm], cf[i]);
         owes[tm] = cnf_or(c, owes[tm], blocks_if_unreached(c, p, x, b, m));
-        if (tm != tb && !(in->arrive && !in->has_bar_quorum))   /* an arrive waits for nobody */
-            rel_add(just, m, b, cnf_and(c, s->exec[b], in->has_bar_quorum ? sy[i] : cf[i]));
+        present[tm] = true;
+        if (tm != tb && !in->has_bar_quorum && !in->arrive)   /* an arrive waits for nobody */
+            rel_add(just, m, b, cnf_and(c, s->exec[b], cf[i]));
     }
     lit pass;
     if (!in->has_bar_quorum) {
         /* every other thread that owes b reaches the same dynamic barrier */
         pass = s->cf[b];
-        for (int t = 0; t < p->nthreads; t++)
+        for (int t = 0; t < nt; t++)
             if (t != tb)
                 pass = cnf_and(c, pass, cnf_or(c, met[t], -owes[t]));
         cnf_unit(c, x->sync[b]);
     } else {
-        lit enough_cf = -bv_slt(c, count_bits(c, cf, k), s->quorum[b]);
-        lit enough_sync = -bv_slt(c, count_bits(c, sy, k), s->quorum[b]);
-        lit has_quorum = cnf_var(c);
-        cnf_imply(c, enough_cf, has_quorum);
-        cnf_unit(c, cnf_iff(c, has_quorum, enough_sync));
-        pass = cnf_and(c, s->cf[b], has_quorum);
+        /* one member per thread arrives at an occurrence: thresholds up to
+         * the number of threads in the group */
+        int threads = 0;
+        for (int t = 0; t < nt; t++)
+            threads += present[t];
+        lit in_star = -bv_slt(c, bv_const(0), s->quorum[b]);   /* q_b <= 0 */
+        for (int t = 1; t <= threads; t++) {
+            lit *counted = xcalloc((size_t)k, sizeof *counted);
+            for (int i = 0; i < k; i++)
+                counted[i] = cnf_and(c, cf[i], quorum_at_most(c, x, le, nt, group[i], t));
+            lit enough = -bv_slt(c, count_bits(c, counted, k), bv_const(t));
+            in_star = cnf_or(c, in_star, cnf_and(c, enough, quorum_at_most(c, x, le, nt, b, t)));
+            free(counted);
+        }
+        pass = cnf_and(c, s->cf[b], in_star);
+        /* Well-foundedness: a passing b names the arrivals it completed
+         * with, J (b and members that reached the same dynamic barrier,
+         * every quorum at most |J|), and passes after each of them arrived
+         * (the edges m -> b of just).  In a real run J is the completing
+         * set when b passed; a later arrival with a higher quorum does not
+         * pretend to have come first. */
+        lit *jb = xcalloc((size_t)k, sizeof *jb);
+        for (int i = 0; i < k; i++) {
+            int m = group[i], tm = p->events[m].thread;
+            if (m == b)
+                jb[i] = s->exec[b];
+            else if (tm == tb || cf[i] == LIT_FALSE)
+                jb[i] = LIT_FALSE;
+            else {
+                jb[i] = cnf_var(c);
+                cnf_imply(c, jb[i], cf[i]);
+                cnf_imply(c, jb[i], s->exec[b]);
+                rel_add(just, m, b, jb[i]);
+            }
+        }
+        struct bv size = count_bits(c, jb, k);
+        for (int i = 0; i < k; i++)
+            if (jb[i] != LIT_FALSE)
+                cnf_imply(c, jb[i], -bv_slt(c, size, s->quorum[group[i]]));
+        free(jb);
+        /* a passing member synchronises with at least its quorum; only
+         * passing members synchronise */
+        cnf_imply(c, s->exec[b], -bv_slt(c, count_bits(c, sy, k), s->quorum[b]));
         cnf_imply(c, x->sync[b], s->exec[b]);
     }
     if (in->arrive && !in->has_bar_quorum)
@@ -274,6 +337,7 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
     free(sy);
     free(met);
     free(owes);
+    free(present);
 }
 
 /* Barrier passage must be well-founded: bar_wait relates p to b when b
@@ -313,6 +377,7 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
     rel_builder_init(&just);
     rel_builder_init(&syncbar);
     x->bar_occ = xcalloc((size_t)n + 1, sizeof *x->bar_occ);
+    lit *le = xcalloc(((size_t)n + 1) * (size_t)(p->nthreads + 1), sizeof *le);   /* 0: not made */
     for (int b = 0; b < n; b++) {
         const struct event *eb = &p->events[b];
         if (eb->kind != EV_BARRIER)
@@ -334,7 +399,7 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
         for (int o = 0; o < n; o++)
             if (exec_barriers_meet(p, eb, &p->events[o]))
                 group[k++] = o;
-        encode_barrier(c, p, x, b, group, k, &just);
+        encode_barrier(c, p, x, b, group, k, le, &just);
         for (int a = 0; a < k; a++) {
             const struct event *eo = &p->events[group[a]];
             if (eo->in->arrive)
@@ -349,6 +414,7 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
     x->base.rels[R_SYNCBAR] = rel_build(x->base.arena, &syncbar, false);
     encode_barrier_order(c, p, x, rel_build(x->base.arena, &just, false));
     free(group);
+    free(le);
 }
 
 /* The final value of each location: the value of some co-maximal write

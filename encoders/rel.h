@@ -58,6 +58,8 @@ struct rel {
     struct rel_rows *rows;   /* REL_ROWS, or the rows a lazy relation was materialized to */
     struct rel_rows *cols;   /* the rows of the inverse, once asked for */
     struct row_store *store; /* the rows read one by one so far (a lazy relation) */
+    bool *enumerated[2];     /* per row (column): enumerated once; a second time keeps it */
+    struct row_store *cstore; /* the columns kept so */
     int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
     long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */
     long *est[2];            /* per row (column): 1 + rel_est's guess once made, 0 before

@@ -34,8 +34,42 @@ static int push_rows(struct rels *A, const struct rel_rows *t, int i)
     return k == 0 ? 0 : push_span(A, t->col + t->start[i], t->val + t->start[i], k);
 }
 
+static int enum_fresh(struct rels *A, const struct rel *r, int i, bool flip);
+
+/* Column j of lazy r, kept in r->cstore once made. */
+static int col_kept(struct rels *A, const struct rel *r, int j, const int **rows, const lit **lits)
+{
+    struct row_store *st = r->cstore;
+    if (!st) {
+        struct rels *home = r->home;
+        st = rels_alloc(home, 1, sizeof *st);
+        st->len = rels_alloc(home, (size_t)r->n, sizeof *st->len);
+        st->col = rels_alloc(home, (size_t)r->n, sizeof *st->col);
+        st->val = rels_alloc(home, (size_t)r->n, sizeof *st->val);
+        for (int k = 0; k < r->n; k++)
+            st->len[k] = -1;
+        ((struct rel *)r)->cstore = st;
+    }
+    if (st->len[j] < 0) {
+        int base = A->stop, k = enum_fresh(A, r, j, true);
+        st->col[j] = rels_alloc(r->home, (size_t)k, sizeof **st->col);
+        st->val[j] = rels_alloc(r->home, (size_t)k, sizeof **st->val);
+        if (k > 0) {
+            memcpy(st->col[j], A->scol + base, (size_t)k * sizeof **st->col);
+            memcpy(st->val[j], A->sval + base, (size_t)k * sizeof **st->val);
+        }
+        st->len[j] = k;
+        r->home->pairs += k;
+        A->stop = base;
+    }
+    *rows = st->col[j];
+    *lits = st->val[j];
+    return st->len[j];
+}
+
 int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, const lit **lits)
 {
+    rel_settle(r);
     if (r->rows) {
         *cols = r->rows->col + r->rows->start[i];
         *lits = r->rows->val + r->rows->start[i];
@@ -55,7 +89,7 @@ int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, con
         ((struct rel *)r)->store = st;
     }
     if (st->len[i] < 0) {
-        int base = A->stop, k = rel_enum(A, r, i, false);
+        int base = A->stop, k = enum_fresh(A, r, i, false);
         st->col[i] = rels_alloc(r->home, (size_t)k, sizeof **st->col);
         st->val[i] = rels_alloc(r->home, (size_t)k, sizeof **st->val);
         if (k > 0) {
@@ -234,6 +268,28 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
     }
     if (flip && r->op != REL_PLUS && (r->rows || r->cols))
         return push_rows(A, rel_cols_of(A, r), i);
+    if (!r->is_static && r->op >= REL_UNION && r->op <= REL_SEQ && r->op != REL_INV) {
+        /* a lazy row (column) asked for again (a composition's operand, a
+         * filter's candidates, a lookup's meeting column: terms shared by
+         * several axioms and operations) is kept rather than made again */
+        bool **seen = &((struct rel *)r)->enumerated[flip];
+        if (!*seen)
+            *seen = rels_alloc(r->home, (size_t)r->n, sizeof **seen);
+        if ((*seen)[i]) {
+            const int *cols;
+            const lit *lits;
+            int k = flip ? col_kept(A, r, i, &cols, &lits) : rel_row_of(A, r, i, &cols, &lits);
+            return push_span(A, cols, lits, k);
+        }
+        (*seen)[i] = true;
+    }
+    return enum_fresh(A, r, i, flip);
+}
+
+/* rel_enum without the materialized rows, stores and memo: the row made
+ * from r's operands. */
+static int enum_fresh(struct rels *A, const struct rel *r, int i, bool flip)
+{
     switch (r->op) {
     case REL_CLASS: return enum_class(A, r, i, flip);
     case REL_PRODUCT: return enum_product(A, r, i, flip);
@@ -272,10 +328,9 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
     for (int i = 0; i < n; i++) {
         int base = A->stop, k = rel_enum(A, r, i, flip);
         if (size + k > cap) {
-            while (size + k > cap)
-                cap *= 2;
-            col = xrealloc(col, (size_t)cap * sizeof *col);
-            val = xrealloc(val, (size_t)cap * sizeof *val);
+            cap = xcapacity(cap, size + k, 64);
+            XRESIZE(col, cap);
+            XRESIZE(val, cap);
         }
         if (k > 0) {
             memcpy(col + size, A->scol + base, (size_t)k * sizeof *col);

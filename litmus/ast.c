@@ -3,14 +3,32 @@
 
 #include <stdlib.h>
 
-/* Frees an assertion tree (its depth is bounded by the parser). */
-static void free_assertion(struct assertion *a)
+int assertion_chain(const struct assertion *a, const struct assertion **ops)
 {
-    if (!a)
-        return;
-    free_assertion(a->lhs);
-    free_assertion(a->rhs);
-    free(a);
+    int n = 1;
+    if (a->kind == A_AND || a->kind == A_OR)
+        for (const struct assertion *x = a; x->kind == a->kind; x = x->lhs)
+            n++;
+    if (ops) {
+        int i = n;
+        for (; i > 1; a = a->lhs)
+            ops[--i] = a->rhs;
+        ops[0] = a;
+    }
+    return n;
+}
+
+/* Frees an assertion tree: down lhs (a chain's spine, a negation's operand)
+ * by a loop, rhs (an operand of a chain) by recursion, whose depth the
+ * parser's limit on nesting bounds. */
+void assertion_free(struct assertion *a)
+{
+    while (a) {
+        struct assertion *next = a->lhs;
+        assertion_free(a->rhs);
+        free(a);
+        a = next;
+    }
 }
 
 /* Frees an array of n strings and the array itself. */
@@ -54,8 +72,8 @@ void litmus_free(struct litmus *l)
     }
     free(l->ssw);
     free(l->observed);
-    free_assertion(l->assertion);
-    free_assertion(l->filter);
+    assertion_free(l->assertion);
+    assertion_free(l->filter);
     free(l->name);
     free(l->path);
     free(l);
@@ -115,6 +133,6 @@ void litmus_drop_filter(struct litmus *l)
 {
     if (!l)
         return;
-    free_assertion(l->filter);
+    assertion_free(l->filter);
     l->filter = NULL;
 }

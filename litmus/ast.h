@@ -121,6 +121,12 @@ struct avalue {
     int loc;                 /* AV_LOC */
 };
 
+/* A flat `c1 /\ c2 /\ ... /\ cn` (or \/) is one chain of binary nodes of
+ * one kind, left-associative: its spine runs down lhs, and its height is n,
+ * which no limit caps.  Code that walks an assertion goes along a chain
+ * with assertion_chain (or a loop down lhs), never by recursion, so that
+ * only real nesting (parentheses and negations, which the parser limits)
+ * costs stack. */
 struct assertion {
     enum assert_kind kind;
     struct srcpos pos;
@@ -175,6 +181,13 @@ void litmus_drop_filter(struct litmus *l);
 
 /* Frees everything litmus_parse allocated. */
 void litmus_free(struct litmus *l);
+
+/* The number of operands of the chain a heads: of the A_AND or A_OR nodes
+ * reached from a down lhs while their kind is a's (1 when a is neither);
+ * with ops, also stores them there in source order (ops holds that many). */
+int assertion_chain(const struct assertion *a, const struct assertion **ops);
+/* Frees an assertion tree (NULL is nothing). */
+void assertion_free(struct assertion *a);
 
 /* Names for diagnostics and witnesses. */
 const char *dialect_name(enum dialect d);

@@ -69,13 +69,16 @@ static bool same_avalue(const struct avalue *a, const struct avalue *b)
     }
 }
 
+/* Goes down lhs (a chain's spine, a negation's operand) in a loop and
+ * recurses on rhs only, whose depth the parser's limit on nesting bounds. */
 static bool same_assertion(const struct assertion *a, const struct assertion *b)
 {
-    if (!a || !b)
-        return a == b;
-    return a->kind == b->kind && (a->kind != A_CMP || (a->cmp == b->cmp && same_avalue(&a->a, &b->a)
-                                                       && same_avalue(&a->b, &b->b)))
-        && same_assertion(a->lhs, b->lhs) && same_assertion(a->rhs, b->rhs);
+    for (; a && b; a = a->lhs, b = b->lhs)
+        if (a->kind != b->kind || (a->kind == A_CMP && (a->cmp != b->cmp || !same_avalue(&a->a, &b->a)
+                                                        || !same_avalue(&a->b, &b->b)))
+            || !same_assertion(a->rhs, b->rhs))
+            return false;
+    return a == b;
 }
 
 bool litmus_equal(const struct litmus *a, const struct litmus *b, char *why, size_t len)

@@ -11,11 +11,7 @@
 /* Frees a partly built assertion tree. */
 static void discard_assertion(struct assertion *a)
 {
-    if (!a)
-        return;
-    discard_assertion(a->lhs);
-    discard_assertion(a->rhs);
-    free(a);
+    assertion_free(a);
 }
 
 static struct assertion *new_assertion(struct parser *p, enum assert_kind kind, struct srcpos pos)
@@ -117,25 +113,24 @@ static struct assertion *parse_comparison(struct parser *p)
     return NULL;
 }
 
-static struct assertion *parse_disjunction(struct parser *p, int *depth);
+static struct assertion *parse_disjunction(struct parser *p);
 
-/* Parses "~ x", "not x", "( ... )" or a comparison. */
-static struct assertion *parse_unary(struct parser *p, int *depth)
+/* Parses "~ x", "not x", "( ... )" or a comparison.  Only these nest
+ * (MAX_NESTING); a chain of /\ or \/ is flat at any length. */
+static struct assertion *parse_unary(struct parser *p)
 {
     struct srcpos pos = p->tok.pos;
     bool negation = p->tok.kind == TOK_TILDE || tok_is(&p->tok, "not");
     struct assertion *inner, *node;
-    if (!negation && p->tok.kind != TOK_LPAREN) {
-        *depth = 1;
+    if (!negation && p->tok.kind != TOK_LPAREN)
         return parse_comparison(p);
-    }
     if (++p->nesting > MAX_NESTING) {
         ps_fail(p, pos, "assertion nested too deeply (limit %d)", MAX_NESTING);
         return NULL;
     }
     if (!ps_advance(p))
         return NULL;
-    inner = negation ? parse_unary(p, depth) : parse_disjunction(p, depth);
+    inner = negation ? parse_unary(p) : parse_disjunction(p);
     p->nesting--;
     if (!inner)
         return NULL;
@@ -151,20 +146,14 @@ static struct assertion *parse_unary(struct parser *p, int *depth)
         return NULL;
     }
     node->lhs = inner;
-    (*depth)++;
     return node;
 }
 
 /* Joins lhs and rhs under a new node; frees both on failure. */
 static struct assertion *join(struct parser *p, enum assert_kind kind, struct srcpos pos,
-                              struct assertion *lhs, struct assertion *rhs, int *depth, int rhs_depth)
+                              struct assertion *lhs, struct assertion *rhs)
 {
-    struct assertion *node = NULL;
-    *depth = 1 + (*depth > rhs_depth ? *depth : rhs_depth);
-    if (*depth > MAX_ASSERT_DEPTH)
-        ps_fail(p, pos, "assertion nested too deeply (limit %d)", MAX_ASSERT_DEPTH);
-    else
-        node = new_assertion(p, kind, pos);
+    struct assertion *node = new_assertion(p, kind, pos);
     if (!node) {
         discard_assertion(lhs);
         discard_assertion(rhs);
@@ -175,39 +164,38 @@ static struct assertion *join(struct parser *p, enum assert_kind kind, struct sr
     return node;
 }
 
-/* Parses operands of a left-associative binary operator. */
+/* Parses the operands of a left-associative binary operator, in a loop: a
+ * chain of any length is one level of nesting. */
 static struct assertion *parse_binary(struct parser *p, enum tok_kind op, enum assert_kind kind,
-                                      struct assertion *(*operand)(struct parser *, int *), int *depth)
+                                      struct assertion *(*operand)(struct parser *))
 {
-    struct assertion *lhs = operand(p, depth);
+    struct assertion *lhs = operand(p);
     while (lhs && p->tok.kind == op) {
         struct srcpos pos = p->tok.pos;
-        int rhs_depth;
-        struct assertion *rhs = ps_advance(p) ? operand(p, &rhs_depth) : NULL;
+        struct assertion *rhs = ps_advance(p) ? operand(p) : NULL;
         if (!rhs) {
             discard_assertion(lhs);
             return NULL;
         }
-        lhs = join(p, kind, pos, lhs, rhs, depth, rhs_depth);
+        lhs = join(p, kind, pos, lhs, rhs);
     }
     return lhs;
 }
 
-static struct assertion *parse_conjunction(struct parser *p, int *depth)
+static struct assertion *parse_conjunction(struct parser *p)
 {
-    return parse_binary(p, TOK_AND, A_AND, parse_unary, depth);
+    return parse_binary(p, TOK_AND, A_AND, parse_unary);
 }
 
-static struct assertion *parse_disjunction(struct parser *p, int *depth)
+static struct assertion *parse_disjunction(struct parser *p)
 {
-    return parse_binary(p, TOK_OR, A_OR, parse_conjunction, depth);
+    return parse_binary(p, TOK_OR, A_OR, parse_conjunction);
 }
 
 /* Parses an assertion and an optional ';' after it. */
 static struct assertion *parse_assertion(struct parser *p)
 {
-    int depth;
-    struct assertion *a = parse_disjunction(p, &depth);
+    struct assertion *a = parse_disjunction(p);
     if (a && p->tok.kind == TOK_SEMI && !ps_advance(p)) {
         discard_assertion(a);
         return NULL;

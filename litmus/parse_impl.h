@@ -13,7 +13,6 @@
 #define MAX_THREADS       10000
 #define MAX_INSTRS        1000000
 #define MAX_NESTING       500        /* parentheses and negations in an assertion */
-#define MAX_ASSERT_DEPTH  5000       /* height of an assertion tree */
 #define MAX_INPUT_BYTES   (256u * 1024u * 1024u)
 #define MAX_ID            1000000000 /* thread ids and scope ids */
 #define MAX_PARTS         16         /* dot-separated parts of a mnemonic */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 /* A growing string; failed set once an allocation failed. */
 struct text {
     char *s;
@@ -29,9 +31,7 @@ static void put(struct text *t, const char *fmt, ...)
         return;
     }
     if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
+        size_t cap = xcapacity(t->cap, t->len + (size_t)n + 1, 256);
         char *grown = realloc(t->s, cap);
         if (!grown) {
             t->failed = true;
@@ -302,11 +302,21 @@ static void put_assertion(struct text *t, const struct litmus *l, const struct a
         put_operand_assertion(t, l, a->lhs, 3);
         break;
     case A_AND:
-    case A_OR:               /* left-associative: the right operand binds tighter */
-        put_operand_assertion(t, l, a->lhs, strength(a));
-        put(t, "%s", a->kind == A_AND ? " /\\ " : " \\/ ");
-        put_operand_assertion(t, l, a->rhs, strength(a) + 1);
+    case A_OR: {             /* left-associative: the right operands bind tighter */
+        int n = assertion_chain(a, NULL);
+        const struct assertion **ops = malloc((size_t)n * sizeof *ops);
+        if (!ops) {
+            t->failed = true;
+            break;
+        }
+        assertion_chain(a, ops);     /* in a loop: a chain may be any length */
+        for (int i = 0; i < n; i++) {
+            put(t, "%s", i == 0 ? "" : a->kind == A_AND ? " /\\ " : " \\/ ");
+            put_operand_assertion(t, l, ops[i], strength(a) + (i > 0));
+        }
+        free(ops);
         break;
+    }
     case A_CMP:
         put_value(t, l, &a->a);
         put(t, " %s ", cmps[a->cmp]);

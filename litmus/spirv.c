@@ -116,15 +116,6 @@ static bool cond_value(struct trans *t, const struct spv_hval *v, struct avalue 
     return cond_location(t, v, &out->loc);
 }
 
-static void free_assert(struct assertion *a)
-{
-    if (!a)
-        return;
-    free_assert(a->lhs);
-    free_assert(a->rhs);
-    free(a);
-}
-
 static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
 {
     if (!h)
@@ -147,7 +138,7 @@ static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
     if (ok && h->rhs && !(a->rhs = convert(t, h->rhs)))
         ok = false;
     if (!ok) {
-        free_assert(a);
+        assertion_free(a);
         return NULL;
     }
     return a;

@@ -4,7 +4,7 @@ results and wall and CPU time, and ends with 'N passed, N failed'.
 
   python3 tests/run_tests.py              every correctness group (make test)
   python3 tests/run_tests.py --all        and the long sweeps (make check-all)
-  python3 tests/run_tests.py -k NAME ...  only the groups whose name contains NAME
+  python3 tests/run_tests.py -k NAME ...  only the group NAME (or those whose name contains NAME)
   python3 tests/run_tests.py --list       the groups, a line each
 
 Groups that need the labelled corpus (../shared/corpus, or GPUBMC_CORPUS)
@@ -12,12 +12,15 @@ say that they skip when it is not there; nothing fails for its absence."""
 import argparse, resource, sys, time
 
 import batch_tests
+import cat_tests
 import corpus_tests
 import cuda_tests
+import docs_tests
 import explain_tests
 import gallery_tests
 import layout_tests
 import own_tests
+import quorum_tests
 import random_tests
 import shard_tests
 import transform_tests
@@ -37,6 +40,7 @@ GROUPS = [
     ("regressions", "reproducers of fixed bugs on every engine", own_tests.own_regressions),
     ("symmetry-race", "the two symmetry keys raced on the lock family", own_tests.symmetry_race),
     ("vacuous", "vacuous PASSes say so", own_tests.vacuous_reasons),
+    ("quorum", "barrier quorums; no execution is never silently a PASS", lambda: quorum_tests.quorum(record, run)),
     ("errors", "bad input: exit 1 and file:line:col", own_tests.error_reporting),
     ("witness", "witness JSON", own_tests.witness_output),
     ("ast-dump", "the AST dump tool", own_tests.ast_dump),
@@ -50,6 +54,7 @@ GROUPS = [
     ("batch", "directories, --expect, -j, --shard", lambda: batch_tests.batch_mode(record, run)),
     ("shards", "four shards through GNU parallel give one run", lambda: shard_tests.shards(record, BIN)),
     ("trust", "budgets, signals, writes, options, documentation", lambda: trust_tests.trust(record, run)),
+    ("docs", "README and docs/: examples, commands, usage, links", lambda: docs_tests.docs(record, run)),
     ("explain", "--explain sets minimal; graphs", lambda: explain_tests.explanations_and_graphs(record, run)),
     ("gallery", "gallery verdicts and pictures", lambda: gallery_tests.gallery(record, run)),
     ("random-fragment", "random fragment programs on both termination engines",
@@ -58,6 +63,7 @@ GROUPS = [
      lambda: random_tests.random_crosscheck(random_tests.CROSSCHECK_N)),
     ("cuda", "CUDA harness: emitted programs, a handful compiled, hardware logs", lambda: cuda_tests.cuda(record, run)),
     ("corpus", "the labelled corpus scoreboard", corpus_tests.corpus),
+    ("cat", "--cat: own cat files, errors; built-ins against their cat files", lambda: cat_tests.cat(record, run)),
     ("vulkan-liveness", "Vulkan liveness suites on both engines", corpus_tests.vulkan_liveness),
     ("ptx-liveness", "PTX liveness suites on both engines", corpus_tests.ptx_liveness_engines),
     ("conformance", "make conformance on a Dat3M-shaped view of the corpus", corpus_tests.conformance_view),
@@ -70,7 +76,14 @@ LONG_GROUPS = [
     ("random-fragment-long", "5,000 more random fragment programs",
      lambda: random_tests.random_fragment(5000, seed=10001)),
     ("crosscheck-long", "10,000 more random programs", lambda: random_tests.random_crosscheck(10000, seed=20001)),
+    ("cat-long", "--cat on the Vulkan liveness suites; 1,000 random programs", lambda: cat_tests.cat_long(record, run)),
 ]
+
+
+def selects(k, name, groups):
+    """-k NAME picks the group called NAME, or else every group whose name contains it."""
+    exact = any(g[0] == k for g in groups)
+    return name == k if exact else k in name
 
 
 def children_cpu():
@@ -96,7 +109,7 @@ def run_group(name, fn):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-k", action="append", default=[], metavar="NAME",
-                    help="run only groups whose name contains NAME (repeatable)")
+                    help="run only the group NAME, or the groups whose name contains NAME (repeatable)")
     ap.add_argument("--all", action="store_true", help="also the long sweeps (make check-all)")
     ap.add_argument("--list", action="store_true", help="list the groups and exit")
     args = ap.parse_args()
@@ -106,7 +119,7 @@ def main():
             tier = " (check-all)" if (name, what, _fn) in LONG_GROUPS else ""
             print(f"{name:22} {what}{tier}")
         return 0
-    chosen = [g for g in groups if not args.k or any(k in g[0] for k in args.k)]
+    chosen = [g for g in groups if not args.k or any(selects(k, g[0], groups) for k in args.k)]
     if not chosen:
         print(f"no group matches {' '.join(args.k)} (--list names them)")
         return 2

@@ -1,7 +1,7 @@
 """Trust tests (issue 14): time and memory budgets, inputs that are not
 regular files, workers that die with their parent or crash, failed
 writes, inputs never written to, --expect that compares nothing, options
-that do not apply, one error format, and --help, man page and README in
+that do not apply, one error format, and --help, man page and docs/usage.md in
 agreement.
 Called by run_tests.py with its record() and run() helpers."""
 import json, os, pathlib, re, shutil, signal, subprocess, tempfile, time
@@ -318,32 +318,34 @@ def _help_options(text):
 
 
 def documentation(record, run):
-    """--help lists every option; the man page and the README name each one;
-    the README's synopsis is --help's; --opt=value works for every option
-    with a value; --version agrees with the man page; make install puts
-    the man page in place."""
+    """--help lists every option; the man page and docs/usage.md name each
+    one; docs/usage.md's synopsis (its first code block) is --help's;
+    --opt=value works for every option with a value; --version agrees with
+    the man page; make install puts the man page in place."""
     text = run(["--help"]).stdout
     takes_value = _help_options(text)
     opts = set(takes_value)
     man = re.sub(r"\\f[BIRP]", "", (ROOT / "bmc" / "driver" / "gpubmc.1").read_text()).replace("\\-", "-")
-    readme = (ROOT / "README.md").read_text()
+    usage_doc = (ROOT / "docs" / "usage.md").read_text()
     record(len(opts) >= 19, f"documentation: --help lists the options ({sorted(opts)})")
     for o in sorted(opts):
         record(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", man) is not None, f"documentation: man page names {o}")
-        record(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", readme) is not None, f"documentation: README names {o}")
+        record(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", usage_doc) is not None,
+               f"documentation: docs/usage.md names {o}")
     synopsis = text.split("\n\n", 1)[0].replace("usage: ", "", 1).splitlines()
-    usage = readme.split("## Usage", 1)[1].split("```")[1].strip("\n").splitlines()
+    usage = usage_doc.split("```")[1].strip("\n").splitlines()
     record([s.strip() for s in synopsis] == [u.strip() for u in usage],
-           f"documentation: README's Usage synopsis is --help's\n{usage}\n{synopsis}")
+           f"documentation: docs/usage.md's synopsis is --help's\n{usage}\n{synopsis}")
     version = run(["--version"]).stdout.strip()
     record(re.fullmatch(r"gpubmc \d+\.\d+(\.\d+)?", version) is not None and f'"{version}"' in man
-           and "--version" in readme, f"documentation: --version ({version!r}) is in the man page")
+           and "--version" in usage_doc, f"documentation: --version ({version!r}) is in the man page")
     samples = {"--model": "ptx-v6.0", "--property": "program_spec,cat_spec", "--progress": "fair",
                "--bound": "2", "--no-axiom": "Causality", "--engine": "oracle", "--witness": "{tmp}/w.json",
                "--expect": "{tmp}/e.csv", "--jobs": "2", "--shard": "1/1", "--timeout": "30",
                "--max-memory": "300", "--graph": "{tmp}/g.dot", "--graph-dir": "{tmp}",
                "--graph-format": "svg", "--graph-relations": "rf,co", "--source": str(GOOD[0]),
                "--transform": "weaken-order", "--emit-transformed": "{tmp}", "--compare-model": "ptx-v6.0",
+               "--cat": str(ROOT / "tests" / "cat" / "sc.cat"),
                "--max-states": "1000", "--emit-cuda": "{tmp}/cuda", "--symmetry-key": "last", "--grid": "1,1,1",
                "--observed": str(ROOT / "tests" / "cuda" / "logs" / "allowed.log")}
     needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"],

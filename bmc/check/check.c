@@ -8,6 +8,7 @@
 
 #include "bmc/check/enumerate.h"
 #include "bmc/check/explain.h"
+#include "bmc/check/load.h"
 #include "bmc/concrete/fragment.h"
 #include "bmc/check/oracle.h"
 #include "bmc/check/race.h"
@@ -17,6 +18,7 @@
 #include "bmc/concrete/witness.h"
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
+#include "models/cat_model.h"
 #include "util/xalloc.h"
 
 #define ORACLE_LIMIT 2000000L
@@ -115,16 +117,49 @@ static void unknown_when_cut(struct sat_check *s, bool cut, struct check_result 
     }
 }
 
-/* A ~exists or forall PASS is vacuous when no execution ends with the
- * filter true: says so in the reason and r->vacuous. */
+#define NO_EXECUTION "no consistent execution at all"
+
+/* Whether the session admits no execution under the assumption also:
+ * with LIT_TRUE in a program_spec or cat_spec session, no consistent
+ * execution at all (none that ends, hangs or is cut at the bound). */
+static bool no_execution(struct sat_check *s, lit also)
+{
+    return solve_with(s, also) == 20;
+}
+
+/* Says that the program has no consistent execution: a PASS becomes
+ * vacuous with the reason "vacuously: no consistent execution at all", any
+ * other verdict's reason gets it appended. */
+static void note_no_execution(struct check_result *r)
+{
+    r->no_execution = true;
+    if (r->verdict == V_PASS) {
+        r->vacuous = true;
+        snprintf(r->reason, sizeof r->reason, "vacuously: " NO_EXECUTION);
+    } else {
+        size_t used = strlen(r->reason);
+        snprintf(r->reason + used, sizeof r->reason - used, "; " NO_EXECUTION);
+    }
+}
+
+/* A PASS is vacuous when no execution the property counts ends with the
+ * filter true (program_spec's ~exists and forall; cat_spec with a filter):
+ * says so in the reason and r->vacuous, the strongest of "no consistent
+ * execution at all", "no execution terminates" and "no execution that
+ * terminates satisfies the filter". */
 static void note_vacuous(struct sat_check *s, lit filter, lit term, struct check_result *r)
 {
     if (solve_with(s, cnf_and(s->c, filter, term)) == 10)
         return;
-    r->vacuous = true;
-    snprintf(r->reason, sizeof r->reason, "vacuously: %s",
-             solve_with(s, term) == 10 ? "no execution that terminates satisfies the filter"
-                                       : "no execution terminates");
+    if (solve_with(s, term) == 10) {
+        r->vacuous = true;
+        snprintf(r->reason, sizeof r->reason, "vacuously: no execution that terminates satisfies the filter");
+    } else if (!no_execution(s, LIT_TRUE)) {
+        r->vacuous = true;
+        snprintf(r->reason, sizeof r->reason, "vacuously: no execution terminates");
+    } else {
+        note_no_execution(r);
+    }
 }
 
 /* Adds why the outcome is forbidden to r (explanation, and a summary in
@@ -181,9 +216,12 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
                      ? "every execution satisfies the condition" : "the outcome is unreachable");
         core_reason(s, r->reason, sizeof r->reason);
         r->verdict = exists ? V_FAIL : V_PASS;
-        unknown_when_cut(s, cut_at_bound(s), r);
+        bool cut = cut_at_bound(s);
+        unknown_when_cut(s, cut, r);
         if (r->verdict == V_PASS)
             note_vacuous(s, filter, term, r);
+        else if (!cut && no_execution(s, LIT_TRUE))
+            note_no_execution(r);
         if (s->o->explain && r->verdict != V_UNKNOWN)
             explain(s, query, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r);
     }
@@ -226,7 +264,14 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
                  ? "the model flags nothing" : "no consistent execution raises a flag");
-        unknown_when_cut(s, cut_at_bound(s), r);
+        bool cut = cut_at_bound(s);
+        unknown_when_cut(s, cut, r);
+        /* no execution is cut: the counted ones are those that end with the
+         * filter true (with a filter) or every one (without) */
+        if (!cut && s->p->lit->filter)
+            note_vacuous(s, q.filter, all_terminated(s), r);
+        else if (!cut && no_execution(s, LIT_TRUE))
+            note_no_execution(r);
     }
     sat_teardown(s, r);
 }
@@ -268,15 +313,46 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     /* no filter: it constrains final states, and a hang has none */
     lit query = stuck == LIT_FALSE ? LIT_FALSE : cnf_and(s->c, stuck, -some_bound_hit(s));
     int bounded = -1;
+    lit *acts = xcalloc((size_t)n, sizeof *acts);
     for (int i = 0; i < n; i++) {
         struct check_result one = { .verdict = V_ERROR };
         out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
         lit act = termination_progress(s->c, s->p, &s->x, ms[i]);
+        acts[i] = act;
         termination_under(s, query, act, &bounded, &one, out[i].brief, sizeof out[i].brief);
         out[i].verdict = one.verdict;
         snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);
         witnesses[i] = one.witness;
     }
+    /* Every fair execution terminates, but is there one?  An execution that
+     * terminates is fair under every model; a PASS under a model that no
+     * execution satisfies is vacuous, and says whether the program has no
+     * consistent execution at all (a session without the termination
+     * encoding's conditions on runs that repeat for ever decides that) or
+     * only none that the model deems fair (a thread spins for ever before
+     * an ssw successor may start, say). */
+    bool some_vacuous = false;
+    for (int i = 0; i < n; i++)
+        if (out[i].verdict == V_PASS && no_execution(s, acts[i]))
+            some_vacuous = out[i].vacuous = true;
+    if (some_vacuous) {
+        struct sat_check plain = { .p = s->p, .md = s->md, .o = s->o };
+        sat_setup(&plain);
+        bool none = no_execution(&plain, LIT_TRUE);
+        sat_discard(&plain);
+        r->no_execution = none;
+        for (int i = 0; i < n; i++) {
+            if (!out[i].vacuous)
+                continue;
+            if (none)
+                snprintf(out[i].reason, sizeof out[i].reason, "vacuously: " NO_EXECUTION);
+            else
+                snprintf(out[i].reason, sizeof out[i].reason,
+                         "vacuously: no execution is fair under progress model %s",
+                         progress_name(ms[i]));
+        }
+    }
+    free(acts);
     sat_teardown(s, r);
 }
 
@@ -292,7 +368,14 @@ static void check_termination(struct sat_check *s, struct check_result *r)
     cJSON *witnesses[CHECK_PROGRESS_MODELS] = { NULL };
     char why[256] = "", note[320] = "";
     long nstates = 0;
-    bool in = o->term_engine != TERM_SAT && fragment_check(s->p, s->md, o->disabled, o->ndisabled, why, sizeof why);
+    /* the fragment's argument is per built-in model: a cat file's model is
+     * assumed to admit exactly the interleavings only when --engine states asks */
+    bool cat_unproven = s->md->data && o->term_engine != TERM_STATES;
+    if (cat_unproven)
+        snprintf(why, sizeof why, "a model read from a cat file (--engine states assumes its executions "
+                 "are the interleavings)");
+    bool in = o->term_engine != TERM_SAT && !cat_unproven
+              && fragment_check(s->p, s->md, o->disabled, o->ndisabled, why, sizeof why);
     if (in && states_termination(s->p, s->md, o, ms, n, out, witnesses, &nstates)) {
         /* decided */
     } else if (o->term_engine == TERM_STATES) {
@@ -315,6 +398,7 @@ static void check_termination(struct sat_check *s, struct check_result *r)
     }
     r->nprogress = n > 1 ? n : 0;
     r->verdict = out[0].verdict;
+    r->vacuous = out[0].vacuous;
     snprintf(r->engine, sizeof r->engine, "%s", out[0].engine);
     snprintf(r->reason, sizeof r->reason, "%s", out[0].reason);
     if (n == 1) {
@@ -355,11 +439,17 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
     snprintf(r->reason, sizeof r->reason, "oracle: %ld candidates, %ld consistent%s", orr.candidates,
              orr.consistent, orr.value_cycles && orr.verdict == V_UNKNOWN
              ? ", and value cycles the oracle cannot enumerate" : "");
-}
-
-const char *check_default_model(const struct litmus *l)
-{
-    return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
+    if (orr.consistent == 0 && orr.verdict != V_UNKNOWN) {
+        note_no_execution(r);
+        if (r->verdict == V_PASS)   /* the counts after the reason */
+            snprintf(r->reason, sizeof r->reason, "vacuously: " NO_EXECUTION " (oracle: %ld candidates, "
+                     "0 consistent)", orr.candidates);
+    } else if (orr.counted == 0 && r->verdict == V_PASS) {   /* as note_vacuous */
+        r->vacuous = true;
+        snprintf(r->reason, sizeof r->reason, "vacuously: %s (oracle: %ld candidates, %ld consistent)",
+                 orr.ended ? "no execution that terminates satisfies the filter" : "no execution terminates",
+                 orr.candidates, orr.consistent);
+    }
 }
 
 void check_program(const struct program *p, const struct model_desc *md, const struct check_opts *o,
@@ -386,51 +476,13 @@ void check_program(const struct program *p, const struct model_desc *md, const s
     }
 }
 
-/* Makes an ERROR's reason one line "FILE:LINE:COL: error: ..." (line 0:
- * "FILE: error: ..."), ending in "..." when it had to be cut. */
-static void name_error(const char *path, int line, int col, struct check_result *r)
-{
-    char msg[sizeof r->reason];
-    snprintf(msg, sizeof msg, "%s", r->reason);
-    for (char *nl = strchr(msg, '\n'); nl; nl = strchr(nl, '\n'))
-        *nl = ' ';
-    int n = line > 0 ? snprintf(r->reason, sizeof r->reason, "%s:%d:%d: error: %s", path, line, col, msg)
-                     : snprintf(r->reason, sizeof r->reason, "%s: error: %s", path, msg);
-    if (n >= (int)sizeof r->reason)
-        memcpy(r->reason + sizeof r->reason - 4, "...", 4);
-}
-
 void check_file(const char *path, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
-    struct litmus_error err = { 0 };
-    struct litmus *l = litmus_parse_file_grid(path, o->has_grid ? o->grid : NULL, &err);
-    if (l && o->ignore_filter)
-        litmus_drop_filter(l);
-    const char *mname = !l ? "" : o->model ? o->model : check_default_model(l);
-    snprintf(r->model, sizeof r->model, "%s", mname);
-    const struct model_desc *md = l ? model_find(mname) : NULL;
-    char msg[256] = "";
-    struct program *p = md && md->dialect == l->dialect ? program_build(l, o->bound, msg, sizeof msg) : NULL;
-    if (!l) {
-        snprintf(r->reason, sizeof r->reason, "%s", err.msg);
-    } else if (!md) {
-        char names[128];
-        model_names(names, sizeof names);
-        snprintf(r->reason, sizeof r->reason, "model %s is not available (have: %s)", mname, names);
-    } else if (md->dialect != l->dialect) {
-        snprintf(r->reason, sizeof r->reason, "model %s is for %s tests, this is a %s test",
-                 mname, dialect_name(md->dialect), dialect_name(l->dialect));
-    } else if (!p) {
-        snprintf(r->reason, sizeof r->reason, "%s", msg);
-    } else {
-        check_program(p, md, o, r);
+    struct loaded ld;
+    if (check_begin(path, o, &ld, r)) {
+        check_program(ld.p, ld.md, o, r);
+        if (r->verdict == V_ERROR)
+            check_name_error(path, 0, 0, r);
     }
-    if (r->verdict == V_ERROR)
-        name_error(path, l ? 0 : err.pos.line, err.pos.col, r);
-    program_free(p);
-    litmus_free(l);
-    r->ms = check_clock_ms() - t0;
+    check_end(&ld, r);
 }

@@ -21,21 +21,9 @@ enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
  * fragment). */
 enum term_engine { TERM_AUTO, TERM_SAT, TERM_STATES };
 
-/* What a job checks (bmc/driver/job_check.h): the file's property, or the file
- * compared with another program, its transformations or another model. */
-enum check_kind {
-    CK_PLAIN,                /* the file's own property */
-    CK_SOURCE,               /* --source: the file refines opts.source */
-    CK_TRANSFORM,            /* --transform NAME[@LINE] */
-    CK_NECESSARY_SYNC,       /* --necessary-sync */
-    CK_MINIMIZE_SYNC,        /* --minimize-sync */
-    CK_COMPARE_MODEL,        /* --compare-model M2 */
-    CK_EMIT_CUDA,            /* --emit-cuda DIR: the test as a CUDA program */
-    CK_OBSERVED              /* --observed LOG: hardware outcomes against the model */
-};
-
 struct check_opts {
     const char *model;       /* NULL: from the file's dialect */
+    const struct cat_model *cat;         /* --cat FILE: stands in for every model name */
     enum property property;
     enum progress_model progress;   /* for termination */
     unsigned progress_set;   /* termination under several progress models at
@@ -56,14 +44,6 @@ struct check_opts {
     int symmetry_key;        /* enum symmetry_key + 1 to use that key alone; 0: race both
                                 (bmc/check/race.h) */
     bool explain;            /* say why a forbidden outcome is forbidden (bmc/check/explain.h) */
-    enum check_kind kind;
-    const char *source;      /* CK_SOURCE: the source program's file */
-    int transform;           /* CK_TRANSFORM: enum transform_kind */
-    int transform_line;      /* CK_TRANSFORM: only sites on this line; 0: all */
-    const char *emit_dir;    /* CK_TRANSFORM: write the rewritten programs here */
-    const char *compare_model;   /* CK_COMPARE_MODEL: the model to compare with */
-    const char *cuda_dir;    /* CK_EMIT_CUDA: where the programs go */
-    const char *observed_log;    /* CK_OBSERVED: the log of a hardware run */
 };
 
 /* One progress model's termination verdict in a check of several. */
@@ -73,6 +53,7 @@ struct progress_result {
     char engine[8];          /* "states" or "sat" */
     char brief[96];          /* the stuck threads, short ("P1 spins"), for a FAIL */
     char reason[1024];
+    bool vacuous;            /* a PASS because no execution is fair under the model */
 };
 
 struct check_result {
@@ -89,9 +70,13 @@ struct check_result {
     long npairs;             /* pairs its relations stored in rows (SAT checks) */
     char symmetry_key[8];    /* the symmetry key of the session that answered
                                 ("first" or "last"), "" when it had none */
-    bool vacuous;            /* a PASS only because no execution ends with the
-                                filter true (the reason says which), or a
+    bool vacuous;            /* a PASS only because the executions the property
+                                quantifies over are none (the reason starts
+                                "vacuously:" and says which), or a
                                 transformation that applies nowhere */
+    bool no_execution;       /* the program has no consistent execution at all
+                                (not one that ends, hangs or is cut at the
+                                bound), whatever the verdict */
     cJSON *explanation;      /* with opts.explain, for a forbidden outcome:
                                 explain_forbidden's object; the caller deletes it */
     cJSON *details;          /* refinement and transformation checks: what
@@ -105,14 +90,14 @@ struct check_result {
 
 struct program;
 struct model_desc;
-struct litmus;
+struct cat_model;
 
 /* Milliseconds on a monotonic clock, for timing checks. */
 double check_clock_ms(void);
 
-/* The model a test is checked under without --model: ptx-v7.5 for PTX,
- * vulkan for Vulkan. */
-const char *check_default_model(const struct litmus *l);
+/* The model o checks a test of dialect d under: --cat's, else the one
+ * called name (NULL: none). */
+const struct model_desc *check_model(const struct check_opts *o, const char *name, int d);
 
 /* Checks an unrolled program under model md (what check_file does once
  * the file is parsed and the model known); r is zeroed by the caller. */

@@ -19,6 +19,7 @@ struct search {
     struct choice ch;
     struct concrete x;       /* the current rf choice's run */
     long limit, count, consistent;
+    long ended, counted;     /* consistent ones that terminate; that the property counts */
     bool too_big;
     bool found_goal, found_bound;
     long value_cycles;
@@ -51,6 +52,8 @@ static void evaluate_leaf(struct search *s)
                     : l->quant == Q_FORALL ? !ev.assertion : ev.assertion;
         /* cat_spec without a filter also counts executions that hang */
         bool ends = s->o->property == P_CAT_SPEC && !l->filter ? !ev.bound_hit : ev.terminated;
+        s->ended += ev.terminated;
+        s->counted += ends && ev.filter;
         if (ends && ev.filter && goal)
             s->found_goal = true;
         if (ev.bound_hit)   /* a cut execution has no final state for the filter */
@@ -205,8 +208,16 @@ static void add_assertion_guesses(struct search *s, const struct assertion *a)
 {
     if (!a)
         return;
+    if (a->kind == A_AND || a->kind == A_OR) {      /* a chain, in a loop, in source order */
+        int n = assertion_chain(a, NULL);
+        const struct assertion **ops = xcalloc((size_t)n, sizeof *ops);
+        assertion_chain(a, ops);
+        for (int i = 0; i < n; i++)
+            add_assertion_guesses(s, ops[i]);
+        free(ops);
+        return;
+    }
     add_assertion_guesses(s, a->lhs);
-    add_assertion_guesses(s, a->rhs);
     if (a->kind == A_CMP && a->a.kind == AV_CONST)
         add_guess(s, a->a.value);
     if (a->kind == A_CMP && a->b.kind == AV_CONST)
@@ -319,6 +330,8 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
     choice_free(&s.ch);
     r->candidates = s.count;
     r->consistent = s.consistent;
+    r->ended = s.ended;
+    r->counted = s.counted;
     /* a value cycle is an rf | dep cycle, which NoThinAir forbids */
     bool no_thin_air = model_has_axiom(md, "NoThinAir") &&
                        !axiom_disabled("NoThinAir", o->disabled, o->ndisabled);

@@ -12,6 +12,10 @@ struct oracle_result {
     enum verdict verdict;
     long candidates;         /* complete choices evaluated */
     long consistent;         /* of which consistent */
+    long ended;              /* of which every thread terminates */
+    long counted;            /* of which the property counts: those that end
+                                with the filter true (cat_spec without a
+                                filter: those the bound does not cut) */
     long value_cycles;       /* rf choices whose values only depend on
                                 themselves: the oracle tries the program's
                                 constants for them, which may miss values

@@ -32,12 +32,20 @@ static void sight_assertion(struct sightings *s, const struct assertion *a)
 {
     if (!a)
         return;
+    if (a->kind == A_AND || a->kind == A_OR) {      /* a chain, in a loop, in source order */
+        int n = assertion_chain(a, NULL);
+        const struct assertion **ops = xcalloc((size_t)n, sizeof *ops);
+        assertion_chain(a, ops);
+        for (int i = 0; i < n; i++)
+            sight_assertion(s, ops[i]);
+        free(ops);
+        return;
+    }
     if (a->kind == A_CMP) {
         sight(s, &a->a, a->pos);
         sight(s, &a->b, a->pos);
     }
     sight_assertion(s, a->lhs);
-    sight_assertion(s, a->rhs);
 }
 
 static int by_position(const void *x, const void *y)
@@ -137,9 +145,9 @@ bool outcomes_add(struct outcome_set *o, const int32_t *values, bool satisfies)
     if (lo < o->nstates && compare_rows(o->values + (size_t)lo * o->nobs, values, o->nobs) == 0)
         return false;
     if (o->nstates == o->cap) {
-        o->cap = o->cap ? o->cap * 2 : 16;
+        o->cap = xcapacity(o->cap, o->nstates + 1, 16);
         o->values = xrealloc(o->values, (size_t)o->cap * (size_t)o->nobs * sizeof *o->values);
-        o->satisfies = xrealloc(o->satisfies, (size_t)o->cap * sizeof *o->satisfies);
+        XRESIZE(o->satisfies, o->cap);
     }
     size_t row = (size_t)o->nobs;
     memmove(o->values + (lo + 1) * row, o->values + lo * row,

@@ -65,16 +65,16 @@ static void mark_value(const struct avalue *v, bool *named)
         named[v->thread] = true;
 }
 
+/* Down lhs (a chain of any length) in a loop, rhs by recursion. */
 static void mark_assertion(const struct assertion *a, bool *named)
 {
-    if (!a)
-        return;
-    if (a->kind == A_CMP) {
-        mark_value(&a->a, named);
-        mark_value(&a->b, named);
+    for (; a; a = a->lhs) {
+        if (a->kind == A_CMP) {
+            mark_value(&a->a, named);
+            mark_value(&a->b, named);
+        }
+        mark_assertion(a->rhs, named);
     }
-    mark_assertion(a->lhs, named);
-    mark_assertion(a->rhs, named);
 }
 
 /* Threads the test names individually: registers in the condition, the

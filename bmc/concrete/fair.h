@@ -6,8 +6,8 @@
  * threads the progress model obliges to run (given what has ended and what
  * has started) can all take steps inside it.  The obligations are Dat3M's
  * (ProgramEncoder's forward-progress encoding), applied at every level of
- * the scope hierarchy; README.md, "Termination on the fragment", spells
- * them out. */
+ * the scope hierarchy; docs/interleaving-fragment.md, "Termination on the
+ * fragment", spells them out. */
 #ifndef GPUBMC_FAIR_H
 #define GPUBMC_FAIR_H
 

@@ -1,7 +1,7 @@
 /* The interleaving fragment: programs on which the memory model admits
  * exactly the executions of the interleavings of their instructions, so
  * that termination is a question about a finite state graph (bmc/concrete/states.h).
- * README.md, "The interleaving fragment", gives the argument per model. */
+ * docs/interleaving-fragment.md gives the argument per model. */
 #ifndef GPUBMC_FRAGMENT_H
 #define GPUBMC_FRAGMENT_H
 

@@ -3,7 +3,10 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/xalloc.h"
 
 /* s as a C string literal. */
 static void put_c_string(FILE *f, const char *s)
@@ -47,17 +50,23 @@ static bool herd_assertion(const struct litmus *l, const struct assertion *a, bo
         used = strlen(buf);
         snprintf(buf + used, len - used, ")");
         return true;
-    case A_AND: case A_OR:
-        snprintf(buf + used, len - used, "%s", nested ? "(" : "");
-        if (!herd_assertion(l, a->lhs, true, buf, len))
-            return false;
-        used = strlen(buf);
-        snprintf(buf + used, len - used, a->kind == A_AND ? " /\\ " : " \\/ ");
-        if (!herd_assertion(l, a->rhs, true, buf, len))
-            return false;
-        used = strlen(buf);
-        snprintf(buf + used, len - used, "%s", nested ? ")" : "");
-        return true;
+    case A_AND: case A_OR: {  /* a chain, in a loop: ((c1 op c2) op c3) ... */
+        int n = assertion_chain(a, NULL);
+        const struct assertion **ops = xcalloc((size_t)n, sizeof *ops);
+        bool ok = true;
+        assertion_chain(a, ops);
+        for (int i = 0; i < n - 2 + nested; i++)
+            snprintf(buf + strlen(buf), len - strlen(buf), "(");
+        for (int i = 0; ok && i < n; i++) {
+            if (i > 0)
+                snprintf(buf + strlen(buf), len - strlen(buf), a->kind == A_AND ? " /\\ " : " \\/ ");
+            ok = herd_assertion(l, ops[i], true, buf, len);
+            if (ok && i > 0 && (i < n - 1 || nested))
+                snprintf(buf + strlen(buf), len - strlen(buf), ")");
+        }
+        free(ops);
+        return ok;
+    }
     case A_CMP: {
         const struct avalue *named = a->a.kind != AV_CONST ? &a->a : &a->b;
         const struct avalue *value = a->a.kind != AV_CONST ? &a->b : &a->a;
@@ -160,13 +169,22 @@ static void put_assertion(FILE *f, const struct cuda_layout *c, const struct ass
         fputs("!", f);
         put_assertion(f, c, a->lhs, empty);
         return;
-    case A_AND: case A_OR:
-        fputs("(", f);
-        put_assertion(f, c, a->lhs, empty);
-        fputs(a->kind == A_AND ? " && " : " || ", f);
-        put_assertion(f, c, a->rhs, empty);
-        fputs(")", f);
+    case A_AND: case A_OR: {  /* a chain, in a loop: ((c1 op c2) op c3) */
+        int n = assertion_chain(a, NULL);
+        const struct assertion **ops = xcalloc((size_t)n, sizeof *ops);
+        assertion_chain(a, ops);
+        for (int i = 0; i < n - 1; i++)
+            fputs("(", f);
+        for (int i = 0; i < n; i++) {
+            if (i > 0)
+                fputs(a->kind == A_AND ? " && " : " || ", f);
+            put_assertion(f, c, ops[i], empty);
+            if (i > 0)
+                fputs(")", f);
+        }
+        free(ops);
         return;
+    }
     case A_CMP:
         fputs("(", f);
         put_value(f, c, &a->a);

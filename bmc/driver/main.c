@@ -43,6 +43,8 @@ static void report_json(const struct job *job, const struct check_result *r)
     cJSON_AddStringToObject(o, "reason", r->reason);
     if (r->vacuous)
         cJSON_AddBoolToObject(o, "vacuous", true);
+    if (r->no_execution)
+        cJSON_AddBoolToObject(o, "no_execution", true);
     if (r->nvars > 0) {
         cJSON_AddNumberToObject(o, "vars", (double)r->nvars);
         cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);
@@ -90,7 +92,7 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
-    if (r->details && job->opts.kind == CK_OBSERVED)
+    if (r->details && job->spec.kind == JOB_OBSERVED)
         observed_print(stdout, r->details);
     else if (r->details)
         refinement_print(stdout, r->details);
@@ -140,7 +142,7 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
     run->any_error |= !graph_output(run->cli, run->renderer, job, r);
     if (run->cli->witness_path)
         add_witness(run->witnesses, job, r);
-    const struct model_desc *md = model_find(r->model);
+    const struct model_desc *md = check_model(&job->opts, r->model, 0);
     run->some_model |= md != NULL;
     for (int i = 0; md && i < job->opts.ndisabled; i++)
         run->axiom_applies[i] |= model_has_axiom(md, job->opts.disabled[i]);
@@ -157,7 +159,7 @@ static void report_table(const struct run *run, const struct job *job, const str
         if (pr->verdict == V_FAIL && pr->brief[0])
             printf(" (%s)", pr->brief);
     }
-    printf("\n");
+    printf("%s\n", r->no_execution ? " (vacuously: no consistent execution at all)" : "");
 }
 
 /* batch_result_fn: reports and tallies one result, or one per progress
@@ -190,6 +192,7 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         struct check_result each = *r;
         each.nprogress = 0;
         each.verdict = pr->verdict;
+        each.vacuous = pr->vacuous;
         snprintf(each.engine, sizeof each.engine, "%s", pr->engine);
         snprintf(each.reason, sizeof each.reason, "%s", pr->reason);
         each.witness = r->witness ? cJSON_DetachItemFromArray(r->witness, 0) : NULL;
@@ -227,7 +230,7 @@ static bool write_witnesses(const char *path, cJSON *all)
 /* Builds the job list and refuses what cannot run; 0 or 1 (message printed). */
 static int prepare(const struct cli *cli, struct job_list *jobs)
 {
-    struct job_request req = { .opts = &cli->opts, .nproperties = cli->nproperties,
+    struct job_request req = { .spec = &cli->spec, .opts = &cli->opts, .nproperties = cli->nproperties,
                                .properties = cli->properties, .npaths = cli->nfiles,
                                .paths = cli->files, .ncsv = cli->ncsv, .csv = cli->csv };
     char msg[2048];
@@ -238,8 +241,8 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
     if (cli_check_jobs(cli, jobs)
         || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
         || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))
-        || (cli->opts.emit_dir && output_refused("--emit-transformed", cli->opts.emit_dir, cli, jobs))
-        || (cli->opts.cuda_dir && output_refused("--emit-cuda", cli->opts.cuda_dir, cli, jobs))) {
+        || (cli->spec.emit_dir && output_refused("--emit-transformed", cli->spec.emit_dir, cli, jobs))
+        || (cli->spec.cuda_dir && output_refused("--emit-cuda", cli->spec.cuda_dir, cli, jobs))) {
         jobs_free(jobs);
         return 1;
     }

@@ -380,13 +380,18 @@ def spin_count_stale(k):
 # --------------------------------------------------------------------------
 # IRIW with many writers: n writers of n locations, n readers of all of them
 
-def _iriw_many(n, dialect):
+def _iriw_many(n, dialect, relacq=False, full=False):
+    """n writers of x0..x_n-1, n readers of all of them, each thread in its
+    own CTA / workgroup; relacq: release writers and acquire readers;
+    full: the condition names every read (n*n terms: the first 1, the
+    rest 0), else only each reader's first and last read."""
     n = max(2, n)
     if dialect == "PTX":
-        st, ld = "st.relaxed.gpu", "ld.relaxed.gpu"
+        st, ld = ("st.release.gpu", "ld.acquire.gpu") if relacq else ("st.relaxed.gpu", "ld.relaxed.gpu")
         where = lambda t: hdr(t, t)
     else:
-        st, ld = "st.atom.dv.sc0", "ld.atom.dv.sc0"
+        st, ld = (("st.atom.rel.dv.sc0.semsc0", "ld.atom.acq.dv.sc0.semsc0") if relacq
+                  else ("st.atom.dv.sc0", "ld.atom.dv.sc0"))
         where = lambda t: f"P{t}@sg 0, wg {t}, qf 0"
     threads = [(where(i), [f"{st} x{i}, 1"]) for i in range(n)]
     atoms = []
@@ -394,10 +399,15 @@ def _iriw_many(n, dialect):
         t = n + k
         order = [(k + j) % n for j in range(n)]
         threads.append((where(t), [f"{ld} r{j}, x{loc}" for j, loc in enumerate(order)]))
-        atoms += [f"P{t}:r0 == 1", f"P{t}:r{n - 1} == 0"]
-    doc = (f"IRIW with {n} writers of x0..x{n - 1} and {n} readers of all of them; reader k reads "
-           f"from x_k round to x_k-1 and sees its first location written and its last not")
-    return render(f"IRIW-many-{dialect.lower()}-{n}", doc, [(f"x{i}", 0) for i in range(n)], threads,
+        named = range(n) if full else (0, n - 1)
+        atoms += [f"P{t}:r{j} == {int(j == 0)}" for j in named]
+    kind = ("relacq-" if relacq else "") + ("full-" if full else "")
+    seen = ("its first location written and every other not" if full
+            else "its first location written and its last not")
+    doc = (f"IRIW with {n} writers of x0..x{n - 1} and {n} readers of all of them"
+           f"{' (release writers, acquire readers)' if relacq else ''}; reader k reads "
+           f"from x_k round to x_k-1 and sees {seen}")
+    return render(f"IRIW-many-{kind}{dialect.lower()}-{n}", doc, [(f"x{i}", 0) for i in range(n)], threads,
                   "exists (" + conj(atoms) + ")", dialect)
 
 
@@ -422,6 +432,63 @@ def iriw_many_vulkan(n):
     different locations, which no consistency-cycle relation contains."""
     return Case("iriw-many-vulkan", n, _iriw_many(n, "VULKAN"), vulkan(), "PASS",
                 "no sw without release/acquire: po across locations is in no consistency-cycle relation")
+
+
+def iriw_many_relacq_ptx(n):
+    """iriw-many-ptx with `st.release.gpu` writers and `ld.acquire.gpu`
+    readers.  Expected PASS (reachable): a reader that reads a write's 1
+    syncs with it, but readers never release, so sync leaves no reader:
+    a write x_i is cause-before only the reads of the one reader that
+    reads x_i=1 first (reader i), and the same-address reads that
+    fr-precede it (the other readers' reads of x_i, 0) are cause-after
+    no write; without fence.sc nothing orders two readers."""
+    return Case("iriw-many-relacq-ptx", n, _iriw_many(n, "PTX", relacq=True), ptx75(), "PASS",
+                "acquire readers never release: sync reaches one reader only and never another one")
+
+
+def iriw_many_relacq_vulkan(n):
+    """iriw-many-vulkan with `st.atom.rel.dv.sc0.semsc0` writers and
+    `ld.atom.acq.dv.sc0.semsc0` readers (all device scope, so inscope).
+    Expected PASS (reachable): rf from a release to an acquire is sw, so
+    hb runs from writer i into reader i (which reads x_i=1) and along its
+    po; but a reader never writes, so hb from writer i reaches no other
+    reader, and no reader reaches another.  consistency-cycle's relations
+    (locord, rf, fr, asmo) each relate one location: a cycle would stay in
+    x_i, whose only edges are rf/hb from W x_i to reader i's read and fr
+    from the other readers' reads of 0 to W x_i (no locord back: that
+    needs hb from W x_i to them).  All accesses are atomic (consistency-rf
+    does not apply) and there is no RMW."""
+    return Case("iriw-many-relacq-vulkan", n, _iriw_many(n, "VULKAN", relacq=True), vulkan(), "PASS",
+                "sw reaches only the reader that reads the release, and readers never write: no cycle per location")
+
+
+def iriw_full_ptx(n):
+    """iriw-many-ptx whose condition names every read (n*n terms at n
+    readers, one flat conjunction): reader k sees x_k=1 and every other
+    location 0.  Expected PASS (reachable): per location x_i, reader i reads
+    1 and the others 0 (fr before W x_i); relaxed accesses never sync, so
+    no cause relates the readers' reads of x_i, and reader i reads x_i
+    once, so observation;po leads to no same-address access."""
+    return Case("iriw-full-ptx", n, _iriw_many(n, "PTX", full=True), ptx75(), "PASS",
+                "each location read 1 by one reader and 0 by the rest: relaxed accesses give no cause between readers")
+
+
+def iriw_full_vulkan(n):
+    """iriw-many-vulkan with the condition that names every read, as
+    iriw-full-ptx.  Expected PASS (reachable): no sw, hb is po, and the
+    consistency relations each stay in one location, where reader i's read
+    of 1 and the others' reads of 0 are related to W x_i only by rf and fr."""
+    return Case("iriw-full-vulkan", n, _iriw_many(n, "VULKAN", full=True), vulkan(), "PASS",
+                "no sw: per location only rf and fr, which make no cycle")
+
+
+def iriw_full_relacq_vulkan(n):
+    """iriw-many-relacq-vulkan with the condition that names every read.
+    Expected PASS (reachable), as for iriw-many-relacq-vulkan: hb from
+    W x_i reaches reader i only, which reads x_i once (the 1), so no
+    locord runs from W x_i to a read of 0."""
+    return Case("iriw-full-relacq-vulkan", n, _iriw_many(n, "VULKAN", relacq=True, full=True), vulkan(),
+                "PASS", "sw reaches only the reader that reads the release: per location no cycle")
 
 
 # --------------------------------------------------------------------------
@@ -452,7 +519,8 @@ def one_store_threads(n):
 
 
 FAMILIES = {f.__name__.replace("_", "-"): f for f in [
-    iriw_acq, iriw_sc, iriw_many_ptx, iriw_many_vulkan, stores_one_thread, one_store_threads,
+    iriw_acq, iriw_sc, iriw_many_ptx, iriw_many_vulkan, iriw_many_relacq_ptx, iriw_many_relacq_vulkan,
+    iriw_full_ptx, iriw_full_vulkan, iriw_full_relacq_vulkan, stores_one_thread, one_store_threads,
     mp_chain_relacq, mp_chain_rlx, sb_rlx, sb_relacq, sb_sc,
     lb_rlx, lb_relacq, lb_data, lock_acqrel, lock_rlx,
     xf_barrier_relacq, xf_barrier_rlx, xf_barrier_term,

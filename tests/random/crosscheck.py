@@ -10,7 +10,11 @@ write, and by their last only in checks too hard for these programs, so
 --symmetry-key last checks that key)
 
 and runs termination (fair and one other progress model) to see that it
-never errs.  Any disagreement, any ERROR result, any "internal error" and
+never errs.  No execution is never silently a PASS: every check says
+no_execution alike, the oracle's "0 consistent" included, a PASS from no
+execution is vacuous, and a program whose --outcomes set is empty has no
+plain program_spec PASS, no plain cat_spec PASS with a filter, and (with no
+filter) no plain termination PASS.  Any disagreement, any ERROR result, any "internal error" and
 any SAT check that stalls is a failure; failing programs are written to
 --keep.  Each configuration is one gpubmc batch (--json, -j J, every file
 of a dialect and loop bound in one process).
@@ -139,6 +143,60 @@ def error_kind(o):
     return "error: " + why[:70]
 
 
+DECIDED = ("PASS", "FAIL")
+
+
+def has_filter(f):
+    """Whether the program at path f has a filter."""
+    return any(line.startswith("filter") for line in pathlib.Path(f).read_text().splitlines())
+
+
+def empty_set_failures(results, filtered):
+    """No execution is never silently a PASS (issue 26).  results maps
+    (engine label, property) to a JSON result or None.  Every decided
+    result says no_execution alike (the oracle's 0 consistent executions
+    included); a PASS with no_execution is vacuous; and when --outcomes has
+    no final state: a program_spec PASS is vacuous, so is a cat_spec PASS
+    with a filter, and so is a termination PASS without a filter (every
+    execution hangs: the PASS holds only if none is fair under the model).
+    Yields (kind, detail)."""
+    decided = {k: r for k, r in results.items() if r and r["result"] in DECIDED
+               and "internal error" not in r.get("reason", "")}
+    none = {k: r.get("no_execution") is True for k, r in decided.items()}
+    for k, r in decided.items():
+        if none[k] and r["result"] == "PASS" and not (r.get("vacuous") is True
+                                                      and r["reason"].startswith("vacuously:")):
+            yield "no execution: a PASS that is not vacuous", f"{k[0]} {k[1]}: {r['reason']}"
+    # the oracle counts every consistent execution; SAT's answer is the same set
+    orc = [k for k in decided if k[0] == "oracle"]
+    if orc and not any("value cycles" in decided[k]["reason"] for k in orc):
+        o_none = any(none[k] for k in orc)
+        for k in decided:
+            if k[0] != "oracle" and not k[0].startswith("termination") and none[k] != o_none:
+                yield (f"no execution: {k[0]} {'says' if none[k] else 'misses'} it, oracle "
+                       f"{'says' if o_none else 'misses'} it"), f"{k[1]}: {decided[k]['reason']}"
+    sat_none = {none[k] for k in decided if k[0] != "oracle" and not k[0].startswith("termination")}
+    if len(sat_none) > 1:
+        yield "no execution: the SAT checks disagree", "; ".join(
+            f"{k[0]} {k[1]}: {none[k]}" for k in decided if k[0] != "oracle")
+    for k in decided:
+        if not k[0].startswith("termination") or not sat_none:
+            continue
+        if sat_none == {True} and not (decided[k]["result"] == "PASS" and none[k]):
+            yield "no execution: termination misses it", f"{k[0]}: {decided[k]['result']} {decided[k]['reason']}"
+        elif sat_none == {False} and none[k]:
+            yield "no execution: termination says it alone", f"{k[0]}: {decided[k]['reason']}"
+    out = results.get(("outcomes", "program_spec"))
+    if out and "outcomes" in out and out["outcomes"].get("complete") and not out["outcomes"]["states"]:
+        for k, r in decided.items():
+            if r["result"] != "PASS" or r.get("vacuous") is True:
+                continue
+            if k[1] == "program_spec" or (k[1] == "cat_spec" and filtered):
+                yield f"no final state: {k[1]} PASS not vacuous", f"{k[0]}: {r['reason']}"
+            elif k[1] == "termination" and not filtered:
+                yield "no final state: termination PASS not vacuous", f"{k[0]}: {r['reason']}"
+
+
 def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report=print, show=3, exclude=()):
     """Generates and checks n programs; returns a summary dict."""
     t0 = time.monotonic()
@@ -186,7 +244,9 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
             terms = [timed("termination", batch.run, ["--model", model, "--bound", str(bound), "--property",
                                                       "termination", "--progress", g], files, ["termination"])
                      for g in progress]
-            checks += len(sat) + len(nosym) + len(lastkey) + len(orc) + sum(len(t) for t in terms)
+            outs = timed("outcomes", batch.run, ["--model", model, "--bound", str(bound), "--property",
+                                                 "program_spec", "--outcomes"], files, ["program_spec"])
+            checks += len(sat) + len(nosym) + len(lastkey) + len(orc) + sum(len(t) for t in terms) + len(outs)
             for f in files:
                 for prop in PROPS:
                     where = f"{model} {prop} bound {bound}"
@@ -231,6 +291,14 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
                              f"{model} termination {g} bound {bound}: {r['result']}: {r.get('reason', '')}")
                     elif r["result"] == "STALL":
                         fail("stall (termination)", f, f"{model} termination {g} bound {bound}: {r['reason']}")
+                results = {(label, prop): r.get((f, prop)) for label, r in
+                           (("sat", sat), ("no-symmetry", nosym), ("symmetry-key last", lastkey), ("oracle", orc))
+                           for prop in PROPS}
+                results.update({(f"termination {g}", "termination"): t.get((f, "termination"))
+                                for g, t in zip(progress, terms)})
+                results[("outcomes", "program_spec")] = outs.get((f, "program_spec"))
+                for kind, detail in empty_set_failures(results, has_filter(f)):
+                    fail(kind, f, f"{model} bound {bound}: {detail}")
     # report: each failing program once per kind, kept under --keep
     kinds = collections.defaultdict(list)
     for kind, f, detail in failures:

@@ -20,7 +20,7 @@ filter and locations list) over registers and locations of the program.
     gen.py --seed 7 --index 3             program 3 of seed 7 on stdout
     gen.py --seed 7 --count 100 --out D   D/g7-00000-ptx-b1.litmus ... (dialect, loop bound)
 """
-import argparse, os, random, sys
+import argparse, os, random, re, sys
 
 PTX_SCOPES = ["cta", "gpu", "sys"]
 VK_SCOPES = ["sg", "wg", "qf", "dv"]
@@ -44,8 +44,13 @@ class Thread:
 class Gen:
     """One program.  `rng` decides everything; nothing else is random."""
 
-    def __init__(self, rng, dialect, exclude=()):
+    def __init__(self, rng, dialect, exclude=(), brng=None):
         self.r = rng
+        # the barrier shapes of issue 26 (mixed quorums, occurrences reached
+        # a different number of times, barriers inside loops) draw from
+        # their own stream, so the rest of a program is what it was before
+        self.brng = brng or random.Random(0)
+        self.quorum_bars = [0, 0]   # named barriers with a quorum: outside loops, inside
         self.exclude = set(exclude)    # FEATURES left out
         self.ptx = dialect == "ptx"
         self.values = {0, 1}        # constants the program may produce
@@ -204,7 +209,8 @@ class Gen:
         est = 1
         for p in r.keys() | w.keys():
             est *= (w.get(p, 0) + 1) ** r.get(p, 0) * orders[min(w.get(p, 0), len(orders) - 1)]
-        return est
+        # the oracle tries every subset of the named barriers as synchronising
+        return est * 2 ** min(self.quorum_bars[0] + bound * self.quorum_bars[1], 30)
 
     def ptx_order(self, kind, base):
         if base in ("tld", "suld", "cold", "sust") and self.chance(0.85):
@@ -468,8 +474,16 @@ class Gen:
     def add_barriers(self, threads):
         if "barrier" in self.exclude:
             return
-        if not self.chance(0.22 if len(threads) > 1 else 0.05):
-            return
+        if self.chance(0.22 if len(threads) > 1 else 0.05):
+            self.add_barriers_of(threads)
+        elif len(threads) > 1 and self.brng.random() < 0.25:
+            saved, self.r = self.r, self.brng    # more barrier programs, on the barrier stream
+            try:
+                self.add_barriers_of(threads)
+            finally:
+                self.r = saved
+
+    def add_barriers_of(self, threads):
         bar_id = self.pick([0, 1, 2])
         users = [t for t in threads if self.chance(0.8)] or threads[:1]
         quorum = None
@@ -490,6 +504,49 @@ class Gen:
             if t.regs:
                 t.code.append(f"bar.cta.sync 1, {self.pick(t.regs)}")
         self.barrier_ids.append(bar_id)
+        self.barrier_shapes(users, bar_id, quorum)
+
+    def barrier_shapes(self, users, bar_id, quorum):
+        """Issue 26's shapes, on the barrier stream: quorums that differ
+        between the threads of one barrier, occurrences that threads reach a
+        different number of times, and barriers inside spin loops and loops
+        that write.  Also counts the quorum barriers for the oracle estimate."""
+        b = self.brng
+        plain = re.compile(rf"^(c?bar\.\S+) {bar_id}$")
+        named = re.compile(rf"^(c?bar\.\S+) {bar_id}, (\d+), (\d+)$")
+        if quorum is None and b.random() < 0.4:     # the barriers get a quorum
+            quorum = (b.choice([1, 2]), b.choice([1, 2, 3, 4]))
+            for t in users:
+                t.code = [plain.sub(rf"\1 {bar_id}, {quorum[0]}, {quorum[1]}", ins) for ins in t.code]
+        mixed = quorum is not None and b.random() < 0.7
+        if mixed:                                   # each thread its own count
+            for t in users:
+                q = b.choice([1, 2, 3, 4])
+                t.code = [named.sub(rf"\1 {bar_id}, \2, {q}", ins) for ins in t.code]
+        saved, self.r = self.r, b      # barrier texts draw too (Vulkan semantics)
+        try:
+            for t in users:
+                q = None if quorum is None else (quorum[0], b.choice([1, 2, 3, 4]) if mixed else quorum[1])
+                if b.random() < 0.35:               # reached more often than the others
+                    for _ in range(b.choice([1, 1, 2])):
+                        pos = b.randint(0, len(t.code))
+                        while 0 < pos < len(t.code) and t.code[pos].endswith(":"):
+                            pos += 1
+                        t.code.insert(pos, self.barrier(bar_id, q, self.ptx and b.random() < 0.1))
+                heads = [i for i, ins in enumerate(t.code) if ins.endswith(":")
+                         and any(j > i and c.split()[-1] == ins[:-1] and not c.startswith("goto")
+                                 for j, c in enumerate(t.code))]
+                if heads and b.random() < 0.6:      # inside a loop (a spin loop, most often)
+                    t.code.insert(b.choice(heads) + 1, self.barrier(bar_id, q))
+        finally:
+            self.r = saved
+        for t in users:
+            inside = False
+            for ins in t.code:
+                if ins.endswith(":"):
+                    inside = True     # rough: after a label counts as a loop copy
+                if (ins.startswith("bar.") or ins.startswith("cbar.")) and ins.count(",") == 2:
+                    self.quorum_bars[1 if inside else 0] += 1
 
     def duplicate_thread(self, threads):
         """Makes the last thread a copy of the first (same code, symmetric place)."""
@@ -595,7 +652,7 @@ def generate(seed, index=0, dialect=None, exclude=()):
     estimate is a rough count of the oracle's candidate executions."""
     rng = random.Random(f"gpubmc-gen:{seed}:{index}")
     dialect = dialect or rng.choice(["ptx", "vulkan"])
-    g = Gen(rng, dialect, exclude)
+    g = Gen(rng, dialect, exclude, random.Random(f"gpubmc-gen-barriers:{seed}:{index}"))
     text = g.program(f"G{seed}_{index}")
     bound = 2 if g.loops and rng.random() < 0.4 else 1
     return text, dialect, bound, g.oracle_estimate(bound)

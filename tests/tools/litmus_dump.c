@@ -2,6 +2,7 @@
  * its AST, or "FILE:LINE:COL: error: MSG" on stderr; exits 1 if any failed. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "litmus/ast.h"
 
@@ -136,13 +137,24 @@ static void print_assertion(const struct litmus *l, const struct assertion *a)
         print_assertion(l, a->lhs);
         break;
     case A_AND:
-    case A_OR:
-        printf("(");
-        print_assertion(l, a->lhs);
-        printf(a->kind == A_AND ? " /\\ " : " \\/ ");
-        print_assertion(l, a->rhs);
-        printf(")");
+    case A_OR: {             /* a chain, in a loop: ((c1 op c2) op c3) */
+        int n = assertion_chain(a, NULL);
+        const struct assertion **ops = malloc((size_t)n * sizeof *ops);
+        if (!ops)
+            abort();
+        assertion_chain(a, ops);
+        for (int i = 0; i < n - 1; i++)
+            printf("(");
+        for (int i = 0; i < n; i++) {
+            if (i > 0)
+                printf(a->kind == A_AND ? " /\\ " : " \\/ ");
+            print_assertion(l, ops[i]);
+            if (i > 0)
+                printf(")");
+        }
+        free(ops);
         break;
+    }
     case A_CMP:
         print_value(l, &a->a);
         printf(" %s ", cmp_name(a->cmp));
