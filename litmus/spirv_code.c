@@ -148,6 +148,29 @@ static bool binop_reg(struct trans *t, const struct spv_inst *in, struct val a, 
         em_place(t, end, in);
         return true;
     }
+    if (!strcmp(op, "OpUMod") && b.k == V_CONST && b.c > 0) {
+        /* a >= 0: a srem c; else (a + 2^32) mod c = (a srem c) + (2^32 mod c),
+           plus c when that is negative (it is below c) */
+        int64_t c = b.c, k = ((int64_t)1 << 32) % c;
+        int nonneg = em_label(t);
+        em_local(t, r, OP_DIV, a, b, in);
+        em_local(t, r, OP_MUL, v_reg(r, -1), b, in);
+        em_local(t, r, OP_SUB, a, v_reg(r, -1), in);
+        struct instr *x = em(t, I_BRANCH, in);
+        x->cmp = CMP_GE;
+        x->a = em_operand(a);
+        x->b = em_operand(v_const(0, -1));
+        x->label = nonneg;
+        em_local(t, r, OP_ADD, v_reg(r, -1), v_const(k, -1), in);
+        x = em(t, I_BRANCH, in);
+        x->cmp = CMP_GE;
+        x->a = em_operand(v_reg(r, -1));
+        x->b = em_operand(v_const(0, -1));
+        x->label = nonneg;
+        em_local(t, r, OP_ADD, v_reg(r, -1), b, in);
+        em_place(t, nonneg, in);
+        return true;
+    }
     if (!strcmp(op, "OpSRem")) {     /* a - (a / b) * b, the sign of a */
         em_local(t, r, OP_DIV, a, b, in);
         em_local(t, r, OP_MUL, v_reg(r, -1), b, in);
