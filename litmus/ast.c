@@ -127,3 +127,12 @@ const char *proxy_name(enum proxy p)
     }
     return "?";
 }
+
+/* Drops the test's filter. */
+void litmus_drop_filter(struct litmus *l)
+{
+    if (!l)
+        return;
+    assertion_free(l->filter);
+    l->filter = NULL;
+}

@@ -172,6 +172,13 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
 /* Reads and parses a file; I/O failures have no place (line 0, column 0). */
 struct litmus *litmus_parse_file(const char *path, struct litmus_error *err);
 
+/* Reads and parses a file; a ".spvasm" file is SPIR-V assembly translated for
+ * grid {T, S, W} (NULL: its @Config header, else 1,1,1). */
+struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct litmus_error *err);
+
+/* Drops the test's filter (--ignore-filter). */
+void litmus_drop_filter(struct litmus *l);
+
 /* Frees everything litmus_parse allocated. */
 void litmus_free(struct litmus *l);
 

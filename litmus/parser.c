@@ -5,6 +5,7 @@
  * and parse_vulkan.c) and parse_cond.c (assertions and what follows the
  * program); litmus/parse_impl.h is what they share. */
 #include "litmus/parse_impl.h"
+#include "litmus/spirv.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -500,6 +501,12 @@ static bool report_nul_byte(const char *text, size_t len, struct litmus_error *e
 /* Reads and parses a file; I/O failures have no place (0:0). */
 struct litmus *litmus_parse_file(const char *path, struct litmus_error *err)
 {
+    return litmus_parse_file_grid(path, NULL, err);
+}
+
+/* Reads and parses a litmus or SPIR-V file (grid: see ast.h). */
+struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct litmus_error *err)
+{
     struct litmus_error ignored;
     struct litmus *l = NULL;
     size_t len;
@@ -513,7 +520,7 @@ struct litmus *litmus_parse_file(const char *path, struct litmus_error *err)
     if (!text)
         return NULL;
     if (!report_nul_byte(text, len, err))
-        l = litmus_parse(path, text, err);
+        l = spirv_path(path) ? spirv_parse(path, text, grid, err) : litmus_parse(path, text, err);
     free(text);
     return l;
 }

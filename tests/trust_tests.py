@@ -346,7 +346,7 @@ def documentation(record, run):
                "--graph-format": "svg", "--graph-relations": "rf,co", "--source": str(GOOD[0]),
                "--transform": "weaken-order", "--emit-transformed": "{tmp}", "--compare-model": "ptx-v6.0",
                "--cat": str(ROOT / "tests" / "cat" / "sc.cat"),
-               "--max-states": "1000", "--emit-cuda": "{tmp}/cuda", "--symmetry-key": "last",
+               "--max-states": "1000", "--emit-cuda": "{tmp}/cuda", "--symmetry-key": "last", "--grid": "1,1,1",
                "--observed": str(ROOT / "tests" / "cuda" / "logs" / "allowed.log")}
     needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"],
              "--emit-transformed": ["--transform", "reorder"]}

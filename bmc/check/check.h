@@ -31,6 +31,9 @@ struct check_opts {
     enum term_engine term_engine;
     long max_states;         /* the explicit-state engine's limit (0: default) */
     int bound;
+    bool has_grid;           /* --grid given: the SPIR-V grid below */
+    int grid[3];             /* threads per subgroup, subgroups per workgroup, workgroups */
+    bool ignore_filter;      /* --ignore-filter: drop the test's filter */
     int ndisabled;
     const char *disabled[CHECK_MAX_DISABLED];   /* --no-axiom names */
     bool want_witness;

@@ -65,12 +65,14 @@ bool load_program(const char *path, const struct check_opts *o, struct loaded *o
     struct litmus_error err = { 0 };
     char msg[256] = "";
     memset(out, 0, sizeof *out);
-    out->lit = litmus_parse_file(path, &err);
+    out->lit = litmus_parse_file_grid(path, o->has_grid ? o->grid : NULL, &err);
     if (!out->lit) {
         snprintf(r->reason, sizeof r->reason, "%s", err.msg);
         check_name_error(path, err.pos.line, err.pos.col, r);
         return false;
     }
+    if (o->ignore_filter)
+        litmus_drop_filter(out->lit);
     const char *name = o->model ? o->model : default_model(out->lit);
     out->md = check_model(o, name, out->lit->dialect);
     name = out->md ? out->md->name : name;

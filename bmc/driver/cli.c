@@ -18,6 +18,7 @@ static const char synopsis[] =
     "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains | --cat FILE]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
+    "              [--grid T,S,W] [--ignore-filter]\n"
     "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
     "              [--json] [--witness FILE.json] [--outcomes]\n"
     "              [--no-symmetry | --symmetry-key first|last]\n"
@@ -32,7 +33,8 @@ static const char synopsis[] =
     "       gpubmc --help | --version\n";
 
 enum option_id {
-    O_MODEL, O_CAT, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_MAX_STATES, O_JSON, O_WITNESS,
+    O_MODEL, O_CAT, O_PROPERTY, O_PROGRESS, O_BOUND, O_GRID, O_IGNORE_FILTER, O_NO_AXIOM, O_ENGINE, O_MAX_STATES,
+    O_JSON, O_WITNESS,
     O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
     O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
     O_COMPARE_MODEL, O_EMIT_CUDA, O_OBSERVED, O_HELP,
@@ -57,6 +59,9 @@ static const struct option_spec options[O_COUNT] = {
                      "a list of them, or all: the progress models of\n"
                      "termination checks (one result each, one check)" },
     [O_BOUND] = { "--bound", NULL, "N", "loops run at most N iterations (1-10000, default 1)" },
+    [O_GRID] = { "--grid", NULL, "T,S,W", "SPIR-V: threads per subgroup, subgroups per workgroup,\n"
+                 "workgroups (overrides the file's @Config; without one: 1,1,1)" },
+    [O_IGNORE_FILTER] = { "--ignore-filter", NULL, NULL, "ignore the test's filter (SPIR-V @Filter, litmus filter)" },
     [O_NO_AXIOM] = { "--no-axiom", NULL, "NAME", "switch an axiom of the model off (repeatable)" },
     [O_ENGINE] = { "--engine", NULL, "E", "sat, states or oracle (default: SAT, and for\n"
                    "termination in the interleaving fragment explicit\n"
@@ -311,6 +316,16 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
     case O_BOUND:
         return parse_int(v, 1, 10000, &cli->opts.bound) ? 0
             : usage_error("--bound needs an integer from 1 to 10000, not '%s'", v);
+    case O_GRID: {
+        int *g = cli->opts.grid;
+        char extra;
+        if (sscanf(v, "%d,%d,%d%c", &g[0], &g[1], &g[2], &extra) != 3 || g[0] < 1 || g[1] < 1 || g[2] < 1
+            || g[0] > 1024 || g[1] > 1024 || g[2] > 1024)
+            return usage_error("--grid needs three positive integers T,S,W (at most 1024 each), not '%s'", v);
+        cli->opts.has_grid = true;
+        return 0;
+    }
+    case O_IGNORE_FILTER: cli->opts.ignore_filter = true; return 0;
     case O_NO_AXIOM:
         if (cli->opts.ndisabled == CHECK_MAX_DISABLED)
             return usage_error("too many --no-axiom options (at %s)", v);

@@ -102,7 +102,7 @@ static void walk_dir(struct inputs *in, const char *dir, const struct stat *st, 
         struct stat sub;
         if (stat(names[i], &sub) == 0 && S_ISDIR(sub.st_mode))
             walk_dir(in, names[i], &sub, up);
-        else if (has_suffix(names[i], ".litmus"))
+        else if ((has_suffix(names[i], ".litmus") || has_suffix(names[i], ".spvasm")))
             add(in, names[i], input_problem(names[i], why, sizeof why));
         free(names[i]);
     }

@@ -1,0 +1,264 @@
+/* The SPIR-V front end's entry: the memory model and entry point, the grid,
+ * one litmus thread per invocation, and the @Output/@Filter conditions over
+ * the shared variables' elements. */
+#include "litmus/spirv.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "litmus/spirv_trans.h"
+#include "util/xalloc.h"
+
+#define MAX_THREADS 1024
+
+/* True when path ends in ".spvasm". */
+bool spirv_path(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return n >= 7 && !strcmp(path + n - 7, ".spvasm");
+}
+
+static bool word_is(const struct spv_arg *a, const char *w)
+{
+    return a->tk == TK_WORD && (int)strlen(w) == a->len && !memcmp(a->s, w, (size_t)a->len);
+}
+
+/* Checks OpMemoryModel and finds the one entry point's function id. */
+static bool module_shape(const struct spv_module *m, int *entry, char **name, struct litmus_error *err)
+{
+    const struct spv_inst *mm = NULL, *ep = NULL;
+    for (int i = 0; i < m->ninst; i++) {
+        const struct spv_inst *in = &m->inst[i];
+        if (spv_is(in, "OpMemoryModel")) {
+            if (mm)
+                return spv_fail(err, in->pos, "a second OpMemoryModel");
+            mm = in;
+        } else if (spv_is(in, "OpEntryPoint")) {
+            if (ep)
+                return spv_fail(err, in->pos, "a second OpEntryPoint: gpubmc checks one kernel a file");
+            ep = in;
+        }
+    }
+    if (!mm)
+        return spv_fail(err, m->inst[0].pos, "the module has no OpMemoryModel");
+    if (word_is(&mm->args[1], "OpenCL"))
+        return spv_fail(err, mm->pos, "OpMemoryModel %.*s OpenCL: OpenCL kernels are checked under the OpenCL "
+                        "model, which gpubmc does not have yet", mm->args[0].len, mm->args[0].s);
+    if (!word_is(&mm->args[0], "Logical") || (!word_is(&mm->args[1], "Vulkan") && !word_is(&mm->args[1], "VulkanKHR")))
+        return spv_fail(err, mm->pos, "OpMemoryModel %.*s %.*s is not supported (only Logical Vulkan)",
+                        mm->args[0].len, mm->args[0].s, mm->args[1].len, mm->args[1].s);
+    if (!ep)
+        return spv_fail(err, mm->pos, "the module has no OpEntryPoint");
+    if (!word_is(&ep->args[0], "GLCompute") && !word_is(&ep->args[0], "Kernel"))
+        return spv_fail(err, ep->args[0].pos, "OpEntryPoint %.*s: only compute kernels are supported",
+                        ep->args[0].len, ep->args[0].s);
+    *entry = ep->args[1].id;
+    *name = xcalloc((size_t)ep->args[2].len + 1, 1);
+    memcpy(*name, ep->args[2].s, (size_t)ep->args[2].len);
+    return true;
+}
+
+/* The location of variable id's element at path, for conditions. */
+static bool cond_location(struct trans *t, const struct spv_hval *v, int *loc)
+{
+    const struct spv_module *m = t->m;
+    int d = m->id_def[v->id];
+    if (d < 0 || !spv_is(&m->inst[d], "OpVariable"))
+        return spv_fail(t->err, v->pos, "%%%s is not a variable", tr_name(t, v->id));
+    int o = t->shared_obj[v->id];
+    if (o < 0 && t->grid[2] == 1 && t->wg_obj[v->id * t->grid[2]] >= 0)
+        o = t->wg_obj[v->id * t->grid[2]];
+    if (o < 0)
+        return spv_fail(t->err, v->pos, "%%%s: conditions can name only StorageBuffer, Uniform, Output (and, with "
+                        "one workgroup, Workgroup) variables", tr_name(t, v->id));
+    int cur = t->obj[o].type;
+    int64_t off = 0;
+    for (int i = 0; i < v->npath; i++) {
+        const struct ty *y = &t->ty[cur];
+        int64_t k = v->path[i];
+        if (y->k == TY_STRUCT) {
+            if (k >= y->nmem)
+                return spv_fail(t->err, v->pos, "%%%s: index %lld is past the struct's members", tr_name(t, v->id),
+                                (long long)k);
+            off += y->moff[k];
+            cur = y->mem[k];
+        } else if (y->k == TY_ARRAY || y->k == TY_VECTOR || y->k == TY_RUNTIME_ARRAY) {
+            if (y->k != TY_RUNTIME_ARRAY && k >= y->count)
+                return spv_fail(t->err, v->pos, "%%%s: index %lld is out of bounds", tr_name(t, v->id), (long long)k);
+            off += k * (y->k != TY_VECTOR && y->stride ? y->stride : tr_size(t, y->elem, 0));
+            cur = y->elem;
+        } else {
+            return spv_fail(t->err, v->pos, "%%%s: too many indices", tr_name(t, v->id));
+        }
+    }
+    if (!tr_is_scalar(t, cur) && !tr_is_wide_int(t, cur))
+        return spv_fail(t->err, v->pos, "%%%s: the condition must name a scalar element", tr_name(t, v->id));
+    const struct leaf *l = tr_leaf_at(t, o, off, (int)tr_size(t, cur, 0));
+    if (!l)
+        return spv_fail(t->err, v->pos, "%%%s: index out of bounds", tr_name(t, v->id));
+    *loc = l->loc;
+    return true;
+}
+
+static bool cond_value(struct trans *t, const struct spv_hval *v, struct avalue *out)
+{
+    memset(out, 0, sizeof *out);
+    if (v->is_const) {
+        if (v->value < -2147483648LL || v->value > 4294967295LL)
+            return spv_fail(t->err, v->pos, "the constant is out of the 32-bit range");
+        out->kind = AV_CONST;
+        out->value = (int64_t)(int32_t)(uint32_t)v->value;
+        return true;
+    }
+    out->kind = AV_LOC;
+    return cond_location(t, v, &out->loc);
+}
+
+static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
+{
+    if (!h)
+        return NULL;
+    struct assertion *a = xcalloc(1, sizeof *a);
+    a->kind = h->kind;
+    a->pos = h->pos;
+    a->cmp = h->cmp;
+    bool ok = true;
+    if (h->kind == A_CMP) {
+        ok = cond_value(t, &h->a, &a->a) && cond_value(t, &h->b, &a->b);
+        const struct spv_hval *k = h->a.is_const ? &h->a : &h->b;
+        const struct avalue *other = h->a.is_const ? &a->b : &a->a;
+        if (ok && k->is_const && k->value > INT32_MAX && other->kind == AV_LOC && t->loc_wide[other->loc])
+            ok = spv_fail(t->err, k->pos, "%lld is out of the signed 32-bit range gpubmc computes in",
+                          (long long)k->value);
+    }
+    if (ok && h->lhs && !(a->lhs = convert(t, h->lhs)))
+        ok = false;
+    if (ok && h->rhs && !(a->rhs = convert(t, h->rhs)))
+        ok = false;
+    if (!ok) {
+        assertion_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+static bool translate_threads(struct trans *t, int entry)
+{
+    struct litmus *lit = t->lit;
+    const struct spv_module *m = t->m;
+    int wg = t->grid[0] * t->grid[1];
+    lit->threads = xcalloc((size_t)t->nthreads, sizeof *lit->threads);
+    for (int tid = 0; tid < t->nthreads; tid++) {
+        struct thread *th = &lit->threads[tid];
+        lit->nthreads = tid + 1;
+        th->id = tid;
+        th->scope_id[0] = (tid % wg) / t->grid[0];
+        th->scope_id[1] = tid / wg;
+        th->scope_id[2] = 0;
+        t->tid = tid;
+        t->th = th;
+        t->cap_instrs = t->cap_regs = t->cap_labels = 0;
+        t->globals = tr_alloc(t, sizeof(struct val) * (size_t)m->nids);
+        t->private_obj = tr_alloc(t, sizeof(int) * (size_t)m->nids);
+        for (int i = 0; i < m->nids; i++)
+            t->private_obj[i] = -1;
+        if (!tr_globals(t) || !tr_thread_code(t, entry))
+            return false;
+        em_renumber(t);
+    }
+    return true;
+}
+
+/* Translates a read module into a Vulkan litmus test. */
+struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct litmus_error *err)
+{
+    int entry = -1;
+    char *name = NULL;
+    if (!module_shape(m, &entry, &name, err))
+        return NULL;
+    struct trans t = { 0 };
+    t.m = m;
+    t.err = err;
+    for (int i = 0; i < 3; i++)
+        t.grid[i] = grid ? grid[i] : m->has_config ? m->config[i] : 1;
+    t.nthreads = t.grid[0] * t.grid[1] * t.grid[2];
+    struct litmus *lit = xcalloc(1, sizeof *lit);
+    lit->dialect = DIALECT_VULKAN;
+    lit->name = name;
+    lit->path = m->path ? xstrdup(m->path) : NULL;
+    t.lit = lit;
+    bool ok = true;
+    if (t.nthreads > MAX_THREADS)
+        ok = spv_fail(err, m->has_config ? m->config_pos : m->inst[0].pos, "the grid has %d threads; the limit is %d",
+                      t.nthreads, MAX_THREADS);
+    if (ok) {
+        t.ty = tr_alloc(&t, sizeof *t.ty * (size_t)m->nids);
+        t.builtin = tr_alloc(&t, sizeof(int) * (size_t)m->nids);
+        t.stride_dec = tr_alloc(&t, sizeof(int64_t) * (size_t)m->nids);
+        t.shared_obj = tr_alloc(&t, sizeof(int) * (size_t)m->nids);
+        t.wg_obj = tr_alloc(&t, sizeof(int) * (size_t)m->nids * (size_t)t.grid[2]);
+        for (int i = 0; i < m->nids; i++) {
+            t.builtin[i] = t.shared_obj[i] = -1;
+            for (int w = 0; w < t.grid[2]; w++)
+                t.wg_obj[i * t.grid[2] + w] = -1;
+        }
+        ok = tr_types(&t) && translate_threads(&t, entry);
+    }
+    for (int i = 0; ok && i < m->ninputs; i++) {
+        int d = m->id_def[m->inputs[i].id];
+        if (d < 0 || (!spv_is(&m->inst[d], "OpVariable") && strncmp(m->inst[d].op->name, "OpSpecConstant", 14)))
+            ok = spv_fail(err, m->inputs[i].pos, "@Input: %%%s is not a variable or specialization constant",
+                          m->id_names[m->inputs[i].id]);
+    }
+    if (ok && m->quant != Q_NONE) {
+        lit->quant = m->quant;
+        lit->assertion = convert(&t, m->output);
+        ok = lit->assertion != NULL;
+    } else if (ok) {          /* no @Output: Dat3M checks "forall true", here 0 == 0 */
+        lit->quant = Q_FORALL;
+        lit->assertion = xcalloc(1, sizeof *lit->assertion);
+        lit->assertion->kind = A_CMP;
+        lit->assertion->cmp = CMP_EQ;
+        lit->assertion->a.kind = lit->assertion->b.kind = AV_CONST;
+    }
+    if (ok && m->filter) {
+        lit->filter = convert(&t, m->filter);
+        ok = lit->filter != NULL;
+    }
+    for (int i = 0; i < t.nobj; i++)
+        free(t.obj[i].leaf);
+    free(t.obj);
+    free(t.loc_wide);
+    for (int i = 0; i < t.narena; i++)
+        free(t.arena[i]);
+    free(t.arena);
+    if (!ok) {
+        litmus_free(lit);
+        return NULL;
+    }
+    return lit;
+}
+
+/* Parses SPIR-V assembly text into a Vulkan litmus test. */
+struct litmus *spirv_parse(const char *path, const char *text, const int *grid, struct litmus_error *err)
+{
+    char msg[256];
+    struct spv_module m = { 0 };
+    m.path = path;
+    m.quant = Q_NONE;
+    memset(err, 0, sizeof *err);
+    struct spv_grammar *g = spv_grammar_load(NULL, msg, sizeof msg);
+    if (!g) {
+        snprintf(err->msg, sizeof err->msg, "%s", msg);
+        return NULL;
+    }
+    m.g = g;
+    struct litmus *l = NULL;
+    if (spv_read_module(&m, text, err))
+        l = spv_translate(&m, grid, err);
+    spv_free_module(&m);
+    spv_grammar_free(g);
+    return l;
+}

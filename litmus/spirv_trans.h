@@ -1,0 +1,227 @@
+/* The SPIR-V translation's shared state: types and their memory layout,
+ * memory objects (per grid, per workgroup, per thread), per-thread values
+ * of ids, and the code being emitted into one litmus thread. */
+#ifndef GPUBMC_LITMUS_SPIRV_TRANS_H
+#define GPUBMC_LITMUS_SPIRV_TRANS_H
+
+#include "litmus/spirv_impl.h"
+
+enum ty_kind { TY_NONE, TY_VOID, TY_BOOL, TY_INT, TY_FLOAT, TY_VECTOR, TY_ARRAY, TY_RUNTIME_ARRAY,
+               TY_STRUCT, TY_POINTER, TY_FUNCTION, TY_OTHER };
+
+/* Storage classes as the translation groups them. */
+enum sc_group { SCG_SHARED, SCG_WORKGROUP, SCG_PRIVATE, SCG_READONLY };
+
+struct ty {
+    enum ty_kind k;
+    int width;              /* TY_INT, TY_FLOAT bits */
+    bool is_signed;         /* TY_INT signedness */
+    int elem;               /* TY_VECTOR/ARRAY/RUNTIME_ARRAY element, TY_POINTER pointee */
+    int64_t count;          /* TY_VECTOR/ARRAY elements */
+    int nmem;               /* TY_STRUCT members */
+    int *mem;
+    int64_t *moff;          /* member offsets (Offset decorations, else packed) */
+    int64_t stride;         /* ArrayStride decoration (arrays, pointers), 0 when none */
+    int sclass;             /* TY_POINTER: the StorageClass enumerant value */
+};
+
+/* A scalar slot of a memory object, at a byte offset. */
+struct leaf {
+    int64_t off;
+    int size;               /* bytes */
+    int loc;                /* SCG_SHARED/WORKGROUP: location index */
+    int reg;                /* SCG_PRIVATE: register of the owning thread */
+    int64_t value;          /* SCG_READONLY: the value */
+    bool undef;             /* SCG_READONLY: no initial value (reading it is refused) */
+};
+
+struct obj {
+    int var;                /* the OpVariable's id */
+    enum sc_group grp;
+    int sc;                 /* Vulkan storage class tag 0..3 (shared groups) */
+    int thread, wg;         /* owner (-1 when shared by all / every workgroup) */
+    int type;               /* pointee type */
+    int nleaf;
+    struct leaf *leaf;
+};
+
+struct cnd;
+
+enum vkind { V_NONE, V_CONST, V_REG, V_COND, V_PTR, V_COMP, V_LABEL, V_FUNC, V_TYPE };
+
+/* The value of an id in one thread. */
+struct val {
+    enum vkind k;
+    int type;
+    int64_t c;              /* V_CONST */
+    int reg;                /* V_REG; V_PTR: register added to the offset (-1 none) */
+    int64_t scale;          /* V_PTR: factor of reg */
+    struct cnd *cond;       /* V_COND */
+    int obj;                /* V_PTR */
+    int64_t off;            /* V_PTR: byte offset */
+    int n;                  /* V_COMP */
+    struct val *el;
+};
+
+enum cnd_kind { C_CMP, C_NOT, C_AND, C_OR };
+
+/* A boolean that has not been made a register: a comparison tree. */
+struct cnd {
+    enum cnd_kind k;
+    enum cmpop cmp;
+    bool is_unsigned;
+    struct val a, b;        /* C_CMP: scalars (V_CONST or V_REG) */
+    struct cnd *l, *r;
+};
+
+/* One call frame of the inlined function being translated. */
+struct frame {
+    struct val *vals;       /* per id; V_NONE until defined in this frame */
+    int ret_label;          /* label OpReturn jumps to */
+    int ret_reg;            /* register of OpReturnValue, -1 */
+    struct val ret;         /* a non-register return value (pointer) */
+    bool has_ret;
+    int depth;
+};
+
+struct trans {
+    const struct spv_module *m;
+    struct litmus_error *err;
+    struct litmus *lit;
+    int grid[3];            /* threads per subgroup, subgroups per workgroup, workgroups */
+    int nthreads;
+    struct ty *ty;          /* per id */
+    int *builtin;           /* per id: BuiltIn enumerant value, -1 */
+    int64_t *stride_dec;    /* per id: ArrayStride, 0 */
+    int nobj, cap_obj;
+    struct obj *obj;
+    int *shared_obj;        /* per id: object of a shared variable (-1) */
+    int cap_locs;
+    bool *loc_wide;         /* per location: it holds a 64-bit integer */
+    int cap_wide;
+    /* arena of allocations freed at the end */
+    void **arena;
+    int narena, cap_arena;
+    /* the thread being emitted */
+    int tid;
+    struct thread *th;
+    int cap_instrs, cap_regs, cap_labels;
+    struct val *globals;    /* per id: module-level values of this thread */
+    int *private_obj;       /* per id: this thread's object for a private variable */
+    int *wg_obj;            /* per id x workgroup: object of a workgroup variable */
+    int *block_label;       /* per id, the current frame's labels (reset per call) */
+    int barrier_count;
+    int first_function;     /* instruction index of the first OpFunction */
+};
+
+/* ---- spirv_types.c ---- */
+
+/* Reads types, decorations, and their layout; false with err on a refusal. */
+bool tr_types(struct trans *t);
+
+/* Size in bytes of type id (a runtime array counts n elements). */
+int64_t tr_size(const struct trans *t, int type, int64_t runtime_n);
+
+/* True when type id is a 32-bit integer or a bool. */
+bool tr_is_scalar(const struct trans *t, int type);
+
+/* True when type id is a 64-bit integer (kept as a 32-bit value). */
+bool tr_is_wide_int(const struct trans *t, int type);
+
+/* Calls f(t, ctx, off, type) for every scalar leaf of type at offset off;
+ * runtime arrays have runtime_n elements; false stops (err filled). */
+bool tr_leaves(struct trans *t, int type, int64_t off, int64_t runtime_n,
+               bool (*f)(struct trans *, void *, int64_t, int), void *ctx, struct srcpos pos);
+
+/* Allocates size bytes that live until the translation ends. */
+void *tr_alloc(struct trans *t, size_t size);
+
+/* Creates the memory object of variable var for the current thread
+ * (shared ones once); its index, or -1 with err filled. */
+int tr_object(struct trans *t, const struct spv_inst *var);
+
+/* The leaf of object o at byte offset off of size bytes, or NULL. */
+const struct leaf *tr_leaf_at(const struct trans *t, int o, int64_t off, int size);
+
+/* The builtin value of id for the current thread when id has a BuiltIn
+ * decoration (*has); false with err on an unsupported one. */
+bool tr_builtin(struct trans *t, int id, int type, struct val *out, bool *has);
+
+/* The name of id (without its %). */
+const char *tr_name(const struct trans *t, int id);
+
+/* ---- spirv_emit.c ---- */
+
+/* A new register of the current thread. */
+int em_reg(struct trans *t);
+
+/* A new label of the current thread. */
+int em_label(struct trans *t);
+
+/* Appends an instruction of kind at pos for the source instruction in
+ * (NULL: none); returns it, zeroed but for kind/pos/text/dst/loc/label. */
+struct instr *em(struct trans *t, enum instr_kind kind, const struct spv_inst *in);
+
+/* Places label l here. */
+void em_place(struct trans *t, int l, const struct spv_inst *in);
+
+/* Jumps to l. */
+void em_goto(struct trans *t, int l, const struct spv_inst *in);
+
+/* dst = op(a, b) for scalar values. */
+void em_local(struct trans *t, int dst, enum binop op, struct val a, struct val b, const struct spv_inst *in);
+
+/* dst = v for a scalar value. */
+void em_move(struct trans *t, int dst, struct val v, const struct spv_inst *in);
+
+/* Renumbers the current thread's labels in the order of first mention. */
+void em_renumber(struct trans *t);
+
+/* An operand from a scalar value (V_CONST or V_REG). */
+struct operand em_operand(struct val v);
+
+/* Jumps to lt when c holds, else to lf. */
+void em_jump(struct trans *t, const struct cnd *c, int lt, int lf, const struct spv_inst *in);
+
+/* A scalar value (V_CONST or V_REG) for v: a condition becomes a 0/1 register. */
+struct val em_scalar(struct trans *t, struct val v, const struct spv_inst *in);
+
+/* A constant scalar value (stored sign-extended from 32 bits). */
+struct val v_const(int64_t c, int type);
+
+/* A scalar value held in register reg. */
+struct val v_reg(int reg, int type);
+
+/* True when types a and b have the same shape (kind, width, elements,
+ * members), whatever their ids. */
+bool tr_same_type(const struct trans *t, int a, int b);
+
+/* ---- spirv_mem.c ---- */
+
+/* OpAccessChain and its variants, OpBitcast of pointers: the pointer in *out. */
+bool tr_access_chain(struct trans *t, struct frame *fr, const struct spv_inst *in, struct val *out);
+
+/* OpLoad and OpStore (out: the loaded value). */
+bool tr_load_store(struct trans *t, struct frame *fr, const struct spv_inst *in, struct val *out);
+
+/* The atomics (out: the value read). */
+bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, struct val *out);
+
+/* OpControlBarrier and OpMemoryBarrier. */
+bool tr_barrier(struct trans *t, struct frame *fr, const struct spv_inst *in);
+
+/* ---- spirv_code.c ---- */
+
+/* The value of operand a in frame fr (or the module's); false with err when
+ * it has none yet. */
+bool tr_get(struct trans *t, struct frame *fr, const struct spv_arg *a, struct val *out);
+
+
+/* Emits the code of the entry point for thread t->tid; false with err. */
+bool tr_thread_code(struct trans *t, int entry_fn);
+
+/* Evaluates the module-level instructions (constants, variables) into
+ * t->globals for the current thread; false with err. */
+bool tr_globals(struct trans *t);
+
+#endif
