@@ -23,6 +23,7 @@ import own_tests
 import quorum_tests
 import random_tests
 import shard_tests
+import spirv_tests
 import transform_tests
 import trust_tests
 import unit_tests
@@ -63,6 +64,7 @@ GROUPS = [
      lambda: random_tests.random_crosscheck(random_tests.CROSSCHECK_N)),
     ("cuda", "CUDA harness: emitted programs, a handful compiled, hardware logs", lambda: cuda_tests.cuda(record, run)),
     ("corpus", "the labelled corpus scoreboard", corpus_tests.corpus),
+    ("spirv", "SPIR-V kernels: own tests, errors, Dat3M's SPIR-V Vulkan suites", lambda: spirv_tests.spirv(record, run)),
     ("cat", "--cat: own cat files, errors; built-ins against their cat files", lambda: cat_tests.cat(record, run)),
     ("vulkan-liveness", "Vulkan liveness suites on both engines", corpus_tests.vulkan_liveness),
     ("ptx-liveness", "PTX liveness suites on both engines", corpus_tests.ptx_liveness_engines),
