@@ -3,6 +3,7 @@
 #include "bmc/driver/batch.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -11,11 +12,18 @@
 
 #include "util/xalloc.h"
 
+/* Results are passed on as soon as those before them are: only results
+ * that arrive before a predecessor are held back, each in a copy cut after
+ * its last progress result, and no job is handed out while the held-back
+ * results take more than HOLD_MAX bytes (the oldest job still runs, so
+ * they drain when it ends). */
+#define HOLD_MAX (32L << 20)
+
 struct collector {
     const struct job_list *jobs;
-    struct check_result *results;
-    char **logs;             /* each job's child stderr text, or NULL */
-    bool *ready;
+    struct check_result **held;   /* job i's result, held back until i - 1 is passed on */
+    char **logs;             /* each held-back job's child stderr text, or NULL */
+    long held_bytes;
     int done, emitted;
     bool progress_line;
     double start, last_draw;
@@ -51,36 +59,67 @@ static void pass_on_log(const char *file, const char *log)
     }
 }
 
-/* Stores result i (and the child's stderr text, taken) and passes on
- * every result now complete in order. */
+/* Passes on result r of job i, the next in order, with the child's stderr
+ * text log (freed), and then frees r's JSON. */
+static void pass_on(struct collector *c, int i, struct check_result *r, char *log)
+{
+    const struct job *job = &c->jobs->jobs[i];
+    if (log)
+        pass_on_log(job->file, log);
+    free(log);
+    fflush(stderr);
+    c->on_result(c->ctx, job, r);
+    fflush(stdout);
+    cJSON_Delete(r->witness);
+    cJSON_Delete(r->outcomes);
+    cJSON_Delete(r->explanation);
+    cJSON_Delete(r->details);
+    r->witness = r->outcomes = r->explanation = r->details = NULL;
+    c->emitted = i + 1;
+}
+
+/* The bytes of r worth keeping: all but its unused progress results. */
+static size_t kept_size(const struct check_result *r)
+{
+    int n = r->nprogress > 0 && r->nprogress <= CHECK_PROGRESS_MODELS ? r->nprogress : 0;
+    return offsetof(struct check_result, progress) + (size_t)n * sizeof r->progress[0];
+}
+
+/* Passes on the held-back results that are now next in order. */
+static void pass_on_held(struct collector *c)
+{
+    while (c->emitted < c->jobs->n && c->held[c->emitted]) {
+        int i = c->emitted;
+        struct check_result r;
+        memset(&r, 0, sizeof r);
+        memcpy(&r, c->held[i], kept_size(c->held[i]));
+        c->held_bytes -= (long)kept_size(c->held[i]) + (c->logs[i] ? (long)strlen(c->logs[i]) : 0);
+        free(c->held[i]);
+        c->held[i] = NULL;
+        char *log = c->logs[i];
+        c->logs[i] = NULL;
+        pass_on(c, i, &r, log);
+    }
+}
+
+/* Takes result i (and the child's stderr text, taken): passes it on when
+ * every job before it has been, or holds it back. */
 static void collect(struct collector *c, int i, const struct check_result *r, char *log)
 {
-    c->results[i] = *r;
-    c->logs[i] = log;
-    c->ready[i] = true;
     c->done++;
-    bool any = false;
-    while (c->emitted < c->jobs->n && c->ready[c->emitted]) {
-        if (!any)
-            erase_progress(c);
-        any = true;
-        const struct job *job = &c->jobs->jobs[c->emitted];
-        struct check_result *out = &c->results[c->emitted];
-        if (c->logs[c->emitted])
-            pass_on_log(job->file, c->logs[c->emitted]);
-        free(c->logs[c->emitted]);
-        fflush(stderr);
-        c->on_result(c->ctx, job, out);
-        fflush(stdout);
-        cJSON_Delete(out->witness);
-        cJSON_Delete(out->outcomes);
-        cJSON_Delete(out->explanation);
-        cJSON_Delete(out->details);
-        out->witness = out->outcomes = out->explanation = out->details = NULL;
-        c->emitted++;
-    }
-    if (any)
+    erase_progress(c);
+    if (i == c->emitted) {
+        struct check_result now = *r;
+        pass_on(c, i, &now, log);
+        pass_on_held(c);
         c->last_draw = 0;
+    } else {
+        size_t size = kept_size(r);
+        c->held[i] = xcalloc(1, size);
+        memcpy(c->held[i], r, size);
+        c->logs[i] = log;
+        c->held_bytes += (long)size + (log ? (long)strlen(log) : 0);
+    }
     draw_progress(c);
 }
 
@@ -128,19 +167,19 @@ static void wait_for_output(struct worker *w, int n, struct pollfd *fds)
 static int hand_out(struct collector *c, struct worker *w, int n, int next, const struct budget *b)
 {
     const struct job_list *jobs = c->jobs;
-    for (int k = 0; k < n && next < jobs->n; k++) {
-        while (next < jobs->n && jobs->jobs[next].error) {
+    bool busy = false;
+    for (int o = 0; o < n; o++)
+        busy |= w[o].pid && w[o].job >= 0;
+    for (int k = 0; k < n && next < jobs->n && !(busy && c->held_bytes > HOLD_MAX); k++) {
+        while (next < jobs->n && jobs->jobs[next].error && !(busy && c->held_bytes > HOLD_MAX)) {
             collect_error(c, next, jobs->jobs[next].error, NULL);
             next++;
         }
-        if (next == jobs->n || (w[k].pid && w[k].job >= 0))
+        if (next == jobs->n || (w[k].pid && w[k].job >= 0) || (busy && c->held_bytes > HOLD_MAX))
             continue;
         if (w[k].pid && w[k].out < 0)   /* it died while idle */
             worker_stop(&w[k]);
         if (!w[k].pid && !worker_start(&w[k], jobs, b, w, n)) {
-            bool busy = false;
-            for (int o = 0; o < n; o++)
-                busy |= w[o].pid && w[o].job >= 0;
             if (!busy) {   /* no worker will free up: no use waiting */
                 collect_error(c, next, "cannot start a check", strerror(errno));
                 next++;
@@ -148,6 +187,7 @@ static int hand_out(struct collector *c, struct worker *w, int n, int next, cons
             continue;
         }
         worker_assign(&w[k], next++, b);
+        busy = true;
     }
     return next;
 }
@@ -157,9 +197,8 @@ void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b
 {
     struct collector c = { .jobs = jobs, .progress_line = progress_line && jobs->n > 0,
                            .start = worker_clock(), .on_result = on_result, .ctx = ctx };
-    c.results = xcalloc((size_t)jobs->n, sizeof *c.results);
-    c.logs = xcalloc((size_t)jobs->n, sizeof *c.logs);
-    c.ready = xcalloc((size_t)jobs->n, sizeof *c.ready);
+    c.held = xcalloc((size_t)jobs->n + 1, sizeof *c.held);
+    c.logs = xcalloc((size_t)jobs->n + 1, sizeof *c.logs);
     int n = nworkers < jobs->n ? nworkers : jobs->n;
     struct worker *w = xcalloc((size_t)n, sizeof *w);
     struct pollfd *fds = xcalloc(2 * (size_t)n, sizeof *fds);
@@ -189,7 +228,6 @@ void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b
     erase_progress(&c);
     free(w);
     free(fds);
-    free(c.results);
+    free(c.held);
     free(c.logs);
-    free(c.ready);
 }
