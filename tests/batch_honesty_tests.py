@@ -58,6 +58,36 @@ def big_parent_budget(record, run):
         record(peak < 60 * 1024, f"big batch: {n + 1} jobs, peak {peak} KiB under 60 MB (results streamed)")
 
 
+def linear_job_list(record, run):
+    """The job list is built in linear time: 60,000 rows of one file (a
+    quadratic merge took 20 s here) are ready at once; termination rows
+    still merge into the last job of the file they can join."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        (d / "mp.litmus").write_text(MP.read_text())
+        n = 60000
+        for prop in ("program_spec", "termination"):
+            csv = d / f"{prop}.csv"
+            csv.write_text(f"# model=ptx-v6.0 property={prop}\n" + "mp.litmus,PASS\n" * n)
+            t0 = time.monotonic()
+            p = run(["--shard", f"1/{n}", "--expect", str(csv)], cwd=d)
+            secs = time.monotonic() - t0
+            record(p.returncode == 0 and p.stdout == "1 passed, 0 failed\n" and secs < 5,
+                   f"job list: {n} {prop} rows ready in {secs:.1f} s ({p.returncode}, {p.stdout!r})")
+        (d / "fair.csv").write_text("# model=ptx-v6.0 property=termination progress=fair\n"
+                                    "mp.litmus,PASS\nmp.litmus,PASS\nsb.litmus,PASS\n")
+        (d / "obe.csv").write_text("# model=ptx-v6.0 property=termination progress=obe\n"
+                                   "sb.litmus,FAIL\nmp.litmus,PASS\nmp.litmus,FAIL\n")
+        (d / "sb.litmus").write_text(SB.read_text())
+        p = run(["--json", "--expect", "fair.csv", "--expect", "obe.csv"], cwd=d)
+        got = [(o["file"], o["progress"], o["expected"], o.get("job")) for o in _rows(p.stdout)]
+        want = [("mp.litmus", "fair", "PASS", None), ("mp.litmus", "obe", "FAIL", None),
+                ("mp.litmus", "fair", "PASS", None), ("mp.litmus", "obe", "PASS", None),
+                ("sb.litmus", "fair", "PASS", None), ("sb.litmus", "obe", "FAIL", None)]
+        record(got == want, f"job list: termination rows merge into the last job they can join ({got})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
+    linear_job_list(record, run)
