@@ -87,7 +87,67 @@ def linear_job_list(record, run):
         record(got == want, f"job list: termination rows merge into the last job they can join ({got})")
 
 
+def _children(pid):
+    """The processes whose parent is pid."""
+    kids = []
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+def signals(record, run):
+    """SIGINT or SIGTERM mid-batch: the results held back behind a slow
+    check are printed, in order, then "K of N checked" (and the tally of
+    --expect); the workers are gone; exit status 128 + the signal."""
+    slow = ROOT / "tests" / "heavy" / "lock-cas-10.litmus"
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        fast = [d / f"f{i:02d}.litmus" for i in range(12)]
+        for f in fast:
+            f.write_text(MP.read_text())
+        csv = d / "e.csv"
+        csv.write_text("# model=ptx-v6.0\n" + "".join(f"{f.name},PASS\n" for f in fast))
+        for sig, extra in ((signal.SIGINT, []), (signal.SIGTERM, ["--expect", str(csv)])):
+            args = [str(BIN), "-j", "2", "--bound", "2", "--model", "ptx-v6.0", str(slow)] + [str(f) for f in fast]
+            if extra:
+                args = [str(BIN), "-j", "2", "--bound", "2", "--json"] + extra + [str(slow)] + [str(f) for f in fast]
+            p = subprocess.Popen(args, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(1.5)
+            kids = _children(p.pid)
+            p.send_signal(sig)
+            t0 = time.monotonic()
+            try:
+                out, err = p.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, err = p.communicate()
+            secs = time.monotonic() - t0
+            name = signal.Signals(sig).name
+            lines = out.splitlines()
+            if extra:
+                files = [json.loads(l)["file"] for l in lines]
+            else:
+                files = [l.split(": ")[0] for l in lines]
+            k = len(files)
+            want_err = f"gpubmc: interrupted by {name}: {k} of {len(fast) + 1} checked"
+            tally = f"{k} passed, 0 failed"
+            record(p.returncode == 128 + sig and k > 0 and files == [str(f) for f in fast[:k]]
+                   and want_err in err.splitlines() and (not extra or tally in err.splitlines()) and secs < 5,
+                   f"signals: {name} mid-batch prints the {k} results held back and '{want_err}' "
+                   f"({p.returncode}, {secs:.1f} s, {out[-200:]!r}, {err!r})")
+            time.sleep(0.2)
+            alive = [c for c in kids if pathlib.Path(f"/proc/{c}").exists()
+                     and pathlib.Path(f"/proc/{c}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+            record(len(kids) == 2 and not alive, f"signals: {name}: the workers are gone ({kids}, {alive})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
     linear_job_list(record, run)
+    signals(record, run)

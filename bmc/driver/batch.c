@@ -3,14 +3,34 @@
 #include "bmc/driver/batch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/xalloc.h"
+
+/* SIGINT or SIGTERM during a batch: the signal, and a pipe its handler
+ * writes to, so that the scheduler's poll wakes up. */
+static volatile sig_atomic_t stop_signal;
+static int wake_pipe[2] = { -1, -1 };
+
+static void on_stop_signal(int sig)
+{
+    int e = errno;
+    char byte = 0;
+    if (!stop_signal)
+        stop_signal = sig;
+    if (wake_pipe[1] >= 0 && write(wake_pipe[1], &byte, 1) < 0) {
+        /* full: poll wakes up anyway */
+    }
+    errno = e;
+}
 
 /* Results are passed on as soon as those before them are: only results
  * that arrive before a predecessor are held back, each in a copy cut after
@@ -145,21 +165,52 @@ static int poll_timeout(const struct worker *w, int n)
     return ms < 0 ? 0 : ms > 1e6 ? 1000000 : (int)ms;
 }
 
-/* Waits for output from the n workers and reads it; kills those past
- * their deadline. */
-static void wait_for_output(struct worker *w, int n, struct pollfd *fds)
+/* Waits for output from the n workers (or a stop signal) and reads it;
+ * kills those past their deadline.  False, after an error message, when
+ * poll fails. */
+static bool wait_for_output(struct worker *w, int n, struct pollfd *fds)
 {
     for (int k = 0; k < n; k++) {
         fds[2 * k] = (struct pollfd){ .fd = w[k].pid ? w[k].out : -1, .events = POLLIN };
         fds[2 * k + 1] = (struct pollfd){ .fd = w[k].pid ? w[k].err : -1, .events = POLLIN };
     }
-    if (poll(fds, 2 * (nfds_t)n, poll_timeout(w, n)) > 0)
-        for (int k = 0; k < 2 * n; k++)
-            if (fds[k].fd >= 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-                worker_read(&w[k / 2], k % 2);
+    fds[2 * n] = (struct pollfd){ .fd = wake_pipe[0], .events = POLLIN };
+    int ready = poll(fds, 2 * (nfds_t)n + 1, poll_timeout(w, n));
+    if (ready < 0 && errno != EINTR) {
+        fprintf(stderr, "gpubmc: error: cannot wait for the workers: %s\n", strerror(errno));
+        return false;
+    }
+    for (int k = 0; ready > 0 && k < 2 * n; k++)
+        if (fds[k].fd >= 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+            worker_read(&w[k / 2], k % 2);
     double now = worker_clock();
     for (int k = 0; k < n; k++)
         worker_enforce(&w[k], now);
+    return true;
+}
+
+/* After a stop signal: passes on the held-back results that are complete,
+ * in job order, past the gaps of jobs that did not end. */
+static void pass_on_done(struct collector *c)
+{
+    for (int i = c->emitted; i < c->jobs->n; i++)
+        if (c->held[i]) {
+            c->emitted = i;
+            pass_on_held(c);
+        }
+}
+
+/* Catches SIGINT and SIGTERM (old: the actions to restore), or with
+ * restore puts old back. */
+static void catch_stop_signals(struct sigaction *old, bool restore)
+{
+    static const int sigs[2] = { SIGINT, SIGTERM };
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 2; k++)
+        sigaction(sigs[k], restore ? &old[k] : &sa, restore ? NULL : &old[k]);
 }
 
 /* Gives the next jobs to idle workers, starting workers where none runs;
@@ -192,8 +243,8 @@ static int hand_out(struct collector *c, struct worker *w, int n, int next, cons
     return next;
 }
 
-void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
-               batch_result_fn on_result, void *ctx)
+int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
+              batch_result_fn on_result, void *ctx)
 {
     struct collector c = { .jobs = jobs, .progress_line = progress_line && jobs->n > 0,
                            .start = worker_clock(), .on_result = on_result, .ctx = ctx };
@@ -201,20 +252,30 @@ void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b
     c.logs = xcalloc((size_t)jobs->n + 1, sizeof *c.logs);
     int n = nworkers < jobs->n ? nworkers : jobs->n;
     struct worker *w = xcalloc((size_t)n, sizeof *w);
-    struct pollfd *fds = xcalloc(2 * (size_t)n, sizeof *fds);
-    int next = 0;
-    for (;;) {
+    struct pollfd *fds = xcalloc(2 * (size_t)n + 1, sizeof *fds);
+    stop_signal = 0;
+    if (pipe(wake_pipe) == 0) {
+        fcntl(wake_pipe[0], F_SETFL, fcntl(wake_pipe[0], F_GETFL) | O_NONBLOCK);
+        fcntl(wake_pipe[1], F_SETFL, fcntl(wake_pipe[1], F_GETFL) | O_NONBLOCK);
+    } else {
+        wake_pipe[0] = wake_pipe[1] = -1;
+    }
+    struct sigaction old[2];
+    catch_stop_signals(old, false);
+    int next = 0, stopped = 0;
+    while (!stopped) {
         next = hand_out(&c, w, n, next, b);
         bool busy = false;
         for (int k = 0; k < n; k++)
             busy |= w[k].pid && w[k].job >= 0;
-        if (!busy && next == jobs->n)
+        if (stop_signal || (!busy && next == jobs->n))
             break;
         if (!busy)
             continue;
-        wait_for_output(w, n, fds);
-        for (int k = 0; k < n; k++)
-            if (worker_job_ended(&w[k])) {
+        if (!wait_for_output(w, n, fds))
+            stopped = -1;
+        for (int k = 0; k < n; k++)   /* after a stop signal, the results complete before it */
+            if (worker_job_ended(&w[k]) && (!stop_signal || worker_has_result(&w[k]))) {
                 int i = w[k].job;
                 struct check_result r;
                 char *log;
@@ -222,12 +283,31 @@ void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b
                 collect(&c, i, &r, log);
             }
     }
-    for (int k = 0; k < n; k++)
+    if (stop_signal && !stopped)
+        stopped = stop_signal;
+    for (int k = 0; k < n; k++) {
+        if (w[k].pid && w[k].job >= 0)   /* only when stopped: its check is dropped */
+            kill(w[k].pid, SIGKILL);
         if (w[k].pid)
             worker_stop(&w[k]);
+    }
     erase_progress(&c);
+    if (stopped) {
+        pass_on_done(&c);
+        fprintf(stderr, "gpubmc: %s%s: %d of %d checked\n", stopped < 0 ? "stopped" : "interrupted by ",
+                stopped == SIGINT ? "SIGINT" : stopped == SIGTERM ? "SIGTERM" : "", c.done, jobs->n);
+    }
+    catch_stop_signals(old, true);
+    close(wake_pipe[0]);
+    close(wake_pipe[1]);
+    wake_pipe[0] = wake_pipe[1] = -1;
+    for (int i = 0; i < jobs->n; i++) {
+        free(c.held[i]);
+        free(c.logs[i]);
+    }
     free(w);
     free(fds);
     free(c.held);
     free(c.logs);
+    return stopped;
 }

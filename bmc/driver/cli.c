@@ -126,7 +126,8 @@ static void print_help(void)
         putchar('\n');
     }
     puts("\nexit status: 0 all PASS, 10 some FAIL, 20 some UNKNOWN (none FAIL), 1 usage or\n"
-         "input error; with --expect, 0 when every verdict matches and 10 otherwise.");
+         "input error; with --expect, 0 when every verdict matches and 10 otherwise;\n"
+         "130 or 143 when SIGINT or SIGTERM stopped the run (what was done is printed).");
 }
 
 /* Prints "gpubmc: error: " fmt (with arg) and a pointer to --help; returns 1. */

@@ -258,18 +258,20 @@ int main(int argc, char **argv)
         return rc == 2 && output_stdout_ok(0) ? 0 : 1;
     }
     struct run run = { .cli = &cli, .witnesses = cJSON_CreateArray(), .renderer = graph_renderer_new() };
-    batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
+    int stopped = batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
     bool broken = cli.witness_path && !write_witnesses(cli.witness_path, run.witnesses);
     cJSON_Delete(run.witnesses);
     graph_renderer_free(run.renderer);
     bool expectations = cli.ncsv > 0;
     if (expectations)
         fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);
-    broken |= !axioms_applied(&run);
+    broken |= !stopped && !axioms_applied(&run);
     broken |= !output_stdout_ok(run.stdout_errno);
     jobs_free(&jobs);
     cli_free(&cli);
-    if (broken)
+    if (stopped > 0)   /* a signal: what was done is printed */
+        return 128 + stopped;
+    if (broken || stopped)
         return 1;
     if (expectations)
         return run.mismatched ? 10 : 0;

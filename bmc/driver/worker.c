@@ -130,6 +130,10 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
 #endif
     if (getppid() != parent)   /* the parent died before prctl */
         _exit(1);
+    /* A SIGINT from the terminal reaches the whole process group: the
+     * parent decides what is done and kills the workers. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_DFL);
     /* The budget is the program and what its checks allocate, not what
      * the worker inherits from the parent beyond the program (the job
      * list, results waiting to be printed). */
@@ -287,6 +291,11 @@ static bool complete(const struct worker *w)
     return m.witness_len >= 0 && m.outcomes_len >= 0 && m.explanation_len >= 0 && m.details_len >= 0
         && w->len >= sizeof m + (size_t)m.witness_len + (size_t)m.outcomes_len + (size_t)m.explanation_len
                       + (size_t)m.details_len;
+}
+
+bool worker_has_result(const struct worker *w)
+{
+    return w->job >= 0 && complete(w);
 }
 
 bool worker_job_ended(const struct worker *w)

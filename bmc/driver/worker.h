@@ -58,6 +58,9 @@ void worker_enforce(struct worker *w, double now);
  * worker is gone. */
 bool worker_job_ended(const struct worker *w);
 
+/* True when the worker has sent its job's whole result. */
+bool worker_has_result(const struct worker *w);
+
 /* For a job that ended, fills r with its result, or when none came with
  * UNKNOWN (past the deadline) or ERROR (out of memory, or the worker died:
  * a "FILE: error: ..." reason).  *log gets what the worker wrote on
