@@ -146,8 +146,33 @@ def signals(record, run):
             record(len(kids) == 2 and not alive, f"signals: {name}: the workers are gone ({kids}, {alive})")
 
 
+def open_files_limit(record, run):
+    """-j beyond what the open-files limit allows: the soft limit is
+    raised toward the hard one, and past that the workers are capped with
+    a note; it used to hang (poll failing with EINVAL, ignored)."""
+    files = [str(MP), str(SB)] * 20
+    want = subprocess.run([str(BIN), "--model", "ptx-v6.0"] + files, cwd=ROOT, capture_output=True,
+                          text=True, timeout=60).stdout
+    for soft, hard, note in ((40, 40, True), (40, resource.getrlimit(resource.RLIMIT_NOFILE)[1], False)):
+        def limit():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        if not note and hard != resource.RLIM_INFINITY and hard < 120:
+            continue   # no room to raise it here
+        try:
+            p = subprocess.run([str(BIN), "-j", "30", "--model", "ptx-v6.0"] + files, cwd=ROOT,
+                               capture_output=True, text=True, timeout=30, preexec_fn=limit)
+        except subprocess.TimeoutExpired:
+            record(False, f"open files: -j 30 under ulimit -n {soft} (hard {hard}) hangs")
+            continue
+        want_err = "gpubmc: note: -j 30: the open-files limit (ulimit -n 40) allows 5 workers\n" if note else ""
+        record(p.returncode == 0 and p.stdout == want and p.stderr == want_err,
+               f"open files: -j 30 under ulimit -n {soft} (hard {hard}) checks every file"
+               f"{' with a note' if note else ''} ({p.returncode}, {p.stderr!r})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
     linear_job_list(record, run)
     signals(record, run)
+    open_files_limit(record, run)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "util/xalloc.h"
@@ -200,6 +201,32 @@ static void pass_on_done(struct collector *c)
         }
 }
 
+/* File descriptors the main process keeps besides its workers' three
+ * each: standard streams, the wake pipe, a new worker's pipes while it
+ * starts, files opened for output. */
+#define SPARE_FDS 24
+
+/* How many of the nworkers workers the open-files limit allows (raising
+ * the soft limit toward the hard one first), with a note when fewer. */
+static int workers_within_fd_limit(int nworkers)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
+        return nworkers;
+    rlim_t want = 3 * (rlim_t)nworkers + SPARE_FDS;
+    if (lim.rlim_cur < want && lim.rlim_cur < lim.rlim_max) {
+        lim.rlim_cur = lim.rlim_max == RLIM_INFINITY || lim.rlim_max > want ? want : lim.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &lim);
+        getrlimit(RLIMIT_NOFILE, &lim);
+    }
+    if (lim.rlim_cur >= want)
+        return nworkers;
+    long fit = lim.rlim_cur > SPARE_FDS + 3 ? (long)(lim.rlim_cur - SPARE_FDS) / 3 : 1;
+    fprintf(stderr, "gpubmc: note: -j %d: the open-files limit (ulimit -n %lu) allows %ld worker%s\n",
+            nworkers, (unsigned long)lim.rlim_cur, fit, fit == 1 ? "" : "s");
+    return (int)fit;
+}
+
 /* Catches SIGINT and SIGTERM (old: the actions to restore), or with
  * restore puts old back. */
 static void catch_stop_signals(struct sigaction *old, bool restore)
@@ -251,6 +278,7 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
     c.held = xcalloc((size_t)jobs->n + 1, sizeof *c.held);
     c.logs = xcalloc((size_t)jobs->n + 1, sizeof *c.logs);
     int n = nworkers < jobs->n ? nworkers : jobs->n;
+    n = n > 0 ? workers_within_fd_limit(n) : 0;
     struct worker *w = xcalloc((size_t)n, sizeof *w);
     struct pollfd *fds = xcalloc(2 * (size_t)n + 1, sizeof *fds);
     stop_signal = 0;
