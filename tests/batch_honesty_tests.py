@@ -170,9 +170,52 @@ def open_files_limit(record, run):
                f"{' with a note' if note else ''} ({p.returncode}, {p.stderr!r})")
 
 
+def _fan(readers, rows):
+    """A PTX test of one writer and many readers, rows accesses each: a
+    fast check whose picture Graphviz is slow to lay out (100 readers of 5
+    rows: under a second to check, 4 s to lay out)."""
+    head = " | ".join(f"P{i}@cta {i},gpu 0" for i in range(readers + 1))
+    body = "".join(" " + " | ".join([f"st.relaxed.gpu x, {r + 1}"] + [f"ld.relaxed.gpu r{r}, x"] * readers) + " ;\n"
+                   for r in range(rows))
+    return f'PTX fan-{readers}\n"one writer, {readers} readers"\n{{\nx=0;\n}}\n {head} ;\n{body}exists (P1:r0 == 1)\n'
+
+
+def rendering_budget(record, run):
+    """SVG and PNG are laid out in a forked process under the check's
+    budgets: past --timeout or --max-memory there is a note, no file, and
+    the batch goes on; a picture that fits is written whole."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        (d / "fan.litmus").write_text(_fan(60, 8))
+        t0 = time.monotonic()
+        run(["--graph", "fan.dot", "fan.litmus"], cwd=d)
+        check = time.monotonic() - t0
+        limit = round(max(1.0, 3 * check), 1)
+        t0 = time.monotonic()
+        p = run(["--timeout", str(limit), "--graph", "fan.svg", "fan.litmus"], cwd=d)
+        secs = time.monotonic() - t0
+        note = f"fan.litmus: note: no graph fan.svg: Graphviz's layout took more than the --timeout of {limit:g} s\n"
+        drawn = (d / "fan.svg").exists()
+        record(p.returncode == 0 and p.stdout == "fan.litmus: PASS (the outcome is reachable)\n"
+               and (p.stderr == note) != drawn and secs < 2 * check + limit + 1.5
+               and sorted(f.name for f in d.iterdir()) == ["fan.dot", "fan.litmus"] + (["fan.svg"] if drawn else []),
+               f"rendering: the layout stops at --timeout {limit:g} (check {check:.1f} s, all {secs:.1f} s, "
+               f"drawn {drawn}, {p.returncode}, {p.stderr!r})")
+        p = run(["--max-memory", "48", "--graph", "mp.svg", str(MP)], cwd=d)
+        record(p.returncode == 0 and p.stderr.startswith(f"{MP}: note: no graph mp.svg: Graphviz failed (")
+               and p.stderr.endswith("within the --max-memory of 48 MB\n") and not (d / "mp.svg").exists(),
+               f"rendering: Graphviz runs within --max-memory, and past it there is a note ({p.stderr!r})")
+        p = run(["--graph", "mp.svg", str(MP)], cwd=d)
+        svg = d / "mp.svg"
+        record(p.returncode == 0 and svg.exists() and svg.read_text().rstrip().endswith("</svg>")
+               and not [f for f in d.iterdir() if f.name.startswith(".")],
+               f"rendering: a small picture is written whole, no temporary file left ({p.stderr!r})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
     linear_job_list(record, run)
     signals(record, run)
     open_files_limit(record, run)
+    rendering_budget(record, run)

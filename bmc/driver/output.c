@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* True when a and b are the same existing file. */
 static bool same_file(const struct stat *a, const char *b)
@@ -46,6 +47,16 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
         return false;
     fprintf(stderr, "(gpubmc --help lists the options)\n");
     return true;
+}
+
+void output_temp_path(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    int dirlen = (int)(base - path), stem = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
+    snprintf(buf, len, "%.*s.%.*s.gpubmc-%ld%s", dirlen, path, stem, base, (long)getpid(),
+             dot && dot > base ? dot : "");
 }
 
 bool output_write_json(const char *path, const cJSON *j)

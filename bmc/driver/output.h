@@ -13,6 +13,10 @@
 bool output_refused(const char *option, const char *path, const struct cli *cli,
                     const struct job_list *jobs);
 
+/* A temporary name beside path for writing it whole before a rename:
+ * DIR/.BASE.gpubmc-PID.EXT (the extension kept, for Graphviz). */
+void output_temp_path(const char *path, char *buf, size_t len);
+
 /* Writes j, formatted, to path; false after printing "PATH: error: ...". */
 bool output_write_json(const char *path, const cJSON *j);
 

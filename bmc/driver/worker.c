@@ -121,6 +121,25 @@ static bool should_retire(const struct budget *b, long start_kib)
     return peak_rss_kib() - start_kib > quarter_kib;
 }
 
+long worker_limit_memory(const struct budget *b)
+{
+    /* The budget is the program and what its checks allocate, not what
+     * the process inherits from the parent beyond the program (the job
+     * list, results waiting to be printed). */
+    unsigned long long size_kib;
+    long start_kib;
+    memory_now(&size_kib, &start_kib);
+    if (start_kib < peak_rss_kib())
+        start_kib = peak_rss_kib();
+    if (LIMIT_ADDRESS_SPACE && b->max_memory_mb > 0) {
+        unsigned long long inherited = size_kib > program_size_kib ? size_kib - program_size_kib : 0;
+        rlim_t bytes = ((rlim_t)b->max_memory_mb << 20) + ((rlim_t)inherited << 10);
+        struct rlimit lim = { bytes, bytes };
+        setrlimit(RLIMIT_AS, &lim);
+    }
+    return start_kib;
+}
+
 /* The worker: dies with its parent, limits its memory, then checks each
  * job index it reads and sends the result, until end of file. */
 static void worker_main(const struct job_list *jobs, const struct budget *b, int cmd, int out, pid_t parent)
@@ -134,20 +153,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
      * parent decides what is done and kills the workers. */
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
-    /* The budget is the program and what its checks allocate, not what
-     * the worker inherits from the parent beyond the program (the job
-     * list, results waiting to be printed). */
-    unsigned long long size_kib;
-    long start_kib;
-    memory_now(&size_kib, &start_kib);
-    if (start_kib < peak_rss_kib())
-        start_kib = peak_rss_kib();
-    if (LIMIT_ADDRESS_SPACE && b->max_memory_mb > 0) {
-        unsigned long long inherited = size_kib > program_size_kib ? size_kib - program_size_kib : 0;
-        rlim_t bytes = ((rlim_t)b->max_memory_mb << 20) + ((rlim_t)inherited << 10);
-        struct rlimit lim = { bytes, bytes };
-        setrlimit(RLIMIT_AS, &lim);
-    }
+    long start_kib = worker_limit_memory(b);
     int i;
     bool ok = true;
     while (ok && transfer_all(cmd, &i, sizeof i, false) && i >= 0 && i < jobs->n) {

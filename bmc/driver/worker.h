@@ -35,6 +35,11 @@ struct worker {
     bool retiring;           /* it exits after its current job */
 };
 
+/* Limits the address space of a process forked from the main one to
+ * the budget b beyond what it inherited past the program's start (the
+ * job list); returns its resident KiB now. */
+long worker_limit_memory(const struct budget *b);
+
 /* Monotonic seconds. */
 double worker_clock(void);
 
