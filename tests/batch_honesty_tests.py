@@ -212,6 +212,96 @@ def rendering_budget(record, run):
                f"rendering: a small picture is written whole, no temporary file left ({p.stderr!r})")
 
 
+def _snapshot(d):
+    """{relative path: bytes, or '-> target' for a link} of every file under d."""
+    got = {}
+    for f in sorted(d.rglob("*")):
+        if f.is_symlink():
+            got[str(f.relative_to(d))] = "-> " + os.readlink(f)
+        elif f.is_file():
+            got[str(f.relative_to(d))] = f.read_bytes()
+    return got
+
+
+def outputs_kept_apart(record, run):
+    """Outputs never write an input, never follow a symbolic link, never
+    replace a file the run did not create, and a failed write leaves the
+    old file whole."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        (d / "a.litmus").write_text(MP.read_text())
+        (d / "b.litmus").write_text(SB.read_text())
+        (d / "src.ptx").write_text(MP.read_text())
+        (d / "obs.log").write_text((ROOT / "tests" / "cuda" / "logs" / "allowed.log").read_text())
+        (d / "other.txt").write_text("mine\n")
+        os.symlink("b.litmus", d / "to-input.json")
+        os.symlink("other.txt", d / "to-other.dot")
+        before = _snapshot(d)
+        for args, what in ((["--witness", "obs.log", "--observed", "obs.log", "a.litmus"], "--witness over the --observed log"),
+                           (["--witness", "src.ptx", "--source", "src.ptx", "b.litmus"], "--witness over the --source program"),
+                           (["--witness", "to-input.json", "a.litmus"], "--witness through a link"),
+                           (["--graph", "to-other.dot", "a.litmus"], "--graph through a link")):
+            p = run(args, cwd=d)
+            record(p.returncode == 1 and p.stderr.startswith(f"gpubmc: error: {args[0]} ") and p.stdout == ""
+                   and _snapshot(d) == before, f"outputs: {what} is refused, nothing written ({p.stderr!r})")
+        # Directories of outputs gpubmc names: nothing there is replaced.
+        rel = ROOT / "tests" / "litmus" / "ptx" / "MP+rel.gpu+acq.gpu.litmus"
+        (d / "r.litmus").write_text(rel.read_text())
+        for em, target, want in (("em", None, "exists and differs: not replaced"),
+                                 ("em2", "../other.txt", "is a symbolic link: not written through")):
+            (d / em).mkdir()
+            out = f"{em}/r.weaken-order.L9.P0.litmus"   # the first rewrite's name
+            if target:
+                os.symlink(target, d / out)
+            else:
+                (d / out).write_text(SB.read_text())   # an input of this run
+            before = _snapshot(d)
+            p = run(["--transform", "weaken-order", "--emit-transformed", em, "r.litmus"] + ([] if target else [out]),
+                    cwd=d)
+            record(p.returncode == 1 and _snapshot(d) == before and f"{out} {want}" in p.stderr,
+                   f"outputs: --emit-transformed {'through a link' if target else 'over another input'}: "
+                   f"nothing written ({p.stderr!r})")
+        cu = d / "cu"
+        cu.mkdir()
+        (cu / "Makefile").write_text("all:\n\techo mine\n")
+        (cu / "params.txt").write_text("mine\n")
+        p = run(["--emit-cuda", "cu", "a.litmus"], cwd=d)
+        record(p.returncode == 1 and (cu / "Makefile").read_text() == "all:\n\techo mine\n"
+               and (cu / "params.txt").read_text() == "mine\n" and "cu/Makefile exists and differs" in p.stderr,
+               f"outputs: --emit-cuda keeps an existing Makefile and params.txt ({p.stderr!r})")
+        p = run(["--emit-cuda", "cu2", "a.litmus"], cwd=d)
+        again = run(["--emit-cuda", "cu2", "a.litmus"], cwd=d)
+        record(p.returncode == 0 and again.returncode == 0 and again.stderr == ""
+               and sorted(f.name for f in (d / "cu2").iterdir()) == ["Makefile", "a.cu", "params.txt"],
+               f"outputs: --emit-cuda into its own directory again keeps the same files ({again.stderr!r})")
+        (d / "a").mkdir()
+        (d / "a" / "b.litmus").write_text(MP.read_text())
+        (d / "a_b.litmus").write_text(SB.read_text())
+        for args, out in ((["--emit-cuda", "cu3"], "cu3/a_b.cu"), (["--graph-dir", "g"], "g/a_b.program_spec.dot")):
+            if args[0] == "--graph-dir":
+                (d / "g").mkdir()
+            p = run(args + ["a/b.litmus", "a_b.litmus"], cwd=d)
+            first = (d / out).read_text() if (d / out).exists() else ""
+            record(p.returncode == 1 and "a/b.litmus" in first and "a_b.litmus" not in first
+                   and p.stderr.startswith(f"a_b.litmus: error: {out} exists and differs: not replaced"),
+                   f"outputs: {args[0]}: a/b.litmus and a_b.litmus do not share {out} ({p.stderr!r})")
+        # A failed write (a full disk, here a file size limit) leaves the old witness whole.
+        w = d / "w.json"
+        w.write_text("old witness\n")
+
+        def small_files():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
+        p = subprocess.run([str(BIN), "--witness", "w.json", "a.litmus"], cwd=d, capture_output=True, text=True,
+                           timeout=60, preexec_fn=small_files)
+        record(p.returncode == 1 and w.read_text() == "old witness\n" and "w.json: error: cannot write: " in p.stderr
+               and not [f for f in d.iterdir() if ".gpubmc-" in f.name],
+               f"outputs: a witness that cannot be written whole leaves the old one ({p.returncode}, {p.stderr!r})")
+        p = run(["--witness", "w.json", "a.litmus"], cwd=d)
+        record(p.returncode == 0 and json.loads(w.read_text())["file"] == "a.litmus",
+               "outputs: --witness replaces a file of its own name")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
@@ -219,3 +309,4 @@ def batch_honesty(record, run):
     signals(record, run)
     open_files_limit(record, run)
     rendering_budget(record, run)
+    outputs_kept_apart(record, run)

@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bmc/driver/output.h"
 #include "encoders/progress.h"
+#include "util/newfile.h"
 
 /* Seconds Graphviz may lay out one graph without a --timeout: its layout
  * grows much faster than the graph (an IRIW of 100 readers sat 480 s at
@@ -110,15 +111,24 @@ static bool render_graph(const struct cli *cli, struct graph_renderer *gr, const
     return false;
 }
 
-/* render_graph through a temporary file beside path, renamed to path
- * when whole: a full disk or a render past its budget leaves no
- * truncated picture. */
+/* render_graph through a temporary file beside path, then named path:
+ * a failure leaves no truncated picture.  --graph FILE replaces a file
+ * there (not a symbolic link); --graph-dir replaces nothing
+ * (util/newfile.h), so that two checks never share a picture. */
 static bool write_graph(const struct cli *cli, struct graph_renderer *gr, const char *dot, const char *path,
                         char *err, size_t errlen, bool *note)
 {
     char tmp[4200];
-    output_temp_path(path, tmp, sizeof tmp);
+    struct stat st;
+    *note = false;
+    if (!cli->graph_dir && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        snprintf(err, errlen, "%s is a symbolic link: not written through", path);
+        return false;
+    }
+    newfile_temp_path(path, tmp, sizeof tmp);
     bool ok = render_graph(cli, gr, dot, tmp, err, errlen, note);
+    if (ok && cli->graph_dir)
+        return newfile_publish(tmp, path, err, errlen);
     if (ok && rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         ok = false;

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/newfile.h"
+
 /* True when a and b are the same existing file. */
 static bool same_file(const struct stat *a, const char *b)
 {
@@ -31,6 +33,10 @@ static const char *input_named(const char *path, const struct cli *cli, const st
     for (int i = 0; i < jobs->n; i++)
         if (same_file(&st, jobs->jobs[i].file))
             return jobs->jobs[i].file;
+    const char *others[] = { cli->opts.source, cli->opts.observed_log };   /* --source SRC, --observed LOG */
+    for (int i = 0; i < 2; i++)
+        if (others[i] && same_file(&st, others[i]))
+            return others[i];
     return NULL;
 }
 
@@ -39,7 +45,12 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
 {
     size_t len = strlen(path);
     const char *input = input_named(path, cli, jobs);
-    if (input)
+    struct stat st;
+    bool file = strcmp(option, "--witness") == 0 || strcmp(option, "--graph") == 0;   /* not a directory */
+    if (file && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        fprintf(stderr, "gpubmc: error: %s %s is a symbolic link; gpubmc does not write through one\n",
+                option, path);
+    else if (input)
         fprintf(stderr, "gpubmc: error: %s %s would overwrite the input %s\n", option, path, input);
     else if (len >= 7 && strcmp(path + len - 7, ".litmus") == 0)
         fprintf(stderr, "gpubmc: error: %s %s names a litmus file; give it a .json name\n", option, path);
@@ -49,26 +60,33 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
     return true;
 }
 
-void output_temp_path(const char *path, char *buf, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const char *dot = strrchr(base, '.');
-    int dirlen = (int)(base - path), stem = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
-    snprintf(buf, len, "%.*s.%.*s.gpubmc-%ld%s", dirlen, path, stem, base, (long)getpid(),
-             dot && dot > base ? dot : "");
-}
-
 bool output_write_json(const char *path, const cJSON *j)
 {
-    char *s = cJSON_Print(j);
-    FILE *f = s ? fopen(path, "w") : NULL;
+    char *s = cJSON_Print(j), tmp[4200];
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        fprintf(stderr, "%s: error: is a symbolic link: not written through\n", path);
+        free(s);
+        return false;
+    }
+    /* Whole or not at all: a temporary file beside it, renamed over it
+     * (a special file such as /dev/full is written in place). */
+    bool special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    newfile_temp_path(path, tmp, sizeof tmp);
+    const char *to = special ? path : tmp;
+    FILE *f = s ? fopen(to, "w") : NULL;
     bool ok = f && fputs(s, f) >= 0 && fputc('\n', f) != EOF && fflush(f) == 0 && !ferror(f);
     int e = errno;
     if (f && fclose(f) != 0 && ok) {
         ok = false;
         e = errno;
     }
+    if (ok && !special && rename(tmp, path) != 0) {
+        ok = false;
+        e = errno;
+    }
+    if (f && !ok && !special)
+        unlink(tmp);
     if (!ok)
         fprintf(stderr, "%s: error: cannot write: %s\n", path, s ? strerror(e) : "out of memory");
     free(s);

@@ -9,15 +9,14 @@
 
 /* True, after printing a usage error, when the output path given to option
  * names an input (a file or directory on the command line, an --expect
- * CSV, a file to check) or a .litmus file. */
+ * CSV, a file to check, the --source program, the --observed log) or a
+ * .litmus file, or when the file of --witness or --graph is a symbolic
+ * link. */
 bool output_refused(const char *option, const char *path, const struct cli *cli,
                     const struct job_list *jobs);
 
-/* A temporary name beside path for writing it whole before a rename:
- * DIR/.BASE.gpubmc-PID.EXT (the extension kept, for Graphviz). */
-void output_temp_path(const char *path, char *buf, size_t len);
-
-/* Writes j, formatted, to path; false after printing "PATH: error: ...". */
+/* Writes j, formatted, to path through a temporary file renamed over it
+ * (never through a symbolic link); false after printing "PATH: error: ...". */
 bool output_write_json(const char *path, const cJSON *j);
 
 /* Flushes standard output; false when some write to it failed, with the
