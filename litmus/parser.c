@@ -7,12 +7,15 @@
 #include "litmus/parse_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------------ */
 /* Errors and small helpers                                                  */
@@ -449,12 +452,23 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
  * than MAX_INPUT_BYTES (litmus_parse reports that); NULL and err on failure. */
 static char *read_file(const char *path, size_t *len, struct litmus_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    /* Opened without blocking and checked after opening: a file replaced
+     * by a FIFO (or a device) since it was listed is refused, not waited on. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
     char *buf = NULL;
     size_t cap = 0;
     *len = 0;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        snprintf(err->msg, sizeof err->msg, "not a regular file");
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
         snprintf(err->msg, sizeof err->msg, "cannot open file: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
     for (;;) {

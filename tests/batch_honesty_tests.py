@@ -302,6 +302,32 @@ def outputs_kept_apart(record, run):
                "outputs: --witness replaces a file of its own name")
 
 
+def fifo_after_listing(record, run):
+    """A file replaced by a FIFO after the job list was made is refused
+    when the worker opens it (non-blocking, then its type checked), not
+    waited on until --timeout calls it a timeout."""
+    slow = ROOT / "tests" / "heavy" / "lock-cas-10.litmus"
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        x = d / "x.litmus"
+        x.write_text(MP.read_text())
+        p = subprocess.Popen([str(BIN), "--bound", "2", "--timeout", "2", str(slow), str(x)], cwd=d,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.4)   # listed; the slow file is being checked
+        x.unlink()
+        os.mkfifo(x)
+        t0 = time.monotonic()
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        secs = time.monotonic() - t0
+        record(p.returncode == 1 and err == f"{x}: error: not a regular file\n" and len(out.splitlines()) == 1
+               and secs < 4, f"fifo: a file turned FIFO after listing is refused ({p.returncode}, {secs:.1f} s, "
+                             f"{out!r}, {err!r})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
@@ -310,3 +336,4 @@ def batch_honesty(record, run):
     open_files_limit(record, run)
     rendering_budget(record, run)
     outputs_kept_apart(record, run)
+    fifo_after_listing(record, run)
