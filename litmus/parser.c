@@ -526,8 +526,9 @@ struct litmus *litmus_parse_file(const char *path, struct litmus_error *err)
     text = read_file(path, &len, err);
     if (!text)
         return NULL;
-    if (!report_nul_byte(text, len, err))
-        l = litmus_parse(path, text, err);
+    size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;   /* a UTF-8 byte-order mark */
+    if (!report_nul_byte(text + bom, len - bom, err))
+        l = litmus_parse(path, text + bom, err);
     free(text);
     return l;
 }

@@ -328,6 +328,49 @@ def fifo_after_listing(record, run):
                              f"{out!r}, {err!r})")
 
 
+def small_ones(record, run):
+    """'--' ends the options; a UTF-8 byte-order mark is accepted (litmus
+    and CSV); a CSV line of any length is one row; a check that runs out
+    of a tiny --max-memory names it; control characters in file names are
+    escaped in human output; a directory with nothing to check is an
+    error."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        (d / "-x.litmus").write_text(MP.read_text())
+        p = run(["--", "-x.litmus"], cwd=d)
+        record(p.returncode == 0 and p.stdout == "-x.litmus: PASS (the outcome is reachable)\n",
+               f"small: -- ends the options ({p.returncode}, {p.stderr!r})")
+        p = run(["--json", "--", "--json"], cwd=d)
+        record(p.returncode == 1 and p.stderr == "--json: error: cannot open: No such file or directory\n",
+               f"small: after --, an option's name is a file ({p.stderr!r})")
+        bom = b"\xef\xbb\xbf"
+        (d / "bom.litmus").write_bytes(bom + MP.read_bytes())
+        (d / "bom.csv").write_bytes(bom + b"# model=ptx-v6.0\nbom.litmus,PASS\n")
+        p = run(["--expect", "bom.csv"], cwd=d)
+        record(p.returncode == 0 and p.stdout == "1 passed, 0 failed\n",
+               f"small: a byte-order mark opens a litmus file and a CSV ({p.returncode}, {p.stdout!r}, {p.stderr!r})")
+        row = f"bom.litmus,PASS,{'y' * 5000}"   # the third column, its source, is free text
+        (d / "long.csv").write_text(f"# model=ptx-v6.0\n{row}\n")
+        p = run(["--expect", "long.csv"], cwd=d)
+        record(p.returncode == 0 and p.stdout == "1 passed, 0 failed\n" and p.stderr == "",
+               f"small: a CSV line of {len(row)} bytes is one row ({p.returncode}, {p.stderr[:200]!r})")
+        p = run(["--json", "--max-memory", "5", str(MP)])
+        rows = _rows(p.stdout)
+        record(p.returncode == 1 and len(rows) == 1 and rows[0]["reason"] == f"{MP}: error: out of memory: the "
+               "check needs more than the --max-memory of 5 MB",
+               f"small: --max-memory 5 names the budget ({rows})")
+        odd = d / "tab\there\x1b[31m.litmus"
+        odd.write_text(MP.read_text())
+        p = run([odd.name, "gone\x07.litmus"], cwd=d)
+        record(p.stdout == "tab\\there\\x1b[31m.litmus: PASS (the outcome is reachable)\n"
+               and p.stderr == "gone\\x07.litmus: error: cannot open: No such file or directory\n",
+               f"small: control characters in names are escaped ({p.stdout!r}, {p.stderr!r})")
+        (d / "empty" / "sub").mkdir(parents=True)
+        p = run(["empty"], cwd=d)
+        record(p.returncode == 1 and p.stderr == "empty: error: no .litmus file in this directory or under it\n",
+               f"small: a directory with nothing to check is an error ({p.returncode}, {p.stderr!r})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
@@ -337,3 +380,4 @@ def batch_honesty(record, run):
     rendering_budget(record, run)
     outputs_kept_apart(record, run)
     fifo_after_listing(record, run)
+    small_ones(record, run)

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bmc/driver/output.h"
 #include "util/xalloc.h"
 
 /* SIGINT or SIGTERM during a batch: the signal, and a pipe its handler
@@ -71,8 +72,10 @@ static void draw_progress(struct collector *c)
 }
 
 /* Writes each line of log to stderr after "FILE: ". */
-static void pass_on_log(const char *file, const char *log)
+static void pass_on_log(const char *name, const char *log)
 {
+    char shown[8192];
+    const char *file = output_shown(name, shown, sizeof shown);
     while (*log) {
         size_t len = strcspn(log, "\n");
         fprintf(stderr, "%s: %.*s\n", file, (int)len, log);

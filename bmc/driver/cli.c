@@ -435,8 +435,13 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     cli->csv = calloc((size_t)argc, sizeof *cli->csv);
     if (!cli->files || !cli->csv)
         return usage_error("%s", "out of memory");
+    bool options = true;   /* until "--" */
     for (int i = 1; i < argc; i++) {
-        if (argv[i][0] != '-' || argv[i][1] == '\0') {
+        if (options && strcmp(argv[i], "--") == 0) {
+            options = false;
+            continue;
+        }
+        if (!options || argv[i][0] != '-' || argv[i][1] == '\0') {
             cli->files[cli->nfiles++] = argv[i];
             continue;
         }

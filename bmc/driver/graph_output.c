@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bmc/driver/output.h"
 #include "encoders/progress.h"
 #include "util/newfile.h"
 
@@ -183,12 +184,14 @@ bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct
     const char *const *rels = cli->ngraph_rels ? (const char *const *)cli->graph_rels : NULL;
     char *dot = graph_dot(o, rels, cli->ngraph_rels, err, sizeof err);
     bool ok = true;
+    char shown[8192];
+    const char *file = output_shown(job->file, shown, sizeof shown);
     if (!dot && !r->witness && !(r->explanation && cJSON_GetObjectItem(r->explanation, "witness"))) {
-        fprintf(stderr, "%s: note: no graph: no single execution decides %s %s%s\n", job->file,
+        fprintf(stderr, "%s: note: no graph: no single execution decides %s %s%s\n", file,
                 property_name(job->opts.property), verdict_name(r->verdict),
                 job->opts.explain ? "" : " (--explain draws the execution without the axioms that forbid it)");
     } else if (!dot) {
-        fprintf(stderr, "%s: error: %s\n", job->file, err);
+        fprintf(stderr, "%s: error: %s\n", file, err);
         ok = false;
     } else {
         if (cli->graph_dir)
@@ -197,7 +200,7 @@ bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct
             snprintf(path, sizeof path, "%s", cli->graph_path);
         bool note;
         if (!write_graph(cli, gr, dot, path, err, sizeof err, &note)) {
-            fprintf(stderr, "%s: %s: %s\n", job->file, note ? "note" : "error", err);
+            fprintf(stderr, "%s: %s: %s\n", file, note ? "note" : "error", err);
             ok = note;
         }
     }

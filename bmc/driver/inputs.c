@@ -115,7 +115,10 @@ void inputs_add(struct inputs *in, const char *path)
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         struct ancestors up = { 0 };
+        int before = in->n;
         walk_dir(in, path, &st, &up);
+        if (in->n == before)   /* nothing to check is no pass */
+            add(in, path, "no .litmus file in this directory or under it");
     } else {
         char why[128];
         add(in, path, input_problem(path, why, sizeof why));

@@ -108,10 +108,12 @@ static bool read_csv(const char *path, const struct check_opts *defaults, struct
     XGROW(out->opts, out->opts_cap, out->nopts + 1);
     struct check_opts *o = out->opts[out->nopts++] = xcalloc(1, sizeof *o);
     *o = *defaults;
-    char line[4096];
+    char *text = NULL;   /* a line of any length */
+    size_t cap = 0;
     bool ok = true;
     int first_row = out->n;
-    for (int ln = 1; ok && fgets(line, sizeof line, f); ln++) {
+    for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
+        char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
         line[strcspn(line, "\r\n")] = '\0';
         if (ln == 1 && line[0] == '#') {
             for (char *tok = strtok(line + 1, " \t"); ok && tok; tok = strtok(NULL, " \t")) {
@@ -157,6 +159,7 @@ static bool read_csv(const char *path, const struct check_opts *defaults, struct
                  "after the header", path);
         ok = false;
     }
+    free(text);
     fclose(f);
     return ok;
 }

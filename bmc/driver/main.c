@@ -70,24 +70,26 @@ static void report_json(const struct job *job, const struct check_result *r)
  * expectation, only a mismatch. */
 static void report_human(const struct run *run, const struct job *job, const struct check_result *r)
 {
-    const char *file = job->file;
+    char shown[8192], reason_shown[4200];
+    const char *file = output_shown(job->file, shown, sizeof shown);
+    const char *reason = output_shown(r->reason, reason_shown, sizeof reason_shown);
     if (job->has_expected) {
         if (job->expected != r->verdict && job_several_models(job))
             printf("%s: %s (%s): expected %s, got %s (%s)\n", file, property_name(job->opts.property),
                    progress_name(job->opts.progress), verdict_name(job->expected), verdict_name(r->verdict),
-                   r->reason);
+                   reason);
         else if (job->expected != r->verdict)
             printf("%s: %s: expected %s, got %s (%s)\n", file, property_name(job->opts.property),
-                   verdict_name(job->expected), verdict_name(r->verdict), r->reason);
+                   verdict_name(job->expected), verdict_name(r->verdict), reason);
         return;
     }
     if (r->verdict == V_ERROR)
         return;
     if (run->cli->nproperties > 1)
         printf("%s: %s: %s (%s)\n", file, property_name(job->opts.property),
-               verdict_name(r->verdict), r->reason);
+               verdict_name(r->verdict), reason);
     else
-        printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
+        printf("%s: %s (%s)\n", file, verdict_name(r->verdict), reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
     if (r->details && job->opts.kind == CK_OBSERVED)
@@ -121,8 +123,9 @@ static void add_witness(cJSON *all, const struct job *job, struct check_result *
  * several); human output of such a check is the table, printed before. */
 static void one_result(struct run *run, const struct job *job, struct check_result *r, bool table, bool first)
 {
+    char shown[4200];
     if (r->verdict == V_ERROR && !job->has_expected && first)
-        fprintf(stderr, "%s\n", r->reason);
+        fprintf(stderr, "%s\n", output_shown(r->reason, shown, sizeof shown));
     if (run->cli->json)
         report_json(job, r);
     else if (!table || job->has_expected)
@@ -150,7 +153,8 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
  * models in one line. */
 static void report_table(const struct run *run, const struct job *job, const struct check_result *r)
 {
-    printf("%s:%s", job->file, run->cli->nproperties > 1 ? " termination:" : "");
+    char shown[8192];
+    printf("%s:%s", output_shown(job->file, shown, sizeof shown), run->cli->nproperties > 1 ? " termination:" : "");
     for (int i = 0; i < r->nprogress; i++) {
         const struct progress_result *pr = &r->progress[i];
         printf("%s %s %s", i ? "," : "", progress_name(pr->model), verdict_name(pr->verdict));

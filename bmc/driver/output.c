@@ -60,6 +60,22 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
     return true;
 }
 
+const char *output_shown(const char *s, char *buf, size_t len)
+{
+    size_t used = 0;
+    for (; *s && used + 5 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != 0x7f)
+            buf[used++] = (char)c;
+        else if (c == '\t' || c == '\n' || c == '\r')
+            used += (size_t)snprintf(buf + used, len - used, "\\%c", c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+        else
+            used += (size_t)snprintf(buf + used, len - used, "\\x%02x", c);
+    }
+    buf[used] = '\0';
+    return buf;
+}
+
 bool output_write_json(const char *path, const cJSON *j)
 {
     char *s = cJSON_Print(j), tmp[4200];

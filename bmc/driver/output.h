@@ -15,6 +15,10 @@
 bool output_refused(const char *option, const char *path, const struct cli *cli,
                     const struct job_list *jobs);
 
+/* s for human output, into buf: control characters (a tab, an escape
+ * sequence in a file name) as \t, \n, \r or \xHH.  Returns buf. */
+const char *output_shown(const char *s, char *buf, size_t len);
+
 /* Writes j, formatted, to path through a temporary file renamed over it
  * (never through a symbolic link); false after printing "PATH: error: ...". */
 bool output_write_json(const char *path, const cJSON *j);

@@ -140,6 +140,18 @@ long worker_limit_memory(const struct budget *b)
     return start_kib;
 }
 
+/* A check that caught its own allocation failure ("FILE: error: out of
+ * memory") says which budget it ran out of, as a worker that died of it
+ * does. */
+static void name_the_budget(struct check_result *r, const char *file, const struct budget *b)
+{
+    const char *tail = ": error: out of memory";
+    size_t len = strlen(r->reason), tl = strlen(tail);
+    if (r->verdict == V_ERROR && b->max_memory_mb > 0 && len >= tl && strcmp(r->reason + len - tl, tail) == 0)
+        snprintf(r->reason, sizeof r->reason, "%s: error: out of memory: the check needs more than the "
+                 "--max-memory of %ld MB", file, b->max_memory_mb);
+}
+
 /* The worker: dies with its parent, limits its memory, then checks each
  * job index it reads and sends the result, until end of file. */
 static void worker_main(const struct job_list *jobs, const struct budget *b, int cmd, int out, pid_t parent)
@@ -160,6 +172,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
         struct message m;
         memset(&m, 0, sizeof m);
         check_job(jobs->jobs[i].file, &jobs->jobs[i].opts, &m.r);
+        name_the_budget(&m.r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, start_kib);
         char *witness = take_json(&m.r.witness, &m.witness_len);
         char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
