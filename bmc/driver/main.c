@@ -21,7 +21,7 @@ struct run {
     int stdout_errno;        /* the first failed write to stdout, or 0 */
     bool some_model;                          /* some check ran under a model */
     bool axiom_applies[CHECK_MAX_DISABLED];   /* --no-axiom i named an axiom of one */
-    cJSON *witnesses;        /* for --witness */
+    struct json_stream *witnesses;   /* for --witness: written as they come */
     struct graph_renderer *renderer;   /* for --graph and --graph-dir */
 };
 
@@ -98,8 +98,8 @@ static void report_human(const struct run *run, const struct job *job, const str
         refinement_print(stdout, r->details);
 }
 
-/* Collects a witness entry for --witness. */
-static void add_witness(cJSON *all, const struct job *job, struct check_result *r)
+/* Writes a witness entry to the --witness file. */
+static void add_witness(struct json_stream *all, const struct job *job, struct check_result *r)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", job->file);
@@ -116,7 +116,8 @@ static void add_witness(cJSON *all, const struct job *job, struct check_result *
     if (r->explanation)
         cJSON_AddItemToObject(o, "explanation", r->explanation);
     r->explanation = NULL;
-    cJSON_AddItemToArray(all, o);
+    output_stream_add(all, o);
+    cJSON_Delete(o);
 }
 
 /* Reports and tallies one result (of one progress model, for a check of
@@ -141,7 +142,7 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
             run->mismatched++;
     }
     run->any_error |= !graph_output(run->cli, run->renderer, job, r);
-    if (run->cli->witness_path)
+    if (run->witnesses)
         add_witness(run->witnesses, job, r);
     const struct model_desc *md = model_find(r->model);
     run->some_model |= md != NULL;
@@ -220,12 +221,15 @@ static bool axioms_applied(const struct run *run)
     return ok;
 }
 
-/* Writes the collected witnesses (one object for one result); false after
- * an error. */
-static bool write_witnesses(const char *path, cJSON *all)
+/* How many results the jobs give: one each, or one per progress model. */
+static long results_of(const struct job_list *jobs)
 {
-    cJSON *out = cJSON_GetArraySize(all) == 1 ? cJSON_GetArrayItem(all, 0) : all;
-    return output_write_json(path, out);
+    long n = 0;
+    for (int i = 0; i < jobs->n; i++) {
+        enum progress_model ms[CHECK_PROGRESS_MODELS];
+        n += job_several_models(&jobs->jobs[i]) ? check_progress_models(&jobs->jobs[i].opts, ms) : 1;
+    }
+    return n;
 }
 
 /* Builds the job list and refuses what cannot run; 0 or 1 (message printed). */
@@ -261,10 +265,12 @@ int main(int argc, char **argv)
         cli_free(&cli);
         return rc == 2 && output_stdout_ok(0) ? 0 : 1;
     }
-    struct run run = { .cli = &cli, .witnesses = cJSON_CreateArray(), .renderer = graph_renderer_new() };
-    int stopped = batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
-    bool broken = cli.witness_path && !write_witnesses(cli.witness_path, run.witnesses);
-    cJSON_Delete(run.witnesses);
+    struct json_stream witnesses;   /* one object for one result, else an array */
+    bool broken = cli.witness_path && !output_stream_open(&witnesses, cli.witness_path, results_of(&jobs) != 1);
+    struct run run = { .cli = &cli, .witnesses = cli.witness_path && !broken ? &witnesses : NULL,
+                       .renderer = graph_renderer_new() };
+    int stopped = broken ? 0 : batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
+    broken |= run.witnesses && !output_stream_close(run.witnesses);
     graph_renderer_free(run.renderer);
     bool expectations = cli.ncsv > 0;
     if (expectations)

@@ -3,6 +3,7 @@
 #include "bmc/driver/output.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,37 +77,52 @@ const char *output_shown(const char *s, char *buf, size_t len)
     return buf;
 }
 
-bool output_write_json(const char *path, const cJSON *j)
+bool output_stream_open(struct json_stream *s, const char *path, bool array)
 {
-    char *s = cJSON_Print(j), tmp[4200];
     struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        fprintf(stderr, "%s: error: is a symbolic link: not written through\n", path);
-        free(s);
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    s->array = array;
+    bool special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    newfile_temp_path(path, s->tmp, sizeof s->tmp);
+    if (special)
+        s->tmp[0] = '\0';
+    s->f = fopen(special ? path : s->tmp, "w");
+    if (!s->f) {
+        fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
         return false;
     }
-    /* Whole or not at all: a temporary file beside it, renamed over it
-     * (a special file such as /dev/full is written in place). */
-    bool special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-    newfile_temp_path(path, tmp, sizeof tmp);
-    const char *to = special ? path : tmp;
-    FILE *f = s ? fopen(to, "w") : NULL;
-    bool ok = f && fputs(s, f) >= 0 && fputc('\n', f) != EOF && fflush(f) == 0 && !ferror(f);
-    int e = errno;
-    if (f && fclose(f) != 0 && ok) {
-        ok = false;
-        e = errno;
-    }
-    if (ok && !special && rename(tmp, path) != 0) {
-        ok = false;
-        e = errno;
-    }
-    if (f && !ok && !special)
-        unlink(tmp);
-    if (!ok)
-        fprintf(stderr, "%s: error: cannot write: %s\n", path, s ? strerror(e) : "out of memory");
-    free(s);
-    return ok;
+    if (array && fputs("[", s->f) < 0)
+        s->err = errno ? errno : EIO;
+    return true;
+}
+
+void output_stream_add(struct json_stream *s, const cJSON *item)
+{
+    char *text = cJSON_Print(item);
+    if (!text && !s->err)
+        s->err = ENOMEM;
+    if (text && !s->err && fprintf(s->f, "%s%s", s->n ? ", " : "", text) < 0)
+        s->err = errno ? errno : EIO;
+    s->n++;
+    free(text);
+}
+
+bool output_stream_close(struct json_stream *s)
+{
+    if (s->array && !s->err && fputs("]", s->f) < 0)
+        s->err = errno ? errno : EIO;
+    if (!s->err && (fputc('\n', s->f) == EOF || fflush(s->f) != 0 || ferror(s->f)))
+        s->err = errno ? errno : EIO;
+    if (fclose(s->f) != 0 && !s->err)
+        s->err = errno ? errno : EIO;
+    if (!s->err && s->tmp[0] && rename(s->tmp, s->path) != 0)
+        s->err = errno;
+    if (s->err && s->tmp[0])
+        unlink(s->tmp);
+    if (s->err)
+        fprintf(stderr, "%s: error: cannot write: %s\n", s->path, strerror(s->err));
+    return !s->err;
 }
 
 bool output_flush(int *first_errno)

@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "bmc/driver/cli.h"
 
@@ -19,9 +20,25 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
  * sequence in a file name) as \t, \n, \r or \xHH.  Returns buf. */
 const char *output_shown(const char *s, char *buf, size_t len);
 
-/* Writes j, formatted, to path through a temporary file renamed over it
- * (never through a symbolic link); false after printing "PATH: error: ...". */
-bool output_write_json(const char *path, const cJSON *j);
+/* A JSON file written item by item (--witness): an array, or with one
+ * item that item alone, in a temporary file renamed over path at the end
+ * (a special file such as /dev/full is written in place). */
+struct json_stream {
+    const char *path;
+    char tmp[4200];
+    FILE *f;
+    bool array;
+    int n, err;              /* items written; the first errno (0: none) */
+};
+
+/* Starts the file (array: false when exactly one item will come); false
+ * after printing "PATH: error: ..." when it cannot be made. */
+bool output_stream_open(struct json_stream *s, const char *path, bool array);
+/* Writes item, formatted. */
+void output_stream_add(struct json_stream *s, const cJSON *item);
+/* Ends the file and gives it its name; false after printing "PATH:
+ * error: cannot write: ...". */
+bool output_stream_close(struct json_stream *s);
 
 /* Flushes standard output; false when some write to it failed, with the
  * errno of the first failure kept in *first_errno (if 0 before). */
