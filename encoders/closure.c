@@ -66,11 +66,11 @@ static int add_entry(struct closure *cl, int i, int j, lit l)
         free(oldslot);
     }
     if (cl->count == cl->cap) {
-        cl->cap = cl->cap ? 2 * cl->cap : 256;
-        cl->ei = xrealloc(cl->ei, (size_t)cl->cap * sizeof *cl->ei);
-        cl->ej = xrealloc(cl->ej, (size_t)cl->cap * sizeof *cl->ej);
-        cl->ev = xrealloc(cl->ev, (size_t)cl->cap * sizeof *cl->ev);
-        cl->need = xrealloc(cl->need, (size_t)cl->cap * sizeof *cl->need);
+        cl->cap = xcapacity(cl->cap, cl->count + 1, 256);
+        XRESIZE(cl->ei, cl->cap);
+        XRESIZE(cl->ej, cl->cap);
+        XRESIZE(cl->ev, cl->cap);
+        XRESIZE(cl->need, cl->cap);
     }
     int e = cl->count++;
     cl->ei[e] = i;
@@ -302,10 +302,7 @@ int cnf_closure(struct cnf *c, int n, const int *start, const int *col, const li
         c->ext_state[EXT_CLOSURE] = xcalloc(1, sizeof(struct closures));
     }
     struct closures *cs = c->ext_state[EXT_CLOSURE];
-    if (cs->count == cs->cap) {
-        cs->cap = cs->cap ? 2 * cs->cap : 8;
-        cs->list = xrealloc(cs->list, (size_t)cs->cap * sizeof *cs->list);
-    }
+    XGROW(cs->list, cs->cap, cs->count + 1);
     int index = cs->count++;
     struct closure *cl = &cs->list[index];
     *cl = (struct closure){ .n = n };

@@ -51,10 +51,10 @@ static void grow_vars(struct cnf *c)
 {
     if ((size_t)c->nvars < c->defs_cap)
         return;
-    size_t old = c->defs_cap, cap = old ? 2 * old : 1024;
-    c->defs = xrealloc(c->defs, cap * sizeof *c->defs);
-    c->eval_at = xrealloc(c->eval_at, cap * sizeof *c->eval_at);
-    c->eval_val = xrealloc(c->eval_val, cap * sizeof *c->eval_val);
+    size_t old = c->defs_cap, cap = xcapacity(old, (size_t)c->nvars + 1, 1024);
+    XRESIZE(c->defs, cap);
+    XRESIZE(c->eval_at, cap);
+    XRESIZE(c->eval_val, cap);
     memset(c->defs + old, 0, (cap - old) * sizeof *c->defs);
     memset(c->eval_at + old, 0, (cap - old) * sizeof *c->eval_at);
     c->defs_cap = cap;
@@ -80,10 +80,7 @@ lit cnf_gate_var(struct cnf *c, struct gate_def def)
 
 size_t cnf_push(struct cnf *c, size_t top, lit l)
 {
-    if (top == c->work_cap) {
-        c->work_cap = c->work_cap ? 2 * c->work_cap : 256;
-        c->work = xrealloc(c->work, c->work_cap * sizeof *c->work);
-    }
+    XGROW_FROM(c->work, c->work_cap, top + 1, 256);
     c->work[top] = l;
     return top + 1;
 }

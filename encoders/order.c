@@ -257,10 +257,7 @@ void cnf_order(struct cnf *c, int n, const int *start, const int *col, const lit
         c->ext_state[EXT_ORDER] = xcalloc(1, sizeof(struct orders));
     }
     struct orders *os = c->ext_state[EXT_ORDER];
-    if (os->count == os->cap) {
-        os->cap = os->cap ? 2 * os->cap : 4;
-        os->list = xrealloc(os->list, (size_t)os->cap * sizeof *os->list);
-    }
+    XGROW_FROM(os->list, os->cap, os->count + 1, 4);
     o.triples = triples;
     os->list[os->count++] = o;
 }

@@ -11,10 +11,7 @@
 
 void *rels_alloc(struct rels *A, size_t count, size_t size)
 {
-    if (A->nowned == A->owned_cap) {
-        A->owned_cap = A->owned_cap ? 2 * A->owned_cap : 64;
-        A->owned = xrealloc(A->owned, (size_t)A->owned_cap * sizeof *A->owned);
-    }
+    XGROW_FROM(A->owned, A->owned_cap, A->nowned + 1, 64);
     void *p = xcalloc(count ? count : 1, size);
     A->owned[A->nowned++] = p;
     return p;
@@ -73,10 +70,9 @@ void rels_stack_reserve(struct rels *A, int k)
 {
     if (A->stop + k <= A->scap)
         return;
-    while (A->stop + k > A->scap)
-        A->scap = A->scap ? 2 * A->scap : 1024;
-    A->scol = xrealloc(A->scol, (size_t)A->scap * sizeof *A->scol);
-    A->sval = xrealloc(A->sval, (size_t)A->scap * sizeof *A->sval);
+    A->scap = xcapacity(A->scap, A->stop + k, 1024);
+    XRESIZE(A->scol, A->scap);
+    XRESIZE(A->sval, A->scap);
 }
 
 /* The set whose membership is member[] (literals exec_i). */
@@ -248,10 +244,10 @@ void rel_builder_init(struct rel_builder *bld)
 void rel_add(struct rel_builder *bld, int i, int j, lit l)
 {
     if (bld->count == bld->cap) {
-        bld->cap = bld->cap ? 2 * bld->cap : 64;
-        bld->i = xrealloc(bld->i, (size_t)bld->cap * sizeof *bld->i);
-        bld->j = xrealloc(bld->j, (size_t)bld->cap * sizeof *bld->j);
-        bld->l = xrealloc(bld->l, (size_t)bld->cap * sizeof *bld->l);
+        bld->cap = xcapacity(bld->cap, bld->count + 1, 64);
+        XRESIZE(bld->i, bld->cap);
+        XRESIZE(bld->j, bld->cap);
+        XRESIZE(bld->l, bld->cap);
     }
     bld->i[bld->count] = i;
     bld->j[bld->count] = j;

@@ -272,10 +272,9 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
     for (int i = 0; i < n; i++) {
         int base = A->stop, k = rel_enum(A, r, i, flip);
         if (size + k > cap) {
-            while (size + k > cap)
-                cap *= 2;
-            col = xrealloc(col, (size_t)cap * sizeof *col);
-            val = xrealloc(val, (size_t)cap * sizeof *val);
+            cap = xcapacity(cap, size + k, 64);
+            XRESIZE(col, cap);
+            XRESIZE(val, cap);
         }
         if (k > 0) {
             memcpy(col + size, A->scol + base, (size_t)k * sizeof *col);

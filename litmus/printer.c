@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 /* A growing string; failed set once an allocation failed. */
 struct text {
     char *s;
@@ -29,9 +31,7 @@ static void put(struct text *t, const char *fmt, ...)
         return;
     }
     if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
+        size_t cap = xcapacity(t->cap, t->len + (size_t)n + 1, 256);
         char *grown = realloc(t->s, cap);
         if (!grown) {
             t->failed = true;

@@ -10,13 +10,13 @@
 
 static const struct model_desc models[] = {
     { "ptx-v6.0", DIALECT_PTX, false, model_ptx60_axioms, model_ptx60_build, model_ptx60_po_facts,
-      { "ScPerLocation", "ScPerLocation", "Coherence2 ScPerLocation" } },
+      { "ScPerLocation", "ScPerLocation", "Coherence2 ScPerLocation" }, NULL },
     { "ptx-v7.5", DIALECT_PTX, false, model_ptx75_axioms, model_ptx75_build, model_ptx75_po_facts,
-      { "Causality", "Coherence", "Coherence" } },
+      { "Causality", "Coherence", "Coherence" }, NULL },
     { "vulkan", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_build, model_vulkan_po_facts,
-      { "consistency-cycle", "consistency-cycle", "consistency-cycle" } },
+      { "consistency-cycle", "consistency-cycle", "consistency-cycle" }, NULL },
     { "vulkan-nochains", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_nochains_build,
-      model_vulkan_po_facts, { "consistency-cycle", "consistency-cycle", "consistency-cycle" } },
+      model_vulkan_po_facts, { "consistency-cycle", "consistency-cycle", "consistency-cycle" }, NULL },
 };
 
 #define NMODELS (sizeof models / sizeof models[0])
@@ -160,11 +160,7 @@ void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
         const int *cols;
         const lit *lits;
         int len = ax->kind == AX_EMPTY ? rel_row(r, i, &cols, &lits) : 1;
-        if (count + len > cap) {
-            while (count + len > cap)
-                cap *= 2;
-            pairs = xrealloc(pairs, (size_t)cap * sizeof *pairs);
-        }
+        XGROW(pairs, cap, count + len);
         for (int e = 0; e < len; e++)
             pairs[count++] = ax->kind == AX_EMPTY ? lits[e] : rel_get(r, i, i);
     }

@@ -51,6 +51,7 @@ struct model_desc {
      * axioms it rests on (space-separated) */
     unsigned (*po_facts)(const struct program *p, int a, int b);
     const char *fact_axioms[PO_NFACTS];
+    const void *data;        /* what build reads besides (a --cat model's program) */
 };
 
 /* The model called name, or NULL. */

@@ -4,7 +4,7 @@ says that it skips when the corpus is not there."""
 import json, pathlib, re, subprocess, sys, tempfile
 
 from testlib import record, run
-from testpaths import BIN, CORPUS, ROOT, SHARED, corpus_missing_note, corpus_present
+from testpaths import BIN, CORPUS, ROOT, SCOREBOARD, corpus_missing_note, corpus_present
 
 # the corpus suites whose models and properties are implemented
 SUITES = ["PTXv6_0", "PTXv7_5", "VULKAN", "VULKAN-NOCHAINS", "VULKAN-DR",
@@ -25,7 +25,7 @@ def missing_corpus_files():
 
 def corpus():
     """The scoreboard (../shared/tools/score.py) over SUITES: every row must match."""
-    score = SHARED / "tools" / "score.py"
+    score = SCOREBOARD
     if not corpus_present() or not score.exists():
         print(corpus_missing_note("corpus scoreboard") if not corpus_present() else f"SKIP corpus scoreboard: {score} not found")
         return

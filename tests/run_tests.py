@@ -12,8 +12,10 @@ say that they skip when it is not there; nothing fails for its absence."""
 import argparse, resource, sys, time
 
 import batch_tests
+import cat_tests
 import corpus_tests
 import cuda_tests
+import docs_tests
 import explain_tests
 import gallery_tests
 import layout_tests
@@ -50,6 +52,7 @@ GROUPS = [
     ("batch", "directories, --expect, -j, --shard", lambda: batch_tests.batch_mode(record, run)),
     ("shards", "four shards through GNU parallel give one run", lambda: shard_tests.shards(record, BIN)),
     ("trust", "budgets, signals, writes, options, documentation", lambda: trust_tests.trust(record, run)),
+    ("docs", "README and docs/: examples, commands, usage, links", lambda: docs_tests.docs(record, run)),
     ("explain", "--explain sets minimal; graphs", lambda: explain_tests.explanations_and_graphs(record, run)),
     ("gallery", "gallery verdicts and pictures", lambda: gallery_tests.gallery(record, run)),
     ("random-fragment", "random fragment programs on both termination engines",
@@ -58,6 +61,7 @@ GROUPS = [
      lambda: random_tests.random_crosscheck(random_tests.CROSSCHECK_N)),
     ("cuda", "CUDA harness: emitted programs, a handful compiled, hardware logs", lambda: cuda_tests.cuda(record, run)),
     ("corpus", "the labelled corpus scoreboard", corpus_tests.corpus),
+    ("cat", "--cat: own cat files, errors; built-ins against their cat files", lambda: cat_tests.cat(record, run)),
     ("vulkan-liveness", "Vulkan liveness suites on both engines", corpus_tests.vulkan_liveness),
     ("ptx-liveness", "PTX liveness suites on both engines", corpus_tests.ptx_liveness_engines),
     ("conformance", "make conformance on a Dat3M-shaped view of the corpus", corpus_tests.conformance_view),
@@ -70,6 +74,7 @@ LONG_GROUPS = [
     ("random-fragment-long", "5,000 more random fragment programs",
      lambda: random_tests.random_fragment(5000, seed=10001)),
     ("crosscheck-long", "10,000 more random programs", lambda: random_tests.random_crosscheck(10000, seed=20001)),
+    ("cat-long", "--cat on the Vulkan liveness suites; 1,000 random programs", lambda: cat_tests.cat_long(record, run)),
 ]
 
 

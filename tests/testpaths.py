@@ -9,6 +9,7 @@ BUILD = ROOT / os.environ.get("BUILD", "build")
 BIN = BUILD / "gpubmc"
 SHARED = ROOT.parent / "shared"
 CORPUS = pathlib.Path(os.environ.get("GPUBMC_CORPUS", SHARED / "corpus"))
+SCOREBOARD = CORPUS.parent / "tools" / "score.py"   # the scoreboard beside the corpus
 
 
 def corpus_present():

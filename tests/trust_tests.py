@@ -1,7 +1,7 @@
 """Trust tests (issue 14): time and memory budgets, inputs that are not
 regular files, workers that die with their parent or crash, failed
 writes, inputs never written to, --expect that compares nothing, options
-that do not apply, one error format, and --help, man page and README in
+that do not apply, one error format, and --help, man page and docs/usage.md in
 agreement.
 Called by run_tests.py with its record() and run() helpers."""
 import json, os, pathlib, re, shutil, signal, subprocess, tempfile, time
@@ -345,6 +345,7 @@ def documentation(record, run):
                "--max-memory": "300", "--graph": "{tmp}/g.dot", "--graph-dir": "{tmp}",
                "--graph-format": "svg", "--graph-relations": "rf,co", "--source": str(GOOD[0]),
                "--transform": "weaken-order", "--emit-transformed": "{tmp}", "--compare-model": "ptx-v6.0",
+               "--cat": str(ROOT / "tests" / "cat" / "sc.cat"),
                "--max-states": "1000", "--emit-cuda": "{tmp}/cuda", "--symmetry-key": "last",
                "--observed": str(ROOT / "tests" / "cuda" / "logs" / "allowed.log")}
     needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"],

@@ -35,13 +35,10 @@ char *xstrdup(const char *s)
     return d;
 }
 
-void xgrow(void **arr, size_t es, int *cap, int need)
+size_t xcapacity(size_t cap, size_t need, size_t first)
 {
-    if (need <= *cap)
-        return;
-    int ncap = *cap ? *cap : 8;
+    size_t ncap = cap ? cap : first;
     while (ncap < need)
         ncap *= 2;
-    *arr = xrealloc(*arr, (size_t)ncap * es);
-    *cap = ncap;
+    return ncap;
 }

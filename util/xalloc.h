@@ -11,9 +11,26 @@ void *xrealloc(void *p, size_t size);
 /* strdup that aborts with a message on failure. */
 char *xstrdup(const char *s);
 
-/* Grows *arr (element size es) so that index need-1 fits; *cap is updated. */
-void xgrow(void **arr, size_t es, int *cap, int need);
+/* Growable arrays: one capacity rule, doubling from a first capacity. */
 
-#define XGROW(arr, cap, need) xgrow((void **)&(arr), sizeof *(arr), &(cap), (need))
+/* The capacity for need elements: cap when it holds them, else cap (first
+ * when 0) doubled until it does. */
+size_t xcapacity(size_t cap, size_t need, size_t first);
+
+/* Resizes array arr to n elements, keeping the first ones. */
+#define XRESIZE(arr, n) ((arr) = xrealloc((arr), (size_t)(n) * sizeof *(arr)))
+
+/* Grows array arr, whose capacity is the integer lvalue cap, so that index
+ * need-1 fits (xcapacity from first). */
+#define XGROW_FROM(arr, cap, need, first)                                         \
+    do {                                                                          \
+        if ((size_t)(need) > (size_t)(cap)) {                                     \
+            (cap) = xcapacity((size_t)(cap), (size_t)(need), (first));            \
+            XRESIZE(arr, cap);                                                    \
+        }                                                                         \
+    } while (0)
+
+/* XGROW_FROM with the first capacity 8. */
+#define XGROW(arr, cap, need) XGROW_FROM(arr, cap, need, 8)
 
 #endif

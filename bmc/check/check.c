@@ -8,6 +8,7 @@
 
 #include "bmc/check/enumerate.h"
 #include "bmc/check/explain.h"
+#include "bmc/check/load.h"
 #include "bmc/concrete/fragment.h"
 #include "bmc/check/oracle.h"
 #include "bmc/check/race.h"
@@ -17,6 +18,7 @@
 #include "bmc/concrete/witness.h"
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
+#include "models/cat_model.h"
 #include "util/xalloc.h"
 
 #define ORACLE_LIMIT 2000000L
@@ -292,7 +294,14 @@ static void check_termination(struct sat_check *s, struct check_result *r)
     cJSON *witnesses[CHECK_PROGRESS_MODELS] = { NULL };
     char why[256] = "", note[320] = "";
     long nstates = 0;
-    bool in = o->term_engine != TERM_SAT && fragment_check(s->p, s->md, o->disabled, o->ndisabled, why, sizeof why);
+    /* the fragment's argument is per built-in model: a cat file's model is
+     * assumed to admit exactly the interleavings only when --engine states asks */
+    bool cat_unproven = s->md->data && o->term_engine != TERM_STATES;
+    if (cat_unproven)
+        snprintf(why, sizeof why, "a model read from a cat file (--engine states assumes its executions "
+                 "are the interleavings)");
+    bool in = o->term_engine != TERM_SAT && !cat_unproven
+              && fragment_check(s->p, s->md, o->disabled, o->ndisabled, why, sizeof why);
     if (in && states_termination(s->p, s->md, o, ms, n, out, witnesses, &nstates)) {
         /* decided */
     } else if (o->term_engine == TERM_STATES) {
@@ -357,11 +366,6 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
              ? ", and value cycles the oracle cannot enumerate" : "");
 }
 
-const char *check_default_model(const struct litmus *l)
-{
-    return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
-}
-
 void check_program(const struct program *p, const struct model_desc *md, const struct check_opts *o,
                    struct check_result *r)
 {
@@ -386,49 +390,13 @@ void check_program(const struct program *p, const struct model_desc *md, const s
     }
 }
 
-/* Makes an ERROR's reason one line "FILE:LINE:COL: error: ..." (line 0:
- * "FILE: error: ..."), ending in "..." when it had to be cut. */
-static void name_error(const char *path, int line, int col, struct check_result *r)
-{
-    char msg[sizeof r->reason];
-    snprintf(msg, sizeof msg, "%s", r->reason);
-    for (char *nl = strchr(msg, '\n'); nl; nl = strchr(nl, '\n'))
-        *nl = ' ';
-    int n = line > 0 ? snprintf(r->reason, sizeof r->reason, "%s:%d:%d: error: %s", path, line, col, msg)
-                     : snprintf(r->reason, sizeof r->reason, "%s: error: %s", path, msg);
-    if (n >= (int)sizeof r->reason)
-        memcpy(r->reason + sizeof r->reason - 4, "...", 4);
-}
-
 void check_file(const char *path, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
-    struct litmus_error err = { 0 };
-    struct litmus *l = litmus_parse_file(path, &err);
-    const char *mname = !l ? "" : o->model ? o->model : check_default_model(l);
-    snprintf(r->model, sizeof r->model, "%s", mname);
-    const struct model_desc *md = l ? model_find(mname) : NULL;
-    char msg[256] = "";
-    struct program *p = md && md->dialect == l->dialect ? program_build(l, o->bound, msg, sizeof msg) : NULL;
-    if (!l) {
-        snprintf(r->reason, sizeof r->reason, "%s", err.msg);
-    } else if (!md) {
-        char names[128];
-        model_names(names, sizeof names);
-        snprintf(r->reason, sizeof r->reason, "model %s is not available (have: %s)", mname, names);
-    } else if (md->dialect != l->dialect) {
-        snprintf(r->reason, sizeof r->reason, "model %s is for %s tests, this is a %s test",
-                 mname, dialect_name(md->dialect), dialect_name(l->dialect));
-    } else if (!p) {
-        snprintf(r->reason, sizeof r->reason, "%s", msg);
-    } else {
-        check_program(p, md, o, r);
+    struct loaded ld;
+    if (check_begin(path, o, &ld, r)) {
+        check_program(ld.p, ld.md, o, r);
+        if (r->verdict == V_ERROR)
+            check_name_error(path, 0, 0, r);
     }
-    if (r->verdict == V_ERROR)
-        name_error(path, l ? 0 : err.pos.line, err.pos.col, r);
-    program_free(p);
-    litmus_free(l);
-    r->ms = check_clock_ms() - t0;
+    check_end(&ld, r);
 }

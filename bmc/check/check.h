@@ -21,21 +21,9 @@ enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
  * fragment). */
 enum term_engine { TERM_AUTO, TERM_SAT, TERM_STATES };
 
-/* What a job checks (bmc/driver/job_check.h): the file's property, or the file
- * compared with another program, its transformations or another model. */
-enum check_kind {
-    CK_PLAIN,                /* the file's own property */
-    CK_SOURCE,               /* --source: the file refines opts.source */
-    CK_TRANSFORM,            /* --transform NAME[@LINE] */
-    CK_NECESSARY_SYNC,       /* --necessary-sync */
-    CK_MINIMIZE_SYNC,        /* --minimize-sync */
-    CK_COMPARE_MODEL,        /* --compare-model M2 */
-    CK_EMIT_CUDA,            /* --emit-cuda DIR: the test as a CUDA program */
-    CK_OBSERVED              /* --observed LOG: hardware outcomes against the model */
-};
-
 struct check_opts {
     const char *model;       /* NULL: from the file's dialect */
+    const struct cat_model *cat;         /* --cat FILE: stands in for every model name */
     enum property property;
     enum progress_model progress;   /* for termination */
     unsigned progress_set;   /* termination under several progress models at
@@ -53,14 +41,6 @@ struct check_opts {
     int symmetry_key;        /* enum symmetry_key + 1 to use that key alone; 0: race both
                                 (bmc/check/race.h) */
     bool explain;            /* say why a forbidden outcome is forbidden (bmc/check/explain.h) */
-    enum check_kind kind;
-    const char *source;      /* CK_SOURCE: the source program's file */
-    int transform;           /* CK_TRANSFORM: enum transform_kind */
-    int transform_line;      /* CK_TRANSFORM: only sites on this line; 0: all */
-    const char *emit_dir;    /* CK_TRANSFORM: write the rewritten programs here */
-    const char *compare_model;   /* CK_COMPARE_MODEL: the model to compare with */
-    const char *cuda_dir;    /* CK_EMIT_CUDA: where the programs go */
-    const char *observed_log;    /* CK_OBSERVED: the log of a hardware run */
 };
 
 /* One progress model's termination verdict in a check of several. */
@@ -102,14 +82,14 @@ struct check_result {
 
 struct program;
 struct model_desc;
-struct litmus;
+struct cat_model;
 
 /* Milliseconds on a monotonic clock, for timing checks. */
 double check_clock_ms(void);
 
-/* The model a test is checked under without --model: ptx-v7.5 for PTX,
- * vulkan for Vulkan. */
-const char *check_default_model(const struct litmus *l);
+/* The model o checks a test of dialect d under: --cat's, else the one
+ * called name (NULL: none). */
+const struct model_desc *check_model(const struct check_opts *o, const char *name, int d);
 
 /* Checks an unrolled program under model md (what check_file does once
  * the file is parsed and the model known); r is zeroed by the caller. */

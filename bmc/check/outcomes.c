@@ -137,9 +137,9 @@ bool outcomes_add(struct outcome_set *o, const int32_t *values, bool satisfies)
     if (lo < o->nstates && compare_rows(o->values + (size_t)lo * o->nobs, values, o->nobs) == 0)
         return false;
     if (o->nstates == o->cap) {
-        o->cap = o->cap ? o->cap * 2 : 16;
+        o->cap = xcapacity(o->cap, o->nstates + 1, 16);
         o->values = xrealloc(o->values, (size_t)o->cap * (size_t)o->nobs * sizeof *o->values);
-        o->satisfies = xrealloc(o->satisfies, (size_t)o->cap * sizeof *o->satisfies);
+        XRESIZE(o->satisfies, o->cap);
     }
     size_t row = (size_t)o->nobs;
     memmove(o->values + (lo + 1) * row, o->values + lo * row,

@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bmc/compare/load.h"
+#include "bmc/check/load.h"
 #include "bmc/compare/refinement.h"
+#include "models/cat_model.h"
 
 /* One direction: what `allows` allows and `forbids` forbids; its entry in
  * directions, its verdict in *v and reason in why. */
@@ -43,18 +44,17 @@ static enum verdict combine(enum verdict a, enum verdict b)
     return a == V_UNKNOWN || b == V_UNKNOWN ? V_UNKNOWN : V_PASS;
 }
 
-void check_compare_model(const char *path, const struct check_opts *o, struct check_result *r)
+void check_compare_model(const char *path, const char *m2_name, const struct cat_model *m2_cat,
+                         const struct check_opts *o, struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
     struct loaded g;
-    const struct model_desc *m2 = model_find(o->compare_model);
-    if (!load_program(path, o, &g, r)) {
+    const struct model_desc *m2 = NULL;
+    if (!check_begin(path, o, &g, r)) {
         /* r names the problem */
-    } else if (!m2 || m2->dialect != g.lit->dialect) {
+    } else if (!(m2 = m2_cat ? cat_model_desc(m2_cat, g.lit->dialect) : model_find(m2_name))
+               || m2->dialect != g.lit->dialect) {
         snprintf(r->reason, sizeof r->reason, "%s: error: model %s does not check %s tests", path,
-                 o->compare_model, dialect_name(g.lit->dialect));
+                 m2_name, dialect_name(g.lit->dialect));
     } else {
         const struct model_desc *m1 = g.md;
         enum verdict v12, v21;
@@ -72,6 +72,5 @@ void check_compare_model(const char *path, const struct check_opts *o, struct ch
         else
             snprintf(r->reason, sizeof r->reason, "%s allows what %s forbids: %s", m1->name, m2->name, why21);
     }
-    loaded_free(&g);
-    r->ms = check_clock_ms() - t0;
+    check_end(&g, r);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bmc/check/enumerate.h"
-#include "bmc/compare/load.h"
+#include "bmc/check/load.h"
 #include "bmc/compare/match.h"
 #include "bmc/check/sat_check.h"
 #include "bmc/concrete/witness.h"
@@ -298,12 +298,9 @@ void refinement_check(struct refinement_source *s, const struct program *t, stru
 void check_refinement(const char *src_path, const char *tgt_path, const struct check_opts *o,
                       struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
     struct loaded src, tgt = { 0 };
     char err[240];
-    if (load_program(src_path, o, &src, r) && load_program(tgt_path, o, &tgt, r)) {
+    if (check_begin(src_path, o, &src, r) && load_program(tgt_path, o, &tgt, r)) {
         struct refinement_source s = { 0 };
         if (!match_threads(src.lit, tgt.lit, err, sizeof err))
             say(r, "%s: error: %s (source %s)", tgt_path, err, src_path);
@@ -318,6 +315,5 @@ void check_refinement(const char *src_path, const char *tgt_path, const struct c
             refinement_source_free(&s);
     }
     loaded_free(&tgt);
-    loaded_free(&src);
-    r->ms = check_clock_ms() - t0;
+    check_end(&src, r);
 }

@@ -25,16 +25,26 @@ struct ictx {
 
 struct ireg { bool known; int32_t v; };
 
+/* One walk of a thread: where it is and what it knows, in scratch that
+ * walk_alloc makes once per run for the largest thread. */
 struct walk {
     struct ictx *x;
+    const struct pthread *pt;
     int t, nev, first, nregs;
+    int pc, stop;            /* the micro-op to run; the one ch->stop_at says it stops before */
     struct ireg *regs;
     bool *dep;               /* dep[r * nev + k] */
     bool *ctrl;              /* per thread event */
     struct ireg *snap;       /* per loop head: live registers as its iteration
                                 was entered */
     int *entry;              /* per loop head: where its iteration was entered */
+    bool *row;               /* per thread event: run_local's new dependencies */
 };
+
+/* How one step of a walk ends: on to the next micro-op, the thread ran off
+ * its end or stopped for good, the step needs what is not known yet, or
+ * the choice is no execution. */
+enum step { STEP_NEXT, STEP_EXIT, STEP_STUCK, STEP_UNKNOWN, STEP_BROKEN };
 
 void choice_init(struct choice *ch, const struct program *p)
 {
@@ -226,13 +236,11 @@ static void run_local(struct walk *w, const struct instr *in)
         v = a;
     else if (a.known && b.known)
         v = (struct ireg){ true, apply_binop(in->op, a.v, b.v) };
-    bool *dep = xcalloc((size_t)w->nev, sizeof *dep);
     for (int k = 0; k < w->nev; k++)
-        dep[k] = operand_dep(w, &in->a, k) || (in->op != OP_EXCH && operand_dep(w, &in->b, k));
+        w->row[k] = operand_dep(w, &in->a, k) || (in->op != OP_EXCH && operand_dep(w, &in->b, k));
     set_reg(w, in->dst, v, -1);
     for (int k = 0; k < w->nev; k++)
-        w->dep[in->dst * w->nev + k] = dep[k];
-    free(dep);
+        w->dep[in->dst * w->nev + k] = w->row[k];
 }
 
 /* Whether member m blocks barrier b while m is unreached: only a constant id
@@ -430,141 +438,202 @@ bool concrete_fail(struct concrete *out, const char *why)
     return false;
 }
 
-/* Walks thread t once.  Returns false if the choice is broken. */
-static bool walk_thread(struct ictx *x, int t, bool *complete)
+/* Allocates w's scratch for the largest thread of x's program. */
+static void walk_alloc(struct walk *w, struct ictx *x)
 {
-    const struct pthread *pt = &x->p->threads[t];
+    size_t regs = 0, dep = 0, nev = 0, snap = 0, code = 0;
+    for (int t = 0; t < x->p->nthreads; t++) {
+        const struct pthread *pt = &x->p->threads[t];
+        size_t nr = (size_t)pt->src->nregs, ne = (size_t)pt->nevents, nc = (size_t)pt->ncode;
+        regs = nr > regs ? nr : regs;
+        dep = nr * ne > dep ? nr * ne : dep;
+        nev = ne > nev ? ne : nev;
+        snap = nc * (nr + 1) > snap ? nc * (nr + 1) : snap;
+        code = nc > code ? nc : code;
+    }
+    *w = (struct walk){ .x = x };
+    w->regs = xcalloc(regs, sizeof *w->regs);
+    w->dep = xcalloc(dep, sizeof *w->dep);
+    w->ctrl = xcalloc(nev, sizeof *w->ctrl);
+    w->snap = xcalloc(snap, sizeof *w->snap);
+    w->entry = xcalloc(code, sizeof *w->entry);
+    w->row = xcalloc(nev, sizeof *w->row);
+}
+
+/* Frees what walk_alloc made. */
+static void walk_free(struct walk *w)
+{
+    free(w->regs);
+    free(w->dep);
+    free(w->ctrl);
+    free(w->snap);
+    free(w->entry);
+    free(w->row);
+}
+
+/* Puts w at the start of thread t: its initial registers, nothing known. */
+static void walk_start(struct walk *w, int t)
+{
+    const struct pthread *pt = &w->x->p->threads[t];
     const struct thread *th = pt->src;
-    struct walk w = { .x = x, .t = t, .nev = pt->nevents, .first = pt->first_event,
-                      .nregs = th->nregs };
-    w.regs = xcalloc((size_t)th->nregs, sizeof *w.regs);
-    w.dep = xcalloc((size_t)th->nregs * pt->nevents, sizeof *w.dep);
-    w.ctrl = xcalloc((size_t)pt->nevents, sizeof *w.ctrl);
-    w.snap = xcalloc((size_t)pt->ncode * (th->nregs + 1), sizeof *w.snap);
-    w.entry = xcalloc((size_t)(pt->ncode ? pt->ncode : 1), sizeof *w.entry);
+    w->pt = pt;
+    w->t = t;
+    w->nev = pt->nevents;
+    w->first = pt->first_event;
+    w->nregs = th->nregs;
+    w->pc = 0;
+    w->stop = w->x->ch->stop_at[t];
+    memset(w->dep, 0, (size_t)th->nregs * pt->nevents * sizeof *w->dep);
+    memset(w->ctrl, 0, (size_t)pt->nevents * sizeof *w->ctrl);
+    memset(w->snap, 0, (size_t)pt->ncode * (th->nregs + 1) * sizeof *w->snap);
+    memset(w->entry, 0, (size_t)pt->ncode * sizeof *w->entry);
     for (int r = 0; r < th->nregs; r++)
-        w.regs[r] = (struct ireg){ true, th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0 };
-    enter(&w, -1, 0);
-    bool ok = true, done = false;
-    enum { RUN_EXIT, RUN_STUCK, RUN_UNKNOWN } how = RUN_EXIT;
-    int pc = 0, stop = x->ch->stop_at[t];
-    while (ok && !done && pc < pt->ncode) {
-        const struct uop *u = &pt->code[pc];
-        if (pc == stop && u->kind != U_BACKJUMP) {
-            x->out->halted[t] = true;
-            how = RUN_STUCK;
-            break;
-        }
-        const struct instr *in = u->in;
-        int next = pc + 1;
-        if (u->kind == U_LOOP_HEAD) {
-            /* entries are recorded as control passes (enter) */
-        } else if (u->kind == U_BACKJUMP) {
-            struct ireg a = operand(&w, &in->a), b = operand(&w, &in->b);
-            bool taken = true;
-            if (in->kind == I_BRANCH) {
-                branch_ctrl(&w, in);
-                if (!a.known || !b.known) {
-                    how = RUN_UNKNOWN;
-                    break;
-                }
-                taken = apply_cmp(in->cmp, a.v, b.v);
-            }
-            if (pc == stop && !taken) {
-                ok = concrete_fail(x->out, "a thread claims to repeat an iteration that leaves its loop");
-                break;
-            }
-            next = u->exit;
-            if (taken) {
-                enum tri spin = spins_at(&w, pc);
-                if (spin == UNK) {
-                    how = RUN_UNKNOWN;
-                    break;
-                }
-                if (spin == YES) {
-                    x->out->spins[t] = true;
-                    how = RUN_STUCK;
-                    break;
-                }
-                if (pc == stop) {
-                    x->out->repeats[t] = true;
-                    how = RUN_STUCK;
-                    break;
-                }
-                if (u->target == TARGET_BOUND) {
-                    x->out->bound_hit[t] = true;
-                    how = RUN_STUCK;
-                    break;
-                }
-                next = u->target;
-            }
-        } else {
-            switch (in->kind) {
-            case I_LOAD: case I_STORE: case I_RMW:
-                ok = run_memory(&w, u);
-                break;
-            case I_LOCAL:
-                run_local(&w, in);
-                break;
-            case I_BRANCH: {
-                struct ireg a = operand(&w, &in->a), b = operand(&w, &in->b);
-                branch_ctrl(&w, in);
-                if (!a.known || !b.known) {
-                    how = RUN_UNKNOWN;
-                    done = true;
-                } else if (apply_cmp(in->cmp, a.v, b.v)) {
-                    next = u->target;
-                }
-                break;
-            }
-            case I_GOTO:
-                next = u->target;
-                break;
-            case I_BARRIER: {
-                enum tri pass = run_barrier(&w, u);
-                if (pass != YES) {
-                    how = pass == NO ? RUN_STUCK : RUN_UNKNOWN;
-                    x->out->blocked[t] = pass == NO;
-                    done = true;
-                }
-                break;
-            }
-            case I_LABEL:
-                break;
-            default:
-                for (int k = 0; k < u->nevents; k++)
-                    reach(&w, u->first_event + k, true);
-                break;
-            }
-        }
-        if (!done) {
-            enter(&w, pc, next);
-            pc = next;
-        }
+        w->regs[r] = (struct ireg){ true, th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0 };
+    enter(w, -1, 0);
+}
+
+/* Control passes to micro-op next. */
+static enum step go(struct walk *w, int next)
+{
+    enter(w, w->pc, next);
+    w->pc = next;
+    return STEP_NEXT;
+}
+
+/* The thread stops for good at pc, as how (per thread) records. */
+static enum step stuck(struct walk *w, bool *how)
+{
+    how[w->t] = true;
+    return STEP_STUCK;
+}
+
+/* Whether branch in is taken (its control dependencies recorded); UNK
+ * while an operand is unknown. */
+static enum tri branch_taken(struct walk *w, const struct instr *in)
+{
+    struct ireg a = operand(w, &in->a), b = operand(w, &in->b);
+    branch_ctrl(w, in);
+    if (!a.known || !b.known)
+        return UNK;
+    return apply_cmp(in->cmp, a.v, b.v) ? YES : NO;
+}
+
+/* A backjump (a loop's conditional or unconditional jump back): leaves the
+ * loop, or goes round again unless the iteration spins, the choice says it
+ * repeats, or the bound cuts it. */
+static enum step step_backjump(struct walk *w, const struct uop *u)
+{
+    enum tri taken = u->in->kind == I_BRANCH ? branch_taken(w, u->in) : YES;
+    if (taken == UNK)
+        return STEP_UNKNOWN;
+    if (taken == NO && w->pc == w->stop) {
+        concrete_fail(w->x->out, "a thread claims to repeat an iteration that leaves its loop");
+        return STEP_BROKEN;
     }
-    if (ok && how == RUN_EXIT && pc == stop) {
-        x->out->halted[t] = true;
-        how = RUN_STUCK;
+    if (taken == NO)
+        return go(w, u->exit);
+    enum tri spin = spins_at(w, w->pc);
+    if (spin == UNK)
+        return STEP_UNKNOWN;
+    if (spin == YES)
+        return stuck(w, w->x->out->spins);
+    if (w->pc == w->stop)
+        return stuck(w, w->x->out->repeats);
+    if (u->target == TARGET_BOUND)
+        return stuck(w, w->x->out->bound_hit);
+    return go(w, u->target);
+}
+
+/* A barrier: passes, waits for ever, or waits on what is not known yet. */
+static enum step step_barrier(struct walk *w, const struct uop *u)
+{
+    enum tri pass = run_barrier(w, u);
+    if (pass == YES)
+        return go(w, w->pc + 1);
+    w->x->out->blocked[w->t] = pass == NO;
+    return pass == NO ? STEP_STUCK : STEP_UNKNOWN;
+}
+
+/* A branch that is no backjump: to its target or on. */
+static enum step step_branch(struct walk *w, const struct uop *u)
+{
+    enum tri taken = branch_taken(w, u->in);
+    if (taken == UNK)
+        return STEP_UNKNOWN;
+    return go(w, taken == YES ? u->target : w->pc + 1);
+}
+
+/* Micro-op u of an instruction that is no backjump. */
+static enum step step_instr(struct walk *w, const struct uop *u)
+{
+    switch (u->in->kind) {
+    case I_LOAD: case I_STORE: case I_RMW:
+        return run_memory(w, u) ? go(w, w->pc + 1) : STEP_BROKEN;
+    case I_LOCAL:
+        run_local(w, u->in);
+        return go(w, w->pc + 1);
+    case I_BRANCH:
+        return step_branch(w, u);
+    case I_GOTO:
+        return go(w, u->target);
+    case I_BARRIER:
+        return step_barrier(w, u);
+    case I_LABEL:
+        return go(w, w->pc + 1);
+    default:
+        for (int k = 0; k < u->nevents; k++)
+            reach(w, u->first_event + k, true);
+        return go(w, w->pc + 1);
     }
-    if (ok && how != RUN_UNKNOWN) {
-        x->out->stuck_at[t] = how == RUN_STUCK ? pc : -1;
-        if (how == RUN_EXIT)
-            x->out->terminated[t] = true;
-        for (int k = 0; k < pt->nevents; k++) {   /* everything not reached never runs */
-            learn(x, &x->cf[pt->first_event + k], NO);
-            learn(x, &x->ex[pt->first_event + k], NO);
-        }
-        if (how == RUN_EXIT)
-            for (int r = 0; r < th->nregs; r++)
-                x->out->final_regs[t][r] = w.regs[r].v;
+}
+
+/* Runs the micro-op at w->pc, or ends the walk past the last one or where
+ * the choice says the thread halts. */
+static enum step step(struct walk *w)
+{
+    if (w->pc >= w->pt->ncode)
+        return w->pc == w->stop ? stuck(w, w->x->out->halted) : STEP_EXIT;
+    const struct uop *u = &w->pt->code[w->pc];
+    if (w->pc == w->stop && u->kind != U_BACKJUMP)
+        return stuck(w, w->x->out->halted);
+    if (u->kind == U_LOOP_HEAD)   /* entries are recorded as control passes (enter) */
+        return go(w, w->pc + 1);
+    if (u->kind == U_BACKJUMP)
+        return step_backjump(w, u);
+    return step_instr(w, u);
+}
+
+/* Records a walk that ended as res, unless unknown or broken: where the
+ * thread stopped, whether it terminated and with which registers, and
+ * that what it did not reach never runs. */
+static void walk_end(struct walk *w, enum step res)
+{
+    struct ictx *x = w->x;
+    if (res == STEP_UNKNOWN || res == STEP_BROKEN)
+        return;
+    x->out->stuck_at[w->t] = res == STEP_STUCK ? w->pc : -1;
+    if (res == STEP_EXIT)
+        x->out->terminated[w->t] = true;
+    for (int k = 0; k < w->nev; k++) {   /* everything not reached never runs */
+        learn(x, &x->cf[w->first + k], NO);
+        learn(x, &x->ex[w->first + k], NO);
     }
-    *complete = how != RUN_UNKNOWN;
-    free(w.regs);
-    free(w.dep);
-    free(w.ctrl);
-    free(w.snap);
-    free(w.entry);
-    return ok;
+    if (res == STEP_EXIT)
+        for (int r = 0; r < w->nregs; r++)
+            x->out->final_regs[w->t][r] = w->regs[r].v;
+}
+
+/* Walks thread t once, step by step; false if the choice is broken,
+ * *complete unless a step needed what is not known yet. */
+static bool walk_thread(struct walk *w, int t, bool *complete)
+{
+    enum step res = STEP_NEXT;
+    walk_start(w, t);
+    while (res == STEP_NEXT)
+        res = step(w);
+    walk_end(w, res);
+    *complete = res != STEP_UNKNOWN;
+    return res != STEP_BROKEN;
 }
 
 static void concrete_alloc(const struct program *p, struct concrete *out)
@@ -669,6 +738,8 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
             x.vknown[e] = true;
             out->val[e] = (int32_t)p->lit->locs[p->events[e].loc].init;
         }
+    struct walk w;
+    walk_alloc(&w, &x);
     out->valid = true;
     bool all_complete = false;
     do {
@@ -678,7 +749,7 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
             all_complete = true;
             for (int t = 0; t < p->nthreads && out->valid; t++) {
                 bool complete;
-                if (!walk_thread(&x, t, &complete))
+                if (!walk_thread(&w, t, &complete))
                     out->valid = false;
                 all_complete &= complete;
             }
@@ -693,7 +764,7 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
         memset(out->bound_hit, 0, (size_t)p->nthreads * sizeof *out->bound_hit);
         for (int t = 0; t < p->nthreads; t++) {   /* final pass records termination */
             bool complete;
-            walk_thread(&x, t, &complete);
+            walk_thread(&w, t, &complete);
         }
         for (int e = 0; e < n; e++) {
             out->cf[e] = x.cf[e] == YES;
@@ -715,6 +786,7 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
             if (p->events[e].kind == EV_READ && !out->exec[e] && ch->rf[e] >= 0)
                 concrete_fail(out, "an unexecuted read reads from a write");
     }
+    walk_free(&w);
     free(x.cf);
     free(x.ex);
     free(x.vknown);

@@ -174,11 +174,11 @@ static int intern(struct state_graph *g, const int32_t *s, int parent, int via, 
     if (g->nstates >= limit)
         return -1;
     if (g->nstates == g->cap) {
-        g->cap = g->cap ? g->cap * 2 : 256;
+        g->cap = xcapacity(g->cap, g->nstates + 1, 256);
         g->words = xrealloc(g->words, (size_t)g->cap * bytes);
         g->succ = xrealloc(g->succ, (size_t)g->cap * (size_t)g->nthreads * sizeof *g->succ + 1);
-        g->parent = xrealloc(g->parent, (size_t)g->cap * sizeof *g->parent);
-        g->via = xrealloc(g->via, (size_t)g->cap * sizeof *g->via);
+        XRESIZE(g->parent, g->cap);
+        XRESIZE(g->via, g->cap);
     }
     int k = g->nstates++;
     memcpy(&g->words[(size_t)k * g->width], s, bytes);

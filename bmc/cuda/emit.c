@@ -13,7 +13,7 @@
 #include "bmc/cuda/harness.h"
 #include "bmc/cuda/params.h"
 #include "bmc/cuda/support.h"
-#include "bmc/compare/load.h"
+#include "bmc/check/load.h"
 #include "util/newfile.h"
 
 #define NVCC_FLAGS "-O3 -arch=sm_90"
@@ -142,11 +142,8 @@ static bool write_all(const char *dir, const struct program_text *t, struct chec
 
 void check_emit_cuda(const char *path, const char *dir, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
     struct loaded ld;
-    if (load_program(path, o, &ld, r)) {
+    if (check_begin(path, o, &ld, r)) {
         struct cuda_layout c;
         char why[600], name[1024];
         cuda_layout_build(ld.lit, &c);
@@ -174,6 +171,5 @@ void check_emit_cuda(const char *path, const char *dir, const struct check_opts 
         }
         cuda_layout_free(&c);
     }
-    loaded_free(&ld);
-    r->ms = check_clock_ms() - t0;
+    check_end(&ld, r);
 }

@@ -7,6 +7,7 @@
 
 #include "bmc/check/symmetry.h"
 #include "bmc/transform/transform.h"
+#include "models/cat_model.h"
 #include "models/model.h"
 
 #define GPUBMC_VERSION "0.1"
@@ -14,7 +15,7 @@
 #define NUMBER(x) STRING(x)   /* a macro's value as a string literal */
 
 static const char synopsis[] =
-    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains]\n"
+    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains | --cat FILE]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
     "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
@@ -31,7 +32,7 @@ static const char synopsis[] =
     "       gpubmc --help | --version\n";
 
 enum option_id {
-    O_MODEL, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_MAX_STATES, O_JSON, O_WITNESS,
+    O_MODEL, O_CAT, O_PROPERTY, O_PROGRESS, O_BOUND, O_NO_AXIOM, O_ENGINE, O_MAX_STATES, O_JSON, O_WITNESS,
     O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
     O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
     O_COMPARE_MODEL, O_EMIT_CUDA, O_OBSERVED, O_HELP,
@@ -48,6 +49,9 @@ struct option_spec {
 static const struct option_spec options[O_COUNT] = {
     [O_MODEL] = { "--model", NULL, "M", "ptx-v6.0, ptx-v7.5, vulkan or vulkan-nochains\n"
                   "(default: ptx-v7.5 for PTX tests, vulkan for VULKAN)" },
+    [O_CAT] = { "--cat", NULL, "FILE", "the model written in the cat language in FILE (with\n"
+                "the stdlib.cat beside it), for every test and in\n"
+                "place of the model a CSV names" },
     [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination" },
     [O_PROGRESS] = { "--progress", NULL, "G[,G...]", "fair (default), hsa, obe, hsa_obe, lobe, unfair,\n"
                      "a list of them, or all: the progress models of\n"
@@ -93,7 +97,7 @@ static const struct option_spec options[O_COUNT] = {
     [O_MINIMIZE_SYNC] = { "--minimize-sync", NULL, NULL, "weaken greedily while no outcome is added; print\n"
                           "the weakest program, checked again" },
     [O_COMPARE_MODEL] = { "--compare-model", NULL, "M2", "the outcomes the model allows and M2 forbids, and\n"
-                          "the reverse" },
+                          "the reverse (M2 a model name or a FILE.cat)" },
     [O_EMIT_CUDA] = { "--emit-cuda", NULL, "DIR", "write each PTX test as a CUDA program that runs it\n"
                       "under stress on a GPU (DIR/NAME.cu, Makefile, params.txt)" },
     [O_OBSERVED] = { "--observed", NULL, "LOG", "judge the outcomes a hardware run saw (herd or litmus7\n"
@@ -261,12 +265,31 @@ static bool axiom_of_some_model(const char *name, char *known, size_t len)
 /* Sets what the jobs check; a usage error when another of --source,
  * --transform, --necessary-sync, --minimize-sync, --compare-model,
  * --emit-cuda, --observed came first. */
-static int set_kind(struct cli *cli, enum check_kind kind, const char *option)
+static int set_kind(struct cli *cli, enum job_kind kind, const char *option)
 {
-    if (cli->opts.kind != CK_PLAIN && cli->opts.kind != kind)
+    if (cli->spec.kind != JOB_PLAIN && cli->spec.kind != kind)
         return usage_error("%s cannot be combined with --source, --transform, --necessary-sync, "
                            "--minimize-sync, --compare-model, --emit-cuda or --observed", option);
-    cli->opts.kind = kind;
+    cli->spec.kind = kind;
+    return 0;
+}
+
+/* Loads the cat file v as --cat's model (which 0) or --compare-model's
+ * (which 1); 0, or 1 after printing its error. */
+static int load_cat(struct cli *cli, const char *v, int which)
+{
+    char err[1024];
+    if (cli->cat_models[which])
+        return usage_error("%s", which ? "--compare-model given twice" : "--cat given twice");
+    cli->cat_models[which] = cat_model_load(v, err, sizeof err);
+    if (!cli->cat_models[which]) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    if (which)
+        cli->spec.compare_cat = cli->cat_models[which];
+    else
+        cli->opts.cat = cli->cat_models[which];
     return 0;
 }
 
@@ -275,6 +298,8 @@ static int set_kind(struct cli *cli, enum check_kind kind, const char *option)
 static int apply(struct cli *cli, enum option_id id, const char *v)
 {
     switch (id) {
+    case O_CAT:
+        return load_cat(cli, v, 0);
     case O_MODEL:
         if (!model_find(v))
             return usage_error("unknown or unavailable model '%s'", v);
@@ -341,25 +366,29 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
     case O_MAX_MEMORY:
         return parse_long(v, 0, 1L << 30, &cli->budget.max_memory_mb) ? 0
             : usage_error("--max-memory needs megabytes from 0 (none) to 2^30, not '%s'", v);
-    case O_SOURCE: return set_kind(cli, CK_SOURCE, "--source") || (cli->opts.source = v, 0);
+    case O_SOURCE: return set_kind(cli, JOB_SOURCE, "--source") || (cli->spec.source = v, 0);
     case O_TRANSFORM: {
         char err[256];
         enum transform_kind k;
-        if (!transform_parse(v, &k, &cli->opts.transform_line, err, sizeof err))
+        if (!transform_parse(v, &k, &cli->spec.transform_line, err, sizeof err))
             return usage_error("%s", err);
-        cli->opts.transform = (int)k;
-        return set_kind(cli, CK_TRANSFORM, "--transform");
+        cli->spec.transform = k;
+        return set_kind(cli, JOB_TRANSFORM, "--transform");
     }
-    case O_EMIT_TRANSFORMED: cli->opts.emit_dir = v; return 0;
-    case O_NECESSARY_SYNC: return set_kind(cli, CK_NECESSARY_SYNC, "--necessary-sync");
-    case O_MINIMIZE_SYNC: return set_kind(cli, CK_MINIMIZE_SYNC, "--minimize-sync");
+    case O_EMIT_TRANSFORMED: cli->spec.emit_dir = v; return 0;
+    case O_NECESSARY_SYNC: return set_kind(cli, JOB_NECESSARY_SYNC, "--necessary-sync");
+    case O_MINIMIZE_SYNC: return set_kind(cli, JOB_MINIMIZE_SYNC, "--minimize-sync");
     case O_COMPARE_MODEL:
-        if (!model_find(v))
+        if (strlen(v) > 4 && strcmp(v + strlen(v) - 4, ".cat") == 0) {
+            if (load_cat(cli, v, 1))
+                return 1;
+        } else if (!model_find(v)) {
             return usage_error("unknown or unavailable model '%s'", v);
-        cli->opts.compare_model = v;
-        return set_kind(cli, CK_COMPARE_MODEL, "--compare-model");
-    case O_EMIT_CUDA: return set_kind(cli, CK_EMIT_CUDA, "--emit-cuda") || (cli->opts.cuda_dir = v, 0);
-    case O_OBSERVED: return set_kind(cli, CK_OBSERVED, "--observed") || (cli->opts.observed_log = v, 0);
+        }
+        cli->spec.compare_model = v;
+        return set_kind(cli, JOB_COMPARE_MODEL, "--compare-model");
+    case O_EMIT_CUDA: return set_kind(cli, JOB_EMIT_CUDA, "--emit-cuda") || (cli->spec.cuda_dir = v, 0);
+    case O_OBSERVED: return set_kind(cli, JOB_OBSERVED, "--observed") || (cli->spec.observed_log = v, 0);
     case O_HELP: print_help(); return 2;
     case O_VERSION: puts("gpubmc " GPUBMC_VERSION); return 2;
     case O_COUNT: break;   /* not an option */
@@ -404,7 +433,8 @@ static int parse_option(int argc, char **argv, int *i, struct cli *cli)
  * some model (a file whose model lacks it is unaffected). */
 static int check_axioms(const struct cli *cli)
 {
-    const struct model_desc *md = cli->opts.model ? model_find(cli->opts.model) : NULL;
+    const struct model_desc *md = cli->opts.cat ? cat_model_desc(cli->opts.cat, DIALECT_PTX)
+                                  : cli->opts.model ? model_find(cli->opts.model) : NULL;
     for (int i = 0; i < cli->opts.ndisabled; i++) {
         const char *name = cli->opts.disabled[i];
         if (md && !model_has_axiom(md, name)) {
@@ -451,6 +481,8 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     }
     if (cli->nfiles == 0 && cli->ncsv == 0)
         return usage_error("%s", "no input files");
+    if (cli->opts.cat && cli->opts.model)
+        return usage_error("%s", "--cat is the model: it cannot be combined with --model");
     if (cli->opts.no_symmetry && cli->opts.symmetry_key)
         return usage_error("%s", "--symmetry-key chooses how to break symmetry, which --no-symmetry switches off");
     if (cli->opts.outcomes && cli->opts.oracle)
@@ -484,21 +516,21 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
         return usage_error("%s", "--explain explains program_spec outcomes with the SAT engine (a "
                            "cat_spec FAIL names its race, a termination FAIL its stuck threads)");
     bool symmetric = cat_spec || (program_spec && !cli->opts.outcomes);
-    if (cli->opts.symmetry_key && (cli->opts.oracle || cli->opts.kind != CK_PLAIN || (!symmetric && jobs->n > 0)))
+    if (cli->opts.symmetry_key && (cli->opts.oracle || cli->spec.kind != JOB_PLAIN || (!symmetric && jobs->n > 0)))
         return usage_error("%s", "--symmetry-key applies to program_spec (without --outcomes) and cat_spec "
                            "checks of the SAT engine, and no check here is one");
-    if (cli->opts.emit_dir && cli->opts.kind != CK_TRANSFORM)
+    if (cli->spec.emit_dir && cli->spec.kind != JOB_TRANSFORM)
         return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
-    if ((cli->opts.kind == CK_EMIT_CUDA || cli->opts.kind == CK_OBSERVED) && (termination || cat_spec))
+    if ((cli->spec.kind == JOB_EMIT_CUDA || cli->spec.kind == JOB_OBSERVED) && (termination || cat_spec))
         return usage_error("%s", "--emit-cuda and --observed are about a test's final states (program_spec): "
                            "no --property cat_spec or termination");
-    if (cli->opts.kind == CK_EMIT_CUDA && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+    if (cli->spec.kind == JOB_EMIT_CUDA && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--emit-cuda writes programs and checks nothing: no --engine oracle, "
                            "--outcomes or --explain");
-    if (cli->opts.kind == CK_OBSERVED && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+    if (cli->spec.kind == JOB_OBSERVED && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--observed enumerates the allowed outcomes and explains each forbidden one "
                            "with the SAT engine: no --engine oracle, --outcomes or --explain");
-    if (cli->opts.kind != CK_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+    if (cli->spec.kind != JOB_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--source, --transform, --necessary-sync, --minimize-sync and --compare-model "
                            "compare outcome sets with the SAT engine: no --engine oracle, --outcomes or --explain");
     if (cli->graph_path && cli->graph_dir)
@@ -519,4 +551,6 @@ void cli_free(struct cli *cli)
     free(cli->csv);
     for (int i = 0; i < cli->ngraph_rels; i++)
         free(cli->graph_rels[i]);
+    cat_model_free(cli->cat_models[0]);
+    cat_model_free(cli->cat_models[1]);
 }

@@ -11,6 +11,7 @@
 #define CLI_DEFAULT_MAX_MEMORY_MB 4096
 
 struct cli {
+    struct job_spec spec;    /* what every job does with its file */
     struct check_opts opts;
     int nproperties;
     enum property properties[CLI_MAX_PROPERTIES];
@@ -28,6 +29,7 @@ struct cli {
     int workers;             /* -j */
     int shard_k, shard_n;    /* --shard K/N; shard_n = 0: no sharding */
     struct budget budget;    /* --timeout, --max-memory */
+    struct cat_model *cat_models[2];   /* --cat, --compare-model FILE.cat (owned) */
 };
 
 /* Parses argv; returns 0 on success, 1 on a usage error (message printed),

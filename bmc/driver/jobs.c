@@ -51,11 +51,11 @@ bool property_parse(const char *s, enum property *p)
     return false;
 }
 
-static void add_job(struct job_list *l, const char *file, const struct check_opts *o,
+static void add_job(struct job_list *l, const char *file, const struct job_spec *spec, const struct check_opts *o,
                     bool has_expected, enum verdict expected, const char *error)
 {
     XGROW(l->jobs, l->cap, l->n + 1);
-    l->jobs[l->n++] = (struct job){ .file = xstrdup(file), .opts = *o, .has_expected = has_expected,
+    l->jobs[l->n++] = (struct job){ .file = xstrdup(file), .spec = *spec, .opts = *o, .has_expected = has_expected,
                                     .expected = expected, .error = error ? xstrdup(error) : NULL };
 }
 
@@ -207,13 +207,13 @@ static void jobs_for_files(const struct job_request *req, const struct inputs *f
         for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
              at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
             const struct row *r = &rows->r[sorted[at]];
-            add_job(out, in->path, r->opts, true, r->expected, NULL);
+            add_job(out, in->path, req->spec, r->opts, true, r->expected, NULL);
             matched = true;
         }
         for (int p = 0; !matched && p < req->nproperties; p++) {
             struct check_opts o = *req->opts;
             o.property = req->properties[p];
-            add_job(out, in->path, &o, false, V_ERROR, in->error);
+            add_job(out, in->path, req->spec, &o, false, V_ERROR, in->error);
         }
     }
     free(sorted);
@@ -221,14 +221,14 @@ static void jobs_for_files(const struct job_request *req, const struct inputs *f
 
 /* Jobs for every row of every CSV; a row whose file cannot be read keeps
  * its error. */
-static void jobs_for_rows(const struct rows *rows, struct job_list *out)
+static void jobs_for_rows(const struct job_request *req, const struct rows *rows, struct job_list *out)
 {
     char why[128];
     const char *problem = NULL;
     for (int k = 0; k < rows->n; k++) {
         if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
             problem = input_problem(rows->r[k].file, why, sizeof why);
-        add_job(out, rows->r[k].file, rows->r[k].opts, true, rows->r[k].expected, problem);
+        add_job(out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
     }
 }
 
@@ -456,7 +456,7 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
     if (ok && req->npaths > 0)
         jobs_for_files(req, &files, &rows, out);
     else if (ok)
-        jobs_for_rows(&rows, out);
+        jobs_for_rows(req, &rows, out);
     if (ok && req->ncsv > 0)
         ok = some_row_compares(req, &rows, out, msg, msglen);
     if (ok)

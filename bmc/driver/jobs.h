@@ -3,11 +3,13 @@
 #ifndef GPUBMC_JOBS_H
 #define GPUBMC_JOBS_H
 
-#include "bmc/check/check.h"
+#include "bmc/driver/job_check.h"
 
-/* One check: a file under options, and the verdict a CSV expects. */
+/* One check: a file, what to do with it under options, and the verdict a
+ * CSV expects. */
 struct job {
     char *file;
+    struct job_spec spec;
     struct check_opts opts;
     bool has_expected;
     enum verdict expected;
@@ -32,6 +34,7 @@ static inline bool job_several_models(const struct job *j)
 
 /* What the command line asks for. */
 struct job_request {
+    const struct job_spec *spec;     /* what every job does */
     const struct check_opts *opts;   /* defaults for every job */
     int nproperties;
     const enum property *properties;

@@ -92,7 +92,7 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
-    if (r->details && job->opts.kind == CK_OBSERVED)
+    if (r->details && job->spec.kind == JOB_OBSERVED)
         observed_print(stdout, r->details);
     else if (r->details)
         refinement_print(stdout, r->details);
@@ -144,7 +144,7 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
     run->any_error |= !graph_output(run->cli, run->renderer, job, r);
     if (run->witnesses)
         add_witness(run->witnesses, job, r);
-    const struct model_desc *md = model_find(r->model);
+    const struct model_desc *md = check_model(&job->opts, r->model, 0);
     run->some_model |= md != NULL;
     for (int i = 0; md && i < job->opts.ndisabled; i++)
         run->axiom_applies[i] |= model_has_axiom(md, job->opts.disabled[i]);
@@ -235,7 +235,7 @@ static long results_of(const struct job_list *jobs)
 /* Builds the job list and refuses what cannot run; 0 or 1 (message printed). */
 static int prepare(const struct cli *cli, struct job_list *jobs)
 {
-    struct job_request req = { .opts = &cli->opts, .nproperties = cli->nproperties,
+    struct job_request req = { .spec = &cli->spec, .opts = &cli->opts, .nproperties = cli->nproperties,
                                .properties = cli->properties, .npaths = cli->nfiles,
                                .paths = cli->files, .ncsv = cli->ncsv, .csv = cli->csv };
     char msg[2048];
@@ -246,8 +246,8 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
     if (cli_check_jobs(cli, jobs)
         || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
         || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))
-        || (cli->opts.emit_dir && output_refused("--emit-transformed", cli->opts.emit_dir, cli, jobs))
-        || (cli->opts.cuda_dir && output_refused("--emit-cuda", cli->opts.cuda_dir, cli, jobs))) {
+        || (cli->spec.emit_dir && output_refused("--emit-transformed", cli->spec.emit_dir, cli, jobs))
+        || (cli->spec.cuda_dir && output_refused("--emit-cuda", cli->spec.cuda_dir, cli, jobs))) {
         jobs_free(jobs);
         return 1;
     }

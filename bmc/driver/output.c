@@ -34,8 +34,9 @@ static const char *input_named(const char *path, const struct cli *cli, const st
     for (int i = 0; i < jobs->n; i++)
         if (same_file(&st, jobs->jobs[i].file))
             return jobs->jobs[i].file;
-    const char *others[] = { cli->opts.source, cli->opts.observed_log };   /* --source SRC, --observed LOG */
-    for (int i = 0; i < 2; i++)
+    /* --source SRC, --observed LOG, --compare-model FILE.cat */
+    const char *others[] = { cli->spec.source, cli->spec.observed_log, cli->spec.compare_model };
+    for (int i = 0; i < 3; i++)
         if (others[i] && same_file(&st, others[i]))
             return others[i];
     return NULL;

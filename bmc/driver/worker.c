@@ -171,7 +171,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
     while (ok && transfer_all(cmd, &i, sizeof i, false) && i >= 0 && i < jobs->n) {
         struct message m;
         memset(&m, 0, sizeof m);
-        check_job(jobs->jobs[i].file, &jobs->jobs[i].opts, &m.r);
+        check_job(jobs->jobs[i].file, &jobs->jobs[i].spec, &jobs->jobs[i].opts, &m.r);
         name_the_budget(&m.r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, start_kib);
         char *witness = take_json(&m.r.witness, &m.witness_len);

@@ -6,7 +6,7 @@
 
 #include "bmc/check/enumerate.h"
 #include "bmc/check/explain.h"
-#include "bmc/compare/load.h"
+#include "bmc/check/load.h"
 #include "bmc/observed/log.h"
 #include "encoders/assertion.h"
 #include "util/xalloc.h"
@@ -267,13 +267,10 @@ static void judge_test(const struct loaded *ld, const char *log, const struct ob
 
 void check_observed(const char *path, const char *log_path, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
     struct loaded ld;
     struct observed_test t;
     memset(&t, 0, sizeof t);
-    if (load_program(path, o, &ld, r)) {
+    if (check_begin(path, o, &ld, r)) {
         const char *name = ld.lit->name && *ld.lit->name ? ld.lit->name : path;
         char err[600];
         int found = observed_log_read(log_path, name, &t, err, sizeof err);
@@ -288,8 +285,7 @@ void check_observed(const char *path, const char *log_path, const struct check_o
         free(obs);
     }
     observed_test_free(&t);
-    loaded_free(&ld);
-    r->ms = check_clock_ms() - t0;
+    check_end(&ld, r);
 }
 
 /* One state's bindings "P1:r0=1; x=2;" from its values object. */

@@ -18,13 +18,10 @@ static const char *need_word(enum verdict v)
 
 void check_necessary_sync(const char *path, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
     struct origin g;
     struct variants vs = { 0 };
     char err[240];
-    if (!origin_load(&g, path, o, r)) {
+    if (!origin_begin(&g, path, o, r)) {
         /* r names the problem */
     } else if (!transform_apply(g.lit, TRANSFORM_SYNC_KINDS, 0, &vs, err, sizeof err)) {
         snprintf(r->reason, sizeof r->reason, "%s: %s", path, err);
@@ -63,8 +60,7 @@ void check_necessary_sync(const char *path, const struct check_opts *o, struct c
         }
     }
     variants_free(&vs);
-    origin_free(&g);
-    r->ms = check_clock_ms() - t0;
+    origin_end(&g, r);
 }
 
 /* Weakenings already found unsafe, as "thread:index:change" keys. */
@@ -152,9 +148,9 @@ static void recheck_minimum(struct origin *g, const struct litmus *final, struct
     struct check_result ref, own_old, own_new;
     memset(&own_old, 0, sizeof own_old);
     memset(&own_new, 0, sizeof own_new);
-    if (!origin_load(&fresh, g->path, g->o, &ref)) {
+    if (!origin_begin(&fresh, g->path, g->o, &ref)) {
         snprintf(r->reason, sizeof r->reason, "%.300s", ref.reason);
-        origin_free(&fresh);
+        origin_end(&fresh, &ref);
         return;
     }
     origin_check(&fresh, final, &ref);
@@ -177,17 +173,14 @@ static void recheck_minimum(struct origin *g, const struct litmus *final, struct
     cJSON_Delete(ref.details);
     cJSON_Delete(ref.witness);
     program_free(p);
-    origin_free(&fresh);
+    origin_end(&fresh, &ref);
 }
 
 void check_minimize_sync(const char *path, const struct check_opts *o, struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
     struct origin g;
     struct unsafe u = { 0 };
-    if (origin_load(&g, path, o, r)) {
+    if (origin_begin(&g, path, o, r)) {
         struct litmus *current = litmus_parse_file(path, NULL);
         r->details = cJSON_CreateObject();
         cJSON_AddStringToObject(r->details, "kind", "minimize-sync");
@@ -210,6 +203,5 @@ void check_minimize_sync(const char *path, const struct check_opts *o, struct ch
     }
     forget_unsafe(&u);
     free(u.keys);
-    origin_free(&g);
-    r->ms = check_clock_ms() - t0;
+    origin_end(&g, r);
 }

@@ -120,13 +120,10 @@ static void check_variants(struct origin *g, const struct variants *vs, const ch
 void check_transform(const char *path, enum transform_kind k, int line, const char *emit_dir,
                      const struct check_opts *o, struct check_result *r)
 {
-    double t0 = check_clock_ms();
-    memset(r, 0, sizeof *r);
-    r->verdict = V_ERROR;
     struct origin g;
     struct variants vs = { 0 };
     char err[240];
-    if (!origin_load(&g, path, o, r)) {
+    if (!origin_begin(&g, path, o, r)) {
         /* r names the problem */
     } else if (!transform_apply(g.lit, 1u << k, line, &vs, err, sizeof err)) {
         snprintf(r->reason, sizeof r->reason, "%s: %s", path, err);
@@ -144,6 +141,5 @@ void check_transform(const char *path, enum transform_kind k, int line, const ch
         check_variants(&g, &vs, emit_dir, cJSON_AddArrayToObject(r->details, "sites"), r);
     }
     variants_free(&vs);
-    origin_free(&g);
-    r->ms = check_clock_ms() - t0;
+    origin_end(&g, r);
 }

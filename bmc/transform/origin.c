@@ -4,23 +4,23 @@
 #include <stdio.h>
 #include <string.h>
 
-bool origin_load(struct origin *g, const char *path, const struct check_opts *o, struct check_result *r)
+bool origin_begin(struct origin *g, const char *path, const struct check_opts *o, struct check_result *r)
 {
     memset(g, 0, sizeof *g);
     g->path = path;
     g->o = o;
-    if (!load_program(path, o, &g->prog, r))
+    if (!check_begin(path, o, &g->prog, r))
         return false;
     g->lit = g->prog.lit;
     g->src_ready = refinement_source_init(&g->src, g->prog.p, g->prog.md, o, r);
     return g->src_ready;
 }
 
-void origin_free(struct origin *g)
+void origin_end(struct origin *g, struct check_result *r)
 {
     if (g->src_ready)
         refinement_source_free(&g->src);
-    loaded_free(&g->prog);
+    check_end(&g->prog, r);
 }
 
 void origin_check(struct origin *g, const struct litmus *target, struct check_result *r)

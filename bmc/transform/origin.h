@@ -3,7 +3,7 @@
 #ifndef GPUBMC_TRANSFORM_ORIGIN_H
 #define GPUBMC_TRANSFORM_ORIGIN_H
 
-#include "bmc/compare/load.h"
+#include "bmc/check/load.h"
 #include "bmc/compare/refinement.h"
 #include "bmc/transform/transform.h"
 
@@ -16,10 +16,11 @@ struct origin {
     bool src_ready;
 };
 
-/* Loads the file at path under o; false with r an ERROR naming the file. */
-bool origin_load(struct origin *g, const char *path, const struct check_opts *o, struct check_result *r);
-/* Frees what origin_load made. */
-void origin_free(struct origin *g);
+/* Begins a check of the file at path under o (check_begin) and prepares
+ * its source side; false with r an ERROR naming the file. */
+bool origin_begin(struct origin *g, const char *path, const struct check_opts *o, struct check_result *r);
+/* Ends the check origin_begin began: frees what it made and sets r->ms. */
+void origin_end(struct origin *g, struct check_result *r);
 
 /* Checks one rewritten program against the original into r (from scratch). */
 void origin_check(struct origin *g, const struct litmus *target, struct check_result *r);

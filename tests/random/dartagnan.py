@@ -324,7 +324,7 @@ def barrier_renamed(text):
 def barriers_alone(text):
     """The program without the barriers of threads that no other thread of
     their CTA/workgroup shares a barrier instance (and id) with: such a
-    thread never waits there (README: a thread alone in its CTA or workgroup
+    thread never waits there (docs/semantics.md: a thread alone in its CTA or workgroup
     passes every barrier), while Dartagnan lets a barrier instance pass only
     when every occurrence of it in the CTA is reached, so a thread alone
     with two occurrences, or one it skips, waits for itself.  None when
@@ -368,7 +368,7 @@ def arrives_dropped(text):
 
 def filter_dropped(text):
     """The program without its filter: gpubmc's termination ignores the
-    filter (README: a filter is a condition on the final state, which an
+    filter (docs/semantics.md: a filter is a condition on the final state, which an
     execution that hangs has not), Dartagnan applies it to the registers
     of the hanging execution; the cat files say nothing about filters.
     None when there is no filter."""
@@ -584,11 +584,11 @@ def explain(cases, binary, tmp, par=2):
         FILTER`), where without the filter both find a race: Dartagnan
         found it in an execution that hangs, evaluating the filter on its
         registers; undecided by the model (gpubmc counts, with a filter,
-        only executions that end: README);
+        only executions that end: docs/semantics.md);
       race-in-cut-execution: gpubmc said UNKNOWN and Dartagnan found a race
         (cat_spec); with each loop hanging after its first iteration (see
         loops_hang) gpubmc finds a race too: it lies in executions that the
-        loops cut at every bound, which gpubmc does not search (README);
+        loops cut at every bound, which gpubmc does not search (docs/semantics.md);
       bound: one tool said UNKNOWN, and at a higher loop bound (up to 4)
         both give one verdict (a PASS against a FAIL that a higher bound
         settles stays unexplained: one of them answered wrongly at the lower);

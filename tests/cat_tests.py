@@ -1,0 +1,151 @@
+"""--cat FILE: the cat reader on the project's own cat files (tests/cat/, with
+reasoned verdicts and exact error lines), and, with the labelled corpus,
+the built-in models checked against their cat files: the own litmus suites
+and every corpus row under --cat of its model's cat file, and the
+built-in against --cat on random programs (tests/cat/compare_random.py)."""
+import json
+import pathlib
+import subprocess
+import sys
+
+from testpaths import BIN, CORPUS, ROOT, corpus_missing_note, corpus_present
+
+CAT_DIR = ROOT / "tests" / "cat"
+# own litmus suites under tests/litmus: directory, model (its cat file), property
+OWN_SUITES = (("ptx", "ptx-v6.0", "program_spec"), ("ptx75", "ptx-v7.5", "program_spec"),
+              ("vulkan", "vulkan", "program_spec"), ("vulkan-nochains", "vulkan-nochains", "program_spec"),
+              ("vulkan-dr", "vulkan", "cat_spec"))
+RANDOM_COUNT, RANDOM_SEED = 60, 1
+
+
+def results(run, args, cwd):
+    """{file: JSON object} of one --json run."""
+    p = run(["--json"] + args, cwd)
+    out = {}
+    for line in p.stdout.splitlines():
+        if line.startswith("{"):
+            o = json.loads(line)
+            out[o["file"]] = o
+    return out
+
+
+def csv_rows(path):
+    """(path, expected) of a CSV's rows."""
+    rows = []
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, exp = line.split(",")[:2]
+            rows.append((name, exp))
+    return rows
+
+
+def own_cat_files(record, run):
+    """The own cat files against their reasoned verdicts."""
+    for model, csv in (("sc.cat", "expected-sc.csv"), ("sc-rec.cat", "expected-sc.csv"),
+                       ("race.cat", "expected-race.csv")):
+        got = results(run, ["--cat", model, "--expect", csv], CAT_DIR)
+        for name, exp in csv_rows(CAT_DIR / csv):
+            res = got.get(name, {}).get("result")
+            record(res == exp, f"cat: {name} under {model}: expected {exp}, got {res}")
+    got = results(run, ["--cat", "sc.cat", "--compare-model", "coherence.cat", "../litmus/ptx/MP-weak.litmus",
+                        "one-thread.litmus"], CAT_DIR)
+    for name, exp in (("../litmus/ptx/MP-weak.litmus", "FAIL"), ("one-thread.litmus", "PASS")):
+        res = got.get(name, {}).get("result")
+        record(res == exp, f"cat: --compare-model coherence.cat on {name}: expected {exp}, got {res}")
+    got = results(run, ["--cat", "sc.cat", "--explain", "../litmus/ptx/MP-weak.litmus"], CAT_DIR)
+    reason = got.get("../litmus/ptx/MP-weak.litmus", {}).get("reason", "")
+    record("forbidden by sc" in reason and "-fr->" in reason, f"cat: --explain names sc.cat's axiom: {reason}")
+
+
+def cat_errors(record, run):
+    """Each broken cat file: exit status 1 and the exact first line on stderr."""
+    for line in (CAT_DIR / "errors" / "expected-errors.txt").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        model, want = line.split("|", 1)
+        p = run(["--cat", model, "one-thread.litmus"], CAT_DIR)
+        first = (p.stderr.splitlines() or [""])[0]
+        record(p.returncode == 1 and first == want and not p.stdout,
+               f"cat: error for {model}: expected status 1 and '{want}', got {p.returncode} and '{first}'")
+
+
+def own_suites(record, run):
+    """The own litmus suites under --cat of their models' cat files."""
+    for suite, model, prop in OWN_SUITES:
+        d = ROOT / "tests" / "litmus" / suite
+        got = results(run, ["--cat", CORPUS / "models" / f"{model}.cat", "--property", prop,
+                            "--expect", "expected.csv"], d)
+        rows = [l.split(",", 2) for l in (d / "expected.csv").read_text().splitlines() if l.strip()]
+        for name, exp, _why in rows:
+            res = got.get(name, {}).get("result") or got.get(f"./{name}", {}).get("result")
+            record(res == exp, f"cat: {suite}/{name} under {model}.cat: expected {exp}, got {res}")
+
+
+def corpus_suites(record, run, vulkan_liveness):
+    """Every labelled corpus row under --cat of its model's cat file (the
+    five Vulkan liveness suites only when vulkan_liveness, as SAT alone
+    takes minutes on them: make check-all runs them).  A
+    termination row the SAT engine leaves UNKNOWN is run again with
+    --engine states, which assumes the interleaving fragment's argument for
+    the cat file's model; no run may contradict the label."""
+    for csv in sorted((CORPUS / "expected").glob("*.csv")):
+        if csv.stem.startswith("VULKAN-Liveness") != vulkan_liveness:
+            continue
+        meta = dict(kv.split("=", 1) for kv in csv.read_text().splitlines()[0].lstrip("# ").split())
+        model, prop = meta["model"], meta["property"]
+        bound = "4" if prop == "termination" and model.startswith("vulkan") else "1"
+        args = ["--cat", CORPUS / "models" / f"{model}.cat", "--bound", bound, "--timeout", "60",
+                "--expect", csv.relative_to(CORPUS)]
+        sat = results(run, args, CORPUS)
+        states = results(run, args + ["--engine", "states"], CORPUS) if prop == "termination" else {}
+        rows = csv_rows(csv)
+        matched = 0
+        for name, exp in rows:
+            a = sat.get(name, {}).get("result")
+            b = states.get(name, {}).get("result")
+            wrong = [x for x in (a, b) if x in ("PASS", "FAIL") and x != exp]
+            ok = not wrong and (a == exp or (a == "UNKNOWN" and b == exp))
+            matched += ok
+            if not ok:
+                record(False, f"cat: {csv.stem} {name} under {model}.cat: expected {exp}, got {a} (states {b})")
+        record(matched == len(rows), f"cat: {csv.stem}: {matched}/{len(rows)} rows match under {model}.cat")
+
+
+def random_agreement(record, count, seed):
+    """Built-in models against their cat files on count random programs."""
+    p = subprocess.run([sys.executable, str(CAT_DIR / "compare_random.py"), "--bin", str(BIN),
+                        "--corpus", str(CORPUS), "--seed", str(seed), "--count", str(count)],
+                       capture_output=True, text=True, timeout=3600)
+    last = (p.stdout.strip().splitlines() or [""])[-1]
+    print(f"cat: built-in against --cat on {count} random programs (seed {seed}): {last}")
+    record(p.returncode == 0 and " 0 differ" in last,
+           f"cat: built-in and --cat on {count} random programs: {last}\n{p.stdout[-3000:]}{p.stderr[-1000:]}")
+
+
+def cat(record, run):
+    """The --cat group."""
+    own_cat_files(record, run)
+    cat_errors(record, run)
+    if not corpus_present() or not (CORPUS / "models").is_dir():
+        print(corpus_missing_note("cat: the corpus cat files, suites and random agreement"))
+        return
+    own_suites(record, run)
+    corpus_suites(record, run, vulkan_liveness=False)
+    random_agreement(record, RANDOM_COUNT, RANDOM_SEED)
+
+
+def cat_long(record, run):
+    """The long --cat sweeps (make check-all): the Vulkan liveness suites
+    under --cat and 1,000 more random programs."""
+    if not corpus_present() or not (CORPUS / "models").is_dir():
+        print(corpus_missing_note("cat: the Vulkan liveness suites and random agreement"))
+        return
+    corpus_suites(record, run, vulkan_liveness=True)
+    random_agreement(record, 1000, 3)
+
+
+if __name__ == "__main__":
+    from testlib import TALLY, run as run_bin
+    cat(TALLY.record, run_bin)
+    print(f"{TALLY.passed} passed, {TALLY.failed} failed")
+    sys.exit(1 if TALLY.failed else 0)
