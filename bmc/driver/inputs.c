@@ -100,8 +100,11 @@ static void walk_dir(struct inputs *in, const char *dir, const struct stat *st, 
     up->ino[up->n++] = st->st_ino;
     for (int i = 0; i < n; i++) {
         struct stat sub;
-        if (stat(names[i], &sub) == 0 && S_ISDIR(sub.st_mode))
+        bool found = stat(names[i], &sub) == 0;
+        if (found && S_ISDIR(sub.st_mode))
             walk_dir(in, names[i], &sub, up);
+        else if (found && S_ISREG(sub.st_mode) && has_suffix(names[i], ".litmus"))
+            add(in, names[i], NULL);   /* a regular file: no need to look again */
         else if (has_suffix(names[i], ".litmus"))
             add(in, names[i], input_problem(names[i], why, sizeof why));
         free(names[i]);

@@ -202,7 +202,7 @@ static void jobs_for_files(const struct job_request *req, const struct inputs *f
     for (int i = 0; i < files->n; i++) {
         const struct input *in = &files->v[i];
         char resolved[PATH_MAX];
-        const char *real = in->error ? NULL : realpath(in->path, resolved);
+        const char *real = in->error || nsorted == 0 ? NULL : realpath(in->path, resolved);   /* no rows: no need */
         bool matched = false;
         for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
              at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
