@@ -8,12 +8,15 @@
 #include "litmus/spirv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------------ */
 /* Errors and small helpers                                                  */
@@ -450,12 +453,23 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
  * than MAX_INPUT_BYTES (litmus_parse reports that); NULL and err on failure. */
 static char *read_file(const char *path, size_t *len, struct litmus_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    /* Opened without blocking and checked after opening: a file replaced
+     * by a FIFO (or a device) since it was listed is refused, not waited on. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
     char *buf = NULL;
     size_t cap = 0;
     *len = 0;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        snprintf(err->msg, sizeof err->msg, "not a regular file");
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
         snprintf(err->msg, sizeof err->msg, "cannot open file: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
     for (;;) {
@@ -519,8 +533,9 @@ struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct 
     text = read_file(path, &len, err);
     if (!text)
         return NULL;
-    if (!report_nul_byte(text, len, err))
-        l = spirv_path(path) ? spirv_parse(path, text, grid, err) : litmus_parse(path, text, err);
+    size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;   /* a UTF-8 byte-order mark */
+    if (!report_nul_byte(text + bom, len - bom, err))
+        l = spirv_path(path) ? spirv_parse(path, text + bom, grid, err) : litmus_parse(path, text + bom, err);
     free(text);
     return l;
 }

@@ -11,6 +11,7 @@ Groups that need the labelled corpus (../shared/corpus, or GPUBMC_CORPUS)
 say that they skip when it is not there; nothing fails for its absence."""
 import argparse, resource, sys, time
 
+import batch_honesty_tests
 import batch_tests
 import cat_tests
 import corpus_tests
@@ -53,6 +54,8 @@ GROUPS = [
     ("emit-transformed", "--emit-transformed", transform_tests.emit_transformed),
     ("outcomes", "outcome sets", own_tests.outcome_sets),
     ("batch", "directories, --expect, -j, --shard", lambda: batch_tests.batch_mode(record, run)),
+    ("batch-honesty", "streamed results, signals, -j caps, outputs never over inputs, small edges",
+     lambda: batch_honesty_tests.batch_honesty(record, run)),
     ("shards", "four shards through GNU parallel give one run", lambda: shard_tests.shards(record, BIN)),
     ("trust", "budgets, signals, writes, options, documentation", lambda: trust_tests.trust(record, run)),
     ("docs", "README and docs/: examples, commands, usage, links", lambda: docs_tests.docs(record, run)),

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "bmc/cuda/params.h"
 #include "bmc/cuda/support.h"
 #include "bmc/check/load.h"
+#include "util/newfile.h"
 
 #define NVCC_FLAGS "-O3 -arch=sm_90"
 
@@ -94,26 +96,29 @@ static void write_params(FILE *f, const void *arg)
     cuda_params_write_file(f);
 }
 
-/* Writes path through a temporary file renamed over it, so that jobs that
- * write the same file at once leave one whole copy; false with r's reason
- * naming the test. */
+/* Writes path whole, never over a file that differs (util/newfile.h: jobs
+ * that write the same Makefile at once, or a run again, leave one copy;
+ * a user's Makefile, an input or a symbolic link is left alone); false
+ * with r's reason naming the test. */
 static bool write_file(const char *path, const char *test, struct check_result *r,
                        void (*fill)(FILE *, const void *), const void *arg)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    char *text = NULL, err[900];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     bool ok = f != NULL;
     if (ok) {
         fill(f, arg);
         ok = !ferror(f);
         ok = fclose(f) == 0 && ok;
-        ok = ok && rename(tmp, path) == 0;
     }
-    if (!ok) {
-        snprintf(r->reason, sizeof r->reason, "%s: error: cannot write %s: %s", test, path, strerror(errno));
-        remove(tmp);
-    }
+    if (!ok)
+        snprintf(err, sizeof err, "cannot write %s: %s", path, strerror(errno));
+    else
+        ok = newfile_write(path, text, len, err, sizeof err);
+    if (!ok)
+        snprintf(r->reason, sizeof r->reason, "%s: error: %s", test, err);
+    free(text);
     return ok;
 }
 

@@ -3,19 +3,49 @@
 #include "bmc/driver/batch.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include "bmc/driver/output.h"
 #include "util/xalloc.h"
+
+/* SIGINT or SIGTERM during a batch: the signal, and a pipe its handler
+ * writes to, so that the scheduler's poll wakes up. */
+static volatile sig_atomic_t stop_signal;
+static int wake_pipe[2] = { -1, -1 };
+
+static void on_stop_signal(int sig)
+{
+    int e = errno;
+    char byte = 0;
+    if (!stop_signal)
+        stop_signal = sig;
+    if (wake_pipe[1] >= 0 && write(wake_pipe[1], &byte, 1) < 0) {
+        /* full: poll wakes up anyway */
+    }
+    errno = e;
+}
+
+/* Results are passed on as soon as those before them are: only results
+ * that arrive before a predecessor are held back, each in a copy cut after
+ * its last progress result, and no job is handed out while the held-back
+ * results take more than HOLD_MAX bytes (the oldest job still runs, so
+ * they drain when it ends). */
+#define HOLD_MAX (32L << 20)
 
 struct collector {
     const struct job_list *jobs;
-    struct check_result *results;
-    char **logs;             /* each job's child stderr text, or NULL */
-    bool *ready;
+    struct check_result **held;   /* job i's result, held back until i - 1 is passed on */
+    char **logs;             /* each held-back job's child stderr text, or NULL */
+    long held_bytes;
     int done, emitted;
     bool progress_line;
     double start, last_draw;
@@ -42,8 +72,10 @@ static void draw_progress(struct collector *c)
 }
 
 /* Writes each line of log to stderr after "FILE: ". */
-static void pass_on_log(const char *file, const char *log)
+static void pass_on_log(const char *name, const char *log)
 {
+    char shown[8192];
+    const char *file = output_shown(name, shown, sizeof shown);
     while (*log) {
         size_t len = strcspn(log, "\n");
         fprintf(stderr, "%s: %.*s\n", file, (int)len, log);
@@ -51,36 +83,67 @@ static void pass_on_log(const char *file, const char *log)
     }
 }
 
-/* Stores result i (and the child's stderr text, taken) and passes on
- * every result now complete in order. */
+/* Passes on result r of job i, the next in order, with the child's stderr
+ * text log (freed), and then frees r's JSON. */
+static void pass_on(struct collector *c, int i, struct check_result *r, char *log)
+{
+    const struct job *job = &c->jobs->jobs[i];
+    if (log)
+        pass_on_log(job->file, log);
+    free(log);
+    fflush(stderr);
+    c->on_result(c->ctx, job, r);
+    fflush(stdout);
+    cJSON_Delete(r->witness);
+    cJSON_Delete(r->outcomes);
+    cJSON_Delete(r->explanation);
+    cJSON_Delete(r->details);
+    r->witness = r->outcomes = r->explanation = r->details = NULL;
+    c->emitted = i + 1;
+}
+
+/* The bytes of r worth keeping: all but its unused progress results. */
+static size_t kept_size(const struct check_result *r)
+{
+    int n = r->nprogress > 0 && r->nprogress <= CHECK_PROGRESS_MODELS ? r->nprogress : 0;
+    return offsetof(struct check_result, progress) + (size_t)n * sizeof r->progress[0];
+}
+
+/* Passes on the held-back results that are now next in order. */
+static void pass_on_held(struct collector *c)
+{
+    while (c->emitted < c->jobs->n && c->held[c->emitted]) {
+        int i = c->emitted;
+        struct check_result r;
+        memset(&r, 0, sizeof r);
+        memcpy(&r, c->held[i], kept_size(c->held[i]));
+        c->held_bytes -= (long)kept_size(c->held[i]) + (c->logs[i] ? (long)strlen(c->logs[i]) : 0);
+        free(c->held[i]);
+        c->held[i] = NULL;
+        char *log = c->logs[i];
+        c->logs[i] = NULL;
+        pass_on(c, i, &r, log);
+    }
+}
+
+/* Takes result i (and the child's stderr text, taken): passes it on when
+ * every job before it has been, or holds it back. */
 static void collect(struct collector *c, int i, const struct check_result *r, char *log)
 {
-    c->results[i] = *r;
-    c->logs[i] = log;
-    c->ready[i] = true;
     c->done++;
-    bool any = false;
-    while (c->emitted < c->jobs->n && c->ready[c->emitted]) {
-        if (!any)
-            erase_progress(c);
-        any = true;
-        const struct job *job = &c->jobs->jobs[c->emitted];
-        struct check_result *out = &c->results[c->emitted];
-        if (c->logs[c->emitted])
-            pass_on_log(job->file, c->logs[c->emitted]);
-        free(c->logs[c->emitted]);
-        fflush(stderr);
-        c->on_result(c->ctx, job, out);
-        fflush(stdout);
-        cJSON_Delete(out->witness);
-        cJSON_Delete(out->outcomes);
-        cJSON_Delete(out->explanation);
-        cJSON_Delete(out->details);
-        out->witness = out->outcomes = out->explanation = out->details = NULL;
-        c->emitted++;
-    }
-    if (any)
+    erase_progress(c);
+    if (i == c->emitted) {
+        struct check_result now = *r;
+        pass_on(c, i, &now, log);
+        pass_on_held(c);
         c->last_draw = 0;
+    } else {
+        size_t size = kept_size(r);
+        c->held[i] = xcalloc(1, size);
+        memcpy(c->held[i], r, size);
+        c->logs[i] = log;
+        c->held_bytes += (long)size + (log ? (long)strlen(log) : 0);
+    }
     draw_progress(c);
 }
 
@@ -106,21 +169,78 @@ static int poll_timeout(const struct worker *w, int n)
     return ms < 0 ? 0 : ms > 1e6 ? 1000000 : (int)ms;
 }
 
-/* Waits for output from the n workers and reads it; kills those past
- * their deadline. */
-static void wait_for_output(struct worker *w, int n, struct pollfd *fds)
+/* Waits for output from the n workers (or a stop signal) and reads it;
+ * kills those past their deadline.  False, after an error message, when
+ * poll fails. */
+static bool wait_for_output(struct worker *w, int n, struct pollfd *fds)
 {
     for (int k = 0; k < n; k++) {
         fds[2 * k] = (struct pollfd){ .fd = w[k].pid ? w[k].out : -1, .events = POLLIN };
         fds[2 * k + 1] = (struct pollfd){ .fd = w[k].pid ? w[k].err : -1, .events = POLLIN };
     }
-    if (poll(fds, 2 * (nfds_t)n, poll_timeout(w, n)) > 0)
-        for (int k = 0; k < 2 * n; k++)
-            if (fds[k].fd >= 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-                worker_read(&w[k / 2], k % 2);
+    fds[2 * n] = (struct pollfd){ .fd = wake_pipe[0], .events = POLLIN };
+    int ready = poll(fds, 2 * (nfds_t)n + 1, poll_timeout(w, n));
+    if (ready < 0 && errno != EINTR) {
+        fprintf(stderr, "gpubmc: error: cannot wait for the workers: %s\n", strerror(errno));
+        return false;
+    }
+    for (int k = 0; ready > 0 && k < 2 * n; k++)
+        if (fds[k].fd >= 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+            worker_read(&w[k / 2], k % 2);
     double now = worker_clock();
     for (int k = 0; k < n; k++)
         worker_enforce(&w[k], now);
+    return true;
+}
+
+/* After a stop signal: passes on the held-back results that are complete,
+ * in job order, past the gaps of jobs that did not end. */
+static void pass_on_done(struct collector *c)
+{
+    for (int i = c->emitted; i < c->jobs->n; i++)
+        if (c->held[i]) {
+            c->emitted = i;
+            pass_on_held(c);
+        }
+}
+
+/* File descriptors the main process keeps besides its workers' three
+ * each: standard streams, the wake pipe, a new worker's pipes while it
+ * starts, files opened for output. */
+#define SPARE_FDS 24
+
+/* How many of the nworkers workers the open-files limit allows (raising
+ * the soft limit toward the hard one first), with a note when fewer. */
+static int workers_within_fd_limit(int nworkers)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
+        return nworkers;
+    rlim_t want = 3 * (rlim_t)nworkers + SPARE_FDS;
+    if (lim.rlim_cur < want && lim.rlim_cur < lim.rlim_max) {
+        lim.rlim_cur = lim.rlim_max == RLIM_INFINITY || lim.rlim_max > want ? want : lim.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &lim);
+        getrlimit(RLIMIT_NOFILE, &lim);
+    }
+    if (lim.rlim_cur >= want)
+        return nworkers;
+    long fit = lim.rlim_cur > SPARE_FDS + 3 ? (long)(lim.rlim_cur - SPARE_FDS) / 3 : 1;
+    fprintf(stderr, "gpubmc: note: -j %d: the open-files limit (ulimit -n %lu) allows %ld worker%s\n",
+            nworkers, (unsigned long)lim.rlim_cur, fit, fit == 1 ? "" : "s");
+    return (int)fit;
+}
+
+/* Catches SIGINT and SIGTERM (old: the actions to restore), or with
+ * restore puts old back. */
+static void catch_stop_signals(struct sigaction *old, bool restore)
+{
+    static const int sigs[2] = { SIGINT, SIGTERM };
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 2; k++)
+        sigaction(sigs[k], restore ? &old[k] : &sa, restore ? NULL : &old[k]);
 }
 
 /* Gives the next jobs to idle workers, starting workers where none runs;
@@ -128,19 +248,19 @@ static void wait_for_output(struct worker *w, int n, struct pollfd *fds)
 static int hand_out(struct collector *c, struct worker *w, int n, int next, const struct budget *b)
 {
     const struct job_list *jobs = c->jobs;
-    for (int k = 0; k < n && next < jobs->n; k++) {
-        while (next < jobs->n && jobs->jobs[next].error) {
+    bool busy = false;
+    for (int o = 0; o < n; o++)
+        busy |= w[o].pid && w[o].job >= 0;
+    for (int k = 0; k < n && next < jobs->n && !(busy && c->held_bytes > HOLD_MAX); k++) {
+        while (next < jobs->n && jobs->jobs[next].error && !(busy && c->held_bytes > HOLD_MAX)) {
             collect_error(c, next, jobs->jobs[next].error, NULL);
             next++;
         }
-        if (next == jobs->n || (w[k].pid && w[k].job >= 0))
+        if (next == jobs->n || (w[k].pid && w[k].job >= 0) || (busy && c->held_bytes > HOLD_MAX))
             continue;
         if (w[k].pid && w[k].out < 0)   /* it died while idle */
             worker_stop(&w[k]);
         if (!w[k].pid && !worker_start(&w[k], jobs, b, w, n)) {
-            bool busy = false;
-            for (int o = 0; o < n; o++)
-                busy |= w[o].pid && w[o].job >= 0;
             if (!busy) {   /* no worker will free up: no use waiting */
                 collect_error(c, next, "cannot start a check", strerror(errno));
                 next++;
@@ -148,34 +268,45 @@ static int hand_out(struct collector *c, struct worker *w, int n, int next, cons
             continue;
         }
         worker_assign(&w[k], next++, b);
+        busy = true;
     }
     return next;
 }
 
-void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
-               batch_result_fn on_result, void *ctx)
+int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
+              batch_result_fn on_result, void *ctx)
 {
     struct collector c = { .jobs = jobs, .progress_line = progress_line && jobs->n > 0,
                            .start = worker_clock(), .on_result = on_result, .ctx = ctx };
-    c.results = xcalloc((size_t)jobs->n, sizeof *c.results);
-    c.logs = xcalloc((size_t)jobs->n, sizeof *c.logs);
-    c.ready = xcalloc((size_t)jobs->n, sizeof *c.ready);
+    c.held = xcalloc((size_t)jobs->n + 1, sizeof *c.held);
+    c.logs = xcalloc((size_t)jobs->n + 1, sizeof *c.logs);
     int n = nworkers < jobs->n ? nworkers : jobs->n;
+    n = n > 0 ? workers_within_fd_limit(n) : 0;
     struct worker *w = xcalloc((size_t)n, sizeof *w);
-    struct pollfd *fds = xcalloc(2 * (size_t)n, sizeof *fds);
-    int next = 0;
-    for (;;) {
+    struct pollfd *fds = xcalloc(2 * (size_t)n + 1, sizeof *fds);
+    stop_signal = 0;
+    if (pipe(wake_pipe) == 0) {
+        fcntl(wake_pipe[0], F_SETFL, fcntl(wake_pipe[0], F_GETFL) | O_NONBLOCK);
+        fcntl(wake_pipe[1], F_SETFL, fcntl(wake_pipe[1], F_GETFL) | O_NONBLOCK);
+    } else {
+        wake_pipe[0] = wake_pipe[1] = -1;
+    }
+    struct sigaction old[2];
+    catch_stop_signals(old, false);
+    int next = 0, stopped = 0;
+    while (!stopped) {
         next = hand_out(&c, w, n, next, b);
         bool busy = false;
         for (int k = 0; k < n; k++)
             busy |= w[k].pid && w[k].job >= 0;
-        if (!busy && next == jobs->n)
+        if (stop_signal || (!busy && next == jobs->n))
             break;
         if (!busy)
             continue;
-        wait_for_output(w, n, fds);
-        for (int k = 0; k < n; k++)
-            if (worker_job_ended(&w[k])) {
+        if (!wait_for_output(w, n, fds))
+            stopped = -1;
+        for (int k = 0; k < n; k++)   /* after a stop signal, the results complete before it */
+            if (worker_job_ended(&w[k]) && (!stop_signal || worker_has_result(&w[k]))) {
                 int i = w[k].job;
                 struct check_result r;
                 char *log;
@@ -183,13 +314,31 @@ void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b
                 collect(&c, i, &r, log);
             }
     }
-    for (int k = 0; k < n; k++)
+    if (stop_signal && !stopped)
+        stopped = stop_signal;
+    for (int k = 0; k < n; k++) {
+        if (w[k].pid && w[k].job >= 0)   /* only when stopped: its check is dropped */
+            kill(w[k].pid, SIGKILL);
         if (w[k].pid)
             worker_stop(&w[k]);
+    }
     erase_progress(&c);
+    if (stopped) {
+        pass_on_done(&c);
+        fprintf(stderr, "gpubmc: %s%s: %d of %d checked\n", stopped < 0 ? "stopped" : "interrupted by ",
+                stopped == SIGINT ? "SIGINT" : stopped == SIGTERM ? "SIGTERM" : "", c.done, jobs->n);
+    }
+    catch_stop_signals(old, true);
+    close(wake_pipe[0]);
+    close(wake_pipe[1]);
+    wake_pipe[0] = wake_pipe[1] = -1;
+    for (int i = 0; i < jobs->n; i++) {
+        free(c.held[i]);
+        free(c.logs[i]);
+    }
     free(w);
     free(fds);
-    free(c.results);
+    free(c.held);
     free(c.logs);
-    free(c.ready);
+    return stopped;
 }

@@ -16,8 +16,15 @@ typedef void (*batch_result_fn)(void *ctx, const struct job *job, struct check_r
  * worker takes the next job.  What a worker writes on stderr during a job
  * is passed on, each line prefixed with the job's file name.  With
  * progress_line, keeps a "done/total, rate, ETA" line on stderr, erased
- * before each result is passed on. */
-void batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
-               batch_result_fn on_result, void *ctx);
+ * before each result is passed on.  Each result is passed on as soon as
+ * those before it are; one that comes early is held back until then.
+ * SIGINT or SIGTERM stops the batch: the running checks are killed, the
+ * results that came are passed on (in job order, past the gaps), and a
+ * line "gpubmc: interrupted by SIGINT: K of N checked" goes to stderr.
+ * Returns 0 when every job was answered, else the signal that stopped
+ * it, or -1 when waiting for the workers failed (an error printed, and
+ * "gpubmc: stopped: K of N checked"). */
+int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
+              batch_result_fn on_result, void *ctx);
 
 #endif

@@ -135,7 +135,8 @@ static void print_help(void)
         putchar('\n');
     }
     puts("\nexit status: 0 all PASS, 10 some FAIL, 20 some UNKNOWN (none FAIL), 1 usage or\n"
-         "input error; with --expect, 0 when every verdict matches and 10 otherwise.");
+         "input error; with --expect, 0 when every verdict matches and 10 otherwise;\n"
+         "130 or 143 when SIGINT or SIGTERM stopped the run (what was done is printed).");
 }
 
 /* Prints "gpubmc: error: " fmt (with arg) and a pointer to --help; returns 1. */
@@ -479,8 +480,13 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     cli->csv = calloc((size_t)argc, sizeof *cli->csv);
     if (!cli->files || !cli->csv)
         return usage_error("%s", "out of memory");
+    bool options = true;   /* until "--" */
     for (int i = 1; i < argc; i++) {
-        if (argv[i][0] != '-' || argv[i][1] == '\0') {
+        if (options && strcmp(argv[i], "--") == 0) {
+            options = false;
+            continue;
+        }
+        if (!options || argv[i][0] != '-' || argv[i][1] == '\0') {
             cli->files[cli->nfiles++] = argv[i];
             continue;
         }

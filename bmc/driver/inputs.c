@@ -76,6 +76,13 @@ static char **list_dir(const char *dir, int *n)
 }
 
 /* Adds the *.litmus entries under dir (whose stat is st), recursively. */
+/* Whether a file found in a directory is a test to check: a litmus test
+ * or a SPIR-V module. */
+static bool is_input_name(const char *name)
+{
+    return has_suffix(name, ".litmus") || has_suffix(name, ".spvasm");
+}
+
 static void walk_dir(struct inputs *in, const char *dir, const struct stat *st, struct ancestors *up)
 {
     char why[128];
@@ -100,9 +107,12 @@ static void walk_dir(struct inputs *in, const char *dir, const struct stat *st, 
     up->ino[up->n++] = st->st_ino;
     for (int i = 0; i < n; i++) {
         struct stat sub;
-        if (stat(names[i], &sub) == 0 && S_ISDIR(sub.st_mode))
+        bool found = stat(names[i], &sub) == 0;
+        if (found && S_ISDIR(sub.st_mode))
             walk_dir(in, names[i], &sub, up);
-        else if ((has_suffix(names[i], ".litmus") || has_suffix(names[i], ".spvasm")))
+        else if (found && S_ISREG(sub.st_mode) && is_input_name(names[i]))
+            add(in, names[i], NULL);   /* a regular file: no need to look again */
+        else if (is_input_name(names[i]))
             add(in, names[i], input_problem(names[i], why, sizeof why));
         free(names[i]);
     }
@@ -115,7 +125,10 @@ void inputs_add(struct inputs *in, const char *path)
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         struct ancestors up = { 0 };
+        int before = in->n;
         walk_dir(in, path, &st, &up);
+        if (in->n == before)   /* nothing to check is no pass */
+            add(in, path, "no .litmus file in this directory or under it");
     } else {
         char why[128];
         add(in, path, input_problem(path, why, sizeof why));

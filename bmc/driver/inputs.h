@@ -19,7 +19,8 @@ struct inputs {
 /* Adds path: a regular file as it is; a directory's *.litmus entries,
  * recursively and in sorted order (an unreadable directory, a directory
  * loop or a .litmus entry that is not a regular file is kept with its
- * error); anything else with its error. */
+ * error; a directory without any is kept with the error "no .litmus
+ * file ..."); anything else with its error. */
 void inputs_add(struct inputs *in, const char *path);
 
 /* Why path cannot be read as a litmus file ("not a regular file", "cannot

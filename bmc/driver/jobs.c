@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE   /* for realpath */
 #include "bmc/driver/jobs.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,13 +18,15 @@
 struct row {
     char *file;
     char *real;              /* realpath, or NULL when the file is absent */
-    struct check_opts opts;
+    const struct check_opts *opts;   /* its CSV's (rows.opts) */
     enum verdict expected;
 };
 
 struct rows {
     int n, cap;
     struct row *r;
+    int nopts, opts_cap;
+    struct check_opts **opts;   /* each CSV's options, from its header */
 };
 
 bool verdict_parse(const char *s, enum verdict *v)
@@ -102,17 +105,21 @@ static bool read_csv(const char *path, const struct check_opts *defaults, struct
                  problem ? "" : strerror(errno));
         return false;
     }
-    struct check_opts o = *defaults;
-    char line[4096];
+    XGROW(out->opts, out->opts_cap, out->nopts + 1);
+    struct check_opts *o = out->opts[out->nopts++] = xcalloc(1, sizeof *o);
+    *o = *defaults;
+    char *text = NULL;   /* a line of any length */
+    size_t cap = 0;
     bool ok = true;
     int first_row = out->n;
-    for (int ln = 1; ok && fgets(line, sizeof line, f); ln++) {
+    for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
+        char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
         line[strcspn(line, "\r\n")] = '\0';
         if (ln == 1 && line[0] == '#') {
             for (char *tok = strtok(line + 1, " \t"); ok && tok; tok = strtok(NULL, " \t")) {
                 char copy[256];
                 snprintf(copy, sizeof copy, "%s", tok);
-                if (!header_option(copy, &o)) {
+                if (!header_option(copy, o)) {
                     snprintf(msg, msglen, "%s:1:%d: error: unknown header setting '%s' "
                              "(model=, property=, progress=, bound=)",
                              path, (int)(tok - line) + 1, tok);
@@ -137,8 +144,11 @@ static bool read_csv(const char *path, const struct check_opts *defaults, struct
         *comma = '\0';
         XGROW(out->r, out->cap, out->n + 1);
         char resolved[PATH_MAX];
-        out->r[out->n++] = (struct row){ xstrdup(line),
-                                         realpath(line, resolved) ? xstrdup(resolved) : NULL, o, v };
+        const struct row *prev = out->n > first_row ? &out->r[out->n - 1] : NULL;
+        char *real = prev && strcmp(prev->file, line) == 0   /* a file listed again: resolved once */
+            ? (prev->real ? xstrdup(prev->real) : NULL)
+            : realpath(line, resolved) ? xstrdup(resolved) : NULL;
+        out->r[out->n++] = (struct row){ xstrdup(line), real, o, v };
     }
     if (ok && ferror(f)) {
         snprintf(msg, msglen, "%s: error: read error", path);
@@ -149,40 +159,76 @@ static bool read_csv(const char *path, const struct check_opts *defaults, struct
                  "after the header", path);
         ok = false;
     }
+    free(text);
     fclose(f);
     return ok;
 }
 
-/* Jobs for the given inputs: each file's CSV rows, or the CLI's properties. */
+/* Orders row indices by the rows' real paths, then by place. */
+static const struct rows *sorting_rows;
+
+static int compare_rows(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int c = strcmp(sorting_rows->r[x].real, sorting_rows->r[y].real);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* The first of the n sorted row indices whose real path is real, or n. */
+static int first_row_of(const struct rows *rows, const int *sorted, int n, const char *real)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(rows->r[sorted[mid]].real, real) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Jobs for the given inputs: each file's CSV rows (in their order), or
+ * the CLI's properties. */
 static void jobs_for_files(const struct job_request *req, const struct inputs *files,
                            const struct rows *rows, struct job_list *out)
 {
+    int *sorted = xcalloc((size_t)rows->n + 1, sizeof *sorted), nsorted = 0;
+    for (int k = 0; k < rows->n; k++)
+        if (rows->r[k].real)
+            sorted[nsorted++] = k;
+    sorting_rows = rows;
+    qsort(sorted, (size_t)nsorted, sizeof *sorted, compare_rows);
     for (int i = 0; i < files->n; i++) {
         const struct input *in = &files->v[i];
         char resolved[PATH_MAX];
-        const char *real = in->error ? NULL : realpath(in->path, resolved);
+        const char *real = in->error || nsorted == 0 ? NULL : realpath(in->path, resolved);   /* no rows: no need */
         bool matched = false;
-        for (int k = 0; real && k < rows->n; k++)
-            if (rows->r[k].real && strcmp(rows->r[k].real, real) == 0) {
-                add_job(out, in->path, req->spec, &rows->r[k].opts, true, rows->r[k].expected, NULL);
-                matched = true;
-            }
+        for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
+             at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
+            const struct row *r = &rows->r[sorted[at]];
+            add_job(out, in->path, req->spec, r->opts, true, r->expected, NULL);
+            matched = true;
+        }
         for (int p = 0; !matched && p < req->nproperties; p++) {
             struct check_opts o = *req->opts;
             o.property = req->properties[p];
             add_job(out, in->path, req->spec, &o, false, V_ERROR, in->error);
         }
     }
+    free(sorted);
 }
 
 /* Jobs for every row of every CSV; a row whose file cannot be read keeps
  * its error. */
 static void jobs_for_rows(const struct job_request *req, const struct rows *rows, struct job_list *out)
 {
+    char why[128];
+    const char *problem = NULL;
     for (int k = 0; k < rows->n; k++) {
-        char why[128];
-        add_job(out, rows->r[k].file, req->spec, &rows->r[k].opts, true, rows->r[k].expected,
-                input_problem(rows->r[k].file, why, sizeof why));
+        if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
+            problem = input_problem(rows->r[k].file, why, sizeof why);
+        add_job(out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
     }
 }
 
@@ -240,20 +286,124 @@ static void expect_by_model(struct job *into, const struct job *j)
     }
 }
 
+/* The kept jobs of one merge group (termination jobs of one file, model
+ * and bound without an error) whose progress models are one set. */
+struct set_stack {
+    unsigned set;
+    int n, cap;
+    int *kept;               /* in increasing order; one whose set has grown since is stale */
+};
+
+struct merge_group {
+    int first;               /* a kept job of the group, for its key */
+    int nsets, sets_cap;
+    struct set_stack *sets;
+};
+
+/* Merge groups by key, in a hash table of group indices (-1: empty). */
+struct merge_table {
+    int *slot;
+    size_t mask;
+    int n, cap;
+    struct merge_group *g;
+};
+
+static unsigned long key_hash(const struct job *j)
+{
+    unsigned long h = 1469598103934665603UL;
+    for (const char *c = j->file; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211UL;
+    h = (h ^ 0xff) * 1099511628211UL;
+    for (const char *c = j->opts.model ? j->opts.model : "\x01"; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211UL;
+    return (h ^ (unsigned long)j->opts.bound) * 1099511628211UL;
+}
+
+/* True when jobs a and b are in one merge group. */
+static bool same_key(const struct job *a, const struct job *b)
+{
+    const struct check_opts *x = &a->opts, *y = &b->opts;
+    bool same_model = x->model == y->model || (x->model && y->model && strcmp(x->model, y->model) == 0);
+    return same_model && x->bound == y->bound && strcmp(a->file, b->file) == 0;
+}
+
+/* Job j's merge group among the kept jobs of l, made if new. */
+static struct merge_group *group_of(struct merge_table *t, const struct job_list *l, const struct job *j,
+                                    int kept_index)
+{
+    size_t at = key_hash(j) & t->mask;
+    while (t->slot[at] >= 0 && !same_key(&l->jobs[t->g[t->slot[at]].first], j))
+        at = (at + 1) & t->mask;
+    if (t->slot[at] < 0) {
+        XGROW(t->g, t->cap, t->n + 1);
+        t->g[t->n] = (struct merge_group){ .first = kept_index };
+        t->slot[at] = t->n++;
+    }
+    return &t->g[t->slot[at]];
+}
+
+/* Records that kept job k of group g now checks the progress models set. */
+static void push_kept(struct merge_group *g, unsigned set, int k)
+{
+    int s = 0;
+    while (s < g->nsets && g->sets[s].set != set)
+        s++;
+    if (s == g->nsets) {
+        XGROW(g->sets, g->sets_cap, g->nsets + 1);
+        g->sets[g->nsets++] = (struct set_stack){ .set = set };
+    }
+    struct set_stack *st = &g->sets[s];
+    XGROW(st->kept, st->cap, st->n + 1);
+    st->kept[st->n++] = k;
+}
+
+/* The last kept job of group g whose progress models are disjoint from
+ * set, or -1. */
+static int last_disjoint(struct merge_group *g, const struct job_list *l, unsigned set)
+{
+    int best = -1;
+    for (int s = 0; s < g->nsets; s++) {
+        struct set_stack *st = &g->sets[s];
+        if (st->set & set)
+            continue;
+        while (st->n > 0 && models_of(&l->jobs[st->kept[st->n - 1]]) != st->set)
+            st->n--;   /* stale: it has merged since */
+        if (st->n > 0 && st->kept[st->n - 1] > best)
+            best = st->kept[st->n - 1];
+    }
+    return best;
+}
+
 /* Merges termination jobs of one file that differ only in the progress
- * model into the first of them: one check, one encoding, all the models. */
+ * model into the first of them: one check, one encoding, all the models.
+ * Each job goes into the last kept job it is mergeable with, found
+ * through its group's kept jobs by progress model set (a set only grows,
+ * so each job is recorded at most once per model: linear time). */
 static void merge_progress(struct job_list *l)
 {
+    struct merge_table t = { 0 };
+    size_t size = 16;
+    while (size < 2 * (size_t)l->n)
+        size *= 2;
+    t.slot = xcalloc(size, sizeof *t.slot);
+    memset(t.slot, 0xff, size * sizeof *t.slot);
+    t.mask = size - 1;
     int kept = 0;
     for (int i = 0; i < l->n; i++) {
-        struct job *j = &l->jobs[i], *into = NULL;
-        for (int k = kept - 1; k >= 0 && !into; k--)
-            if (mergeable(&l->jobs[k], j))
-                into = &l->jobs[k];
-        if (!into) {
+        struct job *j = &l->jobs[i];
+        if (j->opts.property != P_TERMINATION || j->error) {
             l->jobs[kept++] = *j;
             continue;
         }
+        struct merge_group *g = group_of(&t, l, j, kept);
+        int k = last_disjoint(g, l, models_of(j));
+        if (k < 0) {
+            l->jobs[kept] = *j;
+            push_kept(g, models_of(j), kept++);
+            continue;
+        }
+        struct job *into = &l->jobs[k];
+        assert(mergeable(into, j));
         struct job merged = *into;
         merged.expected_models = 0;
         expect_by_model(&merged, into);
@@ -261,10 +411,18 @@ static void merge_progress(struct job_list *l)
         merged.opts.progress_set = models_of(into) | models_of(j);
         merged.has_expected = merged.expected_models != 0;
         *into = merged;
+        push_kept(g, models_of(into), k);
         free(j->file);
         free(j->error);
     }
     l->n = kept;
+    for (int k = 0; k < t.n; k++) {
+        for (int s = 0; s < t.g[k].nsets; s++)
+            free(t.g[k].sets[s].kept);
+        free(t.g[k].sets);
+    }
+    free(t.g);
+    free(t.slot);
 }
 
 void jobs_keep_shard(struct job_list *l, int k, int n)
@@ -308,6 +466,9 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
         free(rows.r[k].real);
     }
     free(rows.r);
+    for (int k = 0; k < rows.nopts; k++)
+        free(rows.opts[k]);
+    free(rows.opts);
     inputs_free(&files);
     if (!ok)
         jobs_free(out);

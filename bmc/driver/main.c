@@ -21,7 +21,7 @@ struct run {
     int stdout_errno;        /* the first failed write to stdout, or 0 */
     bool some_model;                          /* some check ran under a model */
     bool axiom_applies[CHECK_MAX_DISABLED];   /* --no-axiom i named an axiom of one */
-    cJSON *witnesses;        /* for --witness */
+    struct json_stream *witnesses;   /* for --witness: written as they come */
     struct graph_renderer *renderer;   /* for --graph and --graph-dir */
 };
 
@@ -72,24 +72,26 @@ static void report_json(const struct job *job, const struct check_result *r)
  * expectation, only a mismatch. */
 static void report_human(const struct run *run, const struct job *job, const struct check_result *r)
 {
-    const char *file = job->file;
+    char shown[8192], reason_shown[4200];
+    const char *file = output_shown(job->file, shown, sizeof shown);
+    const char *reason = output_shown(r->reason, reason_shown, sizeof reason_shown);
     if (job->has_expected) {
         if (job->expected != r->verdict && job_several_models(job))
             printf("%s: %s (%s): expected %s, got %s (%s)\n", file, property_name(job->opts.property),
                    progress_name(job->opts.progress), verdict_name(job->expected), verdict_name(r->verdict),
-                   r->reason);
+                   reason);
         else if (job->expected != r->verdict)
             printf("%s: %s: expected %s, got %s (%s)\n", file, property_name(job->opts.property),
-                   verdict_name(job->expected), verdict_name(r->verdict), r->reason);
+                   verdict_name(job->expected), verdict_name(r->verdict), reason);
         return;
     }
     if (r->verdict == V_ERROR)
         return;
     if (run->cli->nproperties > 1)
         printf("%s: %s: %s (%s)\n", file, property_name(job->opts.property),
-               verdict_name(r->verdict), r->reason);
+               verdict_name(r->verdict), reason);
     else
-        printf("%s: %s (%s)\n", file, verdict_name(r->verdict), r->reason);
+        printf("%s: %s (%s)\n", file, verdict_name(r->verdict), reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
     if (r->details && job->spec.kind == JOB_OBSERVED)
@@ -98,8 +100,8 @@ static void report_human(const struct run *run, const struct job *job, const str
         refinement_print(stdout, r->details);
 }
 
-/* Collects a witness entry for --witness. */
-static void add_witness(cJSON *all, const struct job *job, struct check_result *r)
+/* Writes a witness entry to the --witness file. */
+static void add_witness(struct json_stream *all, const struct job *job, struct check_result *r)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", job->file);
@@ -116,15 +118,17 @@ static void add_witness(cJSON *all, const struct job *job, struct check_result *
     if (r->explanation)
         cJSON_AddItemToObject(o, "explanation", r->explanation);
     r->explanation = NULL;
-    cJSON_AddItemToArray(all, o);
+    output_stream_add(all, o);
+    cJSON_Delete(o);
 }
 
 /* Reports and tallies one result (of one progress model, for a check of
  * several); human output of such a check is the table, printed before. */
 static void one_result(struct run *run, const struct job *job, struct check_result *r, bool table, bool first)
 {
+    char shown[4200];
     if (r->verdict == V_ERROR && !job->has_expected && first)
-        fprintf(stderr, "%s\n", r->reason);
+        fprintf(stderr, "%s\n", output_shown(r->reason, shown, sizeof shown));
     if (run->cli->json)
         report_json(job, r);
     else if (!table || job->has_expected)
@@ -140,7 +144,7 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
             run->mismatched++;
     }
     run->any_error |= !graph_output(run->cli, run->renderer, job, r);
-    if (run->cli->witness_path)
+    if (run->witnesses)
         add_witness(run->witnesses, job, r);
     const struct model_desc *md = check_model(&job->opts, r->model, 0);
     run->some_model |= md != NULL;
@@ -152,7 +156,8 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
  * models in one line. */
 static void report_table(const struct run *run, const struct job *job, const struct check_result *r)
 {
-    printf("%s:%s", job->file, run->cli->nproperties > 1 ? " termination:" : "");
+    char shown[8192];
+    printf("%s:%s", output_shown(job->file, shown, sizeof shown), run->cli->nproperties > 1 ? " termination:" : "");
     for (int i = 0; i < r->nprogress; i++) {
         const struct progress_result *pr = &r->progress[i];
         printf("%s %s %s", i ? "," : "", progress_name(pr->model), verdict_name(pr->verdict));
@@ -219,12 +224,15 @@ static bool axioms_applied(const struct run *run)
     return ok;
 }
 
-/* Writes the collected witnesses (one object for one result); false after
- * an error. */
-static bool write_witnesses(const char *path, cJSON *all)
+/* How many results the jobs give: one each, or one per progress model. */
+static long results_of(const struct job_list *jobs)
 {
-    cJSON *out = cJSON_GetArraySize(all) == 1 ? cJSON_GetArrayItem(all, 0) : all;
-    return output_write_json(path, out);
+    long n = 0;
+    for (int i = 0; i < jobs->n; i++) {
+        enum progress_model ms[CHECK_PROGRESS_MODELS];
+        n += job_several_models(&jobs->jobs[i]) ? check_progress_models(&jobs->jobs[i].opts, ms) : 1;
+    }
+    return n;
 }
 
 /* Builds the job list and refuses what cannot run; 0 or 1 (message printed). */
@@ -260,19 +268,23 @@ int main(int argc, char **argv)
         cli_free(&cli);
         return rc == 2 && output_stdout_ok(0) ? 0 : 1;
     }
-    struct run run = { .cli = &cli, .witnesses = cJSON_CreateArray(), .renderer = graph_renderer_new() };
-    batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
-    bool broken = cli.witness_path && !write_witnesses(cli.witness_path, run.witnesses);
-    cJSON_Delete(run.witnesses);
+    struct json_stream witnesses;   /* one object for one result, else an array */
+    bool broken = cli.witness_path && !output_stream_open(&witnesses, cli.witness_path, results_of(&jobs) != 1);
+    struct run run = { .cli = &cli, .witnesses = cli.witness_path && !broken ? &witnesses : NULL,
+                       .renderer = graph_renderer_new() };
+    int stopped = broken ? 0 : batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
+    broken |= run.witnesses && !output_stream_close(run.witnesses);
     graph_renderer_free(run.renderer);
     bool expectations = cli.ncsv > 0;
     if (expectations)
         fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);
-    broken |= !axioms_applied(&run);
+    broken |= !stopped && !axioms_applied(&run);
     broken |= !output_stdout_ok(run.stdout_errno);
     jobs_free(&jobs);
     cli_free(&cli);
-    if (broken)
+    if (stopped > 0)   /* a signal: what was done is printed */
+        return 128 + stopped;
+    if (broken || stopped)
         return 1;
     if (expectations)
         return run.mismatched ? 10 : 0;

@@ -3,10 +3,14 @@
 #include "bmc/driver/output.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/newfile.h"
 
 /* True when a and b are the same existing file. */
 static bool same_file(const struct stat *a, const char *b)
@@ -30,6 +34,11 @@ static const char *input_named(const char *path, const struct cli *cli, const st
     for (int i = 0; i < jobs->n; i++)
         if (same_file(&st, jobs->jobs[i].file))
             return jobs->jobs[i].file;
+    /* --source SRC, --observed LOG, --compare-model FILE.cat */
+    const char *others[] = { cli->spec.source, cli->spec.observed_log, cli->spec.compare_model };
+    for (int i = 0; i < 3; i++)
+        if (others[i] && same_file(&st, others[i]))
+            return others[i];
     return NULL;
 }
 
@@ -38,7 +47,12 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
 {
     size_t len = strlen(path);
     const char *input = input_named(path, cli, jobs);
-    if (input)
+    struct stat st;
+    bool file = strcmp(option, "--witness") == 0 || strcmp(option, "--graph") == 0;   /* not a directory */
+    if (file && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        fprintf(stderr, "gpubmc: error: %s %s is a symbolic link; gpubmc does not write through one\n",
+                option, path);
+    else if (input)
         fprintf(stderr, "gpubmc: error: %s %s would overwrite the input %s\n", option, path, input);
     else if (len >= 7 && strcmp(path + len - 7, ".litmus") == 0)
         fprintf(stderr, "gpubmc: error: %s %s names a litmus file; give it a .json name\n", option, path);
@@ -48,20 +62,68 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
     return true;
 }
 
-bool output_write_json(const char *path, const cJSON *j)
+const char *output_shown(const char *s, char *buf, size_t len)
 {
-    char *s = cJSON_Print(j);
-    FILE *f = s ? fopen(path, "w") : NULL;
-    bool ok = f && fputs(s, f) >= 0 && fputc('\n', f) != EOF && fflush(f) == 0 && !ferror(f);
-    int e = errno;
-    if (f && fclose(f) != 0 && ok) {
-        ok = false;
-        e = errno;
+    size_t used = 0;
+    for (; *s && used + 5 < len; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != 0x7f)
+            buf[used++] = (char)c;
+        else if (c == '\t' || c == '\n' || c == '\r')
+            used += (size_t)snprintf(buf + used, len - used, "\\%c", c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+        else
+            used += (size_t)snprintf(buf + used, len - used, "\\x%02x", c);
     }
-    if (!ok)
-        fprintf(stderr, "%s: error: cannot write: %s\n", path, s ? strerror(e) : "out of memory");
-    free(s);
-    return ok;
+    buf[used] = '\0';
+    return buf;
+}
+
+bool output_stream_open(struct json_stream *s, const char *path, bool array)
+{
+    struct stat st;
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    s->array = array;
+    bool special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    newfile_temp_path(path, s->tmp, sizeof s->tmp);
+    if (special)
+        s->tmp[0] = '\0';
+    s->f = fopen(special ? path : s->tmp, "w");
+    if (!s->f) {
+        fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
+        return false;
+    }
+    if (array && fputs("[", s->f) < 0)
+        s->err = errno ? errno : EIO;
+    return true;
+}
+
+void output_stream_add(struct json_stream *s, const cJSON *item)
+{
+    char *text = cJSON_Print(item);
+    if (!text && !s->err)
+        s->err = ENOMEM;
+    if (text && !s->err && fprintf(s->f, "%s%s", s->n ? ", " : "", text) < 0)
+        s->err = errno ? errno : EIO;
+    s->n++;
+    free(text);
+}
+
+bool output_stream_close(struct json_stream *s)
+{
+    if (s->array && !s->err && fputs("]", s->f) < 0)
+        s->err = errno ? errno : EIO;
+    if (!s->err && (fputc('\n', s->f) == EOF || fflush(s->f) != 0 || ferror(s->f)))
+        s->err = errno ? errno : EIO;
+    if (fclose(s->f) != 0 && !s->err)
+        s->err = errno ? errno : EIO;
+    if (!s->err && s->tmp[0] && rename(s->tmp, s->path) != 0)
+        s->err = errno;
+    if (s->err && s->tmp[0])
+        unlink(s->tmp);
+    if (s->err)
+        fprintf(stderr, "%s: error: cannot write: %s\n", s->path, strerror(s->err));
+    return !s->err;
 }
 
 bool output_flush(int *first_errno)

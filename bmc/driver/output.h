@@ -4,17 +4,41 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "bmc/driver/cli.h"
 
 /* True, after printing a usage error, when the output path given to option
  * names an input (a file or directory on the command line, an --expect
- * CSV, a file to check) or a .litmus file. */
+ * CSV, a file to check, the --source program, the --observed log) or a
+ * .litmus file, or when the file of --witness or --graph is a symbolic
+ * link. */
 bool output_refused(const char *option, const char *path, const struct cli *cli,
                     const struct job_list *jobs);
 
-/* Writes j, formatted, to path; false after printing "PATH: error: ...". */
-bool output_write_json(const char *path, const cJSON *j);
+/* s for human output, into buf: control characters (a tab, an escape
+ * sequence in a file name) as \t, \n, \r or \xHH.  Returns buf. */
+const char *output_shown(const char *s, char *buf, size_t len);
+
+/* A JSON file written item by item (--witness): an array, or with one
+ * item that item alone, in a temporary file renamed over path at the end
+ * (a special file such as /dev/full is written in place). */
+struct json_stream {
+    const char *path;
+    char tmp[4200];
+    FILE *f;
+    bool array;
+    int n, err;              /* items written; the first errno (0: none) */
+};
+
+/* Starts the file (array: false when exactly one item will come); false
+ * after printing "PATH: error: ..." when it cannot be made. */
+bool output_stream_open(struct json_stream *s, const char *path, bool array);
+/* Writes item, formatted. */
+void output_stream_add(struct json_stream *s, const cJSON *item);
+/* Ends the file and gives it its name; false after printing "PATH:
+ * error: cannot write: ...". */
+bool output_stream_close(struct json_stream *s);
 
 /* Flushes standard output; false when some write to it failed, with the
  * errno of the first failure kept in *first_errno (if 0 before). */

@@ -76,14 +76,80 @@ static char *take_json(cJSON **j, long *len)
     return text;
 }
 
-/* A worker retires after a check whose peak resident memory passed a
- * quarter of the budget (1 GiB without one), so that the next check starts
- * in a fresh process rather than in the heap the big one left. */
-static bool should_retire(const struct budget *b)
+/* The address space and resident memory of this process now, in KiB (0
+ * when unknown). */
+static void memory_now(unsigned long long *size_kib, long *resident_kib)
+{
+    unsigned long long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f && fscanf(f, "%llu %llu", &pages, &resident) != 2)
+        pages = resident = 0;
+    if (f)
+        fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned long long kib = (unsigned long long)(page > 0 ? page : 4096) / 1024;
+    *size_kib = pages * kib;
+    *resident_kib = (long)(resident * kib);
+}
+
+/* The address space of the program at its start (the libraries, the
+ * first heap), in KiB: what a worker has beyond it is what the parent
+ * built (the job list), which the budget does not count. */
+static unsigned long long program_size_kib;
+
+__attribute__((constructor)) static void note_program_size(void)
+{
+    long resident;
+    memory_now(&program_size_kib, &resident);
+}
+
+/* Peak resident KiB of this process so far. */
+static long peak_rss_kib(void)
 {
     struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
+/* A worker retires after a check that raised its peak resident memory
+ * by more than a quarter of the budget (1 GiB without one) over what it
+ * started with (start_kib: the pages it shares with the parent), so that
+ * the next check starts in a fresh process rather than in the heap the
+ * big one left. */
+static bool should_retire(const struct budget *b, long start_kib)
+{
     long quarter_kib = b->max_memory_mb > 0 ? b->max_memory_mb * 256 : 1L << 20;
-    return getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > quarter_kib;
+    return peak_rss_kib() - start_kib > quarter_kib;
+}
+
+long worker_limit_memory(const struct budget *b)
+{
+    /* The budget is the program and what its checks allocate, not what
+     * the process inherits from the parent beyond the program (the job
+     * list, results waiting to be printed). */
+    unsigned long long size_kib;
+    long start_kib;
+    memory_now(&size_kib, &start_kib);
+    if (start_kib < peak_rss_kib())
+        start_kib = peak_rss_kib();
+    if (LIMIT_ADDRESS_SPACE && b->max_memory_mb > 0) {
+        unsigned long long inherited = size_kib > program_size_kib ? size_kib - program_size_kib : 0;
+        rlim_t bytes = ((rlim_t)b->max_memory_mb << 20) + ((rlim_t)inherited << 10);
+        struct rlimit lim = { bytes, bytes };
+        setrlimit(RLIMIT_AS, &lim);
+    }
+    return start_kib;
+}
+
+/* A check that caught its own allocation failure ("FILE: error: out of
+ * memory") says which budget it ran out of, as a worker that died of it
+ * does. */
+static void name_the_budget(struct check_result *r, const char *file, const struct budget *b)
+{
+    const char *tail = ": error: out of memory";
+    size_t len = strlen(r->reason), tl = strlen(tail);
+    if (r->verdict == V_ERROR && b->max_memory_mb > 0 && len >= tl && strcmp(r->reason + len - tl, tail) == 0)
+        snprintf(r->reason, sizeof r->reason, "%s: error: out of memory: the check needs more than the "
+                 "--max-memory of %ld MB", file, b->max_memory_mb);
 }
 
 /* The worker: dies with its parent, limits its memory, then checks each
@@ -95,18 +161,19 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
 #endif
     if (getppid() != parent)   /* the parent died before prctl */
         _exit(1);
-    if (LIMIT_ADDRESS_SPACE && b->max_memory_mb > 0) {
-        rlim_t bytes = (rlim_t)b->max_memory_mb << 20;
-        struct rlimit lim = { bytes, bytes };
-        setrlimit(RLIMIT_AS, &lim);
-    }
+    /* A SIGINT from the terminal reaches the whole process group: the
+     * parent decides what is done and kills the workers. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_DFL);
+    long start_kib = worker_limit_memory(b);
     int i;
     bool ok = true;
     while (ok && transfer_all(cmd, &i, sizeof i, false) && i >= 0 && i < jobs->n) {
         struct message m;
         memset(&m, 0, sizeof m);
         check_job(jobs->jobs[i].file, &jobs->jobs[i].spec, &jobs->jobs[i].opts, &m.r);
-        m.retiring = should_retire(b);
+        name_the_budget(&m.r, jobs->jobs[i].file, b);
+        m.retiring = should_retire(b, start_kib);
         char *witness = take_json(&m.r.witness, &m.witness_len);
         char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
         char *explanation = take_json(&m.r.explanation, &m.explanation_len);
@@ -243,6 +310,11 @@ static bool complete(const struct worker *w)
     return m.witness_len >= 0 && m.outcomes_len >= 0 && m.explanation_len >= 0 && m.details_len >= 0
         && w->len >= sizeof m + (size_t)m.witness_len + (size_t)m.outcomes_len + (size_t)m.explanation_len
                       + (size_t)m.details_len;
+}
+
+bool worker_has_result(const struct worker *w)
+{
+    return w->job >= 0 && complete(w);
 }
 
 bool worker_job_ended(const struct worker *w)

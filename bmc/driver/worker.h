@@ -35,6 +35,11 @@ struct worker {
     bool retiring;           /* it exits after its current job */
 };
 
+/* Limits the address space of a process forked from the main one to
+ * the budget b beyond what it inherited past the program's start (the
+ * job list); returns its resident KiB now. */
+long worker_limit_memory(const struct budget *b);
+
 /* Monotonic seconds. */
 double worker_clock(void);
 
@@ -57,6 +62,9 @@ void worker_enforce(struct worker *w, double now);
 /* True when the worker's job has ended: its result is complete, or the
  * worker is gone. */
 bool worker_job_ended(const struct worker *w);
+
+/* True when the worker has sent its job's whole result. */
+bool worker_has_result(const struct worker *w);
 
 /* For a job that ended, fills r with its result, or when none came with
  * UNKNOWN (past the deadline) or ERROR (out of memory, or the worker died:

@@ -4,9 +4,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/xalloc.h"
 
@@ -155,9 +158,18 @@ static bool states_line(const char *line)
 int observed_log_read(const char *path, const char *name, struct observed_test *t, char *err, size_t len)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
+    int fd = open(path, O_RDONLY | O_NONBLOCK);   /* a FIFO is refused, not waited on */
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        snprintf(err, len, "%s: not a regular file", path);
+        close(fd);
+        return -1;
+    }
+    FILE *f = fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "r") : NULL;
     if (!f) {
         snprintf(err, len, "%s: cannot open: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return -1;
     }
     char *line = NULL;

@@ -11,6 +11,7 @@
 
 #include "bmc/transform/origin.h"
 #include "litmus/printer.h"
+#include "util/newfile.h"
 
 /* The file name of variant i of vs: DIR/STEM.NAME.L<line>.P<id>, with .<n>
  * when several variants share kind, line and thread. */
@@ -49,14 +50,10 @@ static bool emit(const char *file, const char *input, const struct litmus *targe
                  file);
         return false;
     }
-    char *text = litmus_print(target);
-    FILE *f = text ? fopen(file, "w") : NULL;
-    bool ok = f && fputs(text, f) >= 0;
-    if (f && fclose(f) != 0)
-        ok = false;
+    char *text = litmus_print(target), err[600] = "out of memory";
+    bool ok = text && newfile_write(file, text, strlen(text), err, sizeof err);   /* never over a file that differs */
     if (!ok)
-        snprintf(r->reason, sizeof r->reason, "%.220s: error: cannot write the rewritten program: %.40s", file,
-                 strerror(errno));
+        snprintf(r->reason, sizeof r->reason, "%.220s: error: --emit-transformed: %.700s", file, err);
     free(text);
     return ok;
 }
