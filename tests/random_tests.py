@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT / "tests" / "random"))
 import crosscheck  # noqa: E402
 
 FRAGMENT_N = 1000
-CROSSCHECK_N = 1000
+CROSSCHECK_N = 3000
 
 
 def random_fragment(count, seed=1):
