@@ -195,4 +195,7 @@ const char *mo_name(enum mo mo);
 const char *scope_name(enum scope s);
 const char *proxy_name(enum proxy p);
 
+/* Whether a op b holds (signed 32-bit comparison). */
+bool cmp_holds(enum cmpop op, int32_t a, int32_t b);
+
 #endif

@@ -193,19 +193,6 @@ void em_renumber(struct trans *t)
     free(rmap);
 }
 
-static bool eval_cmp(enum cmpop op, int32_t a, int32_t b)
-{
-    switch (op) {
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
-    case CMP_LT: return a < b;
-    case CMP_GT: return a > b;
-    case CMP_LE: return a <= b;
-    case CMP_GE: return a >= b;
-    }
-    return false;
-}
-
 /* The value with its sign bit flipped (unsigned order as signed order). */
 static struct val flip(struct trans *t, struct val v, const struct spv_inst *in)
 {
@@ -241,7 +228,7 @@ void em_jump(struct trans *t, const struct cnd *c, int lt, int lf, const struct 
             b = flip(t, b, in);
         }
         if (a.k == V_CONST && b.k == V_CONST) {
-            em_goto(t, eval_cmp(c->cmp, (int32_t)a.c, (int32_t)b.c) ? lt : lf, in);
+            em_goto(t, cmp_holds(c->cmp, (int32_t)a.c, (int32_t)b.c) ? lt : lf, in);
             return;
         }
         struct instr *x = em(t, I_BRANCH, in);

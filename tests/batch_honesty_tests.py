@@ -7,6 +7,7 @@ the audit, kept small (a few seconds in all).
 Called with record(ok, what) and run(args, cwd=ROOT)."""
 import json, os, pathlib, resource, signal, subprocess, tempfile, time
 
+from testlib import child_pids
 from testpaths import BIN, ROOT
 
 PTX = ROOT / "tests" / "litmus" / "ptx"
@@ -87,19 +88,6 @@ def linear_job_list(record, run):
         record(got == want, f"job list: termination rows merge into the last job they can join ({got})")
 
 
-def _children(pid):
-    """The processes whose parent is pid."""
-    kids = []
-    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(stat.parent.name))
-    return kids
-
-
 def signals(record, run):
     """SIGINT or SIGTERM mid-batch: the results held back behind a slow
     check are printed, in order, then "K of N checked" (and the tally of
@@ -118,7 +106,7 @@ def signals(record, run):
                 args = [str(BIN), "-j", "2", "--bound", "2", "--json"] + extra + [str(slow)] + [str(f) for f in fast]
             p = subprocess.Popen(args, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             time.sleep(0.8)   # some fast results held back behind the slow one
-            kids = _children(p.pid)
+            kids = child_pids(p.pid)
             p.send_signal(sig)
             t0 = time.monotonic()
             try:

@@ -2,6 +2,7 @@
 the project root, and its --json verdicts.  Every group module takes
 record() and run() from here (or is handed them by run_tests.py)."""
 import json
+import pathlib
 import subprocess
 
 from testpaths import BIN, ROOT
@@ -41,3 +42,16 @@ def verdicts(args, files, cwd, with_reason=False):
         o = json.loads(line)
         got[o["file"]] = (o["result"], o.get("reason", "")) if with_reason else o["result"]
     return got
+
+
+def child_pids(pid):
+    """The processes whose parent is pid (from /proc)."""
+    kids = []
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids

@@ -6,6 +6,7 @@ agreement.
 Called by run_tests.py with its record() and run() helpers."""
 import json, os, pathlib, re, shutil, signal, subprocess, tempfile, time
 
+from testlib import child_pids
 from testpaths import BIN, ROOT
 
 HEAVY = ROOT / "tests" / "heavy"
@@ -79,19 +80,6 @@ def budgets(record, run):
             record(p.returncode == 1 and "gpubmc: error:" in p.stderr, f"budgets: {' '.join(bad)} is a usage error")
 
 
-def _children(pid):
-    """The processes whose parent is pid."""
-    kids = []
-    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(stat.parent.name))
-    return kids
-
-
 def _alive(pid):
     """True while pid runs (a zombie has ended)."""
     try:
@@ -113,7 +101,7 @@ def parent_death(record, run):
         kids = []
         while len(kids) < int(j) and time.monotonic() < deadline:
             time.sleep(0.05)
-            kids = _children(p.pid)
+            kids = child_pids(p.pid)
         p.kill()
         p.wait()
         deadline = time.monotonic() + 5
@@ -138,7 +126,7 @@ def crashed_worker(record, run):
     kids = []
     while not kids and time.monotonic() < deadline:
         time.sleep(0.05)
-        kids = _children(p.pid)
+        kids = child_pids(p.pid)
     time.sleep(0.2)   # into the check
     for k in kids:
         os.kill(k, signal.SIGSEGV)

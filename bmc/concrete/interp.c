@@ -97,19 +97,6 @@ static int32_t apply_binop(enum binop op, int32_t a, int32_t b)
     return b;
 }
 
-static bool apply_cmp(enum cmpop op, int32_t a, int32_t b)
-{
-    switch (op) {
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
-    case CMP_LT: return a < b;
-    case CMP_GT: return a > b;
-    case CMP_LE: return a <= b;
-    case CMP_GE: return a >= b;
-    }
-    return false;
-}
-
 static struct ireg operand(const struct walk *w, const struct operand *o)
 {
     if (o->is_reg)
@@ -545,7 +532,7 @@ static enum tri branch_taken(struct walk *w, const struct instr *in)
     branch_ctrl(w, in);
     if (!a.known || !b.known)
         return UNK;
-    return apply_cmp(in->cmp, a.v, b.v) ? YES : NO;
+    return cmp_holds(in->cmp, a.v, b.v) ? YES : NO;
 }
 
 /* A backjump (a loop's conditional or unconditional jump back): leaves the
@@ -832,5 +819,5 @@ int32_t interp_binop(enum binop op, int32_t a, int32_t b)
 
 bool interp_cmp(enum cmpop op, int32_t a, int32_t b)
 {
-    return apply_cmp(op, a, b);
+    return cmp_holds(op, a, b);
 }
