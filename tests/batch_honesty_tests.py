@@ -359,6 +359,30 @@ def small_ones(record, run):
                f"small: a directory with nothing to check is an error ({p.returncode}, {p.stderr!r})")
 
 
+def output_directories(record, run):
+    """--graph-dir and --emit-transformed make their directory (one level,
+    as --emit-cuda does); a missing parent or a file of that name is an
+    error before anything is checked."""
+    mp = str(ROOT / "tests" / "litmus" / "ptx" / "MP-weak.litmus")
+    rel_acq = str(ROOT / "tests" / "transform" / "MP-rel-acq.litmus")
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        p = run(["--graph-dir", d / "graphs", mp])
+        made = [f.name for f in (d / "graphs").iterdir()] if (d / "graphs").is_dir() else []
+        record(p.returncode == 0 and len(made) == 1 and made[0].endswith("MP-weak.program_spec.dot"),
+               f"--graph-dir makes its directory ({made}, {p.stderr!r})")
+        p = run(["--transform", "weaken-order", "--emit-transformed", d / "rewritten", rel_acq])
+        record(p.returncode == 10 and len(list((d / "rewritten").glob("*.litmus"))) == 2,
+               f"--emit-transformed makes its directory ({p.returncode}, {p.stderr!r})")
+        p = run(["--graph-dir", d / "no" / "graphs", mp])
+        record(p.returncode == 1 and p.stdout == "" and "cannot make the directory: No such file" in p.stderr,
+               f"--graph-dir under a missing parent is an error ({p.stderr!r})")
+        (d / "plain").write_text("")
+        p = run(["--graph-dir", d / "plain", mp])
+        record(p.returncode == 1 and "a file of that name is there" in p.stderr,
+               f"--graph-dir naming a file is an error ({p.stderr!r})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
@@ -369,3 +393,4 @@ def batch_honesty(record, run):
     outputs_kept_apart(record, run)
     fifo_after_listing(record, run)
     small_ones(record, run)
+    output_directories(record, run)

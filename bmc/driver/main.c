@@ -250,7 +250,9 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
         || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
         || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))
         || (cli->spec.emit_dir && output_refused("--emit-transformed", cli->spec.emit_dir, cli, jobs))
-        || (cli->spec.cuda_dir && output_refused("--emit-cuda", cli->spec.cuda_dir, cli, jobs))) {
+        || (cli->spec.cuda_dir && output_refused("--emit-cuda", cli->spec.cuda_dir, cli, jobs))
+        || (cli->graph_dir && !output_dir_ready("--graph-dir", cli->graph_dir))
+        || (cli->spec.emit_dir && !output_dir_ready("--emit-transformed", cli->spec.emit_dir))) {
         jobs_free(jobs);
         return 1;
     }

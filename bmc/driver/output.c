@@ -62,6 +62,16 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
     return true;
 }
 
+bool output_dir_ready(const char *option, const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+        return true;
+    fprintf(stderr, "gpubmc: error: %s %s: cannot make the directory: %s\n", option, dir,
+            errno == EEXIST ? "a file of that name is there" : strerror(errno));
+    return false;
+}
+
 const char *output_shown(const char *s, char *buf, size_t len)
 {
     size_t used = 0;

@@ -8,6 +8,10 @@
 
 #include "bmc/driver/cli.h"
 
+/* Makes the output directory dir of option (one level, as --emit-cuda
+ * does) unless it is one already; false after printing why it cannot. */
+bool output_dir_ready(const char *option, const char *dir);
+
 /* True, after printing a usage error, when the output path given to option
  * names an input (a file or directory on the command line, an --expect
  * CSV, a file to check, the --source program, the --observed log) or a
