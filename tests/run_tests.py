@@ -49,6 +49,7 @@ GROUPS = [
     ("round-trip", "printer round trip", own_tests.printer_round_trip),
     ("transformations", "built-in transformations and --necessary-sync", transform_tests.transformations),
     ("refinement", "--source refinement", transform_tests.refinements),
+    ("telling-outcomes", "new outcomes shown first where the condition looks", transform_tests.telling_outcomes),
     ("minimize", "--minimize-sync", transform_tests.minimize),
     ("compare-models", "--compare-model", transform_tests.compare_models),
     ("emit-transformed", "--emit-transformed", transform_tests.emit_transformed),

@@ -145,3 +145,21 @@ def emit_transformed():
                        (["--compare-model", "nosuch"], "unknown model to compare with")):
         p = run(args + ["MP-rel-acq.litmus"], cwd=TRANSFORM)
         record(p.returncode == 1 and "gpubmc: error:" in p.stderr, f"usage error for {what}: {p.stderr}")
+
+
+def telling_outcomes():
+    """A new outcome is first sought among the states that tell the test's
+    condition what it asks about: removing the spin of a Vulkan consumer
+    (~exists P1:r1 == 0) shows the stale read, marked as satisfying; dropping
+    a PTX consumer's spin (forall P1:r1 == 1) shows the state that violates
+    the forall."""
+    o = refine_tool(["--transform", "remove-spin", "MP-spin-membar-vk.litmus"])[0]
+    d = o["details"]["sites"][0]["details"]
+    record(d["new_outcome"]["P1:r1"] == 0 and d.get("new_outcome_satisfies") is True,
+           f"remove-spin shows the stale read as a satisfying state: {d}")
+    p = run(["--transform", "remove-spin", "MP-spin-membar-vk.litmus"], cwd=TRANSFORM)
+    record("    *> P1:r0=0; P1:r1=0;" in p.stdout, f"the satisfying new outcome is marked *>: {p.stdout}")
+    o = refine_tool(["--source", "MP-spin-acq.litmus", "refine/MP-spin-acq.nospin.litmus"])[0]
+    d = o["details"]
+    record(d["new_outcome"]["P1:r1"] == 0 and d.get("new_outcome_satisfies") is False,
+           f"--source shows the state that violates the forall: {d}")

@@ -131,8 +131,9 @@ static void project_states(const struct refinement_source *s, const struct avalu
 }
 
 /* Re-checks the target's model as a new outcome whose shared values are
- * vals; fills r->witness (when asked) and the reads in details.  NULL when
- * the evaluator agrees, else why not. */
+ * vals; fills r->witness (when asked), and in details the reads and whether
+ * the state satisfies the target's condition.  NULL when the evaluator
+ * agrees, else why not. */
 static const char *recheck_new_outcome(struct sat_check *c, const struct avalue *tmap, int n,
                                        const int32_t *vals, cJSON *details, struct check_result *r)
 {
@@ -146,6 +147,7 @@ static const char *recheck_new_outcome(struct sat_check *c, const struct avalue 
             why = "an observed final value differs";
     }
     if (!why) {
+        cJSON_AddBoolToObject(details, "new_outcome_satisfies", ev.assertion);
         cJSON_AddItemToObject(details, "reads", reads_json(c->p, &ch, &ev.x));
         if (c->o->want_witness)
             r->witness = wit_build(c->p, &ev.x, &ev.b, &ev.m);
@@ -173,6 +175,18 @@ static cJSON *state_json(const struct outcome_set *o, const int32_t *vals)
     return j;
 }
 
+/* The final states that tell the test's condition what it asks about: those
+ * that satisfy its proposition for exists and ~exists, those that violate it
+ * for forall (TRUE without a condition).  A new outcome among them is the
+ * one a reader wants to see first. */
+static lit telling_outcome(struct sat_check *c, const struct litmus *l, const struct final_state *fs)
+{
+    if (l->quant == Q_NONE)
+        return LIT_TRUE;
+    lit body = assertion_encode(c->c, l->assertion, fs);
+    return l->quant == Q_FORALL ? -body : body;
+}
+
 /* program_spec refinement of target t with shared observables tobs. */
 static void check_outcomes(struct refinement_source *s, const struct program *t, const struct avalue *tobs,
                            struct check_result *r)
@@ -188,11 +202,13 @@ static void check_outcomes(struct refinement_source *s, const struct program *t,
     sat_setup(&c);
     struct final_state fs = final_state_of(&c);
     lit filter = assertion_encode(c.c, t->lit->filter, &fs);
+    lit telling = telling_outcome(&c, t->lit, &fs);
     lit bound = some_bound_hit(&c);
     bool cut = bound != LIT_FALSE && solve_with(&c, bound) == 10;
     for (int st = 0; st < proj.nstates; st++)
         enumerate_block(&c, tmap, n, proj.values + (size_t)st * n);
-    if (solve_with(&c, cnf_and(c.c, filter, all_terminated(&c))) == 10) {
+    lit ends = cnf_and(c.c, filter, all_terminated(&c));
+    if (solve_with(&c, cnf_and(c.c, ends, telling)) == 10 || solve_with(&c, ends) == 10) {
         int32_t *vals = xcalloc((size_t)n + 1, sizeof *vals);
         for (int i = 0; i < n; i++)
             vals[i] = bv_model_value(c.c, enumerate_observed_bv(&c, &tmap[i]));

@@ -1,6 +1,7 @@
 /* The text form of refinement and transformation details. */
 #include "bmc/compare/refinement.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static const cJSON *item(const cJSON *j, const char *name)
@@ -8,11 +9,12 @@ static const cJSON *item(const cJSON *j, const char *name)
     return cJSON_GetObjectItemCaseSensitive(j, name);
 }
 
-/* One herd-style state line ":> P1:r0=0; P1:r1=1;" after indent. */
-static void print_state(FILE *f, const char *indent, const cJSON *values)
+/* One herd-style state line ":> P1:r0=0; P1:r1=1;" after indent, marked
+ * "*>" when it satisfies the condition. */
+static void print_state(FILE *f, const char *indent, const cJSON *values, bool satisfies)
 {
     const cJSON *v;
-    fprintf(f, "%s:>", indent);
+    fprintf(f, "%s%s", indent, satisfies ? "*>" : ":>");
     cJSON_ArrayForEach(v, values)
         fprintf(f, " %s=%d;", v->string, v->valueint);
     fputc('\n', f);
@@ -29,9 +31,9 @@ static void print_new_outcome(FILE *f, const char *indent, const cJSON *d)
     fprintf(f, "%sSource outcomes: States %d%s\n", indent, cJSON_GetArraySize(states),
             cJSON_IsTrue(item(source, "complete")) ? "" : " (may be incomplete)");
     cJSON_ArrayForEach(st, states)
-        print_state(f, indent, item(st, "values"));
+        print_state(f, indent, item(st, "values"), cJSON_IsTrue(item(st, "satisfies")));
     fprintf(f, "%sNew outcome of the target:\n", indent);
-    print_state(f, indent, fresh);
+    print_state(f, indent, fresh, cJSON_IsTrue(item(d, "new_outcome_satisfies")));
     if (cJSON_GetArraySize(item(d, "reads")) > 0)
         fprintf(f, "%sIts execution (re-checked by the concrete evaluator):\n", indent);
     cJSON_ArrayForEach(read, item(d, "reads"))
