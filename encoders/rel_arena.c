@@ -9,11 +9,40 @@
 
 #include "util/xalloc.h"
 
-void *rels_alloc(struct rels *A, size_t count, size_t size)
+/* Arena memory is bumped from blocks that calloc zeroed and nothing reuses
+ * (so no object is zeroed again), and freed with the arena; a request too
+ * big for a block gets a block of its own.  Every object here (ints,
+ * literals, pointers, longs, the structs of rel.h and rel_impl.h) needs at
+ * most 8-byte alignment. */
+#define ARENA_ALIGN 8
+#define ARENA_BLOCK_FIRST ((size_t)64 << 10)
+#define ARENA_BLOCK_MAX ((size_t)1 << 20)
+
+/* A zeroed block of bytes, freed with A. */
+static void *own_block(struct rels *A, size_t bytes)
 {
     XGROW_FROM(A->owned, A->owned_cap, A->nowned + 1, 64);
-    void *p = xcalloc(count ? count : 1, size);
+    void *p = xcalloc(bytes, 1);
     A->owned[A->nowned++] = p;
+    return p;
+}
+
+void *rels_alloc(struct rels *A, size_t count, size_t size)
+{
+    size_t bytes = (count ? count : 1) * size;
+    bytes = (bytes + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (bytes > A->bump_left) {
+        size_t next = A->block_size == 0 ? ARENA_BLOCK_FIRST
+                      : A->block_size < ARENA_BLOCK_MAX ? 2 * A->block_size : A->block_size;
+        if (4 * bytes > next)   /* big: a block of its own, the current one stays */
+            return own_block(A, bytes);
+        A->block_size = next;
+        A->bump = own_block(A, next);
+        A->bump_left = next;
+    }
+    void *p = A->bump;
+    A->bump += bytes;
+    A->bump_left -= bytes;
     return p;
 }
 

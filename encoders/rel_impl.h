@@ -28,6 +28,8 @@ struct rels {
     const struct rel *empty;
     void **owned;                /* every block the arena frees */
     int nowned, owned_cap;
+    char *bump;                  /* the free end of the current block */
+    size_t bump_left, block_size;
     struct cons_slot *cons;      /* open addressing; op == 0: empty */
     size_t cons_cap, cons_used;
     int *scol;                   /* the row stack: entries (scol, sval)[0 .. stop) */
