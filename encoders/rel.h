@@ -49,6 +49,7 @@ struct rel {
     bool transitive;         /* transitive in every execution (an order) */
     bool empty;              /* known to have no pair */
     bool settling;           /* its rows are being made (no second start) */
+    bool unsettled;          /* rel_settle never materializes it (not static and small) */
     struct rels *home;       /* the arena it lives in */
     const struct rel *a, *b; /* operands */
     const struct set *s, *t; /* REL_PRODUCT s * t; REL_ID [s] */

@@ -38,32 +38,58 @@ static long static_bound(const struct rel *r)
     return b;
 }
 
-void rel_settle(const struct rel *r)
+void rel_settle_slow(const struct rel *r)
 {
-    if (!r->rows && !r->settling && r->is_static && r->op >= REL_UNION && r->op <= REL_INV &&
-        static_bound(r) <= SMALL_STATIC + SMALL_STATIC_PER_EVENT * r->n) {
-        ((struct rel *)r)->settling = true;
-        rel_rows_of(r->home, r);
-        ((struct rel *)r)->settling = false;
+    if (r->settling)
+        return;
+    if (!r->is_static || r->op < REL_UNION || r->op > REL_INV ||
+        static_bound(r) > SMALL_STATIC + SMALL_STATIC_PER_EVENT * r->n) {
+        ((struct rel *)r)->unsettled = true;   /* never: its bound is fixed */
+        return;
     }
+    ((struct rel *)r)->settling = true;
+    rel_rows_of(r->home, r);
+    ((struct rel *)r)->settling = false;
 }
 
 bool rel_has(const struct rel *r, int i, int j)
 {
-    rel_settle(r);
-    if (r->rows)
-        return rows_find(r->rows, i, j) >= 0;
-    switch (r->op) {
-    case REL_CLASS: return r->key[i] >= 0 && r->key[i] == r->key[j] && (!r->ordered || i < j);
-    case REL_PRODUCT: return set_has(r->s, i) && set_has(r->t, j);
-    case REL_ID: return i == j && set_has(r->s, i);
-    case REL_UNION: return rel_has(r->a, i, j) || rel_has(r->b, i, j);
-    case REL_INTER: return rel_has(r->a, i, j) && rel_has(r->b, i, j);
-    case REL_DIFF: return rel_has(r->a, i, j) && !rel_has(r->b, i, j);
-    case REL_INV: return rel_has(r->a, j, i);
-    case REL_ROWS: case REL_SEQ: case REL_PLUS: break;
+    for (;;) {
+        switch (r->op) {   /* leaves answer at once, rows or not (the same answer) */
+        case REL_CLASS: return r->key[i] >= 0 && r->key[i] == r->key[j] && (!r->ordered || i < j);
+        case REL_PRODUCT: return set_has(r->s, i) && set_has(r->t, j);
+        case REL_ID: return i == j && set_has(r->s, i);
+        case REL_ROWS: return rows_find(r->rows, i, j) >= 0;
+        default: break;
+        }
+        rel_settle(r);
+        if (r->rows)
+            return rows_find(r->rows, i, j) >= 0;
+        switch (r->op) {
+        case REL_UNION:
+            if (rel_has(r->a, i, j))
+                return true;
+            r = r->b;
+            break;
+        case REL_INTER:
+            if (!rel_has(r->a, i, j))
+                return false;
+            r = r->b;
+            break;
+        case REL_DIFF:
+            if (!rel_has(r->a, i, j))
+                return false;
+            return !rel_has(r->b, i, j);
+        case REL_INV: {
+            int t = i;
+            i = j;
+            j = t;
+            r = r->a;
+            break;
+        }
+        default: return false;
+        }
     }
-    return false;
 }
 
 int rel_closure_of(struct rels *A, const struct rel *r)

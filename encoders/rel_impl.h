@@ -53,7 +53,12 @@ void rels_stack_reserve(struct rels *A, int k);
 
 /* Materializes static composite r when its may-set is small (walking a
  * term per pair costs more than listing a few thousand pairs once). */
-void rel_settle(const struct rel *r);
+void rel_settle_slow(const struct rel *r);
+static inline void rel_settle(const struct rel *r)
+{
+    if (!r->rows && !r->unsettled)
+        rel_settle_slow(r);
+}
 /* The cnf's closure of r->a (r a REL_PLUS), built on first use. */
 int rel_closure_of(struct rels *A, const struct rel *r);
 /* Static membership of (i, j) in static r. */
