@@ -260,9 +260,14 @@ static void exec_memory(struct tctx *x, struct state *st, const struct uop *u, l
     const struct instr *in = u->in;
     struct symexec *s = x->s;
     int e = u->first_event;
+    /* An RMW's old value; a CAS that writes only when equal executes its
+     * write only then (its read alone when the comparison fails). */
+    struct bv old = in->kind == I_RMW ? bv_fresh(x->c) : bv_const(0);
+    lit writes = in->kind == I_RMW && in->op == OP_CAS && in->cas_if_equal
+                 ? cnf_and(x->c, guard, bv_eq(x->c, old, operand(st, &in->a))) : guard;
     for (int k = 0; k < u->nevents; k++) {
         s->cf[e + k] = guard;
-        s->exec[e + k] = guard;
+        s->exec[e + k] = k == 1 ? writes : guard;
         mark_ctrl(x, e + k);
     }
     lit *dep1 = xcalloc((size_t)x->nev, sizeof *dep1);
@@ -275,10 +280,11 @@ static void exec_memory(struct tctx *x, struct state *st, const struct uop *u, l
         s->val[e] = operand(st, &in->a);
         data_deps(x, st, e, &in->a, NULL, -1);
     } else if (in->kind == I_RMW) {
-        struct bv old = bv_fresh(x->c);
         s->val[e] = old;
         struct bv a = operand(st, &in->a);
-        if (in->op == OP_CAS)
+        if (in->op == OP_CAS && in->cas_if_equal)
+            s->val[e + 1] = operand(st, &in->b);   /* only when it executes */
+        else if (in->op == OP_CAS)
             s->val[e + 1] = bv_ite(x->c, bv_eq(x->c, old, a), operand(st, &in->b), old);
         else
             s->val[e + 1] = symexec_binop(x->c, in->op, old, a);

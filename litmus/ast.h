@@ -73,6 +73,10 @@ struct instr {
     enum scope scope;        /* SCOPE_NONE when the instruction has none */
     enum proxy proxy;        /* PTX; PROXY_GENERIC for Vulkan */
     enum binop op;           /* I_RMW, I_LOCAL */
+    bool cas_if_equal;       /* I_RMW with OP_CAS: writes only when [loc] equals a
+                                (SPIR-V OpAtomicCompareExchange; a failing one is a
+                                plain atomic read); false: always writes, the old
+                                value when unequal (PTX atom.cas) */
     enum cmpop cmp;          /* I_BRANCH */
     int dst;                 /* destination register, -1 if none */
     int loc;                 /* location index, -1 if none */

@@ -18,7 +18,7 @@ static bool same_operand(const struct operand *a, const struct operand *b)
 static bool same_instr(const struct instr *a, const struct instr *b)
 {
     return a->kind == b->kind && a->mo == b->mo && a->scope == b->scope && a->proxy == b->proxy
-        && a->op == b->op && a->cmp == b->cmp && a->dst == b->dst && a->loc == b->loc
+        && a->op == b->op && a->cas_if_equal == b->cas_if_equal && a->cmp == b->cmp && a->dst == b->dst && a->loc == b->loc
         && same_operand(&a->a, &b->a) && same_operand(&a->b, &b->b) && a->label == b->label
         && a->vk_flags == b->vk_flags && a->storage_class == b->storage_class && a->semsc == b->semsc
         && a->arrive == b->arrive && a->bar_instance == b->bar_instance

@@ -212,6 +212,7 @@ static void emit_leaf(struct trans *t, const struct obj *o, const struct leaf *l
     x->semsc = a->semsc;
     x->storage_class = o->sc;
     x->op = a->op;
+    x->cas_if_equal = a->op == OP_CAS;   /* SPIR-V: no store when the comparison fails */
     x->a = em_operand(a->a);
     x->b = em_operand(a->b);
 }
@@ -440,9 +441,14 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
         unsigned semsc2 = 0, flags2 = 0;
         if (!semantics_of(t, fr, &in->args[3], &mo2, &semsc2, &flags2))
             return false;
-        if (semsc2 != a.semsc || (flags2 & (VK_SEMAV | VK_SEMVIS)) != (a.flags & (VK_SEMAV | VK_SEMVIS))
-            || (mo2 == MO_RELAXED && (a.mo == MO_ACQUIRE || a.mo == MO_ACQ_REL))
-            || (mo2 == MO_ACQUIRE && a.mo == MO_RELEASE))
+        /* A failing compare-exchange is a read with the Unequal semantics, a
+         * succeeding one an RMW whose read half has the Equal semantics'
+         * acquire side (its storage classes only when it acquires, its
+         * MakeVisible; base.c's vk_event_flags): the read event carries
+         * both, so those must agree.  The release side of Unequal, which
+         * SPIR-V forbids, would order no read. */
+        bool acq = a.mo == MO_ACQUIRE || a.mo == MO_ACQ_REL, acq2 = mo2 == MO_ACQUIRE || mo2 == MO_ACQ_REL;
+        if (acq != acq2 || (acq && semsc2 != a.semsc) || (flags2 & VK_SEMVIS) != (a.flags & VK_SEMVIS))
             return spv_fail(t->err, in->args[3].pos, "OpAtomicCompareExchange with these unequal semantics "
                             "is not supported");
         a.op = OP_CAS;

@@ -114,6 +114,10 @@ bool fragment_check(const struct program *p, const struct model_desc *md, const 
         for (int i = 0; i < l->threads[t].ninstrs; i++)
             if (!covered_kind(l->threads[t].instrs[i].kind))
                 return out(why, len, "the instruction `%s`", l->threads[t].instrs[i].text);
+            else if (l->threads[t].instrs[i].cas_if_equal)   /* a step that may write or not:
+                                                                 the witnesses map steps to events */
+                return out(why, len, "the compare-exchange `%s`, which writes only when it succeeds",
+                           l->threads[t].instrs[i].text);
     if (!one_location(p, why, len))
         return false;
     const struct instr **seen = xcalloc((size_t)l->nthreads * NSCOPES + 1, sizeof *seen);

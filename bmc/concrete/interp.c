@@ -184,7 +184,8 @@ static bool run_memory(struct walk *w, const struct uop *u)
 {
     const struct instr *in = u->in;
     int e = u->first_event;
-    for (int k = 0; k < u->nevents; k++)
+    bool if_equal = in->kind == I_RMW && in->op == OP_CAS && in->cas_if_equal;
+    for (int k = 0; k < (if_equal ? 1 : u->nevents); k++)
         reach(w, e + k, true);
     if (in->kind == I_STORE) {
         learn_value(w->x, e, operand(w, &in->a));
@@ -199,7 +200,13 @@ static bool run_memory(struct walk *w, const struct uop *u)
         old = (struct ireg){ true, w->x->out->val[e] };
     if (in->kind == I_RMW) {
         struct ireg a = operand(w, &in->a), b = operand(w, &in->b), nv = { false, 0 };
-        if (in->op == OP_CAS) {
+        if (if_equal) {   /* writes b when equal, else nothing; undecided: unknown */
+            if (old.known && a.known) {
+                reach(w, e + 1, old.v == a.v);
+                if (old.v == a.v)
+                    nv = b;
+            }
+        } else if (in->op == OP_CAS) {
             if (old.known && a.known && (old.v != a.v || b.known))
                 nv = (struct ireg){ true, old.v == a.v ? b.v : old.v };
         } else if (in->op == OP_EXCH) {
@@ -585,7 +592,11 @@ static enum step step_instr(struct walk *w, const struct uop *u)
 {
     switch (u->in->kind) {
     case I_LOAD: case I_STORE: case I_RMW:
-        return run_memory(w, u) ? go(w, w->pc + 1) : STEP_BROKEN;
+        if (!run_memory(w, u))
+            return STEP_BROKEN;
+        if (u->nevents > 1 && w->x->ex[u->first_event + 1] == UNK)
+            return STEP_UNKNOWN;   /* a CAS whose comparison is not known yet */
+        return go(w, w->pc + 1);
     case I_LOCAL:
         run_local(w, u->in);
         return go(w, w->pc + 1);

@@ -104,7 +104,7 @@ bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t 
     const struct instr *x = &c->in[pc];
     int32_t a = operand(&x->a, before), b = operand(&x->b, before);
     int next = pc + 1;
-    *wrote = x->kind == I_STORE || x->kind == I_RMW;
+    *wrote = x->kind == I_STORE || (x->kind == I_RMW && !(x->cas_if_equal && in[0] != a));
     switch (x->kind) {
     case I_LOAD:
         if (x->dst >= 0)
