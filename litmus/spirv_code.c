@@ -864,6 +864,7 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         return compare_scalar(t, in, a, b, res);
     }
     if (spv_is(in, "OpLogicalNot") || spv_is(in, "OpLogicalAnd") || spv_is(in, "OpLogicalOr")) {
+        b = (struct val){ 0 };   /* OpLogicalNot has no second operand */
         if (!tr_get(t, fr, &in->args[0], &a) || (in->nargs > 1 && !tr_get(t, fr, &in->args[1], &b)))
             return false;
         return logical_scalar(t, in, a, b, res);
