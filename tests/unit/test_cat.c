@@ -12,6 +12,7 @@
 
 #include "models/cat_lang.h"
 #include "models/cat_model.h"
+#include "tests/unit/model_fixture.h"
 
 /* Writes text to a new temporary file named like path's last part. */
 static void write_file(char *path, size_t len, const char *name, const char *text)
@@ -122,29 +123,12 @@ static int violated_axioms(const char *text)
     assert_non_null(cm);
     const char *litmus = "PTX T\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu x, 1 ;\n"
                          " st.relaxed.gpu x, 2 ;\n st.relaxed.gpu x, 3 ;\nexists (x == 3)\n";
-    struct litmus_error lerr;
-    struct litmus *l = litmus_parse("t.litmus", litmus, &lerr);
-    assert_non_null(l);
-    char msg[256];
-    struct program *p = program_build(l, 1, msg, sizeof msg);
-    assert_non_null(p);
-    struct cnf *c = cnf_new(false);
-    lit *exec = calloc((size_t)p->nevents, sizeof *exec);
-    for (int e = 0; e < p->nevents; e++)
-        exec[e] = LIT_TRUE;
-    struct base b;
-    base_init(&b, c, p, exec);
-    struct model_out out;
-    model_build(cat_model_desc(cm, DIALECT_PTX), c, &b, &out);
+    struct model_fixture f;
+    fixture_build(&f, litmus, cat_model_desc(cm, DIALECT_PTX), LIT_TRUE);
     int failed = 0;
-    for (int i = 0; i < out.naxioms; i++)
-        failed += out.axioms[i].violated == LIT_TRUE;
-    model_out_free(&out);
-    base_free(&b);
-    free(exec);
-    cnf_free(c);
-    program_free(p);
-    litmus_free(l);
+    for (int i = 0; i < f.out.naxioms; i++)
+        failed += f.out.axioms[i].violated == LIT_TRUE;
+    fixture_free(&f);
     cat_model_free(cm);
     return failed;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/model.h"
+#include "tests/unit/model_fixture.h"
 
 /* Builds the model over a one-thread program of two stores (concrete,
  * nothing executed contradicts anything) and compares axiom names with its
@@ -22,37 +23,20 @@ static void check_names(const char *model)
                                 " st.atom.dv.sc0 x, 2 ;\nexists (x == 2)\n"
                               : "PTX T\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu x, 1 ;\n"
                                 " st.relaxed.gpu x, 2 ;\nexists (x == 2)\n";
-    struct litmus_error err;
-    struct litmus *l = litmus_parse("t.litmus", text, &err);
-    assert_non_null(l);
-    char msg[256];
-    struct program *p = program_build(l, 1, msg, sizeof msg);
-    assert_non_null(p);
-    struct cnf *c = cnf_new(false);
-    lit *exec = calloc((size_t)p->nevents, sizeof *exec);
-    for (int e = 0; e < p->nevents; e++)
-        exec[e] = LIT_FALSE;
-    struct base b;
-    base_init(&b, c, p, exec);
-    struct model_out out;
-    model_build(md, c, &b, &out);
+    struct model_fixture f;
+    fixture_build(&f, text, md, LIT_FALSE);
     char built[512] = "", table[512];
-    for (int i = 0; i < out.naxioms; i++) {
+    for (int i = 0; i < f.out.naxioms; i++) {
         if (i)
             strcat(built, " ");
-        strcat(built, out.axioms[i].name);
-        assert_true(model_has_axiom(md, out.axioms[i].name));
-        assert_int_equal(out.axioms[i].violated, LIT_FALSE);   /* nothing happens, nothing fails */
+        strcat(built, f.out.axioms[i].name);
+        assert_true(model_has_axiom(md, f.out.axioms[i].name));
+        assert_int_equal(f.out.axioms[i].violated, LIT_FALSE);   /* nothing happens, nothing fails */
     }
     model_axiom_names(md, table, sizeof table);
     assert_string_equal(built, table);
     assert_false(model_has_axiom(md, "Causal"));
-    model_out_free(&out);
-    base_free(&b);
-    free(exec);
-    cnf_free(c);
-    program_free(p);
-    litmus_free(l);
+    fixture_free(&f);
 }
 
 static void test_ptx60_axiom_names(void **state)
