@@ -160,7 +160,8 @@ def compare(prop, quant, g, d):
 
 # ---------------------------------------------------------------- the two tools
 def run_gpubmc(binary, files, model, prop, bound, progress=None, jobs=2, timeout=60):
-    """{file: (result, reason)} for one gpubmc batch."""
+    """{file: (result, reason, milliseconds)} for one gpubmc batch (the
+    check's own time_ms, process start excluded)."""
     args = [str(binary), "--json", "-j", str(jobs), "--model", model, "--bound", str(bound),
             "--property", prop, "--timeout", str(timeout)]
     if progress:
@@ -177,10 +178,10 @@ def run_gpubmc(binary, files, model, prop, bound, progress=None, jobs=2, timeout
             r = o["result"]
             if "internal error" in o.get("reason", ""):
                 r = "ERROR"
-            out[o["file"]] = (r, o.get("reason", ""))
+            out[o["file"]] = (r, o.get("reason", ""), o.get("time_ms"))
         for f in chunk:
             if f not in out:
-                out[f] = ("ERROR", f"no result (gpubmc exit {p.returncode}): {p.stderr[-300:]}")
+                out[f] = ("ERROR", f"no result (gpubmc exit {p.returncode}): {p.stderr[-300:]}", None)
     return out
 
 
@@ -196,7 +197,8 @@ def parse_dartagnan(text):
         tm = re.search(r"^Time: ([0-9.]+) secs", block, re.M)
         why = (reason.group(1) if reason else "") + (" " + det.group(1).strip() if det else "")
         res[m.group(1).strip()] = (r.group(1) if r else "?", why.strip()[:300] +
-                                   (f" [{tm.group(1)} s]" if tm else ""))
+                                   (f" [{tm.group(1)} s]" if tm else ""),
+                                   float(tm.group(1)) * 1000 if tm else None)
     return res
 
 
@@ -801,14 +803,15 @@ def run(a):
         for key, g, d in ex.map(one_group, sorted(groups, key=str)):
             model, prop, prog, bound = key
             for f in groups[key]:
-                gr, greason = g.get(f, ("ERROR", "missing"))
-                dr, dreason = d.get(f, ("DART-STALL", "missing"))
+                gr, greason, gms = g.get(f, ("ERROR", "missing", None))
+                dr, dreason, dms = (d.get(f, ("DART-STALL", "missing")) + (None,))[:3]
                 kind = compare(prop, meta[f]["quant"], gr, dr)
                 label = prop if prop != "termination" else f"termination-{'fair' if prog == 'fair' else 'other'}"
                 counts[(model, label, kind)] += 1
                 row = {"file": f, "model": model, "property": prop, "progress": prog, "bound": bound,
                        "gpubmc": gr, "gpubmc_reason": greason, "dartagnan": dr,
-                       "dartagnan_reason": dreason, "kind": kind, **meta[f]}
+                       "dartagnan_reason": dreason, "kind": kind, "gpubmc_ms": gms,
+                       "dartagnan_ms": dms, **meta[f]}
                 results.append(row)
                 if kind in ("disagree", "error"):
                     case = out / "cases" / pathlib.Path(f).name
@@ -827,7 +830,24 @@ def run(a):
         summary["indices"] = list(indices)
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print_table(table)
-    return post(out, binary, a.j, a.reduce)
+    print_slowest(results)
+    return 0 if a.no_explain else post(out, binary, a.j, a.reduce)
+
+
+def print_slowest(results, limit=2.0):
+    """Checks where gpubmc took more than `limit` times Dartagnan's own time
+    (both tools' per-check times, process and JVM start excluded), and the
+    largest ratios."""
+    timed = [r for r in results if r["gpubmc_ms"] is not None and r["dartagnan_ms"]]
+    ratio = lambda r: r["gpubmc_ms"] / max(r["dartagnan_ms"], 1.0)
+    timed.sort(key=ratio, reverse=True)
+    slow = [r for r in timed if ratio(r) > limit]
+    print(f"timing: {len(timed)} checks timed by both; {len(slow)} where gpubmc took over "
+          f"{limit:g}x Dartagnan; gpubmc total {sum(r['gpubmc_ms'] for r in timed) / 1000:.1f} s, "
+          f"Dartagnan total {sum(r['dartagnan_ms'] for r in timed) / 1000:.1f} s")
+    for r in timed[:5]:
+        print(f"  {ratio(r):8.2f}x  gpubmc {r['gpubmc_ms']:9.1f} ms  Dartagnan {r['dartagnan_ms']:9.1f} ms  "
+              f"{r['model']} {r['property']} {r['progress'] or ''} {pathlib.Path(r['file']).name}")
 
 
 def post(out, binary, par=2, reduce_max=0):
@@ -1195,6 +1215,8 @@ def main():
     r.add_argument("--chunk", type=int, default=100, help="files per Dartagnan JVM")
     r.add_argument("--dart-timeout", type=int, default=20, help="Dartagnan's solver timeout per file (s)")
     r.add_argument("--reduce", type=int, default=0, help="reduce up to N unexplained disagreements")
+    r.add_argument("--no-explain", action="store_true", help="skip explaining the disagreements "
+                   "(`explain OUT` does it later)")
     r.add_argument("--indices", help="only these program indices, comma-separated (re-running some "
                                      "programs of a run; -n and --index are then ignored)")
     r.add_argument("--checks", help="only these MODEL:PROPERTY checks, comma-separated "
