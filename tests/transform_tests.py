@@ -158,7 +158,7 @@ def telling_outcomes():
     record(d["new_outcome"]["P1:r1"] == 0 and d.get("new_outcome_satisfies") is True,
            f"remove-spin shows the stale read as a satisfying state: {d}")
     p = run(["--transform", "remove-spin", "MP-spin-membar-vk.litmus"], cwd=TRANSFORM)
-    record("    *> P1:r0=0; P1:r1=0;" in p.stdout, f"the satisfying new outcome is marked *>: {p.stdout}")
+    record(": new outcome *> P1:r1=0;" in p.stdout, f"the satisfying new outcome is marked *>: {p.stdout}")
     o = refine_tool(["--source", "MP-spin-acq.litmus", "refine/MP-spin-acq.nospin.litmus"])[0]
     d = o["details"]
     record(d["new_outcome"]["P1:r1"] == 0 and d.get("new_outcome_satisfies") is False,

@@ -44,6 +44,8 @@ struct check_opts {
     int symmetry_key;        /* enum symmetry_key + 1 to use that key alone; 0: race both
                                 (bmc/check/race.h) */
     bool explain;            /* say why a forbidden outcome is forbidden (bmc/check/explain.h) */
+    const char *observe;     /* --observe: what comparisons observe, "P0:r1,x" (NULL: their
+                                default, bmc/compare/match.h) */
 };
 
 /* One progress model's termination verdict in a check of several. */

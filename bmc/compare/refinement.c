@@ -39,9 +39,15 @@ bool refinement_source_init(struct refinement_source *s, const struct program *p
     s->md = s->target_md = md;
     s->o = o;
     int nobs;
-    struct avalue *obs = match_source_observables(p->lit, &nobs);
-    outcomes_init_observing(&s->states, p->lit, obs, nobs);
+    char err[240];
+    struct avalue *obs = match_source_observables(p->lit, o->observe, &s->from, &nobs, err, sizeof err);
+    outcomes_init_observing(&s->states, p->lit, obs, obs ? nobs : 0);
     free(obs);
+    if (!obs) {
+        r->verdict = V_ERROR;
+        say(r, "%s: error: %s", p->lit->path ? p->lit->path : "the source", err);
+        return false;
+    }
     if (o->property != P_PROGRAM_SPEC)
         return true;
     struct sat_check c = { .p = p, .md = md, .o = o };
@@ -101,8 +107,9 @@ static cJSON *reads_json(const struct program *p, const struct choice *ch, const
 }
 
 /* The source's outcomes projected onto the observables the target shares
- * (tobs[i].kind != AV_CONST): into proj, with the shared source and target
- * values in sobs and tmap (n of them). */
+ * (tobs[i].kind != AV_CONST), each marked as satisfying the source's
+ * condition or not: into proj, with the shared source and target values
+ * in sobs and tmap (n of them). */
 static void project_states(const struct refinement_source *s, const struct avalue *tobs,
                            struct outcome_set *proj, struct avalue *tmap, int *n)
 {
@@ -118,10 +125,11 @@ static void project_states(const struct refinement_source *s, const struct avalu
         }
     outcomes_init_observing(proj, s->p->lit, sobs, *n);
     int32_t *row = xcalloc((size_t)*n + 1, sizeof *row);
+    bool marked = s->p->lit->quant != Q_NONE;     /* without a condition no state satisfies one */
     for (int st = 0; st < all->nstates; st++) {
         for (int k = 0; k < *n; k++)
             row[k] = all->values[(size_t)st * all->nobs + cols[k]];
-        outcomes_add(proj, row, false);
+        outcomes_add(proj, row, marked && all->satisfies[st]);   /* a merged state keeps its first mark */
     }
     if (!all->complete)
         outcomes_incomplete(proj, all->why_incomplete);
@@ -147,7 +155,7 @@ static const char *recheck_new_outcome(struct sat_check *c, const struct avalue 
             why = "an observed final value differs";
     }
     if (!why) {
-        cJSON_AddBoolToObject(details, "new_outcome_satisfies", ev.assertion);
+        cJSON_AddBoolToObject(details, "new_outcome_satisfies", ev.assertion && c->p->lit->quant != Q_NONE);
         cJSON_AddItemToObject(details, "reads", reads_json(c->p, &ch, &ev.x));
         if (c->o->want_witness)
             r->witness = wit_build(c->p, &ev.x, &ev.b, &ev.m);
@@ -197,6 +205,7 @@ static void check_outcomes(struct refinement_source *s, const struct program *t,
     project_states(s, tobs, &proj, tmap, &n);
     cJSON *details = cJSON_CreateObject();
     cJSON_AddStringToObject(details, "kind", "refinement");
+    cJSON_AddStringToObject(details, "observed_from", observed_from_name(s->from));
     cJSON_AddItemToObject(details, "source", outcomes_json(&proj));
     struct sat_check c = { .p = t, .md = s->target_md, .o = s->o };
     sat_setup(&c);
@@ -299,7 +308,8 @@ void refinement_check(struct refinement_source *s, const struct program *t, stru
     char err[240];
     struct avalue *tobs = xcalloc((size_t)s->states.nobs + 1, sizeof *tobs);
     if (!match_threads(s->p->lit, t->lit, err, sizeof err)
-        || !match_observables(s->p->lit, s->states.obs, s->states.nobs, t->lit, tobs, err, sizeof err)) {
+        || !match_observables(s->p->lit, s->states.obs, s->states.nobs, s->from, t->lit, tobs, err,
+                              sizeof err)) {
         r->verdict = V_ERROR;
         say(r, "error: %s", err);
     } else if (s->o->property == P_PROGRAM_SPEC) {

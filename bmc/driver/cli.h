@@ -16,6 +16,7 @@ struct cli {
     int nproperties;
     enum property properties[CLI_MAX_PROPERTIES];
     bool json;
+    bool verbose;            /* --verbose: each comparison site's detail */
     const char *witness_path;
     const char *graph_path;  /* --graph FILE */
     const char *graph_dir;   /* --graph-dir DIR */

@@ -97,7 +97,7 @@ static void report_human(const struct run *run, const struct job *job, const str
     if (r->details && job->spec.kind == JOB_OBSERVED)
         observed_print(stdout, r->details);
     else if (r->details)
-        refinement_print(stdout, r->details);
+        refinement_print(stdout, r->details, run->cli->verbose);
 }
 
 /* Writes a witness entry to the --witness file. */
