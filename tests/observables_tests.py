@@ -103,3 +103,29 @@ def observables(record, run):
     _order(record, run)
     _refusals(record, run)
     _once(record, run)
+
+
+def observed_marks(record, run):
+    """--observed marks each state as herd and litmus7 do: *> when it
+    satisfies the test's proposition.  The harness logs carry their own
+    marks (tests/cuda/logs/allowed.log: MP-weak's `*> 1:r0=1; 1:r1=0;`, the
+    one state satisfying exists (P1:r0 == 1 /\\ P1:r1 == 0)); gpubmc's must
+    be the same, in JSON and in the text, and an allowed state never
+    observed is marked too (SB-weak's r0=0 r1=0, its exists)."""
+    log = ROOT / "tests" / "cuda" / "logs" / "allowed.log"
+    marks, test = {}, None
+    for line in log.read_text().splitlines():
+        if line.startswith("Test "):
+            test = line.split()[1]
+        elif test == "MP-weak" and ">" in line and line.split()[0].isdigit():
+            mark, rest = line.split()[1], " ".join(line.split()[2:])
+            marks[rest.replace("1:", "P1:")] = mark == "*>"
+    o = _json(run, ["--observed", str(log), "../litmus/ptx/MP-weak.litmus"])[0]
+    got = {" ".join(f"{k}={v};" for k, v in s["values"].items()): s.get("satisfies") for s in o["details"]["states"]}
+    record(len(marks) == 4 and got == marks, f"--observed marks as the log does: {got} vs {marks}")
+    p = run(["--observed", str(log), "tests/litmus/ptx/MP-weak.litmus"])
+    record("87 *> P1:r0=1; P1:r1=0;  allowed" in p.stdout and p.stdout.count("*>") == 1,
+           f"--observed text marks the satisfying state *>: {p.stdout}")
+    o = _json(run, ["--observed", str(log), "../litmus/ptx/SB-weak.litmus"])[0]
+    record(o["details"]["unobserved"] == [{"values": {"P0:r0": 0, "P1:r1": 0}, "satisfies": True}],
+           f"the allowed state never observed is marked: {o['details']['unobserved']}")
