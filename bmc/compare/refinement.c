@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bmc/check/enumerate.h"
+#include "bmc/check/explain.h"
 #include "bmc/check/load.h"
 #include "bmc/compare/match.h"
 #include "bmc/check/sat_check.h"
@@ -195,6 +196,27 @@ static lit telling_outcome(struct sat_check *c, const struct litmus *l, const st
     return l->quant == Q_FORALL ? -body : body;
 }
 
+/* Why the source forbids the state vals over proj's observables (its
+ * values in the source): explain_forbidden's object, with its one-line
+ * summary in text; NULL when the source reaches the state after all (its
+ * outcome set was cut). */
+static cJSON *why_source_forbids(const struct refinement_source *s, const struct outcome_set *proj,
+                                 const int32_t *vals, char *text, size_t len)
+{
+    struct check_opts o = *s->o;
+    o.want_witness = false;               /* the witness shown is the target's */
+    struct sat_check c = { .p = s->p, .md = s->md, .o = &o };
+    sat_setup(&c);
+    struct final_state fs = final_state_of(&c);
+    lit query = cnf_and(c.c, assertion_encode(c.c, s->p->lit->filter, &fs), all_terminated(&c));
+    for (int i = 0; i < proj->nobs; i++)
+        query = cnf_and(c.c, query, bv_eq(c.c, *enumerate_observed_bv(&c, &proj->obs[i]), bv_const(vals[i])));
+    cJSON *why = solve_with(&c, query) == 20 ? explain_forbidden(&c, query, GOAL_ANY, text, len) : NULL;
+    struct check_result sizes;
+    sat_teardown(&c, &sizes);
+    return why;
+}
+
 /* program_spec refinement of target t with shared observables tobs. */
 static void check_outcomes(struct refinement_source *s, const struct program *t, const struct avalue *tobs,
                            struct check_result *r)
@@ -232,6 +254,12 @@ static void check_outcomes(struct refinement_source *s, const struct program *t,
         } else if (proj.complete) {
             r->verdict = V_FAIL;
             say(r, "the target has a new outcome: %s", text);
+            char why_text[1024];
+            cJSON *why_not = s->o->explain ? why_source_forbids(s, &proj, vals, why_text, sizeof why_text) : NULL;
+            if (why_not) {
+                cJSON_AddStringToObject(details, "source_forbids", why_text);
+                cJSON_AddItemToObject(details, "explanation", why_not);
+            }
         } else {
             r->verdict = V_UNKNOWN;
             say(r, "the target has an outcome the source does not reach within the bound (%s): %s",

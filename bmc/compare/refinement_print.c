@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "bmc/check/explain.h"
+
 static const cJSON *item(const cJSON *j, const char *name)
 {
     return cJSON_GetObjectItemCaseSensitive(j, name);
@@ -63,6 +65,18 @@ static void print_reads(FILE *f, const char *indent, const cJSON *d)
         fprintf(f, "%s  %s\n", indent, cJSON_GetStringValue(read));
 }
 
+/* With --explain, why the source forbids the new outcome. */
+static void print_why(FILE *f, const char *indent, const cJSON *d)
+{
+    const char *why = cJSON_GetStringValue(item(d, "source_forbids"));
+    if (!why)
+        return;
+    fprintf(f, "%sWhy the source forbids it: %s\n", indent, why);
+    char deeper[32];
+    snprintf(deeper, sizeof deeper, "%s  ", indent);
+    explain_print_steps(f, deeper, item(d, "explanation"));
+}
+
 /* The source's outcomes, the new one and its reads, when the target has a
  * new outcome; the observables alone when it has none. */
 static void print_comparison(FILE *f, const char *indent, const cJSON *d)
@@ -75,6 +89,7 @@ static void print_comparison(FILE *f, const char *indent, const cJSON *d)
     print_state(f, fresh, cJSON_IsTrue(item(d, "new_outcome_satisfies")));
     fputc('\n', f);
     print_reads(f, indent, d);
+    print_why(f, indent, d);
 }
 
 /* One line per site: "line 14, P1: CHANGE: FAIL: new outcome *> ...", or
@@ -95,6 +110,7 @@ static void print_site(FILE *f, const cJSON *site, bool verbose)
         fputc('\n', f);
         if (verbose)
             print_reads(f, "    ", d);
+        print_why(f, "    ", d);
     } else {
         fprintf(f, " (%s)\n", cJSON_GetStringValue(item(site, "reason")));
     }

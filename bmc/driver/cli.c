@@ -562,9 +562,9 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
     if (cli->spec.kind == JOB_OBSERVED && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--observed enumerates the allowed outcomes and explains each forbidden one "
                            "with the SAT engine: no --engine oracle, --outcomes or --explain");
-    if (cli->spec.kind != JOB_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+    if (cli->spec.kind != JOB_PLAIN && (cli->opts.oracle || cli->opts.outcomes))
         return usage_error("%s", "--source, --transform, --necessary-sync, --minimize-sync and --compare-model "
-                           "compare outcome sets with the SAT engine: no --engine oracle, --outcomes or --explain");
+                           "compare outcome sets with the SAT engine: no --engine oracle or --outcomes");
     if (cli->graph_path && cli->graph_dir)
         return usage_error("%s", "--graph FILE draws one check, --graph-dir DIR one per check: give one");
     if (cli->graph_path && jobs->n > 1)

@@ -7,6 +7,7 @@
 #include "bmc/driver/cli.h"
 #include "bmc/driver/graph_output.h"
 #include "bmc/observed/judge.h"
+#include "bmc/check/explain.h"
 #include "bmc/check/outcomes.h"
 #include "bmc/driver/output.h"
 #include "bmc/compare/refinement.h"
@@ -94,6 +95,8 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
+    if (r->explanation && job->spec.kind == JOB_PLAIN)
+        explain_print_steps(stdout, "  ", r->explanation);
     if (r->details && job->spec.kind == JOB_OBSERVED)
         observed_print(stdout, r->details);
     else if (r->details)
