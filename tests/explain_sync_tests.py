@@ -80,7 +80,7 @@ def _every_site(record, run):
         for mode in (["--necessary-sync"], ["--transform", "remove-spin"], ["--transform", "hoist-acquire"]):
             for o in _json(run, mode + [f.name]):
                 for s in (o.get("details") or {}).get("sites", []):
-                    if s["verdict"] != "FAIL":
+                    if s["result"] != "FAIL":
                         continue
                     total += 1
                     d = s["details"]

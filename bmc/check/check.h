@@ -76,6 +76,10 @@ struct check_result {
                                 quantifies over are none (the reason starts
                                 "vacuously:" and says which), or a
                                 transformation that applies nowhere */
+    bool has_reachable;      /* program_spec on SAT, decided: reachable below is known */
+    bool reachable;          /* some execution reaches what the check looks for: a state
+                                satisfying an exists or ~exists proposition, or one
+                                violating a forall */
     bool no_execution;       /* the program has no consistent execution at all
                                 (not one that ends, hangs or is cut at the
                                 bound), whatever the verdict */

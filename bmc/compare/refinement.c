@@ -290,7 +290,7 @@ static void check_new_failure(struct refinement_source *s, const struct program 
     check_program(t, s->target_md, s->o, r);
     cJSON *details = cJSON_CreateObject();
     cJSON_AddStringToObject(details, "kind", "refinement");
-    cJSON_AddStringToObject(details, "target", verdict_name(r->verdict));
+    cJSON_AddStringToObject(details, "target_result", verdict_name(r->verdict));
     r->details = details;
     if (r->verdict == V_PASS) {
         char reason[sizeof r->reason];
@@ -303,7 +303,7 @@ static void check_new_failure(struct refinement_source *s, const struct program 
         check_program(s->p, s->md, s->o, &s->own);
         s->checked = true;
     }
-    cJSON_AddStringToObject(details, "source", verdict_name(s->own.verdict));
+    cJSON_AddStringToObject(details, "source_result", verdict_name(s->own.verdict));
     char reason[sizeof r->reason];
     snprintf(reason, sizeof reason, "%s", r->reason);
     switch (s->own.verdict) {
@@ -342,6 +342,7 @@ void refinement_check(struct refinement_source *s, const struct program *t, stru
         say(r, "error: %s", err);
     } else if (s->o->property == P_PROGRAM_SPEC) {
         check_outcomes(s, t, tobs, r);
+        snprintf(r->engine, sizeof r->engine, "sat");
     } else {
         check_new_failure(s, t, r);
     }

@@ -95,16 +95,18 @@ static void print_comparison(FILE *f, const char *indent, const cJSON *d)
 /* One line per site: "line 14, P1: CHANGE: FAIL: new outcome *> ...", or
  * its reason in parentheses when it adds none; with verbose the reads of
  * the new outcome's execution under it. */
-static void print_site(FILE *f, const cJSON *site, bool verbose)
+static void print_site(FILE *f, const cJSON *site, const char *kind, bool verbose)
 {
     const cJSON *line = item(site, "line"), *d = item(site, "details");
     const cJSON *fresh = item(d, "new_outcome");
-    const char *result = cJSON_GetStringValue(item(site, "result"));
+    const char *result = cJSON_GetStringValue(item(site, "need"));
+    if (!result)
+        result = kind && strcmp(kind, "minimize-sync") == 0 ? "applied" : cJSON_GetStringValue(item(site, "result"));
     if (cJSON_IsNumber(line))
         fprintf(f, "  line %d,", line->valueint);
     fprintf(f, "%sP%d: %s: %s", cJSON_IsNumber(line) ? " " : "  ", item(site, "thread")->valueint,
             cJSON_GetStringValue(item(site, "change")), result);
-    if (cJSON_IsObject(fresh) && strcmp(cJSON_GetStringValue(item(site, "verdict")), "FAIL") == 0) {
+    if (cJSON_IsObject(fresh) && strcmp(cJSON_GetStringValue(item(site, "result")), "FAIL") == 0) {
         fputs(": new outcome ", f);
         print_state(f, fresh, cJSON_IsTrue(item(d, "new_outcome_satisfies")));
         fputc('\n', f);
@@ -142,7 +144,7 @@ void refinement_print(FILE *f, const cJSON *details, bool verbose)
     }
     print_sites_source(f, item(details, "sites"));
     cJSON_ArrayForEach(site, item(details, "sites"))
-        print_site(f, site, verbose);
+        print_site(f, site, kind, verbose);
     cJSON_ArrayForEach(dir, item(details, "directions")) {
         if (strcmp(cJSON_GetStringValue(item(dir, "result")), "PASS") == 0)
             continue;

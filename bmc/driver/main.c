@@ -33,13 +33,18 @@ static void report_json(const struct job *job, const struct check_result *r)
     cJSON_AddStringToObject(o, "file", job->file);
     if (job->shard_index > 0)
         cJSON_AddNumberToObject(o, "job", job->shard_index - 1);
-    cJSON_AddStringToObject(o, "model", r->model);
+    if (r->model[0])
+        cJSON_AddStringToObject(o, "model", r->model);
+    else
+        cJSON_AddNullToObject(o, "model");        /* no model was chosen: the input is in error */
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     if (job->opts.property == P_TERMINATION)
         cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     if (r->engine[0])
         cJSON_AddStringToObject(o, "engine", r->engine);
+    if (r->has_reachable)
+        cJSON_AddBoolToObject(o, "reachable", r->reachable);
     cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
     cJSON_AddStringToObject(o, "reason", r->reason);
     if (r->vacuous)
@@ -108,7 +113,10 @@ static void add_witness(struct json_stream *all, const struct job *job, struct c
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", job->file);
-    cJSON_AddStringToObject(o, "model", r->model);
+    if (r->model[0])
+        cJSON_AddStringToObject(o, "model", r->model);
+    else
+        cJSON_AddNullToObject(o, "model");
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     if (job->opts.property == P_TERMINATION)
         cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));

@@ -316,6 +316,7 @@ static void judge_test(const struct loaded *ld, const char *log, const struct ob
         for (int i = 0; i < j.allowed.nobs; i++)
             cJSON_AddItemToArray(names, cJSON_CreateString(j.allowed.names[i]));
         judge_all(&j, r->details, r);
+        snprintf(r->engine, sizeof r->engine, "sat");
         cJSON_AddNumberToObject(r->details, "allowed", j.allowed.nstates);
         cJSON_AddBoolToObject(r->details, "complete", j.allowed.complete);
         if (!j.allowed.complete)

@@ -163,7 +163,7 @@ static bool weaken_once(struct origin *g, struct litmus **current, struct unsafe
         origin_check(g, vs.v[i].target, &vr);
         cJSON_Delete(vr.witness);
         if (vr.verdict == V_PASS) {
-            cJSON *site = origin_site_json(g, &vs.v[i], "applied", &vr);
+            cJSON *site = origin_site_json(g, &vs.v[i], NULL, &vr);
             int line = line_map_apply(lines, *current, &vs.v[i]);
             if (line > 0)                                 /* not the intermediate program's line */
                 cJSON_ReplaceItemInObject(site, "line", cJSON_CreateNumber(line));
