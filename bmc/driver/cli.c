@@ -23,7 +23,7 @@ static const char synopsis[] =
     "              [--json] [--verbose] [--witness FILE.json] [--outcomes]\n"
     "              [--no-symmetry | --symmetry-key first|last]\n"
     "              [--explain] [--graph FILE.dot|.svg|.png | --graph-dir DIR]\n"
-    "              [--graph-format dot|svg|png] [--graph-relations R,...]\n"
+    "              [--graph-format dot|svg|png] [--graph-dpi N] [--graph-relations R,...]\n"
     "              [--expect CSV]... [-j N] [--shard K/N]\n"
     "              [--timeout SECONDS] [--max-memory MB]\n"
     "              [--source SRC | --transform NAME[@LINE] [--emit-transformed DIR]\n"
@@ -35,7 +35,7 @@ static const char synopsis[] =
 enum option_id {
     O_MODEL, O_CAT, O_PROPERTY, O_PROGRESS, O_BOUND, O_GRID, O_IGNORE_FILTER, O_NO_AXIOM, O_ENGINE, O_MAX_STATES,
     O_JSON, O_VERBOSE, O_WITNESS,
-    O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
+    O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_DPI, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
     O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
     O_COMPARE_MODEL, O_OBSERVE, O_EMIT_CUDA, O_OBSERVED, O_HELP,
     O_VERSION, O_COUNT
@@ -84,6 +84,8 @@ static const struct option_spec options[O_COUNT] = {
                   "(one check)" },
     [O_GRAPH_DIR] = { "--graph-dir", NULL, "DIR", "draw one graph per file and property into DIR" },
     [O_GRAPH_FORMAT] = { "--graph-format", NULL, "FMT", "dot (default), svg or png: the --graph-dir format" },
+    [O_GRAPH_DPI] = { "--graph-dpi", NULL, "N", "the pictures' resolution in dots per inch (36-600;\n"
+                      "default: Graphviz's, 96 for PNG)" },
     [O_GRAPH_RELATIONS] = { "--graph-relations", NULL, "R,...", "the relations drawn (default rf, co, fr, rmw,\n"
                             "sync or sw, syncbar)" },
     [O_EXPECT] = { "--expect", NULL, "CSV", "compare with the verdicts a corpus CSV expects\n(repeatable)" },
@@ -373,6 +375,9 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
             return usage_error("unknown graph format '%s' (dot, svg or png)", v);
         cli->graph_format = v;
         return 0;
+    case O_GRAPH_DPI:
+        return parse_int(v, 36, 600, &cli->graph_dpi) ? 0
+            : usage_error("--graph-dpi needs dots per inch from 36 to 600, not '%s'", v);
     case O_GRAPH_RELATIONS:
         return parse_relations(v, cli);
     case O_EXPECT: cli->csv[cli->ncsv++] = (char *)v; return 0;
@@ -572,6 +577,8 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
     if (cli->graph_format && !cli->graph_dir)
         return usage_error("%s", "--graph-format applies to --graph-dir (--graph takes its format "
                            "from the file's extension)");
+    if (cli->graph_dpi > 0 && !cli->graph_path && !cli->graph_dir)
+        return usage_error("%s", "--graph-dpi applies to --graph or --graph-dir");
     if (cli->ngraph_rels > 0 && !cli->graph_path && !cli->graph_dir)
         return usage_error("%s", "--graph-relations applies to --graph or --graph-dir");
     return 0;

@@ -20,6 +20,7 @@ struct cli {
     const char *witness_path;
     const char *graph_path;  /* --graph FILE */
     const char *graph_dir;   /* --graph-dir DIR */
+    int graph_dpi;           /* --graph-dpi: the pictures' resolution (0: Graphviz's default) */
     const char *graph_format;   /* --graph-format: dot (default), svg or png */
     int ngraph_rels;
     char *graph_rels[GRAPH_MAX_RELATIONS];   /* --graph-relations, split */

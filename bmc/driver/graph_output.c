@@ -180,6 +180,8 @@ bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct
         cJSON_AddItemReferenceToObject(o, "witness", r->witness);
     if (r->explanation)
         cJSON_AddItemReferenceToObject(o, "explanation", r->explanation);
+    if (cli->graph_dpi > 0)
+        cJSON_AddNumberToObject(o, "dpi", cli->graph_dpi);
     char err[8192], path[4096];
     const char *const *rels = cli->ngraph_rels ? (const char *const *)cli->graph_rels : NULL;
     char *dot = graph_dot(o, rels, cli->ngraph_rels, err, sizeof err);
