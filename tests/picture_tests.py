@@ -63,7 +63,26 @@ def _dpi(record, run):
 
 
 def pictures(record, run):
-    """Gallery pictures on Graphviz's layout; --graph-dpi."""
+    """Gallery pictures on Graphviz's layout; --graph-dpi; captions of rewritten programs."""
     _gallery_labels(record)
     _halted_row(record)
     _dpi(record, run)
+    _rewritten_caption(record, run)
+
+
+def _rewritten_caption(record, run):
+    """A transformation's picture draws the first adding site's execution,
+    which is one of the rewritten program: its caption says which rewrite,
+    where, and names the file --emit-transformed wrote (remove-spin of
+    MP-spin-membar-vk: one site, line 14, P1)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dot = pathlib.Path(tmp) / "g.dot"
+        run(["--transform", "remove-spin", "--graph", dot, "tests/transform/MP-spin-membar-vk.litmus"])
+        text = dot.read_text() if dot.exists() else ""
+        record("rewritten by remove-spin at P1, line 14: the loop from line 11 runs once" in text
+               and "drawn: the events and lines of the rewritten program (--emit-transformed DIR writes it)" in text,
+               f"pictures: a transformation's caption names the rewrite: {text[:600]}")
+        run(["--transform", "remove-spin", "--emit-transformed", tmp, "--graph", dot,
+             "tests/transform/MP-spin-membar-vk.litmus"])
+        record(f"{tmp}/MP-spin-membar-vk.remove-spin.L14.P1.litmus" in dot.read_text(),
+               f"pictures: the caption names the emitted file: {dot.read_text()[:600]}")

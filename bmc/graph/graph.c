@@ -236,6 +236,17 @@ static void put_caption(struct sbuf *b, const cJSON *result, const cJSON *w, con
     if (str(result, "progress"))
         put(b, " (progress %s)", str(result, "progress"));
     put(b, " %s", str(result, "result") ? str(result, "result") : "");
+    if (str(result, "rewritten")) {       /* a transformation's execution: of the rewritten program */
+        put(b, "\\nrewritten by ");
+        put_escaped(b, str(result, "rewritten"));
+        put(b, "\\ndrawn: the events and lines of the rewritten program");
+        if (str(result, "rewritten_file")) {
+            put(b, " ");
+            put_escaped(b, str(result, "rewritten_file"));
+        } else {
+            put(b, " (--emit-transformed DIR writes it)");
+        }
+    }
     if (expl) {
         put(b, "\\nshown without:");
         const cJSON *a;
