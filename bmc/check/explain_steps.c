@@ -159,7 +159,9 @@ cJSON *explain_steps(const struct program *p, const struct evaluation *ev, int u
     size_t len = sizeof text, at = 0, *used = &at;
     struct step_rel rels[MAX_STEP_RELS];
     int nrels = step_rels(ev, label, rels);
-    int *path = xcalloc((size_t)p->nevents + 2, sizeof *path), *via = xcalloc((size_t)p->nevents + 2, sizeof *via);
+    /* a path visits each event at most twice: before and after its synchronisation step */
+    size_t most = 2 * (size_t)p->nevents + 2;
+    int *path = xcalloc(most, sizeof *path), *via = xcalloc(most, sizeof *via);
     int steps = shortest_path(p->nevents, rels, nrels, u, v, path, via);
     cJSON *o = NULL;
     if (steps > 0 && !(steps == 1 && strcmp(rels[via[0]].name, label) == 0)) {
