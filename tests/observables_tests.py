@@ -41,6 +41,9 @@ def _order(record, run):
     record(o["result"] == "FAIL" and d["observed_from"] == "condition"
            and d["source"]["observed"] == ["P1:r0", "P1:r1"] and d["new_outcome"] == {"P1:r0": 1, "P1:r1": 0},
            f"the condition's names by default: {d}")
+    o = _json(run, ["--transform", "weaken-order", "--observe", "P1:r1 , P1:r0", "MP-rel-acq.litmus"])[0]
+    record(o["details"]["sites"][0]["details"]["source"]["observed"] == ["P1:r1", "P1:r0"],
+           f"--observe keeps its order and ignores spaces around names: {o['details']['sites'][0]['details']}")
     # refine/MP-observed has a locations list [P1:r1; x]
     o = _json(run, ["--source", "refine/MP-observed.litmus", "refine/MP-observed.relaxed.litmus"])[0]
     record(o["details"]["observed_from"] == "locations" and o["details"]["source"]["observed"] == ["P1:r1", "x"],

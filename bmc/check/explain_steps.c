@@ -43,13 +43,13 @@ static const struct rel *export_named(const struct evaluation *ev, const char *n
     return NULL;
 }
 
-/* The relations a path steps along: po and rf, then the synchronisation
- * steps (the model's sync or sw, barriers, SC fences); their number. */
+/* The relations a path steps along: po, the synchronisation steps (the
+ * model's sync or sw, barriers, SC fences), then rf, in the order the
+ * search prefers them between paths of one length; their number. */
 static int step_rels(const struct evaluation *ev, const char *label, struct step_rel *out)
 {
     int n = 0;
     out[n++] = (struct step_rel){ ev->b.rels[R_PO], "po", false };
-    out[n++] = (struct step_rel){ ev->b.rels[R_RF], "rf", false };
     static const char *const syncs[] = { "sync", "sw" };
     for (size_t i = 0; i < sizeof syncs / sizeof syncs[0]; i++) {
         const struct rel *r = export_named(ev, syncs[i]);
@@ -58,6 +58,7 @@ static int step_rels(const struct evaluation *ev, const char *label, struct step
     }
     out[n++] = (struct step_rel){ ev->b.rels[R_SYNCBAR], base_rel_names[R_SYNCBAR], true };
     out[n++] = (struct step_rel){ ev->b.rels[R_SYNC_FENCE], base_rel_names[R_SYNC_FENCE], true };
+    out[n++] = (struct step_rel){ ev->b.rels[R_RF], "rf", false };
     return n;
 }
 

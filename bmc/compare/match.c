@@ -84,9 +84,12 @@ static struct avalue *observe_list(const struct litmus *src, const char *list, i
     struct avalue *obs = xcalloc(strlen(list) + 1, sizeof *obs);
     *n = 0;
     for (const char *at = list; *at;) {
-        size_t k = strcspn(at, ",");
+        size_t k = strcspn(at, ","), skip = strspn(at, " ");
+        size_t width = k > skip ? k - skip : 0;    /* the name without spaces around it */
+        while (width > 0 && at[skip + width - 1] == ' ')
+            width--;
         char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)k, at);
+        snprintf(name, sizeof name, "%.*s", (int)width, at + skip);
         struct avalue v;
         if (!resolve_observed(src, name, &v)) {
             snprintf(err, len, "--observe names '%s', which is no register (Pn:reg) or location of the source", name);
