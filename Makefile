@@ -19,7 +19,7 @@ MAIN_OBJ = $(MAIN_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # Test tools (tests/tools/NAME.c -> $(BUILD)/NAME), linked with the library.
-TOOLS    = litmus_dump outcomes_dump graph_dump litmus_roundtrip
+TOOLS    = litmus_dump outcomes_dump graph_dump litmus_roundtrip graph_layout
 TOOL_BIN = $(TOOLS:%=$(BUILD)/%)
 
 .PHONY: all test check-all conformance clean install sanitize bench deps example corpus-sanitize \

@@ -335,9 +335,10 @@ def documentation(record, run):
                "--transform": "weaken-order", "--emit-transformed": "{tmp}", "--compare-model": "ptx-v6.0",
                "--cat": str(ROOT / "tests" / "cat" / "sc.cat"),
                "--max-states": "1000", "--emit-cuda": "{tmp}/cuda", "--symmetry-key": "last", "--grid": "1,1,1",
-               "--observed": str(ROOT / "tests" / "cuda" / "logs" / "allowed.log")}
+               "--observed": str(ROOT / "tests" / "cuda" / "logs" / "allowed.log"), "--observe": "P1:r0,x", "--graph-dpi": "144"}
     needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"],
-             "--emit-transformed": ["--transform", "reorder"]}
+             "--emit-transformed": ["--transform", "reorder"], "--observe": ["--transform", "weaken-order"],
+             "--graph-dpi": ["--graph", "{tmp}/g.png"]}
     valued = {o for o, v in takes_value.items() if v and o.startswith("--")}
     record(valued == set(samples), f"documentation: sample values for every valued option ({sorted(valued)})")
     with tempfile.TemporaryDirectory() as tmp:

@@ -205,6 +205,7 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
             r->verdict = V_ERROR;
         } else {
             r->verdict = exists ? V_PASS : V_FAIL;
+            r->has_reachable = r->reachable = true;
             snprintf(r->reason, sizeof r->reason, "%s",
                      exists ? "the outcome is reachable"
                             : l->quant == Q_FORALL ? "an execution violates the condition"
@@ -218,6 +219,7 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
         r->verdict = exists ? V_FAIL : V_PASS;
         bool cut = cut_at_bound(s);
         unknown_when_cut(s, cut, r);
+        r->has_reachable = r->verdict != V_UNKNOWN;
         if (r->verdict == V_PASS)
             note_vacuous(s, filter, term, r);
         else if (!cut && no_execution(s, LIT_TRUE))

@@ -44,6 +44,8 @@ struct check_opts {
     int symmetry_key;        /* enum symmetry_key + 1 to use that key alone; 0: race both
                                 (bmc/check/race.h) */
     bool explain;            /* say why a forbidden outcome is forbidden (bmc/check/explain.h) */
+    const char *observe;     /* --observe: what comparisons observe, "P0:r1,x" (NULL: their
+                                default, bmc/compare/match.h) */
 };
 
 /* One progress model's termination verdict in a check of several. */
@@ -74,6 +76,10 @@ struct check_result {
                                 quantifies over are none (the reason starts
                                 "vacuously:" and says which), or a
                                 transformation that applies nowhere */
+    bool has_reachable;      /* program_spec on SAT, decided: reachable below is known */
+    bool reachable;          /* some execution reaches what the check looks for: a state
+                                satisfying an exists or ~exists proposition, or one
+                                violating a forall */
     bool no_execution;       /* the program has no consistent execution at all
                                 (not one that ends, hangs or is cut at the
                                 bound), whatever the verdict */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/check/explain_steps.h"
 #include "bmc/concrete/witness.h"
 #include "util/xalloc.h"
 
@@ -32,16 +33,6 @@ static bool minimal_off_set(struct sat_check *s, lit query, bool *off)
             off[i] = true;
     }
     return solve_without(s, query, off) == 10;   /* leaves the witness as the model */
-}
-
-/* "e5 P1 `ld.weak r0, x`" or "e0 init x". */
-static void event_name(const struct program *p, int e, char *buf, size_t len)
-{
-    const struct event *ev = &p->events[e];
-    if (ev->thread < 0)
-        snprintf(buf, len, "e%d init %s", e, p->lit->locs[ev->loc].name);
-    else
-        snprintf(buf, len, "e%d P%d `%s`", e, p->lit->threads[ev->thread].id, ev->in->text);
 }
 
 /* The name of a relation of the evaluation that holds (u, v), the simplest
@@ -142,13 +133,14 @@ static cJSON *evidence(const struct program *p, const struct evaluation *ev, con
     }
     static const char *const kinds[] = { "empty", "irreflexive", "acyclic", "flag" };
     cJSON *o = cJSON_CreateObject(), *events = cJSON_CreateArray(), *labels = cJSON_CreateArray();
+    cJSON *expansions = cJSON_CreateArray();
     cJSON_AddStringToObject(o, "axiom", ax->name);
     cJSON_AddStringToObject(o, "kind", kinds[ax->kind]);
     size_t used = (size_t)snprintf(text, len, "%s:", ax->name);
     bool closed = ax->kind != AX_EMPTY;   /* a cycle or a reflexive pair returns to its start */
     for (int i = 0; i < k; i++) {
         char name[160];
-        event_name(p, path[i], name, sizeof name);
+        explain_event_name(p, path[i], name, sizeof name);
         cJSON_AddItemToArray(events, cJSON_CreateNumber(path[i]));
         if (used < len)
             used += (size_t)snprintf(text + used, len - used, " %s", name);
@@ -156,17 +148,21 @@ static cJSON *evidence(const struct program *p, const struct evaluation *ev, con
             int to = path[(i + 1) % k];
             const char *lab = edge_label(ev, path[i], to, ax->name);
             cJSON_AddItemToArray(labels, cJSON_CreateString(lab));
+            cJSON *steps = explain_steps_compound(lab) ? explain_steps(p, ev, path[i], to, lab) : NULL;
+            if (steps)
+                cJSON_AddItemToArray(expansions, steps);
             if (used < len)
                 used += (size_t)snprintf(text + used, len - used, " -%s->", lab);
         }
     }
     if (closed && k > 0 && used < len) {
         char name[160];
-        event_name(p, path[0], name, sizeof name);
+        explain_event_name(p, path[0], name, sizeof name);
         snprintf(text + used, len - used, " %s", name);
     }
     cJSON_AddItemToObject(o, "events", events);
     cJSON_AddItemToObject(o, "edges", labels);
+    cJSON_AddItemToObject(o, "expansions", expansions);
     cJSON_AddStringToObject(o, "text", text);
     free(path);
     return o;
@@ -224,4 +220,12 @@ cJSON *explain_forbidden(struct sat_check *s, lit query, enum goal goal, char *t
     evaluation_free(s->p, &ev);
     choice_free(&ch);
     return out;
+}
+
+void explain_print_steps(FILE *f, const char *indent, const cJSON *explanation)
+{
+    const cJSON *evidence, *expansion;
+    cJSON_ArrayForEach(evidence, cJSON_GetObjectItemCaseSensitive(explanation, "evidence"))
+        cJSON_ArrayForEach(expansion, cJSON_GetObjectItemCaseSensitive(evidence, "expansions"))
+            fprintf(f, "%s%s\n", indent, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(expansion, "text")));
 }

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "bmc/check/sat_check.h"
 
@@ -17,5 +18,9 @@
  * or, when no axiom set can be removed to reach it, "axioms": [] and a
  * "reason".  A one-line summary goes to text. */
 cJSON *explain_forbidden(struct sat_check *s, lit query, enum goal goal, char *text, size_t len);
+
+/* Prints, one a line after indent, what each compound edge of an
+ * explanation's evidence stands for (its "expansions" texts). */
+void explain_print_steps(FILE *f, const char *indent, const cJSON *explanation);
 
 #endif

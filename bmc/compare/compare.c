@@ -65,6 +65,8 @@ void check_compare_model(const char *path, const char *m2_name, const struct cat
         direction(g.p, m1, m2, o, dirs, &v12, why12, sizeof why12);
         direction(g.p, m2, m1, o, dirs, &v21, why21, sizeof why21);
         r->verdict = combine(v12, v21);
+        if (r->verdict != V_ERROR)
+            snprintf(r->engine, sizeof r->engine, "sat");
         if (r->verdict == V_PASS)
             snprintf(r->reason, sizeof r->reason, "%s and %s agree on this test", m1->name, m2->name);
         else if (v12 == V_FAIL || (v12 != V_PASS && v21 != V_FAIL))

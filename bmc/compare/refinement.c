@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bmc/check/enumerate.h"
+#include "bmc/check/explain.h"
 #include "bmc/check/load.h"
 #include "bmc/compare/match.h"
 #include "bmc/check/sat_check.h"
@@ -39,9 +40,15 @@ bool refinement_source_init(struct refinement_source *s, const struct program *p
     s->md = s->target_md = md;
     s->o = o;
     int nobs;
-    struct avalue *obs = match_source_observables(p->lit, &nobs);
-    outcomes_init_observing(&s->states, p->lit, obs, nobs);
+    char err[240];
+    struct avalue *obs = match_source_observables(p->lit, o->observe, &s->from, &nobs, err, sizeof err);
+    outcomes_init_observing(&s->states, p->lit, obs, obs ? nobs : 0);
     free(obs);
+    if (!obs) {
+        r->verdict = V_ERROR;
+        say(r, "%s: error: %s", p->lit->path ? p->lit->path : "the source", err);
+        return false;
+    }
     if (o->property != P_PROGRAM_SPEC)
         return true;
     struct sat_check c = { .p = p, .md = md, .o = o };
@@ -101,8 +108,9 @@ static cJSON *reads_json(const struct program *p, const struct choice *ch, const
 }
 
 /* The source's outcomes projected onto the observables the target shares
- * (tobs[i].kind != AV_CONST): into proj, with the shared source and target
- * values in sobs and tmap (n of them). */
+ * (tobs[i].kind != AV_CONST), each marked as satisfying the source's
+ * condition or not: into proj, with the shared source and target values
+ * in sobs and tmap (n of them). */
 static void project_states(const struct refinement_source *s, const struct avalue *tobs,
                            struct outcome_set *proj, struct avalue *tmap, int *n)
 {
@@ -118,10 +126,11 @@ static void project_states(const struct refinement_source *s, const struct avalu
         }
     outcomes_init_observing(proj, s->p->lit, sobs, *n);
     int32_t *row = xcalloc((size_t)*n + 1, sizeof *row);
+    bool marked = s->p->lit->quant != Q_NONE;     /* without a condition no state satisfies one */
     for (int st = 0; st < all->nstates; st++) {
         for (int k = 0; k < *n; k++)
             row[k] = all->values[(size_t)st * all->nobs + cols[k]];
-        outcomes_add(proj, row, false);
+        outcomes_add(proj, row, marked && all->satisfies[st]);   /* a merged state keeps its first mark */
     }
     if (!all->complete)
         outcomes_incomplete(proj, all->why_incomplete);
@@ -147,7 +156,7 @@ static const char *recheck_new_outcome(struct sat_check *c, const struct avalue 
             why = "an observed final value differs";
     }
     if (!why) {
-        cJSON_AddBoolToObject(details, "new_outcome_satisfies", ev.assertion);
+        cJSON_AddBoolToObject(details, "new_outcome_satisfies", ev.assertion && c->p->lit->quant != Q_NONE);
         cJSON_AddItemToObject(details, "reads", reads_json(c->p, &ch, &ev.x));
         if (c->o->want_witness)
             r->witness = wit_build(c->p, &ev.x, &ev.b, &ev.m);
@@ -187,6 +196,27 @@ static lit telling_outcome(struct sat_check *c, const struct litmus *l, const st
     return l->quant == Q_FORALL ? -body : body;
 }
 
+/* Why the source forbids the state vals over proj's observables (its
+ * values in the source): explain_forbidden's object, with its one-line
+ * summary in text; NULL when the source reaches the state after all (its
+ * outcome set was cut). */
+static cJSON *why_source_forbids(const struct refinement_source *s, const struct outcome_set *proj,
+                                 const int32_t *vals, char *text, size_t len)
+{
+    struct check_opts o = *s->o;
+    o.want_witness = false;               /* the witness shown is the target's */
+    struct sat_check c = { .p = s->p, .md = s->md, .o = &o };
+    sat_setup(&c);
+    struct final_state fs = final_state_of(&c);
+    lit query = cnf_and(c.c, assertion_encode(c.c, s->p->lit->filter, &fs), all_terminated(&c));
+    for (int i = 0; i < proj->nobs; i++)
+        query = cnf_and(c.c, query, bv_eq(c.c, *enumerate_observed_bv(&c, &proj->obs[i]), bv_const(vals[i])));
+    cJSON *why = solve_with(&c, query) == 20 ? explain_forbidden(&c, query, GOAL_ANY, text, len) : NULL;
+    struct check_result sizes;
+    sat_teardown(&c, &sizes);
+    return why;
+}
+
 /* program_spec refinement of target t with shared observables tobs. */
 static void check_outcomes(struct refinement_source *s, const struct program *t, const struct avalue *tobs,
                            struct check_result *r)
@@ -197,6 +227,7 @@ static void check_outcomes(struct refinement_source *s, const struct program *t,
     project_states(s, tobs, &proj, tmap, &n);
     cJSON *details = cJSON_CreateObject();
     cJSON_AddStringToObject(details, "kind", "refinement");
+    cJSON_AddStringToObject(details, "observed_from", observed_from_name(s->from));
     cJSON_AddItemToObject(details, "source", outcomes_json(&proj));
     struct sat_check c = { .p = t, .md = s->target_md, .o = s->o };
     sat_setup(&c);
@@ -223,6 +254,12 @@ static void check_outcomes(struct refinement_source *s, const struct program *t,
         } else if (proj.complete) {
             r->verdict = V_FAIL;
             say(r, "the target has a new outcome: %s", text);
+            char why_text[1024];
+            cJSON *why_not = s->o->explain ? why_source_forbids(s, &proj, vals, why_text, sizeof why_text) : NULL;
+            if (why_not) {
+                cJSON_AddStringToObject(details, "source_forbids", why_text);
+                cJSON_AddItemToObject(details, "explanation", why_not);
+            }
         } else {
             r->verdict = V_UNKNOWN;
             say(r, "the target has an outcome the source does not reach within the bound (%s): %s",
@@ -253,7 +290,7 @@ static void check_new_failure(struct refinement_source *s, const struct program 
     check_program(t, s->target_md, s->o, r);
     cJSON *details = cJSON_CreateObject();
     cJSON_AddStringToObject(details, "kind", "refinement");
-    cJSON_AddStringToObject(details, "target", verdict_name(r->verdict));
+    cJSON_AddStringToObject(details, "target_result", verdict_name(r->verdict));
     r->details = details;
     if (r->verdict == V_PASS) {
         char reason[sizeof r->reason];
@@ -266,7 +303,7 @@ static void check_new_failure(struct refinement_source *s, const struct program 
         check_program(s->p, s->md, s->o, &s->own);
         s->checked = true;
     }
-    cJSON_AddStringToObject(details, "source", verdict_name(s->own.verdict));
+    cJSON_AddStringToObject(details, "source_result", verdict_name(s->own.verdict));
     char reason[sizeof r->reason];
     snprintf(reason, sizeof reason, "%s", r->reason);
     switch (s->own.verdict) {
@@ -299,11 +336,13 @@ void refinement_check(struct refinement_source *s, const struct program *t, stru
     char err[240];
     struct avalue *tobs = xcalloc((size_t)s->states.nobs + 1, sizeof *tobs);
     if (!match_threads(s->p->lit, t->lit, err, sizeof err)
-        || !match_observables(s->p->lit, s->states.obs, s->states.nobs, t->lit, tobs, err, sizeof err)) {
+        || !match_observables(s->p->lit, s->states.obs, s->states.nobs, s->from, t->lit, tobs, err,
+                              sizeof err)) {
         r->verdict = V_ERROR;
         say(r, "error: %s", err);
     } else if (s->o->property == P_PROGRAM_SPEC) {
         check_outcomes(s, t, tobs, r);
+        snprintf(r->engine, sizeof r->engine, "sat");
     } else {
         check_new_failure(s, t, r);
     }

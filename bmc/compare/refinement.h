@@ -12,6 +12,7 @@
 
 #include "bmc/check/check.h"
 #include "bmc/check/outcomes.h"
+#include "bmc/compare/match.h"
 #include "program/program.h"
 #include "models/model.h"
 
@@ -23,13 +24,16 @@ struct refinement_source {
     const struct check_opts *o;
     struct outcome_set states;   /* program_spec: the source's outcomes over
                                     its observables (bmc/compare/match.h) */
+    enum observed_from from;     /* where those observables come from */
     bool checked;                /* termination, cat_spec: own is known */
     struct check_result own;     /* the source's own verdict, on demand */
 };
 
 /* Prepares the source side of p under md and o (o->property says which
- * refinement); for program_spec enumerates p's outcomes.  False, with r
- * an ERROR, when the evaluator rejects one of them. */
+ * refinement); for program_spec enumerates p's outcomes over the
+ * observables of match_source_observables (o->observe).  False, with r
+ * an ERROR, when those are none or not the source's, or when the
+ * evaluator rejects an outcome. */
 bool refinement_source_init(struct refinement_source *s, const struct program *p,
                             const struct model_desc *md, const struct check_opts *o,
                             struct check_result *r);
@@ -51,9 +55,10 @@ void refinement_check(struct refinement_source *s, const struct program *t, stru
 void check_refinement(const char *src_path, const char *tgt_path, const struct check_opts *o,
                       struct check_result *r);
 
-/* Prints r->details of a refinement or transformation check as text:
- * herd-style states (the source's, then the new one), the witness's reads,
- * and for a transformation one line per site. */
-void refinement_print(FILE *f, const cJSON *details);
+/* Prints r->details of a refinement or transformation check as text: the
+ * observables, herd-style states (the source's, once, then the new one),
+ * the witness's reads, and for a transformation one line per site (with
+ * verbose, each site's reads under it). */
+void refinement_print(FILE *f, const cJSON *details, bool verbose);
 
 #endif

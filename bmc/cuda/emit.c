@@ -162,6 +162,7 @@ void check_emit_cuda(const char *path, const char *dir, const struct check_opts 
                 r->details = cJSON_CreateObject();
                 char file[4096];
                 snprintf(file, sizeof file, "%s/%s.cu", dir, name);
+                cJSON_AddStringToObject(r->details, "kind", "emit-cuda");
                 cJSON_AddStringToObject(r->details, "cuda", file);
                 cJSON *names = cJSON_AddArrayToObject(r->details, "observed");
                 for (int k = 0; k < obs.nobs; k++)

@@ -20,24 +20,24 @@ static const char synopsis[] =
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
     "              [--grid T,S,W] [--ignore-filter]\n"
     "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
-    "              [--json] [--witness FILE.json] [--outcomes]\n"
+    "              [--json] [--verbose] [--witness FILE.json] [--outcomes]\n"
     "              [--no-symmetry | --symmetry-key first|last]\n"
     "              [--explain] [--graph FILE.dot|.svg|.png | --graph-dir DIR]\n"
-    "              [--graph-format dot|svg|png] [--graph-relations R,...]\n"
+    "              [--graph-format dot|svg|png] [--graph-dpi N] [--graph-relations R,...]\n"
     "              [--expect CSV]... [-j N] [--shard K/N]\n"
     "              [--timeout SECONDS] [--max-memory MB]\n"
     "              [--source SRC | --transform NAME[@LINE] [--emit-transformed DIR]\n"
     "               | --necessary-sync | --minimize-sync | --compare-model M2\n"
-    "               | --emit-cuda DIR | --observed LOG]\n"
+    "               | --emit-cuda DIR | --observed LOG] [--observe NAME,...]\n"
     "              [FILE|DIR]...\n"
     "       gpubmc --help | --version\n";
 
 enum option_id {
     O_MODEL, O_CAT, O_PROPERTY, O_PROGRESS, O_BOUND, O_GRID, O_IGNORE_FILTER, O_NO_AXIOM, O_ENGINE, O_MAX_STATES,
-    O_JSON, O_WITNESS,
-    O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
+    O_JSON, O_VERBOSE, O_WITNESS,
+    O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_DPI, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
     O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
-    O_COMPARE_MODEL, O_EMIT_CUDA, O_OBSERVED, O_HELP,
+    O_COMPARE_MODEL, O_OBSERVE, O_EMIT_CUDA, O_OBSERVED, O_HELP,
     O_VERSION, O_COUNT
 };
 
@@ -70,6 +70,8 @@ static const struct option_spec options[O_COUNT] = {
     [O_MAX_STATES] = { "--max-states", NULL, "N", "states the explicit-state engine explores before it\n"
                        "gives up (default " NUMBER(CHECK_DEFAULT_MAX_STATES_INT) ")" },
     [O_JSON] = { "--json", NULL, NULL, "one JSON object per result line" },
+    [O_VERBOSE] = { "--verbose", NULL, NULL, "under each site of a comparison, the reads of its\n"
+                    "new outcome's execution" },
     [O_WITNESS] = { "--witness", NULL, "FILE.json", "write the executions that decide the verdicts" },
     [O_OUTCOMES] = { "--outcomes", NULL, NULL, "also list the reachable final states\n"
                      "(program_spec checks, SAT engine)" },
@@ -82,6 +84,8 @@ static const struct option_spec options[O_COUNT] = {
                   "(one check)" },
     [O_GRAPH_DIR] = { "--graph-dir", NULL, "DIR", "draw one graph per file and property into DIR" },
     [O_GRAPH_FORMAT] = { "--graph-format", NULL, "FMT", "dot (default), svg or png: the --graph-dir format" },
+    [O_GRAPH_DPI] = { "--graph-dpi", NULL, "N", "the pictures' resolution in dots per inch (36-600;\n"
+                      "default: Graphviz's, 96 for PNG)" },
     [O_GRAPH_RELATIONS] = { "--graph-relations", NULL, "R,...", "the relations drawn (default rf, co, fr, rmw,\n"
                             "sync or sw, syncbar)" },
     [O_EXPECT] = { "--expect", NULL, "CSV", "compare with the verdicts a corpus CSV expects\n(repeatable)" },
@@ -103,6 +107,9 @@ static const struct option_spec options[O_COUNT] = {
                           "the weakest program, checked again" },
     [O_COMPARE_MODEL] = { "--compare-model", NULL, "M2", "the outcomes the model allows and M2 forbids, and\n"
                           "the reverse (M2 a model name or a FILE.cat)" },
+    [O_OBSERVE] = { "--observe", NULL, "NAME,...", "what comparisons observe: registers (P0:r1) and\n"
+                    "locations (default: the locations list, else\n"
+                    "what the condition names, else all both share)" },
     [O_EMIT_CUDA] = { "--emit-cuda", NULL, "DIR", "write each PTX test as a CUDA program that runs it\n"
                       "under stress on a GPU (DIR/NAME.cu, Makefile, params.txt)" },
     [O_OBSERVED] = { "--observed", NULL, "LOG", "judge the outcomes a hardware run saw (herd or litmus7\n"
@@ -342,6 +349,7 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         return parse_long(v, 1, 1000000000L, &cli->opts.max_states) ? 0
             : usage_error("--max-states needs a number of states from 1 to 10^9, not '%s'", v);
     case O_JSON: cli->json = true; return 0;
+    case O_VERBOSE: cli->verbose = true; return 0;
     case O_WITNESS:
         cli->witness_path = v;
         cli->opts.want_witness = true;
@@ -367,6 +375,9 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
             return usage_error("unknown graph format '%s' (dot, svg or png)", v);
         cli->graph_format = v;
         return 0;
+    case O_GRAPH_DPI:
+        return parse_int(v, 36, 600, &cli->graph_dpi) ? 0
+            : usage_error("--graph-dpi needs dots per inch from 36 to 600, not '%s'", v);
     case O_GRAPH_RELATIONS:
         return parse_relations(v, cli);
     case O_EXPECT: cli->csv[cli->ncsv++] = (char *)v; return 0;
@@ -402,6 +413,11 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         }
         cli->spec.compare_model = v;
         return set_kind(cli, JOB_COMPARE_MODEL, "--compare-model");
+    case O_OBSERVE:
+        if (strspn(v, ",") == strlen(v) || strstr(v, ",,") || v[strlen(v) - 1] == ',')
+            return usage_error("--observe needs registers (P0:r1) and locations separated by commas, not '%s'", v);
+        cli->opts.observe = v;
+        return 0;
     case O_EMIT_CUDA: return set_kind(cli, JOB_EMIT_CUDA, "--emit-cuda") || (cli->spec.cuda_dir = v, 0);
     case O_OBSERVED: return set_kind(cli, JOB_OBSERVED, "--observed") || (cli->spec.observed_log = v, 0);
     case O_HELP: print_help(); return 2;
@@ -534,6 +550,12 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
     if (cli->opts.symmetry_key && (cli->opts.oracle || cli->spec.kind != JOB_PLAIN || (!symmetric && jobs->n > 0)))
         return usage_error("%s", "--symmetry-key applies to program_spec (without --outcomes) and cat_spec "
                            "checks of the SAT engine, and no check here is one");
+    bool comparison = cli->spec.kind == JOB_SOURCE || cli->spec.kind == JOB_TRANSFORM
+                      || cli->spec.kind == JOB_NECESSARY_SYNC || cli->spec.kind == JOB_MINIMIZE_SYNC
+                      || cli->spec.kind == JOB_COMPARE_MODEL;
+    if (cli->opts.observe && (!comparison || (!program_spec && jobs->n > 0)))
+        return usage_error("%s", "--observe chooses what the outcomes of --source, --transform, --necessary-sync, "
+                           "--minimize-sync and --compare-model compare (program_spec)");
     if (cli->spec.emit_dir && cli->spec.kind != JOB_TRANSFORM)
         return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
     if ((cli->spec.kind == JOB_EMIT_CUDA || cli->spec.kind == JOB_OBSERVED) && (termination || cat_spec))
@@ -545,9 +567,9 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
     if (cli->spec.kind == JOB_OBSERVED && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
         return usage_error("%s", "--observed enumerates the allowed outcomes and explains each forbidden one "
                            "with the SAT engine: no --engine oracle, --outcomes or --explain");
-    if (cli->spec.kind != JOB_PLAIN && (cli->opts.oracle || cli->opts.outcomes || cli->opts.explain))
+    if (cli->spec.kind != JOB_PLAIN && (cli->opts.oracle || cli->opts.outcomes))
         return usage_error("%s", "--source, --transform, --necessary-sync, --minimize-sync and --compare-model "
-                           "compare outcome sets with the SAT engine: no --engine oracle, --outcomes or --explain");
+                           "compare outcome sets with the SAT engine: no --engine oracle or --outcomes");
     if (cli->graph_path && cli->graph_dir)
         return usage_error("%s", "--graph FILE draws one check, --graph-dir DIR one per check: give one");
     if (cli->graph_path && jobs->n > 1)
@@ -555,6 +577,8 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
     if (cli->graph_format && !cli->graph_dir)
         return usage_error("%s", "--graph-format applies to --graph-dir (--graph takes its format "
                            "from the file's extension)");
+    if (cli->graph_dpi > 0 && !cli->graph_path && !cli->graph_dir)
+        return usage_error("%s", "--graph-dpi applies to --graph or --graph-dir");
     if (cli->ngraph_rels > 0 && !cli->graph_path && !cli->graph_dir)
         return usage_error("%s", "--graph-relations applies to --graph or --graph-dir");
     return 0;

@@ -16,9 +16,11 @@ struct cli {
     int nproperties;
     enum property properties[CLI_MAX_PROPERTIES];
     bool json;
+    bool verbose;            /* --verbose: each comparison site's detail */
     const char *witness_path;
     const char *graph_path;  /* --graph FILE */
     const char *graph_dir;   /* --graph-dir DIR */
+    int graph_dpi;           /* --graph-dpi: the pictures' resolution (0: Graphviz's default) */
     const char *graph_format;   /* --graph-format: dot (default), svg or png */
     int ngraph_rels;
     char *graph_rels[GRAPH_MAX_RELATIONS];   /* --graph-relations, split */

@@ -163,6 +163,33 @@ static void graph_path(const struct cli *cli, const struct job *job, char *buf, 
              several ? progress_name(job->opts.progress) : "", cli->graph_format ? cli->graph_format : "dot");
 }
 
+/* For a transformation's picture (the first adding site's execution, in
+ * the rewritten program): "rewritten" in o says which rewrite and where,
+ * "rewritten_file" the file --emit-transformed wrote it to, so that the
+ * caption names the program drawn. */
+static void add_rewritten(cJSON *o, const cJSON *details)
+{
+    const cJSON *site;
+    cJSON_ArrayForEach(site, cJSON_GetObjectItemCaseSensitive(details, "sites")) {
+        const char *result = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(site, "result"));
+        if (!result || strcmp(result, "FAIL") != 0)
+            continue;
+        const cJSON *line = cJSON_GetObjectItemCaseSensitive(site, "line");
+        const char *file = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(site, "file"));
+        char where[32] = "", text[1024];
+        if (cJSON_IsNumber(line))
+            snprintf(where, sizeof where, ", line %d", line->valueint);
+        snprintf(text, sizeof text, "%s at P%d%s: %.600s",
+                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(site, "transformation")),
+                 cJSON_GetObjectItemCaseSensitive(site, "thread")->valueint, where,
+                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(site, "change")));
+        cJSON_AddStringToObject(o, "rewritten", text);
+        if (file)
+            cJSON_AddStringToObject(o, "rewritten_file", file);
+        return;
+    }
+}
+
 bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct job *job,
                   const struct check_result *r)
 {
@@ -180,6 +207,9 @@ bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct
         cJSON_AddItemReferenceToObject(o, "witness", r->witness);
     if (r->explanation)
         cJSON_AddItemReferenceToObject(o, "explanation", r->explanation);
+    if (cli->graph_dpi > 0)
+        cJSON_AddNumberToObject(o, "dpi", cli->graph_dpi);
+    add_rewritten(o, r->details);
     char err[8192], path[4096];
     const char *const *rels = cli->ngraph_rels ? (const char *const *)cli->graph_rels : NULL;
     char *dot = graph_dot(o, rels, cli->ngraph_rels, err, sizeof err);

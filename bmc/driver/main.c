@@ -7,6 +7,7 @@
 #include "bmc/driver/cli.h"
 #include "bmc/driver/graph_output.h"
 #include "bmc/observed/judge.h"
+#include "bmc/check/explain.h"
 #include "bmc/check/outcomes.h"
 #include "bmc/driver/output.h"
 #include "bmc/compare/refinement.h"
@@ -32,13 +33,18 @@ static void report_json(const struct job *job, const struct check_result *r)
     cJSON_AddStringToObject(o, "file", job->file);
     if (job->shard_index > 0)
         cJSON_AddNumberToObject(o, "job", job->shard_index - 1);
-    cJSON_AddStringToObject(o, "model", r->model);
+    if (r->model[0])
+        cJSON_AddStringToObject(o, "model", r->model);
+    else
+        cJSON_AddNullToObject(o, "model");        /* no model was chosen: the input is in error */
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     if (job->opts.property == P_TERMINATION)
         cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     if (r->engine[0])
         cJSON_AddStringToObject(o, "engine", r->engine);
+    if (r->has_reachable)
+        cJSON_AddBoolToObject(o, "reachable", r->reachable);
     cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
     cJSON_AddStringToObject(o, "reason", r->reason);
     if (r->vacuous)
@@ -94,10 +100,12 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
+    if (r->explanation && job->spec.kind == JOB_PLAIN)
+        explain_print_steps(stdout, "  ", r->explanation);
     if (r->details && job->spec.kind == JOB_OBSERVED)
         observed_print(stdout, r->details);
     else if (r->details)
-        refinement_print(stdout, r->details);
+        refinement_print(stdout, r->details, run->cli->verbose);
 }
 
 /* Writes a witness entry to the --witness file. */
@@ -105,7 +113,10 @@ static void add_witness(struct json_stream *all, const struct job *job, struct c
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", job->file);
-    cJSON_AddStringToObject(o, "model", r->model);
+    if (r->model[0])
+        cJSON_AddStringToObject(o, "model", r->model);
+    else
+        cJSON_AddNullToObject(o, "model");
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     if (job->opts.property == P_TERMINATION)
         cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));

@@ -110,13 +110,16 @@ static void put_node(struct sbuf *b, const cJSON *e)
 static void put_thread(struct sbuf *b, const cJSON *w, const cJSON *th)
 {
     int id = num(th, "id", -1), last = -1;
-    put(b, "  subgraph cluster_P%d {\n    label=\"P%d @ %s\";\n    labelloc=t;\n", id, id, str(th, "place"));
+    put(b, "  subgraph cluster_P%d {\n    label=\"\";\n", id);
+    put(b, "    title_P%d [shape=plaintext, fontsize=14, label=\"P%d @ %s\"];\n", id, id, str(th, "place"));
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(w, "events"))
         if (num(e, "thread", -1) == id) {
             put_node(b, e);
             if (last >= 0)
                 put(b, "    e%d -> e%d [%s, weight=20];\n", last, num(e, "id", -1), edge_style("po"));
+            else
+                put(b, "    title_P%d -> e%d [style=invis, weight=20];\n", id, num(e, "id", -1));
             last = num(e, "id", -1);
         }
     const cJSON *s;
@@ -137,6 +140,8 @@ static void put_thread(struct sbuf *b, const cJSON *w, const cJSON *th)
             put(b, "\"];\n");
             if (last >= 0)
                 put(b, "    e%d -> stuck%d [style=dotted, weight=20];\n", last, id);
+            else
+                put(b, "    title_P%d -> stuck%d [style=invis, weight=20];\n", id, id);
         }
     put(b, "  }\n");
 }
@@ -166,11 +171,28 @@ static bool fr_implied(const cJSON *fr, const cJSON *co, int r, int x)
     return false;
 }
 
+/* Whether the explanation's evidence draws (x, y) as relation name, in bold
+ * (then the plain edge would only repeat it under it). */
+static bool in_evidence(const cJSON *expl, const char *name, int x, int y)
+{
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(expl, "evidence")) {
+        const cJSON *ids = cJSON_GetObjectItemCaseSensitive(ev, "events");
+        const cJSON *labels = cJSON_GetObjectItemCaseSensitive(ev, "edges");
+        int k = cJSON_GetArraySize(ids);
+        for (int i = 0; i < cJSON_GetArraySize(labels); i++)
+            if (cJSON_GetArrayItem(ids, i)->valueint == x && cJSON_GetArrayItem(ids, (i + 1) % k)->valueint == y
+                && strcmp(cJSON_GetArrayItem(labels, i)->valuestring, name) == 0)
+                return true;
+    }
+    return false;
+}
+
 /* The edges of relation name in witness w: not its self-loops, a symmetric
  * pair once with two heads, co and fr only to the coherence-next write,
  * and the synchronisation relations only between threads (within one
  * thread program order already says it). */
-static void put_relation(struct sbuf *b, const cJSON *w, const char *name, const cJSON *pairs,
+static void put_relation(struct sbuf *b, const cJSON *w, const cJSON *expl, const char *name, const cJSON *pairs,
                          const char *extra)
 {
     const cJSON *p, *co = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(w, "edges"), "co");
@@ -179,7 +201,7 @@ static void put_relation(struct sbuf *b, const cJSON *w, const char *name, const
     cJSON_ArrayForEach(p, pairs) {
         int x = cJSON_GetArrayItem(p, 0)->valueint, y = cJSON_GetArrayItem(p, 1)->valueint;
         if (x == y || (immediate && implied(pairs, x, y)) || (is_fr && fr_implied(pairs, co, x, y))
-            || (between && same_thread(w, x, y)))
+            || (between && same_thread(w, x, y)) || in_evidence(expl, name, x, y))
             continue;
         bool both = has_pair(pairs, y, x);
         if (both && y < x)
@@ -214,6 +236,17 @@ static void put_caption(struct sbuf *b, const cJSON *result, const cJSON *w, con
     if (str(result, "progress"))
         put(b, " (progress %s)", str(result, "progress"));
     put(b, " %s", str(result, "result") ? str(result, "result") : "");
+    if (str(result, "rewritten")) {       /* a transformation's execution: of the rewritten program */
+        put(b, "\\nrewritten by ");
+        put_escaped(b, str(result, "rewritten"));
+        put(b, "\\ndrawn: the events and lines of the rewritten program");
+        if (str(result, "rewritten_file")) {
+            put(b, " ");
+            put_escaped(b, str(result, "rewritten_file"));
+        } else {
+            put(b, " (--emit-transformed DIR writes it)");
+        }
+    }
     if (expl) {
         put(b, "\\nshown without:");
         const cJSON *a;
@@ -242,6 +275,13 @@ static void put_evidence(struct sbuf *b, const cJSON *expl)
         const cJSON *ids = cJSON_GetObjectItemCaseSensitive(ev, "events");
         const cJSON *labels = cJSON_GetObjectItemCaseSensitive(ev, "edges");
         int k = cJSON_GetArraySize(ids);
+        if (k == 2 && cJSON_GetArraySize(labels) == 2) {   /* a 2-cycle: one edge both ways, one label */
+            put(b, "  e%d -> e%d [xlabel=\"%s: %s,\\n%s back\", dir=both, penwidth=3, color=black, "
+                   "fontname=\"Helvetica-Bold\", constraint=false];\n",
+                cJSON_GetArrayItem(ids, 0)->valueint, cJSON_GetArrayItem(ids, 1)->valueint, str(ev, "axiom"),
+                cJSON_GetArrayItem(labels, 0)->valuestring, cJSON_GetArrayItem(labels, 1)->valuestring);
+            continue;
+        }
         for (int i = 0; i < cJSON_GetArraySize(labels); i++)
             put(b, "  e%d -> e%d [xlabel=\"%s: %s\", penwidth=3, color=black, fontname=\"Helvetica-Bold\", "
                    "constraint=false];\n",
@@ -263,34 +303,23 @@ static void put_lasso(struct sbuf *b, const cJSON *w)
                "after a stem of %d step%s\"];\n", num(lasso, "stem_steps", 0), num(lasso, "stem_steps", 0) == 1 ? "" : "s");
 }
 
-/* The id of thread th's first event, -1 if it has none. */
-static int first_event(const cJSON *w, const cJSON *th)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(w, "events"))
-        if (num(e, "thread", -1) == num(th, "id", -2))
-            return num(e, "id", -1);
-    return -1;
-}
-
-/* Layout: initial writes above every thread's first event, and the threads'
- * first events on one rank, left to right in thread order. */
+/* Layout: initial writes above every thread's title, and the titles on
+ * one rank, left to right in thread order: each thread is a column under
+ * the initial state, a halted thread (no event) too. */
 static void put_columns(struct sbuf *b, const cJSON *w)
 {
     const cJSON *e, *th;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(w, "events"))
         if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(e, "thread")))
             cJSON_ArrayForEach(th, cJSON_GetObjectItemCaseSensitive(w, "threads"))
-                if (first_event(w, th) >= 0)
-                    put(b, "  e%d -> e%d [style=invis];\n", num(e, "id", -1), first_event(w, th));
+                put(b, "  e%d -> title_P%d [style=invis];\n", num(e, "id", -1), num(th, "id", -1));
     int prev = -1;
     put(b, "  { rank=same;");
-    cJSON_ArrayForEach(th, cJSON_GetObjectItemCaseSensitive(w, "threads"))
-        if (first_event(w, th) >= 0) {
-            if (prev >= 0)
-                put(b, " e%d -> e%d [style=invis];", prev, first_event(w, th));
-            prev = first_event(w, th);
-        }
+    cJSON_ArrayForEach(th, cJSON_GetObjectItemCaseSensitive(w, "threads")) {
+        if (prev >= 0)
+            put(b, " title_P%d -> title_P%d [style=invis];", prev, num(th, "id", -1));
+        prev = num(th, "id", -1);
+    }
     put(b, " }\n");
 }
 
@@ -310,6 +339,8 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
     put(&b, "digraph execution {\n  newrank=true;\n  mclimit=0.01;\n  forcelabels=true;\n  fontname=Helvetica;\n"
             "  node [shape=box, fontname=Helvetica, fontsize=10];\n"
             "  edge [fontname=Helvetica, fontsize=9, arrowsize=0.7];\n");
+    if (num(result, "dpi", 0) > 0)
+        put(&b, "  dpi=%d;\n", num(result, "dpi", 0));
     put_caption(&b, result, w, expl);
     put(&b, "  subgraph cluster_init {\n    label=\"initial state\";\n    labelloc=t;\n    style=dashed;\n");
     const cJSON *e;
@@ -323,10 +354,10 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
     put_columns(&b, w);
     if (rels) {
         for (int i = 0; i < nrels; i++)
-            put_relation(&b, w, rels[i], cJSON_GetObjectItemCaseSensitive(edges, rels[i]), "");
+            put_relation(&b, w, expl, rels[i], cJSON_GetObjectItemCaseSensitive(edges, rels[i]), "");
     } else {
         for (int i = 0; graph_default_relations[i]; i++)
-            put_relation(&b, w, graph_default_relations[i],
+            put_relation(&b, w, expl, graph_default_relations[i],
                          cJSON_GetObjectItemCaseSensitive(edges, graph_default_relations[i]), "");
     }
     const cJSON *flag;
@@ -335,7 +366,7 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
         snprintf(extra, sizeof extra, ", dir=both, penwidth=2.5, color=\"#d62728\", fontcolor=\"#d62728\"");
         char name[96];
         snprintf(name, sizeof name, "race (%s)", flag->string);
-        put_relation(&b, w, name, flag, extra);
+        put_relation(&b, w, expl, name, flag, extra);
     }
     if (expl)
         put_evidence(&b, expl);

@@ -16,7 +16,9 @@ extern const char *const graph_default_relations[];
 /* The DOT text (caller frees) of the execution in result, an object with
  * "file", "property", "result", "witness" and optionally "explanation"
  * (its witness and evidence then take the place of the witness, the
- * evidence drawn bold).  rels names the edge lists to draw (NULL: the
+ * evidence drawn bold), "dpi" (the picture's resolution) and "rewritten"
+ * and "rewritten_file" (for a transformation: which rewrite made the
+ * program drawn, and where --emit-transformed wrote it).  rels names the edge lists to draw (NULL: the
  * defaults that exist); returns NULL with err filled when a name is not
  * one of the witness's relations (err lists them) or there is no graph. */
 char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *err, size_t errlen);

@@ -81,6 +81,68 @@ static void state_text(const struct outcome_set *o, const int32_t *vals, char *b
         used += (size_t)snprintf(buf + used, len - used, "%s%s=%d;", i ? " " : "", o->names[i], vals[i]);
 }
 
+/* The value of v in the state vals over o, into *out; false when v is a
+ * register or location the state does not give. */
+static bool value_in_state(const struct outcome_set *o, const int32_t *vals, const struct avalue *v, int32_t *out)
+{
+    if (v->kind == AV_CONST) {
+        *out = (int32_t)v->value;
+        return true;
+    }
+    for (int i = 0; i < o->nobs; i++) {
+        const struct avalue *w = &o->obs[i];
+        if (w->kind == v->kind && (v->kind == AV_LOC ? w->loc == v->loc : w->thread == v->thread && w->reg == v->reg)) {
+            *out = vals[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether assertion a holds in the state vals over o, as herd marks a log
+ * line: 1 or 0, or -1 when it reads a value the state does not give. */
+static int holds_in_state(const struct assertion *a, const struct outcome_set *o, const int32_t *vals)
+{
+    if (!a || a->kind == A_TRUE)
+        return 1;
+    if (a->kind == A_NOT) {
+        int h = holds_in_state(a->lhs, o, vals);
+        return h < 0 ? h : !h;
+    }
+    if (a->kind == A_CMP) {
+        int32_t x, y;
+        if (!value_in_state(o, vals, &a->a, &x) || !value_in_state(o, vals, &a->b, &y))
+            return -1;
+        return cmp_holds(a->cmp, x, y);
+    }
+    int n = assertion_chain(a, NULL), result = a->kind == A_AND;   /* a chain, in a loop */
+    const struct assertion **ops = xcalloc((size_t)n, sizeof *ops);
+    assertion_chain(a, ops);
+    bool unknown = false;
+    for (int i = 0; i < n && result == (a->kind == A_AND); i++) {
+        int h = holds_in_state(ops[i], o, vals);
+        if (h < 0)
+            unknown = true;
+        else if (h != (a->kind == A_AND))
+            result = h;
+    }
+    free(ops);
+    return result != (a->kind == A_AND) ? result : unknown ? -1 : result;
+}
+
+/* A state's JSON: {"values": {...}} with "satisfies" (herd's *> mark:
+ * the state satisfies the test's proposition) when the state gives every
+ * value the proposition reads. */
+static cJSON *marked_state_json(const struct outcome_set *o, const struct litmus *l, const int32_t *vals)
+{
+    cJSON *st = cJSON_CreateObject();
+    cJSON_AddItemToObject(st, "values", values_json(o, vals));
+    int h = l->quant == Q_NONE ? 0 : holds_in_state(l->assertion, o, vals);
+    if (h >= 0)
+        cJSON_AddBoolToObject(st, "satisfies", h);
+    return st;
+}
+
 /* What the judge works on. */
 struct judge {
     struct sat_check s;
@@ -148,8 +210,7 @@ static void judge_all(struct judge *j, cJSON *d, struct check_result *r)
         enum state_verdict v = judge_state(j, row, &why, why_text, sizeof why_text);
         tally[v]++;
         runs += counts[k];
-        cJSON *st = cJSON_CreateObject();
-        cJSON_AddItemToObject(st, "values", values_json(&j->allowed, row));
+        cJSON *st = marked_state_json(&j->allowed, j->s.p->lit, row);
         cJSON_AddNumberToObject(st, "count", (double)counts[k]);
         cJSON_AddStringToObject(st, "verdict", state_verdict_names[v]);
         if (why) {
@@ -173,7 +234,8 @@ static void judge_all(struct judge *j, cJSON *d, struct check_result *r)
     int missed = 0;
     for (int k = 0; k < j->allowed.nstates; k++)
         if (!seen[k]) {
-            cJSON_AddItemToArray(unobserved, values_json(&j->allowed, j->allowed.values + (size_t)k * j->allowed.nobs));
+            cJSON_AddItemToArray(unobserved, marked_state_json(&j->allowed, j->s.p->lit,
+                                                               j->allowed.values + (size_t)k * j->allowed.nobs));
             missed++;
         }
     if (t->counted)
@@ -254,6 +316,7 @@ static void judge_test(const struct loaded *ld, const char *log, const struct ob
         for (int i = 0; i < j.allowed.nobs; i++)
             cJSON_AddItemToArray(names, cJSON_CreateString(j.allowed.names[i]));
         judge_all(&j, r->details, r);
+        snprintf(r->engine, sizeof r->engine, "sat");
         cJSON_AddNumberToObject(r->details, "allowed", j.allowed.nstates);
         cJSON_AddBoolToObject(r->details, "complete", j.allowed.complete);
         if (!j.allowed.complete)
@@ -288,11 +351,12 @@ void check_observed(const char *path, const char *log_path, const struct check_o
     check_end(&ld, r);
 }
 
-/* One state's bindings "P1:r0=1; x=2;" from its values object. */
-static void print_values(FILE *f, const cJSON *values)
+/* One state's mark and bindings "*> P1:r0=1; x=2;" from its object. */
+static void print_marked(FILE *f, const cJSON *st)
 {
     const cJSON *v;
-    cJSON_ArrayForEach(v, values)
+    fputs(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "satisfies")) ? "*>" : ":>", f);
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(st, "values"))
         fprintf(f, " %s=%d;", v->string, v->valueint);
 }
 
@@ -308,10 +372,10 @@ void observed_print(FILE *f, const cJSON *details)
     cJSON_ArrayForEach(st, states) {
         const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "why"));
         if (cJSON_IsNumber(runs))
-            fprintf(f, "  %10.0f :>", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "count")));
+            fprintf(f, "  %10.0f ", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "count")));
         else
-            fprintf(f, "  :>");
-        print_values(f, cJSON_GetObjectItemCaseSensitive(st, "values"));
+            fprintf(f, "  ");
+        print_marked(f, st);
         fprintf(f, "  %s%s%s\n", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "verdict")),
                 why ? ": " : "", why ? why : "");
     }
@@ -320,8 +384,8 @@ void observed_print(FILE *f, const cJSON *details)
     else
         fprintf(f, "  Allowed, never observed: %d\n", cJSON_GetArraySize(unobserved));
     cJSON_ArrayForEach(st, unobserved) {
-        fprintf(f, cJSON_IsNumber(runs) ? "             :>" : "  :>");
-        print_values(f, st);
+        fprintf(f, cJSON_IsNumber(runs) ? "             " : "  ");
+        print_marked(f, st);
         fputc('\n', f);
     }
 }

@@ -92,11 +92,58 @@ static void forget_unsafe(struct unsafe *u)
     u->n = 0;
 }
 
+/* The line in the original file of each instruction of the program being
+ * weakened: line[t][i] of thread t's instruction i; a dropped fence takes
+ * its entry out, as it takes the instruction out. */
+struct line_map {
+    int nthreads;
+    int *n;
+    int **line;
+};
+
+static void line_map_init(struct line_map *m, const struct litmus *l)
+{
+    m->nthreads = l->nthreads;
+    m->n = xcalloc((size_t)l->nthreads + 1, sizeof *m->n);
+    m->line = xcalloc((size_t)l->nthreads + 1, sizeof *m->line);
+    for (int t = 0; t < l->nthreads; t++) {
+        m->n[t] = l->threads[t].ninstrs;
+        m->line[t] = xcalloc((size_t)m->n[t] + 1, sizeof **m->line);
+        for (int i = 0; i < m->n[t]; i++)
+            m->line[t][i] = l->threads[t].instrs[i].pos.line;
+    }
+}
+
+static void line_map_free(struct line_map *m)
+{
+    for (int t = 0; t < m->nthreads; t++)
+        free(m->line[t]);
+    free(m->line);
+    free(m->n);
+}
+
+/* The original line of variant v's instruction in l, the program it
+ * rewrote (0 when the map and l disagree, which they should not), and the
+ * map brought up to date with v applied. */
+static int line_map_apply(struct line_map *m, const struct litmus *l, const struct variant *v)
+{
+    int t = v->thread;
+    if (t >= m->nthreads || m->n[t] != l->threads[t].ninstrs || v->instr >= m->n[t])
+        return 0;
+    int line = m->line[t][v->instr];
+    if (v->kind == T_DROP_FENCE) {
+        memmove(&m->line[t][v->instr], &m->line[t][v->instr + 1], (size_t)(m->n[t] - v->instr - 1) * sizeof **m->line);
+        m->n[t]--;
+    }
+    return line;
+}
+
 /* One greedy pass over the weakenings of *current: applies the first
  * safe one (taking its program into *current and recording it in
- * applied); false when none is safe (or on an error, which r then holds). */
-static bool weaken_once(struct origin *g, struct litmus **current, struct unsafe *u, cJSON *applied,
-                        struct check_result *r)
+ * applied, with its instruction's line in the original); false when none
+ * is safe (or on an error, which r then holds). */
+static bool weaken_once(struct origin *g, struct litmus **current, struct unsafe *u, struct line_map *lines,
+                        cJSON *applied, struct check_result *r)
 {
     struct variants vs = { 0 };
     char err[240];
@@ -116,8 +163,12 @@ static bool weaken_once(struct origin *g, struct litmus **current, struct unsafe
         origin_check(g, vs.v[i].target, &vr);
         cJSON_Delete(vr.witness);
         if (vr.verdict == V_PASS) {
-            cJSON *site = origin_site_json(g, &vs.v[i], "applied", &vr);
-            cJSON_DeleteItemFromObject(site, "line");     /* a line of an intermediate program */
+            cJSON *site = origin_site_json(g, &vs.v[i], NULL, &vr);
+            int line = line_map_apply(lines, *current, &vs.v[i]);
+            if (line > 0)                                 /* not the intermediate program's line */
+                cJSON_ReplaceItemInObject(site, "line", cJSON_CreateNumber(line));
+            else
+                cJSON_DeleteItemFromObject(site, "line");
             cJSON_AddItemToArray(applied, site);
             if (vs.v[i].kind == T_DROP_FENCE)
                 forget_unsafe(u);                         /* the instructions after it moved up */
@@ -180,13 +231,15 @@ void check_minimize_sync(const char *path, const struct check_opts *o, struct ch
 {
     struct origin g;
     struct unsafe u = { 0 };
+    struct line_map lines = { 0 };
     if (origin_begin(&g, path, o, r)) {
         struct litmus *current = litmus_parse_file(path, NULL);
+        line_map_init(&lines, g.lit);
         r->details = cJSON_CreateObject();
         cJSON_AddStringToObject(r->details, "kind", "minimize-sync");
         cJSON *applied = cJSON_AddArrayToObject(r->details, "sites");
         r->verdict = V_UNKNOWN;
-        while (current && weaken_once(&g, &current, &u, applied, r))
+        while (current && weaken_once(&g, &current, &u, &lines, applied, r))
             ;
         if (current && r->verdict != V_ERROR) {
             char *text = litmus_print(current);
@@ -203,5 +256,6 @@ void check_minimize_sync(const char *path, const struct check_opts *o, struct ch
     }
     forget_unsafe(&u);
     free(u.keys);
+    line_map_free(&lines);
     origin_end(&g, r);
 }

@@ -100,7 +100,7 @@ static void check_variants(struct origin *g, const struct variants *vs, const ch
             vr.witness = NULL;
         }
         nunknown += vr.verdict == V_UNKNOWN;
-        cJSON *site = origin_site_json(g, v, verdict_name(vr.verdict), &vr);
+        cJSON *site = origin_site_json(g, v, NULL, &vr);
         cJSON_Delete(vr.witness);
         if (emit_dir) {
             char file[PATH_MAX];

@@ -20,6 +20,8 @@ void origin_end(struct origin *g, struct check_result *r)
 {
     if (g->src_ready)
         refinement_source_free(&g->src);
+    if (r->verdict != V_ERROR && !r->engine[0])
+        snprintf(r->engine, sizeof r->engine, "%s", g->engine[0] ? g->engine : "sat");
     check_end(&g->prog, r);
 }
 
@@ -34,10 +36,12 @@ void origin_check(struct origin *g, const struct litmus *target, struct check_re
         return;
     }
     refinement_check(&g->src, t, r);
+    if (!g->engine[0])
+        snprintf(g->engine, sizeof g->engine, "%s", r->engine);
     program_free(t);
 }
 
-cJSON *origin_site_json(const struct origin *g, const struct variant *v, const char *result,
+cJSON *origin_site_json(const struct origin *g, const struct variant *v, const char *need,
                         struct check_result *r)
 {
     cJSON *j = cJSON_CreateObject();
@@ -45,8 +49,9 @@ cJSON *origin_site_json(const struct origin *g, const struct variant *v, const c
     cJSON_AddNumberToObject(j, "thread", g->lit->threads[v->thread].id);
     cJSON_AddStringToObject(j, "transformation", transform_name(v->kind));
     cJSON_AddStringToObject(j, "change", v->change);
-    cJSON_AddStringToObject(j, "verdict", verdict_name(r->verdict));
-    cJSON_AddStringToObject(j, "result", result);
+    cJSON_AddStringToObject(j, "result", verdict_name(r->verdict));
+    if (need)
+        cJSON_AddStringToObject(j, "need", need);
     cJSON_AddStringToObject(j, "reason", r->reason);
     cJSON_AddItemToObject(j, "details", r->details ? r->details : cJSON_CreateNull());
     r->details = NULL;

@@ -1,0 +1,32 @@
+/* What a compound edge of an explanation stands for: the program-order,
+ * reads-from and synchronisation steps that make it, and for each
+ * synchronisation step the pattern a reader knows (a release/acquire
+ * pattern, a fence pair, a barrier) with the instructions that supply it. */
+#ifndef GPUBMC_EXPLAIN_STEPS_H
+#define GPUBMC_EXPLAIN_STEPS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bmc/concrete/evaluate.h"
+#include "program/program.h"
+
+/* "e5 P1 `ld.weak r0, x`" or "e0 init x": an event as explanations name it. */
+void explain_event_name(const struct program *p, int e, char *buf, size_t len);
+
+/* True when label names a relation explain_steps expands (one of the
+ * model's derived orders: cause, hb, locord, observation, sync, sw). */
+bool explain_steps_compound(const char *label);
+
+/* Expands the edge (u, v) of the evaluation ev: the shortest path from u
+ * to v over po, rf and the synchronisation steps (sync, sw, syncbar,
+ * sync_fence) that takes at least one synchronisation step.  Returns
+ * {"from", "to", "relation", "steps": [{"from", "to", "relation"}],
+ * "synchronisation": [{"kind", "release", "acquire", "through"?}],
+ * "text"}, the text saying it all on one line ("cause is e2 ... -po-> ...
+ * -sync-> ...; the fence pair e3 ... and e6 ... (e5 ... reads from e4
+ * ...)"); NULL when no such path exists (the edge then stays as it is). */
+cJSON *explain_steps(const struct program *p, const struct evaluation *ev, int u, int v, const char *label);
+
+#endif
