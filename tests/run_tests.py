@@ -17,10 +17,14 @@ import cat_tests
 import corpus_tests
 import cuda_tests
 import docs_tests
+import explain_sync_tests
 import explain_tests
 import gallery_tests
+import json_schema_tests
 import layout_tests
+import observables_tests
 import own_tests
+import picture_tests
 import quorum_tests
 import random_tests
 import shard_tests
@@ -50,6 +54,9 @@ GROUPS = [
     ("transformations", "built-in transformations and --necessary-sync", transform_tests.transformations),
     ("refinement", "--source refinement", transform_tests.refinements),
     ("telling-outcomes", "new outcomes shown first where the condition looks", transform_tests.telling_outcomes),
+    ("observables", "what comparisons observe; unrelated programs refused; outcomes once",
+     lambda: observables_tests.observables(record, run)),
+    ("observed-marks", "--observed marks *> and :> as herd does", lambda: observables_tests.observed_marks(record, run)),
     ("minimize", "--minimize-sync", transform_tests.minimize),
     ("compare-models", "--compare-model", transform_tests.compare_models),
     ("emit-transformed", "--emit-transformed", transform_tests.emit_transformed),
@@ -61,6 +68,12 @@ GROUPS = [
     ("trust", "budgets, signals, writes, options, documentation", lambda: trust_tests.trust(record, run)),
     ("docs", "README and docs/: examples, commands, usage, links", lambda: docs_tests.docs(record, run)),
     ("explain", "--explain sets minimal; graphs", lambda: explain_tests.explanations_and_graphs(record, run)),
+    ("explain-sync", "--explain names the release/acquire, fence pair or barrier, comparisons too",
+     lambda: explain_sync_tests.explain_sync(record, run)),
+    ("json-schema", "every JSON line of every mode against docs/result.schema.json",
+     lambda: json_schema_tests.json_schema(record, run)),
+    ("pictures", "no overlapping labels in Graphviz's layout, halted threads' row, --graph-dpi",
+     lambda: picture_tests.pictures(record, run)),
     ("gallery", "gallery verdicts and pictures", lambda: gallery_tests.gallery(record, run)),
     ("random-fragment", "random fragment programs on both termination engines",
      lambda: random_tests.random_fragment(random_tests.FRAGMENT_N)),
