@@ -95,7 +95,7 @@ bool cmp_holds(enum cmpop op, int32_t a, int32_t b)
 
 const char *dialect_name(enum dialect d)
 {
-    return d == DIALECT_PTX ? "PTX" : "Vulkan";
+    return d == DIALECT_PTX ? "PTX" : d == DIALECT_VULKAN ? "Vulkan" : "OpenCL";
 }
 
 /* Name of a memory order, e.g. "acq_rel". */
@@ -125,6 +125,8 @@ const char *scope_name(enum scope s)
     case SCOPE_WG: return "wg";
     case SCOPE_QF: return "qf";
     case SCOPE_DV: return "dv";
+    case SCOPE_WI: return "wi";
+    case SCOPE_ALL: return "all";
     }
     return "?";
 }
