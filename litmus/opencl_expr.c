@@ -452,20 +452,76 @@ static bool flags_arg(struct parser *p, unsigned *flags)
     return true;
 }
 
-/* Parses the address argument: a pointer parameter; its location. */
-static int address_arg(struct cl_ctx *cx)
+/* An address argument: a pointer parameter, plus an index when it names
+ * a cell of an array ("y + r0"). */
+struct address {
+    int loc;                 /* the cell when the index is a constant (or absent) */
+    int base;                /* the parameter's location: cell 0 */
+    bool dynamic;            /* the index is a register: dispatched at run time */
+    struct operand index;
+    struct token at;
+};
+
+int cl_cell_location(struct parser *p, int base, int64_t k)
+{
+    char cell[MAX_NAME + 24];
+    const char *name = p->lit->locs[base].name;
+    if (k == 0)
+        return base;
+    if (k < 0 || k >= MAX_ARRAY || strlen(name) > MAX_NAME)
+        return -1;
+    int len = snprintf(cell, sizeof cell, "%s+%d", name, (int)k);
+    return ps_names_find(&p->names, NS_LOCATION, cell, (size_t)len);
+}
+
+/* Parses the address argument: a pointer parameter, optionally "+ index". */
+static bool address_arg(struct cl_ctx *cx, struct address *a)
 {
     struct parser *p = cx->p;
-    if (p->tok.kind == TOK_AMP || p->tok.kind != TOK_IDENT)
-        return ps_fail_expected(p, "a pointer parameter"), -1;
-    int loc = cl_param_location(cx, &p->tok);
-    if (loc >= 0 && !ps_advance(p))
-        return -1;
-    struct token next = p->tok;
-    if (loc >= 0 && next.kind != TOK_COMMA && next.kind != TOK_RPAREN)
-        return ps_fail(p, next.pos, "address arithmetic is not supported: the address must be a "
-                       "pointer parameter"), -1;
-    return loc;
+    a->at = p->tok;
+    a->dynamic = false;
+    if (p->tok.kind != TOK_IDENT)
+        return ps_fail_expected(p, "a pointer parameter");
+    a->base = a->loc = cl_param_location(cx, &p->tok);
+    if (a->loc < 0 || !ps_advance(p))
+        return false;
+    if (p->tok.kind != TOK_PLUS)
+        return true;
+    if (!ps_advance(p) || !binary(cx, LV_MUL, -1, &a->index))
+        return false;
+    if (a->index.is_reg) {
+        a->dynamic = true;
+        return true;
+    }
+    a->loc = cl_cell_location(cx->p, a->base, a->index.value);
+    if (a->loc < 0)
+        return ps_fail(p, a->at.pos, "'" TOK_FMT " + %lld' is outside the array (the initial state declares its "
+                       "cells as " TOK_FMT "[N])", TOK_ARG(&a->at), (long long)a->index.value, TOK_ARG(&a->at));
+    return true;
+}
+
+/* Emits in at address a: at its cell, or, for an index in a register, a
+ * dispatch over the array's cells (an index outside them blocks the
+ * work-item: it spins). */
+static bool emit_at(struct cl_ctx *cx, const struct address *a, struct instr *in, const struct token *first)
+{
+    if (!a->dynamic) {
+        in->loc = a->loc;
+        return cl_emit(cx, in, first);
+    }
+    int done = cl_new_label(cx);
+    if (done < 0)
+        return false;
+    for (int k = 0, loc; (loc = cl_cell_location(cx->p, a->base, k)) >= 0; k++) {
+        int next = cl_new_label(cx);
+        in->loc = loc;
+        if (next < 0 || !cl_emit_branch(cx, CMP_NE, a->index, cl_const(k), next, first) || !cl_emit(cx, in, first)
+            || !cl_emit_goto(cx, done, first) || !cl_emit_label(cx, next, first))
+            return false;
+    }
+    int stuck = cl_new_label(cx);
+    return stuck >= 0 && cl_emit_label(cx, stuck, first) && cl_emit_goto(cx, stuck, first)
+        && cl_emit_label(cx, done, first);
 }
 
 /* The parts of an atomic call, as its name says. */
@@ -560,8 +616,13 @@ static bool cas_call(struct cl_ctx *cx, const struct call_shape *s, int loc, con
     struct operand desired;
     if (!ps_expect(p, TOK_COMMA, "','"))
         return false;
-    int exp_loc = address_arg(cx);
-    if (exp_loc < 0 || !ps_expect(p, TOK_COMMA, "','") || !cl_expression(cx, -1, &desired))
+    struct address exp;
+    if (!address_arg(cx, &exp))
+        return false;
+    if (exp.dynamic)
+        return ps_fail(p, exp.at.pos, "a compare-exchange's expected value needs a fixed address");
+    int exp_loc = exp.loc;
+    if (!ps_expect(p, TOK_COMMA, "','") || !cl_expression(cx, -1, &desired))
         return false;
     cl_instr(cx, &rmw, I_RMW);
     if (!order_and_scope(p, s, &rmw))
@@ -602,11 +663,13 @@ bool cl_call(struct cl_ctx *cx, int want, struct operand *out)
         return false;
     if (s.kind == C_FENCE || s.kind == C_THREAD_FENCE)
         return fence_call(cx, &s, &first, out);
-    int loc = address_arg(cx);
-    if (loc < 0)
+    struct address a;
+    if (!address_arg(cx, &a))
         return false;
+    if (s.kind == C_CAS && a.dynamic)
+        return ps_fail(p, a.at.pos, "a compare-exchange needs a fixed address");
     if (s.kind == C_CAS)
-        return cas_call(cx, &s, loc, &first, want, out);
+        return cas_call(cx, &s, a.loc, &first, want, out);
     struct instr in;
     struct operand value = cl_const(0);
     if (s.kind != C_LOAD && (!ps_expect(p, TOK_COMMA, "','") || !cl_expression(cx, -1, &value)))
@@ -614,12 +677,11 @@ bool cl_call(struct cl_ctx *cx, int want, struct operand *out)
     cl_instr(cx, &in, s.kind == C_LOAD ? I_LOAD : s.kind == C_STORE ? I_STORE : I_RMW);
     if (!order_and_scope(p, &s, &in))
         return false;
-    in.loc = loc;
     if (s.kind == C_STORE) {
         in.mo = store_mo(in.mo);
         in.a = value;
         *out = cl_const(0);
-        return cl_emit(cx, &in, &first);
+        return emit_at(cx, &a, &in, &first);
     }
     if (s.kind == C_LOAD)
         in.mo = load_mo(in.mo);
@@ -627,7 +689,7 @@ bool cl_call(struct cl_ctx *cx, int want, struct operand *out)
     in.op = s.op;
     in.a = value;
     *out = cl_reg(in.dst);
-    return in.dst >= 0 && cl_emit(cx, &in, &first);
+    return in.dst >= 0 && emit_at(cx, &a, &in, &first);
 }
 
 bool cl_barrier(struct cl_ctx *cx, const struct token *first, int64_t id)

@@ -6,6 +6,9 @@
 
 #include "litmus/parse_impl.h"
 
+#define MAX_ARRAY 64          /* cells of an array in the initial state */
+#define MAX_NAME 200          /* characters of an array's name */
+
 /* A pointer parameter of a thread: "global atomic_int* x" names location x. */
 struct cl_param {
     const char *name;        /* points into the source */
@@ -40,6 +43,9 @@ bool cl_emit_branch(struct cl_ctx *cx, enum cmpop cmp, struct operand a, struct 
 bool cl_emit_goto(struct cl_ctx *cx, int label, const struct token *first);
 /* Emits dst = v. */
 bool cl_emit_move(struct cl_ctx *cx, int dst, struct operand v, const struct token *first);
+/* The location of cell k of the array whose cell 0 is base (base itself
+ * for k = 0, else the location "name+k"), -1 when there is none. */
+int cl_cell_location(struct parser *p, int base, int64_t k);
 /* The location of the pointer parameter named t, or -1 with an error at t. */
 int cl_param_location(struct cl_ctx *cx, const struct token *t);
 /* Parses an expression, emitting what computes it; its value into *out

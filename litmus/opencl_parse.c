@@ -5,6 +5,7 @@
  * lowered to the AST's instructions (opencl_expr.c for expressions). */
 #include "litmus/opencl_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,48 @@ static bool skip_type(struct parser *p)
     return true;
 }
 
+/* Parses "[n] [= {v, ...}]" of an array declaration once its name is
+ * consumed: cell 0 is the location of the array's name, cell k the
+ * location "name+k" (what "name + k" addresses), each initialised to its
+ * value (0 when none is given). */
+static bool array_init(struct parser *p, const struct token *name)
+{
+    int n = 0;
+    struct srcpos at = p->tok.pos;
+    if (!ps_advance(p) || !parse_small_number(p, "array size", &n) || !ps_expect(p, TOK_RBRACKET, "']'"))
+        return false;
+    if (n < 1 || n > MAX_ARRAY)
+        return ps_fail(p, at, "array size %d out of range (1 to %d)", n, MAX_ARRAY);
+    if (name->len > MAX_NAME)
+        return ps_fail(p, name->pos, "array name longer than %d characters", MAX_NAME);
+    char cell[MAX_NAME + 16];
+    int len = (int)name->len, k = 0;
+    for (int i = 0; i < n; i++) {
+        int clen = i == 0 ? snprintf(cell, sizeof cell, "%.*s", len, name->text)
+                          : snprintf(cell, sizeof cell, "%.*s+%d", len, name->text, i);
+        if (ps_location_index(p, cell, (size_t)clen) < 0)
+            return false;
+    }
+    if (p->tok.kind != TOK_ASSIGN)
+        return true;
+    if (!ps_advance(p) || !ps_expect(p, TOK_LBRACE, "'{' to open the array's values"))
+        return false;
+    while (p->tok.kind != TOK_RBRACE) {
+        int64_t value;
+        if (k == n)
+            return ps_fail(p, p->tok.pos, "more values than the array's %d cells", n);
+        if (k > 0 && !ps_expect(p, TOK_COMMA, "',' or '}' in the array's values"))
+            return false;
+        if (!parse_constant(p, &value))
+            return false;
+        int clen = k == 0 ? snprintf(cell, sizeof cell, "%.*s", len, name->text)
+                          : snprintf(cell, sizeof cell, "%.*s+%d", len, name->text, k);
+        p->lit->locs[ps_names_find(&p->names, NS_LOCATION, cell, (size_t)clen)].init = value;
+        k++;
+    }
+    return ps_advance(p);
+}
+
 /* Parses "[x] = 1", "x = 1" or "int x = 1" (a register "0:r = 1" too). */
 static bool init_item(struct parser *p)
 {
@@ -51,8 +94,11 @@ static bool init_item(struct parser *p)
             return ps_fail_expected(p, "'=' after the location");
         return ps_fail(p, name.pos, "register initialisations in the initial state need a thread number, e.g. 0:r0=1");
     }
-    if (p->tok.kind == TOK_LBRACKET)
-        return ps_fail(p, p->tok.pos, "arrays are not supported");
+    if (p->tok.kind == TOK_LBRACKET) {
+        if (bracketed)
+            return ps_fail_expected(p, "'=' after the location");
+        return array_init(p, &name);
+    }
     int loc = ps_location_index(p, name.text, name.len);
     if (loc < 0)
         return false;
@@ -276,7 +322,8 @@ static bool parameter(struct cl_ctx *cx)
     if (!ps_reserve(p, &cx->params, cx->nparams, &cx->params_cap, sizeof *cx->params))
         return false;
     cx->params[cx->nparams++] = (struct cl_param){ name.text, name.len, loc };
-    p->lit->locs[loc].cl_tags |= (space ? space : CL_GENERIC) | (atomic ? 0 : CL_NAL);
+    for (int k = 0, cell; (cell = cl_cell_location(p, loc, k)) >= 0; k++)   /* every cell of an array */
+        p->lit->locs[cell].cl_tags |= (space ? space : CL_GENERIC) | (atomic ? 0 : CL_NAL);
     return ps_advance(p);
 }
 
