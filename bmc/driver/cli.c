@@ -15,7 +15,7 @@
 #define NUMBER(x) STRING(x)   /* a macro's value as a string literal */
 
 static const char synopsis[] =
-    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains | --cat FILE]\n"
+    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains|opencl | --cat FILE]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
     "              [--grid T,S,W] [--ignore-filter]\n"
@@ -49,8 +49,9 @@ struct option_spec {
 };
 
 static const struct option_spec options[O_COUNT] = {
-    [O_MODEL] = { "--model", NULL, "M", "ptx-v6.0, ptx-v7.5, vulkan or vulkan-nochains\n"
-                  "(default: ptx-v7.5 for PTX tests, vulkan for VULKAN)" },
+    [O_MODEL] = { "--model", NULL, "M", "ptx-v6.0, ptx-v7.5, vulkan, vulkan-nochains or\n"
+                  "opencl (default: ptx-v7.5 for PTX tests, vulkan for\n"
+                  "VULKAN, opencl for OPENCL)" },
     [O_CAT] = { "--cat", NULL, "FILE", "the model written in the cat language in FILE (with\n"
                 "the stdlib.cat beside it), for every test and in\n"
                 "place of the model a CSV names" },
