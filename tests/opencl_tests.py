@@ -5,7 +5,8 @@ may only say UNKNOWN instead) and, when the corpus's opencl.cat is there,
 by the cat reader; malformed tests refused at FILE:LINE:COL
 (tests/litmus/opencl-errors/expected.csv: file, place, message); the
 downstream features on an OpenCL test (outcomes, witness, graph,
-explanations, --no-axiom, batches); and, with the corpus, Dat3M's OPENCL
+explanations, --no-axiom, batches); --map (the compilation to PTX adds
+no outcome, the wrong mappings are caught); and, with the corpus, Dat3M's OPENCL
 and OPENCL-DR suites: no suite falls below the rows it matched when this
 was written, every row answered otherwise is printed, and the built-in
 model and --cat opencl.cat agree on every row.
@@ -101,6 +102,56 @@ def features(record, run):
     record(p.returncode == 0 and f"{n} passed, 0 failed" in p.stdout, f"opencl batch: {p.stdout[-200:]!r}")
 
 
+# --map over tests/litmus/opencl: the tests whose compilation has a new
+# outcome, per mapping.  NAL-read-unordered: x is declared int (NAL), so
+# opencl.cat lets its atomic read see only ghb-visible writes, and the
+# compiled relaxed load may read the other thread's write.  MP-sc-store:
+# ptx-v7.5.cat's release pattern takes [F & ACQ_REL] and a fence.sc is
+# tagged SC only, so "fence.sc; st.relaxed" releases nothing and the
+# guarded read may see 0; a seq_cst store as "fence.sc; st.release" does.
+# The wrong mappings are caught: 2+2W-sc without the stores' fence.sc
+# (co may form the cycle), LB-relacq and Spin-MP with relaxed loads for
+# acquire ones.
+MAP_FAILS = {
+    "ptx": {"MP-sc-store.litmus", "NAL-read-unordered.litmus"},
+    "ptx-sc-relaxed": {"MP-sc-store.litmus", "NAL-read-unordered.litmus"},
+    "ptx-sc-release": {"NAL-read-unordered.litmus"},
+    "ptx-no-sc-fence": {"2+2W-sc.litmus", "NAL-read-unordered.litmus"},
+    "ptx-relaxed-acquire": {"LB-relacq.litmus", "MP-sc-store.litmus", "NAL-read-unordered.litmus", "Spin-MP.litmus"},
+}
+
+
+def mappings(record, run):
+    """--map on the own tests: exactly the expected tests gain an outcome;
+    racy sources pass vacuously; and, with the corpus, a mapping that
+    releases its seq_cst stores adds no outcome to any OPENCL test."""
+    d = LITMUS / "opencl"
+    names = [name for name, _ in _rows(d / "expected.csv")]
+    for m, want in MAP_FAILS.items():
+        got = _results(run(["--json", "-j", "2", "--map", m] + names, d))
+        fails = {f for f, o in got.items() if o["result"] == "FAIL"}
+        others = {f: o["result"] for f, o in got.items() if o["result"] not in ("PASS", "FAIL")}
+        record(fails == want and not others and len(got) == len(names),
+               f"opencl --map {m}: FAIL on {sorted(fails)} (expected {sorted(want)}), other results {others}")
+    p = run(["--map", "ptx", "MP-relacq-dev.litmus"], d)
+    record(p.returncode == 0 and "vacuously: the source has a race" in p.stdout,
+           f"opencl --map on a racy source passes vacuously: {p.stdout!r}")
+    p = run(["--map", "ptx", str(ROOT / "tests" / "litmus" / "ptx" / "MP-weak.litmus")], ROOT)
+    record(p.returncode == 1 and "--map compiles OpenCL tests" in p.stdout + p.stderr,
+           f"opencl --map refuses a PTX test: {p.stdout + p.stderr!r}")
+    extra = CORPUS / "extra"
+    if not (extra / "litmus" / "OPENCL").is_dir():
+        print(corpus_missing_note("opencl --map over the corpus"))
+        return
+    for m in ("ptx", "ptx-sc-release"):
+        got = _results(run(["--json", "-j", "2", "--timeout", "30", "--map", m, "litmus/OPENCL"], extra))
+        fails = sorted(f for f, o in got.items() if o["result"] == "FAIL")
+        errors = sorted(f for f, o in got.items() if o["result"] == "ERROR")
+        print(f"INFO opencl --map {m} over OPENCL: {len(got)} tests, {len(fails)} FAIL: {fails}")
+        record(not errors and (m != "ptx-sc-release" or not fails),
+               f"opencl --map {m} over OPENCL: errors {errors}, FAIL {fails}")
+
+
 def corpus_suites(record, run):
     """Dat3M's OPENCL suites: matched rows, differing rows printed, --cat agreeing."""
     extra = CORPUS / "extra"
@@ -134,4 +185,5 @@ def opencl(record, run):
     own(record, run)
     errors(record, run)
     features(record, run)
+    mappings(record, run)
     corpus_suites(record, run)
