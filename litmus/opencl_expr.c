@@ -102,12 +102,6 @@ static int new_temp(struct cl_ctx *cx)
     return ps_register_index(cx->p, cx->thread, name, (size_t)len);
 }
 
-/* want, or a fresh temporary when want < 0. */
-static int target(struct cl_ctx *cx, int want)
-{
-    return want >= 0 ? want : new_temp(cx);
-}
-
 int cl_param_location(struct cl_ctx *cx, const struct token *t)
 {
     for (int i = 0; i < cx->nparams; i++)
@@ -137,7 +131,7 @@ static int64_t fold(enum binop op, int64_t a, int64_t b)
 }
 
 /* Emits dst = a op b, folding constants (a division by zero is left to run). */
-static bool arith(struct cl_ctx *cx, enum binop op, struct operand a, struct operand b, int want,
+static bool arith(struct cl_ctx *cx, enum binop op, struct operand a, struct operand b,
                   struct operand *out, const struct token *first)
 {
     bool div_trap = op == OP_DIV && (b.value == 0 || ((int32_t)b.value == -1 && (int32_t)a.value == INT32_MIN));
@@ -146,7 +140,7 @@ static bool arith(struct cl_ctx *cx, enum binop op, struct operand a, struct ope
         return true;
     }
     struct instr in;
-    int dst = target(cx, want);
+    int dst = new_temp(cx);
     if (dst < 0)
         return false;
     cl_instr(cx, &in, I_LOCAL);
@@ -160,7 +154,7 @@ static bool arith(struct cl_ctx *cx, enum binop op, struct operand a, struct ope
 
 /* Emits r = (a cmp b) as 1 or 0. */
 static bool compare(struct cl_ctx *cx, enum cmpop cmp, struct operand a, struct operand b,
-                    int want, struct operand *out, const struct token *first)
+                    struct operand *out, const struct token *first)
 {
     if (!a.is_reg && !b.is_reg) {
         *out = cl_const(cmp_holds(cmp, (int32_t)a.value, (int32_t)b.value));
@@ -172,10 +166,6 @@ static bool compare(struct cl_ctx *cx, enum cmpop cmp, struct operand a, struct 
     bool ok = cl_emit_move(cx, r, cl_const(1), first) && cl_emit_branch(cx, cmp, a, b, done, first)
               && cl_emit_move(cx, r, cl_const(0), first) && cl_emit_label(cx, done, first);
     *out = cl_reg(r);
-    if (ok && want >= 0) {
-        *out = cl_reg(want);
-        return cl_emit_move(cx, want, cl_reg(r), first);
-    }
     return ok;
 }
 
@@ -199,16 +189,16 @@ static bool level_op(enum level lv, enum tok_kind k, int *op)
     }
 }
 
-static bool binary(struct cl_ctx *cx, enum level lv, int want, struct operand *out);
+static bool binary(struct cl_ctx *cx, enum level lv, struct operand *out);
 
 /* A && b && ... (or ||), short-circuit: the right side runs only when needed. */
-static bool logical(struct cl_ctx *cx, enum level lv, int want, struct operand *out)
+static bool logical(struct cl_ctx *cx, enum level lv, struct operand *out)
 {
     struct parser *p = cx->p;
     struct token first = p->tok;
     enum tok_kind k = lv == LV_OROR ? TOK_OROR : TOK_ANDAND;
     struct operand a;
-    if (!binary(cx, lv + 1, -1, &a))
+    if (!binary(cx, lv + 1, &a))
         return false;
     if (p->tok.kind != k) {
         *out = a;
@@ -225,55 +215,44 @@ static bool logical(struct cl_ctx *cx, enum level lv, int want, struct operand *
             return false;
         if (p->tok.kind != k)
             break;
-        if (!ps_advance(p) || !binary(cx, lv + 1, -1, &a))
+        if (!ps_advance(p) || !binary(cx, lv + 1, &a))
             return false;
     }
     if (!cl_emit_move(cx, r, cl_const(!stop), &first) || !cl_emit_label(cx, done, &first))
         return false;
     *out = cl_reg(r);
-    if (want >= 0) {
-        *out = cl_reg(want);
-        return cl_emit_move(cx, want, cl_reg(r), &first);
-    }
     return true;
 }
 
-static bool unary(struct cl_ctx *cx, int want, struct operand *out);
+static bool unary(struct cl_ctx *cx, struct operand *out);
+static bool call(struct cl_ctx *cx, struct operand *out);
 
 /* One level of left-associative binary operators. */
-static bool binary(struct cl_ctx *cx, enum level lv, int want, struct operand *out)
+static bool binary(struct cl_ctx *cx, enum level lv, struct operand *out)
 {
     struct parser *p = cx->p;
     if (lv == LV_OROR || lv == LV_ANDAND)
-        return logical(cx, lv, want, out);
+        return logical(cx, lv, out);
     if (lv == LV_UNARY)
-        return unary(cx, want, out);
+        return unary(cx, out);
     struct token first = p->tok;
     struct operand a, b;
     int op;
-    if (!binary(cx, lv + 1, -1, &a))
+    if (!binary(cx, lv + 1, &a))
         return false;
     while (level_op(lv, p->tok.kind, &op)) {
-        if (!ps_advance(p) || !binary(cx, lv + 1, -1, &b))
+        if (!ps_advance(p) || !binary(cx, lv + 1, &b))
             return false;
-        bool last = !level_op(lv, p->tok.kind, &(int){ 0 });
-        int into = last ? want : -1;
-        bool ok = lv == LV_EQ || lv == LV_REL ? compare(cx, (enum cmpop)op, a, b, into, &a, &first)
-                                              : arith(cx, (enum binop)op, a, b, into, &a, &first);
+        bool ok = lv == LV_EQ || lv == LV_REL ? compare(cx, (enum cmpop)op, a, b, &a, &first)
+                                              : arith(cx, (enum binop)op, a, b, &a, &first);
         if (!ok)
             return false;
-        if (last && want >= 0 && !(a.is_reg && a.reg == want)) {   /* folded to a constant */
-            if (!cl_emit_move(cx, want, a, &first))
-                return false;
-            a = cl_reg(want);
-        }
     }
     *out = a;
     return true;
 }
 
-/* True when the current token starts a type name (a cast or a declaration). */
-static bool at_type(const struct parser *p)
+bool cl_at_type(const struct parser *p)
 {
     static const char *const words[] = { "int", "atomic_int", "volatile", "unsigned", "const", "global",
                                          "local", "bool", "uint", "long", NULL };
@@ -284,18 +263,18 @@ static bool at_type(const struct parser *p)
 }
 
 /* A non-atomic read "*x" of a pointer parameter. */
-static bool deref(struct cl_ctx *cx, int want, struct operand *out, const struct token *first)
+static bool deref(struct cl_ctx *cx, struct operand *out, const struct token *first)
 {
     struct parser *p = cx->p;
     if (p->tok.kind == TOK_LPAREN) {     /* *(x) */
         if (!ps_advance(p))
             return false;
-        bool ok = deref(cx, want, out, first);
+        bool ok = deref(cx, out, first);
         return ok && ps_expect(p, TOK_RPAREN, "')'");
     }
     if (p->tok.kind != TOK_IDENT)
         return ps_fail_expected(p, "a pointer parameter after '*'");
-    int loc = cl_param_location(cx, &p->tok), dst = loc < 0 ? -1 : target(cx, want);
+    int loc = cl_param_location(cx, &p->tok), dst = loc < 0 ? -1 : new_temp(cx);
     if (dst < 0 || !ps_advance(p))
         return false;
     struct instr in;
@@ -308,7 +287,7 @@ static bool deref(struct cl_ctx *cx, int want, struct operand *out, const struct
 }
 
 /* A primary expression or a prefix operator applied to one. */
-static bool unary(struct cl_ctx *cx, int want, struct operand *out)
+static bool unary(struct cl_ctx *cx, struct operand *out)
 {
     struct parser *p = cx->p;
     struct token first = p->tok;
@@ -316,31 +295,28 @@ static bool unary(struct cl_ctx *cx, int want, struct operand *out)
     switch (first.kind) {
     case TOK_NUMBER: case TOK_HEX:
         *out = (struct operand){ false, 0, 0 };
-        if (!ps_value_of(p, NULL, &first, &out->value) || !ps_advance(p))
-            return false;
-        return want < 0 || cl_emit_move(cx, want, *out, &first) ? (*out = want < 0 ? *out : cl_reg(want), true) : false;
+        return ps_value_of(p, NULL, &first, &out->value) && ps_advance(p);
     case TOK_MINUS:
-        return ps_advance(p) && unary(cx, -1, &a) && arith(cx, OP_SUB, cl_const(0), a, want, out, &first)
-               && (want < 0 || out->is_reg || (cl_emit_move(cx, want, *out, &first) && (*out = cl_reg(want), true)));
+        return ps_advance(p) && unary(cx, &a) && arith(cx, OP_SUB, cl_const(0), a, out, &first);
     case TOK_BANG:
-        return ps_advance(p) && unary(cx, -1, &a) && compare(cx, CMP_EQ, a, cl_const(0), want, out, &first);
+        return ps_advance(p) && unary(cx, &a) && compare(cx, CMP_EQ, a, cl_const(0), out, &first);
     case TOK_STAR:
-        return ps_advance(p) && deref(cx, want, out, &first);
+        return ps_advance(p) && deref(cx, out, &first);
     case TOK_LPAREN: {
         if (!ps_advance(p))
             return false;
-        if (at_type(p)) {               /* a cast: the value is kept */
+        if (cl_at_type(p)) {               /* a cast: the value is kept */
             while (p->tok.kind == TOK_IDENT || p->tok.kind == TOK_STAR)
                 if (!ps_advance(p))
                     return false;
-            return ps_expect(p, TOK_RPAREN, "')' after the type of a cast") && unary(cx, want, out);
+            return ps_expect(p, TOK_RPAREN, "')' after the type of a cast") && unary(cx, out);
         }
-        return cl_expression(cx, want, out) && ps_expect(p, TOK_RPAREN, "')'");
+        return cl_expression(cx, -1, out) && ps_expect(p, TOK_RPAREN, "')'");
     }
     case TOK_IDENT: {
         if (tok_is(&first, "true") || tok_is(&first, "false")) {
             *out = cl_const(tok_is(&first, "true"));
-            return ps_advance(p) && (want < 0 || (cl_emit_move(cx, want, *out, &first) && (*out = cl_reg(want), true)));
+            return ps_advance(p);
         }
         struct lexer save = p->lx;
         struct token cur = p->tok, prev = p->prev;
@@ -351,7 +327,7 @@ static bool unary(struct cl_ctx *cx, int want, struct operand *out)
         p->tok = cur;
         p->prev = prev;
         if (is_call)
-            return cl_call(cx, want, out);
+            return call(cx, out);
         for (int i = 0; i < cx->nparams; i++)
             if (cx->params[i].len == first.len && memcmp(cx->params[i].name, first.text, first.len) == 0)
                 return ps_fail(p, first.pos, "pointer parameter '" TOK_FMT "' used as a number "
@@ -360,10 +336,6 @@ static bool unary(struct cl_ctx *cx, int want, struct operand *out)
         if (r < 0 || !ps_advance(p))
             return false;
         *out = cl_reg(r);
-        if (want >= 0 && want != r) {
-            *out = cl_reg(want);
-            return cl_emit_move(cx, want, cl_reg(r), &first);
-        }
         return true;
     }
     default:
@@ -389,7 +361,7 @@ bool cl_expression(struct cl_ctx *cx, int want, struct operand *out)
     struct token first = p->tok;
     if (p->nesting++ >= MAX_NESTING)
         return ps_fail(p, p->tok.pos, "expression nested too deeply (limit %d)", MAX_NESTING);
-    bool ok = binary(cx, LV_OROR, -1, out);
+    bool ok = binary(cx, LV_OROR, out);
     p->nesting--;
     if (!ok || want < 0 || (out->is_reg && out->reg == want))
         return ok;
@@ -487,7 +459,7 @@ static bool address_arg(struct cl_ctx *cx, struct address *a)
         return false;
     if (p->tok.kind != TOK_PLUS)
         return true;
-    if (!ps_advance(p) || !binary(cx, LV_MUL, -1, &a->index))
+    if (!ps_advance(p) || !binary(cx, LV_MUL, &a->index))
         return false;
     if (a->index.is_reg) {
         a->dynamic = true;
@@ -609,7 +581,7 @@ static bool fence_call(struct cl_ctx *cx, const struct call_shape *s, const stru
  * (writes only when it reads e); r = 1 on success, else r = 0 and
  * *expected = the value read. */
 static bool cas_call(struct cl_ctx *cx, const struct call_shape *s, int loc, const struct token *first,
-                     int want, struct operand *out)
+                     struct operand *out)
 {
     struct parser *p = cx->p;
     struct instr rmw, ld, st;
@@ -627,7 +599,7 @@ static bool cas_call(struct cl_ctx *cx, const struct call_shape *s, int loc, con
     cl_instr(cx, &rmw, I_RMW);
     if (!order_and_scope(p, s, &rmw))
         return false;
-    int expected = new_temp(cx), old = new_temp(cx), r = target(cx, want), done = cl_new_label(cx);
+    int expected = new_temp(cx), old = new_temp(cx), r = new_temp(cx), done = cl_new_label(cx);
     if (expected < 0 || old < 0 || r < 0 || done < 0)
         return false;
     cl_instr(cx, &ld, I_LOAD);
@@ -652,7 +624,9 @@ static bool cas_call(struct cl_ctx *cx, const struct call_shape *s, int loc, con
         && cl_emit_move(cx, r, cl_const(0), first) && cl_emit(cx, &st, first) && cl_emit_label(cx, done, first);
 }
 
-bool cl_call(struct cl_ctx *cx, int want, struct operand *out)
+/* Parses "name(args)" of an OpenCL function at the current token; its
+ * result (0 for a store or fence) into *out. */
+static bool call(struct cl_ctx *cx, struct operand *out)
 {
     struct parser *p = cx->p;
     struct token first = p->tok;
@@ -669,7 +643,7 @@ bool cl_call(struct cl_ctx *cx, int want, struct operand *out)
     if (s.kind == C_CAS && a.dynamic)
         return ps_fail(p, a.at.pos, "a compare-exchange needs a fixed address");
     if (s.kind == C_CAS)
-        return cas_call(cx, &s, a.loc, &first, want, out);
+        return cas_call(cx, &s, a.loc, &first, out);
     struct instr in;
     struct operand value = cl_const(0);
     if (s.kind != C_LOAD && (!ps_expect(p, TOK_COMMA, "','") || !cl_expression(cx, -1, &value)))
@@ -685,7 +659,7 @@ bool cl_call(struct cl_ctx *cx, int want, struct operand *out)
     }
     if (s.kind == C_LOAD)
         in.mo = load_mo(in.mo);
-    in.dst = target(cx, want);
+    in.dst = new_temp(cx);
     in.op = s.op;
     in.a = value;
     *out = cl_reg(in.dst);

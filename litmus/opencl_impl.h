@@ -43,17 +43,17 @@ bool cl_emit_branch(struct cl_ctx *cx, enum cmpop cmp, struct operand a, struct 
 bool cl_emit_goto(struct cl_ctx *cx, int label, const struct token *first);
 /* Emits dst = v. */
 bool cl_emit_move(struct cl_ctx *cx, int dst, struct operand v, const struct token *first);
+/* True when the current token is a type word (a declaration, a cast or a parameter). */
+bool cl_at_type(const struct parser *p);
 /* The location of cell k of the array whose cell 0 is base (base itself
  * for k = 0, else the location "name+k"), -1 when there is none. */
 int cl_cell_location(struct parser *p, int base, int64_t k);
 /* The location of the pointer parameter named t, or -1 with an error at t. */
 int cl_param_location(struct cl_ctx *cx, const struct token *t);
-/* Parses an expression, emitting what computes it; its value into *out
- * (into register want when want >= 0 and the value is computed). */
+/* Parses an expression, emitting what computes it; its value into *out,
+ * and into register want when want >= 0 (the last instruction retargeted
+ * when it computed the value into a temporary, else a move). */
 bool cl_expression(struct cl_ctx *cx, int want, struct operand *out);
-/* Parses "name(args)" for an OpenCL function at the current token (a name
- * known to be a call); its result into *out (want as in cl_expression). */
-bool cl_call(struct cl_ctx *cx, int want, struct operand *out);
 /* Parses "(flags)" of barrier(...) after 'barrier' with its id, emitting it. */
 bool cl_barrier(struct cl_ctx *cx, const struct token *first, int64_t id);
 /* The constant operand v. */

@@ -12,21 +12,10 @@
 /* ------------------------------------------------------------------------ */
 /* Initial state                                                             */
 
-/* True when the current token is a type word of a declaration. */
-static bool at_type_word(const struct parser *p)
-{
-    static const char *const words[] = { "int", "atomic_int", "volatile", "unsigned", "const", "global",
-                                         "local", "bool", "uint", "long", NULL };
-    for (int i = 0; words[i]; i++)
-        if (tok_is(&p->tok, words[i]))
-            return true;
-    return false;
-}
-
 /* Skips type words and '*'s. */
 static bool skip_type(struct parser *p)
 {
-    while (at_type_word(p) || p->tok.kind == TOK_STAR)
+    while (cl_at_type(p) || p->tok.kind == TOK_STAR)
         if (!ps_advance(p))
             return false;
     return true;
@@ -261,7 +250,7 @@ static bool statement(struct cl_ctx *cx)
         return if_statement(cx);
     if (tok_is(&p->tok, "while"))
         return while_statement(cx);
-    if (at_type_word(p))
+    if (cl_at_type(p))
         return declaration(cx);
     if (p->tok.kind == TOK_STAR)
         return store_statement(cx);
@@ -294,7 +283,7 @@ static bool parameter(struct cl_ctx *cx)
     struct parser *p = cx->p;
     unsigned space = 0;
     bool atomic = false, typed = false;
-    while (at_type_word(p)) {
+    while (cl_at_type(p)) {
         if (tok_is(&p->tok, "global"))
             space |= CL_GLOBAL;
         else if (tok_is(&p->tok, "local"))
