@@ -11,12 +11,13 @@ const char *const base_set_names[S_COUNT] = {
     "ATOM", "NONPRIV", "AV", "VIS", "SEMAV", "SEMVIS", "CBAR", "AVDEVICE", "VISDEVICE", "RMW",
     "SC0", "SC1", "SC2", "SC3", "SEMSC0", "SEMSC1", "SEMSC2", "SEMSC3",
     "SG", "WG", "QF", "DV",
+    "WI", "ALL", "GLOBAL", "LOCAL", "NAL",
 };
 
 const char *const base_rel_names[R_COUNT] = {
     "po", "loc", "int", "ext", "rf", "co", "rmw", "addr", "data", "ctrl",
     "sr", "scta", "syncbar", "sync_fence", "vloc",
-    "ssg", "swg", "sqf", "ssw",
+    "ssg", "swg", "sqf", "ssw", "sdv",
 };
 
 bool base_same_location(const struct program *p, const struct event *e1, const struct event *e2)
@@ -121,9 +122,34 @@ static void tag_vulkan(const struct event *e, bool in[S_COUNT])
     in[S_DV] = e->scope == SCOPE_DV;
 }
 
-/* The tag sets an event belongs to. */
-static void tag_event(const struct event *e, enum dialect d, bool in[S_COUNT])
+/* The OpenCL tag sets of an event: F holds fences and barriers, the order
+ * tags are C11's (a non-atomic access has none), the scope its own
+ * (Dat3M: atomics default to device, non-atomic writes work-item,
+ * non-atomic reads none, barriers work-group), and the spaces and NAL are
+ * a fence's flags or an initial write's location tags. */
+static void tag_opencl(const struct program *p, const struct event *e, bool in[S_COUNT])
 {
+    in[S_WEAK] = false;
+    in[S_F] = e->kind == EV_FENCE || e->kind == EV_BARRIER;
+    in[S_RMW] = e->rmw;
+    in[S_WI] = e->scope == SCOPE_WI;
+    in[S_WG] = e->scope == SCOPE_WG;
+    in[S_DV] = e->scope == SCOPE_DV;
+    in[S_ALL_SCOPE] = e->scope == SCOPE_ALL;
+    unsigned tags = 0;
+    if (e->kind == EV_INIT)
+        tags = p->lit->locs[e->loc].cl_tags;
+    else if (in[S_F])
+        tags = e->in->cl_flags;
+    in[S_GLOBAL] = tags & CL_GLOBAL;
+    in[S_LOCAL] = tags & CL_LOCAL;
+    in[S_NAL] = tags & CL_NAL;
+}
+
+/* The tag sets an event belongs to. */
+static void tag_event(const struct program *p, const struct event *e, bool in[S_COUNT])
+{
+    enum dialect d = p->lit->dialect;
     for (int s = 0; s < S_COUNT; s++)
         in[s] = false;
     in[S_ALL] = true;
@@ -147,6 +173,10 @@ static void tag_event(const struct event *e, enum dialect d, bool in[S_COUNT])
             tag_vulkan(e, in);
         return;
     }
+    if (d == DIALECT_OPENCL) {
+        tag_opencl(p, e, in);
+        return;
+    }
     in[S_GEN] = e->proxy == PROXY_GENERIC;
     in[S_SUR] = e->proxy == PROXY_SURFACE;
     in[S_TEX] = e->proxy == PROXY_TEXTURE;
@@ -157,7 +187,7 @@ static void tag_event(const struct event *e, enum dialect d, bool in[S_COUNT])
 bool base_event_in(const struct program *p, int e, enum base_set s)
 {
     bool in[S_COUNT];
-    tag_event(&p->events[e], p->lit->dialect, in);
+    tag_event(p, &p->events[e], in);
     return in[s];
 }
 
@@ -198,6 +228,19 @@ static int *scope_keys(const struct program *p, enum scope s)
 static const struct rel *same_scope(struct rels *A, const struct program *p, enum scope s)
 {
     int *key = scope_keys(p, s);
+    const struct rel *r = rel_class(A, key, false);
+    free(key);
+    return r;
+}
+
+/* OpenCL's sdv: i, j of threads on one device (placement {0, wg, dev}). */
+static const struct rel *same_device(struct rels *A, const struct program *p)
+{
+    int *key = xcalloc((size_t)p->nevents + 1, sizeof *key);
+    for (int e = 0; e < p->nevents; e++) {
+        int t = p->events[e].thread;
+        key[e] = t >= 0 ? p->lit->threads[t].scope_id[2] : -1;
+    }
     const struct rel *r = rel_class(A, key, false);
     free(key);
     return r;
@@ -247,7 +290,7 @@ static void tag_sets(const struct program *p, struct base *b)
     bool (*in)[S_COUNT] = xcalloc((size_t)n + 1, sizeof *in);
     bool *member = xcalloc((size_t)n + 1, sizeof *member);
     for (int e = 0; e < n; e++)
-        tag_event(&p->events[e], p->lit->dialect, in[e]);
+        tag_event(p, &p->events[e], in[e]);
     for (int s = 0; s < S_COUNT; s++) {
         for (int e = 0; e < n; e++)
             member[e] = in[e][s];
@@ -305,6 +348,10 @@ void base_init(struct base *b, struct cnf *c, const struct program *p, const lit
     b->rels[R_SR] = scope_relation(A, p);
     bool vulkan = p->lit->dialect == DIALECT_VULKAN;
     b->rels[R_SCTA] = same_scope(A, p, vulkan ? SCOPE_WG : SCOPE_CTA);
+    if (p->lit->dialect == DIALECT_OPENCL) {
+        b->rels[R_SWG] = same_scope(A, p, SCOPE_WG);
+        b->rels[R_SDV] = same_device(A, p);
+    }
     if (vulkan) {
         b->rels[R_SSG] = same_scope(A, p, SCOPE_SG);
         b->rels[R_SWG] = same_scope(A, p, SCOPE_WG);

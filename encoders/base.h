@@ -3,7 +3,9 @@
  * encoding, the concrete path with constants of one execution.
  * Tags follow Dat3M's: PTX sets come from the order, scope and proxy;
  * Vulkan sets also from the instruction's flags, with an RMW's flags split
- * between its read (visibility side) and its write (availability side). */
+ * between its read (visibility side) and its write (availability side);
+ * OpenCL sets from order and scope as Dat3M's C11 compilation tags them,
+ * and an initial write carries its location's spaces and NAL. */
 #ifndef GPUBMC_BASE_H
 #define GPUBMC_BASE_H
 
@@ -18,6 +20,9 @@ enum base_set {
     S_ATOM, S_NONPRIV, S_AV, S_VIS, S_SEMAV, S_SEMVIS, S_CBAR, S_AVDEVICE, S_VISDEVICE, S_RMW,
     S_SC0, S_SC1, S_SC2, S_SC3, S_SEMSC0, S_SEMSC1, S_SEMSC2, S_SEMSC3,
     S_SG, S_WG, S_QF, S_DV,
+    /* OpenCL: scopes WI and ALL (WG, DV above), address spaces and
+     * non-atomic locations (on initial writes and on fences) */
+    S_WI, S_ALL_SCOPE, S_GLOBAL, S_LOCAL, S_NAL,
     S_COUNT
 };
 
@@ -26,6 +31,7 @@ enum base_rel {
     R_ADDR, R_DATA, R_CTRL,
     R_SR, R_SCTA, R_SYNCBAR, R_SYNC_FENCE, R_VLOC,
     R_SSG, R_SWG, R_SQF, R_SSW,
+    R_SDV,                   /* OpenCL: same device */
     R_COUNT
 };
 

@@ -1,5 +1,6 @@
 /* Freeing the litmus AST and naming its enumerations. */
 #include "litmus/ast.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 
@@ -29,6 +30,22 @@ void assertion_free(struct assertion *a)
         free(a);
         a = next;
     }
+}
+
+/* A deep copy of an assertion tree (NULL for NULL): down lhs by a loop,
+ * rhs by recursion, as assertion_free walks it. */
+struct assertion *assertion_copy(const struct assertion *a)
+{
+    struct assertion *head = NULL, **tail = &head;
+    for (; a; a = a->lhs) {
+        struct assertion *c = xcalloc(1, sizeof *c);
+        *c = *a;
+        c->rhs = assertion_copy(a->rhs);
+        c->lhs = NULL;
+        *tail = c;
+        tail = &c->lhs;
+    }
+    return head;
 }
 
 /* Frees an array of n strings and the array itself. */
@@ -95,7 +112,7 @@ bool cmp_holds(enum cmpop op, int32_t a, int32_t b)
 
 const char *dialect_name(enum dialect d)
 {
-    return d == DIALECT_PTX ? "PTX" : "Vulkan";
+    return d == DIALECT_PTX ? "PTX" : d == DIALECT_VULKAN ? "Vulkan" : "OpenCL";
 }
 
 /* Name of a memory order, e.g. "acq_rel". */
@@ -125,6 +142,8 @@ const char *scope_name(enum scope s)
     case SCOPE_WG: return "wg";
     case SCOPE_QF: return "qf";
     case SCOPE_DV: return "dv";
+    case SCOPE_WI: return "wi";
+    case SCOPE_ALL: return "all";
     }
     return "?";
 }

@@ -5,16 +5,27 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-enum dialect { DIALECT_PTX, DIALECT_VULKAN };
+enum dialect { DIALECT_PTX, DIALECT_VULKAN, DIALECT_OPENCL };
 
 /* Memory order of an instruction (PTX spelling; Vulkan acq/rel/acq_rel map
  * to ACQUIRE/RELEASE/ACQ_REL, Vulkan non-atomic accesses to WEAK, Vulkan
  * atomics without order to RELAXED). */
 enum mo { MO_NONE, MO_WEAK, MO_RELAXED, MO_ACQUIRE, MO_RELEASE, MO_ACQ_REL, MO_SC };
 
-/* Scope of an instruction.  PTX: CTA < GPU < SYS.  Vulkan: SG < WG < QF < DV. */
+/* Scope of an instruction.  PTX: CTA < GPU < SYS.  Vulkan: SG < WG < QF < DV.
+ * OpenCL: WI < WG < DV < ALL (memory_scope_work_item ... all_svm_devices). */
 enum scope { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS,
-             SCOPE_SG, SCOPE_WG, SCOPE_QF, SCOPE_DV };
+             SCOPE_SG, SCOPE_WG, SCOPE_QF, SCOPE_DV, SCOPE_WI, SCOPE_ALL };
+
+/* OpenCL tags: a location's (from the parameters that declare it: its
+ * address spaces, and NAL when some thread declares it non-atomic) and a
+ * fence's or barrier's (its CLK_*_MEM_FENCE flags). */
+enum cl_tag {
+    CL_GLOBAL  = 1 << 0,   /* global, CLK_GLOBAL_MEM_FENCE */
+    CL_LOCAL   = 1 << 1,   /* local, CLK_LOCAL_MEM_FENCE */
+    CL_GENERIC = 1 << 2,   /* no address space named */
+    CL_NAL     = 1 << 3    /* non-atomic location */
+};
 
 /* PTX proxy of a memory access or proxy fence. */
 enum proxy { PROXY_GENERIC, PROXY_TEXTURE, PROXY_SURFACE, PROXY_CONSTANT };
@@ -86,6 +97,7 @@ struct instr {
     unsigned vk_flags;       /* enum vk_flag bits */
     int storage_class;       /* sc0..sc3 -> 0..3; -1 if none */
     unsigned semsc;          /* bit i set for .semsc<i> */
+    unsigned cl_flags;       /* OpenCL fences and barriers: enum cl_tag bits */
     /* barriers */
     bool arrive;             /* PTX bar.cta.arrive */
     int64_t bar_instance;    /* the constant right after sync/arrive/cbar scope (a VALUE) */
@@ -96,7 +108,8 @@ struct instr {
 struct thread {
     int id;                  /* the N of PN */
     int scope_id[3];         /* placement, innermost first:
-                                PTX {cta, gpu, -}, Vulkan {sg, wg, qf} */
+                                PTX {cta, gpu, -}, Vulkan {sg, wg, qf},
+                                OpenCL {0, wg, dev} */
     int nregs;
     char **reg_names;        /* "r0", ... */
     bool *reg_has_init;
@@ -112,6 +125,7 @@ struct location {
     int64_t init;            /* initial value (0 when not given; a VALUE) */
     int alias_of;            /* location index this one aliases, -1 if none */
     enum proxy alias_proxy;  /* PTX "y @ <proxy> aliases x" */
+    unsigned cl_tags;        /* OpenCL: enum cl_tag bits; 0 in other dialects */
 };
 
 enum assert_kind { A_TRUE, A_AND, A_OR, A_NOT, A_CMP };
@@ -179,6 +193,9 @@ struct litmus *litmus_parse_file(const char *path, struct litmus_error *err);
 /* Reads and parses a file; a ".spvasm" file is SPIR-V assembly translated for
  * grid {T, S, W} (NULL: its @Config header, else 1,1,1). */
 struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct litmus_error *err);
+
+/* A deep copy of an assertion tree (NULL for NULL). */
+struct assertion *assertion_copy(const struct assertion *a);
 
 /* Drops the test's filter (--ignore-filter). */
 void litmus_drop_filter(struct litmus *l);

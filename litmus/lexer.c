@@ -79,9 +79,15 @@ static bool skip_trivia(struct lexer *lx, struct litmus_error *err)
         char c = peek_at(lx, 0);
         if (!at_end(lx) && is_blank(c)) {
             advance_char(lx);
-        } else if (c == '(' && peek_at(lx, 1) == '*') {
+        } else if (c == '(' && peek_at(lx, 1) == '*' && !lx->c_mode) {
             if (!skip_block(lx, "*)", "unterminated comment '(*'", err))
                 return false;
+        } else if (c == '/' && peek_at(lx, 1) == '*' && lx->c_mode) {
+            if (!skip_block(lx, "*/", "unterminated comment '/*'", err))
+                return false;
+        } else if (c == '/' && peek_at(lx, 1) == '/' && lx->c_mode) {
+            while (!at_end(lx) && peek_at(lx, 0) != '\n' && peek_at(lx, 0) != '\r')
+                advance_char(lx);
         } else if (c == '<' && peek_at(lx, 1) == '<') {
             if (!skip_block(lx, ">>", "unterminated '<<' block", err))
                 return false;
@@ -99,6 +105,7 @@ void lexer_init(struct lexer *lx, const char *text, size_t len)
     lx->off = 0;
     lx->line = 1;
     lx->col = 1;
+    lx->c_mode = false;
 }
 
 /* The line:col of byte off of text, counting lines as the lexer does. */
@@ -180,11 +187,35 @@ static bool stray_char(struct lexer *lx, struct litmus_error *err)
     return false;
 }
 
+/* C operators (C mode); TOK_EOF when c (then next) starts none. */
+static enum tok_kind c_operator_kind(char c, char next, int *len)
+{
+    *len = 2;
+    if (c == '&' && next == '&') return TOK_ANDAND;
+    if (c == '|' && next == '|') return TOK_OROR;
+    *len = 1;
+    switch (c) {
+    case '*': return TOK_STAR;
+    case '+': return TOK_PLUS;
+    case '/': return TOK_SLASH;
+    case '^': return TOK_CARET;
+    case '!': return next == '=' ? TOK_EOF : TOK_BANG;
+    default: return TOK_EOF;
+    }
+}
+
 /* Lexes an operator or punctuation token. */
 static bool lex_punct(struct lexer *lx, struct token *tok, struct litmus_error *err)
 {
     char c = peek_at(lx, 0);
     enum tok_kind kind = double_char_kind(c, peek_at(lx, 1));
+    int clen;
+    if (kind == TOK_EOF && lx->c_mode && (kind = c_operator_kind(c, peek_at(lx, 1), &clen)) != TOK_EOF) {
+        tok->kind = kind;
+        for (int i = 0; i < clen; i++)
+            advance_char(lx);
+        return true;
+    }
     if (kind != TOK_EOF) {
         tok->kind = kind;
         advance_char(lx);
@@ -285,7 +316,9 @@ const char *tok_kind_name(enum tok_kind kind)
         [TOK_AMP] = "'&'", [TOK_MINUS] = "'-'", [TOK_TILDE] = "'~'",
         [TOK_AND] = "'/\\'", [TOK_OR] = "'\\/'", [TOK_ASSIGN] = "'='",
         [TOK_EQ] = "'=='", [TOK_NE] = "'!='", [TOK_LT] = "'<'", [TOK_LE] = "'<='",
-        [TOK_GT] = "'>'", [TOK_GE] = "'>='",
+        [TOK_GT] = "'>'", [TOK_GE] = "'>='", [TOK_STAR] = "'*'", [TOK_PLUS] = "'+'",
+        [TOK_SLASH] = "'/'", [TOK_CARET] = "'^'", [TOK_BANG] = "'!'", [TOK_ANDAND] = "'&&'",
+        [TOK_OROR] = "'||'",
     };
     if ((unsigned)kind < sizeof names / sizeof names[0] && names[kind])
         return names[kind];

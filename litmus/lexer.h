@@ -18,7 +18,9 @@ enum tok_kind {
     TOK_AND,        /* the conjunction operator, slash then backslash */
     TOK_OR,         /* the disjunction operator, backslash then slash */
     TOK_ASSIGN,     /* = */
-    TOK_EQ, TOK_NE, TOK_LT, TOK_LE, TOK_GT, TOK_GE
+    TOK_EQ, TOK_NE, TOK_LT, TOK_LE, TOK_GT, TOK_GE,
+    /* C mode only (the OpenCL dialect) */
+    TOK_STAR, TOK_PLUS, TOK_SLASH, TOK_CARET, TOK_BANG, TOK_ANDAND, TOK_OROR
 };
 
 struct token {
@@ -35,6 +37,8 @@ struct lexer {
     size_t len;
     size_t off;
     int line, col;
+    bool c_mode;           /* OpenCL's C: line and block comments of C, C
+                              operators, and no herd comments */
 };
 
 /* Starts lexing text of len bytes at line 1, column 1. */

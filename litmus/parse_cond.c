@@ -36,6 +36,12 @@ static bool parse_assert_register(struct parser *p, const struct token *thread, 
     v->thread = ps_thread_index_at(p, id, thread->pos);
     if (v->thread < 0)
         return false;
+    if (p->lit->dialect == DIALECT_OPENCL) {
+        if (p->tok.kind != TOK_IDENT)
+            return ps_fail_expected(p, "a variable name after ':'");
+        v->reg = opencl_condition_register(p, v->thread, &p->tok);
+        return v->reg >= 0 && ps_advance(p);
+    }
     if (!ps_is_register_name(&p->tok))
         return ps_fail_expected(p, "a register name like r0 after ':'");
     v->reg = ps_names_find(&p->names, register_ns(v->thread), p->tok.text, p->tok.len);

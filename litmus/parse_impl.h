@@ -185,6 +185,10 @@ bool parse_braced_list(struct parser *p, bool (*item_fn)(struct parser *), const
 bool parse_ssw_item(struct parser *p);
 /* Parses "P0@... | P1@... ;". */
 bool parse_thread_header(struct parser *p);
+/* Appends a thread numbered id, declared at pos; NULL on error. */
+struct thread *ps_new_thread(struct parser *p, int id, struct srcpos pos);
+/* Sorts the P numbers for lookup and rejects duplicates (once all threads are in). */
+bool ps_index_threads(struct parser *p);
 /* Applies register initialisations and ssw pairs now that threads are known. */
 bool ps_resolve_pending(struct parser *p);
 
@@ -215,6 +219,15 @@ bool ptx_decode(struct parser *p, const struct mnemonic *m, struct instr *in, co
 
 /* Decodes a Vulkan mnemonic into in and the operand signature. */
 bool vk_decode(struct parser *p, const struct mnemonic *m, struct instr *in, const char **sig);
+
+/* opencl_parse.c */
+
+/* Parses an OpenCL test after its header: initial state, threads, tail. */
+bool opencl_parse_program(struct parser *p);
+/* The register P<thread>:name that a condition names: a local of the
+ * thread, or a pointer parameter (holding the location's address); -1 and
+ * an error when it is neither. */
+int opencl_condition_register(struct parser *p, int thread, const struct token *name);
 
 /* parse_cond.c */
 

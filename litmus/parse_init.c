@@ -18,10 +18,12 @@ bool parse_header(struct parser *p)
         return false;
     if (tok_is(&p->tok, "PTX") || tok_is(&p->tok, "ptx"))
         p->lit->dialect = DIALECT_PTX;
+    else if (tok_is(&p->tok, "OPENCL") || tok_is(&p->tok, "OpenCL"))
+        p->lit->dialect = DIALECT_OPENCL;
     else if (tok_is(&p->tok, "VULKAN") || tok_is(&p->tok, "Vulkan") || tok_is(&p->tok, "vulkan"))
         p->lit->dialect = DIALECT_VULKAN;
     else
-        return ps_fail_expected(p, "'PTX' or 'VULKAN' at the start of the test");
+        return ps_fail_expected(p, "'PTX', 'VULKAN' or 'OPENCL' at the start of the test");
     lexer_read_word(&p->lx, &word);
     p->lit->name = ps_copy_text(word.text, word.len);
     if (!p->lit->name)
@@ -284,27 +286,34 @@ static bool parse_placement(struct parser *p, int scope_id[3])
         && parse_scope_id(p, "qf", &scope_id[2]);
 }
 
-/* Parses one "P0@cta 0,gpu 0" and appends the thread. */
-static bool parse_thread_decl(struct parser *p)
+/* Appends a thread numbered id, declared at pos; NULL on error. */
+struct thread *ps_new_thread(struct parser *p, int id, struct srcpos pos)
 {
     struct litmus *l = p->lit;
-    struct srcpos pos = p->tok.pos;
-    int id;
     if (l->nthreads >= MAX_THREADS)
-        return ps_fail(p, pos, "too many threads (limit %d)", MAX_THREADS);
-    if (!parse_thread_id(p, &id) || !ps_expect(p, TOK_AT, "'@' after thread name"))
-        return false;
+        return ps_fail(p, pos, "too many threads (limit %d)", MAX_THREADS), NULL;
     if (!ps_reserve(p, &l->threads, l->nthreads, &p->threads_cap, sizeof *l->threads))
-        return false;
+        return NULL;
     if (!ps_reserve(p, &p->caps, l->nthreads, &p->caps_cap, sizeof *p->caps)
         || !ps_reserve(p, &p->thread_keys, l->nthreads, &p->thread_keys_cap, sizeof *p->thread_keys))
-        return false;
+        return NULL;
     struct thread *t = &l->threads[l->nthreads];
     memset(t, 0, sizeof *t);
     t->id = id;
     p->thread_keys[l->nthreads] = (struct thread_key){ id, l->nthreads, pos };
     l->nthreads++;
-    return parse_placement(p, t->scope_id);
+    return t;
+}
+
+/* Parses one "P0@cta 0,gpu 0" and appends the thread. */
+static bool parse_thread_decl(struct parser *p)
+{
+    struct srcpos pos = p->tok.pos;
+    int id;
+    if (!parse_thread_id(p, &id) || !ps_expect(p, TOK_AT, "'@' after thread name"))
+        return false;
+    struct thread *t = ps_new_thread(p, id, pos);
+    return t && parse_placement(p, t->scope_id);
 }
 
 static int compare_thread_keys(const void *a, const void *b)
@@ -316,7 +325,7 @@ static int compare_thread_keys(const void *a, const void *b)
 }
 
 /* Sorts the P numbers for lookup and rejects duplicates. */
-static bool index_threads(struct parser *p)
+bool ps_index_threads(struct parser *p)
 {
     int n = p->lit->nthreads;
     qsort(p->thread_keys, (size_t)n, sizeof *p->thread_keys, compare_thread_keys);
@@ -333,7 +342,7 @@ bool parse_thread_header(struct parser *p)
         if (!parse_thread_decl(p))
             return false;
         if (p->tok.kind == TOK_SEMI)
-            return ps_advance(p) && index_threads(p);
+            return ps_advance(p) && ps_index_threads(p);
         if (p->tok.kind != TOK_BAR)
             return ps_fail_expected(p, "'|' or ';' after thread declaration");
         if (!ps_advance(p))

@@ -387,7 +387,11 @@ bool parse_thread_id(struct parser *p, int *id)
 /* Parses the whole test. */
 static bool parse_litmus(struct parser *p)
 {
-    if (!parse_header(p) || !parse_braced_list(p, parse_init_item, "';' or '}' in the initial state")
+    if (!parse_header(p))
+        return false;
+    if (p->lit->dialect == DIALECT_OPENCL)
+        return opencl_parse_program(p);
+    if (!parse_braced_list(p, parse_init_item, "';' or '}' in the initial state")
         || !ps_check_aliases(p))
         return false;
     if (p->lit->dialect == DIALECT_VULKAN && p->tok.kind == TOK_LBRACE

@@ -42,6 +42,7 @@ struct eval {
     int dialect;             /* -1 until a dialect's own name is met */
     struct cat_pos dialect_pos;
     const char *dialect_name;
+    bool dialect_shared;     /* the dialect was noted from a name Vulkan and OpenCL share */
     int nenv, capenv;
     struct env **envs;       /* owned */
 };
@@ -93,6 +94,9 @@ static const char *const vulkan_names[] = {
     "SC0", "SC1", "SC2", "SC3", "SEMSC0", "SEMSC1", "SEMSC2", "SEMSC3", "SG", "WG", "QF", "DV",
     "ssg", "swg", "sqf", "ssw", NULL,
 };
+static const char *const opencl_names[] = { "WI", "ALL", "GLOBAL", "LOCAL", "NAL", "sdv", NULL };
+/* Vulkan names that OpenCL fills too. */
+static const char *const shared_names[] = { "WG", "DV", "swg", "RMW", NULL };
 
 static bool listed(const char *const *names, const char *name)
 {
@@ -105,10 +109,13 @@ static bool listed(const char *const *names, const char *name)
 /* Notes the dialect a base name belongs to; fails on a second dialect. */
 static void note_dialect(struct eval *ev, const char *name, struct cat_pos pos)
 {
-    int d = listed(ptx_names, name) ? DIALECT_PTX : listed(vulkan_names, name) ? DIALECT_VULKAN : -1;
-    if (d < 0 || ev->dialect == d)
+    int d = listed(ptx_names, name) ? DIALECT_PTX : listed(vulkan_names, name) ? DIALECT_VULKAN
+          : listed(opencl_names, name) ? DIALECT_OPENCL : -1;
+    bool shared = listed(shared_names, name);
+    if (d < 0 || ev->dialect == d || (shared && ev->dialect == DIALECT_OPENCL))
         return;
-    if (ev->dialect < 0) {
+    if (ev->dialect < 0 || (d == DIALECT_OPENCL && ev->dialect_shared)) {
+        ev->dialect_shared = shared;
         ev->dialect = d;
         ev->dialect_pos = pos;
         ev->dialect_name = name;

@@ -55,7 +55,7 @@ struct cat_model *cat_model_load(const char *path, char *err, size_t errlen)
     for (int d = 0; d < 2; d++) {
         enum dialect dialect = cm->shape.dialect >= 0 ? (enum dialect)cm->shape.dialect : (enum dialect)d;
         cm->desc[d] = (struct model_desc){
-            .name = cm->name, .dialect = dialect, .co_total = dialect == DIALECT_VULKAN,
+            .name = cm->name, .dialect = dialect, .co_total = dialect != DIALECT_PTX,
             .axioms = cm->shape.axioms, .build = cat_build, .po_facts = no_po_facts,
             .fact_axioms = { "", "", "" }, .data = prog,
         };

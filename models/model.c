@@ -17,6 +17,8 @@ static const struct model_desc models[] = {
       { "consistency-cycle", "consistency-cycle", "consistency-cycle" }, NULL },
     { "vulkan-nochains", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_nochains_build,
       model_vulkan_po_facts, { "consistency-cycle", "consistency-cycle", "consistency-cycle" }, NULL },
+    { "opencl", DIALECT_OPENCL, true, model_opencl_axioms, model_opencl_build, model_opencl_po_facts,
+      { "O-Rf", "O-CohG O-CohL", "O-CohG O-CohL" }, NULL },
 };
 
 #define NMODELS (sizeof models / sizeof models[0])

@@ -85,11 +85,14 @@ void model_ptx60_build(struct cat *m);
 void model_ptx75_build(struct cat *m);
 void model_vulkan_build(struct cat *m);
 void model_vulkan_nochains_build(struct cat *m);
-extern const struct axiom_decl model_ptx60_axioms[], model_ptx75_axioms[], model_vulkan_axioms[];
+void model_opencl_build(struct cat *m);
+extern const struct axiom_decl model_ptx60_axioms[], model_ptx75_axioms[], model_vulkan_axioms[],
+    model_opencl_axioms[];
 /* Their program-order facts (PO_BIT mask) for a before b in one thread,
  * both on one physical location; the argument is next to each. */
 unsigned model_ptx60_po_facts(const struct program *p, int a, int b);
 unsigned model_ptx75_po_facts(const struct program *p, int a, int b);
 unsigned model_vulkan_po_facts(const struct program *p, int a, int b);
+unsigned model_opencl_po_facts(const struct program *p, int a, int b);
 
 #endif

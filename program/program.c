@@ -304,13 +304,18 @@ static void initial_code(struct pthread *pt)
     free(label_at);
 }
 
-/* Dat3M's split of an RMW's order onto its read and write halves. */
-static enum mo rmw_read_mo(enum mo mo)
+/* Dat3M's split of an RMW's order onto its read and write halves (OpenCL,
+ * as C11's loadMO/storeMO: seq_cst stays on both halves). */
+static enum mo rmw_read_mo(enum mo mo, enum dialect d)
 {
+    if (d == DIALECT_OPENCL && mo == MO_SC)
+        return MO_SC;
     return (mo == MO_ACQUIRE || mo == MO_ACQ_REL) ? MO_ACQUIRE : MO_RELAXED;
 }
-static enum mo rmw_write_mo(enum mo mo)
+static enum mo rmw_write_mo(enum mo mo, enum dialect d)
 {
+    if (d == DIALECT_OPENCL && mo == MO_SC)
+        return MO_SC;
     return (mo == MO_RELEASE || mo == MO_ACQ_REL) ? MO_RELEASE : MO_RELAXED;
 }
 
@@ -363,10 +368,10 @@ static void uop_events(struct program *p, int *cap, int t, int i)
     case I_RMW: {
         struct event *r = new_event(p, cap, EV_READ, t, i, in);
         r->rmw = true;
-        r->mo = rmw_read_mo(in->mo);
+        r->mo = rmw_read_mo(in->mo, p->lit->dialect);
         struct event *w = new_event(p, cap, EV_WRITE, t, i, in);
         w->rmw = true;
-        w->mo = rmw_write_mo(in->mo);
+        w->mo = rmw_write_mo(in->mo, p->lit->dialect);
         p->events[p->nevents - 2].rmw_partner = p->nevents - 1;
         w->rmw_partner = p->nevents - 2;
         break;
@@ -464,6 +469,7 @@ int program_scope_level(enum scope s)
     case SCOPE_CTA: case SCOPE_SG: return 0;
     case SCOPE_GPU: case SCOPE_WG: return 1;
     case SCOPE_QF: return 2;
+    case SCOPE_WI: return 0;
     default: return 3;
     }
 }

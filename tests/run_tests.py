@@ -23,6 +23,7 @@ import gallery_tests
 import json_schema_tests
 import layout_tests
 import observables_tests
+import opencl_tests
 import own_tests
 import picture_tests
 import quorum_tests
@@ -82,6 +83,8 @@ GROUPS = [
     ("cuda", "CUDA harness: emitted programs, a handful compiled, hardware logs", lambda: cuda_tests.cuda(record, run)),
     ("corpus", "the labelled corpus scoreboard", corpus_tests.corpus),
     ("spirv", "SPIR-V kernels: own tests, errors, Dat3M's SPIR-V Vulkan suites", lambda: spirv_tests.spirv(record, run)),
+    ("opencl", "OpenCL dialect and model: own tests, errors, --map, the OpenCL suites",
+     lambda: opencl_tests.opencl(record, run)),
     ("cat", "--cat: own cat files, errors; built-ins against their cat files", lambda: cat_tests.cat(record, run)),
     ("vulkan-liveness", "Vulkan liveness suites on both engines", corpus_tests.vulkan_liveness),
     ("ptx-liveness", "PTX liveness suites on both engines", corpus_tests.ptx_liveness_engines),

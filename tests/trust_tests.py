@@ -335,7 +335,10 @@ def documentation(record, run):
                "--transform": "weaken-order", "--emit-transformed": "{tmp}", "--compare-model": "ptx-v6.0",
                "--cat": str(ROOT / "tests" / "cat" / "sc.cat"),
                "--max-states": "1000", "--emit-cuda": "{tmp}/cuda", "--symmetry-key": "last", "--grid": "1,1,1",
-               "--observed": str(ROOT / "tests" / "cuda" / "logs" / "allowed.log"), "--observe": "P1:r0,x", "--graph-dpi": "144"}
+               "--observed": str(ROOT / "tests" / "cuda" / "logs" / "allowed.log"), "--observe": "P1:r0,x", "--graph-dpi": "144",
+               "--map": "ptx"}
+    # the file each option is tried on: a PTX test, or an OpenCL one for --map
+    files = {"--map": str(ROOT / "tests" / "litmus" / "opencl" / "MP-relacq-dev.litmus")}
     needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"],
              "--emit-transformed": ["--transform", "reorder"], "--observe": ["--transform", "weaken-order"],
              "--graph-dpi": ["--graph", "{tmp}/g.png"]}
@@ -346,7 +349,8 @@ def documentation(record, run):
         for o in sorted(valued & set(samples)):
             v = samples[o].format(tmp=tmp)
             extra = [x.format(tmp=tmp) for x in needs.get(o, [])]
-            spaced, joined = run(extra + [o, v, str(GOOD[0])]), run(extra + [f"{o}={v}", str(GOOD[0])])
+            f = files.get(o, str(GOOD[0]))
+            spaced, joined = run(extra + [o, v, f]), run(extra + [f"{o}={v}", f])
             same = [re.sub(r'"time_ms":[^,]*', "", x) for x in (spaced.stdout, joined.stdout)]
             record(joined.returncode == spaced.returncode and same[0] == same[1] and joined.returncode != 1,
                    f"documentation: {o}={v} works as {o} {v} ({joined.returncode}, {joined.stderr!r})")

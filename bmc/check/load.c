@@ -7,10 +7,10 @@
 #include "models/cat_model.h"
 
 /* The model a test is checked under without --model: ptx-v7.5 for PTX,
- * vulkan for Vulkan. */
+ * vulkan for Vulkan, opencl for OpenCL. */
 static const char *default_model(const struct litmus *l)
 {
-    return l->dialect == DIALECT_PTX ? "ptx-v7.5" : "vulkan";
+    return l->dialect == DIALECT_PTX ? "ptx-v7.5" : l->dialect == DIALECT_VULKAN ? "vulkan" : "opencl";
 }
 
 bool check_begin(const char *path, const struct check_opts *o, struct loaded *out, struct check_result *r)

@@ -138,9 +138,21 @@ struct avalue *match_source_observables(const struct litmus *src, const char *ob
     return obs;
 }
 
+/* Whether thread a of src and thread b of tgt are placed alike: the same
+ * scope ids, or, for an OpenCL source and a PTX target (its compilation),
+ * the work-group as the CTA and the device as the GPU. */
+static bool same_place(const struct litmus *src, const struct thread *a, const struct litmus *tgt,
+                       const struct thread *b)
+{
+    if (src->dialect == DIALECT_OPENCL && tgt->dialect == DIALECT_PTX)
+        return a->scope_id[1] == b->scope_id[0] && a->scope_id[2] == b->scope_id[1];
+    return memcmp(a->scope_id, b->scope_id, sizeof b->scope_id) == 0;
+}
+
 bool match_threads(const struct litmus *src, const struct litmus *tgt, char *err, size_t len)
 {
-    if (src->dialect != tgt->dialect) {
+    bool compiled = src->dialect == DIALECT_OPENCL && tgt->dialect == DIALECT_PTX;
+    if (src->dialect != tgt->dialect && !compiled) {
         snprintf(err, len, "the source is a %s test and the target a %s test", dialect_name(src->dialect),
                  dialect_name(tgt->dialect));
         return false;
@@ -157,7 +169,7 @@ bool match_threads(const struct litmus *src, const struct litmus *tgt, char *err
             snprintf(err, len, "thread P%d of the target is not in the source", b->id);
             return false;
         }
-        if (memcmp(src->threads[s].scope_id, b->scope_id, sizeof b->scope_id) != 0) {
+        if (!same_place(src, &src->threads[s], tgt, b)) {
             snprintf(err, len, "thread P%d is placed differently in the source and the target", b->id);
             return false;
         }

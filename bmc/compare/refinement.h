@@ -55,6 +55,14 @@ void refinement_check(struct refinement_source *s, const struct program *t, stru
 void check_refinement(const char *src_path, const char *tgt_path, const struct check_opts *o,
                       struct check_result *r);
 
+/* Compiles the OpenCL test at path by mapping map (bmc/compare/map.h) and
+ * checks the compiled program, under the mapping's model, against the
+ * test under o's model (opencl by default): FAIL names an outcome the
+ * compiled program has and the test does not.  For program_spec, a test
+ * with a race (cat_spec FAIL) passes vacuously: OpenCL leaves its outcomes
+ * undefined, so a compiler owes it none.  Never exits. */
+void check_mapping(const char *path, const char *map, const struct check_opts *o, struct check_result *r);
+
 /* Prints r->details of a refinement or transformation check as text: the
  * observables, herd-style states (the source's, once, then the new one),
  * the witness's reads, and for a transformation one line per site (with

@@ -16,9 +16,16 @@ static const char *kind_name(enum ev_kind k)
 }
 
 /* The Vulkan tags of an event (storage class, scope, atomicity, av/vis...). */
-static cJSON *tags_json(const struct base *b, int e)
+static cJSON *tags_json(const struct base *b, int e, enum dialect d)
 {
+    static const enum base_set opencl[] = { S_WI, S_WG, S_DV, S_ALL_SCOPE, S_GLOBAL, S_LOCAL, S_NAL };
     cJSON *a = cJSON_CreateArray();
+    if (d == DIALECT_OPENCL) {
+        for (size_t k = 0; k < sizeof opencl / sizeof opencl[0]; k++)
+            if (b->sets[opencl[k]]->m[e] == LIT_TRUE)
+                cJSON_AddItemToArray(a, cJSON_CreateString(base_set_names[opencl[k]]));
+        return a;
+    }
     for (int s = S_ATOM; s <= S_DV; s++)
         if (b->sets[s]->m[e] == LIT_TRUE)
             cJSON_AddItemToArray(a, cJSON_CreateString(base_set_names[s]));
@@ -50,8 +57,8 @@ static cJSON *event_json(const struct program *p, const struct concrete *x, cons
         cJSON_AddStringToObject(o, "order", mo_name(ev->mo));
     if (ev->scope != SCOPE_NONE)
         cJSON_AddStringToObject(o, "scope", scope_name(ev->scope));
-    if (p->lit->dialect == DIALECT_VULKAN && ev->in)
-        cJSON_AddItemToObject(o, "tags", tags_json(b, e));
+    if ((p->lit->dialect == DIALECT_VULKAN && ev->in) || p->lit->dialect == DIALECT_OPENCL)
+        cJSON_AddItemToObject(o, "tags", tags_json(b, e, p->lit->dialect));
     if (ev->in && ev->in->pos.line > 0)
         cJSON_AddNumberToObject(o, "line", ev->in->pos.line);
     return o;
@@ -178,7 +185,7 @@ static cJSON *stuck_json(const struct program *p, const struct concrete *x, cons
     return a;
 }
 
-/* Each thread's id and its place in the scope tree ("cta 0, gpu 0"). */
+/* Each thread's id and its place in the scope tree ("cta 0, gpu 0", "wg 0, dev 0"). */
 static cJSON *threads_json(const struct program *p)
 {
     static const char *const ptx[] = { "cta", "gpu" }, *const vk[] = { "sg", "wg", "qf" };
@@ -189,6 +196,8 @@ static cJSON *threads_json(const struct program *p)
         char place[96];
         if (is_ptx)
             snprintf(place, sizeof place, "%s %d, %s %d", ptx[0], th->scope_id[0], ptx[1], th->scope_id[1]);
+        else if (p->lit->dialect == DIALECT_OPENCL)
+            snprintf(place, sizeof place, "wg %d, dev %d", th->scope_id[1], th->scope_id[2]);
         else
             snprintf(place, sizeof place, "%s %d, %s %d, %s %d", vk[0], th->scope_id[0], vk[1],
                      th->scope_id[1], vk[2], th->scope_id[2]);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bmc/check/symmetry.h"
+#include "bmc/compare/map.h"
 #include "bmc/transform/transform.h"
 #include "models/cat_model.h"
 #include "models/model.h"
@@ -15,7 +16,7 @@
 #define NUMBER(x) STRING(x)   /* a macro's value as a string literal */
 
 static const char synopsis[] =
-    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains | --cat FILE]\n"
+    "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains|opencl | --cat FILE]\n"
     "              [--property program_spec|cat_spec|termination[,...]]\n"
     "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
     "              [--grid T,S,W] [--ignore-filter]\n"
@@ -26,7 +27,7 @@ static const char synopsis[] =
     "              [--graph-format dot|svg|png] [--graph-dpi N] [--graph-relations R,...]\n"
     "              [--expect CSV]... [-j N] [--shard K/N]\n"
     "              [--timeout SECONDS] [--max-memory MB]\n"
-    "              [--source SRC | --transform NAME[@LINE] [--emit-transformed DIR]\n"
+    "              [--source SRC | --map MAPPING | --transform NAME[@LINE] [--emit-transformed DIR]\n"
     "               | --necessary-sync | --minimize-sync | --compare-model M2\n"
     "               | --emit-cuda DIR | --observed LOG] [--observe NAME,...]\n"
     "              [FILE|DIR]...\n"
@@ -36,7 +37,7 @@ enum option_id {
     O_MODEL, O_CAT, O_PROPERTY, O_PROGRESS, O_BOUND, O_GRID, O_IGNORE_FILTER, O_NO_AXIOM, O_ENGINE, O_MAX_STATES,
     O_JSON, O_VERBOSE, O_WITNESS,
     O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_DPI, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
-    O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
+    O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_MAP, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
     O_COMPARE_MODEL, O_OBSERVE, O_EMIT_CUDA, O_OBSERVED, O_HELP,
     O_VERSION, O_COUNT
 };
@@ -49,8 +50,9 @@ struct option_spec {
 };
 
 static const struct option_spec options[O_COUNT] = {
-    [O_MODEL] = { "--model", NULL, "M", "ptx-v6.0, ptx-v7.5, vulkan or vulkan-nochains\n"
-                  "(default: ptx-v7.5 for PTX tests, vulkan for VULKAN)" },
+    [O_MODEL] = { "--model", NULL, "M", "ptx-v6.0, ptx-v7.5, vulkan, vulkan-nochains or\n"
+                  "opencl (default: ptx-v7.5 for PTX tests, vulkan for\n"
+                  "VULKAN, opencl for OPENCL)" },
     [O_CAT] = { "--cat", NULL, "FILE", "the model written in the cat language in FILE (with\n"
                 "the stdlib.cat beside it), for every test and in\n"
                 "place of the model a CSV names" },
@@ -97,6 +99,9 @@ static const struct option_spec options[O_COUNT] = {
                        "(default " NUMBER(CLI_DEFAULT_MAX_MEMORY_MB) "; 0: none)" },
     [O_SOURCE] = { "--source", NULL, "SRC", "check that each file adds no outcome to SRC\n"
                    "(termination: no hang; cat_spec: no race)" },
+    [O_MAP] = { "--map", NULL, "MAPPING", "compile each OpenCL file to PTX (ptx, ptx-sc-relaxed,\n"
+                "ptx-sc-release; wrong on purpose: ptx-no-sc-fence,\nptx-relaxed-acquire)\n"
+                "and check that it adds no outcome under ptx-v7.5" },
     [O_TRANSFORM] = { "--transform", NULL, "NAME[@LINE]", "rewrite each file at each site (on LINE) and check\n"
                       "that it adds no outcome: hoist-acquire, remove-spin,\nweaken-order, narrow-scope, "
                       "drop-fence,\ndrop-barrier-semantics or reorder" },
@@ -280,7 +285,7 @@ static bool axiom_of_some_model(const char *name, char *known, size_t len)
 static int set_kind(struct cli *cli, enum job_kind kind, const char *option)
 {
     if (cli->spec.kind != JOB_PLAIN && cli->spec.kind != kind)
-        return usage_error("%s cannot be combined with --source, --transform, --necessary-sync, "
+        return usage_error("%s cannot be combined with --source, --map, --transform, --necessary-sync, "
                            "--minimize-sync, --compare-model, --emit-cuda or --observed", option);
     cli->spec.kind = kind;
     return 0;
@@ -393,6 +398,11 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         return parse_long(v, 0, 1L << 30, &cli->budget.max_memory_mb) ? 0
             : usage_error("--max-memory needs megabytes from 0 (none) to 2^30, not '%s'", v);
     case O_SOURCE: return set_kind(cli, JOB_SOURCE, "--source") || (cli->spec.source = v, 0);
+    case O_MAP:
+        if (!map_known(v))
+            return usage_error("--map needs a mapping (ptx, ptx-sc-relaxed, ptx-sc-release, ptx-no-sc-fence "
+                               "or ptx-relaxed-acquire), not '%s'", v);
+        return set_kind(cli, JOB_MAP, "--map") || (cli->spec.map = v, 0);
     case O_TRANSFORM: {
         char err[256];
         enum transform_kind k;
@@ -552,9 +562,9 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
                            "checks of the SAT engine, and no check here is one");
     bool comparison = cli->spec.kind == JOB_SOURCE || cli->spec.kind == JOB_TRANSFORM
                       || cli->spec.kind == JOB_NECESSARY_SYNC || cli->spec.kind == JOB_MINIMIZE_SYNC
-                      || cli->spec.kind == JOB_COMPARE_MODEL;
+                      || cli->spec.kind == JOB_COMPARE_MODEL || cli->spec.kind == JOB_MAP;
     if (cli->opts.observe && (!comparison || (!program_spec && jobs->n > 0)))
-        return usage_error("%s", "--observe chooses what the outcomes of --source, --transform, --necessary-sync, "
+        return usage_error("%s", "--observe chooses what the outcomes of --source, --map, --transform, --necessary-sync, "
                            "--minimize-sync and --compare-model compare (program_spec)");
     if (cli->spec.emit_dir && cli->spec.kind != JOB_TRANSFORM)
         return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
@@ -568,7 +578,7 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
         return usage_error("%s", "--observed enumerates the allowed outcomes and explains each forbidden one "
                            "with the SAT engine: no --engine oracle, --outcomes or --explain");
     if (cli->spec.kind != JOB_PLAIN && (cli->opts.oracle || cli->opts.outcomes))
-        return usage_error("%s", "--source, --transform, --necessary-sync, --minimize-sync and --compare-model "
+        return usage_error("%s", "--source, --map, --transform, --necessary-sync, --minimize-sync and --compare-model "
                            "compare outcome sets with the SAT engine: no --engine oracle or --outcomes");
     if (cli->graph_path && cli->graph_dir)
         return usage_error("%s", "--graph FILE draws one check, --graph-dir DIR one per check: give one");

@@ -13,6 +13,7 @@ void check_job(const char *path, const struct job_spec *spec, const struct check
     switch (spec->kind) {
     case JOB_PLAIN: check_file(path, o, r); return;
     case JOB_SOURCE: check_refinement(spec->source, path, o, r); return;
+    case JOB_MAP: check_mapping(path, spec->map, o, r); return;
     case JOB_TRANSFORM:
         check_transform(path, spec->transform, spec->transform_line, spec->emit_dir, o, r);
         return;

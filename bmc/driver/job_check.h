@@ -12,6 +12,7 @@
 enum job_kind {
     JOB_PLAIN,               /* the file's own property */
     JOB_SOURCE,              /* --source: the file refines source */
+    JOB_MAP,                 /* --map MAPPING: its compilation refines the file */
     JOB_TRANSFORM,           /* --transform NAME[@LINE] */
     JOB_NECESSARY_SYNC,      /* --necessary-sync */
     JOB_MINIMIZE_SYNC,       /* --minimize-sync */
@@ -24,6 +25,7 @@ enum job_kind {
 struct job_spec {
     enum job_kind kind;
     const char *source;      /* JOB_SOURCE: the source program's file */
+    const char *map;         /* JOB_MAP: the mapping (bmc/compare/map.h) */
     enum transform_kind transform;   /* JOB_TRANSFORM: which one */
     int transform_line;      /* JOB_TRANSFORM: only sites on this line; 0: all */
     const char *emit_dir;    /* JOB_TRANSFORM: write the rewritten programs here */

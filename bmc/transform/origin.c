@@ -12,6 +12,12 @@ bool origin_begin(struct origin *g, const char *path, const struct check_opts *o
     if (!check_begin(path, o, &g->prog, r))
         return false;
     g->lit = g->prog.lit;
+    if (g->lit->dialect == DIALECT_OPENCL) {   /* rewrites go through the printer, which writes PTX and Vulkan */
+        r->verdict = V_ERROR;
+        snprintf(r->reason, sizeof r->reason, "%s: error: transformations and synchronisation searches do not "
+                 "rewrite OpenCL tests (--source compares two of them)", path);
+        return false;
+    }
     g->src_ready = refinement_source_init(&g->src, g->prog.p, g->prog.md, o, r);
     return g->src_ready;
 }

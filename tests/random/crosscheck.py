@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Random cross-check of gpubmc: generates N programs from a seed (gen.py)
-and compares, for program_spec and cat_spec under each model of the
-program's dialect (ptx-v6.0 and ptx-v7.5; vulkan and vulkan-nochains):
+"""Random cross-check of gpubmc: generates N programs from a seed (gen.py),
+and a quarter as many OpenCL programs (gen_opencl.py), and compares, for
+program_spec and cat_spec under each model of the program's dialect
+(ptx-v6.0 and ptx-v7.5; vulkan and vulkan-nochains; opencl):
 
     the SAT engine  vs  --engine oracle  vs  --no-symmetry  vs  --symmetry-key last
 
@@ -26,7 +27,8 @@ others, and those it gives up on (over its own limit, or no output for
 
     crosscheck.py -n 2000 --seed 1 --keep build/crosscheck-failures
 
-Reproduce one program: gen.py --seed S --index I (printed with each failure).
+Reproduce one program: gen.py --seed S --index I, or gen_opencl.py for an
+OpenCL one (printed with each failure).
 """
 import argparse, collections, json, os, pathlib, random, re, resource, select, shutil, signal
 import subprocess, sys, tempfile, time
@@ -35,8 +37,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 import gen  # noqa: E402
+import gen_opencl  # noqa: E402
 
-MODELS = {"ptx": ["ptx-v6.0", "ptx-v7.5"], "vulkan": ["vulkan", "vulkan-nochains"]}
+MODELS = {"ptx": ["ptx-v6.0", "ptx-v7.5"], "vulkan": ["vulkan", "vulkan-nochains"], "opencl": ["opencl"]}
 PROPS = ["program_spec", "cat_spec"]
 OTHER_PROGRESS = ["hsa", "obe", "hsa_obe", "lobe", "unfair"]
 
@@ -197,16 +200,19 @@ def empty_set_failures(results, filtered):
                 yield "no final state: termination PASS not vacuous", f"{k[0]}: {r['reason']}"
 
 
-def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report=print, show=3, exclude=()):
-    """Generates and checks n programs; returns a summary dict."""
+def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report=print, show=3, exclude=(),
+               opencl=None):
+    """Generates and checks n programs and opencl OpenCL programs (default
+    n // 4); returns a summary dict."""
     t0 = time.monotonic()
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     rng = random.Random(seed)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="gpubmc-cross-"))
     groups = collections.defaultdict(list)          # (dialect, bound) -> files
     meta = {}
-    for i in range(n):
-        text, dialect, bound, est = gen.generate(seed, i, exclude=exclude)
+    programs = [(i, gen.generate(seed, i, exclude=exclude)) for i in range(n)]
+    programs += [(i, gen_opencl.generate(seed, i)) for i in range(n // 4 if opencl is None else opencl)]
+    for i, (text, dialect, bound, est) in programs:
         d = tmp / f"{dialect}-b{bound}"
         d.mkdir(exist_ok=True)
         f = str(d / f"p{i:05d}.litmus")
@@ -315,7 +321,8 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
             shutil.copy(f, keep / name)
             index.append(f"{name}\t{kind}\t{detail}\n")
             if k < show:
-                report(f"FAIL crosscheck {kind}: {keep / name} (gen.py --seed {seed} --index {i}): {detail}")
+                tool = "gen_opencl.py" if dialect == "opencl" else "gen.py"
+                report(f"FAIL crosscheck {kind}: {keep / name} ({tool} --seed {seed} --index {i}): {detail}")
         if len(items) > show:
             report(f"FAIL crosscheck {kind}: ... and {len(items) - show} more programs of this kind in {keep}")
     if index:
@@ -326,7 +333,7 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds["gpubmc cpu"] = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
     seconds["generate"] = gen_secs
-    summary = {"seed": seed, "split": dict(seconds), "programs": n, "checks": checks, "compared": compared,
+    summary = {"seed": seed, "split": dict(seconds), "programs": len(programs), "checks": checks, "compared": compared,
                "failing_programs": len({f for _, f, _ in failures}),
                "kinds": {k: len(v) for k, v in kinds.items()}, "skipped": dict(skipped),
                "seconds": secs, "processes": batch.processes, "reruns": batch.reruns,
@@ -336,7 +343,7 @@ def crosscheck(n, seed, binary, keep, jobs=2, oracle_max=3000, stall=5.0, report
 
 def print_summary(s, report=print):
     report(f"crosscheck seed {s['seed']}: {s['programs']} programs ({s['dialects'].get('ptx', 0)} PTX, "
-           f"{s['dialects'].get('vulkan', 0)} Vulkan), {s['checks']} checks in {s['processes']} gpubmc batches "
+           f"{s['dialects'].get('vulkan', 0)} Vulkan, {s['dialects'].get('opencl', 0)} OpenCL), {s['checks']} checks in {s['processes']} gpubmc batches "
            f"(+{s['reruns']} re-run after a worker died), "
            f"{s['seconds']:.1f} s ({s['programs'] * 60 / max(s['seconds'], 1e-9):.0f} programs/min); "
            f"{s['failing_programs']} failing programs in {len(s['kinds'])} kinds")

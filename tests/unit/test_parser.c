@@ -373,8 +373,8 @@ static void test_comments_and_configs_are_skipped(void **state)
 static void test_syntax_errors(void **state)
 {
     (void)state;
-    expect_error("", 1, 1, "expected 'PTX' or 'VULKAN'");
-    expect_error("C test\n{}", 1, 1, "expected 'PTX' or 'VULKAN'");
+    expect_error("", 1, 1, "expected 'PTX', 'VULKAN' or 'OPENCL'");
+    expect_error("C test\n{}", 1, 1, "expected 'PTX', 'VULKAN' or 'OPENCL'");
     expect_error("PTX t\nno brace", 2, 9, "expected '{'");
     expect_error("PTX t \"open", 1, 7, "unterminated string");
     expect_error("PTX t\n{ x=0; }\n (* never closed\nP0@cta 0,gpu 0;", 3, 2, "unterminated comment");
