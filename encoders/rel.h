@@ -60,6 +60,7 @@ struct rel {
     struct rel_rows *cols;   /* the rows of the inverse, once asked for */
     struct row_store *store; /* the rows read one by one so far (a lazy relation) */
     bool *enumerated[2];     /* per row (column): enumerated once; a second time keeps it */
+    unsigned char *lookups;  /* REL_UNION, per row: pairs looked up one by one so far */
     struct row_store *cstore; /* the columns kept so */
     int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
     long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */
