@@ -66,13 +66,21 @@ lit symexec_cmp(struct cnf *c, enum cmpop op, struct bv x, struct bv y)
     return LIT_FALSE;
 }
 
-static struct state state_new(struct tctx *x)
+/* A state whose arrays are allocated and not yet filled. */
+static struct state state_alloc(struct tctx *x)
 {
     struct state st;
     st.regs = xcalloc((size_t)x->nregs, sizeof *st.regs);
-    for (int r = 0; r < x->nregs; r++)
-        st.regs[r] = bv_const(0);
     st.dep = xcalloc((size_t)x->nregs * x->nev, sizeof *st.dep);
+    return st;
+}
+
+static struct state state_new(struct tctx *x)
+{
+    struct state st = state_alloc(x);
+    struct bv zero = bv_const(0);
+    for (int r = 0; r < x->nregs; r++)
+        st.regs[r] = zero;
     for (int i = 0; i < x->nregs * x->nev; i++)
         st.dep[i] = LIT_FALSE;
     return st;
@@ -80,7 +88,7 @@ static struct state state_new(struct tctx *x)
 
 static struct state state_copy(struct tctx *x, const struct state *from)
 {
-    struct state st = state_new(x);
+    struct state st = state_alloc(x);
     memcpy(st.regs, from->regs, (size_t)x->nregs * sizeof *st.regs);
     memcpy(st.dep, from->dep, (size_t)x->nregs * x->nev * sizeof *st.dep);
     return st;
