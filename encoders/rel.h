@@ -13,7 +13,8 @@
  *  - unions, intersections, differences, inverses and compositions are
  *    lazy: a pair is computed when asked, and a row by enumerating the
  *    operand with the fewest candidates (the intersection of a huge static
- *    relation with a sparse one costs the sparse one);
+ *    relation with a sparse one costs the sparse one); a union's row asked
+ *    for pair by pair a few times is enumerated once and kept;
  *  - closures (built when first read) and the rows that compositions and
  *    closures read are materialized as sorted rows of literals.
  * Sets are the events of a static tag set, each with the literal exec_i.
