@@ -14,6 +14,29 @@ static void same_value_if(struct cnf *c, lit cond, const struct bv *a, const str
     }
 }
 
+/* The writes (and initial writes) of each physical location, in event
+ * order: writes_at[l] .. writes_at[l + 1] index into writes. */
+struct location_writes { int *at, *writes; };
+
+static struct location_writes writes_by_location(const struct program *p)
+{
+    int nl = p->lit->nlocs, n = p->nevents;
+    struct location_writes lw = { xcalloc((size_t)nl + 2, sizeof(int)), xcalloc((size_t)n + 1, sizeof(int)) };
+    int *fill = xcalloc((size_t)nl + 1, sizeof *fill);
+    for (int e = 0; e < n; e++)
+        if (event_is_write(&p->events[e]) && p->events[e].loc >= 0)
+            lw.at[program_root_location(p->lit, p->events[e].loc) + 1]++;
+    for (int l = 0; l < nl; l++)
+        lw.at[l + 1] += lw.at[l];
+    for (int e = 0; e < n; e++)
+        if (event_is_write(&p->events[e]) && p->events[e].loc >= 0) {
+            int l = program_root_location(p->lit, p->events[e].loc);
+            lw.writes[lw.at[l] + fill[l]++] = e;
+        }
+    free(fill);
+    return lw;
+}
+
 static void encode_rf(struct cnf *c, const struct program *p, const struct skeleton *sk,
                       struct exec_enc *x)
 {
@@ -21,12 +44,14 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
     lit *choices = xcalloc((size_t)n + 1, sizeof *choices);
     struct rel_builder rf;
     rel_builder_init(&rf);
+    struct location_writes lw = writes_by_location(p);
     for (int r = 0; r < n; r++) {
         const struct event *er = &p->events[r];
         if (er->kind != EV_READ || x->sx.exec[r] == LIT_FALSE)
             continue;
-        int k = 0;
-        for (int w = 0; w < n; w++) {
+        int k = 0, root = er->loc >= 0 ? program_root_location(p->lit, er->loc) : -1;
+        for (int q = root >= 0 ? lw.at[root] : 0, end = root >= 0 ? lw.at[root + 1] : 0; q < end; q++) {
+            int w = lw.writes[q];   /* rf joins only a write and a read of one location */
             if (!base_rf_possible(sk, p, w, r))
                 continue;
             lit both = cnf_and(c, x->sx.exec[w], x->sx.exec[r]);
@@ -42,6 +67,8 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
         cnf_clause(c, choices, k + 1);
         cnf_at_most_one(c, choices, k);
     }
+    free(lw.at);
+    free(lw.writes);
     free(choices);
     x->base.rels[R_RF] = rel_build(x->base.arena, &rf, false);
 }

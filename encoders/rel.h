@@ -13,7 +13,8 @@
  *  - unions, intersections, differences, inverses and compositions are
  *    lazy: a pair is computed when asked, and a row by enumerating the
  *    operand with the fewest candidates (the intersection of a huge static
- *    relation with a sparse one costs the sparse one);
+ *    relation with a sparse one costs the sparse one); a union's row asked
+ *    for pair by pair a few times is enumerated once and kept;
  *  - closures (built when first read) and the rows that compositions and
  *    closures read are materialized as sorted rows of literals.
  * Sets are the events of a static tag set, each with the literal exec_i.
@@ -60,6 +61,7 @@ struct rel {
     struct rel_rows *cols;   /* the rows of the inverse, once asked for */
     struct row_store *store; /* the rows read one by one so far (a lazy relation) */
     bool *enumerated[2];     /* per row (column): enumerated once; a second time keeps it */
+    unsigned char *lookups;  /* REL_UNION, per row: pairs looked up one by one so far */
     struct row_store *cstore; /* the columns kept so */
     int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
     long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */

@@ -142,6 +142,23 @@ static lit seq_at(struct rels *A, const struct rel *r, int i, int j)
     return acc;
 }
 
+/* A union's row asked for pair by pair this many times is made whole and
+ * kept: one enumeration (each operand by its cheapest way), then a binary
+ * search per pair, instead of a walk down every operand per pair (a filter
+ * over a wide static relation, such as loc & (a | b | ...), looks up every
+ * candidate of a row).  Other operations stay pair by pair: a composition's
+ * row costs far more than a few of its pairs. */
+#define ROW_LOOKUPS_KEEP 3
+
+/* Counts a lookup in row i of r; true when the row should be kept now. */
+static bool keep_row_now(const struct rel *r, int i)
+{
+    unsigned char **seen = &((struct rel *)r)->lookups;
+    if (!*seen)
+        *seen = rels_alloc(r->home, (size_t)r->n, sizeof **seen);
+    return ++(*seen)[i] >= ROW_LOOKUPS_KEEP;
+}
+
 lit rel_at(struct rels *A, const struct rel *r, int i, int j)
 {
     if (r->rows) {
@@ -161,6 +178,12 @@ lit rel_at(struct rels *A, const struct rel *r, int i, int j)
                 hi = mid;
         }
         return lo < r->store->len[i] && cols[lo] == j ? r->store->val[i][lo] : LIT_FALSE;
+    }
+    if (r->op == REL_UNION && keep_row_now(r, i)) {
+        const int *cols;
+        const lit *lits;
+        rel_row_of(A, r, i, &cols, &lits);   /* now in r->store: answered from there */
+        return rel_at(A, r, i, j);
     }
     const struct rel *x = r->a, *y = r->b;
     lit l;

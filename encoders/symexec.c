@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encoders/read_domain.h"
 #include "util/xalloc.h"
 
 /* Register values and, per register, which reads of the thread it depends on. */
@@ -33,6 +34,7 @@ struct tctx {
     struct bv **snapshot;    /* per micro-op index of a loop head: live regs
                                 as the iteration is entered */
     int *iter_at_head;       /* per micro-op index of a loop head: its sx_iteration */
+    const struct read_domain *dom;   /* the bits each location's reads can see */
 };
 
 struct bv symexec_binop(struct cnf *c, enum binop op, struct bv x, struct bv y)
@@ -64,13 +66,21 @@ lit symexec_cmp(struct cnf *c, enum cmpop op, struct bv x, struct bv y)
     return LIT_FALSE;
 }
 
-static struct state state_new(struct tctx *x)
+/* A state whose arrays are allocated and not yet filled. */
+static struct state state_alloc(struct tctx *x)
 {
     struct state st;
     st.regs = xcalloc((size_t)x->nregs, sizeof *st.regs);
-    for (int r = 0; r < x->nregs; r++)
-        st.regs[r] = bv_const(0);
     st.dep = xcalloc((size_t)x->nregs * x->nev, sizeof *st.dep);
+    return st;
+}
+
+static struct state state_new(struct tctx *x)
+{
+    struct state st = state_alloc(x);
+    struct bv zero = bv_const(0);
+    for (int r = 0; r < x->nregs; r++)
+        st.regs[r] = zero;
     for (int i = 0; i < x->nregs * x->nev; i++)
         st.dep[i] = LIT_FALSE;
     return st;
@@ -78,7 +88,7 @@ static struct state state_new(struct tctx *x)
 
 static struct state state_copy(struct tctx *x, const struct state *from)
 {
-    struct state st = state_new(x);
+    struct state st = state_alloc(x);
     memcpy(st.regs, from->regs, (size_t)x->nregs * sizeof *st.regs);
     memcpy(st.dep, from->dep, (size_t)x->nregs * x->nev * sizeof *st.dep);
     return st;
@@ -274,7 +284,7 @@ static void exec_memory(struct tctx *x, struct state *st, const struct uop *u, l
     for (int q = 0; q < x->nev; q++)
         dep1[q] = x->first + q == e ? LIT_TRUE : LIT_FALSE;
     if (in->kind == I_LOAD) {
-        s->val[e] = bv_fresh(x->c);
+        s->val[e] = read_domain_value(x->c, x->dom, x->p, x->p->events[e].loc);
         set_reg(x, st, in->dst, s->val[e], dep1);
     } else if (in->kind == I_STORE) {
         s->val[e] = operand(st, &in->a);
@@ -472,10 +482,11 @@ static lit maybe_halt(struct tctx *x, lit guard, int i)
     return cnf_and(x->c, guard, -stop);
 }
 
-static void run_thread(struct cnf *c, const struct program *p, struct symexec *s, int t, int mode)
+static void run_thread(struct cnf *c, const struct program *p, struct symexec *s, int t, int mode,
+                       const struct read_domain *dom)
 {
     const struct pthread *pt = &p->threads[t];
-    struct tctx x = { .c = c, .p = p, .s = s, .t = t, .mode = mode, .nregs = pt->src->nregs,
+    struct tctx x = { .c = c, .p = p, .s = s, .t = t, .mode = mode, .dom = dom, .nregs = pt->src->nregs,
                       .nev = pt->nevents, .first = pt->first_event };
     int n = pt->ncode;
     s->halt_at[t] = xcalloc((size_t)n + 1, sizeof **s->halt_at);
@@ -561,10 +572,13 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
     s->niters = 0;
     s->iters = NULL;
     s->final_regs = xcalloc((size_t)nt, sizeof *s->final_regs);
+    struct read_domain dom;
+    read_domain_build(p, &dom);
     for (int t = 0; t < p->nthreads; t++) {
         s->bound_hit[t] = s->spins[t] = s->halted[t] = s->repeats[t] = LIT_FALSE;
-        run_thread(c, p, s, t, mode);
+        run_thread(c, p, s, t, mode, &dom);
     }
+    read_domain_free(&dom);
 }
 
 void symexec_free(const struct program *p, struct symexec *s)

@@ -1,0 +1,32 @@
+/* The values a read can return, known before any rf literal exists: per
+ * physical location, the bits that are 0 (or 1) in every value written to
+ * it.  A read takes its value from a write to its location (rf only joins
+ * such pairs, base_rf_candidate), so a bit that every such write stores as
+ * a constant 0 (1) is 0 (1) in the read too and needs no variable, no rf
+ * equality clause and no gate downstream. */
+#ifndef GPUBMC_READ_DOMAIN_H
+#define GPUBMC_READ_DOMAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "encoders/bv.h"
+#include "program/program.h"
+
+struct read_domain {
+    int nlocs;
+    bool *known;       /* per root location: every write to it stores a constant */
+    uint32_t *any;     /* the OR of those constants */
+    uint32_t *all;     /* their AND */
+};
+
+/* The domains of p's locations: every initial value and constant store
+ * counted; a store of a register or an RMW's write makes its location unknown. */
+void read_domain_build(const struct program *p, struct read_domain *d);
+/* A value for a read of location loc: constant bits where every write to
+ * loc agrees, a fresh variable for each other bit. */
+struct bv read_domain_value(struct cnf *c, const struct read_domain *d, const struct program *p, int loc);
+/* Frees what read_domain_build allocated. */
+void read_domain_free(struct read_domain *d);
+
+#endif
