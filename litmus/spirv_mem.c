@@ -230,6 +230,8 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
                             "inputs are not supported", in->op->name, tr_name(t, o->var));
     if (p.reg < 0) {
         const struct leaf *l = tr_leaf_at(t, p.obj, p.off + rel, size);
+        if (!l && tr_grow(t, p.obj, p.off + rel))
+            l = tr_leaf_at(t, p.obj, p.off + rel, size);
         if (!l)
             return spv_fail(t->err, in->pos, "%s: no %d-byte element at byte %lld of %%%s (mixed-size or "
                             "out-of-bounds access)", in->op->name, size, (long long)(p.off + rel),
@@ -260,8 +262,15 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
     if (!hits)
         return spv_fail(t->err, in->pos, "%s: the index reaches no %d-byte element of %%%s", in->op->name, size,
                         tr_name(t, o->var));
-    /* an index out of bounds: the thread stops here for ever */
+    /* an index out of bounds: the thread stops here for ever; past the
+       length gpubmc chose for a host-sized array, the host's array may go on,
+       so the thread counts up for ever instead: a loop that runs past every
+       bound, which makes a verdict that reaches it UNKNOWN */
     em_place(t, trap, in);
+    if (t->ty[o->type].host_sized) {
+        int r = em_reg(t);
+        em_local(t, r, OP_ADD, v_reg(r, -1), v_const(1, -1), in);
+    }
     em_goto(t, trap, in);
     em_place(t, end, in);
     return true;

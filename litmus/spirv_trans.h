@@ -23,6 +23,9 @@ struct ty {
     int64_t *moff;          /* member offsets (Offset decorations, else packed) */
     int64_t stride;         /* ArrayStride decoration (arrays, pointers), 0 when none */
     int sclass;             /* TY_POINTER: the StorageClass enumerant value */
+    bool host_sized;        /* TY_ARRAY: the host chooses the length (clspv's
+                               ArgumentWorkgroup): a variable of this type has
+                               as many elements as its accesses reach */
 };
 
 /* A scalar slot of a memory object, at a byte offset. */
@@ -43,6 +46,7 @@ struct obj {
     int type;               /* pointee type */
     int nleaf;
     struct leaf *leaf;
+    int64_t nelem;          /* host-sized array objects: elements laid out */
 };
 
 struct cnd;
@@ -109,6 +113,7 @@ struct trans {
     struct val *globals;    /* per id: module-level values of this thread */
     int *private_obj;       /* per id: this thread's object for a private variable */
     int *wg_obj;            /* per id x workgroup: object of a workgroup variable */
+    int64_t *host_len;      /* per type id: the length of a host-sized array (0: not yet chosen) */
     int *block_label;       /* per id, the current frame's labels (reset per call) */
     int barrier_count;
     int first_function;     /* instruction index of the first OpFunction */
@@ -139,6 +144,11 @@ void *tr_alloc(struct trans *t, size_t size);
 /* Creates the memory object of variable var for the current thread
  * (shared ones once); its index, or -1 with err filled. */
 int tr_object(struct trans *t, const struct spv_inst *var);
+
+/* Grows object o, a variable of a host-sized array type, to the element
+ * holding byte offset off; false (err untouched) when o is not one or off
+ * lies before it. */
+bool tr_grow(struct trans *t, int o, int64_t off);
 
 /* The leaf of object o at byte offset off of size bytes, or NULL. */
 const struct leaf *tr_leaf_at(const struct trans *t, int o, int64_t off, int size);
