@@ -217,6 +217,46 @@ static bool arith_scalar(struct trans *t, const struct spv_inst *in, struct val 
     return binop_reg(t, in, a, b, out);
 }
 
+/* 64-bit integer arithmetic, on values kept in 32 bits (exact while every
+ * value fits in 32 bits signed): bitwise operations are exact; a constant
+ * result outside that range is refused; an addition or subtraction of
+ * registers that leaves it diverts the path (em_check_wide). */
+static bool wide_scalar(struct trans *t, const struct spv_inst *in, struct val a, struct val b, struct val *out)
+{
+    const char *op = in->op->name;
+    bool add = !strcmp(op, "OpIAdd"), sub = !strcmp(op, "OpISub"), mul = !strcmp(op, "OpIMul");
+    bool bitwise = !strncmp(op, "OpBitwise", 9);
+    a = em_scalar(t, a, in);
+    b = em_scalar(t, b, in);
+    if (a.k == V_CONST && b.k == V_CONST && (add || sub || mul)) {
+        int64_t r = add ? a.c + b.c : sub ? a.c - b.c : a.c * b.c;    /* a.c, b.c within 32 bits */
+        if (r < INT32_MIN || r > INT32_MAX)
+            return spv_fail(t->err, in->pos, "%s: the 64-bit result %lld is out of the 32-bit range gpubmc "
+                            "computes in", op, (long long)r);
+        *out = v_const(r, in->rtype);
+        return true;
+    }
+    if (bitwise)
+        return arith_scalar(t, in, a, b, out);
+    if (mul && (a.k == V_CONST || b.k == V_CONST)) {    /* x * c stays in range while x does between bounds */
+        struct val x = a.k == V_CONST ? b : a;
+        int64_t c = a.k == V_CONST ? a.c : b.c;
+        if (c > 0)
+            em_check_range(t, x, INT32_MIN / c, INT32_MAX / c, in);
+        else if (c < 0)
+            em_check_range(t, x, INT32_MAX / c, INT32_MIN / c, in);
+        return arith_scalar(t, in, a, b, out);
+    }
+    if (!add && !sub)
+        return spv_fail(t->err, in->pos, "%s: of 64-bit integer arithmetic on values read from memory, only "
+                        "addition, subtraction, multiplication by a constant and bitwise operations are supported",
+                        op);
+    if (!arith_scalar(t, in, a, b, out))
+        return false;
+    em_check_wide(t, add ? OP_ADD : OP_SUB, a, b, out->reg, in);
+    return true;
+}
+
 static struct cnd *new_cnd(struct trans *t, enum cnd_kind k)
 {
     struct cnd *c = tr_alloc(t, sizeof *c);
@@ -835,8 +875,10 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         struct spv_inst tmp = *in;
         const char *as = spv_is(in, "OpNot") ? "OpBitwiseXor" : "OpISub";
         tmp.op = spv_grammar_op(t->m->g, as, strlen(as));
-        return spv_is(in, "OpNot") ? componentwise(t, &tmp, a, v_const(-1, -1), arith_scalar, res)
-                                   : componentwise(t, &tmp, v_const(0, -1), a, arith_scalar, res);
+        int st = scalar_type_of(t, in->result);
+        scalar_fn f = st >= 0 && tr_is_wide_int(t, st) ? wide_scalar : arith_scalar;
+        return spv_is(in, "OpNot") ? componentwise(t, &tmp, a, v_const(-1, -1), f, res)
+                                   : componentwise(t, &tmp, v_const(0, -1), a, f, res);
     }
     static const char *ariths[] = { "OpIAdd", "OpISub", "OpIMul", "OpUDiv", "OpSDiv", "OpUMod", "OpSRem", "OpSMod",
                                     "OpShiftLeftLogical", "OpShiftRightLogical", "OpShiftRightArithmetic",
@@ -848,9 +890,10 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
             const struct ty *y = &t->ty[in->rtype];
             if (!check_int_operands(t, in, 0, 1, false))
                 return false;
-            if ((y->k == TY_INT && y->width != 32) || y->k == TY_FLOAT)
-                return spv_fail(t->err, in->pos, "%s: only 32-bit integer arithmetic is supported", n);
-            return componentwise(t, in, a, b, arith_scalar, res);
+            bool wide = y->k == TY_INT && y->width == 64;
+            if ((y->k == TY_INT && y->width != 32 && !wide) || y->k == TY_FLOAT)
+                return spv_fail(t->err, in->pos, "%s: only 32- and 64-bit integer arithmetic is supported", n);
+            return componentwise(t, in, a, b, wide ? wide_scalar : arith_scalar, res);
         }
     if (strstr(n, "Equal") || strstr(n, "LessThan") || strstr(n, "GreaterThan")) {
         if (strncmp(n, "OpI", 3) && strncmp(n, "OpU", 3) && strncmp(n, "OpS", 3) && strncmp(n, "OpLogical", 9))

@@ -267,10 +267,8 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
        so the thread counts up for ever instead: a loop that runs past every
        bound, which makes a verdict that reaches it UNKNOWN */
     em_place(t, trap, in);
-    if (t->ty[o->type].host_sized) {
-        int r = em_reg(t);
-        em_local(t, r, OP_ADD, v_reg(r, -1), v_const(1, -1), in);
-    }
+    if (t->ty[o->type].host_sized)
+        em_diverge(t, in);
     em_goto(t, trap, in);
     em_place(t, end, in);
     return true;
@@ -418,8 +416,9 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
     if (!get_ptr(t, fr, &in->args[0], &p))
         return false;
     int type = t->ty[p.type].elem;
-    if (!tr_is_scalar(t, type) || t->ty[type].k != TY_INT)
-        return spv_fail(t->err, in->pos, "%s: atomics on anything but 32-bit integers are not supported",
+    bool wide = tr_is_wide_int(t, type);
+    if ((!tr_is_scalar(t, type) && !wide) || t->ty[type].k != TY_INT)
+        return spv_fail(t->err, in->pos, "%s: atomics on anything but 32- and 64-bit integers are not supported",
                         in->op->name);
     struct acc a = { .atomic = true, .kind = I_RMW, .flags = VK_ATOMIC | VK_NONPRIV };
     a.a = a.b = v_const(0, -1);
@@ -486,8 +485,16 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
         }
     }
     int dst = a.kind == I_STORE ? -1 : em_reg(t);
-    if (!access_scalar(t, p, 0, 4, &a, dst, in))
+    if (!access_scalar(t, p, 0, wide ? 8 : 4, &a, dst, in))
         return false;
+    if (wide && (a.op == OP_ADD || a.op == OP_SUB) && a.kind == I_RMW) {
+        /* the value written, old op operand, must stay within 32 bits: an
+           execution where it does not is diverted here (its other threads
+           may have read it, but such an execution is never a witness) */
+        int r = em_reg(t);
+        em_local(t, r, a.op, v_reg(dst, -1), a.a, in);
+        em_check_wide(t, a.op, v_reg(dst, -1), a.a, r, in);
+    }
     if (dst >= 0)
         *out = v_reg(dst, in->rtype);
     return true;

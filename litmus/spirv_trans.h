@@ -184,6 +184,15 @@ void em_local(struct trans *t, int dst, enum binop op, struct val a, struct val 
 /* dst = v for a scalar value. */
 void em_move(struct trans *t, int dst, struct val v, const struct spv_inst *in);
 
+/* A loop that counts up for ever, here (a verdict reaching it is UNKNOWN). */
+void em_diverge(struct trans *t, const struct spv_inst *in);
+
+/* Diverts the path when r = a op b (OP_ADD or OP_SUB) overflowed signed 32 bits. */
+void em_check_wide(struct trans *t, enum binop op, struct val a, struct val b, int r, const struct spv_inst *in);
+
+/* Diverts the path when a lies outside [lo, hi]. */
+void em_check_range(struct trans *t, struct val a, int64_t lo, int64_t hi, const struct spv_inst *in);
+
 /* Renumbers the current thread's labels in the order of first mention. */
 void em_renumber(struct trans *t);
 
