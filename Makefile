@@ -26,7 +26,8 @@ TOOL_BIN = $(TOOLS:%=$(BUILD)/%)
 	crosscheck fuzz fuzz-deps cuda-compile cuda-run
 
 PREFIX ?= /usr/local
-DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev parallel spirv-headers
+DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev parallel spirv-headers \
+	glslang-tools spirv-tools
 EXAMPLES = tests/litmus/ptx/MP-weak.litmus tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus
 
 all: $(BUILD)/gpubmc

@@ -146,6 +146,54 @@ static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
     return a;
 }
 
+/* Adds location loc to the test's observed values unless it is there. */
+static void observe_loc(struct litmus *lit, int loc)
+{
+    for (int i = 0; i < lit->nobserved; i++)
+        if (lit->observed[i].loc == loc)
+            return;
+    lit->observed = xrealloc(lit->observed, sizeof *lit->observed * (size_t)(lit->nobserved + 1));
+    lit->observed[lit->nobserved++] = (struct avalue){ .kind = AV_LOC, .loc = loc };
+}
+
+/* The values a kernel's outcome observes (--outcomes, --source): the
+ * memory elements its @Output and @Filter name, in order, else every
+ * element of its StorageBuffer, Uniform and Output variables (what the
+ * host reads after the dispatch); never registers, which are the
+ * translation's own and mean nothing across two modules. */
+static void observe_memory(struct trans *t)
+{
+    struct litmus *lit = t->lit;
+    const struct assertion *roots[2] = { lit->assertion, lit->filter };
+    int cap = 16, n = 0;
+    const struct assertion **stack = xcalloc((size_t)cap, sizeof *stack);
+    for (int r = 0; r < 2; r++) {
+        if (roots[r])
+            stack[n++] = roots[r];
+        while (n > 0) {
+            const struct assertion *a = stack[--n];
+            if (a->kind == A_CMP) {
+                if (a->a.kind == AV_LOC)
+                    observe_loc(lit, a->a.loc);
+                if (a->b.kind == AV_LOC)
+                    observe_loc(lit, a->b.loc);
+                continue;
+            }
+            XGROW(stack, cap, n + 2);
+            if (a->rhs)         /* pushed first: the left side comes out first */
+                stack[n++] = a->rhs;
+            if (a->lhs)
+                stack[n++] = a->lhs;
+        }
+    }
+    free(stack);
+    for (int o = 0; lit->nobserved == 0 && o < t->nobj; o++)
+        if (t->obj[o].grp == SCG_SHARED)
+            for (int i = 0; i < t->obj[o].nleaf; i++)
+                observe_loc(lit, t->obj[o].leaf[i].loc);
+    lit->has_locations = lit->nobserved > 0;
+}
+
 static bool translate_threads(struct trans *t, int entry)
 {
     struct litmus *lit = t->lit;
@@ -232,6 +280,8 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
         lit->filter = convert(&t, m->filter);
         ok = lit->filter != NULL;
     }
+    if (ok)
+        observe_memory(&t);
     for (int i = 0; i < t.nobj; i++)
         free(t.obj[i].leaf);
     free(t.obj);
