@@ -671,10 +671,22 @@ static bool has_phi(const struct trans *t, int target)
     return false;
 }
 
+/* Marks block target as reached by a jump from at; false with err when the
+ * block was skipped already (it comes before every block that reaches it). */
+static bool reach(struct trans *t, struct frame *fr, int target, const struct spv_inst *at)
+{
+    if (fr->block_state[target] == BLOCK_SKIPPED)
+        return spv_fail(t->err, at->pos, "%s: block %%%s is reached only from blocks after it, which gpubmc "
+                        "does not translate", at->op->name, tr_name(t, target));
+    if (fr->block_state[target] == BLOCK_UNSEEN)
+        fr->block_state[target] = BLOCK_REACHED;
+    return true;
+}
+
 /* Jumps from block from to target with its phi moves. */
 static bool jump_to(struct trans *t, struct frame *fr, int from, int target, const struct spv_inst *at)
 {
-    if (!phi_moves(t, fr, from, target, at))
+    if (!reach(t, fr, target, at) || !phi_moves(t, fr, from, target, at))
         return false;
     em_goto(t, block_label(t, fr, target), at);
     return true;
@@ -707,6 +719,8 @@ static bool branch(struct trans *t, struct frame *fr, int block, const struct sp
         if (k >= 0)
             return jump_to(t, fr, block, in->args[k ? 1 : 2].id, in);
         int s1, s2;
+        if (!reach(t, fr, in->args[1].id, in) || !reach(t, fr, in->args[2].id, in))
+            return false;
         int l1 = edge_label(t, fr, in->args[1].id, &s1), l2 = edge_label(t, fr, in->args[2].id, &s2);
         em_jump(t, cc, l1, l2, in);
         if (s1 >= 0) {
@@ -736,6 +750,8 @@ static bool branch(struct trans *t, struct frame *fr, int block, const struct sp
     }
     int *stubs = tr_alloc(t, sizeof(int) * (size_t)(ncase + 1));
     for (int i = 0; i < ncase; i++) {
+        if (!reach(t, fr, in->args[3 + 2 * i].id, in))
+            return false;
         int s, l = edge_label(t, fr, in->args[3 + 2 * i].id, &s);
         stubs[i] = s;
         struct instr *x = em(t, I_BRANCH, in);
@@ -922,6 +938,7 @@ static bool call(struct trans *t, int fn, struct val *args, int nargs, struct fr
     const struct spv_module *m = t->m;
     struct frame fr = { 0 };
     fr.vals = tr_alloc(t, sizeof(struct val) * (size_t)m->nids);
+    fr.block_state = tr_alloc(t, (size_t)m->nids);
     fr.ret_label = em_label(t);
     fr.ret_reg = -1;
     fr.depth = parent ? parent->depth + 1 : 0;
@@ -934,6 +951,8 @@ static bool call(struct trans *t, int fn, struct val *args, int nargs, struct fr
     if (np != nargs)
         return spv_fail(t->err, site ? site->pos : m->inst[fn].pos, "a call with too many arguments");
     bool open = false;            /* inside a block that has not ended */
+    bool skip = false;            /* inside a block no path reaches */
+    bool first = true;
     for (; i < m->ninst && !spv_is(&m->inst[i], "OpFunctionEnd"); i++) {
         const struct spv_inst *in = &m->inst[i];
         if (spv_is(in, "OpFunction"))
@@ -944,12 +963,18 @@ static bool call(struct trans *t, int fn, struct val *args, int nargs, struct fr
         if (!label && !open && !debug)
             return spv_fail(t->err, in->pos, "%s outside a block (after a branch or return, before OpLabel)",
                             in->op->name);
-        if (label)
+        if (label) {
             open = true;
+            char *st = &fr.block_state[in->result];
+            skip = !first && *st == BLOCK_UNSEEN;
+            *st = skip ? BLOCK_SKIPPED : BLOCK_DONE;
+            first = false;
+        }
         if (spv_is(in, "OpBranch") || spv_is(in, "OpBranchConditional") || spv_is(in, "OpSwitch")
-            || spv_is(in, "OpReturn") || spv_is(in, "OpReturnValue"))
+            || spv_is(in, "OpReturn") || spv_is(in, "OpReturnValue") || spv_is(in, "OpUnreachable")
+            || spv_is(in, "OpKill"))
             open = false;
-        if (!body_inst(t, &fr, &block, in))
+        if (!skip && !body_inst(t, &fr, &block, in))
             return false;
         if (t->th->ninstrs > 200000)
             return spv_fail(t->err, in->pos, "the translated thread is too large");

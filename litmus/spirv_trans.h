@@ -86,7 +86,13 @@ struct frame {
     struct val ret;         /* a non-register return value (pointer) */
     bool has_ret;
     int depth;
+    char *block_state;      /* per block id: enum block_state */
 };
+
+/* How far the translation of one call has got with a block: blocks no
+ * path of the invocation reaches (a branch on a constant skips them) are
+ * not translated. */
+enum block_state { BLOCK_UNSEEN, BLOCK_REACHED, BLOCK_DONE, BLOCK_SKIPPED };
 
 struct trans {
     const struct spv_module *m;
