@@ -511,9 +511,9 @@ bool tr_barrier(struct trans *t, struct frame *fr, const struct spv_inst *in)
     if ((cbar && !scope_of(t, fr, &in->args[0], false, &exec)) || !scope_of(t, fr, mem, true, &scope)
         || !semantics_of(t, fr, sem, &mo, &semsc, &flags))
         return false;
-    if (cbar && exec != SCOPE_WG && !(exec == SCOPE_SG && t->grid[1] == 1))
-        return spv_fail(t->err, in->args[0].pos, "OpControlBarrier: only Workgroup execution scope is supported "
-                        "(Subgroup only with one subgroup per workgroup)");
+    if (cbar && exec != SCOPE_WG && exec != SCOPE_SG)
+        return spv_fail(t->err, in->args[0].pos, "OpControlBarrier: only Workgroup and Subgroup execution scopes "
+                        "are supported");
     if (!cbar && mo == MO_RELAXED)
         return spv_fail(t->err, sem->pos, "OpMemoryBarrier with relaxed semantics");
     struct instr *x = em(t, cbar ? I_BARRIER : I_FENCE, in);
@@ -523,5 +523,11 @@ bool tr_barrier(struct trans *t, struct frame *fr, const struct spv_inst *in)
     x->vk_flags = flags;
     if (cbar)
         x->bar_instance = (int64_t)(in - t->m->inst);
+    if (cbar && exec == SCOPE_SG && t->grid[1] > 1) {
+        /* a cbar waits for its workgroup; named by the subgroup, it waits
+           only for the invocations with the same name: its subgroup's */
+        x->has_bar_id = true;
+        x->bar_id = em_operand(v_const((t->tid % (t->grid[0] * t->grid[1])) / t->grid[0], -1));
+    }
     return true;
 }
