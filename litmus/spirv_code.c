@@ -383,8 +383,25 @@ static bool glsl_scalar(struct trans *t, const struct spv_inst *in, struct val a
     a = em_scalar(t, a, in);
     b = em_scalar(t, b, in);
     if (w->len == 8 && !memcmp(w->s, "FindILsb", 8)) {
+        if (a.k == V_REG) {     /* r = -1, then r = k for each set bit k from 31 down to 0 */
+            int r = em_reg(t), bit = em_reg(t);
+            em_move(t, r, v_const(-1, -1), in);
+            for (int k = 31; k >= 0; k--) {
+                int skip = em_label(t);
+                em_local(t, bit, OP_AND, a, v_const((int64_t)(int32_t)(UINT32_C(1) << k), -1), in);
+                struct instr *x = em(t, I_BRANCH, in);
+                x->cmp = CMP_EQ;
+                x->a = em_operand(v_reg(bit, -1));
+                x->b = em_operand(v_const(0, -1));
+                x->label = skip;
+                em_move(t, r, v_const(k, -1), in);
+                em_place(t, skip, in);
+            }
+            *out = v_reg(r, in->rtype);
+            return true;
+        }
         if (a.k != V_CONST)
-            return spv_fail(t->err, w->pos, "FindILsb of a value read from memory is not supported");
+            return spv_fail(t->err, w->pos, "FindILsb: the operand is not an integer");
         uint32_t x = (uint32_t)a.c;
         int64_t r = -1;
         for (int i = 0; i < 32 && x; i++)
