@@ -528,80 +528,6 @@ static bool composite(struct trans *t, struct frame *fr, const struct spv_inst *
 }
 
 /* ------------------------------------------------------------------------ */
-/* Module-level values                                                       */
-
-static bool constant(struct trans *t, const struct spv_inst *in, struct val *out)
-{
-    const struct ty *y = &t->ty[in->rtype];
-    if (spv_is(in, "OpConstantTrue") || spv_is(in, "OpSpecConstantTrue")) {
-        *out = v_const(1, in->rtype);
-    } else if (spv_is(in, "OpConstantFalse") || spv_is(in, "OpSpecConstantFalse") || spv_is(in, "OpConstantNull")) {
-        if (y->k != TY_INT && y->k != TY_BOOL)
-            return spv_fail(t->err, in->pos, "%s of a non-scalar type is not supported", in->op->name);
-        *out = v_const(0, in->rtype);
-    } else if (spv_is(in, "OpConstant") || spv_is(in, "OpSpecConstant")) {
-        if (y->k == TY_FLOAT)
-            return true;        /* refused where used */
-        if (y->k != TY_INT || in->nargs != 1)
-            return spv_fail(t->err, in->pos, "%s: only integer constants are supported", in->op->name);
-        if (y->width == 64 && (in->args[0].num < INT32_MIN || in->args[0].num > INT32_MAX))
-            return true;        /* refused where used */
-        *out = v_const(in->args[0].num, in->rtype);
-    } else {
-        *out = (struct val){ .k = V_COMP, .type = in->rtype, .n = in->nargs,
-                             .el = tr_alloc(t, sizeof(struct val) * (size_t)(in->nargs + 1)) };
-        for (int i = 0; i < in->nargs; i++)
-            if (!tr_get(t, NULL, &in->args[i], &out->el[i]))
-                return false;
-    }
-    bool has = false;
-    struct val b;
-    if (!tr_builtin(t, in->result, in->rtype, &b, &has))
-        return false;
-    if (has)
-        *out = b;
-    for (int i = 0; i < t->m->ninputs; i++) {       /* @Input sets a spec constant */
-        const struct spv_input *inp = &t->m->inputs[i];
-        if (inp->id != in->result)
-            continue;
-        if (strncmp(in->op->name, "OpSpecConstant", 14) || spv_is(in, "OpSpecConstantComposite") || inp->value.is_list)
-            return spv_fail(t->err, inp->pos, "@Input: %%%s is not a scalar specialization constant",
-                            tr_name(t, in->result));
-        *out = v_const(y->k == TY_BOOL ? inp->value.value != 0 : inp->value.value, in->rtype);
-    }
-    return true;
-}
-
-/* Evaluates the module-level instructions for the current thread. */
-bool tr_globals(struct trans *t)
-{
-    const struct spv_module *m = t->m;
-    bool in_fn = false;
-    for (int i = 0; i < m->ninst; i++) {
-        const struct spv_inst *in = &m->inst[i];
-        const char *n = in->op->name;
-        if (spv_is(in, "OpFunction") || spv_is(in, "OpFunctionEnd")) {
-            in_fn = spv_is(in, "OpFunction");
-            continue;
-        }
-        if (in_fn)
-            continue;
-        if (!strncmp(n, "OpConstant", 10) || (!strncmp(n, "OpSpecConstant", 14) && strcmp(n, "OpSpecConstantOp"))) {
-            if (!constant(t, in, &t->globals[in->result]))
-                return false;
-        } else if (spv_is(in, "OpSpecConstantOp")) {
-            return spv_fail(t->err, in->pos, "OpSpecConstantOp is not supported");
-        } else if (spv_is(in, "OpVariable")) {
-            int o = tr_object(t, in);
-            if (o < 0)
-                return false;
-            t->globals[in->result] = (struct val){ .k = V_PTR, .type = in->rtype, .obj = o, .reg = -1 };
-        }
-    }
-    return true;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Control flow and functions                                                */
 
 static int fn_index(const struct trans *t, int id)
@@ -849,7 +775,7 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         return true;
     }
     if (!strncmp(n, "OpConstant", 10) || (!strncmp(n, "OpSpecConstant", 14) && strcmp(n, "OpSpecConstantOp")))
-        return constant(t, in, res);
+        return tr_constant(t, in, res);
     if (spv_is(in, "OpLoad") || spv_is(in, "OpStore"))
         return tr_load_store(t, fr, in, res);
     if (strstr(n, "AccessChain"))
@@ -865,6 +791,19 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         if (a.k == V_PTR)
             return tr_access_chain(t, fr, in, res);
         const struct ty *y = &t->ty[in->rtype];
+        int st = scalar_type_of(t, in->args[0].id);
+        const struct ty *from = st >= 0 ? &t->ty[st] : NULL;
+        if (from && from->k == TY_INT && from->width < 32 && !spv_is(in, "OpCopyObject")) {
+            /* from 8 or 16 bits: only constants, which are read as their
+               width's bits (sign-extended by OpSConvert) */
+            if (a.k != V_CONST)
+                return spv_fail(t->err, in->pos, "%s from %d-bit values read from memory is not supported", n,
+                                from->width);
+            int64_t mask = ((int64_t)1 << from->width) - 1;
+            a.c &= mask;
+            if (spv_is(in, "OpSConvert") && (a.c >> (from->width - 1)))
+                a.c -= mask + 1;
+        }
         if (a.k == V_CONST && y->k == TY_INT && y->width < 32) {
             int64_t mask = ((int64_t)1 << y->width) - 1, v = a.c & mask;
             if (spv_is(in, "OpSConvert") && (v >> (y->width - 1)))
@@ -909,6 +848,8 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         const char *as = spv_is(in, "OpNot") ? "OpBitwiseXor" : "OpISub";
         tmp.op = spv_grammar_op(t->m->g, as, strlen(as));
         int st = scalar_type_of(t, in->result);
+        if (st >= 0 && t->ty[st].k == TY_INT && t->ty[st].width < 32)
+            return spv_fail(t->err, in->pos, "%s: only 32- and 64-bit integer arithmetic is supported", n);
         scalar_fn f = st >= 0 && tr_is_wide_int(t, st) ? wide_scalar : arith_scalar;
         return spv_is(in, "OpNot") ? componentwise(t, &tmp, a, v_const(-1, -1), f, res)
                                    : componentwise(t, &tmp, v_const(0, -1), a, f, res);

@@ -245,6 +245,12 @@ bool tr_get(struct trans *t, struct frame *fr, const struct spv_arg *a, struct v
 /* Emits the code of the entry point for thread t->tid; false with err. */
 bool tr_thread_code(struct trans *t, int entry_fn);
 
+/* ---- spirv_globals.c ---- */
+
+/* The value of a constant or specialization constant instruction (its
+ * @Input value, or its builtin's); false with err. */
+bool tr_constant(struct trans *t, const struct spv_inst *in, struct val *out);
+
 /* Evaluates the module-level instructions (constants, variables) into
  * t->globals for the current thread; false with err. */
 bool tr_globals(struct trans *t);
