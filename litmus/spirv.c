@@ -93,7 +93,7 @@ static bool cond_location(struct trans *t, const struct spv_hval *v, int *loc)
             return spv_fail(t->err, v->pos, "%%%s: too many indices", tr_name(t, v->id));
         }
     }
-    if (!tr_is_scalar(t, cur) && !tr_is_wide_int(t, cur))
+    if (!tr_is_scalar(t, cur) && t->ty[cur].k != TY_INT)
         return spv_fail(t->err, v->pos, "%%%s: the condition must name a scalar element", tr_name(t, v->id));
     const struct leaf *l = tr_leaf_at(t, o, off, (int)tr_size(t, cur, 0));
     if (!l && tr_grow(t, o, off))

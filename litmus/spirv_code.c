@@ -257,6 +257,28 @@ static bool wide_scalar(struct trans *t, const struct spv_inst *in, struct val a
     return true;
 }
 
+/* 8- and 16-bit integer arithmetic on values kept zero-extended: the
+ * 32-bit result's low bits (exact for the operations whose low bits depend
+ * only on their operands' low bits: add, sub, mul, bitwise, left shift). */
+static bool narrow_scalar(struct trans *t, const struct spv_inst *in, struct val a, struct val b, struct val *out)
+{
+    const char *op = in->op->name;
+    if (strcmp(op, "OpIAdd") && strcmp(op, "OpISub") && strcmp(op, "OpIMul") && strncmp(op, "OpBitwise", 9)
+        && strcmp(op, "OpShiftLeftLogical"))
+        return spv_fail(t->err, in->pos, "%s: of 8- and 16-bit integer arithmetic only addition, subtraction, "
+                        "multiplication, bitwise operations and left shifts are supported", op);
+    int st = scalar_type_of(t, in->result);
+    int64_t mask = ((int64_t)1 << t->ty[st].width) - 1;
+    if (!arith_scalar(t, in, a, b, out))
+        return false;
+    if (out->k == V_CONST) {
+        out->c &= mask;
+    } else {
+        em_local(t, out->reg, OP_AND, *out, v_const(mask, -1), in);
+    }
+    return true;
+}
+
 static struct cnd *new_cnd(struct trans *t, enum cnd_kind k)
 {
     struct cnd *c = tr_alloc(t, sizeof *c);
@@ -793,26 +815,32 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         const struct ty *y = &t->ty[in->rtype];
         int st = scalar_type_of(t, in->args[0].id);
         const struct ty *from = st >= 0 ? &t->ty[st] : NULL;
-        if (from && from->k == TY_INT && from->width < 32 && !spv_is(in, "OpCopyObject")) {
-            /* from 8 or 16 bits: only constants, which are read as their
-               width's bits (sign-extended by OpSConvert) */
-            if (a.k != V_CONST)
-                return spv_fail(t->err, in->pos, "%s from %d-bit values read from memory is not supported", n,
-                                from->width);
-            int64_t mask = ((int64_t)1 << from->width) - 1;
-            a.c &= mask;
-            if (spv_is(in, "OpSConvert") && (a.c >> (from->width - 1)))
-                a.c -= mask + 1;
+        bool narrow_from = from && from->k == TY_INT && from->width < 32 && a.k != V_COMP;
+        bool narrow_to = y->k == TY_INT && y->width < 32;
+        if (narrow_from && !spv_is(in, "OpCopyObject") && spv_is(in, "OpSConvert") && !narrow_to) {
+            /* 8 and 16 bits are kept zero-extended: sign-extend, (x ^ m) - m */
+            int64_t m = (int64_t)1 << (from->width - 1);
+            if (a.k == V_CONST) {
+                a.c = (a.c ^ m) - m;
+            } else {
+                int r = em_reg(t);
+                em_local(t, r, OP_XOR, a, v_const(m, -1), in);
+                em_local(t, r, OP_SUB, v_reg(r, -1), v_const(m, -1), in);
+                a = v_reg(r, in->rtype);
+            }
         }
-        if (a.k == V_CONST && y->k == TY_INT && y->width < 32) {
-            int64_t mask = ((int64_t)1 << y->width) - 1, v = a.c & mask;
-            if (spv_is(in, "OpSConvert") && (v >> (y->width - 1)))
-                v -= mask + 1;
-            a.c = v;
+        if (narrow_to && !spv_is(in, "OpCopyObject") && a.k != V_COMP) {     /* keep the low bits */
+            int64_t mask = ((int64_t)1 << y->width) - 1;
+            if (a.k == V_CONST) {
+                a.c &= mask;
+            } else {
+                int r = em_reg(t);
+                em_local(t, r, OP_AND, em_scalar(t, a, in), v_const(mask, -1), in);
+                a = v_reg(r, in->rtype);
+            }
         } else if (y->k == TY_INT && y->width == 64 && spv_is(in, "OpUConvert") && !(a.k == V_CONST && a.c >= 0)) {
             return spv_fail(t->err, in->pos, "OpUConvert to 64 bits of a value that may be negative is not supported");
-        } else if (!spv_is(in, "OpCopyObject") && (y->k != TY_INT || (y->width != 32 && y->width != 64))
-                   && !(y->k == TY_VECTOR && a.k == V_COMP))
+        } else if (!spv_is(in, "OpCopyObject") && y->k != TY_INT && !(y->k == TY_VECTOR && a.k == V_COMP))
             return spv_fail(t->err, in->pos, "%s to a %d-bit type is not supported", n, y->width);
         *res = a;
         res->type = in->rtype;
@@ -848,9 +876,8 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         const char *as = spv_is(in, "OpNot") ? "OpBitwiseXor" : "OpISub";
         tmp.op = spv_grammar_op(t->m->g, as, strlen(as));
         int st = scalar_type_of(t, in->result);
-        if (st >= 0 && t->ty[st].k == TY_INT && t->ty[st].width < 32)
-            return spv_fail(t->err, in->pos, "%s: only 32- and 64-bit integer arithmetic is supported", n);
-        scalar_fn f = st >= 0 && tr_is_wide_int(t, st) ? wide_scalar : arith_scalar;
+        scalar_fn f = st >= 0 && tr_is_wide_int(t, st) ? wide_scalar
+                    : st >= 0 && t->ty[st].k == TY_INT && t->ty[st].width < 32 ? narrow_scalar : arith_scalar;
         return spv_is(in, "OpNot") ? componentwise(t, &tmp, a, v_const(-1, -1), f, res)
                                    : componentwise(t, &tmp, v_const(0, -1), a, f, res);
     }
@@ -864,16 +891,21 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
             const struct ty *y = &t->ty[in->rtype];
             if (!check_int_operands(t, in, 0, 1, false))
                 return false;
-            bool wide = y->k == TY_INT && y->width == 64;
-            if ((y->k == TY_INT && y->width != 32 && !wide) || y->k == TY_FLOAT)
-                return spv_fail(t->err, in->pos, "%s: only 32- and 64-bit integer arithmetic is supported", n);
-            return componentwise(t, in, a, b, wide ? wide_scalar : arith_scalar, res);
+            int st = scalar_type_of(t, in->result);
+            const struct ty *e = st >= 0 ? &t->ty[st] : y;
+            if (e->k != TY_INT)
+                return spv_fail(t->err, in->pos, "%s: only integer arithmetic is supported", n);
+            return componentwise(t, in, a, b, e->width == 64 ? wide_scalar : e->width < 32 ? narrow_scalar
+                                 : arith_scalar, res);
         }
     if (strstr(n, "Equal") || strstr(n, "LessThan") || strstr(n, "GreaterThan")) {
         if (strncmp(n, "OpI", 3) && strncmp(n, "OpU", 3) && strncmp(n, "OpS", 3) && strncmp(n, "OpLogical", 9))
             return spv_fail(t->err, in->pos, "%s is not supported", n);
         if (strncmp(n, "OpLogical", 9) && !check_int_operands(t, in, 0, 1, true))
             return false;
+        int st = scalar_type_of(t, in->args[0].id);
+        if (!strncmp(n, "OpS", 3) && st >= 0 && t->ty[st].k == TY_INT && t->ty[st].width < 32)
+            return spv_fail(t->err, in->pos, "%s: signed comparisons of 8- and 16-bit values are not supported", n);
         if (!tr_get(t, fr, &in->args[0], &a) || !tr_get(t, fr, &in->args[1], &b))
             return false;
         if (a.k == V_COMP || b.k == V_COMP)

@@ -45,6 +45,8 @@ bool tr_constant(struct trans *t, const struct spv_inst *in, struct val *out)
                             tr_name(t, in->result));
         *out = v_const(y->k == TY_BOOL ? inp->value.value != 0 : inp->value.value, in->rtype);
     }
+    if (out->k == V_CONST && y->k == TY_INT && y->width < 32)     /* 8 and 16 bits: kept zero-extended */
+        out->c &= ((int64_t)1 << y->width) - 1;
     return true;
 }
 

@@ -244,8 +244,12 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
     for (int i = 0; i < o->nleaf; i++) {
         const struct leaf *l = &o->leaf[i];
         int64_t d = l->off - p.off - rel;
-        if (l->size != size || p.scale == 0 || d % p.scale)
+        if (p.scale == 0 || d % p.scale)
             continue;
+        if (l->size != size)
+            return spv_fail(t->err, in->pos, "%s: the index can reach the %d-byte element at byte %lld of %%%s with "
+                            "a %d-byte access (mixed sizes)", in->op->name, l->size, (long long)l->off,
+                            tr_name(t, o->var), size);
         int here = em_label(t), next = em_label(t);
         struct instr *x = em(t, I_BRANCH, in);
         x->cmp = CMP_EQ;
@@ -287,9 +291,9 @@ static bool split_leaf(struct trans *t, void *ctx, int64_t off, int type)
 {
     struct split *s = ctx;
     const struct ty *y = &t->ty[type];
-    if (y->k == TY_FLOAT || y->k == TY_POINTER || (y->k == TY_INT && y->width != 32 && y->width != 64))
+    if (y->k == TY_FLOAT || y->k == TY_POINTER)
         return spv_fail(t->err, s->in->pos, "%s: %s values are not supported", s->in->op->name,
-                        y->k == TY_FLOAT ? "floating-point" : y->k == TY_POINTER ? "pointer" : "non-32-bit integer");
+                        y->k == TY_FLOAT ? "floating-point" : "pointer");
     if (s->n >= s->cap)
         return spv_fail(t->err, s->in->pos, "%s: too many elements", s->in->op->name);
     struct acc a = *s->a;

@@ -333,9 +333,8 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
                             tr_name(t, f->var->result));
         v = iv->c;
     }
-    if (l->size != 4 && l->size != 8 && y->k == TY_INT && o->grp != SCG_READONLY && o->grp != SCG_PRIVATE)
-        return spv_fail(t->err, f->var->pos, "OpVariable %%%s: %d-bit integers in memory are not supported",
-                        tr_name(t, f->var->result), l->size * 8);
+    if (y->k == TY_INT && y->width < 32)     /* 8 and 16 bits: kept zero-extended */
+        v &= ((int64_t)1 << y->width) - 1;
     /* 64-bit integers are kept as 32-bit values: exact while every value
        fits in 32 bits signed (no 64-bit arithmetic is translated) */
     if (l->size == 8 && (v < INT32_MIN || v > INT32_MAX))
