@@ -26,7 +26,8 @@ TOOL_BIN = $(TOOLS:%=$(BUILD)/%)
 	crosscheck fuzz fuzz-deps cuda-compile cuda-run
 
 PREFIX ?= /usr/local
-DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev parallel spirv-headers
+DEB_PACKAGES = gcc make python3 libcadical-dev libcjson-dev libcmocka-dev libgraphviz-dev parallel spirv-headers \
+	glslang-tools spirv-tools
 EXAMPLES = tests/litmus/ptx/MP-weak.litmus tests/litmus/ptx/MP+rel.gpu+acq.gpu.litmus
 
 all: $(BUILD)/gpubmc
@@ -143,8 +144,9 @@ crosscheck: all
 	python3 tests/random/crosscheck.py -n $(N) $(if $(SEED),--seed $(SEED))
 
 # Fuzzing with clang's libFuzzer, ASan and UBSan (build in build-fuzz/):
-# tests/fuzz/fuzz_check.c parses and checks mutated litmus texts, seeded from
-# tests/litmus and FUZZ_GEN_SEEDS programs of tests/random/gen.py, for
+# tests/fuzz/fuzz_check.c parses and checks mutated litmus texts and SPIR-V
+# assembly, seeded from tests/litmus, the own SPIR-V kernels and error cases
+# (tests/spirv) and FUZZ_GEN_SEEDS programs of tests/random/gen.py, for
 # FUZZ_SECONDS in FUZZ_JOBS processes; inputs that crash,
 # time out or run out of memory are saved in build-fuzz/crashes/.  clang is
 # installed (with the deps mechanism) only for this target.
@@ -164,9 +166,10 @@ $(FUZZ_BUILD)/fuzz_check: tests/fuzz/fuzz_check.c $(LIB_OBJ)
 fuzz: fuzz-deps
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/fuzz_check
 	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds $(FUZZ_BUILD)/crashes
-	@for f in $$(find tests/litmus -name '*.litmus'); do cp $$f $(FUZZ_BUILD)/seeds/$$(echo $$f | tr / _); done
+	@for f in $$(find tests/litmus -name '*.litmus') $$(find tests/spirv -name '*.spvasm'); do \
+		cp $$f $(FUZZ_BUILD)/seeds/$$(echo $$f | tr / _); done
 	@if [ "$(FUZZ_GEN_SEEDS)" -gt 0 ]; then python3 tests/random/gen.py --seed 1 --count $(FUZZ_GEN_SEEDS) --out $(FUZZ_BUILD)/seeds; fi
 	$(FUZZ_BUILD)/fuzz_check -dict=tests/fuzz/litmus.dict -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=4096 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+		-max_len=8192 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
 		-fork=$(FUZZ_JOBS) -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
 		-artifact_prefix=$(FUZZ_BUILD)/crashes/ $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds

@@ -85,7 +85,7 @@ static bool cond_location(struct trans *t, const struct spv_hval *v, int *loc)
             off += y->moff[k];
             cur = y->mem[k];
         } else if (y->k == TY_ARRAY || y->k == TY_VECTOR || y->k == TY_RUNTIME_ARRAY) {
-            if (y->k != TY_RUNTIME_ARRAY && k >= y->count)
+            if (y->k != TY_RUNTIME_ARRAY && !y->host_sized && k >= y->count)
                 return spv_fail(t->err, v->pos, "%%%s: index %lld is out of bounds", tr_name(t, v->id), (long long)k);
             off += k * (y->k != TY_VECTOR && y->stride ? y->stride : tr_size(t, y->elem, 0));
             cur = y->elem;
@@ -93,9 +93,11 @@ static bool cond_location(struct trans *t, const struct spv_hval *v, int *loc)
             return spv_fail(t->err, v->pos, "%%%s: too many indices", tr_name(t, v->id));
         }
     }
-    if (!tr_is_scalar(t, cur) && !tr_is_wide_int(t, cur))
+    if (!tr_is_scalar(t, cur) && t->ty[cur].k != TY_INT)
         return spv_fail(t->err, v->pos, "%%%s: the condition must name a scalar element", tr_name(t, v->id));
     const struct leaf *l = tr_leaf_at(t, o, off, (int)tr_size(t, cur, 0));
+    if (!l && tr_grow(t, o, off))
+        l = tr_leaf_at(t, o, off, (int)tr_size(t, cur, 0));
     if (!l)
         return spv_fail(t->err, v->pos, "%%%s: index out of bounds", tr_name(t, v->id));
     *loc = l->loc;
@@ -144,6 +146,54 @@ static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
     return a;
 }
 
+/* Adds location loc to the test's observed values unless it is there. */
+static void observe_loc(struct litmus *lit, int loc)
+{
+    for (int i = 0; i < lit->nobserved; i++)
+        if (lit->observed[i].loc == loc)
+            return;
+    lit->observed = xrealloc(lit->observed, sizeof *lit->observed * (size_t)(lit->nobserved + 1));
+    lit->observed[lit->nobserved++] = (struct avalue){ .kind = AV_LOC, .loc = loc };
+}
+
+/* The values a kernel's outcome observes (--outcomes, --source): the
+ * memory elements its @Output and @Filter name, in order, else every
+ * element of its StorageBuffer, Uniform and Output variables (what the
+ * host reads after the dispatch); never registers, which are the
+ * translation's own and mean nothing across two modules. */
+static void observe_memory(struct trans *t)
+{
+    struct litmus *lit = t->lit;
+    const struct assertion *roots[2] = { lit->assertion, lit->filter };
+    int cap = 16, n = 0;
+    const struct assertion **stack = xcalloc((size_t)cap, sizeof *stack);
+    for (int r = 0; r < 2; r++) {
+        if (roots[r])
+            stack[n++] = roots[r];
+        while (n > 0) {
+            const struct assertion *a = stack[--n];
+            if (a->kind == A_CMP) {
+                if (a->a.kind == AV_LOC)
+                    observe_loc(lit, a->a.loc);
+                if (a->b.kind == AV_LOC)
+                    observe_loc(lit, a->b.loc);
+                continue;
+            }
+            XGROW(stack, cap, n + 2);
+            if (a->rhs)         /* pushed first: the left side comes out first */
+                stack[n++] = a->rhs;
+            if (a->lhs)
+                stack[n++] = a->lhs;
+        }
+    }
+    free(stack);
+    for (int o = 0; lit->nobserved == 0 && o < t->nobj; o++)
+        if (t->obj[o].grp == SCG_SHARED)
+            for (int i = 0; i < t->obj[o].nleaf; i++)
+                observe_loc(lit, t->obj[o].leaf[i].loc);
+    lit->has_locations = lit->nobserved > 0;
+}
+
 static bool translate_threads(struct trans *t, int entry)
 {
     struct litmus *lit = t->lit;
@@ -171,8 +221,10 @@ static bool translate_threads(struct trans *t, int entry)
     return true;
 }
 
-/* Translates a read module into a Vulkan litmus test. */
-struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct litmus_error *err)
+/* One translation with the host-sized arrays' lengths in host_len (per
+ * type id; grown where constant indices reach further). */
+static struct litmus *translate_once(const struct spv_module *m, const int *grid, int64_t *host_len,
+                                     struct litmus_error *err)
 {
     int entry = -1;
     char *name = NULL;
@@ -181,6 +233,7 @@ struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct
     struct trans t = { 0 };
     t.m = m;
     t.err = err;
+    t.host_len = host_len;
     for (int i = 0; i < 3; i++)
         t.grid[i] = grid ? grid[i] : m->has_config ? m->config[i] : 1;
     t.nthreads = t.grid[0] * t.grid[1] * t.grid[2];
@@ -227,6 +280,8 @@ struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct
         lit->filter = convert(&t, m->filter);
         ok = lit->filter != NULL;
     }
+    if (ok)
+        observe_memory(&t);
     for (int i = 0; i < t.nobj; i++)
         free(t.obj[i].leaf);
     free(t.obj);
@@ -238,6 +293,24 @@ struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct
         litmus_free(lit);
         return NULL;
     }
+    return lit;
+}
+
+/* Translates a read module into a Vulkan litmus test: a second time when
+ * the first found that host-sized arrays need more elements, so that every
+ * access, at a constant or a run-time index, sees their final length. */
+struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct litmus_error *err)
+{
+    int64_t *host_len = xcalloc((size_t)m->nids + 1, sizeof *host_len);
+    int64_t *before = xcalloc((size_t)m->nids + 1, sizeof *before);
+    struct litmus *lit = translate_once(m, grid, host_len, err);
+    for (int round = 0; lit && round < 4 && memcmp(before, host_len, sizeof *host_len * (size_t)m->nids); round++) {
+        memcpy(before, host_len, sizeof *host_len * (size_t)m->nids);
+        litmus_free(lit);
+        lit = translate_once(m, grid, host_len, err);
+    }
+    free(host_len);
+    free(before);
     return lit;
 }
 

@@ -217,6 +217,68 @@ static bool arith_scalar(struct trans *t, const struct spv_inst *in, struct val 
     return binop_reg(t, in, a, b, out);
 }
 
+/* 64-bit integer arithmetic, on values kept in 32 bits (exact while every
+ * value fits in 32 bits signed): bitwise operations are exact; a constant
+ * result outside that range is refused; an addition or subtraction of
+ * registers that leaves it diverts the path (em_check_wide). */
+static bool wide_scalar(struct trans *t, const struct spv_inst *in, struct val a, struct val b, struct val *out)
+{
+    const char *op = in->op->name;
+    bool add = !strcmp(op, "OpIAdd"), sub = !strcmp(op, "OpISub"), mul = !strcmp(op, "OpIMul");
+    bool bitwise = !strncmp(op, "OpBitwise", 9);
+    a = em_scalar(t, a, in);
+    b = em_scalar(t, b, in);
+    if (a.k == V_CONST && b.k == V_CONST && (add || sub || mul)) {
+        int64_t r = add ? a.c + b.c : sub ? a.c - b.c : a.c * b.c;    /* a.c, b.c within 32 bits */
+        if (r < INT32_MIN || r > INT32_MAX)
+            return spv_fail(t->err, in->pos, "%s: the 64-bit result %lld is out of the 32-bit range gpubmc "
+                            "computes in", op, (long long)r);
+        *out = v_const(r, in->rtype);
+        return true;
+    }
+    if (bitwise)
+        return arith_scalar(t, in, a, b, out);
+    if (mul && (a.k == V_CONST || b.k == V_CONST)) {    /* x * c stays in range while x does between bounds */
+        struct val x = a.k == V_CONST ? b : a;
+        int64_t c = a.k == V_CONST ? a.c : b.c;
+        if (c > 0)
+            em_check_range(t, x, INT32_MIN / c, INT32_MAX / c, in);
+        else if (c < 0)
+            em_check_range(t, x, INT32_MAX / c, INT32_MIN / c, in);
+        return arith_scalar(t, in, a, b, out);
+    }
+    if (!add && !sub)
+        return spv_fail(t->err, in->pos, "%s: of 64-bit integer arithmetic on values read from memory, only "
+                        "addition, subtraction, multiplication by a constant and bitwise operations are supported",
+                        op);
+    if (!arith_scalar(t, in, a, b, out))
+        return false;
+    em_check_wide(t, add ? OP_ADD : OP_SUB, a, b, out->reg, in);
+    return true;
+}
+
+/* 8- and 16-bit integer arithmetic on values kept zero-extended: the
+ * 32-bit result's low bits (exact for the operations whose low bits depend
+ * only on their operands' low bits: add, sub, mul, bitwise, left shift). */
+static bool narrow_scalar(struct trans *t, const struct spv_inst *in, struct val a, struct val b, struct val *out)
+{
+    const char *op = in->op->name;
+    if (strcmp(op, "OpIAdd") && strcmp(op, "OpISub") && strcmp(op, "OpIMul") && strncmp(op, "OpBitwise", 9)
+        && strcmp(op, "OpShiftLeftLogical"))
+        return spv_fail(t->err, in->pos, "%s: of 8- and 16-bit integer arithmetic only addition, subtraction, "
+                        "multiplication, bitwise operations and left shifts are supported", op);
+    int st = scalar_type_of(t, in->result);
+    int64_t mask = ((int64_t)1 << t->ty[st].width) - 1;
+    if (!arith_scalar(t, in, a, b, out))
+        return false;
+    if (out->k == V_CONST) {
+        out->c &= mask;
+    } else {
+        em_local(t, out->reg, OP_AND, *out, v_const(mask, -1), in);
+    }
+    return true;
+}
+
 static struct cnd *new_cnd(struct trans *t, enum cnd_kind k)
 {
     struct cnd *c = tr_alloc(t, sizeof *c);
@@ -343,8 +405,25 @@ static bool glsl_scalar(struct trans *t, const struct spv_inst *in, struct val a
     a = em_scalar(t, a, in);
     b = em_scalar(t, b, in);
     if (w->len == 8 && !memcmp(w->s, "FindILsb", 8)) {
+        if (a.k == V_REG) {     /* r = -1, then r = k for each set bit k from 31 down to 0 */
+            int r = em_reg(t), bit = em_reg(t);
+            em_move(t, r, v_const(-1, -1), in);
+            for (int k = 31; k >= 0; k--) {
+                int skip = em_label(t);
+                em_local(t, bit, OP_AND, a, v_const((int64_t)(int32_t)(UINT32_C(1) << k), -1), in);
+                struct instr *x = em(t, I_BRANCH, in);
+                x->cmp = CMP_EQ;
+                x->a = em_operand(v_reg(bit, -1));
+                x->b = em_operand(v_const(0, -1));
+                x->label = skip;
+                em_move(t, r, v_const(k, -1), in);
+                em_place(t, skip, in);
+            }
+            *out = v_reg(r, in->rtype);
+            return true;
+        }
         if (a.k != V_CONST)
-            return spv_fail(t->err, w->pos, "FindILsb of a value read from memory is not supported");
+            return spv_fail(t->err, w->pos, "FindILsb: the operand is not an integer");
         uint32_t x = (uint32_t)a.c;
         int64_t r = -1;
         for (int i = 0; i < 32 && x; i++)
@@ -471,80 +550,6 @@ static bool composite(struct trans *t, struct frame *fr, const struct spv_inst *
 }
 
 /* ------------------------------------------------------------------------ */
-/* Module-level values                                                       */
-
-static bool constant(struct trans *t, const struct spv_inst *in, struct val *out)
-{
-    const struct ty *y = &t->ty[in->rtype];
-    if (spv_is(in, "OpConstantTrue") || spv_is(in, "OpSpecConstantTrue")) {
-        *out = v_const(1, in->rtype);
-    } else if (spv_is(in, "OpConstantFalse") || spv_is(in, "OpSpecConstantFalse") || spv_is(in, "OpConstantNull")) {
-        if (y->k != TY_INT && y->k != TY_BOOL)
-            return spv_fail(t->err, in->pos, "%s of a non-scalar type is not supported", in->op->name);
-        *out = v_const(0, in->rtype);
-    } else if (spv_is(in, "OpConstant") || spv_is(in, "OpSpecConstant")) {
-        if (y->k == TY_FLOAT)
-            return true;        /* refused where used */
-        if (y->k != TY_INT || in->nargs != 1)
-            return spv_fail(t->err, in->pos, "%s: only integer constants are supported", in->op->name);
-        if (y->width == 64 && (in->args[0].num < INT32_MIN || in->args[0].num > INT32_MAX))
-            return true;        /* refused where used */
-        *out = v_const(in->args[0].num, in->rtype);
-    } else {
-        *out = (struct val){ .k = V_COMP, .type = in->rtype, .n = in->nargs,
-                             .el = tr_alloc(t, sizeof(struct val) * (size_t)(in->nargs + 1)) };
-        for (int i = 0; i < in->nargs; i++)
-            if (!tr_get(t, NULL, &in->args[i], &out->el[i]))
-                return false;
-    }
-    bool has = false;
-    struct val b;
-    if (!tr_builtin(t, in->result, in->rtype, &b, &has))
-        return false;
-    if (has)
-        *out = b;
-    for (int i = 0; i < t->m->ninputs; i++) {       /* @Input sets a spec constant */
-        const struct spv_input *inp = &t->m->inputs[i];
-        if (inp->id != in->result)
-            continue;
-        if (strncmp(in->op->name, "OpSpecConstant", 14) || spv_is(in, "OpSpecConstantComposite") || inp->value.is_list)
-            return spv_fail(t->err, inp->pos, "@Input: %%%s is not a scalar specialization constant",
-                            tr_name(t, in->result));
-        *out = v_const(y->k == TY_BOOL ? inp->value.value != 0 : inp->value.value, in->rtype);
-    }
-    return true;
-}
-
-/* Evaluates the module-level instructions for the current thread. */
-bool tr_globals(struct trans *t)
-{
-    const struct spv_module *m = t->m;
-    bool in_fn = false;
-    for (int i = 0; i < m->ninst; i++) {
-        const struct spv_inst *in = &m->inst[i];
-        const char *n = in->op->name;
-        if (spv_is(in, "OpFunction") || spv_is(in, "OpFunctionEnd")) {
-            in_fn = spv_is(in, "OpFunction");
-            continue;
-        }
-        if (in_fn)
-            continue;
-        if (!strncmp(n, "OpConstant", 10) || (!strncmp(n, "OpSpecConstant", 14) && strcmp(n, "OpSpecConstantOp"))) {
-            if (!constant(t, in, &t->globals[in->result]))
-                return false;
-        } else if (spv_is(in, "OpSpecConstantOp")) {
-            return spv_fail(t->err, in->pos, "OpSpecConstantOp is not supported");
-        } else if (spv_is(in, "OpVariable")) {
-            int o = tr_object(t, in);
-            if (o < 0)
-                return false;
-            t->globals[in->result] = (struct val){ .k = V_PTR, .type = in->rtype, .obj = o, .reg = -1 };
-        }
-    }
-    return true;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Control flow and functions                                                */
 
 static int fn_index(const struct trans *t, int id)
@@ -631,10 +636,22 @@ static bool has_phi(const struct trans *t, int target)
     return false;
 }
 
+/* Marks block target as reached by a jump from at; false with err when the
+ * block was skipped already (it comes before every block that reaches it). */
+static bool reach(struct trans *t, struct frame *fr, int target, const struct spv_inst *at)
+{
+    if (fr->block_state[target] == BLOCK_SKIPPED)
+        return spv_fail(t->err, at->pos, "%s: block %%%s is reached only from blocks after it, which gpubmc "
+                        "does not translate", at->op->name, tr_name(t, target));
+    if (fr->block_state[target] == BLOCK_UNSEEN)
+        fr->block_state[target] = BLOCK_REACHED;
+    return true;
+}
+
 /* Jumps from block from to target with its phi moves. */
 static bool jump_to(struct trans *t, struct frame *fr, int from, int target, const struct spv_inst *at)
 {
-    if (!phi_moves(t, fr, from, target, at))
+    if (!reach(t, fr, target, at) || !phi_moves(t, fr, from, target, at))
         return false;
     em_goto(t, block_label(t, fr, target), at);
     return true;
@@ -667,6 +684,8 @@ static bool branch(struct trans *t, struct frame *fr, int block, const struct sp
         if (k >= 0)
             return jump_to(t, fr, block, in->args[k ? 1 : 2].id, in);
         int s1, s2;
+        if (!reach(t, fr, in->args[1].id, in) || !reach(t, fr, in->args[2].id, in))
+            return false;
         int l1 = edge_label(t, fr, in->args[1].id, &s1), l2 = edge_label(t, fr, in->args[2].id, &s2);
         em_jump(t, cc, l1, l2, in);
         if (s1 >= 0) {
@@ -696,6 +715,8 @@ static bool branch(struct trans *t, struct frame *fr, int block, const struct sp
     }
     int *stubs = tr_alloc(t, sizeof(int) * (size_t)(ncase + 1));
     for (int i = 0; i < ncase; i++) {
+        if (!reach(t, fr, in->args[3 + 2 * i].id, in))
+            return false;
         int s, l = edge_label(t, fr, in->args[3 + 2 * i].id, &s);
         stubs[i] = s;
         struct instr *x = em(t, I_BRANCH, in);
@@ -776,7 +797,7 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         return true;
     }
     if (!strncmp(n, "OpConstant", 10) || (!strncmp(n, "OpSpecConstant", 14) && strcmp(n, "OpSpecConstantOp")))
-        return constant(t, in, res);
+        return tr_constant(t, in, res);
     if (spv_is(in, "OpLoad") || spv_is(in, "OpStore"))
         return tr_load_store(t, fr, in, res);
     if (strstr(n, "AccessChain"))
@@ -792,15 +813,34 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         if (a.k == V_PTR)
             return tr_access_chain(t, fr, in, res);
         const struct ty *y = &t->ty[in->rtype];
-        if (a.k == V_CONST && y->k == TY_INT && y->width < 32) {
-            int64_t mask = ((int64_t)1 << y->width) - 1, v = a.c & mask;
-            if (spv_is(in, "OpSConvert") && (v >> (y->width - 1)))
-                v -= mask + 1;
-            a.c = v;
+        int st = scalar_type_of(t, in->args[0].id);
+        const struct ty *from = st >= 0 ? &t->ty[st] : NULL;
+        bool narrow_from = from && from->k == TY_INT && from->width < 32 && a.k != V_COMP;
+        bool narrow_to = y->k == TY_INT && y->width < 32;
+        if (narrow_from && !spv_is(in, "OpCopyObject") && spv_is(in, "OpSConvert") && !narrow_to) {
+            /* 8 and 16 bits are kept zero-extended: sign-extend, (x ^ m) - m */
+            int64_t m = (int64_t)1 << (from->width - 1);
+            if (a.k == V_CONST) {
+                a.c = (a.c ^ m) - m;
+            } else {
+                int r = em_reg(t);
+                em_local(t, r, OP_XOR, a, v_const(m, -1), in);
+                em_local(t, r, OP_SUB, v_reg(r, -1), v_const(m, -1), in);
+                a = v_reg(r, in->rtype);
+            }
+        }
+        if (narrow_to && !spv_is(in, "OpCopyObject") && a.k != V_COMP) {     /* keep the low bits */
+            int64_t mask = ((int64_t)1 << y->width) - 1;
+            if (a.k == V_CONST) {
+                a.c &= mask;
+            } else {
+                int r = em_reg(t);
+                em_local(t, r, OP_AND, em_scalar(t, a, in), v_const(mask, -1), in);
+                a = v_reg(r, in->rtype);
+            }
         } else if (y->k == TY_INT && y->width == 64 && spv_is(in, "OpUConvert") && !(a.k == V_CONST && a.c >= 0)) {
             return spv_fail(t->err, in->pos, "OpUConvert to 64 bits of a value that may be negative is not supported");
-        } else if (!spv_is(in, "OpCopyObject") && (y->k != TY_INT || (y->width != 32 && y->width != 64))
-                   && !(y->k == TY_VECTOR && a.k == V_COMP))
+        } else if (!spv_is(in, "OpCopyObject") && y->k != TY_INT && !(y->k == TY_VECTOR && a.k == V_COMP))
             return spv_fail(t->err, in->pos, "%s to a %d-bit type is not supported", n, y->width);
         *res = a;
         res->type = in->rtype;
@@ -835,8 +875,11 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         struct spv_inst tmp = *in;
         const char *as = spv_is(in, "OpNot") ? "OpBitwiseXor" : "OpISub";
         tmp.op = spv_grammar_op(t->m->g, as, strlen(as));
-        return spv_is(in, "OpNot") ? componentwise(t, &tmp, a, v_const(-1, -1), arith_scalar, res)
-                                   : componentwise(t, &tmp, v_const(0, -1), a, arith_scalar, res);
+        int st = scalar_type_of(t, in->result);
+        scalar_fn f = st >= 0 && tr_is_wide_int(t, st) ? wide_scalar
+                    : st >= 0 && t->ty[st].k == TY_INT && t->ty[st].width < 32 ? narrow_scalar : arith_scalar;
+        return spv_is(in, "OpNot") ? componentwise(t, &tmp, a, v_const(-1, -1), f, res)
+                                   : componentwise(t, &tmp, v_const(0, -1), a, f, res);
     }
     static const char *ariths[] = { "OpIAdd", "OpISub", "OpIMul", "OpUDiv", "OpSDiv", "OpUMod", "OpSRem", "OpSMod",
                                     "OpShiftLeftLogical", "OpShiftRightLogical", "OpShiftRightArithmetic",
@@ -848,15 +891,21 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
             const struct ty *y = &t->ty[in->rtype];
             if (!check_int_operands(t, in, 0, 1, false))
                 return false;
-            if ((y->k == TY_INT && y->width != 32) || y->k == TY_FLOAT)
-                return spv_fail(t->err, in->pos, "%s: only 32-bit integer arithmetic is supported", n);
-            return componentwise(t, in, a, b, arith_scalar, res);
+            int st = scalar_type_of(t, in->result);
+            const struct ty *e = st >= 0 ? &t->ty[st] : y;
+            if (e->k != TY_INT)
+                return spv_fail(t->err, in->pos, "%s: only integer arithmetic is supported", n);
+            return componentwise(t, in, a, b, e->width == 64 ? wide_scalar : e->width < 32 ? narrow_scalar
+                                 : arith_scalar, res);
         }
     if (strstr(n, "Equal") || strstr(n, "LessThan") || strstr(n, "GreaterThan")) {
         if (strncmp(n, "OpI", 3) && strncmp(n, "OpU", 3) && strncmp(n, "OpS", 3) && strncmp(n, "OpLogical", 9))
             return spv_fail(t->err, in->pos, "%s is not supported", n);
         if (strncmp(n, "OpLogical", 9) && !check_int_operands(t, in, 0, 1, true))
             return false;
+        int st = scalar_type_of(t, in->args[0].id);
+        if (!strncmp(n, "OpS", 3) && st >= 0 && t->ty[st].k == TY_INT && t->ty[st].width < 32)
+            return spv_fail(t->err, in->pos, "%s: signed comparisons of 8- and 16-bit values are not supported", n);
         if (!tr_get(t, fr, &in->args[0], &a) || !tr_get(t, fr, &in->args[1], &b))
             return false;
         if (a.k == V_COMP || b.k == V_COMP)
@@ -879,6 +928,7 @@ static bool call(struct trans *t, int fn, struct val *args, int nargs, struct fr
     const struct spv_module *m = t->m;
     struct frame fr = { 0 };
     fr.vals = tr_alloc(t, sizeof(struct val) * (size_t)m->nids);
+    fr.block_state = tr_alloc(t, (size_t)m->nids);
     fr.ret_label = em_label(t);
     fr.ret_reg = -1;
     fr.depth = parent ? parent->depth + 1 : 0;
@@ -891,6 +941,8 @@ static bool call(struct trans *t, int fn, struct val *args, int nargs, struct fr
     if (np != nargs)
         return spv_fail(t->err, site ? site->pos : m->inst[fn].pos, "a call with too many arguments");
     bool open = false;            /* inside a block that has not ended */
+    bool skip = false;            /* inside a block no path reaches */
+    bool first = true;
     for (; i < m->ninst && !spv_is(&m->inst[i], "OpFunctionEnd"); i++) {
         const struct spv_inst *in = &m->inst[i];
         if (spv_is(in, "OpFunction"))
@@ -901,12 +953,18 @@ static bool call(struct trans *t, int fn, struct val *args, int nargs, struct fr
         if (!label && !open && !debug)
             return spv_fail(t->err, in->pos, "%s outside a block (after a branch or return, before OpLabel)",
                             in->op->name);
-        if (label)
+        if (label) {
             open = true;
+            char *st = &fr.block_state[in->result];
+            skip = !first && *st == BLOCK_UNSEEN;
+            *st = skip ? BLOCK_SKIPPED : BLOCK_DONE;
+            first = false;
+        }
         if (spv_is(in, "OpBranch") || spv_is(in, "OpBranchConditional") || spv_is(in, "OpSwitch")
-            || spv_is(in, "OpReturn") || spv_is(in, "OpReturnValue"))
+            || spv_is(in, "OpReturn") || spv_is(in, "OpReturnValue") || spv_is(in, "OpUnreachable")
+            || spv_is(in, "OpKill"))
             open = false;
-        if (!body_inst(t, &fr, &block, in))
+        if (!skip && !body_inst(t, &fr, &block, in))
             return false;
         if (t->th->ninstrs > 200000)
             return spv_fail(t->err, in->pos, "the translated thread is too large");

@@ -85,6 +85,59 @@ void em_goto(struct trans *t, int l, const struct spv_inst *in)
     em(t, I_GOTO, in)->label = l;
 }
 
+/* A loop that counts up for ever, here: where the translation cannot
+ * follow a path exactly, the path enters it, so that a verdict which
+ * reaches it is UNKNOWN at every bound (it is no spin: each round differs). */
+void em_diverge(struct trans *t, const struct spv_inst *in)
+{
+    int l = em_label(t), r = em_reg(t);
+    em_place(t, l, in);
+    em_local(t, r, OP_ADD, v_reg(r, -1), v_const(1, -1), in);
+    em_goto(t, l, in);
+}
+
+/* Diverts the path when r = a op b (OP_ADD or OP_SUB on 32 bits) overflowed
+ * as a signed 32-bit number: the 64-bit result it stands for lies outside
+ * the 32-bit range in which gpubmc keeps 64-bit integers. */
+void em_check_wide(struct trans *t, enum binop op, struct val a, struct val b, int r, const struct spv_inst *in)
+{
+    /* add: (a ^ r) & (b ^ r) < 0; sub: (a ^ b) & (a ^ r) < 0 */
+    int x = em_reg(t), y = em_reg(t), over = em_label(t), ok = em_label(t);
+    em_local(t, x, OP_XOR, a, v_reg(r, -1), in);
+    em_local(t, y, OP_XOR, op == OP_ADD ? b : a, op == OP_ADD ? v_reg(r, -1) : b, in);
+    em_local(t, x, OP_AND, v_reg(x, -1), v_reg(y, -1), in);
+    struct instr *j = em(t, I_BRANCH, in);
+    j->cmp = CMP_LT;
+    j->a = em_operand(v_reg(x, -1));
+    j->b = em_operand(v_const(0, -1));
+    j->label = over;
+    em_goto(t, ok, in);
+    em_place(t, over, in);
+    em_diverge(t, in);
+    em_place(t, ok, in);
+}
+
+/* Diverts the path when a lies outside [lo, hi] (bounds past the 32-bit
+ * range are not checked). */
+void em_check_range(struct trans *t, struct val a, int64_t lo, int64_t hi, const struct spv_inst *in)
+{
+    int over = em_label(t), ok = em_label(t);
+    for (int k = 0; k < 2; k++) {
+        int64_t bound = k ? hi : lo;
+        if (bound < INT32_MIN || bound > INT32_MAX)
+            continue;
+        struct instr *j = em(t, I_BRANCH, in);
+        j->cmp = k ? CMP_GT : CMP_LT;
+        j->a = em_operand(a);
+        j->b = em_operand(v_const(bound, -1));
+        j->label = over;
+    }
+    em_goto(t, ok, in);
+    em_place(t, over, in);
+    em_diverge(t, in);
+    em_place(t, ok, in);
+}
+
 /* An operand from a scalar value. */
 struct operand em_operand(struct val v)
 {

@@ -230,6 +230,8 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
                             "inputs are not supported", in->op->name, tr_name(t, o->var));
     if (p.reg < 0) {
         const struct leaf *l = tr_leaf_at(t, p.obj, p.off + rel, size);
+        if (!l && tr_grow(t, p.obj, p.off + rel))
+            l = tr_leaf_at(t, p.obj, p.off + rel, size);
         if (!l)
             return spv_fail(t->err, in->pos, "%s: no %d-byte element at byte %lld of %%%s (mixed-size or "
                             "out-of-bounds access)", in->op->name, size, (long long)(p.off + rel),
@@ -242,8 +244,12 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
     for (int i = 0; i < o->nleaf; i++) {
         const struct leaf *l = &o->leaf[i];
         int64_t d = l->off - p.off - rel;
-        if (l->size != size || p.scale == 0 || d % p.scale)
+        if (p.scale == 0 || d % p.scale)
             continue;
+        if (l->size != size)
+            return spv_fail(t->err, in->pos, "%s: the index can reach the %d-byte element at byte %lld of %%%s with "
+                            "a %d-byte access (mixed sizes)", in->op->name, l->size, (long long)l->off,
+                            tr_name(t, o->var), size);
         int here = em_label(t), next = em_label(t);
         struct instr *x = em(t, I_BRANCH, in);
         x->cmp = CMP_EQ;
@@ -260,8 +266,13 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
     if (!hits)
         return spv_fail(t->err, in->pos, "%s: the index reaches no %d-byte element of %%%s", in->op->name, size,
                         tr_name(t, o->var));
-    /* an index out of bounds: the thread stops here for ever */
+    /* an index out of bounds: the thread stops here for ever; past the
+       length gpubmc chose for a host-sized array, the host's array may go on,
+       so the thread counts up for ever instead: a loop that runs past every
+       bound, which makes a verdict that reaches it UNKNOWN */
     em_place(t, trap, in);
+    if (t->ty[o->type].host_sized)
+        em_diverge(t, in);
     em_goto(t, trap, in);
     em_place(t, end, in);
     return true;
@@ -280,9 +291,9 @@ static bool split_leaf(struct trans *t, void *ctx, int64_t off, int type)
 {
     struct split *s = ctx;
     const struct ty *y = &t->ty[type];
-    if (y->k == TY_FLOAT || y->k == TY_POINTER || (y->k == TY_INT && y->width != 32 && y->width != 64))
+    if (y->k == TY_FLOAT || y->k == TY_POINTER)
         return spv_fail(t->err, s->in->pos, "%s: %s values are not supported", s->in->op->name,
-                        y->k == TY_FLOAT ? "floating-point" : y->k == TY_POINTER ? "pointer" : "non-32-bit integer");
+                        y->k == TY_FLOAT ? "floating-point" : "pointer");
     if (s->n >= s->cap)
         return spv_fail(t->err, s->in->pos, "%s: too many elements", s->in->op->name);
     struct acc a = *s->a;
@@ -409,8 +420,9 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
     if (!get_ptr(t, fr, &in->args[0], &p))
         return false;
     int type = t->ty[p.type].elem;
-    if (!tr_is_scalar(t, type) || t->ty[type].k != TY_INT)
-        return spv_fail(t->err, in->pos, "%s: atomics on anything but 32-bit integers are not supported",
+    bool wide = tr_is_wide_int(t, type);
+    if ((!tr_is_scalar(t, type) && !wide) || t->ty[type].k != TY_INT)
+        return spv_fail(t->err, in->pos, "%s: atomics on anything but 32- and 64-bit integers are not supported",
                         in->op->name);
     struct acc a = { .atomic = true, .kind = I_RMW, .flags = VK_ATOMIC | VK_NONPRIV };
     a.a = a.b = v_const(0, -1);
@@ -477,8 +489,16 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
         }
     }
     int dst = a.kind == I_STORE ? -1 : em_reg(t);
-    if (!access_scalar(t, p, 0, 4, &a, dst, in))
+    if (!access_scalar(t, p, 0, wide ? 8 : 4, &a, dst, in))
         return false;
+    if (wide && (a.op == OP_ADD || a.op == OP_SUB) && a.kind == I_RMW) {
+        /* the value written, old op operand, must stay within 32 bits: an
+           execution where it does not is diverted here (its other threads
+           may have read it, but such an execution is never a witness) */
+        int r = em_reg(t);
+        em_local(t, r, a.op, v_reg(dst, -1), a.a, in);
+        em_check_wide(t, a.op, v_reg(dst, -1), a.a, r, in);
+    }
     if (dst >= 0)
         *out = v_reg(dst, in->rtype);
     return true;
@@ -495,9 +515,9 @@ bool tr_barrier(struct trans *t, struct frame *fr, const struct spv_inst *in)
     if ((cbar && !scope_of(t, fr, &in->args[0], false, &exec)) || !scope_of(t, fr, mem, true, &scope)
         || !semantics_of(t, fr, sem, &mo, &semsc, &flags))
         return false;
-    if (cbar && exec != SCOPE_WG && !(exec == SCOPE_SG && t->grid[1] == 1))
-        return spv_fail(t->err, in->args[0].pos, "OpControlBarrier: only Workgroup execution scope is supported "
-                        "(Subgroup only with one subgroup per workgroup)");
+    if (cbar && exec != SCOPE_WG && exec != SCOPE_SG)
+        return spv_fail(t->err, in->args[0].pos, "OpControlBarrier: only Workgroup and Subgroup execution scopes "
+                        "are supported");
     if (!cbar && mo == MO_RELAXED)
         return spv_fail(t->err, sem->pos, "OpMemoryBarrier with relaxed semantics");
     struct instr *x = em(t, cbar ? I_BARRIER : I_FENCE, in);
@@ -507,5 +527,11 @@ bool tr_barrier(struct trans *t, struct frame *fr, const struct spv_inst *in)
     x->vk_flags = flags;
     if (cbar)
         x->bar_instance = (int64_t)(in - t->m->inst);
+    if (cbar && exec == SCOPE_SG && t->grid[1] > 1) {
+        /* a cbar waits for its workgroup; named by the subgroup, it waits
+           only for the invocations with the same name: its subgroup's */
+        x->has_bar_id = true;
+        x->bar_id = em_operand(v_const((t->tid % (t->grid[0] * t->grid[1])) / t->grid[0], -1));
+    }
     return true;
 }

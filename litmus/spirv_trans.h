@@ -23,6 +23,9 @@ struct ty {
     int64_t *moff;          /* member offsets (Offset decorations, else packed) */
     int64_t stride;         /* ArrayStride decoration (arrays, pointers), 0 when none */
     int sclass;             /* TY_POINTER: the StorageClass enumerant value */
+    bool host_sized;        /* TY_ARRAY: the host chooses the length (clspv's
+                               ArgumentWorkgroup): a variable of this type has
+                               as many elements as its accesses reach */
 };
 
 /* A scalar slot of a memory object, at a byte offset. */
@@ -43,6 +46,7 @@ struct obj {
     int type;               /* pointee type */
     int nleaf;
     struct leaf *leaf;
+    int64_t nelem;          /* host-sized array objects: elements laid out */
 };
 
 struct cnd;
@@ -82,7 +86,13 @@ struct frame {
     struct val ret;         /* a non-register return value (pointer) */
     bool has_ret;
     int depth;
+    char *block_state;      /* per block id: enum block_state */
 };
+
+/* How far the translation of one call has got with a block: blocks no
+ * path of the invocation reaches (a branch on a constant skips them) are
+ * not translated. */
+enum block_state { BLOCK_UNSEEN, BLOCK_REACHED, BLOCK_DONE, BLOCK_SKIPPED };
 
 struct trans {
     const struct spv_module *m;
@@ -109,6 +119,7 @@ struct trans {
     struct val *globals;    /* per id: module-level values of this thread */
     int *private_obj;       /* per id: this thread's object for a private variable */
     int *wg_obj;            /* per id x workgroup: object of a workgroup variable */
+    int64_t *host_len;      /* per type id: the length of a host-sized array (0: not yet chosen) */
     int *block_label;       /* per id, the current frame's labels (reset per call) */
     int barrier_count;
     int first_function;     /* instruction index of the first OpFunction */
@@ -139,6 +150,11 @@ void *tr_alloc(struct trans *t, size_t size);
 /* Creates the memory object of variable var for the current thread
  * (shared ones once); its index, or -1 with err filled. */
 int tr_object(struct trans *t, const struct spv_inst *var);
+
+/* Grows object o, a variable of a host-sized array type, to the element
+ * holding byte offset off; false (err untouched) when o is not one or off
+ * lies before it. */
+bool tr_grow(struct trans *t, int o, int64_t off);
 
 /* The leaf of object o at byte offset off of size bytes, or NULL. */
 const struct leaf *tr_leaf_at(const struct trans *t, int o, int64_t off, int size);
@@ -173,6 +189,15 @@ void em_local(struct trans *t, int dst, enum binop op, struct val a, struct val 
 
 /* dst = v for a scalar value. */
 void em_move(struct trans *t, int dst, struct val v, const struct spv_inst *in);
+
+/* A loop that counts up for ever, here (a verdict reaching it is UNKNOWN). */
+void em_diverge(struct trans *t, const struct spv_inst *in);
+
+/* Diverts the path when r = a op b (OP_ADD or OP_SUB) overflowed signed 32 bits. */
+void em_check_wide(struct trans *t, enum binop op, struct val a, struct val b, int r, const struct spv_inst *in);
+
+/* Diverts the path when a lies outside [lo, hi]. */
+void em_check_range(struct trans *t, struct val a, int64_t lo, int64_t hi, const struct spv_inst *in);
 
 /* Renumbers the current thread's labels in the order of first mention. */
 void em_renumber(struct trans *t);
@@ -219,6 +244,12 @@ bool tr_get(struct trans *t, struct frame *fr, const struct spv_arg *a, struct v
 
 /* Emits the code of the entry point for thread t->tid; false with err. */
 bool tr_thread_code(struct trans *t, int entry_fn);
+
+/* ---- spirv_globals.c ---- */
+
+/* The value of a constant or specialization constant instruction (its
+ * @Input value, or its builtin's); false with err. */
+bool tr_constant(struct trans *t, const struct spv_inst *in, struct val *out);
 
 /* Evaluates the module-level instructions (constants, variables) into
  * t->globals for the current thread; false with err. */

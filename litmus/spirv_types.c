@@ -30,16 +30,54 @@ static bool word_is(const struct spv_arg *a, const char *w)
     return a->tk == TK_WORD && (int)strlen(w) == a->len && !memcmp(a->s, w, (size_t)a->len);
 }
 
-/* The literal integer value of the OpConstant defining id, or -1. */
+/* The @Input number given to id, or NULL. */
+static const struct spv_init *input_number(const struct trans *t, int id)
+{
+    for (int i = 0; i < t->m->ninputs; i++)
+        if (t->m->inputs[i].id == id && !t->m->inputs[i].value.is_list)
+            return &t->m->inputs[i].value;
+    return NULL;
+}
+
+/* The literal integer value of the OpConstant or OpSpecConstant defining
+ * id (a spec constant's @Input value first), or -1. */
 static int64_t const_literal(const struct trans *t, int id)
 {
     int d = t->m->id_def[id];
     if (d < 0)
         return -1;
     const struct spv_inst *in = &t->m->inst[d];
+    const struct spv_init *given = spv_is(in, "OpSpecConstant") ? input_number(t, id) : NULL;
+    if (given)
+        return given->value;
     if ((spv_is(in, "OpConstant") || spv_is(in, "OpSpecConstant")) && in->nargs == 1)
         return in->args[0].num;
     return -1;
+}
+
+/* True when id is a specialization constant without an @Input value whose
+ * SpecId clspv's reflection names as the length of a workgroup-memory
+ * kernel argument (ArgumentWorkgroup: kernel, ordinal, spec id, element
+ * size): the host chooses that length. */
+static bool host_chosen_length(const struct trans *t, int id)
+{
+    const struct spv_module *m = t->m;
+    int d = m->id_def[id];
+    if (d < 0 || !spv_is(&m->inst[d], "OpSpecConstant") || input_number(t, id))
+        return false;
+    int64_t spec_id = -1;
+    for (int i = 0; i < m->ninst; i++) {
+        const struct spv_inst *in = &m->inst[i];
+        if (spv_is(in, "OpDecorate") && in->args[0].id == id && word_is(&in->args[1], "SpecId"))
+            spec_id = in->args[2].num;
+    }
+    for (int i = 0; spec_id >= 0 && i < m->ninst; i++) {
+        const struct spv_inst *in = &m->inst[i];
+        if (spv_is(in, "OpExtInst") && in->nargs >= 6 && word_is(&in->args[1], "ArgumentWorkgroup")
+            && const_literal(t, in->args[4].id) == spec_id)
+            return true;
+    }
+    return false;
 }
 
 static bool defined_type(struct trans *t, const struct spv_inst *in, int id)
@@ -78,6 +116,12 @@ static bool read_type(struct trans *t, const struct spv_inst *in)
             y->count = a[1].num;
         else if (y->k == TY_ARRAY && (y->count = const_literal(t, a[1].id)) < 1)
             return spv_fail(t->err, a[1].pos, "OpTypeArray: the length must be a positive integer constant");
+        y->host_sized = y->k == TY_ARRAY && host_chosen_length(t, a[1].id);
+        if (y->host_sized) {    /* at least one element per invocation of a workgroup */
+            int64_t *len = &t->host_len[in->result], wg = (int64_t)t->grid[0] * t->grid[1];
+            *len = *len > wg ? *len : wg;
+            y->count = *len > y->count ? *len : y->count;
+        }
         y->stride = t->stride_dec[in->result];
     } else if (spv_is(in, "OpTypeStruct")) {
         y->k = TY_STRUCT;
@@ -104,6 +148,12 @@ static bool read_type(struct trans *t, const struct spv_inst *in)
         y->k = TY_OTHER;
     }
     return true;
+}
+
+/* The distance in bytes between the elements of array type y. */
+static int64_t array_step(const struct trans *t, const struct ty *y)
+{
+    return y->stride ? y->stride : tr_size(t, y->elem, 0);
 }
 
 /* Size in bytes of type id. */
@@ -283,9 +333,8 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
                             tr_name(t, f->var->result));
         v = iv->c;
     }
-    if (l->size != 4 && l->size != 8 && y->k == TY_INT && o->grp != SCG_READONLY && o->grp != SCG_PRIVATE)
-        return spv_fail(t->err, f->var->pos, "OpVariable %%%s: %d-bit integers in memory are not supported",
-                        tr_name(t, f->var->result), l->size * 8);
+    if (y->k == TY_INT && y->width < 32)     /* 8 and 16 bits: kept zero-extended */
+        v &= ((int64_t)1 << y->width) - 1;
     /* 64-bit integers are kept as 32-bit values: exact while every value
        fits in 32 bits signed (no 64-bit arithmetic is translated) */
     if (l->size == 8 && (v < INT32_MIN || v > INT32_MAX))
@@ -387,7 +436,7 @@ static bool input_value(struct trans *t, const struct spv_init *v, int type, str
     int n = v->n;
     if (y->k == TY_STRUCT && n != y->nmem)
         return spv_fail(t->err, v->pos, "@Input: %d values for a struct of %d members", n, y->nmem);
-    if ((y->k == TY_ARRAY || y->k == TY_VECTOR) && n != y->count)
+    if ((y->k == TY_ARRAY || y->k == TY_VECTOR) && n != y->count && !y->host_sized)
         return spv_fail(t->err, v->pos, "@Input: %d values for %lld elements", n, (long long)y->count);
     if (y->k != TY_STRUCT && y->k != TY_ARRAY && y->k != TY_VECTOR && y->k != TY_RUNTIME_ARRAY)
         return spv_fail(t->err, v->pos, "@Input: a list where %%%s needs a number", tr_name(t, type));
@@ -508,8 +557,16 @@ int tr_object(struct trans *t, const struct spv_inst *var)
         flatten(&init, flat, &nflat, 4096);
     }
     struct fill f = { idx, init.k != V_NONE ? flat : NULL, nflat, 0, var };
-    if (!tr_leaves(t, pt->elem, 0, rn < 0 ? 0 : rn, add_leaf, &f, var->pos))
+    const struct ty *at = &t->ty[pt->elem];
+    if (at->host_sized) {       /* as many elements as @Input lists, else as the spec constant says */
+        int64_t n = init.k == V_COMP ? init.n : at->count;
+        for (int64_t e = 0; e < n; e++)
+            if (!tr_leaves(t, at->elem, e * array_step(t, at), 0, add_leaf, &f, var->pos))
+                return -1;
+        t->obj[idx].nelem = n;
+    } else if (!tr_leaves(t, pt->elem, 0, rn < 0 ? 0 : rn, add_leaf, &f, var->pos)) {
         return -1;
+    }
     if (word_is(sc, "PushConstant") && !clspv_push_constants(t, idx))
         return -1;
     if (o->grp == SCG_SHARED)
@@ -517,6 +574,27 @@ int tr_object(struct trans *t, const struct spv_inst *var)
     if (o->grp == SCG_WORKGROUP)
         t->wg_obj[var->result * t->grid[2] + wg] = idx;
     return idx;
+}
+
+/* Grows a host-sized array object to the element holding off. */
+bool tr_grow(struct trans *t, int o, int64_t off)
+{
+    const struct ty *at = &t->ty[t->obj[o].type];
+    if (!at->host_sized || off < 0)
+        return false;
+    int64_t step = array_step(t, at), want = off / step + 1;
+    if (want > 4096)
+        return false;
+    const struct spv_inst *var = &t->m->inst[t->m->id_def[t->obj[o].var]];
+    struct fill f = { o, NULL, 0, 0, var };
+    for (int64_t e = t->obj[o].nelem; e < want; e++)
+        if (!tr_leaves(t, at->elem, e * step, 0, add_leaf, &f, var->pos))
+            return false;
+    if (want > t->obj[o].nelem)
+        t->obj[o].nelem = want;
+    if (want > t->host_len[t->obj[o].type])
+        t->host_len[t->obj[o].type] = want;
+    return true;
 }
 
 /* The leaf of object o at off with size bytes, or NULL. */
