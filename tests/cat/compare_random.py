@@ -41,6 +41,7 @@ def main():
     a = ap.parse_args()
     models_dir = pathlib.Path(a.corpus) / "models"
     agree = differ = nocmp = 0
+    per_dialect = {}   # dialect: [programs, checks that agree]
     t_builtin = t_cat = 0.0
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,6 +50,7 @@ def main():
         files = sorted(str(f) for f in pathlib.Path(tmp).glob("*.litmus"))
         for dialect in ("ptx", "vulkan"):
             mine = [f for f in files if f"-{dialect}-" in pathlib.Path(f).name]
+            per_dialect[dialect] = [len(mine), 0]
             by_bound = {}
             for f in mine:
                 by_bound.setdefault(pathlib.Path(f).stem.rsplit("-b", 1)[1], []).append(f)
@@ -67,6 +69,7 @@ def main():
                             if rb in ("PASS", "FAIL") and rc in ("PASS", "FAIL"):
                                 if rb == rc:
                                     agree += 1
+                                    per_dialect[dialect][1] += 1
                                 else:
                                     differ += 1
                                     lines.append(f"DIFFER {name} {model} {prop}: built-in {rb}, cat {rc}")
@@ -78,6 +81,8 @@ def main():
                                 lines.append(f"one side undecided {name} {model} {prop}: built-in {rb}, cat {rc}")
     for ln in lines:
         print(ln)
+    for dialect, (programs, agreed) in per_dialect.items():
+        print(f"{dialect}: {programs} programs, {agreed} checks agree")
     ratio = t_cat / t_builtin if t_builtin else 0.0
     print(f"{agree} agree, {differ} differ, {nocmp} without two verdicts; "
           f"time built-in {t_builtin:.1f}s, cat {t_cat:.1f}s (ratio {ratio:.2f})")
