@@ -5,8 +5,10 @@ and every corpus row under --cat of its model's cat file, and the
 built-in against --cat on random programs (tests/cat/compare_random.py)."""
 import json
 import pathlib
+import shutil
 import subprocess
 import sys
+import tempfile
 
 from testpaths import BIN, CORPUS, ROOT, corpus_missing_note, corpus_present
 
@@ -115,6 +117,30 @@ def own_suites(record, run):
                        f"expected {exp}, got {res} ({o.get('reason')})")
 
 
+def compare_without_axiom(record, run):
+    """docs/transformations.md's walk-through: vulkan.cat against a copy
+    without its `atomic` axiom on the own Vulkan tests.  Removing `atomic`
+    (empty rmw & (fre; (asmo & ext))) adds exactly the outcome in which two
+    RMWs of one location, mutually ordered atomics (same virtual address,
+    atomic, in each other's scope), both read the initial value; the own
+    tests with that shape are the three below, and RMW-alias-atomicity
+    (two virtual addresses: no asmo) must not change."""
+    want = {"RMW-add-dv-atomicity.litmus", "RMW-add-dv-final.litmus", "RMW-same-name-atomicity.litmus"}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("stdlib.cat", "vulkan.cat"):
+            shutil.copy(CORPUS / "models" / name, tmp)
+        text = (pathlib.Path(tmp) / "vulkan.cat").read_text()
+        kept = [l for l in text.splitlines() if not l.rstrip().endswith("as atomic")]
+        record(len(kept) == len(text.splitlines()) - 1, "cat: vulkan.cat has one line `... as atomic`")
+        (pathlib.Path(tmp) / "vulkan-noatomic.cat").write_text("\n".join(kept) + "\n")
+        got = results(run, ["--cat", pathlib.Path(tmp) / "vulkan.cat", "--compare-model",
+                            pathlib.Path(tmp) / "vulkan-noatomic.cat", "."], ROOT / "tests" / "litmus" / "vulkan")
+    changed = {pathlib.Path(f).name for f, o in got.items() if o.get("result") == "FAIL"}
+    agree = sum(o.get("result") == "PASS" for o in got.values())
+    record(changed == want and agree == len(got) - len(want) and agree > 0,
+           f"cat: vulkan.cat without atomic changes {sorted(changed)} ({agree} agree), expected {sorted(want)}")
+
+
 def corpus_suites(record, run, vulkan_liveness):
     """Every labelled corpus row under --cat of its model's cat file (the
     five Vulkan liveness suites only when vulkan_liveness, as SAT alone
@@ -165,6 +191,7 @@ def cat(record, run):
         print(corpus_missing_note("cat: the corpus cat files, suites and random agreement"))
         return
     own_suites(record, run)
+    compare_without_axiom(record, run)
     corpus_suites(record, run, vulkan_liveness=False)
     random_agreement(record, RANDOM_COUNT, RANDOM_SEED)
 
