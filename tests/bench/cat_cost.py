@@ -9,14 +9,15 @@ minutes) in one batch each way, with --engine sat on both sides (the
 explicit-state engine's argument is made per built-in model, so --cat
 would not use it), --bound 1 (4 for Vulkan termination, as the cat group
 runs them).  Families: each family at each size (--sizes), the
-family's own options, --model swapped for --cat.  For each it prints the
+family's own options, --model swapped for --cat; a size over
+--max-seconds on either side ends its family and is not counted.  For each it prints the
 CPU time of gpubmc and its workers on both sides (a loaded machine
 inflates wall time, less so CPU time) and the ratio cat / built-in,
 checks that both sides give the same verdicts, and ends with the ratio
 over the corpus batch and over the families, against the target of 3x.
 
     cat_cost.py [--bin build/gpubmc] [--corpus ../shared/corpus] [-j 2]
-                [--sizes 4,8,16] [--families a,b] [--liveness]
+                [--sizes 8,16,32] [--families a,b] [--max-seconds 60] [--liveness]
 """
 import argparse
 import json
@@ -31,7 +32,6 @@ import families  # noqa: E402
 from run_families import run_one  # noqa: E402
 
 TARGET = 3.0
-LIMIT_S = 600
 
 
 def verdicts(stdout):
@@ -50,22 +50,23 @@ def header(csv):
     return dict(kv.split("=", 1) for kv in first.split() if "=" in kv)
 
 
-def side_by_side(binary, builtin_args, cat_args, common, cwd, tmp):
-    """(CPU built-in, CPU cat, rows, rows that differ) of one comparison run
-    from cwd (the corpus's CSV paths are relative to it)."""
+def side_by_side(binary, builtin_args, cat_args, common, cwd, tmp, limit):
+    """(CPU built-in, CPU cat, rows, rows that differ, timed out) of one
+    comparison run from cwd (the corpus's CSV paths are relative to it),
+    each side within limit seconds of wall time."""
     runs = []
     old = os.getcwd()
     os.chdir(cwd)
     try:
         for model_args in (builtin_args, cat_args):
             _wall, cpu, _rss, _rc, out, _err, killed = run_one([binary, "--json"] + model_args + common,
-                                                               LIMIT_S, tmp)
+                                                               limit, tmp)
             runs.append((cpu, verdicts(out), killed))
     finally:
         os.chdir(old)
     (cb, vb, kb), (cc, vc, kc) = runs
-    differ = [k for k in vb if vb[k] != vc.get(k)] + (["(timed out)"] if kb or kc else [])
-    return cb, cc, len(vb), differ
+    differ = [k for k in vb if vb[k] != vc.get(k)] if not (kb or kc) else []
+    return cb, cc, len(vb), differ, kb or kc
 
 
 def ratio(cat, builtin):
@@ -91,11 +92,13 @@ def corpus_cost(a, binary, models_dir, tmp):
             for csv, meta in csvs:
                 if meta["property"] == prop:
                     common += ["--expect", str(csv.relative_to(corpus))]
-            cb, cc, rows, differ = side_by_side(binary, ["--model", model],
-                                                ["--cat", str(models_dir / f"{model}.cat")], common, corpus, tmp)
-            tb, tc, bad = tb + cb, tc + cc, bad + len(differ)
+            cb, cc, rows, differ, killed = side_by_side(binary, ["--model", model],
+                                                        ["--cat", str(models_dir / f"{model}.cat")], common, corpus,
+                                                        tmp, 3600)
+            tb, tc, bad = tb + cb, tc + cc, bad + len(differ) + killed
             print(f"{model + ' ' + prop:<28} {rows:>6} {cb:>15.2f} {cc:>10.2f} {ratio(cc, cb):>6.2f}  "
-                  f"{'same' if not differ else 'DIFFER: ' + ', '.join(map(str, differ[:5]))}", flush=True)
+                  f"{'TIMEOUT' if killed else 'same' if not differ else 'DIFFER: ' + ', '.join(map(str, differ[:5]))}",
+                  flush=True)
     return tb, tc, bad
 
 
@@ -113,8 +116,13 @@ def families_cost(a, binary, models_dir, tmp):
             i = args.index("--model")
             model = args[i + 1]
             rest = args[:i] + args[i + 2:] + [case.file]
-            cb, cc, _rows, differ = side_by_side(binary, ["--model", model],
-                                                 ["--cat", str(models_dir / f"{model}.cat")], rest, tmp, tmp)
+            cb, cc, _rows, differ, killed = side_by_side(binary, ["--model", model],
+                                                         ["--cat", str(models_dir / f"{model}.cat")], rest, tmp, tmp,
+                                                         a.max_seconds)
+            if killed:   # a size over the limit: the family's larger sizes would be too
+                print(f"{name:<26} {n:>4} {'-':>15} {'-':>10} {'-':>6}  TIMEOUT (over {a.max_seconds:g} s: "
+                      f"not counted)", flush=True)
+                break
             tb, tc, bad = tb + cb, tc + cc, bad + len(differ)
             print(f"{name:<26} {n:>4} {cb:>15.3f} {cc:>10.3f} {ratio(cc, cb):>6.2f}  "
                   f"{'same' if not differ else 'DIFFER'}", flush=True)
@@ -126,7 +134,9 @@ def main():
     ap.add_argument("--bin", default=str(HERE.parent.parent / "build" / "gpubmc"))
     ap.add_argument("--corpus", default=str(HERE.parent.parent.parent / "shared" / "corpus"))
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--sizes", default="4,8,16", help="family sizes (default 4,8,16)")
+    ap.add_argument("--sizes", default="8,16,32", help="family sizes (default 8,16,32)")
+    ap.add_argument("--max-seconds", type=float, default=60,
+                    help="a family's size whose run takes longer on either side ends that family (default 60)")
     ap.add_argument("--families", default="", help="comma-separated families (default: all)")
     ap.add_argument("--liveness", action="store_true", help="the Vulkan liveness suites too")
     a = ap.parse_args()
