@@ -15,7 +15,8 @@
 #define CAT_MAX_CALL_DEPTH 64
 
 /* A value: a set of events (static, or dynamic as its identity relation),
- * a relation, or a function with the environment it was defined in. */
+ * a relation, or a function with the environment it was defined in; a
+ * plain let's value keeps its definition too (for the thin-air rule). */
 enum vkind { VK_SET, VK_DSET, VK_REL, VK_FUN };
 
 struct env;
@@ -25,7 +26,8 @@ struct val {
     set s;                   /* VK_SET */
     rel r;                   /* VK_REL; VK_DSET: [the set] */
     const struct cat_stmt *fn;   /* VK_FUN */
-    const struct env *env;   /* VK_FUN: where it was defined */
+    const struct env *env;   /* VK_FUN, or def: where it was defined */
+    const struct cat_expr *def;  /* a plain let's body, NULL otherwise */
 };
 
 struct env {
@@ -428,6 +430,34 @@ static struct val let_rec(struct eval *ev, const struct env *env, const struct c
     return vrel(any_m ? cat_seq(m, y, cat_star(m, cat_seq(m, mid, y))) : y);
 }
 
+/* True when e, through let names, is a union one of whose terms is the
+ * base relation `base` (a name no let has rebound). */
+static bool union_has_term(const struct env *env, const struct cat_expr *e, const char *base)
+{
+    if (e->op == CE_UNION)
+        return union_has_term(env, e->a, base) || union_has_term(env, e->b, base);
+    if (e->op != CE_NAME)
+        return false;
+    const struct val *v = lookup(env, e->name);
+    if (v)
+        return v->def && union_has_term(v->env, v->def, base);
+    return strcmp(e->name, base) == 0;
+}
+
+/* The thin-air rule: an acyclic axiom over a union with rf, addr, data
+ * and ctrl among its terms forbids every cycle of reads-from and
+ * dependencies, so no execution whose values depend only on themselves
+ * (a value cycle: rf edges closed by data, address or control
+ * dependencies, an RMW's write depending on its read included) passes it. */
+static bool forbids_value_cycles(const struct env *env, const struct cat_expr *e)
+{
+    static const char *const terms[] = { "rf", "addr", "data", "ctrl" };
+    for (size_t k = 0; k < sizeof terms / sizeof terms[0]; k++)
+        if (!union_has_term(env, e, terms[k]))
+            return false;
+    return true;
+}
+
 /* Runs every statement; shape (checking) gets the axioms, m (building)
  * gets them built and the exports. */
 static void run(struct eval *ev, const struct cat_program *p, struct cat_shape *shape)
@@ -440,8 +470,14 @@ static void run(struct eval *ev, const struct cat_program *p, struct cat_shape *
                 ev_fail(ev, s->pos, "unsupported construct: recursive function %s%s", s->name, "");
             else if (s->is_fun)
                 env = bind(ev, env, s->name, (struct val){ .k = VK_FUN, .fn = s, .env = env });
-            else
-                env = bind(ev, env, s->name, s->rec ? let_rec(ev, env, s) : eval(ev, env, s->e));
+            else if (s->rec)
+                env = bind(ev, env, s->name, let_rec(ev, env, s));
+            else {
+                struct val v = eval(ev, env, s->e);
+                v.def = s->e;
+                v.env = env;
+                env = bind(ev, env, s->name, v);
+            }
             continue;
         }
         struct val v = eval(ev, env, s->e);
@@ -461,6 +497,8 @@ static void run(struct eval *ev, const struct cat_program *p, struct cat_shape *
                 ev_fail(ev, s->pos, "a second axiom called %s%s", s->as, "");
         if (shape->naxioms == MODEL_MAX_AXIOMS)
             ev_fail(ev, s->pos, "more axioms than gpubmc's limit%s%s", "", "");
+        if (!ev->failed && shape->thin_air < 0 && s->ax == AX_ACYCLIC && forbids_value_cycles(env, s->e))
+            shape->thin_air = shape->naxioms;
         if (!ev->failed)
             shape->axioms[shape->naxioms++] = (struct axiom_decl){ s->as, s->ax };
     }
@@ -485,6 +523,7 @@ bool cat_check(const struct cat_program *p, struct cat_shape *shape, struct cat_
 {
     struct eval ev = { .m = NULL, .err = err, .dialect = -1 };
     memset(shape, 0, sizeof *shape);
+    shape->thin_air = -1;
     run(&ev, p, shape);
     shape->dialect = ev.dialect;
     shape->axioms[shape->naxioms] = (struct axiom_decl){ NULL, AX_EMPTY };

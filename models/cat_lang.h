@@ -101,12 +101,15 @@ void *cat_alloc(struct cat_program *p, size_t n);
 /* A copy of s owned by p. */
 char *cat_strdup(struct cat_program *p, const char *s);
 
-/* What evaluating a program found: the axioms in order, and the dialect
- * its base names belong to (-1: either). */
+/* What evaluating a program found: the axioms in order, the dialect its
+ * base names belong to (-1: either), and the axiom that plays NoThinAir:
+ * the first acyclic one whose relation is a union with rf, addr, data and
+ * ctrl among its terms (through parentheses and let names; -1: none). */
 struct cat_shape {
     int naxioms;
     struct axiom_decl axioms[MODEL_MAX_AXIOMS + 1];
     int dialect;
+    int thin_air;
 };
 
 /* Evaluates p without relations: checks every name, type, arity and

@@ -57,7 +57,7 @@ struct cat_model *cat_model_load(const char *path, char *err, size_t errlen)
         cm->desc[d] = (struct model_desc){
             .name = cm->name, .dialect = dialect, .co_total = dialect != DIALECT_PTX,
             .axioms = cm->shape.axioms, .build = cat_build, .po_facts = no_po_facts,
-            .fact_axioms = { "", "", "" }, .data = prog,
+            .fact_axioms = { 0, 0, 0 }, .thin_air = cm->shape.thin_air, .data = prog,
         };
     }
     return cm;

@@ -8,17 +8,24 @@
 #include "util/xalloc.h"
 #include "models/cat.h"
 
+/* Per model: its facts (PO_NO_FUTURE_READ, PO_CO_NOT_BACK, PO_CO_ALONG)
+ * with the axioms each rests on, as the comment above its po_facts argues. */
 static const struct model_desc models[] = {
     { "ptx-v6.0", DIALECT_PTX, false, model_ptx60_axioms, model_ptx60_build, model_ptx60_po_facts,
-      { "ScPerLocation", "ScPerLocation", "Coherence2 ScPerLocation" }, NULL },
+      { AXIOM_BIT(PTX60_SC_PER_LOCATION), AXIOM_BIT(PTX60_SC_PER_LOCATION),
+        AXIOM_BIT(PTX_COHERENCE2) | AXIOM_BIT(PTX60_SC_PER_LOCATION) }, PTX_NO_THIN_AIR, NULL },
     { "ptx-v7.5", DIALECT_PTX, false, model_ptx75_axioms, model_ptx75_build, model_ptx75_po_facts,
-      { "Causality", "Coherence", "Coherence" }, NULL },
+      { AXIOM_BIT(PTX75_CAUSALITY), AXIOM_BIT(PTX_COHERENCE), AXIOM_BIT(PTX_COHERENCE) }, PTX_NO_THIN_AIR, NULL },
     { "vulkan", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_build, model_vulkan_po_facts,
-      { "consistency-cycle", "consistency-cycle", "consistency-cycle" }, NULL },
+      { AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE) },
+      -1, NULL },
     { "vulkan-nochains", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_nochains_build,
-      model_vulkan_po_facts, { "consistency-cycle", "consistency-cycle", "consistency-cycle" }, NULL },
+      model_vulkan_po_facts,
+      { AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE) },
+      -1, NULL },
     { "opencl", DIALECT_OPENCL, true, model_opencl_axioms, model_opencl_build, model_opencl_po_facts,
-      { "O-Rf", "O-CohG O-CohL", "O-CohG O-CohL" }, NULL },
+      { AXIOM_BIT(OPENCL_RF), AXIOM_BIT(OPENCL_COH_G) | AXIOM_BIT(OPENCL_COH_L),
+        AXIOM_BIT(OPENCL_COH_G) | AXIOM_BIT(OPENCL_COH_L) }, -1, NULL },
 };
 
 #define NMODELS (sizeof models / sizeof models[0])
@@ -66,31 +73,36 @@ bool model_has_axiom(const struct model_desc *md, const char *name)
     return axiom_index(md, name) >= 0;
 }
 
-/* True when the space-separated list names contains name. */
-static bool names_contain(const char *names, const char *name)
+/* The axioms of md's table named in disabled, as a set. */
+static unsigned disabled_axioms(const struct model_desc *md, const char *const *disabled, int ndisabled)
 {
-    size_t len = strlen(name);
-    if (len == 0)
-        return false;
-    for (const char *p = names; (p = strstr(p, name)) != NULL; p += len) {
-        bool starts = p == names || p[-1] == ' ';
-        if (starts && (p[len] == ' ' || p[len] == '\0'))
-            return true;
+    unsigned off = 0;
+    for (int i = 0; i < ndisabled; i++) {
+        int k = axiom_index(md, disabled[i]);
+        if (k >= 0)
+            off |= AXIOM_BIT(k);
     }
-    return false;
+    return off;
 }
 
 struct skeleton model_skeleton(const struct model_desc *md, const char *const *disabled, int ndisabled)
 {
-    struct skeleton k = { .co_total = md->co_total, .po_facts = md->po_facts, .on = 0 };
-    for (int f = 0; f < PO_NFACTS; f++) {
-        bool on = true;
-        for (int i = 0; i < ndisabled; i++)
-            on &= !names_contain(md->fact_axioms[f], disabled[i]);
-        if (on)
+    struct skeleton k = model_skeleton_without_facts(md);
+    unsigned off = disabled_axioms(md, disabled, ndisabled);
+    for (int f = 0; f < PO_NFACTS; f++)
+        if (!(md->fact_axioms[f] & off))
             k.on |= PO_BIT(f);
-    }
     return k;
+}
+
+struct skeleton model_skeleton_without_facts(const struct model_desc *md)
+{
+    return (struct skeleton){ .co_total = md->co_total, .po_facts = md->po_facts, .on = 0 };
+}
+
+bool model_forbids_value_cycles(const struct model_desc *md, const char *const *disabled, int ndisabled)
+{
+    return md->thin_air >= 0 && !(disabled_axioms(md, disabled, ndisabled) & AXIOM_BIT(md->thin_air));
 }
 
 /* Ends the process on a model that breaks its own table: a programming error. */

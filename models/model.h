@@ -13,6 +13,8 @@
 enum axiom_kind { AX_EMPTY, AX_IRREFLEXIVE, AX_ACYCLIC, AX_FLAG };
 
 #define MODEL_MAX_AXIOMS 16
+/* A set of axioms of one model: bit k for the k-th of its table. */
+#define AXIOM_BIT(k) (1u << (k))
 #define MODEL_MAX_EXPORTS 8
 
 /* An axiom as a model's table declares it: the name --no-axiom, reasons
@@ -48,9 +50,13 @@ struct model_desc {
     void (*build)(struct cat *m);
     /* the program-order facts per physical location its axioms imply
      * (encoders/base.h): for which pairs each holds, and per fact the
-     * axioms it rests on (space-separated) */
+     * axioms of the table it rests on (AXIOM_BIT of their indices) */
     unsigned (*po_facts)(const struct program *p, int a, int b);
-    const char *fact_axioms[PO_NFACTS];
+    unsigned fact_axioms[PO_NFACTS];
+    /* the index of an acyclic axiom whose relation contains rf | addr |
+     * data | ctrl, so that no execution with a value cycle (values that
+     * depend only on themselves) is consistent while it is on; -1: none */
+    int thin_air;
     const void *data;        /* what build reads besides (a --cat model's program) */
 };
 
@@ -67,6 +73,11 @@ bool model_has_axiom(const struct model_desc *md, const char *name);
 /* The skeleton of md's executions with the axioms named in disabled off:
  * a program-order fact is assumed only while every axiom it rests on is on. */
 struct skeleton model_skeleton(const struct model_desc *md, const char *const *disabled, int ndisabled);
+/* The skeleton of md's executions assuming no program-order fact: what
+ * the oracle enumerates, so that it does not rest on the facts. */
+struct skeleton model_skeleton_without_facts(const struct model_desc *md);
+/* True when md's thin-air axiom is there and not named in disabled. */
+bool model_forbids_value_cycles(const struct model_desc *md, const char *const *disabled, int ndisabled);
 
 /* Builds md over base b in c: out gets every axiom of md's table and the
  * exports, all owned by out's arena. */
@@ -79,6 +90,17 @@ void model_out_free(struct model_out *out);
 void model_guard(struct cnf *c, struct model_out *out, int k, lit act);
 /* The literal "axiom k is violated" (a flag: raised), computed on first use. */
 lit model_violated(struct model_out *out, int k);
+
+/* The built-in models' axioms by their index in the tables: the PTX
+ * models share the first five (ptx_common.c), the Vulkan models share
+ * one table, and OpenCL's first five (models/opencl.c). */
+enum ptx_axiom {
+    PTX_COHERENCE, PTX_COHERENCE2, PTX_FENCE_SC, PTX_ATOMICITY, PTX_NO_THIN_AIR,
+    PTX60_SC_PER_LOCATION = PTX_NO_THIN_AIR + 1, PTX60_CAUSALITY,
+    PTX75_CAUSALITY = PTX_NO_THIN_AIR + 1,
+};
+enum vulkan_axiom { VULKAN_CONSISTENCY_CYCLE, VULKAN_CONSISTENCY_RF, VULKAN_ATOMIC, VULKAN_RACY };
+enum opencl_axiom { OPENCL_HB_G, OPENCL_HB_L, OPENCL_COH_G, OPENCL_COH_L, OPENCL_RF };
 
 /* The models' build functions and axiom tables. */
 void model_ptx60_build(struct cat *m);

@@ -2,9 +2,10 @@
 #include "models/ptx_common.h"
 
 const struct axiom_decl model_ptx75_axioms[] = {
-    { "Coherence", AX_EMPTY }, { "Coherence2", AX_EMPTY }, { "FenceSC", AX_EMPTY },
-    { "Atomicity", AX_EMPTY }, { "NoThinAir", AX_ACYCLIC }, { "Causality", AX_IRREFLEXIVE },
-    { NULL, AX_EMPTY },
+    [PTX_COHERENCE] = { "Coherence", AX_EMPTY }, [PTX_COHERENCE2] = { "Coherence2", AX_EMPTY },
+    [PTX_FENCE_SC] = { "FenceSC", AX_EMPTY }, [PTX_ATOMICITY] = { "Atomicity", AX_EMPTY },
+    [PTX_NO_THIN_AIR] = { "NoThinAir", AX_ACYCLIC }, [PTX75_CAUSALITY] = { "Causality", AX_IRREFLEXIVE },
+    [PTX75_CAUSALITY + 1] = { NULL, AX_EMPTY },
 };
 
 void model_ptx75_build(struct cat *m)

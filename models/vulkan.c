@@ -4,8 +4,8 @@
 #include "models/cat.h"
 
 const struct axiom_decl model_vulkan_axioms[] = {
-    { "consistency-cycle", AX_ACYCLIC }, { "consistency-rf", AX_EMPTY }, { "atomic", AX_EMPTY },
-    { "racy3c3", AX_FLAG }, { NULL, AX_EMPTY },
+    [VULKAN_CONSISTENCY_CYCLE] = { "consistency-cycle", AX_ACYCLIC }, [VULKAN_CONSISTENCY_RF] = { "consistency-rf", AX_EMPTY },
+    [VULKAN_ATOMIC] = { "atomic", AX_EMPTY }, [VULKAN_RACY] = { "racy3c3", AX_FLAG }, [VULKAN_RACY + 1] = { NULL, AX_EMPTY },
 };
 
 /* The definitions later ones use, by their cat names. */

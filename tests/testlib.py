@@ -34,9 +34,9 @@ def run(args, cwd=ROOT, timeout=120):
                           timeout=timeout)
 
 
-def verdicts(args, files, cwd, with_reason=False):
+def verdicts(args, files, cwd, with_reason=False, timeout=120):
     """{file: result} (or {file: (result, reason)}) of one --json run."""
-    p = run(["--json"] + args + files, cwd)
+    p = run(["--json"] + args + files, cwd, timeout)
     got = {}
     for line in p.stdout.splitlines():
         o = json.loads(line)

@@ -15,7 +15,7 @@ struct search {
     const struct program *p;
     const struct model_desc *md;
     const struct check_opts *o;
-    struct skeleton k;       /* the model's skeleton under o's disabled axioms */
+    struct skeleton k;       /* the model's skeleton without program-order facts */
     struct choice ch;
     struct concrete x;       /* the current rf choice's run */
     long limit, count, consistent;
@@ -44,7 +44,7 @@ static void evaluate_leaf(struct search *s)
         return;
     }
     struct evaluation ev;
-    evaluate(s->p, s->md, s->o->disabled, s->o->ndisabled, &s->ch, &ev);
+    evaluate(s->p, s->md, &s->k, s->o->disabled, s->o->ndisabled, &s->ch, &ev);
     if (ev.x.valid && ev.consistent) {
         s->consistent++;
         const struct litmus *l = s->p->lit;
@@ -321,7 +321,7 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
                          const struct check_opts *o, long limit, struct oracle_result *r)
 {
     struct search s = { .p = p, .md = md, .o = o, .limit = limit, .nlocs = p->lit->nlocs,
-                        .k = model_skeleton(md, o->disabled, o->ndisabled) };
+                        .k = model_skeleton_without_facts(md) };
     choice_init(&s.ch, p);
     collect_guesses(&s);
     interp_execute(p, &s.ch, &s.x);   /* a valid allocation to free and redo */
@@ -332,10 +332,8 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
     r->consistent = s.consistent;
     r->ended = s.ended;
     r->counted = s.counted;
-    /* a value cycle is an rf | dep cycle, which NoThinAir forbids */
-    bool no_thin_air = model_has_axiom(md, "NoThinAir") &&
-                       !axiom_disabled("NoThinAir", o->disabled, o->ndisabled);
-    r->value_cycles = no_thin_air ? 0 : s.value_cycles;
+    /* a value cycle is an rf | dep cycle, which the model's thin-air axiom forbids */
+    r->value_cycles = model_forbids_value_cycles(md, o->disabled, o->ndisabled) ? 0 : s.value_cycles;
     if (s.too_big)
         return false;
     bool exists = p->lit->quant == Q_EXISTS && o->property != P_CAT_SPEC;

@@ -138,7 +138,8 @@ const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *c
                            struct evaluation *ev)
 {
     extract_choice(s, ch);
-    evaluate(s->p, s->md, s->o->disabled, s->o->ndisabled, ch, ev);
+    struct skeleton k = model_skeleton_without_facts(s->md);   /* the axioms alone judge */
+    evaluate(s->p, s->md, &k, s->o->disabled, s->o->ndisabled, ch, ev);
     const char *why = NULL;
     if (!ev->x.valid)
         why = ev->x.why;

@@ -38,12 +38,11 @@ static lit final_condition(struct cnf *c, const struct program *p, const struct 
     return v;
 }
 
-void evaluate(const struct program *p, const struct model_desc *md, const char *const *disabled,
-              int ndisabled, const struct choice *ch, struct evaluation *ev)
+void evaluate(const struct program *p, const struct model_desc *md, const struct skeleton *k,
+              const char *const *disabled, int ndisabled, const struct choice *ch, struct evaluation *ev)
 {
     memset(ev, 0, sizeof *ev);
-    struct skeleton k = model_skeleton(md, disabled, ndisabled);
-    interp_run(p, ch, &k, &ev->x);
+    interp_run(p, ch, k, &ev->x);
     if (!ev->x.valid)
         return;
     ev->c = cnf_new(false);

@@ -20,9 +20,10 @@ struct evaluation {
 };
 
 /* Evaluates the choice under model md with the axioms named in disabled[]
- * switched off. */
-void evaluate(const struct program *p, const struct model_desc *md, const char *const *disabled,
-              int ndisabled, const struct choice *ch, struct evaluation *ev);
+ * switched off, as an execution of skeleton k (model_skeleton, or
+ * model_skeleton_without_facts). */
+void evaluate(const struct program *p, const struct model_desc *md, const struct skeleton *k,
+              const char *const *disabled, int ndisabled, const struct choice *ch, struct evaluation *ev);
 /* Frees an evaluation. */
 void evaluation_free(const struct program *p, struct evaluation *ev);
 

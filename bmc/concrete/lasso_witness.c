@@ -271,7 +271,8 @@ static cJSON *checked_json(const struct litmus *l, const struct model_desc *md, 
     if (follow(p, r, ch.stop_at, why, len)) {
         choose(p, r, r->g->loc >= 0 ? program_root_location(l, r->g->loc) : -1, &ch);
         struct evaluation ev;
-        evaluate(p, md, disabled, ndisabled, &ch, &ev);
+        struct skeleton k = model_skeleton_without_facts(md);   /* the axioms alone judge */
+        evaluate(p, md, &k, disabled, ndisabled, &ch, &ev);
         const char *bad = !ev.x.valid ? ev.x.why : !ev.consistent ? ev.violated : same_run(p, r, &ev.x);
         if (bad) {
             snprintf(why, len, "the concrete evaluator rejects the lasso (%s)", bad);

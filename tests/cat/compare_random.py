@@ -9,7 +9,7 @@ be the same; a row where one side has no verdict (UNKNOWN, ERROR, a
 timeout) counts apart and is listed.  Prints the counts, the time of each
 side and their ratio, and exits 1 on a disagreement.
 
-    compare_random.py --bin build/gpubmc --corpus ../shared/corpus --seed 1 --count 200
+    compare_random.py --bin build/gpubmc --corpus ../shared/corpus --seed 1 --count 200 [--dialect ptx]
 """
 import argparse, json, pathlib, subprocess, sys, tempfile, time
 
@@ -38,17 +38,21 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--timeout", type=int, default=20)
+    ap.add_argument("--dialect", choices=("ptx", "vulkan"), help="only programs of this dialect")
     a = ap.parse_args()
     models_dir = pathlib.Path(a.corpus) / "models"
     agree = differ = nocmp = 0
+    per_dialect = {}   # dialect: [programs, checks that agree]
     t_builtin = t_cat = 0.0
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, str(HERE.parent / "random" / "gen.py"), "--seed", str(a.seed),
-                        "--count", str(a.count), "--out", tmp], check=True, capture_output=True)
+        gen = [sys.executable, str(HERE.parent / "random" / "gen.py"), "--seed", str(a.seed),
+               "--count", str(a.count), "--out", tmp] + (["--dialect", a.dialect] if a.dialect else [])
+        subprocess.run(gen, check=True, capture_output=True)
         files = sorted(str(f) for f in pathlib.Path(tmp).glob("*.litmus"))
-        for dialect in ("ptx", "vulkan"):
+        for dialect in [a.dialect] if a.dialect else ["ptx", "vulkan"]:
             mine = [f for f in files if f"-{dialect}-" in pathlib.Path(f).name]
+            per_dialect[dialect] = [len(mine), 0]
             by_bound = {}
             for f in mine:
                 by_bound.setdefault(pathlib.Path(f).stem.rsplit("-b", 1)[1], []).append(f)
@@ -67,6 +71,7 @@ def main():
                             if rb in ("PASS", "FAIL") and rc in ("PASS", "FAIL"):
                                 if rb == rc:
                                     agree += 1
+                                    per_dialect[dialect][1] += 1
                                 else:
                                     differ += 1
                                     lines.append(f"DIFFER {name} {model} {prop}: built-in {rb}, cat {rc}")
@@ -78,6 +83,8 @@ def main():
                                 lines.append(f"one side undecided {name} {model} {prop}: built-in {rb}, cat {rc}")
     for ln in lines:
         print(ln)
+    for dialect, (programs, agreed) in per_dialect.items():
+        print(f"{dialect}: {programs} programs, {agreed} checks agree")
     ratio = t_cat / t_builtin if t_builtin else 0.0
     print(f"{agree} agree, {differ} differ, {nocmp} without two verdicts; "
           f"time built-in {t_builtin:.1f}s, cat {t_cat:.1f}s (ratio {ratio:.2f})")

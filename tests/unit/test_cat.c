@@ -114,6 +114,34 @@ static void test_dialects_and_errors(void **state)
     assert_non_null(strstr(err, ":1:12: error: unsupported construct: let ... in"));
 }
 
+/* The thin-air axiom of text's model (its index, -1: none). */
+static int thin_air_of(const char *text)
+{
+    char err[512];
+    struct cat_model *cm = load(text, err, sizeof err);
+    assert_non_null(cm);
+    int k = cat_model_desc(cm, DIALECT_PTX)->thin_air;
+    cat_model_free(cm);
+    return k;
+}
+
+/* The thin-air rule: the first acyclic axiom over a union with rf, addr,
+ * data and ctrl among its terms, through parentheses and let names,
+ * whatever its name; not an irreflexive one, not one missing a term, not
+ * one whose rf a let has rebound. */
+static void test_thin_air_rule(void **state)
+{
+    (void)state;
+    assert_int_equal(thin_air_of("acyclic po as a\nacyclic rf | addr | data | ctrl as b\n"), 1);
+    assert_int_equal(thin_air_of("let dep = addr | (data | ctrl)\nacyclic (rf | dep) as x\n"), 0);
+    assert_int_equal(thin_air_of("let d = data | ctrl\nlet dep = addr | d\nacyclic po | dep | rf as x\n"), 0);
+    assert_int_equal(thin_air_of("acyclic rf | addr | data as x\n"), -1);
+    assert_int_equal(thin_air_of("irreflexive rf | addr | data | ctrl as x\n"), -1);
+    assert_int_equal(thin_air_of("acyclic (rf | addr) & (data | ctrl) as x\n"), -1);
+    assert_int_equal(thin_air_of("let rf = rf & ext\nacyclic rf | addr | data | ctrl as x\n"), -1);
+    assert_int_equal(thin_air_of("acyclic (rf | addr | data | ctrl)+ as x\n"), -1);
+}
+
 /* Builds text's model over a concrete run of three stores of one thread,
  * all executed; returns how many axioms fail. */
 static int violated_axioms(const char *text)
@@ -155,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_precedence),
         cmocka_unit_test(test_dialects_and_errors),
         cmocka_unit_test(test_let_rec),
+        cmocka_unit_test(test_thin_air_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,17 +64,22 @@ static void test_unknown_model(void **state)
     assert_null(model_find("ptx-v9"));
 }
 
-/* Every axiom a program-order fact rests on is one of the model's. */
+/* Every fact rests on some axiom, and every axiom it rests on is one of
+ * the model's table; the thin-air axiom is an acyclic one of the table. */
 static void check_fact_axioms(const char *model)
 {
     const struct model_desc *md = model_find(model);
     assert_non_null(md);
+    int naxioms = 0;
+    while (md->axioms[naxioms].name)
+        naxioms++;
     for (int f = 0; f < PO_NFACTS; f++) {
-        char names[256];
-        snprintf(names, sizeof names, "%s", md->fact_axioms[f]);
-        assert_true(names[0] != '\0');
-        for (char *save, *n = strtok_r(names, " ", &save); n; n = strtok_r(NULL, " ", &save))
-            assert_true(model_has_axiom(md, n));
+        assert_true(md->fact_axioms[f] != 0);
+        assert_true((md->fact_axioms[f] >> naxioms) == 0);
+    }
+    if (md->thin_air >= 0) {
+        assert_true(md->thin_air < naxioms);
+        assert_int_equal(md->axioms[md->thin_air].kind, AX_ACYCLIC);
     }
 }
 
@@ -102,6 +107,24 @@ static void test_skeleton_follows_disabled_axioms(void **state)
     assert_int_equal(model_skeleton(v60, scpl, 1).on, 0);
     assert_false(model_skeleton(v60, NULL, 0).co_total);
     assert_true(model_skeleton(model_find("vulkan"), NULL, 0).co_total);
+    /* the oracle's skeleton has none, whatever is switched off */
+    assert_int_equal(model_skeleton_without_facts(v60).on, 0);
+    assert_true(model_skeleton_without_facts(model_find("vulkan")).co_total);
+}
+
+/* The PTX models' NoThinAir plays the thin-air axiom (by index), and
+ * stops doing so when it is switched off; Vulkan's models have none. */
+static void test_thin_air_axiom(void **state)
+{
+    (void)state;
+    const struct model_desc *v60 = model_find("ptx-v6.0"), *v75 = model_find("ptx-v7.5");
+    assert_string_equal(v60->axioms[v60->thin_air].name, "NoThinAir");
+    assert_string_equal(v75->axioms[v75->thin_air].name, "NoThinAir");
+    const char *nta[] = { "NoThinAir" }, *other[] = { "Causality" };
+    assert_true(model_forbids_value_cycles(v75, NULL, 0));
+    assert_true(model_forbids_value_cycles(v75, other, 1));
+    assert_false(model_forbids_value_cycles(v75, nta, 1));
+    assert_false(model_forbids_value_cycles(model_find("vulkan"), NULL, 0));
 }
 
 /* An empty name is no axiom (and does not hang the lookup). */
@@ -120,6 +143,7 @@ int main(void)
         cmocka_unit_test(test_unknown_model),
         cmocka_unit_test(test_fact_axioms),
         cmocka_unit_test(test_skeleton_follows_disabled_axioms),
+        cmocka_unit_test(test_thin_air_axiom),
         cmocka_unit_test(test_empty_axiom_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
