@@ -9,11 +9,22 @@
 
 #include "util/xalloc.h"
 
-static const char *const names[] = { "fair", "hsa", "obe", "hsa_obe", "lobe", "unfair" };
+static const char *const names[] = { "fair", "hsa", "obe", "hsa_obe", "lobe", "unfair", "fair_strong",
+                                     "hsa_strong", "obe_strong", "hsa_obe_strong", "lobe_strong" };
 
 const char *progress_name(enum progress_model m)
 {
     return names[m];
+}
+
+bool progress_is_strong(enum progress_model m)
+{
+    return m >= PROG_FAIR_STRONG;
+}
+
+enum progress_model progress_scheduler(enum progress_model m)
+{
+    return progress_is_strong(m) ? (enum progress_model)(m - PROG_FAIR_STRONG) : m;
 }
 
 bool progress_parse(const char *name, enum progress_model *m)
@@ -160,7 +171,7 @@ void progress_encode(struct cnf *c, const struct program *p, enum progress_model
     build(p, &root, all, p->nthreads, 0);
     make_group_literals(c, &root);
     root.progress = active;   /* every constraint follows from some group's progress */
-    encode_node(c, &root, m, ts);
+    encode_node(c, &root, progress_scheduler(m), ts);
     free_node(&root);
     free(all);
 }

@@ -8,7 +8,18 @@
 #include "bmc/concrete/fair.h"
 #include "bmc/concrete/lasso.h"
 #include "bmc/concrete/lasso_witness.h"
+#include "bmc/concrete/strong.h"
 #include "util/xalloc.h"
+
+/* "P0, P1": the threads t with which[t]. */
+static void threads_named(const struct litmus *l, const bool *which, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < l->nthreads && used + 16 < len; t++)
+        if (which[t])
+            used += (size_t)snprintf(buf + used, len - used, "%sP%d", used ? ", " : "", l->threads[t].id);
+}
 
 /* One model's verdict from the components; a FAIL's lasso is re-checked
  * by the concrete evaluator, as every SAT witness is. */
@@ -17,21 +28,33 @@ static void decide(const struct program *p, const struct model_desc *md, const s
                    struct progress_result *out, cJSON **witness)
 {
     bool *need = xcalloc((size_t)g->nthreads + 1, sizeof *need);
-    int scc = fair_find(f, tr, out->model, need);
+    bool strong = progress_is_strong(out->model);
+    struct lasso la;
+    bool hangs = strong ? strong_find(g, tr, out->model, &la, need) : fair_find(f, tr, out->model, need) >= 0;
     snprintf(out->engine, sizeof out->engine, "states");
-    if (scc < 0) {
+    if (!hangs) {
         out->verdict = V_PASS;
-        snprintf(out->reason, sizeof out->reason,
-                 "every fair run terminates (states engine: %d states, no fair cycle)", g->nstates);
+        snprintf(out->reason, sizeof out->reason, strong
+                 ? "every strongly fair run terminates (states engine: %d states, each with a schedule of "
+                   "its guaranteed threads that terminates)"
+                 : "every fair run terminates (states engine: %d states, no fair cycle)", g->nstates);
     } else {
-        struct lasso la;
-        lasso_find(g, f, scc, need, &la);
+        if (!strong)
+            lasso_find(g, f, fair_find(f, tr, out->model, need), need, &la);
         char full[256];
         lasso_describe(p->lit, &la, true, full, sizeof full);
         lasso_describe(p->lit, &la, false, out->brief, sizeof out->brief);
         out->verdict = V_FAIL;
-        snprintf(out->reason, sizeof out->reason, "%s (states engine: a fair cycle of %d steps after %d, "
-                 "%d states)", full, la.ncycle, la.nstem, g->nstates);
+        if (strong) {
+            char who[128];
+            threads_named(p->lit, need, who, sizeof who);
+            snprintf(out->reason, sizeof out->reason, "%s (states engine, strong fairness: after %d steps no "
+                     "schedule of the guaranteed threads %s terminates; a cycle of %d steps, %d states)",
+                     full, la.nstem, who, la.ncycle, g->nstates);
+        } else {
+            snprintf(out->reason, sizeof out->reason, "%s (states engine: a fair cycle of %d steps after %d, "
+                     "%d states)", full, la.ncycle, la.nstem, g->nstates);
+        }
         char why[256];   /* the concrete evaluator checks every lasso, as every SAT witness */
         cJSON *w = lasso_witness(p->lit, md, o->disabled, o->ndisabled, g, &la, why, sizeof why);
         if (!w) {

@@ -227,15 +227,15 @@ static bool owed(const struct fair_tree *g, int i, enum progress_model m, const 
         lower_sched |= sched(&g->child[j], x);
     for (int j = i; j < g->nchild; j++)
         later_once |= once(&g->child[j], x);
-    switch (m) {
+    switch (progress_scheduler(m)) {
     case PROG_FAIR: return true;
     case PROG_HSA: return !lower_sched;
     case PROG_OBE: return once(&g->child[i], x);
     case PROG_HSA_OBE: return !lower_sched || once(&g->child[i], x);
     case PROG_LOBE: return later_once;
     case PROG_UNFAIR: return false;
+    default: return true;   /* strong models have their scheduler's obligations */
     }
-    return true;
 }
 
 /* Whether node n can have progress in the component: a thread with
@@ -265,18 +265,38 @@ static bool fair_node(const struct fair_tree *n, enum progress_model m, const st
     return minimal;
 }
 
+/* Marks each thread below n: whether progress (n has it when has) reaches
+ * it, and it has not ended. */
+static void reach(const struct fair_tree *n, enum progress_model m, const struct facts *x, bool has,
+                  bool *guaranteed)
+{
+    if (n->thread >= 0) {
+        guaranteed[n->thread] = has && !x->ended[n->thread];
+        return;
+    }
+    for (int i = 0; i < n->nchild; i++)
+        reach(&n->child[i], m, x, has && owed(n, i, m, x), guaranteed);
+}
+
+void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
+                     bool *guaranteed)
+{
+    struct facts x = { ended, started, NULL };
+    reach(tr, progress_scheduler(m), &x, true, guaranteed);
+}
+
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need)
 {
     int best = -1, nt = f->nthreads;
     for (int c = 0; c < f->nscc; c++) {
         struct facts x = { &f->ended[c * nt], &f->started[c * nt], &f->runs[c * nt] };
-        if (f->cyclic[c] && (best < 0 || f->first[c] < f->first[best]) && fair_node(tr, m, &x, NULL))
+        if (f->cyclic[c] && (best < 0 || f->first[c] < f->first[best]) && fair_node(tr, progress_scheduler(m), &x, NULL))
             best = c;
     }
     if (best >= 0) {
         struct facts x = { &f->ended[best * nt], &f->started[best * nt], &f->runs[best * nt] };
         memset(need, 0, (size_t)nt * sizeof *need);
-        fair_node(tr, m, &x, need);
+        fair_node(tr, progress_scheduler(m), &x, need);
     }
     return best;
 }

@@ -39,6 +39,14 @@ struct fair_tree *fair_tree_build(const struct litmus *l);
 /* Frees a hierarchy (NULL: nothing). */
 void fair_tree_free(struct fair_tree *tr);
 
+/* The threads model m's scheduler guarantees progress at a point where
+ * ended[t] and started[t] hold: those the whole device's progress reaches
+ * through the groups that owe it to their children (minimal progress,
+ * which guarantees no particular thread, left out), and have not ended.
+ * Into guaranteed[0..nthreads). */
+void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
+                     bool *guaranteed);
+
 /* The cyclic component, fair under model m, whose first state has the
  * lowest index, or -1 when there is none (every fair run terminates).
  * For it, need[t] (nthreads entries) says which threads a fair cycle must

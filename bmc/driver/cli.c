@@ -190,10 +190,11 @@ static int parse_progress(const char *arg, struct check_opts *o)
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         enum progress_model m;
         if (strcmp(tok, "all") == 0) {
-            set |= (1u << CHECK_PROGRESS_MODELS) - 1;
+            set |= (1u << PROGRESS_WEAK_MODELS) - 1;
             m = PROG_FAIR;
         } else if (!progress_parse(tok, &m)) {
-            return usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe, unfair or all)", tok);
+            return usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe, unfair, "
+                               "the first five with _strong, or all)", tok);
         }
         set |= 1u << m;
         if (first)
