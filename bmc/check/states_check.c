@@ -48,8 +48,8 @@ static void decide(const struct program *p, const struct model_desc *md, const s
         if (strong) {
             char who[128];
             threads_named(p->lit, need, who, sizeof who);
-            snprintf(out->reason, sizeof out->reason, "%s (states engine, strong fairness: after %d steps no "
-                     "schedule of the guaranteed threads %s terminates; a cycle of %d steps, %d states)",
+            snprintf(out->reason, sizeof out->reason, "%s (states engine, strong fairness: from the state after %d steps no "
+                     "schedule of the guaranteed threads (%s) terminates; a cycle of %d steps, %d states)",
                      full, la.nstem, who, la.ncycle, g->nstates);
         } else {
             snprintf(out->reason, sizeof out->reason, "%s (states engine: a fair cycle of %d steps after %d, "

@@ -76,6 +76,25 @@ static bool *can_escape(const struct state_graph *g, const bool *guar)
     return good;
 }
 
+/* The component of the guaranteed steps without escape that no such step
+ * leaves (so its cycle can step every thread guaranteed in it: the run is
+ * weakly fair too) whose first state has the lowest index. */
+static int bottom_component(const struct state_graph *inside, const struct fair_sccs *f)
+{
+    int nt = inside->nthreads, best = -1;
+    bool *leaves = xcalloc((size_t)f->nscc + 1, sizeof *leaves);
+    for (size_t e = 0; e < (size_t)inside->nstates * nt; e++) {
+        int w = inside->succ[e], c = f->scc_of[e / (size_t)nt];
+        if (w >= 0 && f->scc_of[w] != c)
+            leaves[c] = true;
+    }
+    for (int c = 0; c < f->nscc; c++)
+        if (f->cyclic[c] && !leaves[c] && (best < 0 || f->first[c] < f->first[best]))
+            best = c;
+    free(leaves);
+    return best;
+}
+
 bool strong_find(const struct state_graph *g, const struct fair_tree *tr, enum progress_model m, struct lasso *la,
                  bool *guaranteed)
 {
@@ -86,17 +105,14 @@ bool strong_find(const struct state_graph *g, const struct fair_tree *tr, enum p
     if (trapped) {
         /* The guaranteed steps out of states with no escape lead to such
          * states again, and every such state has one (it is no escape), so
-         * these steps alone form cyclic components: each is a trap. */
+         * these steps alone have a cyclic component that none leaves. */
         struct state_graph inside = *g;
         inside.succ = xcalloc((size_t)n * nt + 1, sizeof *inside.succ);
         for (size_t e = 0; e < (size_t)n * nt; e++)
             inside.succ[e] = !good[e / (size_t)nt] && guar[e] ? g->succ[e] : -1;
         struct fair_sccs f;
         fair_sccs(&inside, &f);
-        int best = -1;
-        for (int c = 0; c < f.nscc; c++)
-            if (f.cyclic[c] && (best < 0 || f.first[c] < f.first[best]))
-                best = c;
+        int best = bottom_component(&inside, &f);
         bool *need = &f.runs[(size_t)best * nt];
         lasso_find(&inside, &f, best, need, la);
         memcpy(guaranteed, &guar[(size_t)la->entry * nt], (size_t)nt * sizeof *guaranteed);
