@@ -328,7 +328,7 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
 {
     bool halts = false;
     for (int i = 0; i < n; i++)
-        halts |= progress_scheduler(ms[i]) != PROG_FAIR;
+        halts |= progress_scheduler(ms[i]) != PROG_FAIR || progress_scoped(&s->o->hierarchy);
     s->sx_mode = SX_MAY_REPEAT | (halts ? SX_MAY_HALT : 0);
     sat_setup(s);
     lit stuck = termination_encode(s->c, s->p, &s->x);
@@ -339,7 +339,7 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     for (int i = 0; i < n; i++) {
         struct check_result one = { .verdict = V_ERROR };
         out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
-        lit act = termination_progress(s->c, s->p, &s->x, ms[i]);
+        lit act = termination_progress(s->c, s->p, &s->x, ms[i], &s->o->hierarchy);
         acts[i] = act;
         termination_under(s, query, act, &bounded, &one, out[i].brief, sizeof out[i].brief);
         if (progress_is_strong(ms[i]))

@@ -28,6 +28,7 @@ struct check_opts {
     enum progress_model progress;   /* for termination */
     unsigned progress_set;   /* termination under several progress models at
                                 once: bit m for model m; 0: progress alone */
+    struct progress_hierarchy hierarchy;   /* per-scope schedulers, for every model */
     enum term_engine term_engine;
     long max_states;         /* the explicit-state engine's limit (0: default) */
     int bound;

@@ -80,7 +80,7 @@ bool states_termination(const struct program *p, const struct model_desc *md, co
     if (ok) {
         struct fair_sccs f;
         fair_sccs(&g, &f);
-        struct fair_tree *tr = fair_tree_build(p->lit);
+        struct fair_tree *tr = fair_tree_build(p->lit, &o->hierarchy);
         for (int i = 0; i < n; i++) {
             out[i] = (struct progress_result){ .model = ms[i] };
             witnesses[i] = NULL;

@@ -30,7 +30,7 @@ lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *
 }
 
 lit termination_progress(struct cnf *c, const struct program *p, const struct exec_enc *x,
-                         enum progress_model m)
+                         enum progress_model m, const struct progress_hierarchy *h)
 {
     struct thread_status *ts = xcalloc((size_t)p->nthreads + 1, sizeof *ts);
     for (int t = 0; t < p->nthreads; t++)
@@ -38,7 +38,7 @@ lit termination_progress(struct cnf *c, const struct program *p, const struct ex
                                         .terminated = x->sx.terminated[t],
                                         .blocked = thread_blocked(c, p, x, t) };
     lit active = cnf_var(c);
-    progress_encode(c, p, m, ts, active);
+    progress_encode(c, p, m, h, ts, active);
     free(ts);
     return active;
 }

@@ -14,11 +14,11 @@
  * encoded with SX_MAY_REPEAT. */
 lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x);
 
-/* Adds model m's scheduling constraints under a fresh literal, returned:
- * assumed, they hold.  x must have been encoded with SX_MAY_HALT unless m
- * is fair. */
+/* Adds model m's scheduling constraints under hierarchy h (NULL: none)
+ * under a fresh literal, returned: assumed, they hold.  x must have been
+ * encoded with SX_MAY_HALT unless every scheduler is fair. */
 lit termination_progress(struct cnf *c, const struct program *p, const struct exec_enc *x,
-                         enum progress_model m);
+                         enum progress_model m, const struct progress_hierarchy *h);
 
 /* Names the stuck threads of the solver's current model, e.g.
  * "P1 spins for ever at line 9; P0 waits for ever at `bar.cta.sync 0`". */

@@ -123,6 +123,9 @@ void fair_free(struct fair_sccs *f)
 struct fair_tree {
     int id;                  /* scope instance id, or the thread's P number */
     int thread;              /* thread index of a leaf, -1 for a group */
+    int scope;               /* a group's scope (enum progress_scope) */
+    enum progress_model over;   /* its scheduler when the hierarchy names one */
+    bool overridden;
     int nchild;
     struct fair_tree *child;
 };
@@ -133,11 +136,19 @@ static int by_id(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
+/* Sets group n's scope and, when h names one there, its scheduler. */
+static void place(struct fair_tree *n, const struct progress_hierarchy *h, int scope)
+{
+    n->scope = scope;
+    n->overridden = h && scope >= 0 && h->at[scope] > 0;
+    n->over = n->overridden ? (enum progress_model)(h->at[scope] - 1) : PROG_FAIR;
+}
+
 /* Fills n's children from threads[0..k) at level `level` of the
  * hierarchy; slots lists the scope_id index of each group level, outermost
  * first, and nlevels how many there are. */
-static void grow(const struct litmus *l, struct fair_tree *n, const int *threads, int k, int level,
-                 const int *slots, int nlevels)
+static void grow(const struct litmus *l, const struct progress_hierarchy *h, struct fair_tree *n,
+                 const int *threads, int k, int level, const int *slots, int nlevels)
 {
     n->child = xcalloc((size_t)k + 1, sizeof *n->child);
     if (level == nlevels) {
@@ -157,7 +168,8 @@ static void grow(const struct litmus *l, struct fair_tree *n, const int *threads
                 }
             struct fair_tree *c = &n->child[n->nchild++];
             *c = (struct fair_tree){ .id = id, .thread = -1 };
-            grow(l, c, members, m, level + 1, slots, nlevels);
+            place(c, h, progress_scope_at(l->dialect, level + 1));
+            grow(l, h, c, members, m, level + 1, slots, nlevels);
         }
         free(members);
         free(placed);
@@ -165,7 +177,7 @@ static void grow(const struct litmus *l, struct fair_tree *n, const int *threads
     qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
 }
 
-struct fair_tree *fair_tree_build(const struct litmus *l)
+struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_hierarchy *h)
 {
     static const int ptx[] = { 1, 0 }, vulkan[] = { 2, 1, 0 };   /* gpu, cta; qf, wg, sg */
     bool is_ptx = l->dialect == DIALECT_PTX;
@@ -174,7 +186,8 @@ struct fair_tree *fair_tree_build(const struct litmus *l)
         all[t] = t;
     struct fair_tree *root = xcalloc(1, sizeof *root);
     *root = (struct fair_tree){ .id = 0, .thread = -1 };
-    grow(l, root, all, l->nthreads, 0, is_ptx ? ptx : vulkan, is_ptx ? 2 : 3);
+    place(root, h, progress_scope_at(l->dialect, 0));
+    grow(l, h, root, all, l->nthreads, 0, is_ptx ? ptx : vulkan, is_ptx ? 2 : 3);
     free(all);
     return root;
 }
@@ -227,7 +240,7 @@ static bool owed(const struct fair_tree *g, int i, enum progress_model m, const 
         lower_sched |= sched(&g->child[j], x);
     for (int j = i; j < g->nchild; j++)
         later_once |= once(&g->child[j], x);
-    switch (progress_scheduler(m)) {
+    switch (g->overridden ? g->over : progress_scheduler(m)) {
     case PROG_FAIR: return true;
     case PROG_HSA: return !lower_sched;
     case PROG_OBE: return once(&g->child[i], x);
@@ -282,7 +295,11 @@ void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bo
                      bool *guaranteed)
 {
     struct facts x = { ended, started, NULL };
-    reach(tr, progress_scheduler(m), &x, true, guaranteed);
+    /* the root above the whole device passes progress to it under m itself */
+    enum progress_model top = progress_scheduler(m);
+    bool has = top == PROG_FAIR || top == PROG_HSA || top == PROG_HSA_OBE || ((top == PROG_OBE || top == PROG_LOBE)
+                                                                                && once(tr, &x));
+    reach(tr, m, &x, has, guaranteed);
 }
 
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need)
@@ -290,13 +307,13 @@ int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progre
     int best = -1, nt = f->nthreads;
     for (int c = 0; c < f->nscc; c++) {
         struct facts x = { &f->ended[c * nt], &f->started[c * nt], &f->runs[c * nt] };
-        if (f->cyclic[c] && (best < 0 || f->first[c] < f->first[best]) && fair_node(tr, progress_scheduler(m), &x, NULL))
+        if (f->cyclic[c] && (best < 0 || f->first[c] < f->first[best]) && fair_node(tr, m, &x, NULL))
             best = c;
     }
     if (best >= 0) {
         struct facts x = { &f->ended[best * nt], &f->started[best * nt], &f->runs[best * nt] };
         memset(need, 0, (size_t)nt * sizeof *need);
-        fair_node(tr, progress_scheduler(m), &x, need);
+        fair_node(tr, m, &x, need);
     }
     return best;
 }

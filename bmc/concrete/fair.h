@@ -34,8 +34,9 @@ void fair_free(struct fair_sccs *f);
 /* The thread placement that the progress models read. */
 struct fair_tree;
 /* Builds the scope hierarchy of l's threads (PTX: system, gpu, cta;
- * Vulkan: device, queue family, workgroup, subgroup). */
-struct fair_tree *fair_tree_build(const struct litmus *l);
+ * Vulkan: device, queue family, workgroup, subgroup), each scope's
+ * instances scheduling their children as hierarchy h (NULL: none) says. */
+struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_hierarchy *h);
 /* Frees a hierarchy (NULL: nothing). */
 void fair_tree_free(struct fair_tree *tr);
 

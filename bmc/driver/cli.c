@@ -180,11 +180,30 @@ static int parse_properties(const char *arg, struct cli *cli)
     return cli->nproperties ? 0 : usage_error("empty property list '%s'", arg);
 }
 
-/* Parses --progress: a model, a comma-separated list of them, or all. */
+/* Parses --progress: a model, a comma-separated list of them, or all,
+ * then any ";SCOPE=MODEL" overrides for them all; or Dat3M's one
+ * hierarchy "[SCOPE=MODEL,...]". */
 static int parse_progress(const char *arg, struct check_opts *o)
 {
-    char buf[128];
+    char buf[128], err[160], msg[320];
     snprintf(buf, sizeof buf, "%s", arg);
+    memset(&o->hierarchy, 0, sizeof o->hierarchy);
+    if (buf[0] == '[') {
+        o->progress_set = 0;
+        if (!progress_parse_spec(buf, &o->progress, &o->hierarchy, err, sizeof err)) {
+            snprintf(msg, sizeof msg, "--progress %s: %s", arg, err);
+            return usage_error("%s", msg);
+        }
+        return 0;
+    }
+    char *semi = strchr(buf, ';');
+    if (semi) {
+        *semi = '\0';
+        if (!progress_parse_scopes(semi + 1, ';', &o->hierarchy, NULL, err, sizeof err)) {
+            snprintf(msg, sizeof msg, "--progress %s: %s", arg, err);
+            return usage_error("%s", msg);
+        }
+    }
     unsigned set = 0;
     bool first = true;
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
@@ -520,7 +539,8 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
     if (cli->opts.term_engine == TERM_STATES && jobs->n > 0 && !termination)
         return usage_error("%s", "--engine states decides termination, and no check here is one "
                            "(--property termination)");
-    if ((cli->opts.progress != PROG_FAIR || cli->opts.progress_set) && !termination && jobs->n > 0)
+    if ((cli->opts.progress != PROG_FAIR || cli->opts.progress_set || progress_scoped(&cli->opts.hierarchy))
+        && !termination && jobs->n > 0)
         return usage_error("%s", "--progress applies to termination checks, and no check here is one "
                            "(--property termination)");
     if (cli->graph_path && cli->opts.progress_set && termination)
