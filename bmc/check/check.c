@@ -342,6 +342,8 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
         lit act = termination_progress(s->c, s->p, &s->x, ms[i], &s->o->hierarchy);
         acts[i] = act;
         termination_under(s, query, act, &bounded, &one, out[i].brief, sizeof out[i].brief);
+        if (one.verdict == V_FAIL)
+            termination_starved(s->c, s->p, &s->x, ms[i], &s->o->hierarchy, one.reason, sizeof one.reason);
         if (progress_is_strong(ms[i]))
             strong_from_weak(&one, out[i].brief);
         out[i].verdict = one.verdict;

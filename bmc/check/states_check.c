@@ -21,6 +21,33 @@ static void threads_named(const struct litmus *l, const bool *which, char *buf, 
             used += (size_t)snprintf(buf + used, len - used, "%sP%d", used ? ", " : "", l->threads[t].id);
 }
 
+/* "; starved: P1 by QF 0 (obe) owes WG 1 nothing": for each thread the
+ * lasso never runs again, which scope's scheduler lets it starve (at the
+ * lasso's entry); "" when none. */
+static void starved(const struct litmus *l, const struct state_graph *g, const struct fair_tree *tr,
+                    enum progress_model m, const struct lasso *la, char *buf, size_t len)
+{
+    int nt = g->nthreads;
+    bool *ended = xcalloc((size_t)nt + 1, sizeof *ended), *started = xcalloc((size_t)nt + 1, sizeof *started);
+    for (int t = 0; t < nt; t++) {
+        ended[t] = states_pc(g, la->entry, t) >= g->code[t].n;
+        started[t] = states_started(g, la->entry, t);
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < nt && used + 80 < len; t++) {
+        char why[96];
+        if (la->how[t] != LASSO_HALTED)
+            continue;
+        fair_starver(tr, m, ended, started, t, why, sizeof why);
+        if (why[0])
+            used += (size_t)snprintf(buf + used, len - used, "%sP%d: %s", used ? ", " : "; starved: ",
+                                     l->threads[t].id, why);
+    }
+    free(ended);
+    free(started);
+}
+
 /* One model's verdict from the components; a FAIL's lasso is re-checked
  * by the concrete evaluator, as every SAT witness is. */
 static void decide(const struct program *p, const struct model_desc *md, const struct check_opts *o,
@@ -41,8 +68,10 @@ static void decide(const struct program *p, const struct model_desc *md, const s
     } else {
         if (!strong)
             lasso_find(g, f, fair_find(f, tr, out->model, need), need, &la);
-        char full[256];
+        char full[512];
         lasso_describe(p->lit, &la, true, full, sizeof full);
+        size_t used = strlen(full);
+        starved(p->lit, g, tr, out->model, &la, full + used, sizeof full - used);
         lasso_describe(p->lit, &la, false, out->brief, sizeof out->brief);
         out->verdict = V_FAIL;
         if (strong) {

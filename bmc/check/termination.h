@@ -24,6 +24,12 @@ lit termination_progress(struct cnf *c, const struct program *p, const struct ex
  * "P1 spins for ever at line 9; P0 waits for ever at `bar.cta.sync 0`". */
 void termination_describe(struct cnf *c, const struct program *p, const struct exec_enc *x,
                           char *buf, size_t len);
+/* Appends to buf, for each thread the scheduler stopped for good in the
+ * solver's current model, "; the scheduler never runs P1 again (QF 0
+ * (obe) owes WG 1 nothing)": which scope's scheduler under model m and
+ * hierarchy h lets it starve. */
+void termination_starved(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
+                         const struct progress_hierarchy *h, char *buf, size_t len);
 /* The same, short: "P1 spins, P0 waits". */
 void termination_brief(struct cnf *c, const struct program *p, const struct exec_enc *x,
                        char *buf, size_t len);

@@ -1,6 +1,7 @@
 /* Strongly connected components and the progress models' obligations. */
 #include "bmc/concrete/fair.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +301,52 @@ void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bo
     bool has = top == PROG_FAIR || top == PROG_HSA || top == PROG_HSA_OBE || ((top == PROG_OBE || top == PROG_LOBE)
                                                                                 && once(tr, &x));
     reach(tr, m, &x, has, guaranteed);
+}
+
+/* Whether thread t is below n. */
+static bool holds(const struct fair_tree *n, int t)
+{
+    if (n->thread >= 0)
+        return n->thread == t;
+    for (int i = 0; i < n->nchild; i++)
+        if (holds(&n->child[i], t))
+            return true;
+    return false;
+}
+
+/* "WG 1" for a group of scope s, "P2" for a thread. */
+static void node_name(const struct fair_tree *n, int scope, char *buf, size_t len)
+{
+    if (n->thread >= 0)
+        snprintf(buf, len, "P%d", n->id);
+    else
+        snprintf(buf, len, "%s %d", scope >= 0 ? progress_scope_name((enum progress_scope)scope) : "group", n->id);
+}
+
+void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started, int t,
+                  char *buf, size_t len)
+{
+    struct facts x = { ended, started, NULL };
+    buf[0] = '\0';
+    for (const struct fair_tree *g = tr; g->thread < 0;) {
+        int i = 0;
+        while (i < g->nchild && !holds(&g->child[i], t))
+            i++;
+        if (i == g->nchild)
+            return;
+        int rivals = 0;   /* other schedulable children: minimal progress may go to them */
+        for (int j = 0; j < g->nchild; j++)
+            rivals += j != i && sched(&g->child[j], &x);
+        if (!owed(g, i, m, &x) && rivals > 0) {
+            char parent[32], child[32];
+            node_name(g, g->scope, parent, sizeof parent);
+            node_name(&g->child[i], g->child[i].scope, child, sizeof child);
+            snprintf(buf, len, "%s (%s) owes %s nothing", parent,
+                     progress_name(g->overridden ? g->over : progress_scheduler(m)), child);
+            return;
+        }
+        g = &g->child[i];
+    }
 }
 
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need)

@@ -48,6 +48,14 @@ void fair_tree_free(struct fair_tree *tr);
 void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
                      bool *guaranteed);
 
+/* Which scope's scheduler starves thread t at a point where ended[] and
+ * started[] hold under model m: the first group on the way down to t that
+ * does not owe progress to the child holding t while another child is
+ * schedulable (a lone schedulable child gets minimal progress), as "QF 0
+ * (obe) owes WG 1 nothing"; "" when there is none. */
+void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started, int t,
+                  char *buf, size_t len);
+
 /* The cyclic component, fair under model m, whose first state has the
  * lowest index, or -1 when there is none (every fair run terminates).
  * For it, need[t] (nthreads entries) says which threads a fair cycle must
