@@ -14,6 +14,7 @@
 #include "bmc/check/race.h"
 #include "bmc/check/sat_check.h"
 #include "bmc/check/states_check.h"
+#include "bmc/check/divergence.h"
 #include "bmc/check/termination.h"
 #include "bmc/concrete/witness.h"
 #include "encoders/assertion.h"
@@ -31,7 +32,7 @@ const char *verdict_name(enum verdict v)
 
 const char *property_name(enum property p)
 {
-    static const char *const names[] = { "program_spec", "cat_spec", "termination" };
+    static const char *const names[] = { "program_spec", "cat_spec", "termination", "barrier_divergence" };
     return names[p];
 }
 
@@ -61,10 +62,7 @@ static void name_flagged_pair(const struct program *p, const struct axiom *ax, c
     snprintf(buf, len, "a consistent execution raises %s", ax->name);
 }
 
-/* Checks the SAT witness concretely; fills the witness JSON if asked and,
- * for a flag, names the racing pair in r->reason.  Returns false (with
- * r->reason set) when the two back ends disagree. */
-static bool recheck(struct sat_check *s, enum goal goal, struct check_result *r)
+bool sat_recheck(struct sat_check *s, enum goal goal, struct check_result *r)
 {
     struct choice ch;
     struct evaluation ev;
@@ -98,10 +96,7 @@ static void core_reason(struct sat_check *s, char *buf, size_t len)
         snprintf(buf + used, len - used, ")");
 }
 
-/* Whether some consistent execution is cut at the bound (a longer run
- * might decide).  The filter does not narrow this: a cut execution has no
- * final state to test it on. */
-static bool cut_at_bound(struct sat_check *s)
+bool sat_cut_at_bound(struct sat_check *s)
 {
     lit bound = some_bound_hit(s);
     return bound != LIT_FALSE && solve_with(s, bound) == 10;
@@ -201,7 +196,7 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
     lit filter = q.filter, body = q.body, term = q.term, query = q.query;
     bool exists = l->quant == Q_EXISTS;
     if (res == 10) {
-        if (!recheck(s, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r)) {
+        if (!sat_recheck(s, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r)) {
             r->verdict = V_ERROR;
         } else {
             r->verdict = exists ? V_PASS : V_FAIL;
@@ -216,7 +211,7 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
                      ? "every execution satisfies the condition" : "the outcome is unreachable");
         core_reason(s, r->reason, sizeof r->reason);
         r->verdict = exists ? V_FAIL : V_PASS;
-        bool cut = cut_at_bound(s);
+        bool cut = sat_cut_at_bound(s);
         unknown_when_cut(s, cut, r);
         if (r->verdict == V_PASS)
             note_vacuous(s, filter, term, r);
@@ -259,12 +254,12 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
     struct sat_check *s = race_solve(first, &alt, !first->o->no_symmetry, cat_spec_query, &q, &res);
     lit raised = q.body;
     if (raised != LIT_FALSE && res == 10) {
-        r->verdict = recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
+        r->verdict = sat_recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
     } else {
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
                  ? "the model flags nothing" : "no consistent execution raises a flag");
-        bool cut = cut_at_bound(s);
+        bool cut = sat_cut_at_bound(s);
         unknown_when_cut(s, cut, r);
         /* no execution is cut: the counted ones are those that end with the
          * filter true (with a filter) or every one (without) */
@@ -286,7 +281,7 @@ static void termination_under(struct sat_check *s, lit query, lit act, int *boun
     if (query != LIT_FALSE && solve_with(s, cnf_and(s->c, query, act)) == 10) {
         r->verdict = V_FAIL;
         termination_brief(s->c, s->p, &s->x, brief, blen);
-        if (recheck(s, GOAL_STUCK, r))
+        if (sat_recheck(s, GOAL_STUCK, r))
             termination_describe(s->c, s->p, &s->x, r->reason, sizeof r->reason);
         else
             r->verdict = V_ERROR;
@@ -294,7 +289,7 @@ static void termination_under(struct sat_check *s, lit query, lit act, int *boun
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, "every thread terminates");
         if (*bounded < 0)   /* the same for every progress model: asked once */
-            *bounded = cut_at_bound(s);
+            *bounded = sat_cut_at_bound(s);
         unknown_when_cut(s, *bounded, r);
     }
 }
@@ -491,6 +486,13 @@ void check_program(const struct program *p, const struct model_desc *md, const s
             check_program_spec(&s, r);
         else
             check_cat_spec(&s, r);
+        break;
+    case P_BARRIER_DIVERGENCE:
+        if (o->oracle)
+            snprintf(r->reason, sizeof r->reason,
+                     "the oracle decides program_spec and cat_spec, not barrier_divergence");
+        else
+            divergence_check(&s, r);
         break;
     case P_TERMINATION:
         if (o->oracle)

@@ -8,7 +8,7 @@
 #include "encoders/progress.h"
 
 enum verdict { V_PASS, V_FAIL, V_UNKNOWN, V_ERROR };
-enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
+enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION, P_BARRIER_DIVERGENCE };
 
 #define CHECK_MAX_DISABLED 16
 #define CHECK_PROGRESS_MODELS PROGRESS_MODELS

@@ -528,14 +528,20 @@ int cli_parse(int argc, char **argv, struct cli *cli)
 
 int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
 {
-    bool termination = false, program_spec = false, cat_spec = false;
+    bool termination = false, program_spec = false, cat_spec = false, divergence = false;
     for (int i = 0; i < jobs->n; i++) {
+        divergence |= jobs->jobs[i].opts.property == P_BARRIER_DIVERGENCE;
         termination |= jobs->jobs[i].opts.property == P_TERMINATION;
         program_spec |= jobs->jobs[i].opts.property == P_PROGRAM_SPEC;
         cat_spec |= jobs->jobs[i].opts.property == P_CAT_SPEC;
     }
-    if (cli->opts.oracle && termination)
-        return usage_error("%s", "--engine oracle decides program_spec and cat_spec, not termination");
+    if (cli->opts.oracle && (termination || divergence))
+        return usage_error("%s", "--engine oracle decides program_spec and cat_spec, not termination or "
+                           "barrier_divergence");
+    if (divergence && cli->spec.kind != JOB_PLAIN)
+        return usage_error("%s", "--property barrier_divergence checks each program alone: no --source, "
+                           "--transform, --necessary-sync, --minimize-sync, --compare-model, --emit-cuda or "
+                           "--observed");
     if (cli->opts.term_engine == TERM_STATES && jobs->n > 0 && !termination)
         return usage_error("%s", "--engine states decides termination, and no check here is one "
                            "(--property termination)");

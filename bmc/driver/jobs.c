@@ -42,8 +42,8 @@ bool verdict_parse(const char *s, enum verdict *v)
 
 bool property_parse(const char *s, enum property *p)
 {
-    static const enum property all[] = { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
-    for (int i = 0; i < 3; i++)
+    static const enum property all[] = { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION, P_BARRIER_DIVERGENCE };
+    for (int i = 0; i < 4; i++)
         if (strcmp(s, property_name(all[i])) == 0) {
             *p = all[i];
             return true;
