@@ -16,8 +16,8 @@
 
 static const char synopsis[] =
     "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains | --cat FILE]\n"
-    "              [--property program_spec|cat_spec|termination[,...]]\n"
-    "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
+    "              [--property program_spec|cat_spec|termination|barrier_divergence[,...]]\n"
+    "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|M_strong|all|LIST[;SCOPE=M...]] [--bound N]\n"
     "              [--grid T,S,W] [--ignore-filter]\n"
     "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
     "              [--json] [--witness FILE.json] [--outcomes]\n"
@@ -54,10 +54,14 @@ static const struct option_spec options[O_COUNT] = {
     [O_CAT] = { "--cat", NULL, "FILE", "the model written in the cat language in FILE (with\n"
                 "the stdlib.cat beside it), for every test and in\n"
                 "place of the model a CSV names" },
-    [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination" },
+    [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination,\n"
+                     "barrier_divergence" },
     [O_PROGRESS] = { "--progress", NULL, "G[,G...]", "fair (default), hsa, obe, hsa_obe, lobe, unfair,\n"
-                     "a list of them, or all: the progress models of\n"
-                     "termination checks (one result each, one check)" },
+                     "the first five with _strong (strong fairness),\n"
+                     "a list of them, or all (the six weak ones): the\n"
+                     "progress models of termination checks (one result\n"
+                     "each, one check); ;SCOPE=MODEL... (or Dat3M's\n"
+                     "[SCOPE=MODEL,...]) sets a scope's scheduler" },
     [O_BOUND] = { "--bound", NULL, "N", "loops run at most N iterations (1-10000, default 1)" },
     [O_GRID] = { "--grid", NULL, "T,S,W", "SPIR-V: threads per subgroup, subgroups per workgroup,\n"
                  "workgroups (overrides the file's @Config; without one: 1,1,1)" },
