@@ -5,7 +5,7 @@ verdict and, for a FAIL, one thread the reason must name as reaching the
 barrier and one as not reaching it (the reasoning is the row's last field):
 PTX bar.cta.sync (skipped, spun through, passed more often by one thread,
 in another CTA, met by an arrive), Vulkan cbar (skipped, uniform, in another
-workgroup) and a SPIR-V OpControlBarrier under an invocation-id branch.
+workgroup) and a SPIR-V OpControlBarrier under an invocation-id branch (tests/spirv/nonuniform-barrier.spvasm).
 Also: the witness's "divergence" object, the project's own uniform SPIR-V
 barrier test (PASS), and the options the property refuses.
 
