@@ -94,8 +94,11 @@ def _witnesses(record, run):
         record(lasso["lasso"]["cycle"] and stuck == [(0, "halted"), (1, "spins")],
                f"progress: a strong trap's witness is a checked lasso: {lasso.get('lasso')}, {stuck}")
     o = _json(run, ["--engine", "sat", "--progress", "fair_strong", "--bound", "2"], "VK-xchg-strong.litmus")[0]
-    record(o["result"] == "UNKNOWN" and "does not decide strong fairness" in o["reason"] and "witness" not in o,
-           f"progress: SAT turns a weak hang into UNKNOWN under strong fairness: {o}")
+    record(o["result"] == "UNKNOWN" and "finds no trap" in o["reason"] and "witness" not in o,
+           f"progress: SAT turns a weak livelock into UNKNOWN under strong fairness: {o}")
+    o = _json(run, ["--engine", "sat", "--progress", "hsa_strong"], "VK-mp-wait-strong.litmus")[0]
+    record(o["result"] == "FAIL" and "guaranteed threads (P0) only spin" in o["reason"],
+           f"progress: SAT proves a strong FAIL when the hang's guaranteed threads only spin: {o}")
 
 
 def _csv_headers(record, run):

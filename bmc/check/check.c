@@ -294,11 +294,11 @@ static void termination_under(struct sat_check *s, lit query, lit act, int *boun
     }
 }
 
-/* A strong model's answer from its scheduler's weakly fair one (r): a
- * weak PASS is a strong PASS (a state from which no schedule of the
- * guaranteed threads terminates starts a weakly fair run that never
- * does), but a weakly fair hang may have an escape that strong fairness
- * takes, and the bounded search cannot tell: that is UNKNOWN. */
+/* A strong model's answer from its scheduler's weakly fair one (r), when
+ * no trap was found: a weak PASS is a strong PASS (a state from which no
+ * schedule of the guaranteed threads terminates starts a weakly fair run
+ * that never does), but a weakly fair hang may have an escape that strong
+ * fairness takes: that is UNKNOWN. */
 static void strong_from_weak(struct check_result *r, char *brief)
 {
     if (r->verdict == V_PASS) {
@@ -308,12 +308,41 @@ static void strong_from_weak(struct check_result *r, char *brief)
         char weak[sizeof r->reason];
         snprintf(weak, sizeof weak, "%s", r->reason);
         r->verdict = V_UNKNOWN;
-        snprintf(r->reason, sizeof r->reason, "a weakly fair run hangs (%.700s), but SAT does not decide strong "
-                 "fairness (the states engine does, on the interleaving fragment)", weak);
+        snprintf(r->reason, sizeof r->reason, "a weakly fair run hangs (%.700s), but SAT finds no trap (a hang whose "
+                 "guaranteed threads only spin or wait): strong fairness may escape it (the states engine decides "
+                 "it on the interleaving fragment)", weak);
         brief[0] = '\0';
         cJSON_Delete(r->witness);
         r->witness = NULL;
     }
+}
+
+/* Under strong model m, after a weakly fair hang: looks for one that is a
+ * trap (bmc/check/termination.h, termination_trapped: no thread repeats a
+ * loop that writes, and every thread guaranteed at its end spins or waits
+ * for ever, so nothing any of them can do changes memory again) and, when
+ * there is one, puts it in r (a FAIL) in place of the hang and returns true. */
+static bool strong_trap(struct sat_check *s, lit query, lit act, enum progress_model m, int *bounded,
+                        struct check_result *r, char *brief, size_t blen)
+{
+    lit none_repeats = LIT_TRUE;
+    for (int t = 0; t < s->p->nthreads; t++)
+        none_repeats = cnf_and(s->c, none_repeats, -s->x.sx.repeats[t]);
+    struct check_result trap = { .verdict = V_ERROR };
+    char tbrief[96], who[128];
+    termination_under(s, cnf_and(s->c, query, none_repeats), act, bounded, &trap, tbrief, sizeof tbrief);
+    if (trap.verdict != V_FAIL || !termination_trapped(s->c, s->p, &s->x, m, &s->o->hierarchy, who, sizeof who)) {
+        cJSON_Delete(trap.witness);
+        return false;
+    }
+    termination_starved(s->c, s->p, &s->x, m, &s->o->hierarchy, trap.reason, sizeof trap.reason);
+    size_t used = strlen(trap.reason);
+    snprintf(trap.reason + used, sizeof trap.reason - used, " (strong fairness: the guaranteed threads (%s) "
+             "only spin or wait for ever, writing nothing, so no schedule of them terminates)", who);
+    cJSON_Delete(r->witness);
+    *r = trap;
+    snprintf(brief, blen, "%s", tbrief);
+    return true;
 }
 
 /* termination by SAT under each model ms[0..n): one encoding and one
@@ -339,7 +368,8 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
         termination_under(s, query, act, &bounded, &one, out[i].brief, sizeof out[i].brief);
         if (one.verdict == V_FAIL)
             termination_starved(s->c, s->p, &s->x, ms[i], &s->o->hierarchy, one.reason, sizeof one.reason);
-        if (progress_is_strong(ms[i]))
+        if (progress_is_strong(ms[i]) && !(one.verdict == V_FAIL && strong_trap(s, query, act, ms[i], &bounded, &one,
+                                                                                  out[i].brief, sizeof out[i].brief)))
             strong_from_weak(&one, out[i].brief);
         out[i].verdict = one.verdict;
         snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);

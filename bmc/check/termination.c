@@ -97,6 +97,37 @@ void termination_starved(struct cnf *c, const struct program *p, const struct ex
     free(started);
 }
 
+bool termination_trapped(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
+                         const struct progress_hierarchy *h, char *who, size_t len)
+{
+    int nt = p->nthreads;
+    bool *ended = xcalloc((size_t)nt + 1, sizeof *ended), *started = xcalloc((size_t)nt + 1, sizeof *started);
+    bool *guaranteed = xcalloc((size_t)nt + 1, sizeof *guaranteed);
+    for (int t = 0; t < nt; t++) {
+        ended[t] = cnf_value(c, x->sx.terminated[t]);
+        started[t] = cnf_value(c, x->sx.started[t]);
+    }
+    struct fair_tree *tr = fair_tree_build(p->lit, h);
+    fair_guaranteed(tr, m, ended, started, guaranteed);
+    fair_tree_free(tr);
+    bool some = false, stuck = true;
+    size_t used = 0;
+    who[0] = '\0';
+    for (int t = 0; t < nt; t++) {
+        if (!guaranteed[t])
+            continue;
+        some = true;
+        stuck &= !cnf_value(c, x->sx.halted[t]) && !cnf_value(c, x->sx.repeats[t])
+                 && (cnf_value(c, x->sx.spins[t]) || cnf_value(c, thread_blocked(c, p, x, t)));
+        if (used + 16 < len)
+            used += (size_t)snprintf(who + used, len - used, "%sP%d", used ? ", " : "", p->lit->threads[t].id);
+    }
+    free(ended);
+    free(started);
+    free(guaranteed);
+    return some && stuck;
+}
+
 void termination_brief(struct cnf *c, const struct program *p, const struct exec_enc *x,
                        char *buf, size_t len)
 {

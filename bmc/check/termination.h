@@ -30,6 +30,15 @@ void termination_describe(struct cnf *c, const struct program *p, const struct e
  * hierarchy h lets it starve. */
 void termination_starved(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
                          const struct progress_hierarchy *h, char *buf, size_t len);
+/* Whether the solver's current model, a hang in which no thread repeats a
+ * loop that writes, ends in a trap under strong model m and hierarchy h:
+ * some thread is guaranteed at its end (bmc/concrete/fair.h,
+ * fair_guaranteed, read on which threads started and terminated) and every
+ * guaranteed thread spins or waits for ever, none stopped by the
+ * scheduler.  Then only those threads may step, none of them writes, and
+ * none ever terminates.  who gets their names ("P0, P1"). */
+bool termination_trapped(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
+                         const struct progress_hierarchy *h, char *who, size_t len);
 /* The same, short: "P1 spins, P0 waits". */
 void termination_brief(struct cnf *c, const struct program *p, const struct exec_enc *x,
                        char *buf, size_t len);
