@@ -4,16 +4,30 @@
  * progress passes it on to. */
 #include "encoders/progress.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/xalloc.h"
 
-static const char *const names[] = { "fair", "hsa", "obe", "hsa_obe", "lobe", "unfair" };
+static const char *const names[] = { "fair", "hsa", "obe", "hsa_obe", "lobe", "unfair", "fair_strong",
+                                     "hsa_strong", "obe_strong", "hsa_obe_strong", "lobe_strong" };
 
 const char *progress_name(enum progress_model m)
 {
     return names[m];
+}
+
+bool progress_is_strong(enum progress_model m)
+{
+    return m >= PROG_FAIR_STRONG;
+}
+
+enum progress_model progress_scheduler(enum progress_model m)
+{
+    return progress_is_strong(m) ? (enum progress_model)(m - PROG_FAIR_STRONG) : m;
 }
 
 bool progress_parse(const char *name, enum progress_model *m)
@@ -26,10 +40,118 @@ bool progress_parse(const char *name, enum progress_model *m)
     return false;
 }
 
+static const char *const scope_names[] = { "SYS", "GPU", "CTA", "DV", "QF", "WG", "SG" };
+
+const char *progress_scope_name(enum progress_scope s)
+{
+    return scope_names[s];
+}
+
+int progress_scope_at(enum dialect dialect, int depth)
+{
+    static const int ptx[] = { PSCOPE_SYS, PSCOPE_GPU, PSCOPE_CTA }, vulkan[] = { PSCOPE_DV, PSCOPE_QF, PSCOPE_WG, PSCOPE_SG };
+    if (dialect == DIALECT_PTX)
+        return depth >= 0 && depth < 3 ? ptx[depth] : -1;
+    return depth >= 0 && depth < 4 ? vulkan[depth] : -1;
+}
+
+enum progress_model progress_at(const struct progress_hierarchy *h, enum progress_model m, int s)
+{
+    if (h && s >= 0 && h->at[s] > 0)
+        return (enum progress_model)(h->at[s] - 1);
+    return progress_scheduler(m);
+}
+
+bool progress_scoped(const struct progress_hierarchy *h)
+{
+    for (int s = 0; h && s < PROGRESS_SCOPES; s++)
+        if (h->at[s])
+            return true;
+    return false;
+}
+
+/* The weak model called name, in any case. */
+static bool weak_model(const char *name, enum progress_model *m)
+{
+    for (int i = 0; i < PROGRESS_WEAK_MODELS; i++)
+        if (strcasecmp(name, names[i]) == 0) {
+            *m = (enum progress_model)i;
+            return true;
+        }
+    return false;
+}
+
+bool progress_parse_scopes(const char *text, char sep, struct progress_hierarchy *h,
+                           enum progress_model *default_model, char *err, size_t errlen)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    char seps[2] = { sep, '\0' }, *save = NULL;
+    for (char *tok = strtok_r(buf, seps, &save); tok; tok = strtok_r(NULL, seps, &save)) {
+        while (isspace((unsigned char)*tok))
+            tok++;
+        char *eq = strchr(tok, '=');
+        enum progress_model m;
+        if (!eq || !weak_model(eq + 1, &m)) {
+            snprintf(err, errlen, "'%s' is not SCOPE=MODEL with MODEL one of fair, hsa, obe, hsa_obe, lobe, unfair",
+                     tok);
+            return false;
+        }
+        *eq = '\0';
+        if (default_model && strcasecmp(tok, "DEFAULT") == 0) {
+            *default_model = m;
+            continue;
+        }
+        int s = 0;
+        while (s < PROGRESS_SCOPES && strcasecmp(tok, scope_names[s]) != 0)
+            s++;
+        if (s == PROGRESS_SCOPES) {
+            snprintf(err, errlen, "unknown scope '%s' (SYS, GPU, CTA for PTX; DV, QF, WG, SG for Vulkan)", tok);
+            return false;
+        }
+        h->at[s] = (signed char)(m + 1);
+    }
+    return true;
+}
+
+bool progress_parse_spec(const char *text, enum progress_model *m, struct progress_hierarchy *h, char *err,
+                         size_t errlen)
+{
+    memset(h, 0, sizeof *h);
+    size_t n = strlen(text);
+    if (text[0] == '[') {
+        if (n < 2 || text[n - 1] != ']') {
+            snprintf(err, errlen, "'%s' has no closing ']'", text);
+            return false;
+        }
+        char inner[256];
+        snprintf(inner, sizeof inner, "%.*s", (int)(n - 2), text + 1);
+        *m = PROG_FAIR;
+        return progress_parse_scopes(inner, ',', h, m, err, errlen);
+    }
+    char head[64];
+    const char *semi = strchr(text, ';');
+    snprintf(head, sizeof head, "%.*s", (int)(semi ? (size_t)(semi - text) : n), text);
+    if (!progress_parse(head, m)) {
+        snprintf(err, errlen, "unknown progress model '%s'", head);
+        return false;
+    }
+    return !semi || progress_parse_scopes(semi + 1, ';', h, NULL, err, errlen);
+}
+
+void progress_label(enum progress_model m, const struct progress_hierarchy *h, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "%s", progress_name(m));
+    for (int s = 0; h && s < PROGRESS_SCOPES && used < len; s++)
+        if (h->at[s])
+            used += (size_t)snprintf(buf + used, len - used, ";%s=%s", scope_names[s], names[h->at[s] - 1]);
+}
+
 /* A group of threads sharing a scope instance, or one thread (a leaf). */
 struct node {
     int id;                  /* scope instance id, or the thread's P number */
     int thread;              /* thread index of a leaf, -1 for a group */
+    int scope;               /* a group's scope (-1: the root above the device) */
     int nchild;
     struct node *child;
     lit progress, sched, once;
@@ -66,7 +188,7 @@ static void build(const struct program *p, struct node *n, const int *threads, i
                 members[m++] = threads[j];
             }
         struct node *g = &n->child[n->nchild++];
-        *g = (struct node){ .id = id, .thread = -1 };
+        *g = (struct node){ .id = id, .thread = -1, .scope = progress_scope_at(p->lit->dialect, level) };
         build(p, g, members, m, level + 1);
     }
     free(members);
@@ -112,7 +234,7 @@ static void forward(struct cnf *c, const struct node *g, enum progress_model m)
 }
 
 /* Literals and constraints of n and its subtree. */
-static void encode_node(struct cnf *c, struct node *n, enum progress_model m,
+static void encode_node(struct cnf *c, struct node *n, enum progress_model m, const struct progress_hierarchy *h,
                         const struct thread_status *ts)
 {
     if (n->thread >= 0) {
@@ -128,14 +250,14 @@ static void encode_node(struct cnf *c, struct node *n, enum progress_model m,
         struct node *ch = &n->child[i];
         ch->progress = cnf_var(c);
         cnf_imply(c, ch->progress, n->progress);
-        encode_node(c, ch, m, ts);
+        encode_node(c, ch, m, h, ts);
         cnf_imply(c, ch->sched, n->sched);
         cnf_imply(c, ch->once, n->once);
         some_child = cnf_or(c, some_child, cnf_and(c, ch->progress, ch->sched));
     }
     /* minimal progress: a schedulable group with progress runs some child */
     cnf_clause3(c, -n->progress, -n->sched, some_child);
-    forward(c, n, m);
+    forward(c, n, progress_at(h, m, n->scope));
 }
 
 /* A group's schedulable and once literals are free above their children
@@ -151,16 +273,16 @@ static void make_group_literals(struct cnf *c, struct node *n)
 }
 
 void progress_encode(struct cnf *c, const struct program *p, enum progress_model m,
-                     const struct thread_status *ts, lit active)
+                     const struct progress_hierarchy *h, const struct thread_status *ts, lit active)
 {
     int *all = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *all);
     for (int t = 0; t < p->nthreads; t++)
         all[t] = t;
-    struct node root = { .id = 0, .thread = -1 };
+    struct node root = { .id = 0, .thread = -1, .scope = -1 };
     build(p, &root, all, p->nthreads, 0);
     make_group_literals(c, &root);
     root.progress = active;   /* every constraint follows from some group's progress */
-    encode_node(c, &root, m, ts);
+    encode_node(c, &root, m, h, ts);
     free_node(&root);
     free(all);
 }

@@ -18,7 +18,7 @@
   page, and docs/usage.md's synopsis is --help's.)
 - Links between README.md and docs/ resolve, every page of docs/ is linked
   from README.md, README.md stays an entry page (at most 250 lines), and
-  every file its Layout section names exists.
+  every file docs/layout.md names exists.
 
 Called by run_tests.py as docs(record, run); run alone
 (python3 tests/docs_tests.py) it prints 'N passed, N failed'."""
@@ -269,7 +269,7 @@ def usage(record, run):
 
 def links(record, run):
     """Relative links resolve; every docs page is linked from README.md;
-    README.md is an entry page; the Layout section names real files."""
+    README.md is an entry page; docs/layout.md names real files."""
     for page in _pages():
         for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
             if re.match(r"\w+://", target):
@@ -281,7 +281,7 @@ def links(record, run):
         record(f"(docs/{page.name})" in readme, f"docs: README.md links to docs/{page.name}")
     n = readme.count("\n")
     record(n <= MAX_README_LINES, f"docs: README.md is an entry page ({n} lines, at most {MAX_README_LINES})")
-    layout = readme.split("## Layout", 1)[1].split("```")[1]
+    layout = (DOCS / "layout.md").read_text().split("```")[1]
     top, named = None, 0
     for line in layout.splitlines():
         m = re.match(r"^(\w+)/\s", line)
@@ -289,12 +289,12 @@ def links(record, run):
             top = m.group(1)
         for path in re.findall(r"\b(tests/[\w./-]+\w/?)", line):
             named += 1
-            record((ROOT / path).exists(), f"docs: README Layout: {path} exists")
+            record((ROOT / path).exists(), f"docs: docs/layout.md: {path} exists")
         for name in re.findall(r"(?<![\w/.])(\w+\.(?:c|h|cuh|1))\b", line):
             named += 1
             record(top is not None and any((ROOT / top).rglob(name)),
-                   f"docs: README Layout: {name} exists under {top}/")
-    record(named >= 40, f"docs: README Layout names files ({named})")
+                   f"docs: docs/layout.md: {name} exists under {top}/")
+    record(named >= 40, f"docs: docs/layout.md names files ({named})")
 
 
 def docs(record, run):

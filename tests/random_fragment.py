@@ -8,11 +8,12 @@ strong) and loops in the forward-progress study's shapes (a body that reads
 a register, then a conditional jump back, or a jump out and a goto back),
 placed in one or several subgroups/workgroups (CTAs/GPUs) with scopes wide
 enough for every access to be in scope of every other.  Both engines answer
-all six progress models (--progress all, one check per file): the default
-engine must decide each program with the explicit-state engine, and wherever
-SAT decides (PASS or FAIL) it must give the same verdict.
+all six progress models (--progress all, one check per file; --progress
+names others: strong models, per-scope hierarchies): the default engine must
+decide each program with the explicit-state engine, and wherever SAT decides
+(PASS or FAIL) it must give the same verdict.
 
-usage: random_fragment.py [--count N] [--seed S] [--bound B] [--timeout S] [--bin PATH] [-j N]
+usage: random_fragment.py [--count N] [--seed S] [--bound B] [--timeout S] [--bin PATH] [-j N] [--progress P]
 Prints the counts and one line per disagreement; exit status 1 on any.
 """
 import argparse, json, pathlib, random, subprocess, sys, tempfile
@@ -132,9 +133,16 @@ def program(seed):
         f"\n}}\n{body}\nexists 0==0\n"
 
 
-def results(binary, args, directory, jobs):
-    """{(file, progress): JSON result} of a --progress all termination run."""
-    p = subprocess.run([str(binary), "--json", "--property", "termination", "--progress", "all", "-j", str(jobs)]
+def models_in(progress):
+    """How many progress models a --progress value names."""
+    if progress.startswith("["):
+        return 1
+    return sum(6 if m == "all" else 1 for m in progress.split(";")[0].split(","))
+
+
+def results(binary, args, directory, jobs, progress):
+    """{(file, progress): JSON result} of a termination run under progress."""
+    p = subprocess.run([str(binary), "--json", "--property", "termination", "--progress", progress, "-j", str(jobs)]
                        + args + [str(directory)], capture_output=True, text=True, timeout=1800)
     out = {}
     for line in p.stdout.splitlines():
@@ -151,13 +159,15 @@ def main():
     ap.add_argument("--timeout", default="2", help="seconds per SAT check (past it: undecided)")
     ap.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
     ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--progress", default="all", help="the progress models (gpubmc's --progress)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         d = pathlib.Path(tmp)
         for k in range(a.count):
             (d / f"r{a.seed + k:06d}.litmus").write_text(program(a.seed + k))
-        states, err1 = results(a.bin, [], d, a.j)
-        sat, err2 = results(a.bin, ["--engine", "sat", "--bound", str(a.bound), "--timeout", a.timeout], d, a.j)
+        states, err1 = results(a.bin, [], d, a.j, a.progress)
+        sat, err2 = results(a.bin, ["--engine", "sat", "--bound", str(a.bound), "--timeout", a.timeout], d, a.j,
+                            a.progress)
         bad = 0
         for text in (err1, err2):
             for line in text.splitlines():
@@ -180,10 +190,10 @@ def main():
                           f"({s['reason']})")
                     print((d / key[0]).read_text())
         fails = sum(1 for o in states.values() if o["result"] == "FAIL")
-        print(f"{a.count} random fragment programs (seeds {a.seed}..{a.seed + a.count - 1}), "
+        print(f"{a.count} random fragment programs (seeds {a.seed}..{a.seed + a.count - 1}, --progress {a.progress}), "
               f"{len(states)} verdicts ({fails} FAIL), SAT decides {decided} at bound {a.bound}: "
               f"{agree} agree, {bad} problems")
-        return 1 if bad or len(states) != 6 * a.count else 0
+        return 1 if bad or len(states) != models_in(a.progress) * a.count else 0
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import batch_tests
 import cat_tests
 import corpus_tests
 import cuda_tests
+import divergence_tests
 import docs_tests
 import explain_sync_tests
 import explain_tests
@@ -25,6 +26,7 @@ import layout_tests
 import observables_tests
 import opencl_tests
 import own_tests
+import progress_tests
 import picture_tests
 import quorum_tests
 import random_tests
@@ -86,6 +88,10 @@ GROUPS = [
     ("opencl", "OpenCL dialect and model: own tests, errors, --map, the OpenCL suites",
      lambda: opencl_tests.opencl(record, run)),
     ("cat", "--cat: own cat files, errors; built-ins against their cat files", lambda: cat_tests.cat(record, run)),
+    ("progress", "strong fairness and per-scope hierarchies: command line, output, CSV, random agreement",
+     lambda: progress_tests.progress(record, run)),
+    ("barrier-divergence", "--property barrier_divergence: own PTX, Vulkan and SPIR-V tests",
+     lambda: divergence_tests.divergence(record, run)),
     ("vulkan-liveness", "Vulkan liveness suites on both engines", corpus_tests.vulkan_liveness),
     ("ptx-liveness", "PTX liveness suites on both engines", corpus_tests.ptx_liveness_engines),
     ("conformance", "make conformance on a Dat3M-shaped view of the corpus", corpus_tests.conformance_view),
@@ -93,6 +99,8 @@ GROUPS = [
 
 # The long sweeps: only with --all (make check-all).
 LONG_GROUPS = [
+    ("progress-corpus", "every strong-fairness CADP suite and SPIRV-VULKAN-Liveness by the scoreboard",
+     lambda: progress_tests.progress_corpus(record, run)),
     ("cuda-compile-all", "nvcc over every emitted PTX program (own and corpus)",
      lambda: cuda_tests.compile_all(record)),
     ("random-fragment-long", "5,000 more random fragment programs",

@@ -14,6 +14,7 @@
 #include "bmc/check/race.h"
 #include "bmc/check/sat_check.h"
 #include "bmc/check/states_check.h"
+#include "bmc/check/divergence.h"
 #include "bmc/check/termination.h"
 #include "bmc/concrete/witness.h"
 #include "encoders/assertion.h"
@@ -31,7 +32,7 @@ const char *verdict_name(enum verdict v)
 
 const char *property_name(enum property p)
 {
-    static const char *const names[] = { "program_spec", "cat_spec", "termination" };
+    static const char *const names[] = { "program_spec", "cat_spec", "termination", "barrier_divergence" };
     return names[p];
 }
 
@@ -61,10 +62,7 @@ static void name_flagged_pair(const struct program *p, const struct axiom *ax, c
     snprintf(buf, len, "a consistent execution raises %s", ax->name);
 }
 
-/* Checks the SAT witness concretely; fills the witness JSON if asked and,
- * for a flag, names the racing pair in r->reason.  Returns false (with
- * r->reason set) when the two back ends disagree. */
-static bool recheck(struct sat_check *s, enum goal goal, struct check_result *r)
+bool sat_recheck(struct sat_check *s, enum goal goal, struct check_result *r)
 {
     struct choice ch;
     struct evaluation ev;
@@ -98,10 +96,7 @@ static void core_reason(struct sat_check *s, char *buf, size_t len)
         snprintf(buf + used, len - used, ")");
 }
 
-/* Whether some consistent execution is cut at the bound (a longer run
- * might decide).  The filter does not narrow this: a cut execution has no
- * final state to test it on. */
-static bool cut_at_bound(struct sat_check *s)
+bool sat_cut_at_bound(struct sat_check *s)
 {
     lit bound = some_bound_hit(s);
     return bound != LIT_FALSE && solve_with(s, bound) == 10;
@@ -201,7 +196,7 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
     lit filter = q.filter, body = q.body, term = q.term, query = q.query;
     bool exists = l->quant == Q_EXISTS;
     if (res == 10) {
-        if (!recheck(s, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r)) {
+        if (!sat_recheck(s, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r)) {
             r->verdict = V_ERROR;
         } else {
             r->verdict = exists ? V_PASS : V_FAIL;
@@ -217,7 +212,7 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
                      ? "every execution satisfies the condition" : "the outcome is unreachable");
         core_reason(s, r->reason, sizeof r->reason);
         r->verdict = exists ? V_FAIL : V_PASS;
-        bool cut = cut_at_bound(s);
+        bool cut = sat_cut_at_bound(s);
         unknown_when_cut(s, cut, r);
         r->has_reachable = r->verdict != V_UNKNOWN;
         if (r->verdict == V_PASS)
@@ -261,12 +256,12 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
     struct sat_check *s = race_solve(first, &alt, !first->o->no_symmetry, cat_spec_query, &q, &res);
     lit raised = q.body;
     if (raised != LIT_FALSE && res == 10) {
-        r->verdict = recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
+        r->verdict = sat_recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
     } else {
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
                  ? "the model flags nothing" : "no consistent execution raises a flag");
-        bool cut = cut_at_bound(s);
+        bool cut = sat_cut_at_bound(s);
         unknown_when_cut(s, cut, r);
         /* no execution is cut: the counted ones are those that end with the
          * filter true (with a filter) or every one (without) */
@@ -288,7 +283,7 @@ static void termination_under(struct sat_check *s, lit query, lit act, int *boun
     if (query != LIT_FALSE && solve_with(s, cnf_and(s->c, query, act)) == 10) {
         r->verdict = V_FAIL;
         termination_brief(s->c, s->p, &s->x, brief, blen);
-        if (recheck(s, GOAL_STUCK, r))
+        if (sat_recheck(s, GOAL_STUCK, r))
             termination_describe(s->c, s->p, &s->x, r->reason, sizeof r->reason);
         else
             r->verdict = V_ERROR;
@@ -296,9 +291,60 @@ static void termination_under(struct sat_check *s, lit query, lit act, int *boun
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, "every thread terminates");
         if (*bounded < 0)   /* the same for every progress model: asked once */
-            *bounded = cut_at_bound(s);
+            *bounded = sat_cut_at_bound(s);
         unknown_when_cut(s, *bounded, r);
     }
+}
+
+/* A strong model's answer from its scheduler's weakly fair one (r), when
+ * no trap was found: a weak PASS is a strong PASS (a state from which no
+ * schedule of the guaranteed threads terminates starts a weakly fair run
+ * that never does), but a weakly fair hang may have an escape that strong
+ * fairness takes: that is UNKNOWN. */
+static void strong_from_weak(struct check_result *r, char *brief)
+{
+    if (r->verdict == V_PASS) {
+        size_t used = strlen(r->reason);
+        snprintf(r->reason + used, sizeof r->reason - used, " (weak fairness's PASS, which strong fairness implies)");
+    } else if (r->verdict == V_FAIL) {
+        char weak[sizeof r->reason];
+        snprintf(weak, sizeof weak, "%s", r->reason);
+        r->verdict = V_UNKNOWN;
+        snprintf(r->reason, sizeof r->reason, "a weakly fair run hangs (%.700s), but SAT finds no trap (a hang whose "
+                 "guaranteed threads only spin or wait): strong fairness may escape it (the states engine decides "
+                 "it on the interleaving fragment)", weak);
+        brief[0] = '\0';
+        cJSON_Delete(r->witness);
+        r->witness = NULL;
+    }
+}
+
+/* Under strong model m, after a weakly fair hang: looks for one that is a
+ * trap (bmc/check/termination.h, termination_trapped: no thread repeats a
+ * loop that writes, and every thread guaranteed at its end spins or waits
+ * for ever, so nothing any of them can do changes memory again) and, when
+ * there is one, puts it in r (a FAIL) in place of the hang and returns true. */
+static bool strong_trap(struct sat_check *s, lit query, lit act, enum progress_model m, int *bounded,
+                        struct check_result *r, char *brief, size_t blen)
+{
+    lit none_repeats = LIT_TRUE;
+    for (int t = 0; t < s->p->nthreads; t++)
+        none_repeats = cnf_and(s->c, none_repeats, -s->x.sx.repeats[t]);
+    struct check_result trap = { .verdict = V_ERROR };
+    char tbrief[96], who[128];
+    termination_under(s, cnf_and(s->c, query, none_repeats), act, bounded, &trap, tbrief, sizeof tbrief);
+    if (trap.verdict != V_FAIL || !termination_trapped(s->c, s->p, &s->x, m, &s->o->hierarchy, who, sizeof who)) {
+        cJSON_Delete(trap.witness);
+        return false;
+    }
+    termination_starved(s->c, s->p, &s->x, m, &s->o->hierarchy, trap.reason, sizeof trap.reason);
+    size_t used = strlen(trap.reason);
+    snprintf(trap.reason + used, sizeof trap.reason - used, " (strong fairness: the guaranteed threads (%s) "
+             "only spin or wait for ever, writing nothing, so no schedule of them terminates)", who);
+    cJSON_Delete(r->witness);
+    *r = trap;
+    snprintf(brief, blen, "%s", tbrief);
+    return true;
 }
 
 /* termination by SAT under each model ms[0..n): one encoding and one
@@ -308,7 +354,7 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
 {
     bool halts = false;
     for (int i = 0; i < n; i++)
-        halts |= ms[i] != PROG_FAIR;
+        halts |= progress_scheduler(ms[i]) != PROG_FAIR || progress_scoped(&s->o->hierarchy);
     s->sx_mode = SX_MAY_REPEAT | (halts ? SX_MAY_HALT : 0);
     sat_setup(s);
     lit stuck = termination_encode(s->c, s->p, &s->x);
@@ -319,9 +365,14 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     for (int i = 0; i < n; i++) {
         struct check_result one = { .verdict = V_ERROR };
         out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
-        lit act = termination_progress(s->c, s->p, &s->x, ms[i]);
+        lit act = termination_progress(s->c, s->p, &s->x, ms[i], &s->o->hierarchy);
         acts[i] = act;
         termination_under(s, query, act, &bounded, &one, out[i].brief, sizeof out[i].brief);
+        if (one.verdict == V_FAIL)
+            termination_starved(s->c, s->p, &s->x, ms[i], &s->o->hierarchy, one.reason, sizeof one.reason);
+        if (progress_is_strong(ms[i]) && !(one.verdict == V_FAIL && strong_trap(s, query, act, ms[i], &bounded, &one,
+                                                                                  out[i].brief, sizeof out[i].brief)))
+            strong_from_weak(&one, out[i].brief);
         out[i].verdict = one.verdict;
         snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);
         witnesses[i] = one.witness;
@@ -467,6 +518,13 @@ void check_program(const struct program *p, const struct model_desc *md, const s
             check_program_spec(&s, r);
         else
             check_cat_spec(&s, r);
+        break;
+    case P_BARRIER_DIVERGENCE:
+        if (o->oracle)
+            snprintf(r->reason, sizeof r->reason,
+                     "the oracle decides program_spec and cat_spec, not barrier_divergence");
+        else
+            divergence_check(&s, r);
         break;
     case P_TERMINATION:
         if (o->oracle)

@@ -8,10 +8,10 @@
 #include "encoders/progress.h"
 
 enum verdict { V_PASS, V_FAIL, V_UNKNOWN, V_ERROR };
-enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
+enum property { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION, P_BARRIER_DIVERGENCE };
 
 #define CHECK_MAX_DISABLED 16
-#define CHECK_PROGRESS_MODELS (PROG_UNFAIR + 1)
+#define CHECK_PROGRESS_MODELS PROGRESS_MODELS
 #define CHECK_DEFAULT_MAX_STATES_INT 1000000
 #define CHECK_DEFAULT_MAX_STATES ((long)CHECK_DEFAULT_MAX_STATES_INT)
 
@@ -28,6 +28,7 @@ struct check_opts {
     enum progress_model progress;   /* for termination */
     unsigned progress_set;   /* termination under several progress models at
                                 once: bit m for model m; 0: progress alone */
+    struct progress_hierarchy hierarchy;   /* per-scope schedulers, for every model */
     enum term_engine term_engine;
     long max_states;         /* the explicit-state engine's limit (0: default) */
     int bound;

@@ -63,4 +63,13 @@ lit all_terminated(struct sat_check *s);
 /* Some thread was cut at the loop bound. */
 lit some_bound_hit(struct sat_check *s);
 
+/* Checks the SAT witness concretely; fills the witness JSON if asked and,
+ * for a flag, names the racing pair in r->reason.  Returns false (with
+ * r->reason set) when the two back ends disagree. */
+bool sat_recheck(struct sat_check *s, enum goal goal, struct check_result *r);
+/* Whether some consistent execution is cut at the bound (a longer run
+ * might decide).  The filter does not narrow this: a cut execution has no
+ * final state to test it on. */
+bool sat_cut_at_bound(struct sat_check *s);
+
 #endif

@@ -8,7 +8,45 @@
 #include "bmc/concrete/fair.h"
 #include "bmc/concrete/lasso.h"
 #include "bmc/concrete/lasso_witness.h"
+#include "bmc/concrete/strong.h"
 #include "util/xalloc.h"
+
+/* "P0, P1": the threads t with which[t]. */
+static void threads_named(const struct litmus *l, const bool *which, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < l->nthreads && used + 16 < len; t++)
+        if (which[t])
+            used += (size_t)snprintf(buf + used, len - used, "%sP%d", used ? ", " : "", l->threads[t].id);
+}
+
+/* "; starved: P1 by QF 0 (obe) owes WG 1 nothing": for each thread the
+ * lasso never runs again, which scope's scheduler lets it starve (at the
+ * lasso's entry); "" when none. */
+static void starved(const struct litmus *l, const struct state_graph *g, const struct fair_tree *tr,
+                    enum progress_model m, const struct lasso *la, char *buf, size_t len)
+{
+    int nt = g->nthreads;
+    bool *ended = xcalloc((size_t)nt + 1, sizeof *ended), *started = xcalloc((size_t)nt + 1, sizeof *started);
+    for (int t = 0; t < nt; t++) {
+        ended[t] = states_pc(g, la->entry, t) >= g->code[t].n;
+        started[t] = states_started(g, la->entry, t);
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < nt && used + 80 < len; t++) {
+        char why[96];
+        if (la->how[t] != LASSO_HALTED)
+            continue;
+        fair_starver(tr, m, ended, started, t, why, sizeof why);
+        if (why[0])
+            used += (size_t)snprintf(buf + used, len - used, "%sP%d: %s", used ? ", " : "; starved: ",
+                                     l->threads[t].id, why);
+    }
+    free(ended);
+    free(started);
+}
 
 /* One model's verdict from the components; a FAIL's lasso is re-checked
  * by the concrete evaluator, as every SAT witness is. */
@@ -17,21 +55,35 @@ static void decide(const struct program *p, const struct model_desc *md, const s
                    struct progress_result *out, cJSON **witness)
 {
     bool *need = xcalloc((size_t)g->nthreads + 1, sizeof *need);
-    int scc = fair_find(f, tr, out->model, need);
+    bool strong = progress_is_strong(out->model);
+    struct lasso la;
+    bool hangs = strong ? strong_find(g, tr, out->model, &la, need) : fair_find(f, tr, out->model, need) >= 0;
     snprintf(out->engine, sizeof out->engine, "states");
-    if (scc < 0) {
+    if (!hangs) {
         out->verdict = V_PASS;
-        snprintf(out->reason, sizeof out->reason,
-                 "every fair run terminates (states engine: %d states, no fair cycle)", g->nstates);
+        snprintf(out->reason, sizeof out->reason, strong
+                 ? "every strongly fair run terminates (states engine: %d states, each with a schedule of "
+                   "its guaranteed threads that terminates)"
+                 : "every fair run terminates (states engine: %d states, no fair cycle)", g->nstates);
     } else {
-        struct lasso la;
-        lasso_find(g, f, scc, need, &la);
-        char full[256];
+        if (!strong)
+            lasso_find(g, f, fair_find(f, tr, out->model, need), need, &la);
+        char full[512];
         lasso_describe(p->lit, &la, true, full, sizeof full);
+        size_t used = strlen(full);
+        starved(p->lit, g, tr, out->model, &la, full + used, sizeof full - used);
         lasso_describe(p->lit, &la, false, out->brief, sizeof out->brief);
         out->verdict = V_FAIL;
-        snprintf(out->reason, sizeof out->reason, "%s (states engine: a fair cycle of %d steps after %d, "
-                 "%d states)", full, la.ncycle, la.nstem, g->nstates);
+        if (strong) {
+            char who[128];
+            threads_named(p->lit, need, who, sizeof who);
+            snprintf(out->reason, sizeof out->reason, "%s (states engine, strong fairness: from the state after %d steps no "
+                     "schedule of the guaranteed threads (%s) terminates; a cycle of %d steps, %d states)",
+                     full, la.nstem, who, la.ncycle, g->nstates);
+        } else {
+            snprintf(out->reason, sizeof out->reason, "%s (states engine: a fair cycle of %d steps after %d, "
+                     "%d states)", full, la.ncycle, la.nstem, g->nstates);
+        }
         char why[256];   /* the concrete evaluator checks every lasso, as every SAT witness */
         cJSON *w = lasso_witness(p->lit, md, o->disabled, o->ndisabled, g, &la, why, sizeof why);
         if (!w) {
@@ -57,7 +109,7 @@ bool states_termination(const struct program *p, const struct model_desc *md, co
     if (ok) {
         struct fair_sccs f;
         fair_sccs(&g, &f);
-        struct fair_tree *tr = fair_tree_build(p->lit);
+        struct fair_tree *tr = fair_tree_build(p->lit, &o->hierarchy);
         for (int i = 0; i < n; i++) {
             out[i] = (struct progress_result){ .model = ms[i] };
             witnesses[i] = NULL;

@@ -3,8 +3,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bmc/check/repetition.h"
+#include "bmc/concrete/fair.h"
 #include "util/xalloc.h"
 
 /* Thread t waits at one of its barriers and that barrier never opens. */
@@ -30,7 +32,7 @@ lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *
 }
 
 lit termination_progress(struct cnf *c, const struct program *p, const struct exec_enc *x,
-                         enum progress_model m)
+                         enum progress_model m, const struct progress_hierarchy *h)
 {
     struct thread_status *ts = xcalloc((size_t)p->nthreads + 1, sizeof *ts);
     for (int t = 0; t < p->nthreads; t++)
@@ -38,7 +40,7 @@ lit termination_progress(struct cnf *c, const struct program *p, const struct ex
                                         .terminated = x->sx.terminated[t],
                                         .blocked = thread_blocked(c, p, x, t) };
     lit active = cnf_var(c);
-    progress_encode(c, p, m, ts, active);
+    progress_encode(c, p, m, h, ts, active);
     free(ts);
     return active;
 }
@@ -69,6 +71,61 @@ void termination_describe(struct cnf *c, const struct program *p, const struct e
                 break;
             }
     }
+}
+
+void termination_starved(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
+                         const struct progress_hierarchy *h, char *buf, size_t len)
+{
+    int nt = p->nthreads;
+    bool *ended = xcalloc((size_t)nt + 1, sizeof *ended), *started = xcalloc((size_t)nt + 1, sizeof *started);
+    for (int t = 0; t < nt; t++) {
+        ended[t] = cnf_value(c, x->sx.terminated[t]);
+        started[t] = cnf_value(c, x->sx.started[t]);
+    }
+    struct fair_tree *tr = fair_tree_build(p->lit, h);
+    size_t used = strlen(buf);
+    for (int t = 0; t < nt && used + 120 < len; t++) {
+        if (ended[t] || !cnf_value(c, x->sx.halted[t]))
+            continue;
+        char why[96];
+        fair_starver(tr, m, ended, started, t, why, sizeof why);
+        used += (size_t)snprintf(buf + used, len - used, "; the scheduler never runs P%d again%s%s%s",
+                                 p->lit->threads[t].id, why[0] ? " (" : "", why, why[0] ? ")" : "");
+    }
+    fair_tree_free(tr);
+    free(ended);
+    free(started);
+}
+
+bool termination_trapped(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
+                         const struct progress_hierarchy *h, char *who, size_t len)
+{
+    int nt = p->nthreads;
+    bool *ended = xcalloc((size_t)nt + 1, sizeof *ended), *started = xcalloc((size_t)nt + 1, sizeof *started);
+    bool *guaranteed = xcalloc((size_t)nt + 1, sizeof *guaranteed);
+    for (int t = 0; t < nt; t++) {
+        ended[t] = cnf_value(c, x->sx.terminated[t]);
+        started[t] = cnf_value(c, x->sx.started[t]);
+    }
+    struct fair_tree *tr = fair_tree_build(p->lit, h);
+    fair_guaranteed(tr, m, ended, started, guaranteed);
+    fair_tree_free(tr);
+    bool some = false, stuck = true;
+    size_t used = 0;
+    who[0] = '\0';
+    for (int t = 0; t < nt; t++) {
+        if (!guaranteed[t])
+            continue;
+        some = true;
+        stuck &= !cnf_value(c, x->sx.halted[t]) && !cnf_value(c, x->sx.repeats[t])
+                 && (cnf_value(c, x->sx.spins[t]) || cnf_value(c, thread_blocked(c, p, x, t)));
+        if (used + 16 < len)
+            used += (size_t)snprintf(who + used, len - used, "%sP%d", used ? ", " : "", p->lit->threads[t].id);
+    }
+    free(ended);
+    free(started);
+    free(guaranteed);
+    return some && stuck;
 }
 
 void termination_brief(struct cnf *c, const struct program *p, const struct exec_enc *x,

@@ -14,16 +14,31 @@
  * encoded with SX_MAY_REPEAT. */
 lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *x);
 
-/* Adds model m's scheduling constraints under a fresh literal, returned:
- * assumed, they hold.  x must have been encoded with SX_MAY_HALT unless m
- * is fair. */
+/* Adds model m's scheduling constraints under hierarchy h (NULL: none)
+ * under a fresh literal, returned: assumed, they hold.  x must have been
+ * encoded with SX_MAY_HALT unless every scheduler is fair. */
 lit termination_progress(struct cnf *c, const struct program *p, const struct exec_enc *x,
-                         enum progress_model m);
+                         enum progress_model m, const struct progress_hierarchy *h);
 
 /* Names the stuck threads of the solver's current model, e.g.
  * "P1 spins for ever at line 9; P0 waits for ever at `bar.cta.sync 0`". */
 void termination_describe(struct cnf *c, const struct program *p, const struct exec_enc *x,
                           char *buf, size_t len);
+/* Appends to buf, for each thread the scheduler stopped for good in the
+ * solver's current model, "; the scheduler never runs P1 again (QF 0
+ * (obe) owes WG 1 nothing)": which scope's scheduler under model m and
+ * hierarchy h lets it starve. */
+void termination_starved(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
+                         const struct progress_hierarchy *h, char *buf, size_t len);
+/* Whether the solver's current model, a hang in which no thread repeats a
+ * loop that writes, ends in a trap under strong model m and hierarchy h:
+ * some thread is guaranteed at its end (bmc/concrete/fair.h,
+ * fair_guaranteed, read on which threads started and terminated) and every
+ * guaranteed thread spins or waits for ever, none stopped by the
+ * scheduler.  Then only those threads may step, none of them writes, and
+ * none ever terminates.  who gets their names ("P0, P1"). */
+bool termination_trapped(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
+                         const struct progress_hierarchy *h, char *who, size_t len);
 /* The same, short: "P1 spins, P0 waits". */
 void termination_brief(struct cnf *c, const struct program *p, const struct exec_enc *x,
                        char *buf, size_t len);

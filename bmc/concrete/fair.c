@@ -1,6 +1,7 @@
 /* Strongly connected components and the progress models' obligations. */
 #include "bmc/concrete/fair.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,9 @@ void fair_free(struct fair_sccs *f)
 struct fair_tree {
     int id;                  /* scope instance id, or the thread's P number */
     int thread;              /* thread index of a leaf, -1 for a group */
+    int scope;               /* a group's scope (enum progress_scope) */
+    enum progress_model over;   /* its scheduler when the hierarchy names one */
+    bool overridden;
     int nchild;
     struct fair_tree *child;
 };
@@ -133,11 +137,19 @@ static int by_id(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
+/* Sets group n's scope and, when h names one there, its scheduler. */
+static void place(struct fair_tree *n, const struct progress_hierarchy *h, int scope)
+{
+    n->scope = scope;
+    n->overridden = h && scope >= 0 && h->at[scope] > 0;
+    n->over = n->overridden ? (enum progress_model)(h->at[scope] - 1) : PROG_FAIR;
+}
+
 /* Fills n's children from threads[0..k) at level `level` of the
  * hierarchy; slots lists the scope_id index of each group level, outermost
  * first, and nlevels how many there are. */
-static void grow(const struct litmus *l, struct fair_tree *n, const int *threads, int k, int level,
-                 const int *slots, int nlevels)
+static void grow(const struct litmus *l, const struct progress_hierarchy *h, struct fair_tree *n,
+                 const int *threads, int k, int level, const int *slots, int nlevels)
 {
     n->child = xcalloc((size_t)k + 1, sizeof *n->child);
     if (level == nlevels) {
@@ -157,7 +169,8 @@ static void grow(const struct litmus *l, struct fair_tree *n, const int *threads
                 }
             struct fair_tree *c = &n->child[n->nchild++];
             *c = (struct fair_tree){ .id = id, .thread = -1 };
-            grow(l, c, members, m, level + 1, slots, nlevels);
+            place(c, h, progress_scope_at(l->dialect, level + 1));
+            grow(l, h, c, members, m, level + 1, slots, nlevels);
         }
         free(members);
         free(placed);
@@ -165,7 +178,7 @@ static void grow(const struct litmus *l, struct fair_tree *n, const int *threads
     qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
 }
 
-struct fair_tree *fair_tree_build(const struct litmus *l)
+struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_hierarchy *h)
 {
     static const int ptx[] = { 1, 0 }, vulkan[] = { 2, 1, 0 };   /* gpu, cta; qf, wg, sg */
     bool is_ptx = l->dialect == DIALECT_PTX;
@@ -174,7 +187,8 @@ struct fair_tree *fair_tree_build(const struct litmus *l)
         all[t] = t;
     struct fair_tree *root = xcalloc(1, sizeof *root);
     *root = (struct fair_tree){ .id = 0, .thread = -1 };
-    grow(l, root, all, l->nthreads, 0, is_ptx ? ptx : vulkan, is_ptx ? 2 : 3);
+    place(root, h, progress_scope_at(l->dialect, 0));
+    grow(l, h, root, all, l->nthreads, 0, is_ptx ? ptx : vulkan, is_ptx ? 2 : 3);
     free(all);
     return root;
 }
@@ -227,15 +241,15 @@ static bool owed(const struct fair_tree *g, int i, enum progress_model m, const 
         lower_sched |= sched(&g->child[j], x);
     for (int j = i; j < g->nchild; j++)
         later_once |= once(&g->child[j], x);
-    switch (m) {
+    switch (g->overridden ? g->over : progress_scheduler(m)) {
     case PROG_FAIR: return true;
     case PROG_HSA: return !lower_sched;
     case PROG_OBE: return once(&g->child[i], x);
     case PROG_HSA_OBE: return !lower_sched || once(&g->child[i], x);
     case PROG_LOBE: return later_once;
     case PROG_UNFAIR: return false;
+    default: return true;   /* strong models have their scheduler's obligations */
     }
-    return true;
 }
 
 /* Whether node n can have progress in the component: a thread with
@@ -263,6 +277,76 @@ static bool fair_node(const struct fair_tree *n, enum progress_model m, const st
             minimal = true;
         }
     return minimal;
+}
+
+/* Marks each thread below n: whether progress (n has it when has) reaches
+ * it, and it has not ended. */
+static void reach(const struct fair_tree *n, enum progress_model m, const struct facts *x, bool has,
+                  bool *guaranteed)
+{
+    if (n->thread >= 0) {
+        guaranteed[n->thread] = has && !x->ended[n->thread];
+        return;
+    }
+    for (int i = 0; i < n->nchild; i++)
+        reach(&n->child[i], m, x, has && owed(n, i, m, x), guaranteed);
+}
+
+void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
+                     bool *guaranteed)
+{
+    struct facts x = { ended, started, NULL };
+    /* the root above the whole device passes progress to it under m itself */
+    enum progress_model top = progress_scheduler(m);
+    bool has = top == PROG_FAIR || top == PROG_HSA || top == PROG_HSA_OBE || ((top == PROG_OBE || top == PROG_LOBE)
+                                                                                && once(tr, &x));
+    reach(tr, m, &x, has, guaranteed);
+}
+
+/* Whether thread t is below n. */
+static bool holds(const struct fair_tree *n, int t)
+{
+    if (n->thread >= 0)
+        return n->thread == t;
+    for (int i = 0; i < n->nchild; i++)
+        if (holds(&n->child[i], t))
+            return true;
+    return false;
+}
+
+/* "WG 1" for a group of scope s, "P2" for a thread. */
+static void node_name(const struct fair_tree *n, int scope, char *buf, size_t len)
+{
+    if (n->thread >= 0)
+        snprintf(buf, len, "P%d", n->id);
+    else
+        snprintf(buf, len, "%s %d", scope >= 0 ? progress_scope_name((enum progress_scope)scope) : "group", n->id);
+}
+
+void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started, int t,
+                  char *buf, size_t len)
+{
+    struct facts x = { ended, started, NULL };
+    buf[0] = '\0';
+    for (const struct fair_tree *g = tr; g->thread < 0;) {
+        int i = 0;
+        while (i < g->nchild && !holds(&g->child[i], t))
+            i++;
+        if (i == g->nchild)
+            return;
+        int rivals = 0;   /* other schedulable children: minimal progress may go to them */
+        for (int j = 0; j < g->nchild; j++)
+            rivals += j != i && sched(&g->child[j], &x);
+        if (!owed(g, i, m, &x) && rivals > 0) {
+            char parent[32], child[32];
+            node_name(g, g->scope, parent, sizeof parent);
+            node_name(&g->child[i], g->child[i].scope, child, sizeof child);
+            snprintf(buf, len, "%s (%s) owes %s nothing", parent,
+                     progress_name(g->overridden ? g->over : progress_scheduler(m)), child);
+            return;
+        }
+        g = &g->child[i];
+    }
 }
 
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need)

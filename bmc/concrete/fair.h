@@ -34,10 +34,27 @@ void fair_free(struct fair_sccs *f);
 /* The thread placement that the progress models read. */
 struct fair_tree;
 /* Builds the scope hierarchy of l's threads (PTX: system, gpu, cta;
- * Vulkan: device, queue family, workgroup, subgroup). */
-struct fair_tree *fair_tree_build(const struct litmus *l);
+ * Vulkan: device, queue family, workgroup, subgroup), each scope's
+ * instances scheduling their children as hierarchy h (NULL: none) says. */
+struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_hierarchy *h);
 /* Frees a hierarchy (NULL: nothing). */
 void fair_tree_free(struct fair_tree *tr);
+
+/* The threads model m's scheduler guarantees progress at a point where
+ * ended[t] and started[t] hold: those the whole device's progress reaches
+ * through the groups that owe it to their children (minimal progress,
+ * which guarantees no particular thread, left out), and have not ended.
+ * Into guaranteed[0..nthreads). */
+void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
+                     bool *guaranteed);
+
+/* Which scope's scheduler starves thread t at a point where ended[] and
+ * started[] hold under model m: the first group on the way down to t that
+ * does not owe progress to the child holding t while another child is
+ * schedulable (a lone schedulable child gets minimal progress), as "QF 0
+ * (obe) owes WG 1 nothing"; "" when there is none. */
+void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started, int t,
+                  char *buf, size_t len);
 
 /* The cyclic component, fair under model m, whose first state has the
  * lowest index, or -1 when there is none (every fair run terminates).

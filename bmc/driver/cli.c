@@ -17,8 +17,8 @@
 
 static const char synopsis[] =
     "usage: gpubmc [--model ptx-v6.0|ptx-v7.5|vulkan|vulkan-nochains|opencl | --cat FILE]\n"
-    "              [--property program_spec|cat_spec|termination[,...]]\n"
-    "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|all|LIST] [--bound N]\n"
+    "              [--property program_spec|cat_spec|termination|barrier_divergence[,...]]\n"
+    "              [--progress fair|hsa|obe|hsa_obe|lobe|unfair|M_strong|all|LIST[;SCOPE=M...]] [--bound N]\n"
     "              [--grid T,S,W] [--ignore-filter]\n"
     "              [--no-axiom NAME]... [--engine sat|states|oracle] [--max-states N]\n"
     "              [--json] [--verbose] [--witness FILE.json] [--outcomes]\n"
@@ -56,10 +56,14 @@ static const struct option_spec options[O_COUNT] = {
     [O_CAT] = { "--cat", NULL, "FILE", "the model written in the cat language in FILE (with\n"
                 "the stdlib.cat beside it), for every test and in\n"
                 "place of the model a CSV names" },
-    [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination" },
+    [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination,\n"
+                     "barrier_divergence" },
     [O_PROGRESS] = { "--progress", NULL, "G[,G...]", "fair (default), hsa, obe, hsa_obe, lobe, unfair,\n"
-                     "a list of them, or all: the progress models of\n"
-                     "termination checks (one result each, one check)" },
+                     "the first five with _strong (strong fairness),\n"
+                     "a list of them, or all (the six weak ones): the\n"
+                     "progress models of termination checks (one result\n"
+                     "each, one check); ;SCOPE=MODEL... (or Dat3M's\n"
+                     "[SCOPE=MODEL,...]) sets a scope's scheduler" },
     [O_BOUND] = { "--bound", NULL, "N", "loops run at most N iterations (1-10000, default 1)" },
     [O_GRID] = { "--grid", NULL, "T,S,W", "SPIR-V: threads per subgroup, subgroups per workgroup,\n"
                  "workgroups (overrides the file's @Config; without one: 1,1,1)" },
@@ -192,20 +196,40 @@ static int parse_properties(const char *arg, struct cli *cli)
     return cli->nproperties ? 0 : usage_error("empty property list '%s'", arg);
 }
 
-/* Parses --progress: a model, a comma-separated list of them, or all. */
+/* Parses --progress: a model, a comma-separated list of them, or all,
+ * then any ";SCOPE=MODEL" overrides for them all; or Dat3M's one
+ * hierarchy "[SCOPE=MODEL,...]". */
 static int parse_progress(const char *arg, struct check_opts *o)
 {
-    char buf[128];
+    char buf[128], err[160], msg[320];
     snprintf(buf, sizeof buf, "%s", arg);
+    memset(&o->hierarchy, 0, sizeof o->hierarchy);
+    if (buf[0] == '[') {
+        o->progress_set = 0;
+        if (!progress_parse_spec(buf, &o->progress, &o->hierarchy, err, sizeof err)) {
+            snprintf(msg, sizeof msg, "--progress %s: %s", arg, err);
+            return usage_error("%s", msg);
+        }
+        return 0;
+    }
+    char *semi = strchr(buf, ';');
+    if (semi) {
+        *semi = '\0';
+        if (!progress_parse_scopes(semi + 1, ';', &o->hierarchy, NULL, err, sizeof err)) {
+            snprintf(msg, sizeof msg, "--progress %s: %s", arg, err);
+            return usage_error("%s", msg);
+        }
+    }
     unsigned set = 0;
     bool first = true;
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         enum progress_model m;
         if (strcmp(tok, "all") == 0) {
-            set |= (1u << CHECK_PROGRESS_MODELS) - 1;
+            set |= (1u << PROGRESS_WEAK_MODELS) - 1;
             m = PROG_FAIR;
         } else if (!progress_parse(tok, &m)) {
-            return usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe, unfair or all)", tok);
+            return usage_error("unknown progress model '%s' (fair, hsa, obe, hsa_obe, lobe, unfair, "
+                               "the first five with _strong, or all)", tok);
         }
         set |= 1u << m;
         if (first)
@@ -534,18 +558,25 @@ int cli_parse(int argc, char **argv, struct cli *cli)
 
 int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
 {
-    bool termination = false, program_spec = false, cat_spec = false;
+    bool termination = false, program_spec = false, cat_spec = false, divergence = false;
     for (int i = 0; i < jobs->n; i++) {
+        divergence |= jobs->jobs[i].opts.property == P_BARRIER_DIVERGENCE;
         termination |= jobs->jobs[i].opts.property == P_TERMINATION;
         program_spec |= jobs->jobs[i].opts.property == P_PROGRAM_SPEC;
         cat_spec |= jobs->jobs[i].opts.property == P_CAT_SPEC;
     }
-    if (cli->opts.oracle && termination)
-        return usage_error("%s", "--engine oracle decides program_spec and cat_spec, not termination");
+    if (cli->opts.oracle && (termination || divergence))
+        return usage_error("%s", "--engine oracle decides program_spec and cat_spec, not termination or "
+                           "barrier_divergence");
+    if (divergence && cli->spec.kind != JOB_PLAIN)
+        return usage_error("%s", "--property barrier_divergence checks each program alone: no --source, "
+                           "--transform, --necessary-sync, --minimize-sync, --compare-model, --emit-cuda or "
+                           "--observed");
     if (cli->opts.term_engine == TERM_STATES && jobs->n > 0 && !termination)
         return usage_error("%s", "--engine states decides termination, and no check here is one "
                            "(--property termination)");
-    if ((cli->opts.progress != PROG_FAIR || cli->opts.progress_set) && !termination && jobs->n > 0)
+    if ((cli->opts.progress != PROG_FAIR || cli->opts.progress_set || progress_scoped(&cli->opts.hierarchy))
+        && !termination && jobs->n > 0)
         return usage_error("%s", "--progress applies to termination checks, and no check here is one "
                            "(--property termination)");
     if (cli->graph_path && cli->opts.progress_set && termination)

@@ -202,7 +202,7 @@ bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     if (job->opts.property == P_TERMINATION)
-        cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
+        output_progress(o, job->opts.progress, &job->opts.hierarchy, r->model);
     if (r->witness)
         cJSON_AddItemReferenceToObject(o, "witness", r->witness);
     if (r->explanation)

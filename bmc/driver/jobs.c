@@ -42,8 +42,8 @@ bool verdict_parse(const char *s, enum verdict *v)
 
 bool property_parse(const char *s, enum property *p)
 {
-    static const enum property all[] = { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION };
-    for (int i = 0; i < 3; i++)
+    static const enum property all[] = { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION, P_BARRIER_DIVERGENCE };
+    for (int i = 0; i < 4; i++)
         if (strcmp(s, property_name(all[i])) == 0) {
             *p = all[i];
             return true;
@@ -77,8 +77,9 @@ static bool header_option(char *kv, struct check_opts *o)
     if (strcmp(key, "property") == 0)
         return property_parse(val, &o->property);
     if (strcmp(key, "progress") == 0) {
+        char err[160];
         o->progress_set = 0;
-        return progress_parse(val, &o->progress);
+        return progress_parse_spec(val, &o->progress, &o->hierarchy, err, sizeof err);
     }
     if (strcmp(key, "bound") == 0) {
         char *end;
@@ -269,6 +270,7 @@ static bool mergeable(const struct job *a, const struct job *b)
     bool same_model = x->model == y->model || (x->model && y->model && strcmp(x->model, y->model) == 0);
     return x->property == P_TERMINATION && y->property == P_TERMINATION && !a->error && !b->error
         && same_model && x->bound == y->bound && strcmp(a->file, b->file) == 0
+        && memcmp(&x->hierarchy, &y->hierarchy, sizeof x->hierarchy) == 0
         && !(models_of(a) & models_of(b));
 }
 
@@ -324,7 +326,8 @@ static bool same_key(const struct job *a, const struct job *b)
 {
     const struct check_opts *x = &a->opts, *y = &b->opts;
     bool same_model = x->model == y->model || (x->model && y->model && strcmp(x->model, y->model) == 0);
-    return same_model && x->bound == y->bound && strcmp(a->file, b->file) == 0;
+    return same_model && x->bound == y->bound && strcmp(a->file, b->file) == 0
+        && memcmp(&x->hierarchy, &y->hierarchy, sizeof x->hierarchy) == 0;
 }
 
 /* Job j's merge group among the kept jobs of l, made if new. */

@@ -39,7 +39,7 @@ static void report_json(const struct job *job, const struct check_result *r)
         cJSON_AddNullToObject(o, "model");        /* no model was chosen: the input is in error */
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     if (job->opts.property == P_TERMINATION)
-        cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
+        output_progress(o, job->opts.progress, &job->opts.hierarchy, r->model);
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     if (r->engine[0])
         cJSON_AddStringToObject(o, "engine", r->engine);
@@ -81,11 +81,12 @@ static void report_human(const struct run *run, const struct job *job, const str
     char shown[8192], reason_shown[4200];
     const char *file = output_shown(job->file, shown, sizeof shown);
     const char *reason = output_shown(r->reason, reason_shown, sizeof reason_shown);
+    char label[128];
+    progress_label(job->opts.progress, &job->opts.hierarchy, label, sizeof label);
     if (job->has_expected) {
         if (job->expected != r->verdict && job_several_models(job))
             printf("%s: %s (%s): expected %s, got %s (%s)\n", file, property_name(job->opts.property),
-                   progress_name(job->opts.progress), verdict_name(job->expected), verdict_name(r->verdict),
-                   reason);
+                   label, verdict_name(job->expected), verdict_name(r->verdict), reason);
         else if (job->expected != r->verdict)
             printf("%s: %s: expected %s, got %s (%s)\n", file, property_name(job->opts.property),
                    verdict_name(job->expected), verdict_name(r->verdict), reason);
@@ -119,7 +120,7 @@ static void add_witness(struct json_stream *all, const struct job *job, struct c
         cJSON_AddNullToObject(o, "model");
     cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
     if (job->opts.property == P_TERMINATION)
-        cJSON_AddStringToObject(o, "progress", progress_name(job->opts.progress));
+        output_progress(o, job->opts.progress, &job->opts.hierarchy, r->model);
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     if (r->witness)
         cJSON_AddItemToObject(o, "witness", r->witness);
@@ -171,7 +172,9 @@ static void report_table(const struct run *run, const struct job *job, const str
     printf("%s:%s", output_shown(job->file, shown, sizeof shown), run->cli->nproperties > 1 ? " termination:" : "");
     for (int i = 0; i < r->nprogress; i++) {
         const struct progress_result *pr = &r->progress[i];
-        printf("%s %s %s", i ? "," : "", progress_name(pr->model), verdict_name(pr->verdict));
+        char label[128];
+        progress_label(pr->model, &job->opts.hierarchy, label, sizeof label);
+        printf("%s %s %s", i ? "," : "", label, verdict_name(pr->verdict));
         if (pr->verdict == V_FAIL && pr->brief[0])
             printf(" (%s)", pr->brief);
     }

@@ -152,3 +152,17 @@ bool output_stdout_ok(int first_errno)
     fprintf(stderr, "gpubmc: error: cannot write the standard output: %s\n", strerror(first_errno));
     return false;
 }
+
+void output_progress(cJSON *o, enum progress_model m, const struct progress_hierarchy *h, const char *model)
+{
+    char label[128];
+    progress_label(m, h, label, sizeof label);
+    cJSON_AddStringToObject(o, "progress", label);
+    if (!progress_scoped(h))
+        return;
+    enum dialect d = model && strncmp(model, "ptx", 3) == 0 ? DIALECT_PTX : DIALECT_VULKAN;
+    cJSON *scopes = cJSON_AddObjectToObject(o, "progress_scopes");
+    for (int depth = 0, s; (s = progress_scope_at(d, depth)) >= 0; depth++)
+        cJSON_AddStringToObject(scopes, progress_scope_name((enum progress_scope)s),
+                                progress_name(progress_at(h, m, s)));
+}

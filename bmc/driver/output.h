@@ -52,4 +52,10 @@ bool output_flush(int *first_errno);
  * some write to it failed (a full disk), naming first_errno if not 0. */
 bool output_stdout_ok(int first_errno);
 
+/* Adds "progress" (model m under hierarchy h, "fair;QF=obe") to o and,
+ * when h names a scope, "progress_scopes": the scheduler of every scope of
+ * the dialect of the memory model called model ("SYS"/"GPU"/"CTA" for a
+ * PTX model, "DV"/"QF"/"WG"/"SG" otherwise). */
+void output_progress(cJSON *o, enum progress_model m, const struct progress_hierarchy *h, const char *model);
+
 #endif

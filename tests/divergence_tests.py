@@ -1,0 +1,65 @@
+"""Barrier divergence (issue 31): --property barrier_divergence.
+
+Each row of tests/litmus/divergence/expected.csv is a program with its
+verdict and, for a FAIL, one thread the reason must name as reaching the
+barrier and one as not reaching it (the reasoning is the row's last field):
+PTX bar.cta.sync (skipped, spun through, passed more often by one thread,
+in another CTA, met by an arrive), Vulkan cbar (skipped, uniform, in another
+workgroup) and a SPIR-V OpControlBarrier under an invocation-id branch (tests/spirv/nonuniform-barrier.spvasm).
+Also: the witness's "divergence" object, the project's own uniform SPIR-V
+barrier test (PASS), and the options the property refuses.
+
+Called with run_tests.py's record(ok, what) and run(args, cwd) helpers."""
+import json
+import pathlib
+import tempfile
+
+from testpaths import ROOT
+
+DIV = ROOT / "tests" / "litmus" / "divergence"
+
+
+def _rows(record, run):
+    """Every row of expected.csv: verdict and the threads named."""
+    for line in (DIV / "expected.csv").read_text().splitlines():
+        if not line.strip():
+            continue
+        name, bound, want, who, _why = line.split(",", 4)
+        p = run(["--json", "--property", "barrier_divergence", "--bound", bound, name], DIV)
+        o = json.loads(p.stdout.splitlines()[0]) if p.stdout.strip() else {}
+        ok = o.get("result") == want
+        if ok and want == "FAIL":
+            at, away = who.split()
+            reason = o["reason"]
+            ok = f"reached by {at}" in reason and f"not by {away}" in reason.split("but", 1)[1]
+        record(ok, f"divergence: {name} (bound {bound}): expected {want} naming {who}, got {o}")
+
+
+def _witness(record, run):
+    """The witness names the barrier, its occurrence and who reaches it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        w = pathlib.Path(tmp, "w.json")
+        run(["--property", "barrier_divergence", "--witness", str(w), "PTX-div-count.litmus"], DIV)
+        d = json.loads(w.read_text())["witness"].get("divergence", {})
+        record(d == {"barrier": "bar.cta.sync 0", "line": 7, "occurrence": 2, "reached_by": [0],
+                     "not_reached_by": [1]},
+               f"divergence: the witness of PTX-div-count names P0's second barrier 0 and P1 missing it: {d}")
+    p = run(["--property", "barrier_divergence", ROOT / "tests" / "spirv" / "barrier-race.spvasm"])
+    record(p.returncode == 0 and ": PASS" in p.stdout,
+           f"divergence: the own SPIR-V barrier test meets its barrier uniformly: {p.stdout!r}")
+
+
+def _refusals(record, run):
+    """Options the property does not combine with."""
+    for extra, says in ((["--engine", "oracle"], "not termination or barrier_divergence"),
+                        (["--compare-model", "ptx-v6.0"], "checks each program alone"),
+                        (["--progress", "hsa"], "applies to termination checks")):
+        p = run(["--property", "barrier_divergence"] + extra + ["PTX-div-skip.litmus"], DIV)
+        record(p.returncode == 1 and says in p.stderr, f"divergence: {extra} refused: {p.stderr!r}")
+
+
+def divergence(record, run):
+    """Own barrier divergence tests, the witness, the refusals."""
+    _rows(record, run)
+    _witness(record, run)
+    _refusals(record, run)
