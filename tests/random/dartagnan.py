@@ -27,6 +27,7 @@ always counted); dartagnan-error (Dartagnan could not run the file).
     dartagnan.py run -n 5000 --seed 1 --out build/dartagnan-run
     dartagnan.py reduce FILE --model M --property P [--progress G] [--bound N]
     dartagnan.py translate FILE         (print the Dartagnan-ready text)
+    dartagnan.py timing -n 2000 --seed 1 --out DIR   (gpubmc slower than 2x Dartagnan?)
 
 `run` writes OUT/summary.json, OUT/results.jsonl (one line per check) and
 every disagreeing or erroring program under OUT/cases/; `reduce` shrinks a
@@ -850,6 +851,74 @@ def print_slowest(results, limit=2.0):
               f"{r['model']} {r['property']} {r['progress'] or ''} {pathlib.Path(r['file']).name}")
 
 
+def timing(a):
+    """Is any check more than 2x slower in gpubmc than in Dartagnan?  gpubmc
+    times every check of the programs (its own time_ms, -j 1); Dartagnan
+    times a random calibration sample of them (`--sample`) in warm JVMs,
+    whose fastest check gives Dartagnan's floor F on this machine; then
+    Dartagnan also times every check on which gpubmc took over F: only there
+    can gpubmc be more than 2x slower than a Dartagnan check that takes at
+    least F/2 (the margin for checks faster than the sample's fastest).
+    Prints the counts and the largest ratios; writes OUT/timing.jsonl."""
+    out = pathlib.Path(a.out)
+    (out / "files").mkdir(parents=True, exist_ok=True)
+    groups = collections.defaultdict(list)
+    for i in range(a.index, a.index + a.n):
+        src, text, bound, other = program(a.seed, i, a.corners)
+        t = L.parse(text)
+        f = str((out / "files" / f"s{a.seed}-{i:05d}-{src}-{t.dialect.lower()}-b{bound}.litmus").resolve())
+        pathlib.Path(f).write_text(text)
+        for model, prop, prog in checks_of(t, other):
+            groups[(model, prop, prog, bound)].append(f)
+    t0 = time.monotonic()
+    g = {}
+    for key, files in groups.items():
+        model, prop, prog, bound = key
+        for f, v in run_gpubmc(pathlib.Path(a.bin), files, model, prop, bound, prog, jobs=1).items():
+            g[key + (f,)] = v
+    timed = {k: v[2] for k, v in g.items() if v[2] is not None}
+    print(f"timing: {len(timed)} of {len(g)} checks timed by gpubmc in {time.monotonic() - t0:.0f} s "
+          f"(median {sorted(timed.values())[len(timed) // 2]:.1f} ms, max {max(timed.values()):.1f} ms)", flush=True)
+    rng = random.Random(f"timing:{a.seed}")
+    sample = set(rng.sample(sorted(timed), min(a.sample, len(timed))))
+
+    def dartagnan(keys):
+        by = collections.defaultdict(list)
+        for k in keys:
+            by[k[:4]].append(k[4])
+        got = {}
+        for key, files in by.items():
+            model, prop, prog, bound = key
+            for f, v in run_dartagnan(files, model, prop, bound, prog, chunk=200, timeout_s=a.dart_timeout).items():
+                got[key + (f,)] = v[2] if len(v) > 2 else None
+        return got
+    d = dartagnan(sample)
+    floor = min(v for v in d.values() if v)
+    slow = [k for k in timed if timed[k] > floor and k not in d]
+    print(f"timing: Dartagnan's calibration sample: {sum(1 for v in d.values() if v)} checks, fastest "
+          f"{floor:.0f} ms, median {sorted(v for v in d.values() if v)[len(d) // 2]:.0f} ms; "
+          f"gpubmc over {floor:.0f} ms on {len(slow)} more checks, timed by Dartagnan too", flush=True)
+    d.update(dartagnan(slow))
+    rows = [{"model": k[0], "property": k[1], "progress": k[2], "bound": k[3], "file": k[4],
+             "gpubmc_ms": timed[k], "dartagnan_ms": d.get(k)} for k in timed]
+    with open(out / "timing.jsonl", "w") as fh:
+        for r in rows:
+            fh.write(json.dumps(r) + "\n")
+    both = [r for r in rows if r["dartagnan_ms"]]
+    unbounded = [r for r in rows if not r["dartagnan_ms"] and r["gpubmc_ms"] > floor]
+    over = [r for r in both if r["gpubmc_ms"] > 2 * r["dartagnan_ms"]]
+    print(f"timing: {len(rows)} checks; {len(both)} timed by both; {len(over)} where gpubmc took over 2x "
+          f"Dartagnan; {len(rows) - len(both) - len(unbounded)} where gpubmc took at most {floor:.0f} ms "
+          f"(<= 2x a Dartagnan check of {floor / 2:.0f} ms or more); {len(unbounded)} left undecided "
+          f"(no Dartagnan time)")
+    both.sort(key=lambda r: r["gpubmc_ms"] / r["dartagnan_ms"], reverse=True)
+    for r in both[:8]:
+        print(f"  {r['gpubmc_ms'] / r['dartagnan_ms']:8.3f}x  gpubmc {r['gpubmc_ms']:9.1f} ms  Dartagnan "
+              f"{r['dartagnan_ms']:9.1f} ms  {r['model']} {r['property']} {r['progress'] or ''} "
+              f"{pathlib.Path(r['file']).name}")
+    return 1 if over or unbounded else 0
+
+
 def post(out, binary, par=2, reduce_max=0):
     """Explains the disagreements of OUT/results.jsonl (OUT/cases.jsonl, one
     line each with its class), then reduces up to reduce_max unexplained ones,
@@ -1240,6 +1309,15 @@ def main():
     tb = sub.add_parser("table", help="add up finished runs (and their -fix re-runs) into one table")
     tb.add_argument("runs", nargs="+")
     tb.add_argument("--judged", help="CSV of hand-judged unexplained disagreements")
+    tm = sub.add_parser("timing", help="is any check more than 2x slower in gpubmc than in Dartagnan?")
+    tm.add_argument("-n", type=int, default=2000)
+    tm.add_argument("--seed", type=int, default=1)
+    tm.add_argument("--index", type=int, default=0)
+    tm.add_argument("--corners", type=float, default=0.5)
+    tm.add_argument("--sample", type=int, default=200, help="checks in Dartagnan's calibration sample")
+    tm.add_argument("--dart-timeout", type=int, default=20)
+    tm.add_argument("--out", default=str(ROOT / "build" / "dartagnan-timing"))
+    tm.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
     tr = sub.add_parser("translate")
     tr.add_argument("file")
     a = ap.parse_args()
@@ -1249,6 +1327,8 @@ def main():
         return reduce(a)
     if a.cmd == "table":
         return table(a)
+    if a.cmd == "timing":
+        return timing(a)
     if a.cmd == "explain":
         if a.unexplained:
             return reexplain(pathlib.Path(a.out), pathlib.Path(a.bin), a.j)
