@@ -13,16 +13,8 @@
 
 void cl_instr(const struct cl_ctx *cx, struct instr *in, enum instr_kind kind)
 {
-    memset(in, 0, sizeof *in);
+    ps_init_instr(in, cx->stmt.pos);
     in->kind = kind;
-    in->pos = cx->stmt.pos;
-    in->mo = MO_NONE;
-    in->scope = SCOPE_NONE;
-    in->proxy = PROXY_GENERIC;
-    in->dst = -1;
-    in->loc = -1;
-    in->label = -1;
-    in->storage_class = -1;
 }
 
 bool cl_emit(struct cl_ctx *cx, struct instr *in, const struct token *first)

@@ -216,7 +216,7 @@ static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
 }
 
 /* A fresh instruction with "none" in every optional field. */
-static void init_instr(struct instr *in, struct srcpos pos)
+void ps_init_instr(struct instr *in, struct srcpos pos)
 {
     memset(in, 0, sizeof *in);
     in->pos = pos;
@@ -272,7 +272,7 @@ static bool parse_instruction(struct parser *p, int thread)
         return ps_fail(p, first.pos, "too many instructions (limit %d)", MAX_INSTRS);
     if (first.kind != TOK_IDENT)
         return ps_fail_expected(p, "an instruction");
-    init_instr(&in, first.pos);
+    ps_init_instr(&in, first.pos);
     if (!parse_mnemonic(p, &m))
         return false;
     if (m.n == 1 && p->tok.kind == TOK_COLON) {

@@ -138,6 +138,9 @@ bool ps_advance(struct parser *p);
 bool ps_expect(struct parser *p, enum tok_kind kind, const char *what);
 /* Consumes the identifier word or fails with "expected WHAT". */
 bool ps_expect_word(struct parser *p, const char *word, const char *what);
+/* A fresh instruction at pos with "none" in every optional field. */
+void ps_init_instr(struct instr *in, struct srcpos pos);
+
 /* A NUL-terminated copy of len bytes of s, or NULL when out of memory. */
 char *ps_copy_text(const char *s, size_t len);
 /* Makes room for element number count in the array at arrp (a pointer to a
