@@ -921,6 +921,16 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
     return spv_fail(t->err, in->pos, "%s is not supported", n);
 }
 
+/* Whether the block at OpLabel i holds a control barrier: translated even where unreached, since a
+ * barrier waits for every thread whose code holds it and a workgroup's invocations share a kernel. */
+static bool block_has_barrier(const struct spv_module *m, int i)
+{
+    for (i++; i < m->ninst && !spv_is(&m->inst[i], "OpLabel") && !spv_is(&m->inst[i], "OpFunctionEnd"); i++)
+        if (spv_is(&m->inst[i], "OpControlBarrier"))
+            return true;
+    return false;
+}
+
 /* Inlines function fn (its OpFunction's index) with args. */
 static bool call(struct trans *t, int fn, struct val *args, int nargs, struct frame *parent,
                  const struct spv_inst *site, struct val *result)
@@ -956,7 +966,7 @@ static bool call(struct trans *t, int fn, struct val *args, int nargs, struct fr
         if (label) {
             open = true;
             char *st = &fr.block_state[in->result];
-            skip = !first && *st == BLOCK_UNSEEN;
+            skip = !first && *st == BLOCK_UNSEEN && !block_has_barrier(m, i);
             *st = skip ? BLOCK_SKIPPED : BLOCK_DONE;
             first = false;
         }
