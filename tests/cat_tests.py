@@ -173,7 +173,7 @@ def corpus_suites(record, run, vulkan_liveness):
 
 def random_agreement(record, count, seed, dialect=None):
     """Built-in models against their cat files on count random programs
-    (of one dialect, or of both)."""
+    (of one dialect, or of PTX and Vulkan both)."""
     p = subprocess.run([sys.executable, str(CAT_DIR / "compare_random.py"), "--bin", str(BIN),
                         "--corpus", str(CORPUS), "--seed", str(seed), "--count", str(count)]
                        + (["--dialect", dialect] if dialect else []),
@@ -197,6 +197,7 @@ def cat(record, run):
     compare_without_axiom(record, run)
     corpus_suites(record, run, vulkan_liveness=False)
     random_agreement(record, RANDOM_COUNT, RANDOM_SEED)
+    random_agreement(record, RANDOM_COUNT, RANDOM_SEED, "opencl")
 
 
 def cat_long(record, run):
@@ -206,7 +207,7 @@ def cat_long(record, run):
         print(corpus_missing_note("cat: the Vulkan liveness suites and random agreement"))
         return
     corpus_suites(record, run, vulkan_liveness=True)
-    for dialect in ("ptx", "vulkan"):
+    for dialect in ("ptx", "vulkan", "opencl"):
         random_agreement(record, 10000, 3, dialect)
 
 

@@ -106,7 +106,7 @@ LONG_GROUPS = [
     ("random-fragment-long", "5,000 more random fragment programs",
      lambda: random_tests.random_fragment(5000, seed=10001)),
     ("crosscheck-long", "10,000 more random programs", lambda: random_tests.random_crosscheck(10000, seed=20001)),
-    ("cat-long", "--cat on the Vulkan liveness suites; 10,000 random programs per dialect", lambda: cat_tests.cat_long(record, run)),
+    ("cat-long", "--cat on the Vulkan liveness suites; 10,000 random programs per dialect (PTX, Vulkan, OpenCL)", lambda: cat_tests.cat_long(record, run)),
 ]
 
 

@@ -1,21 +1,31 @@
 #!/usr/bin/env python3
 """Built-in models against their cat files on random programs.
 
-Writes --count programs of tests/random/gen.py (seed --seed) to a
-temporary folder and checks each under every built-in model of its dialect
+Writes --count programs of tests/random/gen.py (seed --seed; with
+--dialect opencl, of tests/random/gen_opencl.py) to a temporary folder and checks each under every built-in model of its dialect
 and under --cat of that model's cat file (CORPUS/models/NAME.cat, with
-stdlib.cat), for program_spec, termination and, in Vulkan, cat_spec.  The verdicts must
+stdlib.cat), for program_spec, termination and, in Vulkan and OpenCL, cat_spec.  The verdicts must
 be the same; a row where one side has no verdict (UNKNOWN, ERROR, a
 timeout) counts apart and is listed.  Prints the counts, the time of each
 side and their ratio, and exits 1 on a disagreement.
 
-    compare_random.py --bin build/gpubmc --corpus ../shared/corpus --seed 1 --count 200 [--dialect ptx]
+    compare_random.py --bin build/gpubmc --corpus ../shared/corpus --seed 1 --count 200 [--dialect ptx|vulkan|opencl]
 """
 import argparse, json, pathlib, subprocess, sys, tempfile, time
 
 HERE = pathlib.Path(__file__).resolve().parent
-MODELS = {"ptx": ["ptx-v6.0", "ptx-v7.5"], "vulkan": ["vulkan", "vulkan-nochains"]}
-PROPS = {"ptx": ["program_spec", "termination"], "vulkan": ["program_spec", "cat_spec", "termination"]}
+MODELS = {"ptx": ["ptx-v6.0", "ptx-v7.5"], "vulkan": ["vulkan", "vulkan-nochains"], "opencl": ["opencl"]}
+PROPS = {"ptx": ["program_spec", "termination"], "vulkan": ["program_spec", "cat_spec", "termination"],
+         "opencl": ["program_spec", "cat_spec", "termination"]}
+sys.path.insert(0, str(HERE.parent / "random"))
+
+
+def write_opencl(seed, count, folder):
+    """Writes count programs of gen_opencl.py, named like gen.py's."""
+    import gen_opencl
+    for i in range(count):
+        text, _dialect, bound, _est = gen_opencl.generate(seed, i)
+        (pathlib.Path(folder) / f"o{seed}-{i:05d}-opencl-b{bound}.litmus").write_text(text)
 
 
 def run(binary, args, files, timeout):
@@ -38,7 +48,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--timeout", type=int, default=20)
-    ap.add_argument("--dialect", choices=("ptx", "vulkan"), help="only programs of this dialect")
+    ap.add_argument("--dialect", choices=("ptx", "vulkan", "opencl"), help="only programs of this dialect "
+                    "(opencl: gen_opencl.py's programs, which the default mix leaves out)")
     a = ap.parse_args()
     models_dir = pathlib.Path(a.corpus) / "models"
     agree = differ = nocmp = 0
@@ -48,7 +59,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         gen = [sys.executable, str(HERE.parent / "random" / "gen.py"), "--seed", str(a.seed),
                "--count", str(a.count), "--out", tmp] + (["--dialect", a.dialect] if a.dialect else [])
-        subprocess.run(gen, check=True, capture_output=True)
+        if a.dialect == "opencl":
+            write_opencl(a.seed, a.count, tmp)
+        else:
+            subprocess.run(gen, check=True, capture_output=True)
         files = sorted(str(f) for f in pathlib.Path(tmp).glob("*.litmus"))
         for dialect in [a.dialect] if a.dialect else ["ptx", "vulkan"]:
             mine = [f for f in files if f"-{dialect}-" in pathlib.Path(f).name]
