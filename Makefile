@@ -132,6 +132,7 @@ bench: all
 	python3 tests/bench.py
 	python3 tests/bench/graphs.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/liveness_batch.py --bin $(BUILD)/gpubmc
+	python3 tests/bench/strong_batch.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/refinement.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/opencl_batch.py --bin $(BUILD)/gpubmc $(if $(DARTAGNAN),--dartagnan $(DARTAGNAN))

@@ -5,7 +5,10 @@ verdict and, for a FAIL, one thread the reason must name as reaching the
 barrier and one as not reaching it (the reasoning is the row's last field):
 PTX bar.cta.sync (skipped, spun through, passed more often by one thread,
 in another CTA, met by an arrive), Vulkan cbar (skipped, uniform, in another
-workgroup) and a SPIR-V OpControlBarrier under an invocation-id branch (tests/spirv/nonuniform-barrier.spvasm).
+workgroup), a SPIR-V OpControlBarrier under an invocation-id branch (tests/spirv/nonuniform-barrier.spvasm)
+and OpenCL barrier() (skipped under an if on a read value or on the local
+id, in a loop run more often by one work-item, in a uniform branch, in
+another work-group).
 Also: the witness's "divergence" object, the project's own uniform SPIR-V
 barrier test (PASS), and the options the property refuses.
 
@@ -44,6 +47,11 @@ def _witness(record, run):
         record(d == {"barrier": "bar.cta.sync 0", "line": 7, "occurrence": 2, "reached_by": [0],
                      "not_reached_by": [1]},
                f"divergence: the witness of PTX-div-count names P0's second barrier 0 and P1 missing it: {d}")
+        run(["--property", "barrier_divergence", "--bound", "2", "--witness", str(w), "CL-div-loop.litmus"], DIV)
+        d = json.loads(w.read_text())["witness"].get("divergence", {})
+        record(d == {"barrier": "B1: barrier(CLK_GLOBAL_MEM_FENCE)", "line": 12, "occurrence": 2,
+                     "reached_by": [0], "not_reached_by": [1]},
+               f"divergence: the witness of CL-div-loop names P0's second B1 and P1 missing it: {d}")
     p = run(["--property", "barrier_divergence", ROOT / "tests" / "spirv" / "barrier-race.spvasm"])
     record(p.returncode == 0 and ": PASS" in p.stdout,
            f"divergence: the own SPIR-V barrier test meets its barrier uniformly: {p.stdout!r}")

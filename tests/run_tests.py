@@ -90,7 +90,7 @@ GROUPS = [
     ("cat", "--cat: own cat files, errors; built-ins against their cat files", lambda: cat_tests.cat(record, run)),
     ("progress", "strong fairness and per-scope hierarchies: command line, output, CSV, random agreement",
      lambda: progress_tests.progress(record, run)),
-    ("barrier-divergence", "--property barrier_divergence: own PTX, Vulkan and SPIR-V tests",
+    ("barrier-divergence", "--property barrier_divergence: own PTX, Vulkan, SPIR-V and OpenCL tests",
      lambda: divergence_tests.divergence(record, run)),
     ("vulkan-liveness", "Vulkan liveness suites on both engines", corpus_tests.vulkan_liveness),
     ("ptx-liveness", "PTX liveness suites on both engines", corpus_tests.ptx_liveness_engines),
