@@ -267,6 +267,29 @@ def options_that_apply(record, run):
     p = run(["--no-axiom", "consistency-rf", mp])
     record(p.returncode == 1 and "gpubmc: error: --no-axiom consistency-rf: no file was checked under a model "
            "with that axiom" in p.stderr, f"options: --no-axiom of no checked model fails ({p.stderr!r})")
+    # small things a user trips on: each refused before any check, saying what would do
+    for args, want in ((["--model", "ptx60", mp], "(the models: ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains opencl; or --cat FILE)"),
+                       (["--compare-model", "ptx60", mp], "(the models: ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains opencl; or a FILE.cat)"),
+                       (["--graph", "/tmp/gpubmc-never-written.jpg", mp], ".dot, .svg or .png, and this file has none of them"),
+                       (["--model", "ptx-v6.0", "--compare-model", "ptx-v6.0", mp], "compares a model with itself")):
+        p = run(args)
+        record(p.returncode == 1 and p.stdout == "" and p.stderr.startswith("gpubmc: error: ") and want in p.stderr
+               and not pathlib.Path("/tmp/gpubmc-never-written.jpg").exists(),
+               f"options: {args[:2]} refused up front, saying what would do ({p.returncode}, {p.stdout!r}, {p.stderr!r})")
+    # --compare-model of the model a dialect defaults to: an ERROR per file, never a PASS
+    rows = _json_rows(run(["--json", "--compare-model", "ptx-v7.5", mp]).stdout)
+    record(len(rows) == 1 and rows[0]["result"] == "ERROR" and "comparing it with itself" in rows[0]["reason"],
+           f"options: --compare-model of the test's own model is an error ({rows})")
+    # --no-axiom racy, the name Dat3M's vulkan.cat flags its data race with, is the built-in racy3c3
+    dr = str(ROOT / "tests" / "litmus" / "vulkan-dr" / "DR-MP-priv-data.litmus")
+    by_cat_name = run(["--json", "--property", "cat_spec", "--no-axiom", "racy", dr])
+    by_own_name = run(["--json", "--property", "cat_spec", "--no-axiom", "racy3c3", dr])
+    strip = lambda out: [{k: v for k, v in r.items() if k != "time_ms"} for r in _json_rows(out)]
+    record(by_cat_name.stderr == "" and by_cat_name.returncode == by_own_name.returncode
+           and strip(by_cat_name.stdout) == strip(by_own_name.stdout) != [],
+           f"options: --no-axiom racy is racy3c3 ({by_cat_name.returncode}, {by_cat_name.stderr!r})")
+    p = run(["--model", "ptx-v7.5", "--no-axiom", "racy", mp])
+    record(p.returncode == 1 and "has no axiom 'racy'" in p.stderr, f"options: racy is no PTX axiom ({p.stderr!r})")
 
 
 def error_format(record, run):
