@@ -288,6 +288,26 @@ def options_that_apply(record, run):
     record(by_cat_name.stderr == "" and by_cat_name.returncode == by_own_name.returncode
            and strip(by_cat_name.stdout) == strip(by_own_name.stdout) != [],
            f"options: --no-axiom racy is racy3c3 ({by_cat_name.returncode}, {by_cat_name.stderr!r})")
+    # an unknown --graph-relations name is refused before any check, and the
+    # names it accepts cover every relation of a witness under each model
+    p = run(["--graph", "/tmp/gpubmc-never-written.dot", "--graph-relations", "rf,nosuch", mp])
+    known = re.search(r"\(the relations a witness can have: ([^)]*)\)", p.stderr)
+    record(p.returncode == 1 and p.stdout == "" and known is not None
+           and not pathlib.Path("/tmp/gpubmc-never-written.dot").exists(),
+           f"options: --graph-relations nosuch refused up front ({p.returncode}, {p.stdout!r}, {p.stderr!r})")
+    known = set(known.group(1).split()) if known else set()
+    transform = ROOT / "tests" / "transform"
+    with tempfile.TemporaryDirectory() as tmp:
+        for args in (["--model", "ptx-v6.0", str(transform / "MP-relaxed-reads.litmus")],
+                     ["--model", "ptx-v7.5", str(transform / "MP-relaxed-reads.litmus")],
+                     ["--model", "vulkan", "--no-axiom", "consistency-cycle", str(transform / "MP-cbar-vk.litmus")],
+                     ["--model", "vulkan-nochains", "--no-axiom", "consistency-cycle", str(transform / "MP-cbar-vk.litmus")],
+                     ["--no-axiom", "O-Sscoped", str(ROOT / "tests" / "litmus" / "opencl" / "2+2W-sc.litmus")]):
+            w = pathlib.Path(tmp) / "w.json"
+            run(["--witness", str(w)] + args)
+            edges = set((json.loads(w.read_text()).get("witness") or {}).get("edges", {})) if w.exists() else set()
+            record(edges and edges <= known, f"options: {args[:2]}: witness relations {sorted(edges - known)} "
+                   f"unknown to --graph-relations (or no witness: {sorted(edges)})")
     p = run(["--model", "ptx-v7.5", "--no-axiom", "racy", mp])
     record(p.returncode == 1 and "has no axiom 'racy'" in p.stderr, f"options: racy is no PTX axiom ({p.stderr!r})")
 

@@ -175,6 +175,16 @@ static int parse_relations(const char *arg, struct cli *cli)
         cli->graph_rels[cli->ngraph_rels] = strndup(at, len);
         if (!cli->graph_rels[cli->ngraph_rels++])
             return usage_error("%s", "out of memory");
+        if (!graph_relation_known(cli->graph_rels[cli->ngraph_rels - 1])) {
+            char msg[512];
+            size_t used = (size_t)snprintf(msg, sizeof msg, "--graph-relations: unknown relation '%.80s' (the "
+                                           "relations a witness can have:", cli->graph_rels[cli->ngraph_rels - 1]);
+            for (int i = 0; graph_relation_names[i] && used < sizeof msg; i++)
+                used += (size_t)snprintf(msg + used, sizeof msg - used, " %s", graph_relation_names[i]);
+            if (used < sizeof msg)
+                snprintf(msg + used, sizeof msg - used, ")");
+            return usage_error("%s", msg);
+        }
         at += len + (at[len] == ',');
     }
     return 0;
