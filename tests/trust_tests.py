@@ -288,6 +288,16 @@ def options_that_apply(record, run):
     record(by_cat_name.stderr == "" and by_cat_name.returncode == by_own_name.returncode
            and strip(by_cat_name.stdout) == strip(by_own_name.stdout) != [],
            f"options: --no-axiom racy is racy3c3 ({by_cat_name.returncode}, {by_cat_name.stderr!r})")
+    # a flag switched off raises nothing: the race test passes on both engines, and says why
+    racy = _json_rows(run(["--json", "--property", "cat_spec", dr]).stdout)
+    for engine in ("sat", "oracle"):
+        off = _json_rows(run(["--json", "--engine", engine, "--property", "cat_spec", "--no-axiom", "racy3c3", dr]).stdout)
+        record([r["result"] for r in racy] == ["FAIL"] and [r["result"] for r in off] == ["PASS"]
+               and (engine == "oracle" or "switched off by --no-axiom" in off[0]["reason"]),
+               f"options: --no-axiom racy3c3 switches the race flag off ({engine}): {racy} {off}")
+    ocl = str(ROOT / "tests" / "litmus" / "opencl-dr" / "MP-generic-relacq-racy.litmus")
+    off = _json_rows(run(["--json", "--property", "cat_spec", "--no-axiom", "data_race", ocl]).stdout)
+    record([r["result"] for r in off] == ["PASS"], f"options: --no-axiom data_race switches it off: {off}")
     # an unknown --graph-relations name is refused before any check, and the
     # names it accepts cover every relation of a witness under each model
     p = run(["--graph", "/tmp/gpubmc-never-written.dot", "--graph-relations", "rf,nosuch", mp])
