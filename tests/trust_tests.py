@@ -271,7 +271,9 @@ def options_that_apply(record, run):
     for args, want in ((["--model", "ptx60", mp], "(the models: ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains opencl; or --cat FILE)"),
                        (["--compare-model", "ptx60", mp], "(the models: ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains opencl; or a FILE.cat)"),
                        (["--graph", "/tmp/gpubmc-never-written.jpg", mp], ".dot, .svg or .png, and this file has none of them"),
-                       (["--model", "ptx-v6.0", "--compare-model", "ptx-v6.0", mp], "compares a model with itself")):
+                       (["--model", "ptx-v6.0", "--compare-model", "ptx-v6.0", mp], "compares a model with itself"),
+                       (["--cat", str(ROOT / "tests" / "cat" / "sc.cat"), "--compare-model",
+                         str(ROOT / "tests" / "cat" / ".." / "cat" / "sc.cat"), mp], "compares a model with itself")):
         p = run(args)
         record(p.returncode == 1 and p.stdout == "" and p.stderr.startswith("gpubmc: error: ") and want in p.stderr
                and not pathlib.Path("/tmp/gpubmc-never-written.jpg").exists(),

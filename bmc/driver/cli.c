@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bmc/check/symmetry.h"
 #include "bmc/compare/map.h"
@@ -333,6 +334,7 @@ static int load_cat(struct cli *cli, const char *v, int which)
     if (cli->cat_models[which])
         return usage_error("%s", which ? "--compare-model given twice" : "--cat given twice");
     cli->cat_models[which] = cat_model_load(v, err, sizeof err);
+    cli->cat_paths[which] = v;
     if (!cli->cat_models[which]) {
         fprintf(stderr, "%s\n", err);
         return 1;
@@ -644,6 +646,12 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
         && strcmp(cli->opts.model, cli->spec.compare_model) == 0)
         return usage_error("--compare-model %s compares a model with itself (it is --model's): name another model",
                            cli->spec.compare_model);
+    struct stat c0, c1;
+    if (cli->spec.kind == JOB_COMPARE_MODEL && cli->cat_models[0] && cli->cat_models[1]
+        && stat(cli->cat_paths[0], &c0) == 0 && stat(cli->cat_paths[1], &c1) == 0 && c0.st_dev == c1.st_dev
+        && c0.st_ino == c1.st_ino)
+        return usage_error("--compare-model %s compares a model with itself (it is --cat's file): name another "
+                           "model", cli->cat_paths[1]);
     if (cli->spec.emit_dir && cli->spec.kind != JOB_TRANSFORM)
         return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
     if ((cli->spec.kind == JOB_EMIT_CUDA || cli->spec.kind == JOB_OBSERVED) && (termination || cat_spec))
