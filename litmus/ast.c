@@ -92,6 +92,7 @@ void litmus_free(struct litmus *l)
     assertion_free(l->assertion);
     assertion_free(l->filter);
     free(l->name);
+    free(l->doc);
     free(l->path);
     free(l);
 }

@@ -161,6 +161,8 @@ struct litmus {
     char *path;
     enum dialect dialect;
     char *name;                    /* test name after the dialect keyword */
+    char *doc;                     /* the free text between the name and '{' (doc
+                                      string, comments), trimmed; NULL when none */
     int nthreads;
     struct thread *threads;        /* in column order */
     int nlocs;

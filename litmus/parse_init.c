@@ -10,7 +10,14 @@
 /* ------------------------------------------------------------------------ */
 /* Header and initial state                                                  */
 
-/* Parses the dialect keyword, the test name and the free text up to '{'. */
+/* True for the blanks trimmed from the ends of the doc text. */
+static bool is_doc_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Parses the dialect keyword, the test name and the free text up to '{'
+ * (kept, trimmed, as the test's doc text). */
 bool parse_header(struct parser *p)
 {
     struct token word;
@@ -28,7 +35,17 @@ bool parse_header(struct parser *p)
     p->lit->name = ps_copy_text(word.text, word.len);
     if (!p->lit->name)
         return ps_out_of_memory(p);
-    return lexer_skip_to_lbrace(&p->lx, p->err) && ps_advance(p);
+    size_t from = p->lx.off;
+    if (!lexer_skip_to_lbrace(&p->lx, p->err))
+        return false;
+    size_t to = p->lx.off;
+    while (from < to && is_doc_blank(p->lx.src[from]))
+        from++;
+    while (to > from && is_doc_blank(p->lx.src[to - 1]))
+        to--;
+    if (to > from && !(p->lit->doc = ps_copy_text(p->lx.src + from, to - from)))
+        return ps_out_of_memory(p);
+    return ps_advance(p);
 }
 
 /* Parses the rest of "P0:r1 = 5" once the thread token and ':' are seen. */

@@ -455,6 +455,8 @@ char *litmus_print(const struct litmus *l)
 {
     struct text t = { 0 };
     put(&t, "%s %s\n", l->dialect == DIALECT_PTX ? "PTX" : "VULKAN", l->name ? l->name : "");
+    if (l->doc)
+        put(&t, "%s\n", l->doc);
     put_initial_state(&t, l);
     put_program(&t, l);
     put_tail(&t, l);

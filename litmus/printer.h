@@ -6,7 +6,8 @@
 #include "litmus/ast.h"
 
 /* The text of l as a NUL-terminated string the caller frees; NULL when out
- * of memory.  Every location is declared in the initial state (in index
+ * of memory.  The doc text (l->doc) follows the name line as it was
+ * written.  Every location is declared in the initial state (in index
  * order), registers keep their order, and the condition is printed with
  * the parentheses its tree needs and no others. */
 char *litmus_print(const struct litmus *l);

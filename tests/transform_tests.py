@@ -114,6 +114,14 @@ def emit_transformed():
         record(o["result"] == "FAIL" and [f.name for f in files] == ["MP-rel-acq.weaken-order.L8.P1.litmus",
                                                                   "MP-rel-acq.weaken-order.L9.P0.litmus"],
                f"emit-transformed names: {[f.name for f in files]}")
+        # an emitted file says what it is: a name saying what changed where,
+        # a comment naming the change, then the source test's doc string
+        doc = '"Message passing with release and acquire at gpu scope, in two CTAs."'
+        lines = (pathlib.Path(tmp) / "MP-rel-acq.weaken-order.L9.P0.litmus").read_text().splitlines()
+        record(lines[:1] == ["PTX MP-rel-acq+weaken-order@L9.P0"] and lines[2:3] == [doc]
+               and lines[1].startswith("(* MP-rel-acq with --transform weaken-order at line 9, P0: `")
+               and "->" in lines[1] and lines[1].endswith("*)"),
+               f"emitted file keeps the doc string and names the change: {lines[:3]}")
         for site in o["details"]["sites"]:
             again = refine_tool(["--source", "MP-rel-acq.litmus", site["file"]])[0]
             record(again["result"] == site["result"], f"emitted {site['file']} checks as {again['result']}")

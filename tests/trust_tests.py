@@ -267,6 +267,61 @@ def options_that_apply(record, run):
     p = run(["--no-axiom", "consistency-rf", mp])
     record(p.returncode == 1 and "gpubmc: error: --no-axiom consistency-rf: no file was checked under a model "
            "with that axiom" in p.stderr, f"options: --no-axiom of no checked model fails ({p.stderr!r})")
+    # small things a user trips on: each refused before any check, saying what would do
+    for args, want in ((["--model", "ptx60", mp], "(the models: ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains opencl; or --cat FILE)"),
+                       (["--compare-model", "ptx60", mp], "(the models: ptx-v6.0 ptx-v7.5 vulkan vulkan-nochains opencl; or a FILE.cat)"),
+                       (["--graph", "/tmp/gpubmc-never-written.jpg", mp], ".dot, .svg or .png, and this file has none of them"),
+                       (["--model", "ptx-v6.0", "--compare-model", "ptx-v6.0", mp], "compares a model with itself"),
+                       (["--cat", str(ROOT / "tests" / "cat" / "sc.cat"), "--compare-model",
+                         str(ROOT / "tests" / "cat" / ".." / "cat" / "sc.cat"), mp], "compares a model with itself")):
+        p = run(args)
+        record(p.returncode == 1 and p.stdout == "" and p.stderr.startswith("gpubmc: error: ") and want in p.stderr
+               and not pathlib.Path("/tmp/gpubmc-never-written.jpg").exists(),
+               f"options: {args[:2]} refused up front, saying what would do ({p.returncode}, {p.stdout!r}, {p.stderr!r})")
+    # --compare-model of the model a dialect defaults to: an ERROR per file, never a PASS
+    rows = _json_rows(run(["--json", "--compare-model", "ptx-v7.5", mp]).stdout)
+    record(len(rows) == 1 and rows[0]["result"] == "ERROR" and "comparing it with itself" in rows[0]["reason"],
+           f"options: --compare-model of the test's own model is an error ({rows})")
+    # --no-axiom racy, the name Dat3M's vulkan.cat flags its data race with, is the built-in racy3c3
+    dr = str(ROOT / "tests" / "litmus" / "vulkan-dr" / "DR-MP-priv-data.litmus")
+    by_cat_name = run(["--json", "--property", "cat_spec", "--no-axiom", "racy", dr])
+    by_own_name = run(["--json", "--property", "cat_spec", "--no-axiom", "racy3c3", dr])
+    strip = lambda out: [{k: v for k, v in r.items() if k != "time_ms"} for r in _json_rows(out)]
+    record(by_cat_name.stderr == "" and by_cat_name.returncode == by_own_name.returncode
+           and strip(by_cat_name.stdout) == strip(by_own_name.stdout) != [],
+           f"options: --no-axiom racy is racy3c3 ({by_cat_name.returncode}, {by_cat_name.stderr!r})")
+    # a flag switched off raises nothing: the race test passes on both engines, and says why
+    racy = _json_rows(run(["--json", "--property", "cat_spec", dr]).stdout)
+    for engine in ("sat", "oracle"):
+        off = _json_rows(run(["--json", "--engine", engine, "--property", "cat_spec", "--no-axiom", "racy3c3", dr]).stdout)
+        record([r["result"] for r in racy] == ["FAIL"] and [r["result"] for r in off] == ["PASS"]
+               and (engine == "oracle" or "switched off by --no-axiom" in off[0]["reason"]),
+               f"options: --no-axiom racy3c3 switches the race flag off ({engine}): {racy} {off}")
+    ocl = str(ROOT / "tests" / "litmus" / "opencl-dr" / "MP-generic-relacq-racy.litmus")
+    off = _json_rows(run(["--json", "--property", "cat_spec", "--no-axiom", "data_race", ocl]).stdout)
+    record([r["result"] for r in off] == ["PASS"], f"options: --no-axiom data_race switches it off: {off}")
+    # an unknown --graph-relations name is refused before any check, and the
+    # names it accepts cover every relation of a witness under each model
+    p = run(["--graph", "/tmp/gpubmc-never-written.dot", "--graph-relations", "rf,nosuch", mp])
+    known = re.search(r"\(the relations a witness can have: ([^)]*)\)", p.stderr)
+    record(p.returncode == 1 and p.stdout == "" and known is not None
+           and not pathlib.Path("/tmp/gpubmc-never-written.dot").exists(),
+           f"options: --graph-relations nosuch refused up front ({p.returncode}, {p.stdout!r}, {p.stderr!r})")
+    known = set(known.group(1).split()) if known else set()
+    transform = ROOT / "tests" / "transform"
+    with tempfile.TemporaryDirectory() as tmp:
+        for args in (["--model", "ptx-v6.0", str(transform / "MP-relaxed-reads.litmus")],
+                     ["--model", "ptx-v7.5", str(transform / "MP-relaxed-reads.litmus")],
+                     ["--model", "vulkan", "--no-axiom", "consistency-cycle", str(transform / "MP-cbar-vk.litmus")],
+                     ["--model", "vulkan-nochains", "--no-axiom", "consistency-cycle", str(transform / "MP-cbar-vk.litmus")],
+                     ["--no-axiom", "O-Sscoped", str(ROOT / "tests" / "litmus" / "opencl" / "2+2W-sc.litmus")]):
+            w = pathlib.Path(tmp) / "w.json"
+            run(["--witness", str(w)] + args)
+            edges = set((json.loads(w.read_text()).get("witness") or {}).get("edges", {})) if w.exists() else set()
+            record(edges and edges <= known, f"options: {args[:2]}: witness relations {sorted(edges - known)} "
+                   f"unknown to --graph-relations (or no witness: {sorted(edges)})")
+    p = run(["--model", "ptx-v7.5", "--no-axiom", "racy", mp])
+    record(p.returncode == 1 and "has no axiom 'racy'" in p.stderr, f"options: racy is no PTX axiom ({p.stderr!r})")
 
 
 def error_format(record, run):

@@ -72,7 +72,7 @@ bool sat_recheck(struct sat_check *s, enum goal goal, struct check_result *r)
                  "internal error: the concrete evaluator rejects the solver's witness (%s)", why);
     } else {
         if (goal == GOAL_FLAG)
-            name_flagged_pair(s->p, raised_flag(&ev.m), r->reason, sizeof r->reason);
+            name_flagged_pair(s->p, raised_flag(&ev.m, s->o), r->reason, sizeof r->reason);
         if (s->o->want_witness)
             r->witness = wit_build(s->p, &ev.x, &ev.b, &ev.m);
     }
@@ -233,7 +233,7 @@ static void cat_spec_query(struct sat_check *s, struct query *q)
 {
     q->body = LIT_FALSE;
     for (int i = 0; i < s->m.naxioms; i++)
-        if (s->m.axioms[i].kind == AX_FLAG)
+        if (s->m.axioms[i].kind == AX_FLAG && !axiom_disabled(s->m.axioms[i].name, s->o->disabled, s->o->ndisabled))
             q->body = cnf_or(s->c, q->body, model_violated(&s->m, i));
     struct final_state fs = { s->x.sx.final_regs, s->x.final_mem };
     q->filter = assertion_encode(s->c, s->p->lit->filter, &fs);
@@ -259,8 +259,11 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
         r->verdict = sat_recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
     } else {
         r->verdict = V_PASS;
-        snprintf(r->reason, sizeof r->reason, raised == LIT_FALSE
-                 ? "the model flags nothing" : "no consistent execution raises a flag");
+        bool has_flag = false;   /* a model whose every flag --no-axiom switched off */
+        for (int i = 0; i < s->m.naxioms; i++)
+            has_flag |= s->m.axioms[i].kind == AX_FLAG;
+        snprintf(r->reason, sizeof r->reason, "%s", raised != LIT_FALSE ? "no consistent execution raises a flag"
+                 : has_flag ? "every flag of the model is switched off by --no-axiom" : "the model flags nothing");
         bool cut = sat_cut_at_bound(s);
         unknown_when_cut(s, cut, r);
         /* no execution is cut: the counted ones are those that end with the

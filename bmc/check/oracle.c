@@ -28,11 +28,13 @@ struct search {
     int nlocs;
 };
 
-/* True when a concrete evaluation raises some flagged axiom. */
-static bool flag_raised(const struct model_out *m)
+/* True when a concrete evaluation raises some flagged axiom that
+ * --no-axiom (o) leaves on. */
+static bool flag_raised(const struct model_out *m, const struct check_opts *o)
 {
     for (int i = 0; i < m->naxioms; i++)
-        if (m->axioms[i].kind == AX_FLAG && m->axioms[i].violated == LIT_TRUE)
+        if (m->axioms[i].kind == AX_FLAG && m->axioms[i].violated == LIT_TRUE
+            && !axiom_disabled(m->axioms[i].name, o->disabled, o->ndisabled))
             return true;
     return false;
 }
@@ -48,7 +50,7 @@ static void evaluate_leaf(struct search *s)
     if (ev.x.valid && ev.consistent) {
         s->consistent++;
         const struct litmus *l = s->p->lit;
-        bool goal = s->o->property == P_CAT_SPEC ? flag_raised(&ev.m)
+        bool goal = s->o->property == P_CAT_SPEC ? flag_raised(&ev.m, s->o)
                     : l->quant == Q_FORALL ? !ev.assertion : ev.assertion;
         /* cat_spec without a filter also counts executions that hang */
         bool ends = s->o->property == P_CAT_SPEC && !l->filter ? !ev.bound_hit : ev.terminated;

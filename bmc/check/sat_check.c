@@ -126,10 +126,11 @@ static bool some_thread_stuck(const struct program *p, const struct concrete *x)
     return false;
 }
 
-const struct axiom *raised_flag(const struct model_out *m)
+const struct axiom *raised_flag(const struct model_out *m, const struct check_opts *o)
 {
     for (int i = 0; i < m->naxioms; i++)
-        if (m->axioms[i].kind == AX_FLAG && m->axioms[i].violated == LIT_TRUE)
+        if (m->axioms[i].kind == AX_FLAG && m->axioms[i].violated == LIT_TRUE
+            && !axiom_disabled(m->axioms[i].name, o->disabled, o->ndisabled))
             return &m->axioms[i];
     return NULL;
 }
@@ -153,7 +154,7 @@ const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *c
         why = "the filter does not hold";
     else if (goal == GOAL_STUCK && (ev->bound_hit || !some_thread_stuck(s->p, &ev->x)))
         why = "no thread is stuck short of the bound";
-    else if (goal == GOAL_FLAG && raised_flag(&ev->m) == NULL)
+    else if (goal == GOAL_FLAG && raised_flag(&ev->m, s->o) == NULL)
         why = "no flag is raised";
     else if ((goal == GOAL_TRUE || goal == GOAL_FALSE) && ev->assertion != (goal == GOAL_TRUE))
         why = "the final state does not decide the property as the solver said";

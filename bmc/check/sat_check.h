@@ -48,8 +48,9 @@ int solve_limited(struct sat_check *s, lit extra, int conflicts);
  * axioms switched off for this call; off may be NULL). */
 int solve_without(struct sat_check *s, lit extra, const bool *off);
 
-/* The first raised flag of a concrete evaluation, or NULL. */
-const struct axiom *raised_flag(const struct model_out *m);
+/* The first raised flag of a concrete evaluation that --no-axiom (o's
+ * disabled names) leaves on, or NULL. */
+const struct axiom *raised_flag(const struct model_out *m, const struct check_opts *o);
 
 /* Evaluates the solver's model concretely into ch and ev (the caller frees
  * both); returns why it is not the execution the solver claims for goal,

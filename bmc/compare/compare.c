@@ -55,6 +55,10 @@ void check_compare_model(const char *path, const char *m2_name, const struct cat
                || m2->dialect != g.lit->dialect) {
         snprintf(r->reason, sizeof r->reason, "%s: error: model %s does not check %s tests", path,
                  m2_name, dialect_name(g.lit->dialect));
+    } else if (m2 == g.md) {
+        snprintf(r->reason, sizeof r->reason, "%s: error: --compare-model %s is the model this test is checked "
+                 "under (%s): comparing it with itself tells nothing; name another model", path, m2->name,
+                 o->model ? "--model" : "the dialect's default");
     } else {
         const struct model_desc *m1 = g.md;
         enum verdict v12, v21;

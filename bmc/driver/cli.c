@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bmc/check/symmetry.h"
 #include "bmc/compare/map.h"
@@ -175,6 +176,16 @@ static int parse_relations(const char *arg, struct cli *cli)
         cli->graph_rels[cli->ngraph_rels] = strndup(at, len);
         if (!cli->graph_rels[cli->ngraph_rels++])
             return usage_error("%s", "out of memory");
+        if (!graph_relation_known(cli->graph_rels[cli->ngraph_rels - 1])) {
+            char msg[512];
+            size_t used = (size_t)snprintf(msg, sizeof msg, "--graph-relations: unknown relation '%.80s' (the "
+                                           "relations a witness can have:", cli->graph_rels[cli->ngraph_rels - 1]);
+            for (int i = 0; graph_relation_names[i] && used < sizeof msg; i++)
+                used += (size_t)snprintf(msg + used, sizeof msg - used, " %s", graph_relation_names[i]);
+            if (used < sizeof msg)
+                snprintf(msg + used, sizeof msg - used, ")");
+            return usage_error("%s", msg);
+        }
         at += len + (at[len] == ',');
     }
     return 0;
@@ -323,6 +334,7 @@ static int load_cat(struct cli *cli, const char *v, int which)
     if (cli->cat_models[which])
         return usage_error("%s", which ? "--compare-model given twice" : "--cat given twice");
     cli->cat_models[which] = cat_model_load(v, err, sizeof err);
+    cli->cat_paths[which] = v;
     if (!cli->cat_models[which]) {
         fprintf(stderr, "%s\n", err);
         return 1;
@@ -334,6 +346,25 @@ static int load_cat(struct cli *cli, const char *v, int which)
     return 0;
 }
 
+/* True when path ends in .dot, .svg or .png, the formats --graph writes. */
+static bool graph_extension_known(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot && !strchr(dot, '/') && (strcmp(dot, ".dot") == 0 || strcmp(dot, ".svg") == 0
+                                        || strcmp(dot, ".png") == 0);
+}
+
+/* The usage error for an unknown model name v given to option: it lists
+ * the built-in models' names. */
+static int unknown_model(const char *option, const char *v)
+{
+    char names[256], msg[600];
+    model_names(names, sizeof names);
+    snprintf(msg, sizeof msg, "%s: unknown model '%.200s' (the models: %s; %s)", option, v, names,
+             strcmp(option, "--model") == 0 ? "or --cat FILE" : "or a FILE.cat");
+    return usage_error("%s", msg);
+}
+
 /* Applies option id with value v (NULL for a flag); 0, 1 on a usage error,
  * 2 when it answered --help or --version. */
 static int apply(struct cli *cli, enum option_id id, const char *v)
@@ -343,7 +374,7 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         return load_cat(cli, v, 0);
     case O_MODEL:
         if (!model_find(v))
-            return usage_error("unknown or unavailable model '%s'", v);
+            return unknown_model("--model", v);
         cli->opts.model = v;
         return 0;
     case O_PROPERTY:
@@ -392,6 +423,9 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         return 0;
     case O_EXPLAIN: cli->opts.explain = true; return 0;
     case O_GRAPH:
+        if (!graph_extension_known(v))
+            return usage_error("--graph %s: the graph's format comes from its extension: .dot, .svg or .png, "
+                               "and this file has none of them", v);
         cli->graph_path = v;
         cli->opts.want_witness = true;
         return 0;
@@ -443,7 +477,7 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
             if (load_cat(cli, v, 1))
                 return 1;
         } else if (!model_find(v)) {
-            return usage_error("unknown or unavailable model '%s'", v);
+            return unknown_model("--compare-model", v);
         }
         cli->spec.compare_model = v;
         return set_kind(cli, JOB_COMPARE_MODEL, "--compare-model");
@@ -494,13 +528,24 @@ static int parse_option(int argc, char **argv, int *i, struct cli *cli)
     return usage_error("unknown option '%s'", a);
 }
 
+/* The built-in models' name for an axiom that cat files name otherwise
+ * (Dat3M's vulkan.cat flags its data race "as racy"), or NULL. */
+static const char *builtin_axiom_alias(const char *name)
+{
+    return strcmp(name, "racy") == 0 ? "racy3c3" : NULL;
+}
+
 /* Checks every --no-axiom name: an axiom of --model, or without one of
- * some model (a file whose model lacks it is unaffected). */
-static int check_axioms(const struct cli *cli)
+ * some model (a file whose model lacks it is unaffected); a cat file's
+ * name for a built-in axiom becomes the built-in name. */
+static int check_axioms(struct cli *cli)
 {
     const struct model_desc *md = cli->opts.cat ? cat_model_desc(cli->opts.cat, DIALECT_PTX)
                                   : cli->opts.model ? model_find(cli->opts.model) : NULL;
     for (int i = 0; i < cli->opts.ndisabled; i++) {
+        const char *alias = builtin_axiom_alias(cli->opts.disabled[i]);
+        if (alias && !cli->opts.cat && (!md || model_has_axiom(md, alias)))
+            cli->opts.disabled[i] = alias;
         const char *name = cli->opts.disabled[i];
         if (md && !model_has_axiom(md, name)) {
             char axioms[256];
@@ -597,6 +642,16 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
     if (cli->opts.observe && (!comparison || (!program_spec && jobs->n > 0)))
         return usage_error("%s", "--observe chooses what the outcomes of --source, --map, --transform, --necessary-sync, "
                            "--minimize-sync and --compare-model compare (program_spec)");
+    if (cli->spec.kind == JOB_COMPARE_MODEL && !cli->opts.cat && !cli->spec.compare_cat && cli->opts.model
+        && strcmp(cli->opts.model, cli->spec.compare_model) == 0)
+        return usage_error("--compare-model %s compares a model with itself (it is --model's): name another model",
+                           cli->spec.compare_model);
+    struct stat c0, c1;
+    if (cli->spec.kind == JOB_COMPARE_MODEL && cli->cat_models[0] && cli->cat_models[1]
+        && stat(cli->cat_paths[0], &c0) == 0 && stat(cli->cat_paths[1], &c1) == 0 && c0.st_dev == c1.st_dev
+        && c0.st_ino == c1.st_ino)
+        return usage_error("--compare-model %s compares a model with itself (it is --cat's file): name another "
+                           "model", cli->cat_paths[1]);
     if (cli->spec.emit_dir && cli->spec.kind != JOB_TRANSFORM)
         return usage_error("%s", "--emit-transformed writes the programs of --transform, which is not given");
     if ((cli->spec.kind == JOB_EMIT_CUDA || cli->spec.kind == JOB_OBSERVED) && (termination || cat_spec))

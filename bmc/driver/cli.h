@@ -32,6 +32,7 @@ struct cli {
     int shard_k, shard_n;    /* --shard K/N; shard_n = 0: no sharding */
     struct budget budget;    /* --timeout, --max-memory */
     struct cat_model *cat_models[2];   /* --cat, --compare-model FILE.cat (owned) */
+    const char *cat_paths[2];          /* their file names */
 };
 
 /* Parses argv; returns 0 on success, 1 on a usage error (message printed),

@@ -11,6 +11,22 @@
 const char *const graph_default_relations[] = { "rf", "co", "fr", "rmw", "sync", "sw", "syncbar", "sync_fence",
                                                 NULL };
 
+/* The base relations wit_build (bmc/concrete/witness.c) writes, then the
+ * exports of the built-in models (models/ *.c, cat_export) and of cat files
+ * (models/cat_eval.c, shown); tests/trust_tests.py checks witnesses
+ * against it. */
+const char *const graph_relation_names[] = { "po", "rf", "co", "rmw", "data", "ctrl", "syncbar", "sync_fence",
+                                             "fr", "sync", "cause", "observation", "sw", "hb", "locord", "asmo",
+                                             "ghb", "gsw", "lhb", "lsw", "mo", "rb", NULL };
+
+bool graph_relation_known(const char *name)
+{
+    for (int i = 0; graph_relation_names[i]; i++)
+        if (strcmp(graph_relation_names[i], name) == 0)
+            return true;
+    return false;
+}
+
 /* A growing string. */
 struct sbuf {
     char *s;

@@ -13,6 +13,14 @@
 /* The relations drawn when none are asked for. */
 extern const char *const graph_default_relations[];
 
+/* Every relation a witness can have (its base relations and what any
+ * model, built-in or cat, exports), NULL-terminated: --graph-relations
+ * names outside it are refused before any check. */
+extern const char *const graph_relation_names[];
+
+/* True when name is one of graph_relation_names. */
+bool graph_relation_known(const char *name);
+
 /* The DOT text (caller frees) of the execution in result, an object with
  * "file", "property", "result", "witness" and optionally "explanation"
  * (its witness and evidence then take the place of the witness, the

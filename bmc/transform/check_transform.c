@@ -42,15 +42,46 @@ static bool same_file(const char *a, const char *b)
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Writes the rewritten program to file; false with r->reason set. */
-static bool emit(const char *file, const char *input, const struct litmus *target, struct check_result *r)
+/* The text --emit-transformed writes for variant v of g: the rewritten
+ * program named "NAME+KIND@L<line>.P<id>" after the source test, with a
+ * comment saying what changed followed by the source's doc text; NULL when
+ * out of memory. */
+static char *emitted_text(const struct origin *g, const struct variant *v)
 {
-    if (same_file(file, input)) {
+    const struct litmus *src = g->lit;
+    struct litmus copy = *v->target;   /* shallow: only name and doc differ */
+    const char *base = src->name && *src->name ? src->name : "test";
+    size_t nlen = strlen(base) + strlen(transform_name(v->kind)) + 48;
+    const char *change = v->change && !strstr(v->change, "*)") ? v->change : NULL;
+    size_t dlen = strlen(base) + strlen(transform_name(v->kind)) + (change ? strlen(change) : 0)
+                  + (src->doc ? strlen(src->doc) : 0) + 160;
+    char *name = malloc(nlen), *doc = malloc(dlen), *text = NULL;
+    if (name && doc) {
+        snprintf(name, nlen, "%s+%s@L%d.P%d", base, transform_name(v->kind), v->line,
+                 src->threads[v->thread].id);
+        int n = snprintf(doc, dlen, "(* %s with --transform %s at line %d, P%d%s%s *)", base,
+                         transform_name(v->kind), v->line, src->threads[v->thread].id, change ? ": " : "",
+                         change ? change : "");
+        if (src->doc)
+            snprintf(doc + n, dlen - (size_t)n, "\n%s", src->doc);
+        copy.name = name;
+        copy.doc = doc;
+        text = litmus_print(&copy);
+    }
+    free(name);
+    free(doc);
+    return text;
+}
+
+/* Writes variant v of g to file; false with r->reason set. */
+static bool emit(const char *file, const struct origin *g, const struct variant *v, struct check_result *r)
+{
+    if (same_file(file, g->path)) {
         snprintf(r->reason, sizeof r->reason, "%.250s: error: --emit-transformed would write over the input file",
                  file);
         return false;
     }
-    char *text = litmus_print(target), err[600] = "out of memory";
+    char *text = emitted_text(g, v), err[600] = "out of memory";
     bool ok = text && newfile_write(file, text, strlen(text), err, sizeof err);   /* never over a file that differs */
     if (!ok)
         snprintf(r->reason, sizeof r->reason, "%.220s: error: --emit-transformed: %.700s", file, err);
@@ -105,7 +136,7 @@ static void check_variants(struct origin *g, const struct variants *vs, const ch
         if (emit_dir) {
             char file[PATH_MAX];
             emit_name(emit_dir, g->path, g->lit, vs, i, file, sizeof file);
-            if (!emit(file, g->path, v->target, r)) {
+            if (!emit(file, g, v, r)) {
                 r->verdict = V_ERROR;
                 cJSON_Delete(site);
                 return;

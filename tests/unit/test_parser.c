@@ -74,6 +74,7 @@ static void test_ptx_store_buffering(void **state)
     struct litmus *l = parse_ok(ptx_sb);
     assert_int_equal(l->dialect, DIALECT_PTX);
     assert_string_equal(l->name, "SB+fence");
+    assert_string_equal(l->doc, "\"store buffering\" (* a comment *)");
     assert_string_equal(l->path, "test.litmus");
     assert_int_equal(l->nthreads, 2);
     const struct thread *t0 = &l->threads[0], *t1 = &l->threads[1];
@@ -126,6 +127,10 @@ static void test_ptx_store_buffering(void **state)
     assert_int_equal(a->rhs->cmp, CMP_EQ);
     assert_int_equal(a->rhs->b.kind, AV_CONST);
     assert_null(l->filter);
+    char *printed = litmus_print(l);   /* the doc text follows the name line */
+    assert_non_null(printed);
+    assert_true(strncmp(printed, "PTX SB+fence\n\"store buffering\" (* a comment *)\n{", 48) == 0);
+    free(printed);
     litmus_free(l);
 }
 
@@ -365,6 +370,7 @@ static void test_comments_and_configs_are_skipped(void **state)
         "st.weak (* mid *) x, 2 ;\n"
         "exists (x == 2)");
     assert_string_equal(l->name, "name");
+    assert_string_equal(l->doc, "\"with { inside\" (* and { here *) free text");
     assert_int_equal(l->locs[0].init, 1);
     assert_string_equal(l->threads[0].instrs[0].text, "st.weak (* mid *) x, 2");
     litmus_free(l);
