@@ -20,20 +20,12 @@ void cl_instr(const struct cl_ctx *cx, struct instr *in, enum instr_kind kind)
 bool cl_emit(struct cl_ctx *cx, struct instr *in, const struct token *first)
 {
     struct parser *p = cx->p;
-    struct thread *t = &p->lit->threads[cx->thread];
     size_t end = p->prev.offset + p->prev.len;
     size_t len = end > first->offset ? end - first->offset : first->len;
     if (p->total_instrs >= MAX_INSTRS)
         return ps_fail(p, first->pos, "too many instructions (limit %d)", MAX_INSTRS);
-    if (!ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[cx->thread].instrs, sizeof *t->instrs))
-        return false;
     in->pos = first->pos;
-    in->text = ps_copy_text(first->text, len);
-    if (!in->text)
-        return ps_out_of_memory(p);
-    t->instrs[t->ninstrs++] = *in;
-    p->total_instrs++;
-    return true;
+    return ps_push_instr(p, cx->thread, in, first->text, len);
 }
 
 int cl_new_label(struct cl_ctx *cx)

@@ -246,14 +246,14 @@ static bool define_label(struct parser *p, int thread, const struct mnemonic *m,
     return ps_advance(p);
 }
 
-/* Appends in (with its source text from first to the last consumed token) to the thread. */
-static bool push_instr(struct parser *p, int thread, struct instr *in, const struct token *first)
+/* Appends in to the thread's instructions with len bytes of text as its
+ * source text. */
+bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *text, size_t len)
 {
     struct thread *t = &p->lit->threads[thread];
-    size_t len = p->prev.offset + p->prev.len - first->offset;
     if (!ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
         return false;
-    in->text = ps_copy_text(first->text, len);
+    in->text = ps_copy_text(text, len);
     if (!in->text)
         return ps_out_of_memory(p);
     t->instrs[t->ninstrs++] = *in;
@@ -284,7 +284,7 @@ static bool parse_instruction(struct parser *p, int thread)
         if (!decoded || !parse_operands(p, thread, sig, &m, &in))
             return false;
     }
-    return push_instr(p, thread, &in, &first);
+    return ps_push_instr(p, thread, &in, first.text, p->prev.offset + p->prev.len - first.offset);
 }
 
 /* Counts the '|' from here to the next ';' without consuming anything. */

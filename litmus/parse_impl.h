@@ -138,6 +138,10 @@ bool ps_advance(struct parser *p);
 bool ps_expect(struct parser *p, enum tok_kind kind, const char *what);
 /* Consumes the identifier word or fails with "expected WHAT". */
 bool ps_expect_word(struct parser *p, const char *word, const char *what);
+/* Appends in to the thread's instructions with len bytes of text as its
+ * source text; false when out of memory. */
+bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *text, size_t len);
+
 /* A fresh instruction at pos with "none" in every optional field. */
 void ps_init_instr(struct instr *in, struct srcpos pos);
 
