@@ -208,11 +208,11 @@ def witness_output():
                   and w["final"]["registers"]["P0:r0"] == 0)
         record(ok, "witness JSON for SB-weak")
         p = run(["--property", "cat_spec", "--witness", str(out), "tests/litmus/vulkan-dr/DR-MP-priv-data.litmus"])
-        ok = p.returncode == 10 and "race (racy3c3)" in p.stdout
+        ok = p.returncode == 10 and "race (racy)" in p.stdout
         if ok:
             w = json.loads(out.read_text())["witness"]
             ids = {e["id"]: e for e in w["events"]}
-            races = w["flags"].get("racy3c3", [])
+            races = w["flags"].get("racy", [])
             ok = (len(races) == 1 and {ids[a]["kind"] for a in races[0]} == {"read", "write"}
                   and all(ids[a]["location"] == "x" and "SC0" in ids[a]["tags"] for a in races[0]))
         record(ok, "witness JSON names the racing pair of DR-MP-priv-data")

@@ -282,21 +282,21 @@ def options_that_apply(record, run):
     rows = _json_rows(run(["--json", "--compare-model", "ptx-v7.5", mp]).stdout)
     record(len(rows) == 1 and rows[0]["result"] == "ERROR" and "comparing it with itself" in rows[0]["reason"],
            f"options: --compare-model of the test's own model is an error ({rows})")
-    # --no-axiom racy, the name Dat3M's vulkan.cat flags its data race with, is the built-in racy3c3
+    # --no-axiom racy3c3, the Vulkan data race's earlier name, is vulkan.cat's racy
     dr = str(ROOT / "tests" / "litmus" / "vulkan-dr" / "DR-MP-priv-data.litmus")
     by_cat_name = run(["--json", "--property", "cat_spec", "--no-axiom", "racy", dr])
     by_own_name = run(["--json", "--property", "cat_spec", "--no-axiom", "racy3c3", dr])
     strip = lambda out: [{k: v for k, v in r.items() if k != "time_ms"} for r in _json_rows(out)]
     record(by_cat_name.stderr == "" and by_cat_name.returncode == by_own_name.returncode
            and strip(by_cat_name.stdout) == strip(by_own_name.stdout) != [],
-           f"options: --no-axiom racy is racy3c3 ({by_cat_name.returncode}, {by_cat_name.stderr!r})")
+           f"options: --no-axiom racy3c3 is racy ({by_cat_name.returncode}, {by_cat_name.stderr!r})")
     # a flag switched off raises nothing: the race test passes on both engines, and says why
     racy = _json_rows(run(["--json", "--property", "cat_spec", dr]).stdout)
     for engine in ("sat", "oracle"):
-        off = _json_rows(run(["--json", "--engine", engine, "--property", "cat_spec", "--no-axiom", "racy3c3", dr]).stdout)
+        off = _json_rows(run(["--json", "--engine", engine, "--property", "cat_spec", "--no-axiom", "racy", dr]).stdout)
         record([r["result"] for r in racy] == ["FAIL"] and [r["result"] for r in off] == ["PASS"]
                and (engine == "oracle" or "switched off by --no-axiom" in off[0]["reason"]),
-               f"options: --no-axiom racy3c3 switches the race flag off ({engine}): {racy} {off}")
+               f"options: --no-axiom racy switches the race flag off ({engine}): {racy} {off}")
     ocl = str(ROOT / "tests" / "litmus" / "opencl-dr" / "MP-generic-relacq-racy.litmus")
     off = _json_rows(run(["--json", "--property", "cat_spec", "--no-axiom", "data_race", ocl]).stdout)
     record([r["result"] for r in off] == ["PASS"], f"options: --no-axiom data_race switches it off: {off}")

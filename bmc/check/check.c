@@ -43,7 +43,7 @@ double check_clock_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* "P0 write `st.sc0 x, 1` and P1 read `ld.sc0 r0, x` race (racy3c3)":
+/* "P0 write `st.sc0 x, 1` and P1 read `ld.sc0 r0, x` race (racy)":
  * the first pair of a raised flag. */
 static void name_flagged_pair(const struct program *p, const struct axiom *ax, char *buf, size_t len)
 {

@@ -528,16 +528,17 @@ static int parse_option(int argc, char **argv, int *i, struct cli *cli)
     return usage_error("unknown option '%s'", a);
 }
 
-/* The built-in models' name for an axiom that cat files name otherwise
- * (Dat3M's vulkan.cat flags its data race "as racy"), or NULL. */
+/* The current name of an axiom that earlier versions of gpubmc named
+ * otherwise (the Vulkan data race was "racy3c3" before it took vulkan.cat's
+ * name "racy"), or NULL. */
 static const char *builtin_axiom_alias(const char *name)
 {
-    return strcmp(name, "racy") == 0 ? "racy3c3" : NULL;
+    return strcmp(name, "racy3c3") == 0 ? "racy" : NULL;
 }
 
 /* Checks every --no-axiom name: an axiom of --model, or without one of
- * some model (a file whose model lacks it is unaffected); a cat file's
- * name for a built-in axiom becomes the built-in name. */
+ * some model (a file whose model lacks it is unaffected); an
+ * earlier name of a built-in axiom becomes its current name. */
 static int check_axioms(struct cli *cli)
 {
     const struct model_desc *md = cli->opts.cat ? cat_model_desc(cli->opts.cat, DIALECT_PTX)
