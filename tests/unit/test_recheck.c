@@ -56,9 +56,8 @@ static void session_free(struct session *x)
 static const char *recheck_why(struct session *x)
 {
     struct choice ch;
-    struct evaluation ev;
+    const struct evaluation *ev;
     const char *why = evaluate_model(&x->s, GOAL_ANY, &ch, &ev);
-    evaluation_free(x->p, &ev);
     choice_free(&ch);
     return why;
 }
