@@ -65,18 +65,17 @@ static void name_flagged_pair(const struct program *p, const struct axiom *ax, c
 bool sat_recheck(struct sat_check *s, enum goal goal, struct check_result *r)
 {
     struct choice ch;
-    struct evaluation ev;
+    const struct evaluation *ev;
     const char *why = evaluate_model(s, goal, &ch, &ev);
     if (why) {
         snprintf(r->reason, sizeof r->reason,
                  "internal error: the concrete evaluator rejects the solver's witness (%s)", why);
     } else {
         if (goal == GOAL_FLAG)
-            name_flagged_pair(s->p, raised_flag(&ev.m, s->o), r->reason, sizeof r->reason);
+            name_flagged_pair(s->p, raised_flag(&ev->m, s->o), r->reason, sizeof r->reason);
         if (s->o->want_witness)
-            r->witness = wit_build(s->p, &ev.x, &ev.b, &ev.m);
+            r->witness = wit_build(s->p, &ev->x, &ev->b, &ev->m);
     }
-    evaluation_free(s->p, &ev);
     choice_free(&ch);
     return why == NULL;
 }

@@ -40,17 +40,16 @@ static bool recheck_outcome(struct sat_check *s, const struct outcome_set *o, co
                             bool sat, struct check_result *r)
 {
     struct choice ch;
-    struct evaluation ev;
+    const struct evaluation *ev;
     const char *why = evaluate_model(s, GOAL_ANY, &ch, &ev);
-    if (!why && ev.assertion != sat)
+    if (!why && ev->assertion != sat)
         why = "the condition evaluates differently";
     for (int i = 0; !why && i < o->nobs; i++)
-        if (observed_value(&ev.x, &o->obs[i]) != vals[i])
+        if (observed_value(&ev->x, &o->obs[i]) != vals[i])
             why = "an observed final value differs";
     if (why)
         snprintf(r->reason, sizeof r->reason,
                  "internal error: the concrete evaluator rejects the solver's outcome (%s)", why);
-    evaluation_free(s->p, &ev);
     choice_free(&ch);
     return why == NULL;
 }

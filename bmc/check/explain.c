@@ -187,7 +187,7 @@ cJSON *explain_forbidden(struct sat_check *s, lit query, enum goal goal, char *t
     const struct check_opts *saved = s->o;
     s->o = &opts;
     struct choice ch;
-    struct evaluation ev;
+    const struct evaluation *ev;
     const char *why = evaluate_model(s, goal, &ch, &ev);
     s->o = saved;
     size_t used = (size_t)snprintf(text, len, "without");
@@ -201,23 +201,22 @@ cJSON *explain_forbidden(struct sat_check *s, lit query, enum goal goal, char *t
         cJSON_AddStringToObject(out, "error", text);
     } else {
         cJSON *evid = cJSON_CreateArray();
-        for (int k = 0; k < ev.m.naxioms; k++) {
-            const struct axiom *ax = &ev.m.axioms[k];
+        for (int k = 0; k < ev->m.naxioms; k++) {
+            const struct axiom *ax = &ev->m.axioms[k];
             if (!cJSON_GetArrayItem(names, 0) || ax->violated != LIT_TRUE || ax->kind == AX_FLAG)
                 continue;
             for (int i = 0; i < s->nacts; i++)
                 if (off[i] && strcmp(s->act_names[i], ax->name) == 0) {
                     char one[512];
-                    cJSON_AddItemToArray(evid, evidence(s->p, &ev, ax, one, sizeof one));
+                    cJSON_AddItemToArray(evid, evidence(s->p, ev, ax, one, sizeof one));
                     if (used < len)
                         used += (size_t)snprintf(text + used, len - used, "; %s", one);
                 }
         }
         cJSON_AddItemToObject(out, "evidence", evid);
         if (s->o->want_witness)
-            cJSON_AddItemToObject(out, "witness", wit_build(s->p, &ev.x, &ev.b, &ev.m));
+            cJSON_AddItemToObject(out, "witness", wit_build(s->p, &ev->x, &ev->b, &ev->m));
     }
-    evaluation_free(s->p, &ev);
     choice_free(&ch);
     return out;
 }

@@ -12,6 +12,7 @@ void sat_setup(struct sat_check *s)
 {
     s->c = cnf_new(true);
     s->key = -1;
+    eval_memo_init(&s->memo, s->p, s->md);
     struct skeleton k = model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
     exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
     model_build(s->md, s->c, &s->x.base, &s->m);
@@ -39,6 +40,7 @@ void sat_teardown(struct sat_check *s, struct check_result *r)
 
 void sat_discard(struct sat_check *s)
 {
+    eval_memo_free(&s->memo);
     model_out_free(&s->m);
     exec_free(s->p, &s->x);
     cnf_free(s->c);
@@ -136,11 +138,10 @@ const struct axiom *raised_flag(const struct model_out *m, const struct check_op
 }
 
 const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *ch,
-                           struct evaluation *ev)
+                           const struct evaluation **evp)
 {
     extract_choice(s, ch);
-    struct skeleton k = model_skeleton_without_facts(s->md);   /* the axioms alone judge */
-    evaluate(s->p, s->md, &k, s->o->disabled, s->o->ndisabled, ch, ev);
+    const struct evaluation *ev = *evp = eval_memo_evaluate(&s->memo, s->o->disabled, s->o->ndisabled, ch);
     const char *why = NULL;
     if (!ev->x.valid)
         why = ev->x.why;

@@ -4,7 +4,7 @@
 #define GPUBMC_SAT_CHECK_H
 
 #include "bmc/check/check.h"
-#include "bmc/concrete/evaluate.h"
+#include "bmc/concrete/eval_memo.h"
 #include "program/program.h"
 #include "encoders/exec.h"
 #include "models/model.h"
@@ -23,6 +23,8 @@ struct sat_check {
     const char *act_names[MODEL_MAX_AXIOMS];
     const struct axiom *act_axioms[MODEL_MAX_AXIOMS];
     int key;                 /* its enum symmetry_key, -1 without symmetry breaking */
+    struct eval_memo memo;   /* the re-checks' evaluations: a witness found again
+                                (under another progress model) is evaluated once */
 };
 
 /* What a witness must show: the condition true, the condition false, a
@@ -52,11 +54,12 @@ int solve_without(struct sat_check *s, lit extra, const bool *off);
  * disabled names) leaves on, or NULL. */
 const struct axiom *raised_flag(const struct model_out *m, const struct check_opts *o);
 
-/* Evaluates the solver's model concretely into ch and ev (the caller frees
- * both); returns why it is not the execution the solver claims for goal,
- * NULL when it is. */
+/* Evaluates the solver's model concretely: its choice into ch (the caller
+ * frees it), its evaluation into *ev (s's, valid until the next call);
+ * returns why it is not the execution the solver claims for goal, NULL
+ * when it is. */
 const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *ch,
-                           struct evaluation *ev);
+                           const struct evaluation **ev);
 
 /* Every thread ran to its end. */
 lit all_terminated(struct sat_check *s);

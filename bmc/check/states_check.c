@@ -50,7 +50,7 @@ static void starved(const struct litmus *l, const struct state_graph *g, const s
 
 /* One model's verdict from the components; a FAIL's lasso is re-checked
  * by the concrete evaluator, as every SAT witness is. */
-static void decide(const struct program *p, const struct model_desc *md, const struct check_opts *o,
+static void decide(const struct program *p, struct lasso_recheck *rc, const struct check_opts *o,
                    const struct state_graph *g, const struct fair_sccs *f, const struct fair_tree *tr,
                    struct progress_result *out, cJSON **witness)
 {
@@ -85,14 +85,9 @@ static void decide(const struct program *p, const struct model_desc *md, const s
                      "%d states)", full, la.ncycle, la.nstem, g->nstates);
         }
         char why[256];   /* the concrete evaluator checks every lasso, as every SAT witness */
-        cJSON *w = lasso_witness(p->lit, md, o->disabled, o->ndisabled, g, &la, why, sizeof why);
-        if (!w) {
+        if (!lasso_witness(rc, g, &la, o->want_witness ? witness : NULL, why, sizeof why)) {
             out->verdict = V_ERROR;
             snprintf(out->reason, sizeof out->reason, "internal error: %s", why);
-        } else if (o->want_witness) {
-            *witness = w;
-        } else {
-            cJSON_Delete(w);
         }
         lasso_free(&la);
     }
@@ -110,11 +105,14 @@ bool states_termination(const struct program *p, const struct model_desc *md, co
         struct fair_sccs f;
         fair_sccs(&g, &f);
         struct fair_tree *tr = fair_tree_build(p->lit, &o->hierarchy);
+        struct lasso_recheck rc;   /* the progress models' lassos often are one execution */
+        lasso_recheck_init(&rc, p->lit, md, o->disabled, o->ndisabled);
         for (int i = 0; i < n; i++) {
             out[i] = (struct progress_result){ .model = ms[i] };
             witnesses[i] = NULL;
-            decide(p, md, o, &g, &f, tr, &out[i], &witnesses[i]);
+            decide(p, &rc, o, &g, &f, tr, &out[i], &witnesses[i]);
         }
+        lasso_recheck_free(&rc);
         fair_tree_free(tr);
         fair_free(&f);
     }

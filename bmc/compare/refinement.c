@@ -148,21 +148,20 @@ static const char *recheck_new_outcome(struct sat_check *c, const struct avalue 
                                        const int32_t *vals, cJSON *details, struct check_result *r)
 {
     struct choice ch;
-    struct evaluation ev;
+    const struct evaluation *ev;
     const char *why = evaluate_model(c, GOAL_ANY, &ch, &ev);
     for (int i = 0; !why && i < n; i++) {
         const struct avalue *v = &tmap[i];
-        int32_t got = v->kind == AV_REG ? ev.x.final_regs[v->thread][v->reg] : ev.x.final_mem[v->loc];
+        int32_t got = v->kind == AV_REG ? ev->x.final_regs[v->thread][v->reg] : ev->x.final_mem[v->loc];
         if (got != vals[i])
             why = "an observed final value differs";
     }
     if (!why) {
-        cJSON_AddBoolToObject(details, "new_outcome_satisfies", ev.assertion && c->p->lit->quant != Q_NONE);
-        cJSON_AddItemToObject(details, "reads", reads_json(c->p, &ch, &ev.x));
+        cJSON_AddBoolToObject(details, "new_outcome_satisfies", ev->assertion && c->p->lit->quant != Q_NONE);
+        cJSON_AddItemToObject(details, "reads", reads_json(c->p, &ch, &ev->x));
         if (c->o->want_witness)
-            r->witness = wit_build(c->p, &ev.x, &ev.b, &ev.m);
+            r->witness = wit_build(c->p, &ev->x, &ev->b, &ev->m);
     }
-    evaluation_free(c->p, &ev);
     choice_free(&ch);
     return why;
 }

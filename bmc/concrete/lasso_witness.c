@@ -260,42 +260,86 @@ static cJSON *events_json(const struct program *p, const struct run *r, int from
     return a;
 }
 
-/* Checks the choice concretely and builds the JSON, or says why not. */
-static cJSON *checked_json(const struct litmus *l, const struct model_desc *md, const char *const *disabled,
-                           int ndisabled, const struct program *p, struct run *r, const struct lasso *la,
-                           char *why, size_t len)
+/* The lasso's JSON: the evaluated execution (bmc/concrete/witness.h) with
+ * what each stuck thread does and the stem and cycle's events. */
+static cJSON *lasso_json(const struct litmus *l, const struct program *p, const struct run *r,
+                         const struct lasso *la, const struct evaluation *ev)
 {
-    struct choice ch;
-    choice_init(&ch, p);
-    cJSON *w = NULL;
-    if (follow(p, r, ch.stop_at, why, len)) {
-        choose(p, r, r->g->loc >= 0 ? program_root_location(l, r->g->loc) : -1, &ch);
-        struct evaluation ev;
-        struct skeleton k = model_skeleton_without_facts(md);   /* the axioms alone judge */
-        evaluate(p, md, &k, disabled, ndisabled, &ch, &ev);
-        const char *bad = !ev.x.valid ? ev.x.why : !ev.consistent ? ev.violated : same_run(p, r, &ev.x);
-        if (bad) {
-            snprintf(why, len, "the concrete evaluator rejects the lasso (%s)", bad);
-        } else {
-            w = wit_build(p, &ev.x, &ev.b, &ev.m);
-            cJSON_ReplaceItemInObject(w, "stuck", stuck_json(l, r, la));
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddItemToObject(o, "stem", events_json(p, r, 0, la->nstem));
-            cJSON_AddItemToObject(o, "cycle", events_json(p, r, la->nstem, r->n));
-            cJSON_AddNumberToObject(o, "stem_steps", la->nstem);
-            cJSON_AddNumberToObject(o, "cycle_steps", la->ncycle);
-            cJSON_AddNumberToObject(o, "states", r->g->nstates);
-            cJSON_AddItemToObject(w, "lasso", o);
-        }
-        evaluation_free(p, &ev);
-    }
-    choice_free(&ch);
+    cJSON *w = wit_build(p, &ev->x, &ev->b, &ev->m);
+    cJSON_ReplaceItemInObject(w, "stuck", stuck_json(l, r, la));
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "stem", events_json(p, r, 0, la->nstem));
+    cJSON_AddItemToObject(o, "cycle", events_json(p, r, la->nstem, r->n));
+    cJSON_AddNumberToObject(o, "stem_steps", la->nstem);
+    cJSON_AddNumberToObject(o, "cycle_steps", la->ncycle);
+    cJSON_AddNumberToObject(o, "states", r->g->nstates);
+    cJSON_AddItemToObject(w, "lasso", o);
     return w;
 }
 
-cJSON *lasso_witness(const struct litmus *l, const struct model_desc *md, const char *const *disabled,
-                     int ndisabled, const struct state_graph *g, const struct lasso *la, char *why,
-                     size_t len)
+/* Checks the lasso's execution of u's program concretely and, with
+ * witness, builds the JSON; false, with why, when it is no execution. */
+static bool checked(struct lasso_recheck *rc, struct unrolled *u, struct run *r, const struct lasso *la,
+                    cJSON **witness, char *why, size_t len)
+{
+    const struct program *p = u->p;
+    struct choice ch;
+    choice_init(&ch, p);
+    bool ok = follow(p, r, ch.stop_at, why, len);
+    if (ok) {
+        choose(p, r, r->g->loc >= 0 ? program_root_location(rc->l, r->g->loc) : -1, &ch);
+        const struct evaluation *ev = eval_memo_evaluate(&u->memo, rc->disabled, rc->ndisabled, &ch);
+        const char *bad = !ev->x.valid ? ev->x.why : !ev->consistent ? ev->violated : same_run(p, r, &ev->x);
+        ok = bad == NULL;
+        if (bad)
+            snprintf(why, len, "the concrete evaluator rejects the lasso (%s)", bad);
+        else if (witness)
+            *witness = lasso_json(rc->l, p, r, la, ev);
+    }
+    choice_free(&ch);
+    return ok;
+}
+
+void lasso_recheck_init(struct lasso_recheck *rc, const struct litmus *l, const struct model_desc *md,
+                        const char *const *disabled, int ndisabled)
+{
+    *rc = (struct lasso_recheck){ .l = l, .md = md, .disabled = disabled, .ndisabled = ndisabled };
+}
+
+void lasso_recheck_free(struct lasso_recheck *rc)
+{
+    for (int i = 0; i < rc->nunrolled; i++) {
+        eval_memo_free(&rc->unrolled[i].memo);
+        program_free(rc->unrolled[i].p);
+    }
+    free(rc->unrolled);
+    rc->unrolled = NULL;
+    rc->nunrolled = rc->cap = 0;
+}
+
+/* The program unrolled to bound, built once per re-check; NULL, with why,
+ * when it cannot be built. */
+static struct unrolled *unrolled_at(struct lasso_recheck *rc, int bound, char *why, size_t len)
+{
+    for (int i = 0; i < rc->nunrolled; i++)
+        if (rc->unrolled[i].bound == bound)
+            return &rc->unrolled[i];
+    char msg[256] = "";
+    struct program *p = bound <= 10000 ? program_build(rc->l, bound, msg, sizeof msg) : NULL;
+    if (!p) {
+        snprintf(why, len, "no witness: the unrolled program for %d iterations: %s", bound, msg[0] ? msg : "too many");
+        return NULL;
+    }
+    XGROW(rc->unrolled, rc->cap, rc->nunrolled + 1);
+    struct unrolled *u = &rc->unrolled[rc->nunrolled++];
+    u->bound = bound;
+    u->p = p;
+    eval_memo_init(&u->memo, p, rc->md);
+    return u;
+}
+
+bool lasso_witness(struct lasso_recheck *rc, const struct state_graph *g, const struct lasso *la, cJSON **witness,
+                   char *why, size_t len)
 {
     int n = la->nstem + la->ncycle;
     struct run r = { g, n, la->step, xcalloc((size_t)(n + 1) * g->width, sizeof *r.state),
@@ -307,19 +351,11 @@ cJSON *lasso_witness(const struct litmus *l, const struct model_desc *md, const 
         r.keep[k] = true;
     }
     prune(&r, 0, n);   /* across the stem's end too: a thread may spin over it */
-    int bound = needed_bound(&r);
-    char msg[256] = "";
-    struct program *p = bound <= 10000 ? program_build(l, bound, msg, sizeof msg) : NULL;
-    cJSON *w = NULL;
-    if (!p)
-        snprintf(why, len, "no witness: the unrolled program for %d iterations: %s", bound,
-                 msg[0] ? msg : "too many");
-    else
-        w = checked_json(l, md, disabled, ndisabled, p, &r, la, why, len);
-    program_free(p);
+    struct unrolled *u = unrolled_at(rc, needed_bound(&r), why, len);
+    bool ok = u && checked(rc, u, &r, la, witness, why, len);
     free(r.state);
     free(r.wrote);
     free(r.keep);
     free(r.uop);
-    return w;
+    return ok;
 }

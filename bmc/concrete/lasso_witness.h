@@ -8,17 +8,42 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "bmc/concrete/eval_memo.h"
 #include "bmc/concrete/lasso.h"
 #include "models/model.h"
 
-/* The witness of lasso la of graph g (explored from l) under model md with
- * the axioms disabled[0..ndisabled) off.  Steps of a thread that bring it
- * back to where it was without writing are left out (they change nothing
- * any other thread sees), so that the unrolled program holds the run; every
- * thread that never ends is stopped where the cycle leaves it.  NULL, with
- * why filled, when the concrete evaluator rejects the execution (a bug). */
-cJSON *lasso_witness(const struct litmus *l, const struct model_desc *md, const char *const *disabled,
-                     int ndisabled, const struct state_graph *g, const struct lasso *la, char *why,
-                     size_t len);
+/* The re-check of one termination check's lassos: the unrolled program
+ * each loop bound needs and the concrete evaluations of its executions,
+ * shared by the check's lassos (one per progress model), which often are
+ * one execution. */
+struct lasso_recheck {
+    const struct litmus *l;
+    const struct model_desc *md;
+    const char *const *disabled;
+    int ndisabled;
+    int nunrolled, cap;
+    struct unrolled {
+        int bound;
+        struct program *p;
+        struct eval_memo memo;
+    } *unrolled;
+};
+
+/* An empty re-check for lassos of graphs explored from l, under model md
+ * with the axioms disabled[0..ndisabled) off. */
+void lasso_recheck_init(struct lasso_recheck *rc, const struct litmus *l, const struct model_desc *md,
+                        const char *const *disabled, int ndisabled);
+/* Frees the unrolled programs and evaluations. */
+void lasso_recheck_free(struct lasso_recheck *rc);
+
+/* Re-checks lasso la of graph g as an execution: steps of a thread that
+ * bring it back to where it was without writing are left out (they change
+ * nothing any other thread sees), so that the unrolled program holds the
+ * run; every thread that never ends is stopped where the cycle leaves it;
+ * the concrete evaluator must find it consistent and its run must be the
+ * lasso's.  True when it does; with witness, *witness gets the JSON.
+ * False, with why filled, when the evaluator rejects it (a bug). */
+bool lasso_witness(struct lasso_recheck *rc, const struct state_graph *g, const struct lasso *la, cJSON **witness,
+                   char *why, size_t len);
 
 #endif

@@ -1,6 +1,7 @@
 /* The concrete re-check of a SAT witness (evaluate_model) accepts the
  * solver's execution and rejects it once corrupted: a read made to read
- * another write, or given a value no write stores. */
+ * another write, or given a value no write stores, also after the session
+ * has re-checked (and remembered) the honest witness. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,9 +57,8 @@ static void session_free(struct session *x)
 static const char *recheck_why(struct session *x)
 {
     struct choice ch;
-    struct evaluation ev;
+    const struct evaluation *ev;
     const char *why = evaluate_model(&x->s, GOAL_ANY, &ch, &ev);
-    evaluation_free(x->p, &ev);
     choice_free(&ch);
     return why;
 }
@@ -91,29 +91,53 @@ static void test_honest_witness_accepted(void **state)
     session_free(&x);
 }
 
-static void test_other_rf_source_rejected(void **state)
+/* Makes the read of x read from the write it does not read in the
+ * solver's model (both are plain variables). */
+static void corrupt_rf(struct session *x)
 {
-    (void)state;
-    struct session x;
-    session_solve(&x);
-    int r = read_of_x(x.p);
-    const struct rel *rf = x.s.x.base.rels[R_RF];
+    int r = read_of_x(x->p);
+    const struct rel *rf = x->s.x.base.rels[R_RF];
     lit chosen = LIT_FALSE, other = LIT_FALSE;
-    for (int w = 0; w < x.p->nevents; w++) {
+    for (int w = 0; w < x->p->nevents; w++) {
         const int *cols;
         const lit *lits;
         for (int k = 0, len = rel_row(rf, w, &cols, &lits); k < len; k++)
             if (cols[k] == r) {
-                if (cnf_value(x.s.c, lits[k]))
+                if (cnf_value(x->s.c, lits[k]))
                     chosen = lits[k];
                 else
                     other = lits[k];
             }
     }
     assert_true(chosen > 0 && other > 0);   /* two sources, both plain variables */
-    force(x.s.c, chosen, false);
-    force(x.s.c, other, true);
+    force(x->s.c, chosen, false);
+    force(x->s.c, other, true);
+}
+
+static void test_other_rf_source_rejected(void **state)
+{
+    (void)state;
+    struct session x;
+    session_solve(&x);
+    corrupt_rf(&x);
     assert_non_null(recheck_why(&x));
+    session_free(&x);
+}
+
+/* The honest witness re-checked twice is evaluated once; corrupted
+ * afterwards it is another execution, evaluated afresh and rejected. */
+static void test_corrupted_after_remembered_rejected(void **state)
+{
+    (void)state;
+    struct session x;
+    session_solve(&x);
+    assert_null(recheck_why(&x));
+    assert_null(recheck_why(&x));
+    assert_int_equal(x.s.memo.evaluated, 1);
+    assert_int_equal(x.s.memo.reused, 1);
+    corrupt_rf(&x);
+    assert_non_null(recheck_why(&x));
+    assert_int_equal(x.s.memo.evaluated, 2);
     session_free(&x);
 }
 
@@ -140,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_honest_witness_accepted),
         cmocka_unit_test(test_other_rf_source_rejected),
         cmocka_unit_test(test_value_no_write_stores_rejected),
+        cmocka_unit_test(test_corrupted_after_remembered_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
