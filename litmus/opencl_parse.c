@@ -388,3 +388,16 @@ int opencl_condition_register(struct parser *p, int thread, const struct token *
     }
     return r;
 }
+
+int opencl_condition_cell(struct parser *p, int loc, const struct token *name)
+{
+    int k;
+    struct srcpos at = p->tok.pos;
+    if (!ps_advance(p) || !parse_small_number(p, "array index", &k) || !ps_expect(p, TOK_RBRACKET, "']'"))
+        return -1;
+    int cell = cl_cell_location(p, loc, k);
+    if (cell < 0)
+        return ps_fail(p, at, "'" TOK_FMT "[%d]' is outside the array (the initial state declares its cells as "
+                       TOK_FMT "[N])", TOK_ARG(name), k, TOK_ARG(name)), -1;
+    return cell;
+}
