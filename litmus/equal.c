@@ -21,6 +21,7 @@ static bool same_instr(const struct instr *a, const struct instr *b)
         && a->op == b->op && a->cas_if_equal == b->cas_if_equal && a->cmp == b->cmp && a->dst == b->dst && a->loc == b->loc
         && same_operand(&a->a, &b->a) && same_operand(&a->b, &b->b) && a->label == b->label
         && a->vk_flags == b->vk_flags && a->storage_class == b->storage_class && a->semsc == b->semsc
+        && a->cl_flags == b->cl_flags
         && a->arrive == b->arrive && a->bar_instance == b->bar_instance
         && a->has_bar_id == b->has_bar_id && a->has_bar_quorum == b->has_bar_quorum
         && same_operand(&a->bar_id, &b->bar_id) && same_operand(&a->bar_quorum, &b->bar_quorum);
@@ -95,7 +96,7 @@ bool litmus_equal(const struct litmus *a, const struct litmus *b, char *why, siz
     for (int i = 0; i < a->nlocs; i++) {
         const struct location *x = &a->locs[i], *y = &b->locs[i];
         if (!same_str(x->name, y->name) || x->init != y->init || x->alias_of != y->alias_of
-            || x->alias_proxy != y->alias_proxy) {
+            || x->alias_proxy != y->alias_proxy || x->cl_tags != y->cl_tags) {
             snprintf(why, len, "location %d (%s) differs", i, x->name);
             return false;
         }

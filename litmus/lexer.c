@@ -246,6 +246,9 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
         tok->kind = TOK_EOF;
     } else if (is_alpha(peek_at(lx, 0))) {
         lex_word(lx, tok);
+    } else if (lx->c_mode && peek_at(lx, 0) == '%' && is_alpha(peek_at(lx, 1))) {
+        advance_char(lx);          /* "%t0": an OpenCL temporary as the printer writes it */
+        lex_word(lx, tok);
     } else if (is_digit(peek_at(lx, 0))) {
         lex_number(lx, tok);
     } else if (!lex_punct(lx, tok, err)) {

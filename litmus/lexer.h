@@ -9,7 +9,7 @@
 
 enum tok_kind {
     TOK_EOF,
-    TOK_IDENT,      /* [A-Za-z_][A-Za-z0-9_]* */
+    TOK_IDENT,      /* [A-Za-z_][A-Za-z0-9_]* (C mode: also with a leading %) */
     TOK_NUMBER,     /* decimal digits */
     TOK_HEX,        /* 0x followed by hex digits */
     TOK_LBRACE, TOK_RBRACE, TOK_LPAREN, TOK_RPAREN, TOK_LBRACKET, TOK_RBRACKET,

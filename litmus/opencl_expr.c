@@ -32,7 +32,9 @@ int cl_new_label(struct cl_ctx *cx)
 {
     char name[32];
     struct token t = { TOK_IDENT, name, 0, 0, cx->stmt.pos };
-    t.len = (size_t)snprintf(name, sizeof name, "L%d", cx->nlabels++);
+    do                   /* a name no label of the thread has (the text may name labels) */
+        t.len = (size_t)snprintf(name, sizeof name, "L%d", cx->nlabels++);
+    while (ps_names_find(&cx->p->names, label_ns(cx->thread), name, t.len) >= 0);
     int info = ps_label_info_index(cx->p, cx->thread, &t);
     if (info < 0)
         return -1;
@@ -78,11 +80,15 @@ bool cl_emit_move(struct cl_ctx *cx, int dst, struct operand v, const struct tok
     return cl_emit(cx, &in, first);
 }
 
-/* A fresh temporary register (named so that no C variable can clash). */
+/* A fresh temporary register (named "%tN", which no C variable can be,
+ * and no register of the thread is: the printer's text names them). */
 static int new_temp(struct cl_ctx *cx)
 {
     char name[32];
-    int len = snprintf(name, sizeof name, "%%t%d", cx->ntemps++);
+    int len;
+    do
+        len = snprintf(name, sizeof name, "%%t%d", cx->ntemps++);
+    while (ps_names_find(&cx->p->names, register_ns(cx->thread), name, (size_t)len) >= 0);
     return ps_register_index(cx->p, cx->thread, name, (size_t)len);
 }
 
@@ -114,9 +120,10 @@ static int64_t fold(enum binop op, int64_t a, int64_t b)
     return (int32_t)r;
 }
 
-/* Emits dst = a op b, folding constants (a division by zero is left to run). */
-static bool arith(struct cl_ctx *cx, enum binop op, struct operand a, struct operand b,
-                  struct operand *out, const struct token *first)
+/* Emits dst = a op b into register want (a fresh temporary when want < 0),
+ * folding constants (a division by zero is left to run). */
+static bool arith_into(struct cl_ctx *cx, int want, enum binop op, struct operand a, struct operand b,
+                       struct operand *out, const struct token *first)
 {
     bool div_trap = op == OP_DIV && (b.value == 0 || ((int32_t)b.value == -1 && (int32_t)a.value == INT32_MIN));
     if (!a.is_reg && !b.is_reg && !div_trap) {
@@ -124,7 +131,7 @@ static bool arith(struct cl_ctx *cx, enum binop op, struct operand a, struct ope
         return true;
     }
     struct instr in;
-    int dst = new_temp(cx);
+    int dst = want >= 0 ? want : new_temp(cx);
     if (dst < 0)
         return false;
     cl_instr(cx, &in, I_LOCAL);
@@ -134,6 +141,13 @@ static bool arith(struct cl_ctx *cx, enum binop op, struct operand a, struct ope
     in.b = b;
     *out = cl_reg(dst);
     return cl_emit(cx, &in, first);
+}
+
+/* Emits dst = a op b into a fresh temporary, folding constants. */
+static bool arith(struct cl_ctx *cx, enum binop op, struct operand a, struct operand b,
+                  struct operand *out, const struct token *first)
+{
+    return arith_into(cx, -1, op, a, b, out, first);
 }
 
 /* Emits r = (a cmp b) as 1 or 0. */
@@ -209,7 +223,7 @@ static bool logical(struct cl_ctx *cx, enum level lv, struct operand *out)
 }
 
 static bool unary(struct cl_ctx *cx, struct operand *out);
-static bool call(struct cl_ctx *cx, struct operand *out);
+static bool call(struct cl_ctx *cx, int want, struct operand *out);
 
 /* One level of left-associative binary operators. */
 static bool binary(struct cl_ctx *cx, enum level lv, struct operand *out)
@@ -246,19 +260,20 @@ bool cl_at_type(const struct parser *p)
     return false;
 }
 
-/* A non-atomic read "*x" of a pointer parameter. */
-static bool deref(struct cl_ctx *cx, struct operand *out, const struct token *first)
+/* A non-atomic read "*x" of a pointer parameter into register want (a
+ * fresh temporary when want < 0). */
+static bool deref(struct cl_ctx *cx, int want, struct operand *out, const struct token *first)
 {
     struct parser *p = cx->p;
     if (p->tok.kind == TOK_LPAREN) {     /* *(x) */
         if (!ps_advance(p))
             return false;
-        bool ok = deref(cx, out, first);
+        bool ok = deref(cx, want, out, first);
         return ok && ps_expect(p, TOK_RPAREN, "')'");
     }
     if (p->tok.kind != TOK_IDENT)
         return ps_fail_expected(p, "a pointer parameter after '*'");
-    int loc = cl_param_location(cx, &p->tok), dst = loc < 0 ? -1 : new_temp(cx);
+    int loc = cl_param_location(cx, &p->tok), dst = loc < 0 ? -1 : want >= 0 ? want : new_temp(cx);
     if (dst < 0 || !ps_advance(p))
         return false;
     struct instr in;
@@ -285,7 +300,7 @@ static bool unary(struct cl_ctx *cx, struct operand *out)
     case TOK_BANG:
         return ps_advance(p) && unary(cx, &a) && compare(cx, CMP_EQ, a, cl_const(0), out, &first);
     case TOK_STAR:
-        return ps_advance(p) && deref(cx, out, &first);
+        return ps_advance(p) && deref(cx, -1, out, &first);
     case TOK_LPAREN: {
         if (!ps_advance(p))
             return false;
@@ -311,7 +326,7 @@ static bool unary(struct cl_ctx *cx, struct operand *out)
         p->tok = cur;
         p->prev = prev;
         if (is_call)
-            return call(cx, out);
+            return call(cx, -1, out);
         for (int i = 0; i < cx->nparams; i++)
             if (cx->params[i].len == first.len && memcmp(cx->params[i].name, first.text, first.len) == 0)
                 return ps_fail(p, first.pos, "pointer parameter '" TOK_FMT "' used as a number "
@@ -339,26 +354,6 @@ static bool written_last_only(const struct thread *t, int r)
     return true;
 }
 
-bool cl_expression(struct cl_ctx *cx, int want, struct operand *out)
-{
-    struct parser *p = cx->p;
-    struct token first = p->tok;
-    if (p->nesting++ >= MAX_NESTING)
-        return ps_fail(p, p->tok.pos, "expression nested too deeply (limit %d)", MAX_NESTING);
-    bool ok = binary(cx, LV_OROR, out);
-    p->nesting--;
-    if (!ok || want < 0 || (out->is_reg && out->reg == want))
-        return ok;
-    struct thread *t = &p->lit->threads[cx->thread];
-    if (out->is_reg && written_last_only(t, out->reg)) {   /* computed straight into want */
-        t->instrs[t->ninstrs - 1].dst = want;
-        *out = cl_reg(want);
-        return true;
-    }
-    ok = cl_emit_move(cx, want, *out, &first);
-    *out = cl_reg(want);
-    return ok;
-}
 
 /* ------------------------------------------------------------------------ */
 /* OpenCL functions                                                          */
@@ -378,6 +373,30 @@ static const struct word_value fence_flags[] = {
 static const struct word_value fetch_ops[] = {
     { "add", OP_ADD }, { "sub", OP_SUB }, { "or", OP_OR }, { "xor", OP_XOR }, { "and", OP_AND }, { NULL, 0 }
 };
+
+/* The first word of table with value v; NULL when none. */
+static const char *word_of(const struct word_value *table, int v)
+{
+    for (int i = 0; table[i].word; i++)
+        if (table[i].value == v)
+            return table[i].word;
+    return NULL;
+}
+
+const char *cl_order_word(enum mo mo)
+{
+    return word_of(memory_orders, mo);
+}
+
+const char *cl_scope_word(enum scope s)
+{
+    return word_of(memory_scopes, s);
+}
+
+const char *cl_fetch_word(enum binop op)
+{
+    return word_of(fetch_ops, op);
+}
 
 /* Parses a word of table (what names it in errors). */
 static bool word_arg(struct parser *p, const struct word_value *table, const char *what, int *value)
@@ -482,7 +501,8 @@ static bool emit_at(struct cl_ctx *cx, const struct address *a, struct instr *in
 
 /* The parts of an atomic call, as its name says. */
 struct call_shape {
-    enum { C_LOAD, C_STORE, C_FETCH, C_XCHG, C_CAS, C_FENCE, C_THREAD_FENCE } kind;
+    enum { C_LOAD, C_STORE, C_FETCH, C_XCHG, C_CAS, C_FENCE, C_THREAD_FENCE, C_NA_LOAD, C_NA_STORE,
+           C_CMPXCHG } kind;
     bool explicit_;
     enum binop op;
 };
@@ -507,6 +527,9 @@ static bool call_shape(const struct token *t, struct call_shape *s)
              strcmp(name, "atomic_compare_exchange_weak") == 0) s->kind = C_CAS;
     else if (strcmp(name, "atomic_work_item_fence") == 0 && !s->explicit_) s->kind = C_FENCE;
     else if (strcmp(name, "atomic_thread_fence") == 0 && !s->explicit_) s->kind = C_THREAD_FENCE;
+    else if (strcmp(name, "__nonatomic_load") == 0) s->kind = C_NA_LOAD;
+    else if (strcmp(name, "__nonatomic_store") == 0) s->kind = C_NA_STORE;
+    else if (strcmp(name, "__atomic_cmpxchg") == 0) s->kind = C_CMPXCHG;
     else if (strncmp(name, "atomic_fetch_", 13) == 0) {
         struct token op = { TOK_IDENT, name + 13, strlen(name + 13), 0, t->pos };
         int v;
@@ -608,9 +631,50 @@ static bool cas_call(struct cl_ctx *cx, const struct call_shape *s, int loc, con
         && cl_emit_move(cx, r, cl_const(0), first) && cl_emit(cx, &st, first) && cl_emit_label(cx, done, first);
 }
 
+/* The printer's one-instruction forms: __nonatomic_load(a[, scope]) and
+ * __nonatomic_store(a, v[, scope]) (a non-atomic access with a scope, as
+ * a compare-exchange's accesses to its expected value have), and
+ * __atomic_cmpxchg(a, cmp, val, mo, scope) (a compare-exchange's RMW:
+ * returns the old value, writes val only when it equals cmp); the value
+ * read into register want (a fresh temporary when want < 0). */
+static bool intrinsic_call(struct cl_ctx *cx, const struct call_shape *s, const struct address *a, int want,
+                           const struct token *first, struct operand *out)
+{
+    struct parser *p = cx->p;
+    struct instr in;
+    int scope = SCOPE_NONE, mo = MO_RELAXED;
+    if (a->dynamic)
+        return ps_fail(p, a->at.pos, "'" TOK_FMT "' needs a fixed address", TOK_ARG(first));
+    cl_instr(cx, &in, s->kind == C_NA_LOAD ? I_LOAD : s->kind == C_NA_STORE ? I_STORE : I_RMW);
+    if (s->kind != C_NA_LOAD && (!ps_expect(p, TOK_COMMA, "','") || !cl_expression(cx, -1, &in.a)))
+        return false;
+    if (s->kind == C_CMPXCHG) {
+        if (!ps_expect(p, TOK_COMMA, "','") || !cl_expression(cx, -1, &in.b)
+            || !comma_word(p, memory_orders, "a memory order (memory_order_...)", &mo)
+            || !comma_word(p, memory_scopes, "a memory scope (memory_scope_...)", &scope))
+            return false;
+        in.op = OP_CAS;
+        in.cas_if_equal = true;
+    } else if (p->tok.kind == TOK_COMMA && !comma_word(p, memory_scopes, "a memory scope (memory_scope_...)", &scope)) {
+        return false;
+    }
+    in.loc = a->loc;
+    in.mo = s->kind == C_CMPXCHG ? (enum mo)mo : MO_WEAK;
+    in.scope = (enum scope)scope;
+    *out = cl_const(0);
+    if (s->kind != C_NA_STORE) {
+        in.dst = want >= 0 ? want : new_temp(cx);
+        if (in.dst < 0)
+            return false;
+        *out = cl_reg(in.dst);
+    }
+    return ps_expect(p, TOK_RPAREN, "')' to close the call") && cl_emit(cx, &in, first);
+}
+
 /* Parses "name(args)" of an OpenCL function at the current token; its
- * result (0 for a store or fence) into *out. */
-static bool call(struct cl_ctx *cx, struct operand *out)
+ * result (0 for a store or fence) into *out: a load's or RMW's into
+ * register want when want >= 0 and its address is fixed. */
+static bool call(struct cl_ctx *cx, int want, struct operand *out)
 {
     struct parser *p = cx->p;
     struct token first = p->tok;
@@ -628,6 +692,8 @@ static bool call(struct cl_ctx *cx, struct operand *out)
         return ps_fail(p, a.at.pos, "a compare-exchange needs a fixed address");
     if (s.kind == C_CAS)
         return cas_call(cx, &s, a.loc, &first, out);
+    if (s.kind == C_NA_LOAD || s.kind == C_NA_STORE || s.kind == C_CMPXCHG)
+        return intrinsic_call(cx, &s, &a, want, &first, out);
     struct instr in;
     struct operand value = cl_const(0);
     if (s.kind != C_LOAD && (!ps_expect(p, TOK_COMMA, "','") || !cl_expression(cx, -1, &value)))
@@ -643,7 +709,7 @@ static bool call(struct cl_ctx *cx, struct operand *out)
     }
     if (s.kind == C_LOAD)
         in.mo = load_mo(in.mo);
-    in.dst = new_temp(cx);
+    in.dst = want >= 0 && !a.dynamic ? want : new_temp(cx);
     in.op = s.op;
     in.a = value;
     *out = cl_reg(in.dst);
@@ -669,4 +735,120 @@ bool cl_barrier(struct cl_ctx *cx, const struct token *first, int64_t id)
     in.mo = MO_ACQ_REL;        /* Dat3M's C11 compilation tags the barrier ACQ_REL */
     in.bar_instance = id;
     return ps_expect(p, TOK_RPAREN, "')' to close the call") && cl_emit(cx, &in, first);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Expressions                                                               */
+
+/* The shapes of a value that one instruction computes into its register
+ * with no temporary (the printer writes every one so): a load or RMW call,
+ * "*x", or "a op b" over registers and constants; each ends the
+ * expression (';' or ',' follows). */
+enum flat { FLAT_NONE, FLAT_CALL, FLAT_DEREF, FLAT_ARITH };
+
+void cl_peek_start(const struct parser *p, struct cl_peek *k)
+{
+    *k = (struct cl_peek){ p->lx, p->tok, p->err };
+}
+
+bool cl_peek_next(struct cl_peek *k)
+{
+    return lexer_next(&k->lx, &k->tok, k->err);
+}
+
+bool cl_peek_simple(struct cl_peek *k)
+{
+    if (k->tok.kind == TOK_MINUS && !cl_peek_next(k))
+        return false;
+    return (k->tok.kind == TOK_NUMBER || k->tok.kind == TOK_HEX || k->tok.kind == TOK_IDENT) && cl_peek_next(k);
+}
+
+bool cl_simple(struct cl_ctx *cx, struct operand *out)
+{
+    return unary(cx, out);
+}
+
+/* True when the lookahead is at the end of an expression (';' or ','). */
+static bool peek_end(const struct cl_peek *k)
+{
+    return k->tok.kind == TOK_SEMI || k->tok.kind == TOK_COMMA;
+}
+
+/* Skips "(...)" with what it nests; false at the end of input. */
+static bool peek_parenthesised(struct cl_peek *k)
+{
+    int depth = 0;
+    do {
+        if (k->tok.kind == TOK_EOF)
+            return false;
+        depth += k->tok.kind == TOK_LPAREN ? 1 : k->tok.kind == TOK_RPAREN ? -1 : 0;
+        if (!cl_peek_next(k))
+            return false;
+    } while (depth > 0);
+    return true;
+}
+
+/* The flat shape that starts at the current token, FLAT_NONE when none. */
+static enum flat flat_shape(const struct parser *p)
+{
+    static const enum tok_kind arith_ops_tokens[] = { TOK_PLUS, TOK_MINUS, TOK_STAR, TOK_SLASH, TOK_AMP, TOK_BAR,
+                                                      TOK_CARET };
+    struct cl_peek k;
+    cl_peek_start(p, &k);
+    struct token name = k.tok;
+    struct call_shape s;
+    if (k.tok.kind == TOK_STAR)
+        return cl_peek_next(&k) && k.tok.kind == TOK_IDENT && cl_peek_next(&k) && peek_end(&k) ? FLAT_DEREF : FLAT_NONE;
+    if (!cl_peek_simple(&k))
+        return FLAT_NONE;
+    if (name.kind == TOK_IDENT && k.tok.kind == TOK_LPAREN)
+        return call_shape(&name, &s) && (s.kind == C_LOAD || s.kind == C_FETCH || s.kind == C_XCHG
+                                         || s.kind == C_NA_LOAD || s.kind == C_CMPXCHG)
+            && peek_parenthesised(&k) && peek_end(&k) ? FLAT_CALL : FLAT_NONE;
+    bool op = false;
+    for (size_t i = 0; i < sizeof arith_ops_tokens / sizeof *arith_ops_tokens; i++)
+        op |= k.tok.kind == arith_ops_tokens[i];
+    return op && cl_peek_next(&k) && cl_peek_simple(&k) && peek_end(&k) ? FLAT_ARITH : FLAT_NONE;
+}
+
+/* Parses a flat shape f, its value into register want. */
+static bool flat_value(struct cl_ctx *cx, enum flat f, int want, struct operand *out)
+{
+    struct parser *p = cx->p;
+    struct token first = p->tok;
+    struct operand a, b;
+    int op = OP_ADD;
+    if (f == FLAT_CALL)
+        return call(cx, want, out);
+    if (f == FLAT_DEREF)
+        return ps_advance(p) && deref(cx, want, out, &first);
+    if (!unary(cx, &a))
+        return false;
+    for (enum level lv = LV_BITOR; lv <= LV_MUL; lv++)
+        if (lv != LV_EQ && lv != LV_REL && level_op(lv, p->tok.kind, &op))
+            break;
+    return ps_advance(p) && unary(cx, &b) && arith_into(cx, want, (enum binop)op, a, b, out, &first);
+}
+
+bool cl_expression(struct cl_ctx *cx, int want, struct operand *out)
+{
+    struct parser *p = cx->p;
+    struct token first = p->tok;
+    int first_new = p->lit->threads[cx->thread].nregs;   /* the registers made from here on are temporaries */
+    if (p->nesting++ >= MAX_NESTING)
+        return ps_fail(p, p->tok.pos, "expression nested too deeply (limit %d)", MAX_NESTING);
+    enum flat f = want >= 0 ? flat_shape(p) : FLAT_NONE;
+    bool ok = f != FLAT_NONE ? flat_value(cx, f, want, out) : binary(cx, LV_OROR, out);
+    p->nesting--;
+    if (!ok || want < 0 || (out->is_reg && out->reg == want))
+        return ok;
+    struct thread *t = &p->lit->threads[cx->thread];
+    if (out->is_reg && out->reg >= first_new && written_last_only(t, out->reg)) {   /* computed straight into want */
+        t->instrs[t->ninstrs - 1].dst = want;
+        *out = cl_reg(want);
+        return true;
+    }
+    ok = cl_emit_move(cx, want, *out, &first);
+    *out = cl_reg(want);
+    return ok;
 }

@@ -56,6 +56,28 @@ int cl_param_location(struct cl_ctx *cx, const struct token *t);
 bool cl_expression(struct cl_ctx *cx, int want, struct operand *out);
 /* Parses "(flags)" of barrier(...) after 'barrier' with its id, emitting it. */
 bool cl_barrier(struct cl_ctx *cx, const struct token *first, int64_t id);
+/* The address of location loc that a condition reads from a pointer
+ * parameter (N:x): never 0, and different per location (0x1000 apart). */
+static inline int64_t cl_address(int loc) { return 0x1000 * (int64_t)(loc + 1); }
+/* A lookahead: a copy of the lexer and its current token. */
+struct cl_peek {
+    struct lexer lx;
+    struct token tok;
+    struct litmus_error *err;
+};
+/* Starts a lookahead at the parser's current token. */
+void cl_peek_start(const struct parser *p, struct cl_peek *k);
+/* Moves the lookahead one token on; false on a lexical error. */
+bool cl_peek_next(struct cl_peek *k);
+/* Moves the lookahead over "[-] number" or a name; false when none is there. */
+bool cl_peek_simple(struct cl_peek *k);
+/* Parses a register, a constant or another unary expression into *out. */
+bool cl_simple(struct cl_ctx *cx, struct operand *out);
+/* The OpenCL C word of a memory order, a scope, a fetch operation ("add");
+ * NULL when it has none (what the OpenCL printer writes). */
+const char *cl_order_word(enum mo mo);
+const char *cl_scope_word(enum scope s);
+const char *cl_fetch_word(enum binop op);
 /* The constant operand v. */
 static inline struct operand cl_const(int64_t v) { return (struct operand){ false, 0, v }; }
 /* The register operand r. */

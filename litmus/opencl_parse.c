@@ -133,13 +133,128 @@ static bool condition_unless(struct cl_ctx *cx, int label)
     return cl_emit_branch(cx, CMP_EQ, c, cl_const(0), label, &first);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Labels and jumps (what the printer writes)                                */
+
+/* The label named by the current token, recorded as used there; its
+ * index within the thread, -1 on error. */
+static int label_use(struct cl_ctx *cx)
+{
+    struct parser *p = cx->p;
+    if (p->tok.kind != TOK_IDENT)
+        return ps_fail_expected(p, "a label"), -1;
+    int info = ps_label_info_index(p, cx->thread, &p->tok);
+    if (info < 0)
+        return -1;
+    if (!p->labels[info].used) {
+        p->labels[info].used = true;
+        p->labels[info].use_pos = p->tok.pos;
+    }
+    return ps_advance(p) ? p->labels[info].local : -1;
+}
+
+/* "goto L;" */
+static bool goto_statement(struct cl_ctx *cx)
+{
+    struct token first = cx->p->tok;
+    int label;
+    return ps_advance(cx->p) && (label = label_use(cx)) >= 0 && cl_emit_goto(cx, label, &first)
+        && ps_expect(cx->p, TOK_SEMI, "';' after the goto");
+}
+
+/* "L:" (a statement follows it as in C). */
+static bool label_statement(struct cl_ctx *cx)
+{
+    struct parser *p = cx->p;
+    struct token name = p->tok;
+    int info = ps_label_info_index(p, cx->thread, &name);
+    if (info < 0)
+        return false;
+    struct label_info *li = &p->labels[info];
+    if (li->defined)
+        return ps_fail(p, name.pos, "duplicate label '" TOK_FMT "'", TOK_ARG(&name));
+    li->defined = true;
+    li->def_pos = name.pos;
+    return ps_advance(p) && ps_advance(p) && cl_emit_label(cx, li->local, &name);
+}
+
+/* "__label__ L0, L1;" (GNU C's local labels): declares the labels in this
+ * order, which fixes their indices. */
+static bool label_declaration(struct cl_ctx *cx)
+{
+    struct parser *p = cx->p;
+    do {
+        if (!ps_advance(p))
+            return false;
+        if (p->tok.kind != TOK_IDENT)
+            return ps_fail_expected(p, "a label name");
+        if (ps_label_info_index(p, cx->thread, &p->tok) < 0 || !ps_advance(p))
+            return false;
+    } while (p->tok.kind == TOK_COMMA);
+    return ps_expect(p, TOK_SEMI, "';' after the labels");
+}
+
+/* Fails at the first use of a label of the thread that it never defines. */
+static bool check_labels(struct cl_ctx *cx)
+{
+    struct parser *p = cx->p;
+    for (int i = 0; i < p->nlabels; i++) {
+        const struct label_info *li = &p->labels[i];
+        if (li->thread == cx->thread && li->used && !li->defined)
+            return ps_fail(p, li->use_pos, "undefined label '%s'",
+                           p->lit->threads[cx->thread].label_names[li->local]);
+    }
+    return true;
+}
+
+/* True when "(a cmp b) goto" follows: a, b registers or constants. */
+static bool at_branch(const struct parser *p)
+{
+    struct cl_peek k;
+    cl_peek_start(p, &k);
+    if (k.tok.kind != TOK_LPAREN || !cl_peek_next(&k) || !cl_peek_simple(&k))
+        return false;
+    enum tok_kind c = k.tok.kind;
+    if (c != TOK_EQ && c != TOK_NE && c != TOK_LT && c != TOK_LE && c != TOK_GT && c != TOK_GE)
+        return false;
+    return cl_peek_next(&k) && cl_peek_simple(&k) && k.tok.kind == TOK_RPAREN && cl_peek_next(&k)
+        && tok_is(&k.tok, "goto");
+}
+
+/* "if (a cmp b) goto L;" once 'if' is consumed: one branch. */
+static bool branch_statement(struct cl_ctx *cx, const struct token *first)
+{
+    static const struct { enum tok_kind tok; enum cmpop cmp; } cmps[] = {
+        { TOK_EQ, CMP_EQ }, { TOK_NE, CMP_NE }, { TOK_LT, CMP_LT }, { TOK_LE, CMP_LE }, { TOK_GT, CMP_GT },
+        { TOK_GE, CMP_GE } };
+    struct parser *p = cx->p;
+    struct operand a, b;
+    enum cmpop cmp = CMP_EQ;
+    if (!ps_advance(p) || !cl_simple(cx, &a))
+        return false;
+    for (size_t i = 0; i < sizeof cmps / sizeof *cmps; i++)
+        if (p->tok.kind == cmps[i].tok)
+            cmp = cmps[i].cmp;
+    int label;
+    return ps_advance(p) && cl_simple(cx, &b) && ps_expect(p, TOK_RPAREN, "')'") && ps_advance(p)
+        && (label = label_use(cx)) >= 0 && cl_emit_branch(cx, cmp, a, b, label, first)
+        && ps_expect(p, TOK_SEMI, "';' after the goto");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Structured statements                                                     */
+
 /* if (c) s [else s]: if c == 0 goto else; s; goto end; else: s; end: */
 static bool if_statement(struct cl_ctx *cx)
 {
     struct parser *p = cx->p;
     struct token first = p->tok;
+    if (!ps_advance(p))
+        return false;
+    if (at_branch(p))
+        return branch_statement(cx, &first);
     int other = cl_new_label(cx), end = cl_new_label(cx);
-    if (other < 0 || end < 0 || !ps_advance(p) || !condition_unless(cx, other) || !statement(cx))
+    if (other < 0 || end < 0 || !condition_unless(cx, other) || !statement(cx))
         return false;
     if (!tok_is(&p->tok, "else"))
         return cl_emit_label(cx, other, &first) && cl_emit_label(cx, end, &first);
@@ -250,6 +365,10 @@ static bool statement(struct cl_ctx *cx)
         return if_statement(cx);
     if (tok_is(&p->tok, "while"))
         return while_statement(cx);
+    if (tok_is(&p->tok, "goto"))
+        return goto_statement(cx);
+    if (tok_is(&p->tok, "__label__"))
+        return label_declaration(cx);
     if (cl_at_type(p))
         return declaration(cx);
     if (p->tok.kind == TOK_STAR)
@@ -260,6 +379,8 @@ static bool statement(struct cl_ctx *cx)
         return false;
     if (is_barrier_id(&p->tok) && next.kind == TOK_COLON)
         return barrier_statement(cx);
+    if (p->tok.kind == TOK_IDENT && next.kind == TOK_COLON)
+        return label_statement(cx);
     if (p->tok.kind == TOK_IDENT && next.kind == TOK_ASSIGN) {     /* r = e; */
         struct token name = p->tok;
         for (int i = 0; i < cx->nparams; i++)
@@ -345,7 +466,7 @@ static bool thread(struct parser *p)
         if (ok && p->tok.kind != TOK_RPAREN)
             ok = ps_expect(p, TOK_COMMA, "',' or ')' after a parameter");
     }
-    ok = ok && ps_advance(p) && block(&cx);
+    ok = ok && ps_advance(p) && block(&cx) && check_labels(&cx);
     free(cx.params);
     return ok;
 }
@@ -379,12 +500,24 @@ int opencl_condition_register(struct parser *p, int thread, const struct token *
     if (loc < 0)
         return ps_fail(p, name->pos, "unknown variable P%d:" TOK_FMT " (the thread never names it)",
                        p->lit->threads[thread].id, TOK_ARG(name)), -1;
-    /* a pointer parameter holds its location's address, which is never 0
-     * and differs between locations: 0x1000 apart, from 0x1000 on */
+    /* a pointer parameter holds its location's address */
     r = ps_register_index(p, thread, name->text, name->len);
     if (r >= 0) {
         p->lit->threads[thread].reg_has_init[r] = true;
-        p->lit->threads[thread].reg_init[r] = 0x1000 * (int64_t)(loc + 1);
+        p->lit->threads[thread].reg_init[r] = cl_address(loc);
     }
     return r;
+}
+
+int opencl_condition_cell(struct parser *p, int loc, const struct token *name)
+{
+    int k;
+    struct srcpos at = p->tok.pos;
+    if (!ps_advance(p) || !parse_small_number(p, "array index", &k) || !ps_expect(p, TOK_RBRACKET, "']'"))
+        return -1;
+    int cell = cl_cell_location(p, loc, k);
+    if (cell < 0)
+        return ps_fail(p, at, "'" TOK_FMT "[%d]' is outside the array (the initial state declares its cells as "
+                       TOK_FMT "[N])", TOK_ARG(name), k, TOK_ARG(name)), -1;
+    return cell;
 }

@@ -90,6 +90,8 @@ static bool parse_assert_value(struct parser *p, struct avalue *v)
                     TOK_ARG(&first), TOK_ARG(&first));
     v->kind = AV_LOC;
     v->loc = known_location(p, &first, "");
+    if (v->loc >= 0 && !bracketed && p->lit->dialect == DIALECT_OPENCL && p->tok.kind == TOK_LBRACKET)
+        v->loc = opencl_condition_cell(p, v->loc, &first);
     return v->loc >= 0 && (!bracketed || ps_expect(p, TOK_RBRACKET, "']'"));
 }
 
@@ -238,6 +240,8 @@ static bool parse_observed_entry(struct parser *p)
                     TOK_ARG(&first), TOK_ARG(&first));
     v->kind = AV_LOC;
     v->loc = known_location(p, &first, " in the locations list");
+    if (v->loc >= 0 && p->lit->dialect == DIALECT_OPENCL && p->tok.kind == TOK_LBRACKET)
+        v->loc = opencl_condition_cell(p, v->loc, &first);
     if (v->loc < 0)
         return false;
     l->nobserved++;

@@ -235,6 +235,10 @@ bool opencl_parse_program(struct parser *p);
  * thread, or a pointer parameter (holding the location's address); -1 and
  * an error when it is neither. */
 int opencl_condition_register(struct parser *p, int thread, const struct token *name);
+/* The location "name[k]" names once location loc (named by name) is read
+ * and '[' is current: cell k of the array whose cell 0 is loc (k = 0 is
+ * loc); -1 and an error when the array has no cell k. */
+int opencl_condition_cell(struct parser *p, int loc, const struct token *name);
 
 /* parse_cond.c */
 

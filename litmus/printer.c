@@ -1,6 +1,7 @@
 /* The litmus printer: header, initial state, ssw pairs, one column per
- * thread, locations list, filter and final condition. */
-#include "litmus/printer.h"
+ * thread, locations list, filter and final condition (an OpenCL test's
+ * initial state and threads in printer_opencl.c). */
+#include "litmus/printer_impl.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -10,15 +11,7 @@
 
 #include "util/xalloc.h"
 
-/* A growing string; failed set once an allocation failed. */
-struct text {
-    char *s;
-    size_t len, cap;
-    bool failed;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void put(struct text *t, const char *fmt, ...)
+void pr_put(struct text *t, const char *fmt, ...)
 {
     va_list ap;
     if (t->failed)
@@ -61,25 +54,25 @@ static const char *branch_word(enum cmpop c)
     return words[c];
 }
 
-static void put_operand(struct text *t, const struct thread *th, const struct operand *o)
+void pr_operand(struct text *t, const struct thread *th, const struct operand *o)
 {
     if (o->is_reg)
-        put(t, "%s", th->reg_names[o->reg]);
+        pr_put(t, "%s", th->reg_names[o->reg]);
     else
-        put(t, "%" PRId64, o->value);
+        pr_put(t, "%" PRId64, o->value);
 }
 
 /* ", id[, quorum]" of a barrier, when it has them. */
 static void put_barrier_operands(struct text *t, const struct thread *th, const struct instr *in)
 {
-    put(t, " %" PRId64, in->bar_instance);
+    pr_put(t, " %" PRId64, in->bar_instance);
     if (in->has_bar_id) {
-        put(t, ", ");
-        put_operand(t, th, &in->bar_id);
+        pr_put(t, ", ");
+        pr_operand(t, th, &in->bar_id);
     }
     if (in->has_bar_quorum) {
-        put(t, ", ");
-        put_operand(t, th, &in->bar_quorum);
+        pr_put(t, ", ");
+        pr_operand(t, th, &in->bar_quorum);
     }
 }
 
@@ -89,28 +82,28 @@ static void put_common(struct text *t, const struct thread *th, const struct ins
 {
     switch (in->kind) {
     case I_BRANCH:
-        put(t, "%s ", branch_word(in->cmp));
-        put_operand(t, th, &in->a);
-        put(t, ", ");
-        put_operand(t, th, &in->b);
-        put(t, ", %s", th->label_names[in->label]);
+        pr_put(t, "%s ", branch_word(in->cmp));
+        pr_operand(t, th, &in->a);
+        pr_put(t, ", ");
+        pr_operand(t, th, &in->b);
+        pr_put(t, ", %s", th->label_names[in->label]);
         break;
     case I_GOTO:
-        put(t, "goto %s", th->label_names[in->label]);
+        pr_put(t, "goto %s", th->label_names[in->label]);
         break;
     case I_LABEL:
-        put(t, "%s:", th->label_names[in->label]);
+        pr_put(t, "%s:", th->label_names[in->label]);
         break;
     default: /* I_LOCAL */
         if (in->op == OP_EXCH) {
-            put(t, "ld %s, ", th->reg_names[in->dst]);
-            put_operand(t, th, &in->a);
+            pr_put(t, "ld %s, ", th->reg_names[in->dst]);
+            pr_operand(t, th, &in->a);
             break;
         }
-        put(t, "%s %s, ", op_word(in->op), th->reg_names[in->dst]);
-        put_operand(t, th, &in->a);
-        put(t, ", ");
-        put_operand(t, th, &in->b);
+        pr_put(t, "%s %s, ", op_word(in->op), th->reg_names[in->dst]);
+        pr_operand(t, th, &in->a);
+        pr_put(t, ", ");
+        pr_operand(t, th, &in->b);
         break;
     }
 }
@@ -119,9 +112,9 @@ static void put_common(struct text *t, const struct thread *th, const struct ins
 static void put_ptx_order(struct text *t, const struct instr *in)
 {
     if (in->mo == MO_WEAK)
-        put(t, ".weak");
+        pr_put(t, ".weak");
     else
-        put(t, ".%s.%s", mo_name(in->mo), scope_name(in->scope));
+        pr_put(t, ".%s.%s", mo_name(in->mo), scope_name(in->scope));
 }
 
 static void put_ptx_instr(struct text *t, const struct litmus *l, const struct thread *th,
@@ -132,39 +125,39 @@ static void put_ptx_instr(struct text *t, const struct litmus *l, const struct t
     const char *loc = in->loc >= 0 ? l->locs[in->loc].name : "";
     switch (in->kind) {
     case I_LOAD:
-        put(t, "%s", loads[in->proxy]);
+        pr_put(t, "%s", loads[in->proxy]);
         put_ptx_order(t, in);
-        put(t, " %s, %s", th->reg_names[in->dst], loc);
+        pr_put(t, " %s, %s", th->reg_names[in->dst], loc);
         break;
     case I_STORE:
-        put(t, "%s", stores[in->proxy]);
+        pr_put(t, "%s", stores[in->proxy]);
         put_ptx_order(t, in);
-        put(t, " %s, ", loc);
-        put_operand(t, th, &in->a);
+        pr_put(t, " %s, ", loc);
+        pr_operand(t, th, &in->a);
         break;
     case I_RMW:
-        put(t, "%s%s.%s.%s.%s ", in->proxy == PROXY_SURFACE ? "su" : "", in->dst < 0 ? "red" : "atom",
+        pr_put(t, "%s%s.%s.%s.%s ", in->proxy == PROXY_SURFACE ? "su" : "", in->dst < 0 ? "red" : "atom",
             mo_name(in->mo), scope_name(in->scope), op_word(in->op));
         if (in->dst >= 0)
-            put(t, "%s, ", th->reg_names[in->dst]);
-        put(t, "%s, ", loc);
-        put_operand(t, th, &in->a);
+            pr_put(t, "%s, ", th->reg_names[in->dst]);
+        pr_put(t, "%s, ", loc);
+        pr_operand(t, th, &in->a);
         if (in->op == OP_CAS) {
-            put(t, ", ");
-            put_operand(t, th, &in->b);
+            pr_put(t, ", ");
+            pr_operand(t, th, &in->b);
         }
         break;
     case I_FENCE:
-        put(t, "fence.%s.%s", mo_name(in->mo), scope_name(in->scope));
+        pr_put(t, "fence.%s.%s", mo_name(in->mo), scope_name(in->scope));
         break;
     case I_PROXY_FENCE:
-        put(t, "fence.proxy.%s", proxy_name(in->proxy));
+        pr_put(t, "fence.proxy.%s", proxy_name(in->proxy));
         break;
     case I_ALIAS_FENCE:
-        put(t, "fence.proxy.alias");
+        pr_put(t, "fence.proxy.alias");
         break;
     case I_BARRIER:
-        put(t, "bar.cta.%s", in->arrive ? "arrive" : "sync");
+        pr_put(t, "bar.cta.%s", in->arrive ? "arrive" : "sync");
         put_barrier_operands(t, th, in);
         break;
     default:
@@ -177,11 +170,11 @@ static void put_ptx_instr(struct text *t, const struct litmus *l, const struct t
 static void put_vk_order(struct text *t, enum mo mo)
 {
     if (mo == MO_ACQUIRE)
-        put(t, ".acq");
+        pr_put(t, ".acq");
     else if (mo == MO_RELEASE)
-        put(t, ".rel");
+        pr_put(t, ".rel");
     else if (mo == MO_ACQ_REL)
-        put(t, ".acq_rel");
+        pr_put(t, ".acq_rel");
 }
 
 /* ".semsc<k>...[.semav][.semvis]". */
@@ -189,29 +182,29 @@ static void put_vk_semantics(struct text *t, const struct instr *in)
 {
     for (int k = 0; k < 4; k++)
         if (in->semsc & (1u << k))
-            put(t, ".semsc%d", k);
+            pr_put(t, ".semsc%d", k);
     if (in->vk_flags & VK_SEMAV)
-        put(t, ".semav");
+        pr_put(t, ".semav");
     if (in->vk_flags & VK_SEMVIS)
-        put(t, ".semvis");
+        pr_put(t, ".semvis");
 }
 
 /* An atomic load or store, or a plain one with its .nonpriv/.av/.vis. */
 static void put_vk_access(struct text *t, const struct instr *in, bool is_load)
 {
-    put(t, "%s", is_load ? "ld" : "st");
+    pr_put(t, "%s", is_load ? "ld" : "st");
     if (in->vk_flags & VK_ATOMIC) {
-        put(t, ".atom");
+        pr_put(t, ".atom");
         put_vk_order(t, in->mo);
-        put(t, ".%s.sc%d", scope_name(in->scope), in->storage_class);
+        pr_put(t, ".%s.sc%d", scope_name(in->scope), in->storage_class);
         put_vk_semantics(t, in);
         return;
     }
     if (in->vk_flags & (is_load ? VK_VIS : VK_AV))
-        put(t, ".%s.%s", is_load ? "vis" : "av", scope_name(in->scope));
+        pr_put(t, ".%s.%s", is_load ? "vis" : "av", scope_name(in->scope));
     else if (in->vk_flags & VK_NONPRIV)
-        put(t, ".nonpriv");
-    put(t, ".sc%d", in->storage_class);
+        pr_put(t, ".nonpriv");
+    pr_put(t, ".sc%d", in->storage_class);
 }
 
 static void put_vk_instr(struct text *t, const struct litmus *l, const struct thread *th,
@@ -221,37 +214,37 @@ static void put_vk_instr(struct text *t, const struct litmus *l, const struct th
     switch (in->kind) {
     case I_LOAD:
         put_vk_access(t, in, true);
-        put(t, " %s, %s", th->reg_names[in->dst], loc);
+        pr_put(t, " %s, %s", th->reg_names[in->dst], loc);
         break;
     case I_STORE:
         put_vk_access(t, in, false);
-        put(t, " %s, ", loc);
-        put_operand(t, th, &in->a);
+        pr_put(t, " %s, ", loc);
+        pr_operand(t, th, &in->a);
         break;
     case I_RMW:
-        put(t, "rmw.atom");
+        pr_put(t, "rmw.atom");
         put_vk_order(t, in->mo);
-        put(t, ".%s.sc%d", scope_name(in->scope), in->storage_class);
+        pr_put(t, ".%s.sc%d", scope_name(in->scope), in->storage_class);
         put_vk_semantics(t, in);
         if (in->op != OP_EXCH)
-            put(t, ".%s", op_word(in->op));
-        put(t, " %s, %s, ", th->reg_names[in->dst], loc);
-        put_operand(t, th, &in->a);
+            pr_put(t, ".%s", op_word(in->op));
+        pr_put(t, " %s, %s, ", th->reg_names[in->dst], loc);
+        pr_operand(t, th, &in->a);
         break;
     case I_FENCE:
     case I_BARRIER:
-        put(t, "%s", in->kind == I_FENCE ? "membar" : "cbar");
+        pr_put(t, "%s", in->kind == I_FENCE ? "membar" : "cbar");
         put_vk_order(t, in->mo);
-        put(t, ".%s", scope_name(in->scope));
+        pr_put(t, ".%s", scope_name(in->scope));
         put_vk_semantics(t, in);
         if (in->kind == I_BARRIER)
             put_barrier_operands(t, th, in);
         break;
     case I_AVDEVICE:
-        put(t, "avdevice");
+        pr_put(t, "avdevice");
         break;
     case I_VISDEVICE:
-        put(t, "visdevice");
+        pr_put(t, "visdevice");
         break;
     default:
         put_common(t, th, in);
@@ -265,11 +258,19 @@ static void put_vk_instr(struct text *t, const struct litmus *l, const struct th
 static void put_value(struct text *t, const struct litmus *l, const struct avalue *v)
 {
     if (v->kind == AV_CONST)
-        put(t, "%" PRId64, v->value);
+        pr_put(t, "%" PRId64, v->value);
     else if (v->kind == AV_REG)
-        put(t, "P%d:%s", l->threads[v->thread].id, l->threads[v->thread].reg_names[v->reg]);
+        pr_put(t, "P%d:%s", l->threads[v->thread].id, l->threads[v->thread].reg_names[v->reg]);
     else
-        put(t, "%s", l->locs[v->loc].name);
+        pr_location(t, l, v->loc);
+}
+
+void pr_location(struct text *t, const struct litmus *l, int loc)
+{
+    if (l->dialect == DIALECT_OPENCL)
+        pr_opencl_location(t, l, loc);
+    else
+        pr_put(t, "%s", l->locs[loc].name);
 }
 
 /* Binding strength: or 1, and 2, a negation or comparison 3. */
@@ -285,9 +286,9 @@ static void put_operand_assertion(struct text *t, const struct litmus *l, const 
                                   int at_least)
 {
     bool parens = strength(a) < at_least;
-    put(t, "%s", parens ? "(" : "");
+    pr_put(t, "%s", parens ? "(" : "");
     put_assertion(t, l, a);
-    put(t, "%s", parens ? ")" : "");
+    pr_put(t, "%s", parens ? ")" : "");
 }
 
 static void put_assertion(struct text *t, const struct litmus *l, const struct assertion *a)
@@ -295,10 +296,10 @@ static void put_assertion(struct text *t, const struct litmus *l, const struct a
     static const char *const cmps[] = { "==", "!=", ">=", "<=", ">", "<" };
     switch (a->kind) {
     case A_TRUE:             /* the parser never makes one; an equivalent */
-        put(t, "0 == 0");
+        pr_put(t, "0 == 0");
         break;
     case A_NOT:
-        put(t, "~");
+        pr_put(t, "~");
         put_operand_assertion(t, l, a->lhs, 3);
         break;
     case A_AND:
@@ -311,7 +312,7 @@ static void put_assertion(struct text *t, const struct litmus *l, const struct a
         }
         assertion_chain(a, ops);     /* in a loop: a chain may be any length */
         for (int i = 0; i < n; i++) {
-            put(t, "%s", i == 0 ? "" : a->kind == A_AND ? " /\\ " : " \\/ ");
+            pr_put(t, "%s", i == 0 ? "" : a->kind == A_AND ? " /\\ " : " \\/ ");
             put_operand_assertion(t, l, ops[i], strength(a) + (i > 0));
         }
         free(ops);
@@ -319,7 +320,7 @@ static void put_assertion(struct text *t, const struct litmus *l, const struct a
     }
     case A_CMP:
         put_value(t, l, &a->a);
-        put(t, " %s ", cmps[a->cmp]);
+        pr_put(t, " %s ", cmps[a->cmp]);
         put_value(t, l, &a->b);
         break;
     }
@@ -330,29 +331,29 @@ static void put_assertion(struct text *t, const struct litmus *l, const struct a
 
 static void put_initial_state(struct text *t, const struct litmus *l)
 {
-    put(t, "{\n");
+    pr_put(t, "{\n");
     for (int i = 0; i < l->nlocs; i++) {
         const struct location *loc = &l->locs[i];
         if (loc->alias_of < 0)
-            put(t, "%s=%" PRId64 ";\n", loc->name, loc->init);
+            pr_put(t, "%s=%" PRId64 ";\n", loc->name, loc->init);
         else if (loc->alias_proxy != PROXY_GENERIC)
-            put(t, "%s @ %s aliases %s;\n", loc->name, proxy_name(loc->alias_proxy),
+            pr_put(t, "%s @ %s aliases %s;\n", loc->name, proxy_name(loc->alias_proxy),
                 l->locs[loc->alias_of].name);
         else
-            put(t, "%s aliases %s;\n", loc->name, l->locs[loc->alias_of].name);
+            pr_put(t, "%s aliases %s;\n", loc->name, l->locs[loc->alias_of].name);
     }
     for (int i = 0; i < l->nthreads; i++) {
         const struct thread *th = &l->threads[i];
         for (int r = 0; r < th->nregs; r++)
             if (th->reg_has_init[r])
-                put(t, "P%d:%s=%" PRId64 ";\n", th->id, th->reg_names[r], th->reg_init[r]);
+                pr_put(t, "P%d:%s=%" PRId64 ";\n", th->id, th->reg_names[r], th->reg_init[r]);
     }
-    put(t, "}\n");
+    pr_put(t, "}\n");
     if (l->nssw > 0) {
-        put(t, "{\n");
+        pr_put(t, "{\n");
         for (int i = 0; i < l->nssw; i++)
-            put(t, "ssw P%d P%d;\n", l->threads[l->ssw[i].from].id, l->threads[l->ssw[i].to].id);
-        put(t, "}\n");
+            pr_put(t, "ssw P%d P%d;\n", l->threads[l->ssw[i].from].id, l->threads[l->ssw[i].to].id);
+        pr_put(t, "}\n");
     }
 }
 
@@ -370,9 +371,9 @@ static char **program_cells(const struct litmus *l, int nrows, bool *failed)
         const struct thread *th = &l->threads[c];
         struct text cell = { 0 };
         if (l->dialect == DIALECT_PTX)
-            put(&cell, "P%d@cta %d,gpu %d", th->id, th->scope_id[0], th->scope_id[1]);
+            pr_put(&cell, "P%d@cta %d,gpu %d", th->id, th->scope_id[0], th->scope_id[1]);
         else
-            put(&cell, "P%d@sg %d, wg %d, qf %d", th->id, th->scope_id[0], th->scope_id[1], th->scope_id[2]);
+            pr_put(&cell, "P%d@sg %d, wg %d, qf %d", th->id, th->scope_id[0], th->scope_id[1], th->scope_id[2]);
         cells[c] = cell.s;
         *failed |= cell.failed;
         for (int i = 0; i < th->ninstrs && !*failed; i++) {
@@ -403,9 +404,9 @@ static void put_program(struct text *t, const struct litmus *l)
     for (int r = 0; !t->failed && r <= nrows; r++) {
         for (int c = 0; c < ncols; c++) {
             const char *s = cells[(size_t)r * (size_t)ncols + (size_t)c];
-            put(t, "%s %-*s ", c ? "|" : "", (int)width[c], s ? s : "");
+            pr_put(t, "%s %-*s ", c ? "|" : "", (int)width[c], s ? s : "");
         }
-        put(t, ";\n");
+        pr_put(t, ";\n");
     }
     if (cells)
         for (size_t i = 0; i < (size_t)(nrows + 1) * (size_t)ncols; i++)
@@ -414,26 +415,26 @@ static void put_program(struct text *t, const struct litmus *l)
     free(width);
 }
 
-static void put_tail(struct text *t, const struct litmus *l)
+void pr_tail(struct text *t, const struct litmus *l)
 {
     static const char *const quants[] = { "", "exists", "~exists", "forall" };
     if (l->has_locations) {
-        put(t, "locations [");
+        pr_put(t, "locations [");
         for (int i = 0; i < l->nobserved; i++) {
             put_value(t, l, &l->observed[i]);
-            put(t, ";%s", i + 1 < l->nobserved ? " " : "");
+            pr_put(t, ";%s", i + 1 < l->nobserved ? " " : "");
         }
-        put(t, "]\n");
+        pr_put(t, "]\n");
     }
     if (l->filter) {
-        put(t, "filter (");
+        pr_put(t, "filter (");
         put_assertion(t, l, l->filter);
-        put(t, ")\n");
+        pr_put(t, ")\n");
     }
     if (l->quant != Q_NONE) {
-        put(t, "%s (", quants[l->quant]);
+        pr_put(t, "%s (", quants[l->quant]);
         put_assertion(t, l, l->assertion);
-        put(t, ")\n");
+        pr_put(t, ")\n");
     }
 }
 
@@ -442,6 +443,8 @@ char *litmus_print_instr(const struct litmus *l, const struct thread *th, const 
     struct text t = { 0 };
     if (l->dialect == DIALECT_PTX)
         put_ptx_instr(&t, l, th, in);
+    else if (l->dialect == DIALECT_OPENCL)
+        pr_opencl_instr(&t, l, th, in);
     else
         put_vk_instr(&t, l, th, in);
     if (t.failed) {
@@ -454,12 +457,17 @@ char *litmus_print_instr(const struct litmus *l, const struct thread *th, const 
 char *litmus_print(const struct litmus *l)
 {
     struct text t = { 0 };
-    put(&t, "%s %s\n", l->dialect == DIALECT_PTX ? "PTX" : "VULKAN", l->name ? l->name : "");
+    static const char *const headers[] = { "PTX", "VULKAN", "OPENCL" };
+    pr_put(&t, "%s %s\n", headers[l->dialect], l->name ? l->name : "");
     if (l->doc)
-        put(&t, "%s\n", l->doc);
-    put_initial_state(&t, l);
-    put_program(&t, l);
-    put_tail(&t, l);
+        pr_put(&t, "%s\n", l->doc);
+    if (l->dialect == DIALECT_OPENCL) {
+        pr_opencl_program(&t, l);
+    } else {
+        put_initial_state(&t, l);
+        put_program(&t, l);
+    }
+    pr_tail(&t, l);
     if (t.failed) {
         free(t.s);
         return NULL;

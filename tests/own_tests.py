@@ -227,12 +227,13 @@ def ast_dump():
 
 def printer_round_trip():
     """The printer (build/litmus_roundtrip): every own test and, when
-    present, every corpus file parses, prints, parses back to an equal AST
-    and prints again to the same text."""
+    present, every corpus file (the OpenCL suite's too) parses, prints,
+    parses back to an equal AST and prints again to the same text."""
     tool = BUILD / "litmus_roundtrip"
     sets = [("own", sorted(str(f) for f in (ROOT / "tests").rglob("*.litmus")))]
     if corpus_present():
         sets.append(("corpus", sorted(str(f) for f in (CORPUS / "litmus").rglob("*.litmus"))))
+        sets.append(("corpus", sorted(str(f) for f in (CORPUS / "extra" / "litmus" / "OPENCL").rglob("*.litmus"))))
     else:
         print(corpus_missing_note("printer round trip over the corpus"))
     for what, files in sets:

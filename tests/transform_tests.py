@@ -98,6 +98,7 @@ def minimize():
         if ok:
             with tempfile.TemporaryDirectory() as tmp:
                 out = pathlib.Path(tmp) / name
+                out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_text(d["program"])
                 p = subprocess.run([str(BUILD / "litmus_roundtrip"), "--same", str(out), minimal],
                                    cwd=TRANSFORM, capture_output=True, text=True, timeout=60)

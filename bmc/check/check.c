@@ -258,10 +258,14 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
         r->verdict = sat_recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
     } else {
         r->verdict = V_PASS;
-        bool has_flag = false;   /* a model whose every flag --no-axiom switched off */
-        for (int i = 0; i < s->m.naxioms; i++)
+        bool has_flag = false, flag_on = false;   /* flags of the model; one not switched off by --no-axiom */
+        for (int i = 0; i < s->m.naxioms; i++) {
             has_flag |= s->m.axioms[i].kind == AX_FLAG;
-        snprintf(r->reason, sizeof r->reason, "%s", raised != LIT_FALSE ? "no consistent execution raises a flag"
+            flag_on |= s->m.axioms[i].kind == AX_FLAG
+                       && !axiom_disabled(s->m.axioms[i].name, s->o->disabled, s->o->ndisabled);
+        }
+        snprintf(r->reason, sizeof r->reason, "%s", raised != LIT_FALSE || flag_on
+                 ? "no consistent execution raises a flag"
                  : has_flag ? "every flag of the model is switched off by --no-axiom" : "the model flags nothing");
         bool cut = sat_cut_at_bound(s);
         unknown_when_cut(s, cut, r);

@@ -1,4 +1,5 @@
-/* Compilation mappings from OpenCL to PTX: NVIDIA's Atomics ABI (the
+/* Compilation mappings of OpenCL tests (the Vulkan ones in map_vulkan.c)
+ * and those to PTX: NVIDIA's Atomics ABI (the
  * mapping of scoped C++ atomics to PTX of Lustig et al., ASPLOS'19, as
  * libcu++ emits it), its second seq_cst load, and two deliberately wrong
  * mappings that the refinement check must catch.
@@ -27,16 +28,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/compare/map_impl.h"
 #include "util/xalloc.h"
 #include "litmus/printer.h"
 
 enum map_kind { MAP_PTX, MAP_PTX_SC_RELAXED, MAP_PTX_SC_RELEASE, MAP_PTX_NO_SC_FENCE, MAP_PTX_RELAXED_ACQUIRE,
-                MAP_COUNT };
+                MAP_VULKAN, MAP_VULKAN_RELAXED_RELEASE, MAP_VULKAN_PRIVATE, MAP_COUNT };
 
 static const char *const names[MAP_COUNT] = { "ptx", "ptx-sc-relaxed", "ptx-sc-release", "ptx-no-sc-fence",
-                                              "ptx-relaxed-acquire" };
+                                              "ptx-relaxed-acquire", "vulkan", "vulkan-relaxed-release",
+                                              "vulkan-private" };
 
-const char map_names[] = "ptx ptx-sc-relaxed ptx-sc-release ptx-no-sc-fence ptx-relaxed-acquire";
+const char map_names[] = "ptx ptx-sc-relaxed ptx-sc-release ptx-no-sc-fence ptx-relaxed-acquire vulkan "
+                         "vulkan-relaxed-release vulkan-private";
 
 /* The mapping called name, MAP_COUNT when none. */
 static enum map_kind kind_of(const char *name)
@@ -52,10 +56,15 @@ bool map_known(const char *name)
     return kind_of(name) != MAP_COUNT;
 }
 
+/* True when mapping k compiles to Vulkan. */
+static bool to_vulkan(enum map_kind k)
+{
+    return k >= MAP_VULKAN && k < MAP_COUNT;
+}
+
 const char *map_target_model(const char *name)
 {
-    (void)name;   /* every mapping compiles to PTX */
-    return "ptx-v7.5";
+    return to_vulkan(kind_of(name)) ? "vulkan" : "ptx-v7.5";
 }
 
 /* The PTX scope of an OpenCL scope. */
@@ -68,14 +77,7 @@ static enum scope ptx_scope(enum scope s)
     }
 }
 
-/* The target thread being written. */
-struct out {
-    struct thread *th;
-    int cap;
-};
-
-/* Appends in to the target thread (its text set later). */
-static void put(struct out *o, const struct instr *in)
+void map_put(struct map_out *o, const struct instr *in)
 {
     XGROW(o->th->instrs, o->cap, o->th->ninstrs + 1);
     o->th->instrs[o->th->ninstrs] = *in;
@@ -84,7 +86,7 @@ static void put(struct out *o, const struct instr *in)
 }
 
 /* Appends a fence of order mo at scope s, at in's place. */
-static void fence(struct out *o, const struct instr *in, enum mo mo, enum scope s)
+static void fence(struct map_out *o, const struct instr *in, enum mo mo, enum scope s)
 {
     struct instr f = *in;
     f.kind = I_FENCE;
@@ -93,11 +95,11 @@ static void fence(struct out *o, const struct instr *in, enum mo mo, enum scope 
     f.dst = f.loc = -1;
     f.a = f.b = (struct operand){ false, 0, 0 };
     f.cl_flags = 0;
-    put(o, &f);
+    map_put(o, &f);
 }
 
 /* Appends the mapped sequence of source instruction in. */
-static void map_instr(struct out *o, enum map_kind k, const struct instr *src)
+static void map_instr(struct map_out *o, enum map_kind k, const struct instr *src)
 {
     struct instr in = *src;
     enum scope s = ptx_scope(src->scope);
@@ -107,7 +109,7 @@ static void map_instr(struct out *o, enum map_kind k, const struct instr *src)
     case I_LOAD: case I_STORE:
         if (src->mo == MO_WEAK) {
             in.scope = SCOPE_NONE;
-            put(o, &in);
+            map_put(o, &in);
             return;
         }
         in.scope = s;
@@ -119,7 +121,7 @@ static void map_instr(struct out *o, enum map_kind k, const struct instr *src)
             in.mo = MO_RELEASE;
         if (src->kind == I_LOAD && src->mo == MO_ACQUIRE && k == MAP_PTX_RELAXED_ACQUIRE)
             in.mo = MO_RELAXED;
-        put(o, &in);
+        map_put(o, &in);
         if (src->kind == I_LOAD && src->mo == MO_SC && k == MAP_PTX_SC_RELAXED)
             fence(o, src, MO_ACQ_REL, s);
         return;
@@ -130,7 +132,7 @@ static void map_instr(struct out *o, enum map_kind k, const struct instr *src)
             fence(o, src, MO_SC, s);
             in.mo = MO_ACQ_REL;
         }
-        put(o, &in);
+        map_put(o, &in);
         return;
     case I_FENCE:
         if (src->mo == MO_SC)
@@ -141,10 +143,10 @@ static void map_instr(struct out *o, enum map_kind k, const struct instr *src)
     case I_BARRIER:
         in.scope = SCOPE_CTA;
         in.mo = MO_NONE;
-        put(o, &in);
+        map_put(o, &in);
         return;
     default:
-        put(o, &in);
+        map_put(o, &in);
         return;
     }
 }
@@ -163,9 +165,15 @@ static void map_thread(const struct litmus *src, int t, enum map_kind k, struct 
 {
     const struct thread *a = &src->threads[t];
     th->id = a->id;
-    th->scope_id[0] = a->scope_id[1];   /* cta: the work-group */
-    th->scope_id[1] = a->scope_id[2];   /* gpu: the device */
-    th->scope_id[2] = -1;
+    if (to_vulkan(k)) {
+        th->scope_id[0] = t;                /* sg: each work-item its own */
+        th->scope_id[1] = a->scope_id[1];   /* wg: the work-group */
+        th->scope_id[2] = a->scope_id[2];   /* qf: the device */
+    } else {
+        th->scope_id[0] = a->scope_id[1];   /* cta: the work-group */
+        th->scope_id[1] = a->scope_id[2];   /* gpu: the device */
+        th->scope_id[2] = -1;
+    }
     th->nregs = a->nregs;
     th->reg_names = copy_strings(a->reg_names, a->nregs);
     th->reg_has_init = xcalloc((size_t)a->nregs + 1, sizeof *th->reg_has_init);
@@ -174,9 +182,13 @@ static void map_thread(const struct litmus *src, int t, enum map_kind k, struct 
     memcpy(th->reg_init, a->reg_init, (size_t)a->nregs * sizeof *a->reg_init);
     th->nlabels = a->nlabels;
     th->label_names = copy_strings(a->label_names, a->nlabels);
-    struct out o = { th, 0 };
+    struct map_out o = { th, 0 };
     for (int i = 0; i < a->ninstrs; i++)
-        map_instr(&o, k, &a->instrs[i]);
+        if (to_vulkan(k))
+            map_vulkan_instr(&o, src, k == MAP_VULKAN ? VKMAP_SOUND : k == MAP_VULKAN_PRIVATE ? VKMAP_PRIVATE
+                                                                       : VKMAP_RELAXED_RELEASE, &a->instrs[i]);
+        else
+            map_instr(&o, k, &a->instrs[i]);
 }
 
 struct litmus *map_compile(const struct litmus *src, const char *name, char *err, size_t len)
@@ -197,7 +209,7 @@ struct litmus *map_compile(const struct litmus *src, const char *name, char *err
     struct litmus *l = xcalloc(1, sizeof *l);
     l->path = xstrdup(src->path ? src->path : "");
     l->name = xstrdup(src->name ? src->name : "");
-    l->dialect = DIALECT_PTX;
+    l->dialect = to_vulkan(k) ? DIALECT_VULKAN : DIALECT_PTX;
     l->nlocs = src->nlocs;
     l->locs = xcalloc((size_t)src->nlocs + 1, sizeof *l->locs);
     for (int i = 0; i < src->nlocs; i++)

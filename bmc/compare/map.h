@@ -1,6 +1,7 @@
-/* Compilation mappings: an OpenCL test compiled to PTX as a compiler
- * would (NVIDIA's Atomics ABI), for checking that the compiled program
- * under ptx-v7.5 adds no outcome to the source under opencl. */
+/* Compilation mappings: an OpenCL test compiled to PTX (NVIDIA's Atomics
+ * ABI) or to Vulkan (clspv's SPIR-V under the Vulkan memory model) as a
+ * compiler would, for checking that the compiled program under ptx-v7.5
+ * or vulkan adds no outcome to the source under opencl. */
 #ifndef GPUBMC_MAP_H
 #define GPUBMC_MAP_H
 
@@ -19,7 +20,9 @@ bool map_known(const char *name);
 const char *map_target_model(const char *name);
 
 /* src (an OpenCL test) compiled by mapping name: the same threads,
- * placements (work-group as CTA, device as GPU), registers (by name),
+ * placements (PTX: work-group as CTA, device as GPU; Vulkan: each
+ * work-item its own subgroup, work-group as workgroup, device as queue
+ * family), registers (by name),
  * locations and initial values, each instruction replaced by its mapped
  * sequence; no condition.  NULL with err filled when src is no OpenCL test
  * or has a filter. */

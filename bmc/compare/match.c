@@ -140,18 +140,22 @@ struct avalue *match_source_observables(const struct litmus *src, const char *ob
 
 /* Whether thread a of src and thread b of tgt are placed alike: the same
  * scope ids, or, for an OpenCL source and a PTX target (its compilation),
- * the work-group as the CTA and the device as the GPU. */
+ * the work-group as the CTA and the device as the GPU, and for a Vulkan
+ * target the work-group as the workgroup and the device as the queue
+ * family (subgroups as they come). */
 static bool same_place(const struct litmus *src, const struct thread *a, const struct litmus *tgt,
                        const struct thread *b)
 {
     if (src->dialect == DIALECT_OPENCL && tgt->dialect == DIALECT_PTX)
         return a->scope_id[1] == b->scope_id[0] && a->scope_id[2] == b->scope_id[1];
+    if (src->dialect == DIALECT_OPENCL && tgt->dialect == DIALECT_VULKAN)
+        return a->scope_id[1] == b->scope_id[1] && a->scope_id[2] == b->scope_id[2];
     return memcmp(a->scope_id, b->scope_id, sizeof b->scope_id) == 0;
 }
 
 bool match_threads(const struct litmus *src, const struct litmus *tgt, char *err, size_t len)
 {
-    bool compiled = src->dialect == DIALECT_OPENCL && tgt->dialect == DIALECT_PTX;
+    bool compiled = src->dialect == DIALECT_OPENCL && tgt->dialect != DIALECT_OPENCL;
     if (src->dialect != tgt->dialect && !compiled) {
         snprintf(err, len, "the source is a %s test and the target a %s test", dialect_name(src->dialect),
                  dialect_name(tgt->dialect));

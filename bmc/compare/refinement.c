@@ -376,10 +376,8 @@ void check_refinement(const char *src_path, const char *tgt_path, const struct c
     check_end(&src, r);
 }
 
-/* Whether p has a race under md (a flag of cat_spec raised); false with
- * r an ERROR when that check errs. */
-static bool source_races(const struct program *p, const struct model_desc *md, const struct check_opts *o,
-                         struct check_result *r, bool *racy)
+int refinement_races(const struct program *p, const struct model_desc *md, const struct check_opts *o,
+                     char *why, size_t len)
 {
     struct check_opts race = *o;
     struct check_result own;
@@ -387,16 +385,27 @@ static bool source_races(const struct program *p, const struct model_desc *md, c
     race.property = P_CAT_SPEC;
     race.want_witness = false;
     check_program(p, md, &race, &own);
-    *racy = own.verdict == V_FAIL;
-    if (own.verdict == V_ERROR || own.verdict == V_UNKNOWN)
-        say(r, "the source's race check: %s", own.reason);
-    else if (*racy)
-        say(r, "vacuously: the source has a race (%s), whose outcomes OpenCL leaves undefined", own.reason);
+    snprintf(why, len, "%s", own.reason);
     cJSON_Delete(own.witness);
     cJSON_Delete(own.details);
     cJSON_Delete(own.explanation);
     cJSON_Delete(own.outcomes);
-    return own.verdict == V_PASS || own.verdict == V_FAIL;
+    return own.verdict == V_FAIL ? 1 : own.verdict == V_PASS ? 0 : -1;
+}
+
+/* Whether p has a race under md (a flag of cat_spec raised); false with
+ * r an ERROR when that check errs. */
+static bool source_races(const struct program *p, const struct model_desc *md, const struct check_opts *o,
+                         struct check_result *r, bool *racy)
+{
+    char why[sizeof r->reason];
+    int races = refinement_races(p, md, o, why, sizeof why);
+    *racy = races == 1;
+    if (races < 0)
+        say(r, "the source's race check: %s", why);
+    else if (*racy)
+        say(r, "vacuously: the source has a race (%s), whose outcomes OpenCL leaves undefined", why);
+    return races >= 0;
 }
 
 void check_mapping(const char *path, const char *map, const struct check_opts *o, struct check_result *r)

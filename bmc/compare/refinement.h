@@ -69,4 +69,9 @@ void check_mapping(const char *path, const char *map, const struct check_opts *o
  * verbose, each site's reads under it). */
 void refinement_print(FILE *f, const cJSON *details, bool verbose);
 
+/* Whether p races under md (a flag of cat_spec raised): 1, 0, or -1 when
+ * the check decides nothing; why gets its reason. */
+int refinement_races(const struct program *p, const struct model_desc *md, const struct check_opts *o,
+                     char *why, size_t len);
+
 #endif

@@ -105,8 +105,9 @@ static const struct option_spec options[O_COUNT] = {
     [O_SOURCE] = { "--source", NULL, "SRC", "check that each file adds no outcome to SRC\n"
                    "(termination: no hang; cat_spec: no race)" },
     [O_MAP] = { "--map", NULL, "MAPPING", "compile each OpenCL file to PTX (ptx, ptx-sc-relaxed,\n"
-                "ptx-sc-release; wrong on purpose: ptx-no-sc-fence,\nptx-relaxed-acquire)\n"
-                "and check that it adds no outcome under ptx-v7.5" },
+                "ptx-sc-release; wrong on purpose: ptx-no-sc-fence,\nptx-relaxed-acquire) or Vulkan (vulkan; "
+                "wrong on\npurpose: vulkan-relaxed-release, vulkan-private)\n"
+                "and check that it adds no outcome under ptx-v7.5\nor vulkan" },
     [O_TRANSFORM] = { "--transform", NULL, "NAME[@LINE]", "rewrite each file at each site (on LINE) and check\n"
                       "that it adds no outcome: hoist-acquire, remove-spin,\nweaken-order, narrow-scope, "
                       "drop-fence,\ndrop-barrier-semantics or reorder" },
@@ -458,8 +459,8 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
     case O_SOURCE: return set_kind(cli, JOB_SOURCE, "--source") || (cli->spec.source = v, 0);
     case O_MAP:
         if (!map_known(v))
-            return usage_error("--map needs a mapping (ptx, ptx-sc-relaxed, ptx-sc-release, ptx-no-sc-fence "
-                               "or ptx-relaxed-acquire), not '%s'", v);
+            return usage_error("--map needs a mapping (ptx, ptx-sc-relaxed, ptx-sc-release, ptx-no-sc-fence, "
+                               "ptx-relaxed-acquire, vulkan, vulkan-relaxed-release or vulkan-private), not '%s'", v);
         return set_kind(cli, JOB_MAP, "--map") || (cli->spec.map = v, 0);
     case O_TRANSFORM: {
         char err[256];

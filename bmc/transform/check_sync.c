@@ -216,6 +216,15 @@ static void recheck_minimum(struct origin *g, const struct litmus *final, struct
     if (ref.verdict == V_PASS && own_old.verdict == own_new.verdict) {
         r->verdict = V_PASS;
         cJSON_AddStringToObject(r->details, "recheck", ref.reason);
+    } else if (ref.verdict == V_UNKNOWN) {
+        r->verdict = V_UNKNOWN;
+        snprintf(r->reason, sizeof r->reason, "the re-check of the weakest program decides nothing: %.300s", ref.reason);
+    } else if (ref.verdict == V_PASS && g->lit->dialect == DIALECT_OPENCL) {
+        r->verdict = V_UNKNOWN;      /* in OpenCL a weakening may also take outcomes away */
+        snprintf(r->reason, sizeof r->reason, "the weakest program adds no outcome but loses one (its verdict is %s, "
+                 "originally %s): in opencl a non-atomic read sees only the writes that happen before it "
+                 "(O-NaRfG), so weaker synchronisation can hide a value", verdict_name(own_new.verdict),
+                 verdict_name(own_old.verdict));
     } else {
         snprintf(r->reason, sizeof r->reason, "internal error: the re-check of the weakest program disagrees "
                  "(refinement %s: %.150s; verdict %s, originally %s)", verdict_name(ref.verdict), ref.reason,

@@ -22,27 +22,37 @@ static struct instr fence(enum mo mo, enum scope s)
 
 /* True when in acquires: an acquire (or acq_rel) read or RMW, or a fence
  * that orders later reads (PTX fence.acq_rel and fence.sc, Vulkan
- * membar.acq and membar.acq_rel). */
+ * membar.acq and membar.acq_rel, OpenCL acquire, acq_rel and seq_cst
+ * fences). */
 static bool acquires(enum dialect d, const struct instr *in)
 {
     switch (in->kind) {
     case I_LOAD: case I_RMW:
         return in->mo == MO_ACQUIRE || in->mo == MO_ACQ_REL;
     case I_FENCE:
-        return d == DIALECT_PTX || in->mo == MO_ACQUIRE || in->mo == MO_ACQ_REL;
+        return d == DIALECT_PTX || in->mo == MO_ACQUIRE || in->mo == MO_ACQ_REL
+            || (d == DIALECT_OPENCL && in->mo == MO_SC);
     default:
         return false;
     }
 }
 
-/* Splits an acquire read in into the read without its acquire (*read) and
- * the fence that carries it (*f). */
-static void split_acquire(enum dialect d, const struct instr *in, struct instr *read, struct instr *f)
+/* Splits an acquire read in (of test l) into the read without its
+ * acquire (*read) and the fence that carries it (*f): an OpenCL fence's
+ * flags are the location's address spaces (both when it has none). */
+static void split_acquire(const struct litmus *l, const struct instr *in, struct instr *read, struct instr *f)
 {
+    enum dialect d = l->dialect;
     *read = *in;
     read->mo = in->mo == MO_ACQ_REL ? MO_RELEASE : MO_RELAXED;
     if (d == DIALECT_PTX) {
         *f = fence(MO_ACQ_REL, in->scope);
+        return;
+    }
+    if (d == DIALECT_OPENCL) {
+        *f = fence(MO_ACQUIRE, in->scope);
+        f->cl_flags = l->locs[in->loc].cl_tags & (CL_GLOBAL | CL_LOCAL);
+        f->cl_flags = f->cl_flags ? f->cl_flags : CL_GLOBAL | CL_LOCAL;
         return;
     }
     *f = fence(MO_ACQUIRE, in->scope);
@@ -73,7 +83,7 @@ static bool hoist(const struct litmus *l, int t, int k, int exit_at, struct vari
         snprintf(change, sizeof change, "%s moved after the loop", was);
     } else {
         struct instr read, f;
-        split_acquire(l->dialect, in, &read, &f);
+        split_acquire(l, in, &read, &f);
         edit_insert(ct, exit_at, &f);
         read.text = ct->instrs[k].text;
         ct->instrs[k] = read;

@@ -12,12 +12,9 @@ bool origin_begin(struct origin *g, const char *path, const struct check_opts *o
     if (!check_begin(path, o, &g->prog, r))
         return false;
     g->lit = g->prog.lit;
-    if (g->lit->dialect == DIALECT_OPENCL) {   /* rewrites go through the printer, which writes PTX and Vulkan */
-        r->verdict = V_ERROR;
-        snprintf(r->reason, sizeof r->reason, "%s: error: transformations and synchronisation searches do not "
-                 "rewrite OpenCL tests (--source compares two of them)", path);
-        return false;
-    }
+    char why[sizeof r->reason];
+    g->race_free = g->lit->dialect == DIALECT_OPENCL && o->property == P_PROGRAM_SPEC
+                   && refinement_races(g->prog.p, g->prog.md, o, why, sizeof why) == 0;
     g->src_ready = refinement_source_init(&g->src, g->prog.p, g->prog.md, o, r);
     return g->src_ready;
 }
@@ -42,6 +39,11 @@ void origin_check(struct origin *g, const struct litmus *target, struct check_re
         return;
     }
     refinement_check(&g->src, t, r);
+    char why[sizeof r->reason];
+    if (g->race_free && r->verdict == V_PASS && refinement_races(t, g->prog.md, g->o, why, sizeof why) == 1) {
+        r->verdict = V_FAIL;
+        snprintf(r->reason, sizeof r->reason, "the target can race where the source cannot: %.300s", why);
+    }
     if (!g->engine[0])
         snprintf(g->engine, sizeof g->engine, "%s", r->engine);
     program_free(t);

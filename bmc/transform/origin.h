@@ -15,6 +15,8 @@ struct origin {
     struct refinement_source src;
     bool src_ready;
     char engine[8];              /* what decided the first variant's check */
+    bool race_free;              /* OpenCL, outcomes: the original cannot race, so
+                                    a rewrite that can adds behaviour */
 };
 
 /* Begins a check of the file at path under o (check_begin) and prepares
@@ -25,7 +27,9 @@ bool origin_begin(struct origin *g, const char *path, const struct check_opts *o
  * variants). */
 void origin_end(struct origin *g, struct check_result *r);
 
-/* Checks one rewritten program against the original into r (from scratch). */
+/* Checks one rewritten program against the original into r (from
+ * scratch); for a race-free OpenCL original, a rewrite that can race
+ * adds behaviour (OpenCL leaves its outcomes undefined). */
 void origin_check(struct origin *g, const struct litmus *target, struct check_result *r);
 
 /* The JSON entry of a variant's result: line, thread (P number),

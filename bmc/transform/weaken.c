@@ -1,4 +1,4 @@
-/* The single-step weakenings of PTX and Vulkan instructions. */
+/* The single-step weakenings of PTX, Vulkan and OpenCL instructions. */
 #include "bmc/transform/weaken.h"
 
 /* Appends a weakening that turns the instruction into in. */
@@ -182,7 +182,56 @@ static int weaken_vulkan(const struct instr *in, struct weakening *out)
     return n;
 }
 
+/* The next narrower OpenCL scope (all devices, device, work-group,
+ * work-item), SCOPE_NONE when there is none. */
+static enum scope cl_narrower(enum scope s)
+{
+    switch (s) {
+    case SCOPE_ALL: return SCOPE_DV;
+    case SCOPE_DV: return SCOPE_WG;
+    case SCOPE_WG: return SCOPE_WI;
+    default: return SCOPE_NONE;
+    }
+}
+
+/* seq_cst -> acq_rel (an RMW or fence) or the access's one side; acq_rel
+ * -> acquire | release; acquire, release -> relaxed (a fence: dropping it
+ * is drop-fence).  A relaxed access stays atomic: OpenCL C accesses an
+ * atomic_int through the atomic functions only. */
+static void cl_order_steps(struct weakening *out, int *n, const struct instr *in)
+{
+    if (in->mo == MO_SC)
+        with_order(out, n, in, in->kind == I_LOAD ? MO_ACQUIRE : in->kind == I_STORE ? MO_RELEASE : MO_ACQ_REL);
+    else if (in->mo == MO_ACQ_REL) {
+        with_order(out, n, in, MO_ACQUIRE);
+        with_order(out, n, in, MO_RELEASE);
+    } else if ((in->mo == MO_ACQUIRE || in->mo == MO_RELEASE) && in->kind != I_FENCE)
+        with_order(out, n, in, MO_RELAXED);
+}
+
+static int weaken_opencl(const struct instr *in, struct weakening *out)
+{
+    int n = 0;
+    if (in->kind == I_LOAD || in->kind == I_STORE || in->kind == I_RMW || in->kind == I_FENCE)
+        cl_order_steps(out, &n, in);
+    if (in->kind == I_FENCE)
+        drop(out, &n, T_DROP_FENCE, in);
+    if ((in->kind == I_FENCE || in->kind == I_BARRIER) && (in->cl_flags & CL_GLOBAL) && (in->cl_flags & CL_LOCAL))
+        for (unsigned flag = CL_GLOBAL; flag <= CL_LOCAL; flag <<= 1) {   /* one of two spaces */
+            struct instr w = *in;
+            w.cl_flags &= ~flag;
+            become(out, &n, T_WEAKEN_ORDER, &w);
+        }
+    if (in->mo != MO_WEAK && in->kind != I_BARRIER && cl_narrower(in->scope) != SCOPE_NONE) {
+        struct instr w = *in;
+        w.scope = cl_narrower(in->scope);
+        become(out, &n, T_NARROW_SCOPE, &w);
+    }
+    return n;
+}
+
 int weaken_instr(enum dialect d, const struct instr *in, struct weakening *out)
 {
-    return d == DIALECT_PTX ? weaken_ptx(in, out) : weaken_vulkan(in, out);
+    return d == DIALECT_PTX ? weaken_ptx(in, out) : d == DIALECT_OPENCL ? weaken_opencl(in, out)
+                                                  : weaken_vulkan(in, out);
 }
