@@ -94,8 +94,9 @@ void tr_cl_retag(struct instr *x, unsigned flags)
 }
 
 /* OpControlBarrier: one barrier event, tagged ACQ_REL as Dat3M's C11
- * compilation tags it (SC when its semantics say so), with the memory
- * scope and the flags; OpMemoryBarrier: a fence. */
+ * compilation tags it (whatever order its semantics name: the compiled
+ * barrier keeps only their scope and spaces), with the memory scope and
+ * the flags; OpMemoryBarrier: a fence with its order. */
 bool tr_cl_barrier(struct trans *t, const struct spv_inst *in, bool cbar, enum scope exec, enum scope scope,
                    enum mo mo, unsigned flags)
 {
@@ -105,7 +106,7 @@ bool tr_cl_barrier(struct trans *t, const struct spv_inst *in, bool cbar, enum s
     if (!cbar && mo == MO_RELAXED && !flags)
         return spv_fail(t->err, in->args[1].pos, "OpMemoryBarrier with semantics None");
     struct instr *x = em(t, cbar ? I_BARRIER : I_FENCE, in);
-    x->mo = cbar && mo != MO_SC ? MO_ACQ_REL : mo;
+    x->mo = cbar ? MO_ACQ_REL : mo;
     x->scope = scope;
     if (cbar)
         x->bar_instance = (int64_t)(in - t->m->inst);
@@ -131,6 +132,56 @@ bool tr_cl_class(struct trans *t, const struct spv_arg *sc, enum sc_group *g, in
         return spv_fail(t->err, sc->pos, "OpVariable: storage class %.*s is not supported under the OpenCL model",
                         sc->len, sc->s);
     }
+    return true;
+}
+
+/* Dat3M's alignment of a type in an OpenCL module. */
+int64_t tr_cl_align(const struct trans *t, int type)
+{
+    const struct ty *y = &t->ty[type];
+    int64_t a = 1;
+    switch (y->k) {
+    case TY_VECTOR:
+        return y->count == 3 ? 4 * tr_size(t, y->elem, 0) : tr_cl_align(t, y->elem);
+    case TY_ARRAY: case TY_RUNTIME_ARRAY:
+        return tr_cl_align(t, y->elem);
+    case TY_STRUCT:
+        for (int i = 0; i < y->nmem; i++)
+            a = tr_cl_align(t, y->mem[i]) > a ? tr_cl_align(t, y->mem[i]) : a;
+        return a;
+    default:
+        a = tr_size(t, type, 0);
+        return a > 0 ? a : 1;
+    }
+}
+
+/* n rounded up to a multiple of align. */
+int64_t tr_cl_round(int64_t n, int64_t align)
+{
+    return align > 1 && n % align ? n + align - n % align : n;
+}
+
+/* The zero value of type: 0, a null pointer, or composites of them. */
+bool tr_null_value(struct trans *t, int type, struct val *out, struct srcpos pos)
+{
+    const struct ty *y = &t->ty[type];
+    if (y->k == TY_INT || y->k == TY_BOOL) {
+        *out = v_const(0, type);
+        return true;
+    }
+    if (y->k == TY_POINTER) {
+        *out = (struct val){ .k = V_PTR, .type = type, .obj = -1, .reg = -1 };    /* null: no object */
+        return true;
+    }
+    if (y->k != TY_STRUCT && y->k != TY_ARRAY && y->k != TY_VECTOR)
+        return spv_fail(t->err, pos, "OpConstantNull of type %%%s is not supported", tr_name(t, type));
+    int n = y->k == TY_STRUCT ? y->nmem : (int)y->count;
+    if (n < 0 || n > 4096)
+        return spv_fail(t->err, pos, "OpConstantNull: too many elements");
+    *out = (struct val){ .k = V_COMP, .type = type, .n = n, .el = tr_alloc(t, sizeof(struct val) * (size_t)(n + 1)) };
+    for (int i = 0; i < n; i++)
+        if (!tr_null_value(t, y->k == TY_STRUCT ? y->mem[i] : y->elem, &out->el[i], pos))
+            return false;
     return true;
 }
 

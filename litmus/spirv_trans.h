@@ -282,6 +282,17 @@ bool tr_cl_barrier(struct trans *t, const struct spv_inst *in, bool cbar, enum s
 /* The group and Vulkan tag of an OpenCL storage class; false with err. */
 bool tr_cl_class(struct trans *t, const struct spv_arg *sc, enum sc_group *g, int *vk_sc);
 
+/* The alignment of type id in an OpenCL module, as Dat3M lays it out:
+ * a scalar's size, a 3-element vector's 4 elements, an array's element's,
+ * a struct's largest member's. */
+int64_t tr_cl_align(const struct trans *t, int type);
+
+/* n rounded up to a multiple of align. */
+int64_t tr_cl_round(int64_t n, int64_t align);
+
+/* Sets *out to the zero value of type (OpConstantNull); false with err. */
+bool tr_null_value(struct trans *t, int type, struct val *out, struct srcpos pos);
+
 /* The OpenCL space tags (enum cl_tag) of object o's locations. */
 unsigned tr_cl_space(const struct obj *o);
 

@@ -165,7 +165,7 @@ int64_t tr_size(const struct trans *t, int type, int64_t runtime_n)
     switch (y->k) {
     case TY_BOOL: return 1;
     case TY_INT: case TY_FLOAT: return y->width / 8;
-    case TY_VECTOR: return y->count * tr_size(t, y->elem, 0);
+    case TY_VECTOR: return (t->opencl && y->count == 3 ? 4 : y->count) * tr_size(t, y->elem, 0);   /* OpenCL: 3 as 4 */
     case TY_ARRAY: return y->count * (y->stride ? y->stride : tr_size(t, y->elem, 0));
     case TY_RUNTIME_ARRAY: return runtime_n * (y->stride ? y->stride : tr_size(t, y->elem, 0));
     case TY_STRUCT: {
@@ -175,7 +175,7 @@ int64_t tr_size(const struct trans *t, int type, int64_t runtime_n)
             int64_t e = y->moff[i] + tr_size(t, y->mem[i], last ? runtime_n : 0);
             end = e > end ? e : end;
         }
-        return end;
+        return t->opencl ? tr_cl_round(end, tr_cl_align(t, type)) : end;
     }
     case TY_POINTER: return t->ptr_bytes;
     default: return 0;
@@ -267,14 +267,14 @@ bool tr_types(struct trans *t)
             return spv_fail(t->err, in->pos, "OpMemberDecorate: builtins in struct members are not supported");
         }
     }
-    for (int id = 0; id < m->nids; id++) {      /* packed offsets where none is given */
+    for (int id = 0; id < m->nids; id++) {      /* packed (OpenCL: aligned) offsets where none is given */
         struct ty *y = &t->ty[id];
         if (y->k != TY_STRUCT)
             continue;
         int64_t at = 0;
         for (int k = 0; k < y->nmem; k++) {
             if (y->moff[k] < 0)
-                y->moff[k] = at;
+                y->moff[k] = t->opencl ? tr_cl_round(at, tr_cl_align(t, y->mem[k])) : at;
             at = y->moff[k] + tr_size(t, y->mem[k], 0);
         }
     }
