@@ -310,11 +310,12 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
  * access, at a constant or a run-time index, sees their final length. */
 struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct litmus_error *err)
 {
-    int64_t *host_len = xcalloc((size_t)m->nids + 1, sizeof *host_len);
-    int64_t *before = xcalloc((size_t)m->nids + 1, sizeof *before);
+    size_t ntypes = (size_t)m->nids * 2;      /* ids, then kernel arguments' arrays */
+    int64_t *host_len = xcalloc(ntypes + 1, sizeof *host_len);
+    int64_t *before = xcalloc(ntypes + 1, sizeof *before);
     struct litmus *lit = translate_once(m, grid, host_len, err);
-    for (int round = 0; lit && round < 4 && memcmp(before, host_len, sizeof *host_len * (size_t)m->nids); round++) {
-        memcpy(before, host_len, sizeof *host_len * (size_t)m->nids);
+    for (int round = 0; lit && round < 4 && memcmp(before, host_len, sizeof *host_len * ntypes); round++) {
+        memcpy(before, host_len, sizeof *host_len * ntypes);
         litmus_free(lit);
         lit = translate_once(m, grid, host_len, err);
     }

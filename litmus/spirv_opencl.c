@@ -192,7 +192,8 @@ unsigned tr_cl_space(const struct obj *o)
 }
 
 /* The value of pointer kernel argument param: the object behind it, an
- * array of its pointee as long as its @Input list (else 10 elements). */
+ * array of its pointee as long as its @Input list (else 10 elements) or
+ * as far as a constant index reaches. */
 static bool pointer_arg(struct trans *t, const struct spv_inst *param, const struct spv_input *input, struct val *out)
 {
     const struct ty *pt = &t->ty[param->rtype];
@@ -201,6 +202,8 @@ static bool pointer_arg(struct trans *t, const struct spv_inst *param, const str
         g = SCG_SHARED;
     else if (pt->sclass == 4)                      /* Workgroup: local memory, a copy per work-group */
         g = SCG_WORKGROUP;
+    else if (pt->sclass == 7)                      /* Function: a struct passed by value, the invocation's */
+        g = SCG_PRIVATE;
     else
         return spv_fail(t->err, param->pos, "kernel argument %%%s: pointers of storage class %d are not supported",
                         tr_name(t, param->result), pt->sclass);
@@ -214,6 +217,11 @@ static bool pointer_arg(struct trans *t, const struct spv_inst *param, const str
     at->elem = pt->elem;
     at->count = input ? input->value.n : DEFAULT_ARG_ELEMS;
     at->stride = pt->stride;
+    /* the host's buffer: as long as the constant indices reach, as
+       clspv's __local arguments are (tr_grow); a private copy is not */
+    at->host_sized = g != SCG_PRIVATE;
+    if (t->host_len[type] > at->count)
+        at->count = t->host_len[type];
     int o = tr_param_object(t, param, type, g);
     if (o < 0)
         return false;
