@@ -460,7 +460,8 @@ static bool glsl_scalar(struct trans *t, const struct spv_inst *in, struct val a
 }
 
 /* OpExtInst: non-semantic sets are ignored; GLSL.std.450's integer
- * minimum, maximum, absolute value and lowest set bit. */
+ * minimum, maximum, absolute value and lowest set bit; OpenCL.std's in
+ * spirv_opencl.c. */
 static bool ext_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, struct val *out)
 {
     const struct spv_inst *set = &t->m->inst[t->m->id_def[in->args[0].id]];
@@ -468,8 +469,7 @@ static bool ext_inst(struct trans *t, struct frame *fr, const struct spv_inst *i
     if (name->len >= 12 && !strncmp(name->s, "NonSemantic.", 12))
         return true;
     if (!(name->len == 12 && !strncmp(name->s, "GLSL.std.450", 12)))
-        return spv_fail(t->err, w->pos, "OpExtInst: the instruction set \"%.*s\" is not supported", name->len,
-                        name->s);
+        return tr_cl_ext_inst(t, fr, in, name, out);
     static const char *ops[] = { "SMin", "SMax", "UMin", "UMax", "SAbs", "FindILsb" };
     bool known = false;
     for (int i = 0; i < 6; i++)

@@ -349,3 +349,61 @@ bool tr_cl_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, st
     *out = a;
     return true;
 }
+
+/* Saturates r = a op b (OP_ADD or OP_SUB, signed 32 bits), which wrapped
+ * when it lies on the wrong side of a for the sign of b. */
+static void saturate(struct trans *t, enum binop op, struct val a, struct val b, int r, const struct spv_inst *in)
+{
+    int negative = em_label(t), end = em_label(t);
+    /* b >= 0: a sum wraps below a, a difference above it; b < 0 the other way */
+    enum cmpop ok_pos = op == OP_ADD ? CMP_GE : CMP_LE, ok_neg = op == OP_ADD ? CMP_LE : CMP_GE;
+    int64_t sat_pos = op == OP_ADD ? INT32_MAX : INT32_MIN, sat_neg = op == OP_ADD ? INT32_MIN : INT32_MAX;
+    struct instr *x = em(t, I_BRANCH, in);
+    x->cmp = CMP_LT;
+    x->a = em_operand(b);
+    x->b = em_operand(v_const(0, -1));
+    x->label = negative;
+    for (int side = 0; side < 2; side++) {
+        if (side)
+            em_place(t, negative, in);
+        x = em(t, I_BRANCH, in);
+        x->cmp = side ? ok_neg : ok_pos;
+        x->a = em_operand(v_reg(r, -1));
+        x->b = em_operand(a);
+        x->label = end;
+        em_move(t, r, v_const(side ? sat_neg : sat_pos, -1), in);
+        em_goto(t, end, in);
+    }
+    em_place(t, end, in);
+}
+
+/* OpenCL.std's saturating addition and subtraction of signed integers. */
+bool tr_cl_ext_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, const struct spv_arg *set,
+                    struct val *out)
+{
+    const struct spv_arg *w = &in->args[1];
+    if (!t->opencl || set->len != 10 || strncmp(set->s, "OpenCL.std", 10))
+        return spv_fail(t->err, w->pos, "OpExtInst: the instruction set \"%.*s\" is not supported", set->len,
+                        set->s);
+    bool add = w->len == 9 && !memcmp(w->s, "s_add_sat", 9), sub = w->len == 9 && !memcmp(w->s, "s_sub_sat", 9);
+    if (!add && !sub)
+        return spv_fail(t->err, w->pos, "OpExtInst: OpenCL.std %.*s is not supported", w->len, w->s);
+    if (in->nargs != 4 || !tr_is_scalar(t, in->rtype) || t->ty[in->rtype].k != TY_INT)
+        return spv_fail(t->err, in->pos, "OpExtInst: %.*s is supported on two 32-bit integers", w->len, w->s);
+    struct val a, b;
+    if (!tr_get(t, fr, &in->args[2], &a) || !tr_get(t, fr, &in->args[3], &b))
+        return false;
+    a = em_scalar(t, a, in);
+    b = em_scalar(t, b, in);
+    enum binop op = add ? OP_ADD : OP_SUB;
+    if (a.k == V_CONST && b.k == V_CONST) {
+        int64_t x = (int64_t)(int32_t)a.c, y = (int64_t)(int32_t)b.c, v = add ? x + y : x - y;
+        *out = v_const(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v, in->rtype);
+        return true;
+    }
+    int r = em_reg(t);
+    em_local(t, r, op, a, b, in);
+    saturate(t, op, a, b, r, in);
+    *out = v_reg(r, in->rtype);
+    return true;
+}

@@ -316,6 +316,11 @@ bool tr_pointer_slot(struct trans *t, int o, int64_t off, bool load, struct val 
  * OpConvertPtrToU); anything else is refused. */
 bool tr_cl_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, struct val *out);
 
+/* OpExtInst of a set other than GLSL.std.450 (set names it): OpenCL.std's
+ * s_add_sat and s_sub_sat on 32-bit scalars; anything else is refused. */
+bool tr_cl_ext_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, const struct spv_arg *set,
+                    struct val *out);
+
 /* ---- spirv_globals.c ---- */
 
 /* The value of a constant or specialization constant instruction (its
