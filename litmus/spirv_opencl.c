@@ -225,6 +225,8 @@ static bool pointer_arg(struct trans *t, const struct spv_inst *param, const str
     int o = tr_param_object(t, param, type, g);
     if (o < 0)
         return false;
+    if (at->host_sized)      /* past the @Input list: the length an earlier translation found */
+        tr_grow(t, o, (at->count - 1) * (at->stride ? at->stride : tr_size(t, at->elem, 0)));
     *out = (struct val){ .k = V_PTR, .type = param->rtype, .obj = o, .reg = -1 };
     return true;
 }
@@ -303,9 +305,7 @@ bool tr_pointer_slot(struct trans *t, int o, int64_t off, bool load, struct val 
         if (!l->ptr)
             return spv_fail(t->err, in->pos, "%s reads a pointer from %%%s before one is stored there",
                             in->op->name, var);
-        int type = v->type;
-        *v = *l->ptr;
-        v->type = type;
+        *v = *l->ptr;       /* its type is set by the caller */
         return true;
     }
     if (v->k != V_PTR)
