@@ -26,7 +26,8 @@ static bool word_is(const struct spv_arg *a, const char *w)
 }
 
 /* Checks OpMemoryModel and finds the one entry point's function id. */
-static bool module_shape(const struct spv_module *m, int *entry, char **name, struct litmus_error *err)
+static bool module_shape(const struct spv_module *m, int *entry, char **name, bool *opencl, int *ptr_bytes,
+                         struct litmus_error *err)
 {
     const struct spv_inst *mm = NULL, *ep = NULL;
     for (int i = 0; i < m->ninst; i++) {
@@ -43,11 +44,14 @@ static bool module_shape(const struct spv_module *m, int *entry, char **name, st
     }
     if (!mm)
         return spv_fail(err, m->inst[0].pos, "the module has no OpMemoryModel");
-    if (word_is(&mm->args[1], "OpenCL"))
-        return spv_fail(err, mm->pos, "OpMemoryModel %.*s OpenCL: OpenCL kernels are checked under the OpenCL "
-                        "model, which gpubmc does not have yet", mm->args[0].len, mm->args[0].s);
-    if (!word_is(&mm->args[0], "Logical") || (!word_is(&mm->args[1], "Vulkan") && !word_is(&mm->args[1], "VulkanKHR")))
-        return spv_fail(err, mm->pos, "OpMemoryModel %.*s %.*s is not supported (only Logical Vulkan)",
+    *ptr_bytes = 8;             /* Logical Vulkan: pointers are never stored */
+    *opencl = word_is(&mm->args[1], "OpenCL") && (word_is(&mm->args[0], "Physical32")
+                                                    || word_is(&mm->args[0], "Physical64"));
+    if (*opencl)
+        *ptr_bytes = word_is(&mm->args[0], "Physical32") ? 4 : 8;
+    else if (!word_is(&mm->args[0], "Logical") || (!word_is(&mm->args[1], "Vulkan") && !word_is(&mm->args[1], "VulkanKHR")))
+        return spv_fail(err, mm->pos, "OpMemoryModel %.*s %.*s is not supported (only Logical Vulkan, "
+                        "Physical32 OpenCL and Physical64 OpenCL)",
                         mm->args[0].len, mm->args[0].s, mm->args[1].len, mm->args[1].s);
     if (!ep)
         return spv_fail(err, mm->pos, "the module has no OpEntryPoint");
@@ -65,9 +69,11 @@ static bool cond_location(struct trans *t, const struct spv_hval *v, int *loc)
 {
     const struct spv_module *m = t->m;
     int d = m->id_def[v->id];
-    if (d < 0 || !spv_is(&m->inst[d], "OpVariable"))
-        return spv_fail(t->err, v->pos, "%%%s is not a variable", tr_name(t, v->id));
-    int o = t->shared_obj[v->id];
+    bool arg = tr_cl_param_object(t, v->id) >= 0;
+    if (d < 0 || (!spv_is(&m->inst[d], "OpVariable") && !arg))
+        return spv_fail(t->err, v->pos, "%%%s is not a variable%s", tr_name(t, v->id),
+                        t->opencl ? " or a pointer kernel argument" : "");
+    int o = arg ? tr_cl_param_object(t, v->id) : t->shared_obj[v->id];
     if (o < 0 && t->grid[2] == 1 && t->wg_obj[v->id * t->grid[2]] >= 0)
         o = t->wg_obj[v->id * t->grid[2]];
     if (o < 0)
@@ -204,7 +210,7 @@ static bool translate_threads(struct trans *t, int entry)
         struct thread *th = &lit->threads[tid];
         lit->nthreads = tid + 1;
         th->id = tid;
-        th->scope_id[0] = (tid % wg) / t->grid[0];
+        th->scope_id[0] = t->opencl ? 0 : (tid % wg) / t->grid[0];    /* OpenCL: {0, wg, dev} */
         th->scope_id[1] = tid / wg;
         th->scope_id[2] = 0;
         t->tid = tid;
@@ -226,11 +232,11 @@ static bool translate_threads(struct trans *t, int entry)
 static struct litmus *translate_once(const struct spv_module *m, const int *grid, int64_t *host_len,
                                      struct litmus_error *err)
 {
+    struct trans t = { 0 };
     int entry = -1;
     char *name = NULL;
-    if (!module_shape(m, &entry, &name, err))
+    if (!module_shape(m, &entry, &name, &t.opencl, &t.ptr_bytes, err))
         return NULL;
-    struct trans t = { 0 };
     t.m = m;
     t.err = err;
     t.host_len = host_len;
@@ -238,7 +244,7 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
         t.grid[i] = grid ? grid[i] : m->has_config ? m->config[i] : 1;
     t.nthreads = t.grid[0] * t.grid[1] * t.grid[2];
     struct litmus *lit = xcalloc(1, sizeof *lit);
-    lit->dialect = DIALECT_VULKAN;
+    lit->dialect = t.opencl ? DIALECT_OPENCL : DIALECT_VULKAN;
     lit->name = name;
     lit->path = m->path ? xstrdup(m->path) : NULL;
     t.lit = lit;
@@ -247,7 +253,7 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
         ok = spv_fail(err, m->has_config ? m->config_pos : m->inst[0].pos, "the grid has %d threads; the limit is %d",
                       t.nthreads, MAX_THREADS);
     if (ok) {
-        t.ty = tr_alloc(&t, sizeof *t.ty * (size_t)m->nids);
+        t.ty = tr_alloc(&t, sizeof *t.ty * (size_t)m->nids * 2);    /* ids, then kernel arguments' arrays */
         t.builtin = tr_alloc(&t, sizeof(int) * (size_t)m->nids);
         t.stride_dec = tr_alloc(&t, sizeof(int64_t) * (size_t)m->nids);
         t.shared_obj = tr_alloc(&t, sizeof(int) * (size_t)m->nids);
@@ -261,9 +267,12 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
     }
     for (int i = 0; ok && i < m->ninputs; i++) {
         int d = m->id_def[m->inputs[i].id];
-        if (d < 0 || (!spv_is(&m->inst[d], "OpVariable") && strncmp(m->inst[d].op->name, "OpSpecConstant", 14)))
-            ok = spv_fail(err, m->inputs[i].pos, "@Input: %%%s is not a variable or specialization constant",
-                          m->id_names[m->inputs[i].id]);
+        if (d < 0 && t.opencl)      /* an argument the kernel does not have: Dat3M ignores it */
+            continue;
+        if (d < 0 || (!spv_is(&m->inst[d], "OpVariable") && strncmp(m->inst[d].op->name, "OpSpecConstant", 14)
+                      && !(t.opencl && spv_is(&m->inst[d], "OpFunctionParameter"))))
+            ok = spv_fail(err, m->inputs[i].pos, "@Input: %%%s is not a variable%s or specialization constant",
+                          m->id_names[m->inputs[i].id], t.opencl ? ", kernel argument" : "");
     }
     if (ok && m->quant != Q_NONE) {
         lit->quant = m->quant;
@@ -301,11 +310,12 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
  * access, at a constant or a run-time index, sees their final length. */
 struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct litmus_error *err)
 {
-    int64_t *host_len = xcalloc((size_t)m->nids + 1, sizeof *host_len);
-    int64_t *before = xcalloc((size_t)m->nids + 1, sizeof *before);
+    size_t ntypes = (size_t)m->nids * 2;      /* ids, then kernel arguments' arrays */
+    int64_t *host_len = xcalloc(ntypes + 1, sizeof *host_len);
+    int64_t *before = xcalloc(ntypes + 1, sizeof *before);
     struct litmus *lit = translate_once(m, grid, host_len, err);
-    for (int round = 0; lit && round < 4 && memcmp(before, host_len, sizeof *host_len * (size_t)m->nids); round++) {
-        memcpy(before, host_len, sizeof *host_len * (size_t)m->nids);
+    for (int round = 0; lit && round < 4 && memcmp(before, host_len, sizeof *host_len * ntypes); round++) {
+        memcpy(before, host_len, sizeof *host_len * ntypes);
         litmus_free(lit);
         lit = translate_once(m, grid, host_len, err);
     }

@@ -3,8 +3,6 @@
  * as labels and jumps (OpPhi as moves on the edges), and function calls
  * inlined. */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "litmus/spirv_trans.h"
@@ -462,7 +460,8 @@ static bool glsl_scalar(struct trans *t, const struct spv_inst *in, struct val a
 }
 
 /* OpExtInst: non-semantic sets are ignored; GLSL.std.450's integer
- * minimum, maximum, absolute value and lowest set bit. */
+ * minimum, maximum, absolute value and lowest set bit; OpenCL.std's in
+ * spirv_opencl.c. */
 static bool ext_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, struct val *out)
 {
     const struct spv_inst *set = &t->m->inst[t->m->id_def[in->args[0].id]];
@@ -470,8 +469,7 @@ static bool ext_inst(struct trans *t, struct frame *fr, const struct spv_inst *i
     if (name->len >= 12 && !strncmp(name->s, "NonSemantic.", 12))
         return true;
     if (!(name->len == 12 && !strncmp(name->s, "GLSL.std.450", 12)))
-        return spv_fail(t->err, w->pos, "OpExtInst: the instruction set \"%.*s\" is not supported", name->len,
-                        name->s);
+        return tr_cl_ext_inst(t, fr, in, name, out);
     static const char *ops[] = { "SMin", "SMax", "UMin", "UMax", "SAbs", "FindILsb" };
     bool known = false;
     for (int i = 0; i < 6; i++)
@@ -781,8 +779,8 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         || spv_is(in, "OpName") || spv_is(in, "OpMemberName"))
         return true;
     if (spv_is(in, "OpVariable")) {
-        int o = t->private_obj[in->result];
-        if (o < 0 && (o = t->private_obj[in->result] = tr_object(t, in)) < 0)
+        int o = tr_private_object(t, in);
+        if (o < 0)
             return false;
         *res = (struct val){ .k = V_PTR, .type = in->rtype, .obj = o, .reg = -1 };
         if (in->nargs > 1) {     /* the initializer, each time the variable is reached */
@@ -918,7 +916,7 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
             return false;
         return logical_scalar(t, in, a, b, res);
     }
-    return spv_fail(t->err, in->pos, "%s is not supported", n);
+    return tr_cl_inst(t, fr, in, res);
 }
 
 /* Whether the block at OpLabel i holds a control barrier: translated even where unreached, since a
@@ -994,7 +992,9 @@ static bool call(struct trans *t, int fn, struct val *args, int nargs, struct fr
 bool tr_thread_code(struct trans *t, int entry_fn)
 {
     int fn = fn_index(t, entry_fn);
+    struct val *args = NULL;
+    int nargs = 0;
     if (fn < 0)
         return spv_fail(t->err, t->m->inst[0].pos, "the entry point is not a function");
-    return call(t, fn, NULL, 0, NULL, NULL, NULL);
+    return tr_cl_entry_args(t, fn, &args, &nargs) && call(t, fn, args, nargs, NULL, NULL, NULL);
 }

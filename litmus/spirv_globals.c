@@ -11,9 +11,10 @@ bool tr_constant(struct trans *t, const struct spv_inst *in, struct val *out)
     const struct ty *y = &t->ty[in->rtype];
     if (spv_is(in, "OpConstantTrue") || spv_is(in, "OpSpecConstantTrue")) {
         *out = v_const(1, in->rtype);
-    } else if (spv_is(in, "OpConstantFalse") || spv_is(in, "OpSpecConstantFalse") || spv_is(in, "OpConstantNull")) {
-        if (y->k != TY_INT && y->k != TY_BOOL)
-            return spv_fail(t->err, in->pos, "%s of a non-scalar type is not supported", in->op->name);
+    } else if (spv_is(in, "OpConstantNull")) {
+        if (!tr_null_value(t, in->rtype, out, in->pos))
+            return false;
+    } else if (spv_is(in, "OpConstantFalse") || spv_is(in, "OpSpecConstantFalse")) {
         *out = v_const(0, in->rtype);
     } else if (spv_is(in, "OpConstant") || spv_is(in, "OpSpecConstant")) {
         if (y->k == TY_FLOAT)

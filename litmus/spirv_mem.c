@@ -43,6 +43,8 @@ static bool scope_of(struct trans *t, struct frame *fr, const struct spv_arg *a,
     int64_t v = 0;
     if (!const_of(t, fr, a, "the scope", &v))
         return false;
+    if (t->opencl)
+        return tr_cl_scope(t, v, a->pos, s);
     switch (v) {
     case 1: *s = SCOPE_DV; return true;
     case 2: *s = SCOPE_WG; return true;
@@ -67,6 +69,8 @@ static bool semantics_of(struct trans *t, struct frame *fr, const struct spv_arg
     int64_t v = 0;
     if (!const_of(t, fr, a, "the memory semantics", &v))
         return false;
+    if (t->opencl)      /* semsc: the OpenCL fence flags */
+        return tr_cl_semantics(t, v, a->pos, mo, semsc);
     uint32_t bits = (uint32_t)v;
     int orders = 0;
     *mo = MO_RELAXED;
@@ -105,6 +109,8 @@ static bool get_ptr(struct trans *t, struct frame *fr, const struct spv_arg *a, 
         return false;
     if (p->k != V_PTR)
         return spv_fail(t->err, a->pos, "%%%s is not a pointer", tr_name(t, a->id));
+    if (p->obj < 0)
+        return spv_fail(t->err, a->pos, "%%%s is a null pointer", tr_name(t, a->id));
     return true;
 }
 
@@ -215,6 +221,8 @@ static void emit_leaf(struct trans *t, const struct obj *o, const struct leaf *l
     x->cas_if_equal = a->op == OP_CAS;   /* SPIR-V: no store when the comparison fails */
     x->a = em_operand(a->a);
     x->b = em_operand(a->b);
+    if (t->opencl)
+        tr_cl_retag(x, 0);
 }
 
 /* One scalar access through pointer p at extra offset rel; dst the register of a load. */
@@ -291,14 +299,16 @@ static bool split_leaf(struct trans *t, void *ctx, int64_t off, int type)
 {
     struct split *s = ctx;
     const struct ty *y = &t->ty[type];
-    if (y->k == TY_FLOAT || y->k == TY_POINTER)
-        return spv_fail(t->err, s->in->pos, "%s: %s values are not supported", s->in->op->name,
-                        y->k == TY_FLOAT ? "floating-point" : "pointer");
     if (s->n >= s->cap)
         return spv_fail(t->err, s->in->pos, "%s: too many elements", s->in->op->name);
     struct acc a = *s->a;
     int dst = -1;
     const struct obj *o = &t->obj[s->p.obj];
+    if (y->k == TY_POINTER && o->grp == SCG_PRIVATE && s->p.reg < 0)     /* a pointer the invocation keeps */
+        return tr_pointer_slot(t, s->p.obj, s->p.off + off, s->load, &s->vals[s->n++], s->in);
+    if (y->k == TY_FLOAT || y->k == TY_POINTER)
+        return spv_fail(t->err, s->in->pos, "%s: %s values are not supported", s->in->op->name,
+                        y->k == TY_FLOAT ? "floating-point" : "pointer");
     if (s->load && o->grp == SCG_READONLY && s->p.reg < 0) {    /* a constant: fold it */
         const struct leaf *l = tr_leaf_at(t, s->p.obj, s->p.off + off, (int)tr_size(t, type, 0));
         if (!l)
@@ -344,7 +354,7 @@ static void flatten_val(struct trans *t, struct val v, struct val *out, int *n, 
         for (int k = 0; k < v.n; k++)
             flatten_val(t, v.el[k], out, n, cap, in);
     } else if (*n < cap) {
-        out[(*n)++] = em_scalar(t, v, in);
+        out[(*n)++] = v.k == V_PTR ? v : em_scalar(t, v, in);
     }
 }
 
@@ -355,6 +365,8 @@ static bool memory_operands(struct trans *t, struct frame *fr, const struct spv_
     a->mo = MO_WEAK;
     if (at >= in->nargs)
         return true;
+    if (t->opencl)
+        return tr_cl_memory_operands(t, in, at);
     uint32_t bits = (uint32_t)in->args[at].num;
     if (bits & (load ? MA_AVAILABLE : MA_VISIBLE))
         return spv_fail(t->err, in->args[at].pos, "%s cannot have %s", in->op->name,
@@ -437,12 +449,16 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
     if (spv_is(in, "OpAtomicLoad")) {
         a.kind = I_LOAD;
         a.flags |= VK_VIS;
-        if (a.mo == MO_RELEASE || a.mo == MO_ACQ_REL)
+        if (t->opencl)      /* C11's load order, as Dat3M's tags read in opencl.cat */
+            a.mo = a.mo == MO_ACQ_REL ? MO_ACQUIRE : a.mo == MO_RELEASE ? MO_RELAXED : a.mo;
+        else if (a.mo == MO_RELEASE || a.mo == MO_ACQ_REL)
             return spv_fail(t->err, in->args[2].pos, "OpAtomicLoad cannot have release semantics");
     } else if (spv_is(in, "OpAtomicStore")) {
         a.kind = I_STORE;
         a.flags |= VK_AV;
-        if (a.mo == MO_ACQUIRE || a.mo == MO_ACQ_REL)
+        if (t->opencl)      /* C11's store order */
+            a.mo = a.mo == MO_ACQ_REL ? MO_RELEASE : a.mo == MO_ACQUIRE ? MO_RELAXED : a.mo;
+        else if (a.mo == MO_ACQUIRE || a.mo == MO_ACQ_REL)
             return spv_fail(t->err, in->args[2].pos, "OpAtomicStore cannot have acquire semantics");
         struct val v;
         if (!tr_get(t, fr, &in->args[3], &v))
@@ -460,7 +476,9 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
          * both, so those must agree.  The release side of Unequal, which
          * SPIR-V forbids, would order no read. */
         bool acq = a.mo == MO_ACQUIRE || a.mo == MO_ACQ_REL, acq2 = mo2 == MO_ACQUIRE || mo2 == MO_ACQ_REL;
-        if (acq != acq2 || (acq && semsc2 != a.semsc) || (flags2 & VK_SEMVIS) != (a.flags & VK_SEMVIS))
+        if (t->opencl && !tr_cl_cas_semantics(t, in->args[3].pos, a.mo, a.semsc, mo2, semsc2))
+            return false;
+        if (!t->opencl && (acq != acq2 || (acq && semsc2 != a.semsc) || (flags2 & VK_SEMVIS) != (a.flags & VK_SEMVIS)))
             return spv_fail(t->err, in->args[3].pos, "OpAtomicCompareExchange with these unequal semantics "
                             "is not supported");
         a.op = OP_CAS;
@@ -515,6 +533,8 @@ bool tr_barrier(struct trans *t, struct frame *fr, const struct spv_inst *in)
     if ((cbar && !scope_of(t, fr, &in->args[0], false, &exec)) || !scope_of(t, fr, mem, true, &scope)
         || !semantics_of(t, fr, sem, &mo, &semsc, &flags))
         return false;
+    if (t->opencl)
+        return tr_cl_barrier(t, in, cbar, exec, scope, mo, semsc);
     if (cbar && exec != SCOPE_WG && exec != SCOPE_SG)
         return spv_fail(t->err, in->args[0].pos, "OpControlBarrier: only Workgroup and Subgroup execution scopes "
                         "are supported");

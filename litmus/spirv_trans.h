@@ -28,6 +28,8 @@ struct ty {
                                as many elements as its accesses reach */
 };
 
+struct val;
+
 /* A scalar slot of a memory object, at a byte offset. */
 struct leaf {
     int64_t off;
@@ -36,6 +38,7 @@ struct leaf {
     int reg;                /* SCG_PRIVATE: register of the owning thread */
     int64_t value;          /* SCG_READONLY: the value */
     bool undef;             /* SCG_READONLY: no initial value (reading it is refused) */
+    struct val *ptr;        /* SCG_PRIVATE pointer element: the pointer stored, NULL */
 };
 
 struct obj {
@@ -123,6 +126,8 @@ struct trans {
     int *block_label;       /* per id, the current frame's labels (reset per call) */
     int barrier_count;
     int first_function;     /* instruction index of the first OpFunction */
+    bool opencl;            /* an OpenCL module (Physical32/64 OpenCL): spirv_opencl.c */
+    int ptr_bytes;          /* the size of a pointer in memory */
 };
 
 /* ---- spirv_types.c ---- */
@@ -244,6 +249,77 @@ bool tr_get(struct trans *t, struct frame *fr, const struct spv_arg *a, struct v
 
 /* Emits the code of the entry point for thread t->tid; false with err. */
 bool tr_thread_code(struct trans *t, int entry_fn);
+
+/* Creates the object behind pointer kernel argument param, of the array
+ * type id type in group g; its index, or -1 with err filled. */
+int tr_param_object(struct trans *t, const struct spv_inst *param, int type, enum sc_group g);
+
+/* ---- spirv_opencl.c ---- */
+
+/* Dat3M's OpenCL scope tag of a SPIR-V Scope value; false with err. */
+bool tr_cl_scope(struct trans *t, int64_t v, struct srcpos pos, enum scope *s);
+
+/* Decodes MemorySemantics for OpenCL: the order and the fence flags
+ * (enum cl_tag); false with err on bits Dat3M does not map. */
+bool tr_cl_semantics(struct trans *t, int64_t v, struct srcpos pos, enum mo *mo, unsigned *flags);
+
+/* Checks the memory operands of a plain access in an OpenCL module. */
+bool tr_cl_memory_operands(struct trans *t, const struct spv_inst *in, int at);
+
+/* Dat3M's conditions on OpAtomicCompareExchange's Equal and Unequal
+ * semantics under OpenCL; false with err at pos. */
+bool tr_cl_cas_semantics(struct trans *t, struct srcpos pos, enum mo eq, unsigned eq_flags, enum mo neq,
+                         unsigned neq_flags);
+
+/* Makes an emitted access, fence or barrier an OpenCL one: order, scope,
+ * fence flags and nothing of Vulkan's. */
+void tr_cl_retag(struct instr *x, unsigned flags);
+
+/* Emits an OpControlBarrier (cbar) or OpMemoryBarrier of an OpenCL module. */
+bool tr_cl_barrier(struct trans *t, const struct spv_inst *in, bool cbar, enum scope exec, enum scope scope,
+                   enum mo mo, unsigned flags);
+
+/* The group and Vulkan tag of an OpenCL storage class; false with err. */
+bool tr_cl_class(struct trans *t, const struct spv_arg *sc, enum sc_group *g, int *vk_sc);
+
+/* The alignment of type id in an OpenCL module, as Dat3M lays it out:
+ * a scalar's size, a 3-element vector's 4 elements, an array's element's,
+ * a struct's largest member's. */
+int64_t tr_cl_align(const struct trans *t, int type);
+
+/* n rounded up to a multiple of align. */
+int64_t tr_cl_round(int64_t n, int64_t align);
+
+/* Sets *out to the zero value of type (OpConstantNull); false with err. */
+bool tr_null_value(struct trans *t, int type, struct val *out, struct srcpos pos);
+
+/* The OpenCL space tags (enum cl_tag) of object o's locations. */
+unsigned tr_cl_space(const struct obj *o);
+
+/* The values of the entry point's parameters (OpenCL kernel arguments):
+ * pointers to objects made from their @Input, scalars their @Input value. */
+bool tr_cl_entry_args(struct trans *t, int fn, struct val **args, int *nargs);
+
+/* The object a pointer kernel argument id points to, or -1. */
+int tr_cl_param_object(const struct trans *t, int id);
+
+/* The private object of Function or Private variable var for the current
+ * thread (made on first use); the pointers its elements hold are
+ * forgotten each time the variable is reached.  -1 with err filled. */
+int tr_private_object(struct trans *t, const struct spv_inst *var);
+
+/* A pointer read from or written to a pointer element of a private
+ * object (at byte off); false with err when it is not known for sure. */
+bool tr_pointer_slot(struct trans *t, int o, int64_t off, bool load, struct val *v, const struct spv_inst *in);
+
+/* The instructions only OpenCL modules use (generic pointer casts,
+ * OpConvertPtrToU); anything else is refused. */
+bool tr_cl_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, struct val *out);
+
+/* OpExtInst of a set other than GLSL.std.450 (set names it): OpenCL.std's
+ * s_add_sat and s_sub_sat on 32-bit scalars; anything else is refused. */
+bool tr_cl_ext_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, const struct spv_arg *set,
+                    struct val *out);
 
 /* ---- spirv_globals.c ---- */
 

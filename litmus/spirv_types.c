@@ -22,6 +22,8 @@ void *tr_alloc(struct trans *t, size_t size)
 /* The name of id (without its %). */
 const char *tr_name(const struct trans *t, int id)
 {
+    if (id >= t->m->nids)         /* the array type behind a kernel argument (spirv_opencl.c) */
+        id -= t->m->nids;
     return id >= 0 ? t->m->id_names[id] : "?";
 }
 
@@ -163,7 +165,7 @@ int64_t tr_size(const struct trans *t, int type, int64_t runtime_n)
     switch (y->k) {
     case TY_BOOL: return 1;
     case TY_INT: case TY_FLOAT: return y->width / 8;
-    case TY_VECTOR: return y->count * tr_size(t, y->elem, 0);
+    case TY_VECTOR: return (t->opencl && y->count == 3 ? 4 : y->count) * tr_size(t, y->elem, 0);   /* OpenCL: 3 as 4 */
     case TY_ARRAY: return y->count * (y->stride ? y->stride : tr_size(t, y->elem, 0));
     case TY_RUNTIME_ARRAY: return runtime_n * (y->stride ? y->stride : tr_size(t, y->elem, 0));
     case TY_STRUCT: {
@@ -173,9 +175,9 @@ int64_t tr_size(const struct trans *t, int type, int64_t runtime_n)
             int64_t e = y->moff[i] + tr_size(t, y->mem[i], last ? runtime_n : 0);
             end = e > end ? e : end;
         }
-        return end;
+        return t->opencl ? tr_cl_round(end, tr_cl_align(t, type)) : end;
     }
-    case TY_POINTER: return 8;
+    case TY_POINTER: return t->ptr_bytes;
     default: return 0;
     }
 }
@@ -265,14 +267,14 @@ bool tr_types(struct trans *t)
             return spv_fail(t->err, in->pos, "OpMemberDecorate: builtins in struct members are not supported");
         }
     }
-    for (int id = 0; id < m->nids; id++) {      /* packed offsets where none is given */
+    for (int id = 0; id < m->nids; id++) {      /* packed (OpenCL: aligned) offsets where none is given */
         struct ty *y = &t->ty[id];
         if (y->k != TY_STRUCT)
             continue;
         int64_t at = 0;
         for (int k = 0; k < y->nmem; k++) {
             if (y->moff[k] < 0)
-                y->moff[k] = at;
+                y->moff[k] = t->opencl ? tr_cl_round(at, tr_cl_align(t, y->mem[k])) : at;
             at = y->moff[k] + tr_size(t, y->mem[k], 0);
         }
     }
@@ -315,7 +317,8 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
     struct fill *f = ctx;
     struct obj *o = &t->obj[f->o];
     const struct ty *y = &t->ty[type];
-    if (y->k == TY_FLOAT || y->k == TY_POINTER)
+    bool slot = y->k == TY_POINTER && o->grp == SCG_PRIVATE;     /* a pointer the invocation keeps */
+    if (y->k == TY_FLOAT || (y->k == TY_POINTER && !slot))
         return spv_fail(t->err, f->var->pos, "OpVariable %%%s: %s values in memory are not supported",
                         tr_name(t, f->var->result), y->k == TY_FLOAT ? "floating-point" : "pointer");
     o->leaf = xrealloc(o->leaf, sizeof *o->leaf * (size_t)(o->nleaf + 1));
@@ -324,6 +327,8 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
     l->off = off;
     l->size = (int)tr_size(t, type, 0);
     l->loc = l->reg = -1;
+    if (slot)
+        return true;
     int64_t v = 0;
     l->undef = !f->init;
     if (f->init && f->next < f->ninit) {
@@ -376,6 +381,7 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
         loc->name = xstrdup(name);
         loc->init = v;
         loc->alias_of = -1;
+        loc->cl_tags = t->opencl ? tr_cl_space(o) : 0;
         XGROW(t->loc_wide, t->cap_wide, lit->nlocs + 1);
         t->loc_wide[lit->nlocs] = l->size == 8;
         l->loc = lit->nlocs++;
@@ -488,6 +494,91 @@ static bool clspv_push_constants(struct trans *t, int o)
     return true;
 }
 
+/* The translation's group and Vulkan tag of storage class sc (OpenCL
+ * modules: tr_cl_class); false with err on one that is not supported. */
+static bool class_of(struct trans *t, const struct spv_arg *sc, enum sc_group *g, int *vk_sc)
+{
+    static const struct { const char *name; enum sc_group g; int sc; } classes[] = {
+        { "StorageBuffer", SCG_SHARED, 0 }, { "Uniform", SCG_SHARED, 0 }, { "Output", SCG_SHARED, 3 },
+        { "Workgroup", SCG_WORKGROUP, 1 }, { "Private", SCG_PRIVATE, -1 }, { "Function", SCG_PRIVATE, -1 },
+        { "PushConstant", SCG_READONLY, -1 }, { "Input", SCG_READONLY, -1 }, { "UniformConstant", SCG_READONLY, -1 },
+    };
+    if (t->opencl)
+        return tr_cl_class(t, sc, g, vk_sc);
+    for (int i = 0; i < (int)(sizeof classes / sizeof *classes); i++)
+        if (word_is(sc, classes[i].name)) {
+            *g = classes[i].g;
+            *vk_sc = classes[i].sc;
+            return true;
+        }
+    return spv_fail(t->err, sc->pos, "OpVariable: storage class %.*s is not supported under the Vulkan models",
+                    sc->len, sc->s);
+}
+
+/* The object already made for id in group g (workgroup wg), or -1. */
+static int existing_object(const struct trans *t, int id, enum sc_group g, int wg)
+{
+    if (g == SCG_SHARED)
+        return t->shared_obj[id];
+    if (g == SCG_WORKGROUP)
+        return t->wg_obj[id * t->grid[2] + wg];
+    return -1;
+}
+
+/* The @Input header that sets id, or NULL. */
+static const struct spv_input *input_of(const struct trans *t, int id)
+{
+    const struct spv_input *input = NULL;
+    for (int i = 0; i < t->m->ninputs; i++)
+        if (t->m->inputs[i].id == id)
+            input = &t->m->inputs[i];
+    return input;
+}
+
+/* Lays out a new object of type for def (a variable or kernel argument)
+ * in group g, with initial value init (V_NONE: none); its index or -1. */
+static int build_object(struct trans *t, const struct spv_inst *def, enum sc_group g, int vk_sc, int wg, int type,
+                        struct val init)
+{
+    int64_t rn = runtime_count(t, type, init.k == V_NONE ? NULL : &init);
+    if (rn == -2)
+        return spv_fail(t->err, def->pos, "OpVariable %%%s: a runtime array needs its size from an @Input header",
+                        tr_name(t, def->result)), -1;
+    XGROW(t->obj, t->cap_obj, t->nobj + 1);
+    struct obj *o = &t->obj[t->nobj];
+    memset(o, 0, sizeof *o);
+    o->var = def->result;
+    o->grp = g;
+    o->sc = vk_sc;
+    o->thread = o->grp == SCG_PRIVATE || o->grp == SCG_READONLY ? t->tid : -1;
+    o->wg = wg;
+    o->type = type;
+    int idx = t->nobj++;
+    struct val flat[4096];
+    int nflat = 0;
+    if (init.k != V_NONE) {
+        if (count_scalars(&init) > 4096)
+            return spv_fail(t->err, def->pos, "OpVariable %%%s: too many elements", tr_name(t, def->result)), -1;
+        flatten(&init, flat, &nflat, 4096);
+    }
+    struct fill f = { idx, init.k != V_NONE ? flat : NULL, nflat, 0, def };
+    const struct ty *at = &t->ty[type];
+    if (at->host_sized) {       /* as many elements as @Input lists, else as the spec constant says */
+        int64_t n = init.k == V_COMP ? init.n : at->count;
+        for (int64_t e = 0; e < n; e++)
+            if (!tr_leaves(t, at->elem, e * array_step(t, at), 0, add_leaf, &f, def->pos))
+                return -1;
+        t->obj[idx].nelem = n;
+    } else if (!tr_leaves(t, type, 0, rn < 0 ? 0 : rn, add_leaf, &f, def->pos)) {
+        return -1;
+    }
+    if (g == SCG_SHARED)
+        t->shared_obj[def->result] = idx;
+    if (g == SCG_WORKGROUP)
+        t->wg_obj[def->result * t->grid[2] + wg] = idx;
+    return idx;
+}
+
 /* Creates the memory object of variable var for the current thread. */
 int tr_object(struct trans *t, const struct spv_inst *var)
 {
@@ -495,31 +586,18 @@ int tr_object(struct trans *t, const struct spv_inst *var)
     const struct ty *pt = &t->ty[var->rtype];
     if (pt->k != TY_POINTER)
         return spv_fail(t->err, var->pos, "OpVariable: the result type is not a pointer type"), -1;
-    static const struct { const char *name; enum sc_group g; int sc; } classes[] = {
-        { "StorageBuffer", SCG_SHARED, 0 }, { "Uniform", SCG_SHARED, 0 }, { "Output", SCG_SHARED, 3 },
-        { "Workgroup", SCG_WORKGROUP, 1 }, { "Private", SCG_PRIVATE, -1 }, { "Function", SCG_PRIVATE, -1 },
-        { "PushConstant", SCG_READONLY, -1 }, { "Input", SCG_READONLY, -1 }, { "UniformConstant", SCG_READONLY, -1 },
-    };
-    int c = -1;
-    for (int i = 0; i < (int)(sizeof classes / sizeof *classes); i++)
-        if (word_is(sc, classes[i].name))
-            c = i;
-    if (c < 0)
-        return spv_fail(t->err, sc->pos, "OpVariable: storage class %.*s is not supported under the Vulkan models",
-                        sc->len, sc->s), -1;
+    enum sc_group g;
+    int vk_sc;
+    if (!class_of(t, sc, &g, &vk_sc))
+        return -1;
     if ((int)sc->num != pt->sclass)
         return spv_fail(t->err, sc->pos, "OpVariable: the storage class differs from the pointer type's"), -1;
-    int wg = classes[c].g == SCG_WORKGROUP ? t->tid / (t->grid[0] * t->grid[1]) : -1;
-    if (classes[c].g == SCG_SHARED && t->shared_obj[var->result] >= 0)
-        return t->shared_obj[var->result];
-    if (classes[c].g == SCG_WORKGROUP && t->wg_obj[var->result * t->grid[2] + wg] >= 0)
-        return t->wg_obj[var->result * t->grid[2] + wg];
+    int wg = g == SCG_WORKGROUP ? t->tid / (t->grid[0] * t->grid[1]) : -1;
+    if (existing_object(t, var->result, g, wg) >= 0)
+        return existing_object(t, var->result, g, wg);
     /* the initial value: @Input, a builtin, an initializer, or none */
     struct val init = { .k = V_NONE };
-    const struct spv_input *input = NULL;
-    for (int i = 0; i < t->m->ninputs; i++)
-        if (t->m->inputs[i].id == var->result)
-            input = &t->m->inputs[i];
+    const struct spv_input *input = input_of(t, var->result);
     bool has_builtin = false;
     if (!tr_builtin(t, var->result, pt->elem, &init, &has_builtin))
         return -1;
@@ -535,45 +613,24 @@ int tr_object(struct trans *t, const struct spv_inst *var)
                             tr_name(t, id)), -1;
         init = t->globals[id];
     }
-    int64_t rn = runtime_count(t, pt->elem, init.k == V_NONE ? NULL : &init);
-    if (rn == -2)
-        return spv_fail(t->err, var->pos, "OpVariable %%%s: a runtime array needs its size from an @Input header",
-                        tr_name(t, var->result)), -1;
-    XGROW(t->obj, t->cap_obj, t->nobj + 1);
-    struct obj *o = &t->obj[t->nobj];
-    memset(o, 0, sizeof *o);
-    o->var = var->result;
-    o->grp = classes[c].g;
-    o->sc = classes[c].sc;
-    o->thread = o->grp == SCG_PRIVATE || o->grp == SCG_READONLY ? t->tid : -1;
-    o->wg = wg;
-    o->type = pt->elem;
-    int idx = t->nobj++;
-    struct val flat[4096];
-    int nflat = 0;
-    if (init.k != V_NONE) {
-        if (count_scalars(&init) > 4096)
-            return spv_fail(t->err, var->pos, "OpVariable %%%s: too many elements", tr_name(t, var->result)), -1;
-        flatten(&init, flat, &nflat, 4096);
-    }
-    struct fill f = { idx, init.k != V_NONE ? flat : NULL, nflat, 0, var };
-    const struct ty *at = &t->ty[pt->elem];
-    if (at->host_sized) {       /* as many elements as @Input lists, else as the spec constant says */
-        int64_t n = init.k == V_COMP ? init.n : at->count;
-        for (int64_t e = 0; e < n; e++)
-            if (!tr_leaves(t, at->elem, e * array_step(t, at), 0, add_leaf, &f, var->pos))
-                return -1;
-        t->obj[idx].nelem = n;
-    } else if (!tr_leaves(t, pt->elem, 0, rn < 0 ? 0 : rn, add_leaf, &f, var->pos)) {
+    int idx = build_object(t, var, g, vk_sc, wg, pt->elem, init);
+    if (idx >= 0 && word_is(sc, "PushConstant") && !clspv_push_constants(t, idx))
         return -1;
-    }
-    if (word_is(sc, "PushConstant") && !clspv_push_constants(t, idx))
-        return -1;
-    if (o->grp == SCG_SHARED)
-        t->shared_obj[var->result] = idx;
-    if (o->grp == SCG_WORKGROUP)
-        t->wg_obj[var->result * t->grid[2] + wg] = idx;
     return idx;
+}
+
+/* The object behind pointer kernel argument param (OpenCL), of array type
+ * type: its @Input list, else DEFAULT_ARG_ELEMS elements of 0. */
+int tr_param_object(struct trans *t, const struct spv_inst *param, int type, enum sc_group g)
+{
+    int wg = g == SCG_WORKGROUP ? t->tid / (t->grid[0] * t->grid[1]) : -1;
+    if (existing_object(t, param->result, g, wg) >= 0)
+        return existing_object(t, param->result, g, wg);
+    struct val init = { .k = V_NONE };
+    const struct spv_input *input = input_of(t, param->result);
+    if (input && !input_value(t, &input->value, type, &init))
+        return -1;
+    return build_object(t, param, g, g == SCG_WORKGROUP ? 1 : 0, wg, type, init);
 }
 
 /* Grows a host-sized array object to the element holding off. */

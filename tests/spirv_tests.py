@@ -3,8 +3,8 @@ with reasoned verdicts (tests/spirv/expected.csv) and their printer round
 trip (build/litmus_roundtrip, which make test builds), malformed and
 unsupported modules refused at FILE:LINE:COL (tests/spirv/errors/, the
 expected place and message on each file's first line), a missing grammar
-refused by name, and, when the corpus is there, Dat3M's SPIRV-VULKAN and
-SPIRV-VULKAN-DR suites: a refused row (ERROR) names its construct at
+refused by name, and, when the corpus is there, Dat3M's SPIRV-VULKAN,
+SPIRV-VULKAN-DR, SPIRV-OPENCL and SPIRV-OPENCL-DR suites: a refused row (ERROR) names its construct at
 FILE:LINE:COL, no suite falls below the rows it matched when this was
 written, and every row answered otherwise than Dartagnan is printed
 (docs/spirv.md says which classes of rows differ and why; no file is
@@ -26,7 +26,7 @@ from testpaths import BIN, CORPUS, ROOT, corpus_missing_note, corpus_present
 SPIRV = ROOT / "tests" / "spirv"
 
 # The fewest matching rows each suite must keep (the count when this was written).
-MIN_MATCH = {"SPIRV-VULKAN": 115, "SPIRV-VULKAN-DR": 86}
+MIN_MATCH = {"SPIRV-VULKAN": 115, "SPIRV-VULKAN-DR": 86, "SPIRV-OPENCL": 43, "SPIRV-OPENCL-DR": 63}
 
 
 def _results(p):
@@ -90,7 +90,7 @@ def corpus_suites(record, run):
     if not corpus_present() or not (extra / "expected" / "SPIRV-VULKAN.csv").exists():
         print(corpus_missing_note("spirv corpus suites"))
         return
-    for suite in ("SPIRV-VULKAN", "SPIRV-VULKAN-DR"):
+    for suite in ("SPIRV-VULKAN", "SPIRV-VULKAN-DR", "SPIRV-OPENCL", "SPIRV-OPENCL-DR"):
         lines = (extra / "expected" / f"{suite}.csv").read_text().splitlines()
         meta = dict(w.split("=", 1) for w in lines[0].lstrip("# ").split())
         groups = {}
