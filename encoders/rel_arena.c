@@ -9,40 +9,79 @@
 
 #include "util/xalloc.h"
 
-/* Arena memory is bumped from blocks that calloc zeroed and nothing reuses
- * (so no object is zeroed again), and freed with the arena; a request too
- * big for a block gets a block of its own.  Every object here (ints,
- * literals, pointers, longs, the structs of rel.h and rel_impl.h) needs at
- * most 8-byte alignment. */
+/* Arena memory is bumped from zeroed blocks (so no object is zeroed
+ * again), and a request too big for a block gets a block of its own.  When
+ * an arena is freed its blocks are zeroed where they were used and kept in
+ * a pool of this process, up to ARENA_POOL_MAX bytes, for the next arena:
+ * a worker's checks reuse the same few blocks instead of a calloc and free
+ * each.  Every object here (ints, literals, pointers, longs, the structs of
+ * rel.h and rel_impl.h) needs at most 8-byte alignment. */
 #define ARENA_ALIGN 8
 #define ARENA_BLOCK_FIRST ((size_t)64 << 10)
 #define ARENA_BLOCK_MAX ((size_t)1 << 20)
+#define ARENA_POOL_MAX ((size_t)16 << 20)
+#define ARENA_POOL_BLOCKS 64
 
-/* A zeroed block of bytes, freed with A. */
-static void *own_block(struct rels *A, size_t bytes)
+/* Zeroed blocks no arena owns, and their bytes in all. */
+static struct arena_block pool[ARENA_POOL_BLOCKS];
+static int npool;
+static size_t pool_bytes;
+
+/* A zeroed block of at least bytes (exactly bytes when none is pooled),
+ * owned by A from now on; its index in A->owned. */
+static int own_block(struct rels *A, size_t bytes)
 {
     XGROW_FROM(A->owned, A->owned_cap, A->nowned + 1, 64);
-    void *p = xcalloc(bytes, 1);
-    A->owned[A->nowned++] = p;
-    return p;
+    struct arena_block b = { NULL, bytes, 0 };
+    for (int k = 0; k < npool; k++)
+        if (pool[k].size >= bytes && (!b.p || pool[k].size < b.size)) {   /* the smallest that fits */
+            b = pool[k];
+            b.used = (size_t)k;
+        }
+    if (b.p) {
+        pool[b.used] = pool[--npool];
+        pool_bytes -= b.size;
+        b.used = 0;
+    } else {
+        b.p = xcalloc(bytes, 1);
+    }
+    A->owned[A->nowned] = b;
+    return A->nowned++;
+}
+
+/* Gives block b back: to the pool, zeroed where it was used, while the
+ * pool has room; else to the system. */
+static void give_back(struct arena_block b)
+{
+    if (npool == ARENA_POOL_BLOCKS || pool_bytes + b.size > ARENA_POOL_MAX) {
+        free(b.p);
+        return;
+    }
+    memset(b.p, 0, b.used);
+    b.used = 0;
+    pool[npool++] = b;
+    pool_bytes += b.size;
 }
 
 void *rels_alloc(struct rels *A, size_t count, size_t size)
 {
     size_t bytes = (count ? count : 1) * size;
     bytes = (bytes + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-    if (bytes > A->bump_left) {
+    struct arena_block *cur = A->nowned ? &A->owned[A->bump_block] : NULL;
+    if (!cur || bytes > cur->size - cur->used) {
         size_t next = A->block_size == 0 ? ARENA_BLOCK_FIRST
                       : A->block_size < ARENA_BLOCK_MAX ? 2 * A->block_size : A->block_size;
-        if (4 * bytes > next)   /* big: a block of its own, the current one stays */
-            return own_block(A, bytes);
-        A->block_size = next;
-        A->bump = own_block(A, next);
-        A->bump_left = next;
+        if (4 * bytes > next) {   /* big: a block of its own, the current one stays */
+            struct arena_block *own = &A->owned[own_block(A, bytes)];
+            own->used = own->size;
+            return own->p;
+        }
+        A->bump_block = own_block(A, next);
+        cur = &A->owned[A->bump_block];
+        A->block_size = cur->size;
     }
-    void *p = A->bump;
-    A->bump += bytes;
-    A->bump_left -= bytes;
+    void *p = cur->p + cur->used;
+    cur->used += bytes;
     return p;
 }
 
@@ -155,7 +194,7 @@ void rels_free(struct rels *A)
     if (!A)
         return;
     for (int k = 0; k < A->nowned; k++)
-        free(A->owned[k]);
+        give_back(A->owned[k]);
     free(A->owned);
     for (int d = 0; d < A->naccs; d++) {
         free(A->accs[d]->acc);
