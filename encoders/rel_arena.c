@@ -143,21 +143,35 @@ void rels_stack_reserve(struct rels *A, int k)
     XRESIZE(A->sval, A->scap);
 }
 
-/* The set whose membership is member[] (literals exec_i). */
-static struct set *new_set(struct rels *A, const bool *member)
+/* A set of A's events with its membership literals s->m filled (exec_i
+ * for a member, LIT_FALSE otherwise): its size and sorted members made. */
+static struct set *set_finish(struct rels *A, struct set *s)
 {
-    struct set *s = rels_alloc(A, 1, sizeof *s);
-    s->n = A->n;
-    s->m = rels_alloc(A, (size_t)A->n, sizeof *s->m);
-    for (int i = 0; i < A->n; i++) {
-        s->m[i] = member[i] ? A->exec[i] : LIT_FALSE;
+    for (int i = 0; i < A->n; i++)
         s->size += s->m[i] != LIT_FALSE;
-    }
     s->members = rels_alloc(A, (size_t)s->size, sizeof *s->members);
     for (int i = 0, k = 0; i < A->n; i++)
         if (s->m[i] != LIT_FALSE)
             s->members[k++] = i;
     return s;
+}
+
+/* An empty set of A's events, its membership to fill. */
+static struct set *set_blank(struct rels *A)
+{
+    struct set *s = rels_alloc(A, 1, sizeof *s);
+    s->n = A->n;
+    s->m = rels_alloc(A, (size_t)A->n, sizeof *s->m);
+    return s;
+}
+
+/* The set whose membership is member[] (literals exec_i). */
+static struct set *new_set(struct rels *A, const bool *member)
+{
+    struct set *s = set_blank(A);
+    for (int i = 0; i < A->n; i++)
+        s->m[i] = member[i] ? A->exec[i] : LIT_FALSE;
+    return set_finish(A, s);
 }
 
 struct rels *rels_new(struct cnf *c, int n, const lit *exec)
@@ -223,13 +237,13 @@ static const struct set *set_op(struct rels *A, int op, const struct set *x, con
     struct set *s = rels_cons_get(A, op, x, y);
     if (s)
         return s;
-    bool *member = xcalloc((size_t)A->n + 1, sizeof *member);
+    s = set_blank(A);
     for (int i = 0; i < A->n; i++) {
         bool a = set_has(x, i), b = set_has(y, i);
-        member[i] = op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b;
+        bool in = op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b;
+        s->m[i] = in ? A->exec[i] : LIT_FALSE;
     }
-    s = new_set(A, member);
-    free(member);
+    set_finish(A, s);
     rels_cons_put(A, op, x, y, s);
     return s;
 }
