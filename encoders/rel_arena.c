@@ -165,13 +165,46 @@ static struct set *set_blank(struct rels *A)
     return s;
 }
 
+/* The hash of s's membership. */
+static uintptr_t set_hash(const struct set *s)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int k = 0; k < s->size; k++)
+        h = (h ^ (uint64_t)s->members[k]) * 0x100000001B3ull;
+    return (uintptr_t)(h | 1);
+}
+
+static bool same_members(const struct set *x, const struct set *y)
+{
+    return x->size == y->size && memcmp(x->members, y->members, (size_t)x->size * sizeof *x->members) == 0;
+}
+
+/* The set of A (or of its parent) with s's members, s itself when none:
+ * sets are consed by content, so that the relations built on equal sets
+ * made different ways (SC0 | SC1 where no event is SC1, and SC0) are one
+ * relation, and one closure. */
+static const struct set *set_canonical(struct rels *A, const struct set *s)
+{
+    uintptr_t h = set_hash(s), k = 1;
+    const struct set *t;
+    if (A->parent)
+        for (uintptr_t j = 1; (t = rels_cons_get((struct rels *)A->parent, CONS_SET_CONTENT, (void *)h, (void *)j)); j++)
+            if (same_members(s, t))
+                return t;
+    for (; (t = rels_cons_get(A, CONS_SET_CONTENT, (void *)h, (void *)k)); k++)
+        if (same_members(s, t))
+            return t;
+    rels_cons_put(A, CONS_SET_CONTENT, (void *)h, (void *)k, (void *)s);
+    return s;
+}
+
 /* The set whose membership is member[] (literals exec_i). */
-static struct set *new_set(struct rels *A, const bool *member)
+static const struct set *new_set(struct rels *A, const bool *member)
 {
     struct set *s = set_blank(A);
     for (int i = 0; i < A->n; i++)
         s->m[i] = member[i] ? A->exec[i] : LIT_FALSE;
-    return set_finish(A, s);
+    return set_canonical(A, set_finish(A, s));
 }
 
 struct rels *rels_new(struct cnf *c, int n, const lit *exec)
@@ -199,6 +232,7 @@ struct rels *rels_new_child(struct rels *parent)
 {
     struct rels *A = rels_new(parent->c, parent->n, parent->exec);
     A->all = parent->all;
+    A->parent = parent;
     A->next_order = parent->next_order + (1L << 40);
     return A;
 }
@@ -234,17 +268,17 @@ static const struct set *set_op(struct rels *A, int op, const struct set *x, con
     if ((op == CONS_SET_UNION || op == CONS_SET_INTER) && x > y) {
         const struct set *t = x; x = y; y = t;
     }
-    struct set *s = rels_cons_get(A, op, x, y);
+    const struct set *s = rels_cons_get(A, op, x, y);
     if (s)
         return s;
-    s = set_blank(A);
+    struct set *made = set_blank(A);
     for (int i = 0; i < A->n; i++) {
         bool a = set_has(x, i), b = set_has(y, i);
         bool in = op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b;
-        s->m[i] = in ? A->exec[i] : LIT_FALSE;
+        made->m[i] = in ? A->exec[i] : LIT_FALSE;
     }
-    set_finish(A, s);
-    rels_cons_put(A, op, x, y, s);
+    s = set_canonical(A, set_finish(A, made));
+    rels_cons_put(A, op, x, y, (void *)s);
     return s;
 }
 

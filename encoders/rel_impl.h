@@ -9,7 +9,7 @@
 #include "encoders/rel.h"
 
 /* Operations consed beside the relation kinds. */
-enum { CONS_PLUS = 32, CONS_SET_UNION, CONS_SET_INTER, CONS_SET_DIFF };
+enum { CONS_PLUS = 32, CONS_SET_UNION, CONS_SET_INTER, CONS_SET_DIFF, CONS_SET_CONTENT };
 
 struct cons_slot { int op; const void *x, *y; void *node; };
 
@@ -26,6 +26,7 @@ struct arena_block { char *p; size_t size, used; };
 
 struct rels {
     struct cnf *c;
+    const struct rels *parent;   /* a child arena's parent (its sets are reused), else NULL */
     int n;
     lit *exec;
     const struct set *all;
