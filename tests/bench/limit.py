@@ -38,6 +38,21 @@ def check_key(k, r):
     return (r["file"], r["model"]) if r["property"] == "termination" else k
 
 
+def corpus_batch(binary, corpus, runs):
+    """(CPU of each of runs corpus batches at -j 1, the last one's rows),
+    or None when the corpus has no CSV."""
+    csvs = sorted((corpus / "expected").glob("*.csv"))
+    batch = [binary, "--json", "-j", "1", "--bound", "4"]
+    for csv in csvs:
+        batch += ["--expect", str(csv.relative_to(corpus))]
+    cpus, rows = [], []
+    for _ in range(runs if csvs else 0):
+        cpu, p = cpu_of(batch, cwd=corpus)
+        cpus.append(cpu)
+        rows = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    return (cpus, rows) if csvs else None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
@@ -45,20 +60,12 @@ def main():
     ap.add_argument("-n", type=int, default=200, help="process starts and sessions timed")
     ap.add_argument("-r", type=int, default=3, help="corpus batch runs (the least CPU counts)")
     a = ap.parse_args()
-    binary = str(pathlib.Path(a.bin).resolve())
-    corpus = pathlib.Path(a.corpus)
-    csvs = sorted((corpus / "expected").glob("*.csv"))
-    if not csvs:
+    binary, corpus = str(pathlib.Path(a.bin).resolve()), pathlib.Path(a.corpus)
+    measured = corpus_batch(binary, corpus, a.r)
+    if not measured:
         print(f"SKIP: no corpus at {corpus}")
         return 0
-    batch = [binary, "--json", "-j", "1", "--bound", "4"]
-    for csv in csvs:
-        batch += ["--expect", str(csv.relative_to(corpus))]
-    runs, rows = [], []
-    for _ in range(a.r):
-        cpu, p = cpu_of(batch, cwd=corpus)
-        runs.append(cpu)
-        rows = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    runs, rows = measured
     checks, sat = {}, {}
     for k, r in enumerate(rows):
         checks[check_key(k, r)] = r
@@ -67,8 +74,7 @@ def main():
     if not sat:
         print("SKIP: no SAT check in the batch")
         return 0
-    starts = sorted(cpu_of([binary, "--version"])[0] for _ in range(a.n))
-    start = statistics.median(starts)
+    start = statistics.median(cpu_of([binary, "--version"])[0] for _ in range(a.n))
     by_size = sorted(sat.values(), key=lambda r: (r["clauses"], r["file"]))
     median = by_size[len(by_size) // 2]
     with tempfile.TemporaryDirectory() as tmp:
