@@ -137,6 +137,7 @@ bench: all
 	python3 tests/bench/refinement.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/opencl_batch.py --bin $(BUILD)/gpubmc $(if $(DARTAGNAN),--dartagnan $(DARTAGNAN))
 	python3 tests/bench/cat_cost.py --bin $(BUILD)/gpubmc
+	python3 tests/bench/limit.py --bin $(BUILD)/gpubmc
 
 # Random cross-check (tests/random): N generated programs from SEED (default:
 # a random seed, printed), SAT engine vs oracle vs --no-symmetry; failing

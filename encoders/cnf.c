@@ -10,6 +10,15 @@
 #include "util/xalloc.h"
 
 static void grow_vars(struct cnf *c);
+static void hand_over(struct cnf *c, lit l);
+
+/* Where the next symbolic cnf writes its clauses (NULL: nowhere). */
+static const char *dimacs_path;
+
+/* The DIMACS header, rewritten in place when the cnf is freed: fixed width. */
+#define DIMACS_HEADER "p cnf %10d %12ld\n"
+
+void cnf_dimacs_first(const char *path) { dimacs_path = path; }
 
 struct cnf *cnf_new(bool with_solver)
 {
@@ -19,8 +28,14 @@ struct cnf *cnf_new(bool with_solver)
     if (with_solver) {
         c->solver = ccadical_init();
         ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
-        ccadical_add(c->solver, LIT_TRUE);
-        ccadical_add(c->solver, 0);
+        if (dimacs_path) {
+            c->dimacs = fopen(dimacs_path, "w");
+            dimacs_path = NULL;
+            if (c->dimacs)
+                fprintf(c->dimacs, DIMACS_HEADER, 0, 0L);
+        }
+        hand_over(c, LIT_TRUE);
+        hand_over(c, 0);
     }
     c->cap = 1024;
     c->table = xcalloc(c->cap, sizeof *c->table);
@@ -33,6 +48,11 @@ void cnf_free(struct cnf *c)
         return;
     if (c->solver)
         ccadical_release(c->solver);
+    if (c->dimacs) {
+        rewind(c->dimacs);
+        fprintf(c->dimacs, DIMACS_HEADER, c->nvars, c->nclauses + 1);
+        fclose(c->dimacs);
+    }
     free(c->table);
     free(c->defs);
     free(c->work);
@@ -85,6 +105,15 @@ size_t cnf_push(struct cnf *c, size_t top, lit l)
     return top + 1;
 }
 
+/* Gives the solver (and the DIMACS copy) literal l of the clause being
+ * added; 0 ends it. */
+static void hand_over(struct cnf *c, lit l)
+{
+    ccadical_add(c->solver, l);
+    if (c->dimacs)
+        fprintf(c->dimacs, l ? "%d " : "%d\n", l);
+}
+
 void cnf_emit(struct cnf *c, const lit *l, int n)
 {
     int kept = 0;
@@ -93,12 +122,12 @@ void cnf_emit(struct cnf *c, const lit *l, int n)
             return;
     for (int i = 0; i < n; i++)
         if (l[i] != LIT_FALSE) {
-            ccadical_add(c->solver, l[i]);
+            hand_over(c, l[i]);
             kept++;
         }
     if (kept == 0)
-        ccadical_add(c->solver, LIT_FALSE);   /* the empty clause */
-    ccadical_add(c->solver, 0);
+        hand_over(c, LIT_FALSE);   /* the empty clause */
+    hand_over(c, 0);
     c->nclauses++;
     c->core_valid = false;
 }

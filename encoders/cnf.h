@@ -21,6 +21,9 @@ struct cnf;
 /* Creates a cnf backed by a fresh CaDiCaL solver (with_solver) or a
  * constant-only cnf for concrete evaluation. */
 struct cnf *cnf_new(bool with_solver);
+/* The next cnf made with a solver also writes its clauses to path, in
+ * DIMACS (the header when it is freed); for benchmarks. */
+void cnf_dimacs_first(const char *path);
 /* Releases the cnf and its solver. */
 void cnf_free(struct cnf *c);
 /* True when the cnf has a solver (symbolic mode). */

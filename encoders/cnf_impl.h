@@ -5,6 +5,7 @@
 #define GPUBMC_CNF_IMPL_H
 
 #include <ccadical.h>
+#include <stdio.h>
 
 #include "encoders/cnf.h"
 
@@ -57,6 +58,7 @@ struct cnf {
     bool *eval_val;            /* by variable: a gate's evaluated value, a plain variable's model value */
     const struct cnf_ext *ext[EXT_COUNT];
     void *ext_state[EXT_COUNT];
+    FILE *dimacs;              /* the clauses are also written here (cnf_dimacs_first) */
 };
 
 /* A fresh variable whose definition is def. */

@@ -9,40 +9,79 @@
 
 #include "util/xalloc.h"
 
-/* Arena memory is bumped from blocks that calloc zeroed and nothing reuses
- * (so no object is zeroed again), and freed with the arena; a request too
- * big for a block gets a block of its own.  Every object here (ints,
- * literals, pointers, longs, the structs of rel.h and rel_impl.h) needs at
- * most 8-byte alignment. */
+/* Arena memory is bumped from zeroed blocks (so no object is zeroed
+ * again), and a request too big for a block gets a block of its own.  When
+ * an arena is freed its blocks are zeroed where they were used and kept in
+ * a pool of this process, up to ARENA_POOL_MAX bytes, for the next arena:
+ * a worker's checks reuse the same few blocks instead of a calloc and free
+ * each.  Every object here (ints, literals, pointers, longs, the structs of
+ * rel.h and rel_impl.h) needs at most 8-byte alignment. */
 #define ARENA_ALIGN 8
 #define ARENA_BLOCK_FIRST ((size_t)64 << 10)
 #define ARENA_BLOCK_MAX ((size_t)1 << 20)
+#define ARENA_POOL_MAX ((size_t)16 << 20)
+#define ARENA_POOL_BLOCKS 64
 
-/* A zeroed block of bytes, freed with A. */
-static void *own_block(struct rels *A, size_t bytes)
+/* Zeroed blocks no arena owns, and their bytes in all. */
+static struct arena_block pool[ARENA_POOL_BLOCKS];
+static int npool;
+static size_t pool_bytes;
+
+/* A zeroed block of at least bytes (exactly bytes when none is pooled),
+ * owned by A from now on; its index in A->owned. */
+static int own_block(struct rels *A, size_t bytes)
 {
     XGROW_FROM(A->owned, A->owned_cap, A->nowned + 1, 64);
-    void *p = xcalloc(bytes, 1);
-    A->owned[A->nowned++] = p;
-    return p;
+    struct arena_block b = { NULL, bytes, 0 };
+    for (int k = 0; k < npool; k++)
+        if (pool[k].size >= bytes && (!b.p || pool[k].size < b.size)) {   /* the smallest that fits */
+            b = pool[k];
+            b.used = (size_t)k;
+        }
+    if (b.p) {
+        pool[b.used] = pool[--npool];
+        pool_bytes -= b.size;
+        b.used = 0;
+    } else {
+        b.p = xcalloc(bytes, 1);
+    }
+    A->owned[A->nowned] = b;
+    return A->nowned++;
+}
+
+/* Gives block b back: to the pool, zeroed where it was used, while the
+ * pool has room; else to the system. */
+static void give_back(struct arena_block b)
+{
+    if (npool == ARENA_POOL_BLOCKS || pool_bytes + b.size > ARENA_POOL_MAX) {
+        free(b.p);
+        return;
+    }
+    memset(b.p, 0, b.used);
+    b.used = 0;
+    pool[npool++] = b;
+    pool_bytes += b.size;
 }
 
 void *rels_alloc(struct rels *A, size_t count, size_t size)
 {
     size_t bytes = (count ? count : 1) * size;
     bytes = (bytes + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-    if (bytes > A->bump_left) {
+    struct arena_block *cur = A->nowned ? &A->owned[A->bump_block] : NULL;
+    if (!cur || bytes > cur->size - cur->used) {
         size_t next = A->block_size == 0 ? ARENA_BLOCK_FIRST
                       : A->block_size < ARENA_BLOCK_MAX ? 2 * A->block_size : A->block_size;
-        if (4 * bytes > next)   /* big: a block of its own, the current one stays */
-            return own_block(A, bytes);
-        A->block_size = next;
-        A->bump = own_block(A, next);
-        A->bump_left = next;
+        if (4 * bytes > next) {   /* big: a block of its own, the current one stays */
+            struct arena_block *own = &A->owned[own_block(A, bytes)];
+            own->used = own->size;
+            return own->p;
+        }
+        A->bump_block = own_block(A, next);
+        cur = &A->owned[A->bump_block];
+        A->block_size = cur->size;
     }
-    void *p = A->bump;
-    A->bump += bytes;
-    A->bump_left -= bytes;
+    void *p = cur->p + cur->used;
+    cur->used += bytes;
     return p;
 }
 
@@ -104,21 +143,68 @@ void rels_stack_reserve(struct rels *A, int k)
     XRESIZE(A->sval, A->scap);
 }
 
-/* The set whose membership is member[] (literals exec_i). */
-static struct set *new_set(struct rels *A, const bool *member)
+/* A set of A's events with its membership literals s->m filled (exec_i
+ * for a member, LIT_FALSE otherwise): its size and sorted members made. */
+static struct set *set_finish(struct rels *A, struct set *s)
 {
-    struct set *s = rels_alloc(A, 1, sizeof *s);
-    s->n = A->n;
-    s->m = rels_alloc(A, (size_t)A->n, sizeof *s->m);
-    for (int i = 0; i < A->n; i++) {
-        s->m[i] = member[i] ? A->exec[i] : LIT_FALSE;
+    for (int i = 0; i < A->n; i++)
         s->size += s->m[i] != LIT_FALSE;
-    }
     s->members = rels_alloc(A, (size_t)s->size, sizeof *s->members);
     for (int i = 0, k = 0; i < A->n; i++)
         if (s->m[i] != LIT_FALSE)
             s->members[k++] = i;
     return s;
+}
+
+/* An empty set of A's events, its membership to fill. */
+static struct set *set_blank(struct rels *A)
+{
+    struct set *s = rels_alloc(A, 1, sizeof *s);
+    s->n = A->n;
+    s->m = rels_alloc(A, (size_t)A->n, sizeof *s->m);
+    return s;
+}
+
+/* The hash of s's membership. */
+static uintptr_t set_hash(const struct set *s)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int k = 0; k < s->size; k++)
+        h = (h ^ (uint64_t)s->members[k]) * 0x100000001B3ull;
+    return (uintptr_t)(h | 1);
+}
+
+static bool same_members(const struct set *x, const struct set *y)
+{
+    return x->size == y->size && memcmp(x->members, y->members, (size_t)x->size * sizeof *x->members) == 0;
+}
+
+/* The set of A (or of its parent) with s's members, s itself when none:
+ * sets are consed by content, so that the relations built on equal sets
+ * made different ways (SC0 | SC1 where no event is SC1, and SC0) are one
+ * relation, and one closure. */
+static const struct set *set_canonical(struct rels *A, const struct set *s)
+{
+    uintptr_t h = set_hash(s), k = 1;
+    const struct set *t;
+    if (A->parent)
+        for (uintptr_t j = 1; (t = rels_cons_get((struct rels *)A->parent, CONS_SET_CONTENT, (void *)h, (void *)j)); j++)
+            if (same_members(s, t))
+                return t;
+    for (; (t = rels_cons_get(A, CONS_SET_CONTENT, (void *)h, (void *)k)); k++)
+        if (same_members(s, t))
+            return t;
+    rels_cons_put(A, CONS_SET_CONTENT, (void *)h, (void *)k, (void *)s);
+    return s;
+}
+
+/* The set whose membership is member[] (literals exec_i). */
+static const struct set *new_set(struct rels *A, const bool *member)
+{
+    struct set *s = set_blank(A);
+    for (int i = 0; i < A->n; i++)
+        s->m[i] = member[i] ? A->exec[i] : LIT_FALSE;
+    return set_canonical(A, set_finish(A, s));
 }
 
 struct rels *rels_new(struct cnf *c, int n, const lit *exec)
@@ -146,6 +232,7 @@ struct rels *rels_new_child(struct rels *parent)
 {
     struct rels *A = rels_new(parent->c, parent->n, parent->exec);
     A->all = parent->all;
+    A->parent = parent;
     A->next_order = parent->next_order + (1L << 40);
     return A;
 }
@@ -155,7 +242,7 @@ void rels_free(struct rels *A)
     if (!A)
         return;
     for (int k = 0; k < A->nowned; k++)
-        free(A->owned[k]);
+        give_back(A->owned[k]);
     free(A->owned);
     for (int d = 0; d < A->naccs; d++) {
         free(A->accs[d]->acc);
@@ -181,17 +268,17 @@ static const struct set *set_op(struct rels *A, int op, const struct set *x, con
     if ((op == CONS_SET_UNION || op == CONS_SET_INTER) && x > y) {
         const struct set *t = x; x = y; y = t;
     }
-    struct set *s = rels_cons_get(A, op, x, y);
+    const struct set *s = rels_cons_get(A, op, x, y);
     if (s)
         return s;
-    bool *member = xcalloc((size_t)A->n + 1, sizeof *member);
+    struct set *made = set_blank(A);
     for (int i = 0; i < A->n; i++) {
         bool a = set_has(x, i), b = set_has(y, i);
-        member[i] = op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b;
+        bool in = op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b;
+        made->m[i] = in ? A->exec[i] : LIT_FALSE;
     }
-    s = new_set(A, member);
-    free(member);
-    rels_cons_put(A, op, x, y, s);
+    s = set_canonical(A, set_finish(A, made));
+    rels_cons_put(A, op, x, y, (void *)s);
     return s;
 }
 

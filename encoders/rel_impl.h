@@ -9,7 +9,7 @@
 #include "encoders/rel.h"
 
 /* Operations consed beside the relation kinds. */
-enum { CONS_PLUS = 32, CONS_SET_UNION, CONS_SET_INTER, CONS_SET_DIFF };
+enum { CONS_PLUS = 32, CONS_SET_UNION, CONS_SET_INTER, CONS_SET_DIFF, CONS_SET_CONTENT };
 
 struct cons_slot { int op; const void *x, *y; void *node; };
 
@@ -20,16 +20,21 @@ struct accumulator { lit *acc; int *touched; };
 /* Rows of a lazy relation kept as they are first read (len < 0: not yet). */
 struct row_store { int *len; int **col; lit **val; };
 
+/* A block of arena memory: its size and the bytes handed out of it (the
+ * only ones that need zeroing again before it is reused). */
+struct arena_block { char *p; size_t size, used; };
+
 struct rels {
     struct cnf *c;
+    const struct rels *parent;   /* a child arena's parent (its sets are reused), else NULL */
     int n;
     lit *exec;
     const struct set *all;
     const struct rel *empty;
-    void **owned;                /* every block the arena frees */
-    int nowned, owned_cap;
-    char *bump;                  /* the free end of the current block */
-    size_t bump_left, block_size;
+    struct arena_block *owned;   /* every block the arena gives back; the last
+                                    one bumped is owned[bump_block] */
+    int nowned, owned_cap, bump_block;
+    size_t block_size;
     struct cons_slot *cons;      /* open addressing; op == 0: empty */
     size_t cons_cap, cons_used;
     int *scol;                   /* the row stack: entries (scol, sval)[0 .. stop) */

@@ -303,34 +303,19 @@ static int enum_fresh(struct rels *A, const struct rel *r, int i, bool flip)
 static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool flip)
 {
     struct rels *home = r->home;
-    int n = r->n, cap = 64, size = 0;
-    int *col = xcalloc((size_t)cap, sizeof *col);
-    lit *val = xcalloc((size_t)cap, sizeof *val);
+    int n = r->n, base = A->stop;   /* every row stays on the row stack, then is copied once */
     struct rel_rows *t = rels_alloc(home, 1, sizeof *t);
     t->start = rels_alloc(home, (size_t)n + 1, sizeof *t->start);
-    for (int i = 0; i < n; i++) {
-        int base = A->stop, k = rel_enum(A, r, i, flip);
-        if (size + k > cap) {
-            cap = xcapacity(cap, size + k, 64);
-            XRESIZE(col, cap);
-            XRESIZE(val, cap);
-        }
-        if (k > 0) {
-            memcpy(col + size, A->scol + base, (size_t)k * sizeof *col);
-            memcpy(val + size, A->sval + base, (size_t)k * sizeof *val);
-        }
-        size += k;
-        t->start[i + 1] = size;
-        A->stop = base;
-    }
+    for (int i = 0; i < n; i++)
+        t->start[i + 1] = t->start[i] + rel_enum(A, r, i, flip);
+    int size = t->start[n];
     t->col = rels_alloc(home, (size_t)size, sizeof *t->col);
     t->val = rels_alloc(home, (size_t)size, sizeof *t->val);
     if (size > 0) {
-        memcpy(t->col, col, (size_t)size * sizeof *col);
-        memcpy(t->val, val, (size_t)size * sizeof *val);
+        memcpy(t->col, A->scol + base, (size_t)size * sizeof *t->col);
+        memcpy(t->val, A->sval + base, (size_t)size * sizeof *t->val);
     }
-    free(col);
-    free(val);
+    A->stop = base;
     home->pairs += size;
     return t;
 }

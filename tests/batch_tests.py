@@ -92,9 +92,44 @@ def quiet_pipe_and_witnesses(record, run):
                "batch: -j 2 carries each witness back from its worker")
 
 
+def rows_through_links(record, run):
+    """A CSV row names a file given on the command line through a linked
+    directory, a linked file or a plain path alike (each row's realpath)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        (d / "real").mkdir()
+        (d / "real" / "t.litmus").write_text((PTX / "MP-weak.litmus").read_text())
+        (d / "dirlink").symlink_to(d / "real")
+        (d / "filelink.litmus").symlink_to(d / "real" / "t.litmus")
+        for row in ("real/t.litmus", "dirlink/t.litmus", "filelink.litmus", "./real/../real/t.litmus"):
+            (d / "rows.csv").write_text(f"# model=ptx-v6.0\n{row},PASS\n")
+            o = _results(run(["--json", "--expect", "rows.csv", "real/t.litmus"], cwd=d).stdout)
+            record(len(o) == 1 and "expected" in o[0],
+                   f"batch: the CSV row {row} names the file real/t.litmus given on the command line ({o})")
+
+
+def dimacs(record, run):
+    """--dimacs writes the first SAT session's clauses, header counts
+    true; an unwritable path is a usage error."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cnf = pathlib.Path(tmp) / "f.cnf"
+        p = run(["--json", "--model", "ptx-v6.0", "--dimacs", str(cnf), str(PTX / "MP-weak.litmus")])
+        lines = cnf.read_text().splitlines() if cnf.exists() else ["p cnf 0 0"]
+        head, clauses = lines[0].split(), [[int(x) for x in l.split()] for l in lines[1:]]
+        record(p.returncode in (0, 10) and head[:2] == ["p", "cnf"] and int(head[3]) == len(clauses) > 1
+               and all(c and c[-1] == 0 and 0 not in c[:-1] and max(abs(x) for x in c) <= int(head[2])
+                       for c in clauses),
+               f"batch: --dimacs writes 'p cnf V C' and C clauses over V variables ({lines[:2]})")
+        p = run(["--dimacs", str(pathlib.Path(tmp) / "none" / "f.cnf"), str(PTX / "MP-weak.litmus")])
+        record(p.returncode == 1 and "--dimacs" in p.stderr, f"batch: an unwritable --dimacs is a usage error "
+                                                            f"({p.returncode}: {p.stderr[-200:]!r})")
+
+
 def batch_mode(record, run):
     """Every batch-mode test."""
     directories(record, run)
     expectations(record, run)
     workers_and_shards(record, run)
     quiet_pipe_and_witnesses(record, run)
+    rows_through_links(record, run)
+    dimacs(record, run)

@@ -391,7 +391,7 @@ def documentation(record, run):
                "--cat": str(ROOT / "tests" / "cat" / "sc.cat"),
                "--max-states": "1000", "--emit-cuda": "{tmp}/cuda", "--symmetry-key": "last", "--grid": "1,1,1",
                "--observed": str(ROOT / "tests" / "cuda" / "logs" / "allowed.log"), "--observe": "P1:r0,x", "--graph-dpi": "144",
-               "--map": "ptx"}
+               "--map": "ptx", "--dimacs": "{tmp}/f.cnf"}
     # the file each option is tried on: a PTX test, or an OpenCL one for --map
     files = {"--map": str(ROOT / "tests" / "litmus" / "opencl" / "MP-relacq-dev.litmus")}
     needs = {"--graph-format": ["--graph-dir", "{tmp}"], "--graph-relations": ["--graph", "{tmp}/g.dot"],

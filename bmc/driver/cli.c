@@ -9,6 +9,7 @@
 #include "bmc/check/symmetry.h"
 #include "bmc/compare/map.h"
 #include "bmc/transform/transform.h"
+#include "encoders/cnf.h"
 #include "models/cat_model.h"
 #include "models/model.h"
 
@@ -27,7 +28,7 @@ static const char synopsis[] =
     "              [--explain] [--graph FILE.dot|.svg|.png | --graph-dir DIR]\n"
     "              [--graph-format dot|svg|png] [--graph-dpi N] [--graph-relations R,...]\n"
     "              [--expect CSV]... [-j N] [--shard K/N]\n"
-    "              [--timeout SECONDS] [--max-memory MB]\n"
+    "              [--timeout SECONDS] [--max-memory MB] [--dimacs FILE]\n"
     "              [--source SRC | --map MAPPING | --transform NAME[@LINE] [--emit-transformed DIR]\n"
     "               | --necessary-sync | --minimize-sync | --compare-model M2\n"
     "               | --emit-cuda DIR | --observed LOG] [--observe NAME,...]\n"
@@ -38,7 +39,7 @@ enum option_id {
     O_MODEL, O_CAT, O_PROPERTY, O_PROGRESS, O_BOUND, O_GRID, O_IGNORE_FILTER, O_NO_AXIOM, O_ENGINE, O_MAX_STATES,
     O_JSON, O_VERBOSE, O_WITNESS,
     O_OUTCOMES, O_NO_SYMMETRY, O_SYMMETRY_KEY, O_EXPLAIN, O_GRAPH, O_GRAPH_DIR, O_GRAPH_FORMAT, O_GRAPH_DPI, O_GRAPH_RELATIONS, O_EXPECT, O_JOBS,
-    O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_SOURCE, O_MAP, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
+    O_SHARD, O_TIMEOUT, O_MAX_MEMORY, O_DIMACS, O_SOURCE, O_MAP, O_TRANSFORM, O_EMIT_TRANSFORMED, O_NECESSARY_SYNC, O_MINIMIZE_SYNC,
     O_COMPARE_MODEL, O_OBSERVE, O_EMIT_CUDA, O_OBSERVED, O_HELP,
     O_VERSION, O_COUNT
 };
@@ -102,6 +103,8 @@ static const struct option_spec options[O_COUNT] = {
                     "(default 0: none)" },
     [O_MAX_MEMORY] = { "--max-memory", NULL, "MB", "memory (address space) per check, then ERROR\n"
                        "(default " NUMBER(CLI_DEFAULT_MAX_MEMORY_MB) "; 0: none)" },
+    [O_DIMACS] = { "--dimacs", NULL, "FILE", "write the clauses of the first SAT solver session\n"
+                   "to FILE in DIMACS (tests/bench/limit.py)" },
     [O_SOURCE] = { "--source", NULL, "SRC", "check that each file adds no outcome to SRC\n"
                    "(termination: no hang; cat_spec: no race)" },
     [O_MAP] = { "--map", NULL, "MAPPING", "compile each OpenCL file to PTX (ptx, ptx-sc-relaxed,\n"
@@ -456,6 +459,14 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
     case O_MAX_MEMORY:
         return parse_long(v, 0, 1L << 30, &cli->budget.max_memory_mb) ? 0
             : usage_error("--max-memory needs megabytes from 0 (none) to 2^30, not '%s'", v);
+    case O_DIMACS: {
+        FILE *f = fopen(v, "w");   /* a path that cannot be written is a usage error now */
+        if (!f)
+            return usage_error("--dimacs: cannot write '%s'", v);
+        fclose(f);
+        cnf_dimacs_first(v);
+        return 0;
+    }
     case O_SOURCE: return set_kind(cli, JOB_SOURCE, "--source") || (cli->spec.source = v, 0);
     case O_MAP:
         if (!map_known(v))

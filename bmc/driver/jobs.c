@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bmc/driver/inputs.h"
@@ -92,6 +93,40 @@ static bool header_option(char *kv, struct check_opts *o)
     return false;
 }
 
+/* The directory of the last row and its realpath ("" before any). */
+struct dir_cache { char dir[PATH_MAX], real[PATH_MAX]; };
+
+/* realpath(path) for a CSV row, a copy, or NULL when the file is absent:
+ * the realpath of its directory (kept from the row before when it is the
+ * same) and its name, when the name is no link, not "." or ".."; else
+ * realpath itself.  Rows of one directory cost one lstat each, not a
+ * readlink per component and a getcwd. */
+static char *row_realpath(struct dir_cache *dc, const char *path)
+{
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    char dir[PATH_MAX], resolved[PATH_MAX];
+    struct stat st;
+    bool plain = slash != path && *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0
+                 && (size_t)(name - path) < sizeof dir && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode);
+    if (plain) {
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+        if (strcmp(dir, dc->dir) != 0) {
+            memcpy(dc->dir, dir, sizeof dir);
+            if (!realpath(dir, dc->real))
+                dc->real[0] = '\0';
+        }
+        size_t r = strcmp(dc->real, "/") == 0 ? 0 : strlen(dc->real), k = strlen(name);
+        if (dc->real[0] && r + 1 + k < PATH_MAX) {
+            char *out = xcalloc(r + k + 2, 1);
+            memcpy(out, dc->real, r);
+            out[r] = '/';
+            memcpy(out + r + 1, name, k);
+            return out;
+        }
+    }
+    return realpath(path, resolved) ? xstrdup(resolved) : NULL;
+}
+
 /* Reads one corpus CSV: "# model=M property=P progress=G" then rows
  * "path,expected[,source]"; '#' lines after the first are comments.  A
  * CSV without rows is an error. */
@@ -113,6 +148,7 @@ static bool read_csv(const char *path, const struct check_opts *defaults, struct
     size_t cap = 0;
     bool ok = true;
     int first_row = out->n;
+    struct dir_cache dirs = { "", "" };
     for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
         char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
         line[strcspn(line, "\r\n")] = '\0';
@@ -144,11 +180,10 @@ static bool read_csv(const char *path, const struct check_opts *defaults, struct
         }
         *comma = '\0';
         XGROW(out->r, out->cap, out->n + 1);
-        char resolved[PATH_MAX];
         const struct row *prev = out->n > first_row ? &out->r[out->n - 1] : NULL;
         char *real = prev && strcmp(prev->file, line) == 0   /* a file listed again: resolved once */
             ? (prev->real ? xstrdup(prev->real) : NULL)
-            : realpath(line, resolved) ? xstrdup(resolved) : NULL;
+            : row_realpath(&dirs, line);
         out->r[out->n++] = (struct row){ xstrdup(line), real, o, v };
     }
     if (ok && ferror(f)) {
