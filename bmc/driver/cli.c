@@ -378,6 +378,7 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         cli->opts.model = v;
         return 0;
     case O_PROPERTY:
+        cli->property_given = true;
         return parse_properties(v, cli);
     case O_PROGRESS:
         return parse_progress(v, &cli->opts);

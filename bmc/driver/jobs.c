@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bmc/driver/inputs.h"
+#include "litmus/spirv.h"
 #include "util/xalloc.h"
 #include "models/model.h"
 
@@ -189,6 +190,14 @@ static int first_row_of(const struct rows *rows, const int *sorted, int n, const
     return lo;
 }
 
+/* Whether the file's language makes barrier divergence undefined
+ * behaviour: SPIR-V, and OpenCL litmus tests. */
+static bool divergence_undefined(const char *path)
+{
+    enum dialect d;
+    return spirv_path(path) || (litmus_file_dialect(path, &d) && d == DIALECT_OPENCL);
+}
+
 /* Jobs for the given inputs: each file's CSV rows (in their order), or
  * the CLI's properties. */
 static void jobs_for_files(const struct job_request *req, const struct inputs *files,
@@ -215,6 +224,11 @@ static void jobs_for_files(const struct job_request *req, const struct inputs *f
             struct check_opts o = *req->opts;
             o.property = req->properties[p];
             add_job(out, in->path, req->spec, &o, false, V_ERROR, in->error);
+        }
+        if (!matched && !in->error && req->divergence_by_default && divergence_undefined(in->path)) {
+            struct check_opts o = *req->opts;
+            o.property = P_BARRIER_DIVERGENCE;
+            add_job(out, in->path, req->spec, &o, false, V_ERROR, NULL);
         }
     }
     free(sorted);

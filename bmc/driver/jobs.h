@@ -38,6 +38,8 @@ struct job_request {
     const struct check_opts *opts;   /* defaults for every job */
     int nproperties;
     const enum property *properties;
+    bool divergence_by_default;      /* a SPIR-V or OpenCL file not in a CSV also
+                                        gets a barrier_divergence job */
     int npaths;
     char *const *paths;              /* files and directories */
     int ncsv;
