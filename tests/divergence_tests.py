@@ -59,6 +59,10 @@ def _witness(record, run):
         record(d == {"barrier": "B1: barrier(CLK_LOCAL_MEM_FENCE)", "line": 18, "occurrence": 1,
                      "reached_by": [0], "not_reached_by": [1], "elsewhere": [{"thread": 1, "line": 30}]},
                f"divergence: the witness of CL-div-arms names P1 at the other arm's B1 (line 30): {d}")
+        run(["--property", "barrier_divergence", "--witness", str(w), ROOT / "tests" / "spirv" / "barrier-arms.spvasm"])
+        d = json.loads(w.read_text())["witness"].get("divergence", {})
+        record(d.get("line") == 49 and d.get("elsewhere") == [{"thread": 1, "line": 52}],
+               f"divergence: the witness of barrier-arms.spvasm names P1 at the other OpControlBarrier (line 52): {d}")
     p = run(["--property", "barrier_divergence", ROOT / "tests" / "spirv" / "barrier-race.spvasm"])
     record(p.returncode == 0 and ": PASS" in p.stdout,
            f"divergence: the own SPIR-V barrier test meets its barrier uniformly: {p.stdout!r}")

@@ -31,7 +31,7 @@ static void find_sites(const struct program *p, int *site)
         if (ev->kind != EV_BARRIER || spirv)
             continue;
         const struct thread *th = &p->lit->threads[ev->thread];
-        for (const struct instr *o = th->instrs; o >= th->instrs && o < ev->in && o < th->instrs + th->ninstrs; o++)
+        for (const struct instr *o = th->instrs; o < th->instrs + th->ninstrs && o != ev->in; o++)
             site[e] += o->kind == I_BARRIER && o->has_bar_id == ev->in->has_bar_id
                        && o->bar_instance == ev->in->bar_instance;
     }
@@ -60,15 +60,26 @@ static lit reaches(struct cnf *c, const struct program *p, const struct exec_enc
     return some;
 }
 
+/* Whether barrier m is another barrier standing where b should be met: in
+ * a litmus test, one with b's id at another site; in SPIR-V, another
+ * OpControlBarrier of b's workgroup (or subgroup, when named by it). */
+static bool another_barrier(const struct program *p, const int *site, int b, int m)
+{
+    const struct event *eb = &p->events[b], *em = &p->events[m];
+    if (!spirv_path(p->lit->path))
+        return exec_barriers_meet(p, eb, em) && site[m] != site[b];
+    return em->kind == EV_BARRIER && em->in->bar_instance != eb->in->bar_instance
+        && em->in->has_bar_id == eb->in->has_bar_id && program_same_scope(p, eb->thread, em->thread, SCOPE_WG);
+}
+
 /* The line of the barrier of thread u that the solver's model has reach
- * b's occurrence at another site, or 0. */
+ * the occurrence number of b at another barrier, or 0. */
 static int line_elsewhere(struct sat_check *s, const int *site, int b, int u)
 {
     const struct program *p = s->p;
     const struct pthread *pu = &p->threads[u];
     for (int m = pu->first_event; m < pu->first_event + pu->nevents; m++)
-        if (exec_barriers_meet(p, &p->events[b], &p->events[m]) && site[m] != site[b]
-            && cnf_value(s->c, same_occurrence(s->c, p, &s->x, b, m)))
+        if (another_barrier(p, site, b, m) && cnf_value(s->c, same_occurrence(s->c, p, &s->x, b, m)))
             return p->events[m].in->pos.line;
     return 0;
 }
