@@ -1,6 +1,7 @@
 """--expect with the per-row columns of the extra corpus CSVs:
-path,expected,source,bound,progress,options, each row checked under its
-own bound, progress model and options ('-' or empty: the header's).
+path,expected,source,bound,progress,options (as line 2 names them), each
+row checked under its own bound, progress model and options ('-' or
+empty: the header's).
 
 Each verdict below is reasoned from the own test's text:
 - CL-div-loop.litmus (tests/litmus/divergence): P0's loop runs B1 twice,
@@ -37,9 +38,9 @@ ROWS = [("# model=opencl property=barrier_divergence", [
             "spirv/cas-spin.spvasm,FAIL,own,1,unfair,-"])]
 
 
-def _csv(tmp, name, header, rows):
+def _csv(tmp, name, header, rows, columns="# path,expected,source,bound,progress,options"):
     path = pathlib.Path(tmp, name)
-    path.write_text(header + "\n# path,expected,source,bound,progress,options\n" + "\n".join(rows) + "\n")
+    path.write_text(header + "\n" + columns + "\n" + "\n".join(rows) + "\n")
     return path
 
 
@@ -62,14 +63,25 @@ def _matches(record, run, tmp):
     p = run(["--expect", _csv(tmp, "given.csv", ROWS[1][0], ROWS[1][1]), "spirv/filter.spvasm"], ROOT / "tests")
     record(p.returncode == 0 and "3 passed, 0 failed" in p.stdout,
            f"expect-rows: with the file given, its rows keep their options: {p.returncode} {p.stdout!r}")
+    # the columns are those line 2 names: here the bound is the third (1, not the header's 2), and the
+    # reason's commas stay in it;
+    # without a column line (path,expected,source) a fourth field is no bound: the header's 2 holds
+    named = _csv(tmp, "named.csv", ROWS[0][0] + " bound=2", ["litmus/divergence/CL-div-loop.litmus,UNKNOWN,1,one pass, not two"],
+                 columns="# path,expected,bound,reason")
+    unnamed = _csv(tmp, "unnamed.csv", ROWS[0][0] + " bound=2", ["litmus/divergence/CL-div-loop.litmus,FAIL,own,1"],
+                   columns="# verdicts reasoned in expect_rows_tests.py")
+    for csv, what in ((named, "line 2's column names place the bound"), (unnamed, "no column line: no bound column")):
+        p = run(["--expect", csv], ROOT / "tests")
+        record(p.returncode == 0 and "1 passed, 0 failed" in p.stdout, f"expect-rows: {what}: {p.returncode} "
+               f"{p.stdout!r} {p.stderr!r}")
 
 
 def _errors(record, run, tmp):
-    """A bad bound, progress or option, or a seventh field, is FILE:LINE:COL: error."""
+    """A bad bound, progress or option is FILE:LINE:COL: error."""
     for row, col, says in (("spirv/filter.spvasm,PASS,own,0,fair,-", 30, "bound '0'"),
                            ("spirv/filter.spvasm,PASS,own,1,fast,-", 32, "progress 'fast'"),
                            ("spirv/filter.spvasm,PASS,own,1,fair,encoding.foo=1", 37, "option 'encoding.foo=1'"),
-                           ("spirv/filter.spvasm,PASS,own,1,fair,-,more", 1, "more than 6 fields")):
+                           ("spirv/filter.spvasm,PASS,own,x1,fair,-", 30, "bound 'x1'")):
         csv = _csv(tmp, "bad.csv", "# model=vulkan property=program_spec", [row])
         p = run(["--expect", csv], ROOT / "tests")
         record(p.returncode == 1 and f"{csv}:3:{col}: error: {says}" in p.stderr,

@@ -14,7 +14,7 @@
 #include "models/model.h"
 #include "util/xalloc.h"
 
-#define ROW_FIELDS 6         /* path, expected, source, bound, progress, options */
+#define MAX_FIELDS 64        /* fields of a row looked at; the rest stay in the last */
 
 bool verdict_parse(const char *s, enum verdict *v)
 {
@@ -105,26 +105,55 @@ static bool row_error(char *msg, int msglen, const char *path, int line, int col
     return false;
 }
 
-/* Applies the bound, progress and options fields of a row (f[3..5], the
- * absent ones NULL) to a copy of header, which becomes the row's own
- * options in out; header itself when the row sets none. */
-static bool row_settings(char **f, const char *line, const struct check_opts *header, struct rows *out,
-                         const struct check_opts **opts, const char *path, int ln, char *msg, int msglen)
+/* Where a CSV's rows hold their settings: field indices, -1 for none. */
+struct columns {
+    int bound, progress, options;
+};
+
+/* Reads the column names of a "# path,expected,..." comment (its first
+ * word) into cols; false when line is no such comment. */
+static bool column_line(const char *line, struct columns *cols)
+{
+    if (strncmp(line, "# path,", 7) != 0)
+        return false;
+    *cols = (struct columns){ -1, -1, -1 };
+    size_t end = 2 + strcspn(line + 2, " \t");
+    int k = 0;
+    for (size_t at = 2; at < end; k++) {
+        size_t len = strcspn(line + at, ", \t");
+        int *which = len == 5 && !strncmp(line + at, "bound", 5) ? &cols->bound
+                     : len == 8 && !strncmp(line + at, "progress", 8) ? &cols->progress
+                     : len == 7 && !strncmp(line + at, "options", 7) ? &cols->options : NULL;
+        if (which)
+            *which = k;
+        at += len + (line[at + len] == ',');
+    }
+    return true;
+}
+
+/* Applies a row's bound, progress and options fields (f[cols...]; empty,
+ * '-' or absent: the header's) to a copy of header, which becomes the
+ * row's own options in out; header itself when the row sets none. */
+static bool row_settings(char **f, int nf, const struct columns *cols, const char *line,
+                         const struct check_opts *header, struct rows *out, const struct check_opts **opts,
+                         const char *path, int ln, char *msg, int msglen)
 {
     struct check_opts o = *header;
     bool own = false;
-    for (int k = 3; k < ROW_FIELDS; k++) {
-        if (!f[k] || f[k][0] == '\0' || strcmp(f[k], "-") == 0)
+    const int at[3] = { cols->bound, cols->progress, cols->options };
+    for (int k = 0; k < 3; k++) {
+        const char *v = at[k] >= 0 && at[k] < nf ? f[at[k]] : NULL;
+        if (!v || v[0] == '\0' || strcmp(v, "-") == 0)
             continue;
-        int col = (int)(f[k] - line) + 1;
-        if (k == 3 && !bound_parse(f[k], &o.bound))
-            return row_error(msg, msglen, path, ln, col, "bound '%s': expected a loop bound from 1 to 10000", f[k]);
-        if (k == 4 && !progress_field(f[k], &o))
+        int col = (int)(v - line) + 1;
+        if (k == 0 && !bound_parse(v, &o.bound))
+            return row_error(msg, msglen, path, ln, col, "bound '%s': expected a loop bound from 1 to 10000", v);
+        if (k == 1 && !progress_field(v, &o))
             return row_error(msg, msglen, path, ln, col, "progress '%s': expected a progress model (fair, hsa, "
-                             "obe, hsa_obe, lobe, unfair, M_strong) or DEFAULT;SCOPE=MODEL...", f[k]);
-        if (k == 5 && !row_option(f[k], &o))
+                             "obe, hsa_obe, lobe, unfair, M_strong) or DEFAULT;SCOPE=MODEL...", v);
+        if (k == 2 && !row_option(v, &o))
             return row_error(msg, msglen, path, ln, col, "option '%s': expected '-' or "
-                             "encoding.ignoreFilterSpecification=true|false", f[k]);
+                             "encoding.ignoreFilterSpecification=true|false", v);
         own = true;
     }
     *opts = header;
@@ -137,44 +166,35 @@ static bool row_settings(char **f, const char *line, const struct check_opts *he
     return true;
 }
 
-/* Splits line at its commas into at most ROW_FIELDS fields (the absent
- * ones NULL); false when it has more. */
-static bool split_row(char *line, char **f)
+/* Splits line at its commas into at most max fields (a last column's
+ * commas stay in it); returns how many. */
+static int split_row(char *line, char **f, int max)
 {
     int n = 0;
-    for (char *at = line; at; n++) {
-        if (n == ROW_FIELDS)
-            return false;
+    for (char *at = line; at && n < max; n++) {
         f[n] = at;
-        at = strchr(at, ',');
+        at = n + 1 < max ? strchr(at, ',') : NULL;
         if (at)
             *at++ = '\0';
     }
-    for (; n < ROW_FIELDS; n++)
-        f[n] = NULL;
-    return true;
+    return n;
 }
 
 /* Reads one row at line ln of path into out; false with msg on an error. */
-static bool read_row(char *line, const struct check_opts *header, struct rows *out, int first_row,
-                     const char *path, int ln, char *msg, int msglen)
+static bool read_row(char *line, const struct columns *cols, const struct check_opts *header, struct rows *out,
+                     int first_row, const char *path, int ln, char *msg, int msglen)
 {
-    char *f[ROW_FIELDS];
+    char *f[MAX_FIELDS];
     char *copy = xstrdup(line);   /* columns counted on the text as it was */
-    bool fits = split_row(copy, f);
+    int nf = split_row(copy, f, MAX_FIELDS);
     enum verdict v;
-    bool ok = false;
-    if (!fits)
-        row_error(msg, msglen, path, ln, 1, "more than %d fields: expected "
-                  "'path,expected[,source[,bound[,progress[,options]]]]'", ROW_FIELDS);
-    else if (!f[1] || f[0][0] == '\0' || !verdict_parse(f[1], &v))
-        row_error(msg, msglen, path, ln, f[1] ? (int)(f[1] - copy) + 1 : 1,
+    bool ok = nf >= 2 && f[0][0] != '\0' && verdict_parse(f[1], &v);
+    if (!ok)
+        row_error(msg, msglen, path, ln, nf >= 2 ? (int)(f[1] - copy) + 1 : 1,
                   "expected 'path,PASS|FAIL|UNKNOWN|ERROR'");
-    else
-        ok = true;
     const struct check_opts *opts = header;
     if (ok)
-        ok = row_settings(f, copy, header, out, &opts, path, ln, msg, msglen);
+        ok = row_settings(f, nf, cols, copy, header, out, &opts, path, ln, msg, msglen);
     if (ok) {
         XGROW(out->r, out->cap, out->n + 1);
         char resolved[PATH_MAX];
@@ -205,6 +225,7 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
     size_t cap = 0;
     bool ok = true;
     int first_row = out->n;
+    struct columns cols = { -1, -1, -1 };   /* without a column line: path,expected,source */
     for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
         char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
         line[strcspn(line, "\r\n")] = '\0';
@@ -221,8 +242,10 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
             }
             continue;
         }
+        if (ln == 2 && column_line(line, &cols))
+            continue;
         if (line[0] != '#' && line[0] != '\0')
-            ok = read_row(line, o, out, first_row, path, ln, msg, msglen);
+            ok = read_row(line, &cols, o, out, first_row, path, ln, msg, msglen);
     }
     if (ok && ferror(f)) {
         snprintf(msg, msglen, "%s: error: read error", path);

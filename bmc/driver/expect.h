@@ -21,12 +21,12 @@ struct rows {
 };
 
 /* Reads one corpus CSV into out: "# model=M property=P progress=G bound=N"
- * (each optional, defaults from defaults), then rows
- * "path,expected[,source[,bound[,progress[,options]]]]" whose bound,
- * progress and options (empty or '-': the header's) override the header's
- * for that row; '#' lines after the first are comments.  False with msg
- * (FILE[:LINE:COL]: error: ...) when the file is unreadable or malformed
- * or has no rows. */
+ * (each optional, defaults from defaults), then rows "path,expected,...";
+ * when line 2 names the columns ("# path,expected,source,bound,progress,
+ * options"), a row's bound, progress and options fields (empty or '-':
+ * the header's) override the header's for that row; other '#' lines are
+ * comments.  False with msg (FILE[:LINE:COL]: error: ...) when the file
+ * is unreadable or malformed or has no rows. */
 bool expect_read(const char *path, const struct check_opts *defaults, struct rows *out, char *msg, int msglen);
 /* Frees the rows and their options. */
 void expect_free(struct rows *rows);
