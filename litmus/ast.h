@@ -192,6 +192,10 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
 /* Reads and parses a file; I/O failures have no place (line 0, column 0). */
 struct litmus *litmus_parse_file(const char *path, struct litmus_error *err);
 
+/* The dialect a litmus file's header names (PTX, VULKAN, OPENCL); false
+ * when the file cannot be read or starts with no dialect keyword. */
+bool litmus_file_dialect(const char *path, enum dialect *d);
+
 /* Reads and parses a file; a ".spvasm" file is SPIR-V assembly translated for
  * grid {T, S, W} (NULL: its @Config header, else 1,1,1). */
 struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct litmus_error *err);

@@ -181,6 +181,9 @@ bool parse_thread_id(struct parser *p, int *id);
 
 /* Parses the dialect keyword, the test name and the free text up to '{'. */
 bool parse_header(struct parser *p);
+/* The dialect a header keyword names (PTX, VULKAN, OPENCL and their
+ * spellings); false for any other token. */
+bool ps_dialect_word(const struct token *t, enum dialect *d);
 /* Checks the aliases once the initial state is read: each names a location
  * the initial state declares, and no chain of aliases comes back to itself. */
 bool ps_check_aliases(struct parser *p);

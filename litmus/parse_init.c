@@ -16,6 +16,19 @@ static bool is_doc_blank(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+bool ps_dialect_word(const struct token *t, enum dialect *d)
+{
+    if (tok_is(t, "PTX") || tok_is(t, "ptx"))
+        *d = DIALECT_PTX;
+    else if (tok_is(t, "OPENCL") || tok_is(t, "OpenCL"))
+        *d = DIALECT_OPENCL;
+    else if (tok_is(t, "VULKAN") || tok_is(t, "Vulkan") || tok_is(t, "vulkan"))
+        *d = DIALECT_VULKAN;
+    else
+        return false;
+    return true;
+}
+
 /* Parses the dialect keyword, the test name and the free text up to '{'
  * (kept, trimmed, as the test's doc text). */
 bool parse_header(struct parser *p)
@@ -23,13 +36,7 @@ bool parse_header(struct parser *p)
     struct token word;
     if (!lexer_next(&p->lx, &p->tok, p->err))
         return false;
-    if (tok_is(&p->tok, "PTX") || tok_is(&p->tok, "ptx"))
-        p->lit->dialect = DIALECT_PTX;
-    else if (tok_is(&p->tok, "OPENCL") || tok_is(&p->tok, "OpenCL"))
-        p->lit->dialect = DIALECT_OPENCL;
-    else if (tok_is(&p->tok, "VULKAN") || tok_is(&p->tok, "Vulkan") || tok_is(&p->tok, "vulkan"))
-        p->lit->dialect = DIALECT_VULKAN;
-    else
+    if (!ps_dialect_word(&p->tok, &p->lit->dialect))
         return ps_fail_expected(p, "'PTX', 'VULKAN' or 'OPENCL' at the start of the test");
     lexer_read_word(&p->lx, &word);
     p->lit->name = ps_copy_text(word.text, word.len);

@@ -522,6 +522,24 @@ struct litmus *litmus_parse_file(const char *path, struct litmus_error *err)
     return litmus_parse_file_grid(path, NULL, err);
 }
 
+/* The dialect its header's first word names, with the lexer's rules for
+ * what may come before it. */
+bool litmus_file_dialect(const char *path, enum dialect *d)
+{
+    struct litmus_error err;
+    size_t len;
+    char *text = read_file(path, &len, &err);
+    if (!text)
+        return false;
+    size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    struct lexer lx;
+    struct token tok;
+    lexer_init(&lx, text + bom, len - bom);
+    bool found = lexer_next(&lx, &tok, &err) && ps_dialect_word(&tok, d);
+    free(text);
+    return found;
+}
+
 /* Reads and parses a litmus or SPIR-V file (grid: see ast.h). */
 struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct litmus_error *err)
 {

@@ -2,6 +2,7 @@
 Called by run_tests.py with its record() and run() helpers."""
 import json, pathlib, tempfile
 
+import expect_rows_tests
 from testpaths import ROOT
 PTX = ROOT / "tests" / "litmus" / "ptx"
 
@@ -19,10 +20,17 @@ def _results(stdout):
 def directories(record, run):
     """A directory expands to its .litmus files, recursively and sorted."""
     p = run(["--json", "--model", "ptx-v6.0", "tests/litmus"])
-    want = sorted(str(f.relative_to(ROOT)) for f in (ROOT / "tests" / "litmus").rglob("*.litmus"))
-    got = [o["file"] for o in _results(p.stdout)]
+    files = sorted((ROOT / "tests" / "litmus").rglob("*.litmus"))
+    want = sorted(str(f.relative_to(ROOT)) for f in files)
+    results = _results(p.stdout)
+    got = [o["file"] for o in results if o["property"] == "program_spec"]
     record(sorted(got) == want and len(got) == len(want),
            f"batch: a directory gives every .litmus file under it ({len(got)} of {len(want)})")
+    opencl = sorted(str(f.relative_to(ROOT)) for f in files if f.read_text().lstrip().startswith(("OPENCL", "OpenCL")))
+    divergence = [o["file"] for o in results if o["property"] == "barrier_divergence"]
+    record(sorted(divergence) == opencl and len(opencl) > 0,
+           f"batch: without --property the OpenCL files, and only they, also get barrier_divergence "
+           f"({len(divergence)} of {len(opencl)})")
 
 
 def expectations(record, run):
@@ -133,3 +141,4 @@ def batch_mode(record, run):
     quiet_pipe_and_witnesses(record, run)
     rows_through_links(record, run)
     dimacs(record, run)
+    expect_rows_tests.expect_rows(record, run)

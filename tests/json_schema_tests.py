@@ -5,7 +5,8 @@ below, one run per kind of line (plain checks on the SAT engine, the
 oracle and the explicit-state engine, several progress models, outcomes,
 explanations, expectations, shards, input errors, each comparison with and
 without --explain, termination and cat_spec refinement, --observed with a
-forbidden state, --emit-cuda), must validate against it (tests/schema_check.py,
+forbidden state, --emit-cuda, the barrier_divergence lines SPIR-V and
+OpenCL files get by default), must validate against it (tests/schema_check.py,
 so that no package is needed).  The schema itself must catch what issue 29
 found: an empty model, a site with both verdict and result, a reachability
 that is not a boolean.
@@ -38,6 +39,8 @@ def _runs(tmp):
         ("expectations", ["--expect", f"{tmp}/e.csv", f"{PTX}/MP-weak.litmus"]),
         ("shard", ["--shard", "1/2", f"{PTX}/MP-weak.litmus", f"{PTX}/SB-weak.litmus"]),
         ("input error", ["tests/errors/alias-cycle.litmus"]),
+        ("default properties of SPIR-V and OpenCL (barrier_divergence too)",
+         ["tests/spirv/nonuniform-barrier.spvasm", "tests/litmus/divergence/CL-div-uniform.litmus"]),
         ("--source", ["--source", f"{T}/MP-spin-acq.litmus", f"{T}/refine/MP-spin-acq.nospin.litmus",
                       f"{T}/refine/MP-spin-acq.hoisted.litmus", f"{T}/refine/MP-observed.renamed.litmus"]),
         ("--source --explain", ["--explain", "--source", f"{T}/MP-spin-acq.litmus",

@@ -314,7 +314,8 @@ def options_that_apply(record, run):
                      ["--model", "ptx-v7.5", str(transform / "MP-relaxed-reads.litmus")],
                      ["--model", "vulkan", "--no-axiom", "consistency-cycle", str(transform / "MP-cbar-vk.litmus")],
                      ["--model", "vulkan-nochains", "--no-axiom", "consistency-cycle", str(transform / "MP-cbar-vk.litmus")],
-                     ["--no-axiom", "O-Sscoped", str(ROOT / "tests" / "litmus" / "opencl" / "2+2W-sc.litmus")]):
+                     ["--property", "program_spec", "--no-axiom", "O-Sscoped",   # one result: one witness object
+                      str(ROOT / "tests" / "litmus" / "opencl" / "2+2W-sc.litmus")]):
             w = pathlib.Path(tmp) / "w.json"
             run(["--witness", str(w)] + args)
             edges = set((json.loads(w.read_text()).get("witness") or {}).get("edges", {})) if w.exists() else set()

@@ -9,9 +9,12 @@
 
 /* --property barrier_divergence by SAT: FAIL when some consistent
  * execution, not cut at the bound, has a waiting barrier occurrence (no
- * quorum) that a thread of its scope never reaches, naming the barrier,
- * the threads that reach it and those that do not; PASS when none does,
- * UNKNOWN when only the bound stands in the way. */
+ * quorum) that a thread of its scope never reaches at the same barrier
+ * statement (in a litmus test the k-th with its id in the thread's code;
+ * in SPIR-V the same OpControlBarrier), naming the barrier, the threads
+ * that reach it and those that do not (and where those at another
+ * barrier with its id are); PASS when none does, UNKNOWN when only the
+ * bound stands in the way. */
 void divergence_check(struct sat_check *s, struct check_result *r);
 
 #endif

@@ -58,7 +58,8 @@ static const struct option_spec options[O_COUNT] = {
     [O_CAT] = { "--cat", NULL, "FILE", "the model written in the cat language in FILE (with\n"
                 "the stdlib.cat beside it), for every test and in\n"
                 "place of the model a CSV names" },
-    [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default), cat_spec, termination,\n"
+    [O_PROPERTY] = { "--property", NULL, "P[,P...]", "program_spec (default; SPIR-V and OpenCL files\n"
+                     "also barrier_divergence), cat_spec, termination,\n"
                      "barrier_divergence" },
     [O_PROGRESS] = { "--progress", NULL, "G[,G...]", "fair (default), hsa, obe, hsa_obe, lobe, unfair,\n"
                      "the first five with _strong (strong fairness),\n"
@@ -96,7 +97,8 @@ static const struct option_spec options[O_COUNT] = {
                       "default: Graphviz's, 96 for PNG)" },
     [O_GRAPH_RELATIONS] = { "--graph-relations", NULL, "R,...", "the relations drawn (default rf, co, fr, rmw,\n"
                             "sync or sw, syncbar)" },
-    [O_EXPECT] = { "--expect", NULL, "CSV", "compare with the verdicts a corpus CSV expects\n(repeatable)" },
+    [O_EXPECT] = { "--expect", NULL, "CSV", "compare with the verdicts a corpus CSV expects,\n"
+                   "each row under its bound, progress and options\n(repeatable)" },
     [O_JOBS] = { "--jobs", "-j", "N", "run N checks at once (default 1)" },
     [O_SHARD] = { "--shard", NULL, "K/N", "check only the K-th of N interleaved slices" },
     [O_TIMEOUT] = { "--timeout", NULL, "SECONDS", "wall-clock seconds per check, then UNKNOWN\n"
@@ -382,6 +384,7 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
         cli->opts.model = v;
         return 0;
     case O_PROPERTY:
+        cli->property_given = true;
         return parse_properties(v, cli);
     case O_PROGRESS:
         return parse_progress(v, &cli->opts);

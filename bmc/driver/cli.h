@@ -15,6 +15,8 @@ struct cli {
     struct check_opts opts;
     int nproperties;
     enum property properties[CLI_MAX_PROPERTIES];
+    bool property_given;     /* --property: else the default, program_spec (and
+                                barrier_divergence for SPIR-V and OpenCL files) */
     bool json;
     bool verbose;            /* --verbose: each comparison site's detail */
     const char *witness_path;

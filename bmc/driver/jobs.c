@@ -8,49 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "bmc/driver/expect.h"
 #include "bmc/driver/inputs.h"
+#include "litmus/spirv.h"
 #include "util/xalloc.h"
 #include "models/model.h"
-
-/* A CSV row: a file and what its suite expects under its options. */
-struct row {
-    char *file;
-    char *real;              /* realpath, or NULL when the file is absent */
-    const struct check_opts *opts;   /* its CSV's (rows.opts) */
-    enum verdict expected;
-};
-
-struct rows {
-    int n, cap;
-    struct row *r;
-    int nopts, opts_cap;
-    struct check_opts **opts;   /* each CSV's options, from its header */
-};
-
-bool verdict_parse(const char *s, enum verdict *v)
-{
-    static const char *const names[] = { "PASS", "FAIL", "UNKNOWN", "ERROR" };
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, names[i]) == 0) {
-            *v = (enum verdict)i;
-            return true;
-        }
-    return false;
-}
-
-bool property_parse(const char *s, enum property *p)
-{
-    static const enum property all[] = { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION, P_BARRIER_DIVERGENCE };
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, property_name(all[i])) == 0) {
-            *p = all[i];
-            return true;
-        }
-    return false;
-}
 
 static void add_job(struct job_list *l, const char *file, const struct job_spec *spec, const struct check_opts *o,
                     bool has_expected, enum verdict expected, const char *error)
@@ -58,146 +22,6 @@ static void add_job(struct job_list *l, const char *file, const struct job_spec 
     XGROW(l->jobs, l->cap, l->n + 1);
     l->jobs[l->n++] = (struct job){ .file = xstrdup(file), .spec = *spec, .opts = *o, .has_expected = has_expected,
                                     .expected = expected, .error = error ? xstrdup(error) : NULL };
-}
-
-/* Applies one "key=value" of a CSV header to o. */
-static bool header_option(char *kv, struct check_opts *o)
-{
-    char *eq = strchr(kv, '=');
-    if (!eq)
-        return false;
-    *eq = '\0';
-    const char *key = kv, *val = eq + 1;
-    if (strcmp(key, "model") == 0) {
-        const struct model_desc *md = model_find(val);
-        if (!md)
-            return false;
-        o->model = md->name;
-        return true;
-    }
-    if (strcmp(key, "property") == 0)
-        return property_parse(val, &o->property);
-    if (strcmp(key, "progress") == 0) {
-        char err[160];
-        o->progress_set = 0;
-        return progress_parse_spec(val, &o->progress, &o->hierarchy, err, sizeof err);
-    }
-    if (strcmp(key, "bound") == 0) {
-        char *end;
-        long b = strtol(val, &end, 10);
-        if (*val == '\0' || *end != '\0' || b < 1 || b > 10000)
-            return false;
-        o->bound = (int)b;
-        return true;
-    }
-    return false;
-}
-
-/* The directory of the last row and its realpath ("" before any). */
-struct dir_cache { char dir[PATH_MAX], real[PATH_MAX]; };
-
-/* realpath(path) for a CSV row, a copy, or NULL when the file is absent:
- * the realpath of its directory (kept from the row before when it is the
- * same) and its name, when the name is no link, not "." or ".."; else
- * realpath itself.  Rows of one directory cost one lstat each, not a
- * readlink per component and a getcwd. */
-static char *row_realpath(struct dir_cache *dc, const char *path)
-{
-    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
-    char dir[PATH_MAX], resolved[PATH_MAX];
-    struct stat st;
-    bool plain = slash != path && *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0
-                 && (size_t)(name - path) < sizeof dir && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode);
-    if (plain) {
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-        if (strcmp(dir, dc->dir) != 0) {
-            memcpy(dc->dir, dir, sizeof dir);
-            if (!realpath(dir, dc->real))
-                dc->real[0] = '\0';
-        }
-        size_t r = strcmp(dc->real, "/") == 0 ? 0 : strlen(dc->real), k = strlen(name);
-        if (dc->real[0] && r + 1 + k < PATH_MAX) {
-            char *out = xcalloc(r + k + 2, 1);
-            memcpy(out, dc->real, r);
-            out[r] = '/';
-            memcpy(out + r + 1, name, k);
-            return out;
-        }
-    }
-    return realpath(path, resolved) ? xstrdup(resolved) : NULL;
-}
-
-/* Reads one corpus CSV: "# model=M property=P progress=G" then rows
- * "path,expected[,source]"; '#' lines after the first are comments.  A
- * CSV without rows is an error. */
-static bool read_csv(const char *path, const struct check_opts *defaults, struct rows *out,
-                     char *msg, int msglen)
-{
-    char why[128];
-    const char *problem = input_problem(path, why, sizeof why);
-    FILE *f = problem ? NULL : fopen(path, "r");
-    if (!f) {
-        snprintf(msg, msglen, "%s: error: %s%s", path, problem ? problem : "cannot open: ",
-                 problem ? "" : strerror(errno));
-        return false;
-    }
-    XGROW(out->opts, out->opts_cap, out->nopts + 1);
-    struct check_opts *o = out->opts[out->nopts++] = xcalloc(1, sizeof *o);
-    *o = *defaults;
-    char *text = NULL;   /* a line of any length */
-    size_t cap = 0;
-    bool ok = true;
-    int first_row = out->n;
-    struct dir_cache dirs = { "", "" };
-    for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
-        char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
-        line[strcspn(line, "\r\n")] = '\0';
-        if (ln == 1 && line[0] == '#') {
-            for (char *tok = strtok(line + 1, " \t"); ok && tok; tok = strtok(NULL, " \t")) {
-                char copy[256];
-                snprintf(copy, sizeof copy, "%s", tok);
-                if (!header_option(copy, o)) {
-                    snprintf(msg, msglen, "%s:1:%d: error: unknown header setting '%s' "
-                             "(model=, property=, progress=, bound=)",
-                             path, (int)(tok - line) + 1, tok);
-                    ok = false;
-                }
-            }
-            continue;
-        }
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
-        char *comma = strchr(line, ',');
-        char *verdict = comma ? comma + 1 : NULL;
-        if (verdict)
-            verdict[strcspn(verdict, ",")] = '\0';
-        enum verdict v;
-        if (!comma || comma == line || !verdict_parse(verdict, &v)) {
-            snprintf(msg, msglen, "%s:%d:%d: error: expected 'path,PASS|FAIL|UNKNOWN|ERROR'",
-                     path, ln, comma ? (int)(comma - line) + 2 : 1);
-            ok = false;
-            break;
-        }
-        *comma = '\0';
-        XGROW(out->r, out->cap, out->n + 1);
-        const struct row *prev = out->n > first_row ? &out->r[out->n - 1] : NULL;
-        char *real = prev && strcmp(prev->file, line) == 0   /* a file listed again: resolved once */
-            ? (prev->real ? xstrdup(prev->real) : NULL)
-            : row_realpath(&dirs, line);
-        out->r[out->n++] = (struct row){ xstrdup(line), real, o, v };
-    }
-    if (ok && ferror(f)) {
-        snprintf(msg, msglen, "%s: error: read error", path);
-        ok = false;
-    }
-    if (ok && out->n == first_row) {
-        snprintf(msg, msglen, "%s: error: no rows: expected lines 'path,PASS|FAIL|UNKNOWN|ERROR[,source]' "
-                 "after the header", path);
-        ok = false;
-    }
-    free(text);
-    fclose(f);
-    return ok;
 }
 
 /* Orders row indices by the rows' real paths, then by place. */
@@ -222,6 +46,14 @@ static int first_row_of(const struct rows *rows, const int *sorted, int n, const
             hi = mid;
     }
     return lo;
+}
+
+/* Whether the file's language makes barrier divergence undefined
+ * behaviour: SPIR-V, and OpenCL litmus tests. */
+static bool divergence_undefined(const char *path)
+{
+    enum dialect d;
+    return spirv_path(path) || (litmus_file_dialect(path, &d) && d == DIALECT_OPENCL);
 }
 
 /* Jobs for the given inputs: each file's CSV rows (in their order), or
@@ -250,6 +82,11 @@ static void jobs_for_files(const struct job_request *req, const struct inputs *f
             struct check_opts o = *req->opts;
             o.property = req->properties[p];
             add_job(out, in->path, req->spec, &o, false, V_ERROR, in->error);
+        }
+        if (!matched && !in->error && req->divergence_by_default && divergence_undefined(in->path)) {
+            struct check_opts o = *req->opts;
+            o.property = P_BARRIER_DIVERGENCE;
+            add_job(out, in->path, req->spec, &o, false, V_ERROR, NULL);
         }
     }
     free(sorted);
@@ -295,18 +132,6 @@ static bool some_row_compares(const struct job_request *req, const struct rows *
 static unsigned models_of(const struct job *j)
 {
     return j->opts.progress_set ? j->opts.progress_set : 1u << j->opts.progress;
-}
-
-/* Jobs a and b are termination checks of one file that differ at most in
- * their progress models, and those do not overlap. */
-static bool mergeable(const struct job *a, const struct job *b)
-{
-    const struct check_opts *x = &a->opts, *y = &b->opts;
-    bool same_model = x->model == y->model || (x->model && y->model && strcmp(x->model, y->model) == 0);
-    return x->property == P_TERMINATION && y->property == P_TERMINATION && !a->error && !b->error
-        && same_model && x->bound == y->bound && strcmp(a->file, b->file) == 0
-        && memcmp(&x->hierarchy, &y->hierarchy, sizeof x->hierarchy) == 0
-        && !(models_of(a) & models_of(b));
 }
 
 /* Records the expectations of job j per progress model in into. */
@@ -356,13 +181,22 @@ static unsigned long key_hash(const struct job *j)
     return (h ^ (unsigned long)j->opts.bound) * 1099511628211UL;
 }
 
-/* True when jobs a and b are in one merge group. */
+/* True when jobs a and b are in one merge group: one file, model, bound,
+ * filter setting and hierarchy. */
 static bool same_key(const struct job *a, const struct job *b)
 {
     const struct check_opts *x = &a->opts, *y = &b->opts;
     bool same_model = x->model == y->model || (x->model && y->model && strcmp(x->model, y->model) == 0);
-    return same_model && x->bound == y->bound && strcmp(a->file, b->file) == 0
-        && memcmp(&x->hierarchy, &y->hierarchy, sizeof x->hierarchy) == 0;
+    return same_model && x->bound == y->bound && x->ignore_filter == y->ignore_filter
+        && strcmp(a->file, b->file) == 0 && memcmp(&x->hierarchy, &y->hierarchy, sizeof x->hierarchy) == 0;
+}
+
+/* Jobs a and b are termination checks of one file that differ at most in
+ * their progress models, and those do not overlap. */
+static bool mergeable(const struct job *a, const struct job *b)
+{
+    return a->opts.property == P_TERMINATION && b->opts.property == P_TERMINATION && !a->error && !b->error
+        && same_key(a, b) && !(models_of(a) & models_of(b));
 }
 
 /* Job j's merge group among the kept jobs of l, made if new. */
@@ -487,7 +321,7 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
     if (req->nproperties > 0)
         defaults.property = req->properties[0];
     for (int i = 0; ok && i < req->ncsv; i++)
-        ok = read_csv(req->csv[i], &defaults, &rows, msg, msglen);
+        ok = expect_read(req->csv[i], &defaults, &rows, msg, msglen);
     struct inputs files = { 0 };
     for (int i = 0; ok && i < req->npaths; i++)
         inputs_add(&files, req->paths[i]);
@@ -499,14 +333,7 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
         ok = some_row_compares(req, &rows, out, msg, msglen);
     if (ok)
         merge_progress(out);
-    for (int k = 0; k < rows.n; k++) {
-        free(rows.r[k].file);
-        free(rows.r[k].real);
-    }
-    free(rows.r);
-    for (int k = 0; k < rows.nopts; k++)
-        free(rows.opts[k]);
-    free(rows.opts);
+    expect_free(&rows);
     inputs_free(&files);
     if (!ok)
         jobs_free(out);

@@ -3,6 +3,7 @@
 #ifndef GPUBMC_JOBS_H
 #define GPUBMC_JOBS_H
 
+#include "bmc/driver/expect.h"
 #include "bmc/driver/job_check.h"
 
 /* One check: a file, what to do with it under options, and the verdict a
@@ -38,6 +39,8 @@ struct job_request {
     const struct check_opts *opts;   /* defaults for every job */
     int nproperties;
     const enum property *properties;
+    bool divergence_by_default;      /* a SPIR-V or OpenCL file not in a CSV also
+                                        gets a barrier_divergence job */
     int npaths;
     char *const *paths;              /* files and directories */
     int ncsv;
@@ -61,10 +64,5 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
 void jobs_keep_shard(struct job_list *l, int k, int n);
 /* Frees a job list. */
 void jobs_free(struct job_list *l);
-
-/* Parses "PASS", "FAIL", "UNKNOWN" or "ERROR". */
-bool verdict_parse(const char *s, enum verdict *v);
-/* Parses "program_spec", "cat_spec" or "termination". */
-bool property_parse(const char *s, enum property *p);
 
 #endif

@@ -94,7 +94,7 @@ static void report_human(const struct run *run, const struct job *job, const str
     }
     if (r->verdict == V_ERROR)
         return;
-    if (run->cli->nproperties > 1)
+    if (run->cli->nproperties > 1 || job->opts.property != run->cli->properties[0])   /* or one added by default */
         printf("%s: %s: %s (%s)\n", file, property_name(job->opts.property),
                verdict_name(r->verdict), reason);
     else
@@ -254,6 +254,8 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
 {
     struct job_request req = { .spec = &cli->spec, .opts = &cli->opts, .nproperties = cli->nproperties,
                                .properties = cli->properties, .npaths = cli->nfiles,
+                               .divergence_by_default = !cli->property_given && cli->spec.kind == JOB_PLAIN
+                                                        && !cli->opts.oracle && !cli->graph_path,
                                .paths = cli->files, .ncsv = cli->ncsv, .csv = cli->csv };
     char msg[2048];
     if (!jobs_build(&req, jobs, msg, sizeof msg)) {

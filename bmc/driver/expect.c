@@ -1,0 +1,310 @@
+/* Corpus CSVs for --expect: the header's settings and each row's verdict,
+ * bound, progress model and options. */
+#define _DEFAULT_SOURCE   /* for realpath */
+#include "bmc/driver/expect.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bmc/driver/inputs.h"
+#include "models/model.h"
+#include "util/xalloc.h"
+
+#define MAX_FIELDS 64        /* fields of a row looked at; the rest stay in the last */
+
+bool verdict_parse(const char *s, enum verdict *v)
+{
+    static const char *const names[] = { "PASS", "FAIL", "UNKNOWN", "ERROR" };
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *v = (enum verdict)i;
+            return true;
+        }
+    return false;
+}
+
+bool property_parse(const char *s, enum property *p)
+{
+    static const enum property all[] = { P_PROGRAM_SPEC, P_CAT_SPEC, P_TERMINATION, P_BARRIER_DIVERGENCE };
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, property_name(all[i])) == 0) {
+            *p = all[i];
+            return true;
+        }
+    return false;
+}
+
+/* Parses a loop bound, 1 to 10000. */
+static bool bound_parse(const char *val, int *bound)
+{
+    char *end;
+    long b = strtol(val, &end, 10);
+    if (*val == '\0' || *end != '\0' || b < 1 || b > 10000)
+        return false;
+    *bound = (int)b;
+    return true;
+}
+
+/* Parses a progress model or hierarchy ("fair;QF=obe") into o. */
+static bool progress_field(const char *val, struct check_opts *o)
+{
+    char err[160];
+    o->progress_set = 0;
+    return progress_parse_spec(val, &o->progress, &o->hierarchy, err, sizeof err);
+}
+
+/* Applies one "key=value" of a CSV header to o. */
+static bool header_option(char *kv, struct check_opts *o)
+{
+    char *eq = strchr(kv, '=');
+    if (!eq)
+        return false;
+    *eq = '\0';
+    const char *key = kv, *val = eq + 1;
+    if (strcmp(key, "model") == 0) {
+        const struct model_desc *md = model_find(val);
+        if (!md)
+            return false;
+        o->model = md->name;
+        return true;
+    }
+    if (strcmp(key, "property") == 0)
+        return property_parse(val, &o->property);
+    if (strcmp(key, "progress") == 0)
+        return progress_field(val, o);
+    if (strcmp(key, "bound") == 0)
+        return bound_parse(val, &o->bound);
+    return false;
+}
+
+/* Applies a row's options column (Dartagnan's option names) to o. */
+static bool row_option(const char *val, struct check_opts *o)
+{
+    if (strcmp(val, "encoding.ignoreFilterSpecification=true") == 0)
+        o->ignore_filter = true;
+    else if (strcmp(val, "encoding.ignoreFilterSpecification=false") == 0)
+        o->ignore_filter = false;
+    else
+        return false;
+    return true;
+}
+
+/* Fills msg with "path:line:col: error: ..." and returns false. */
+static bool row_error(char *msg, int msglen, const char *path, int line, int col, const char *fmt, ...)
+{
+    int used = snprintf(msg, (size_t)msglen, "%s:%d:%d: error: ", path, line, col);
+    va_list ap;
+    va_start(ap, fmt);
+    if (used >= 0 && used < msglen)
+        vsnprintf(msg + used, (size_t)(msglen - used), fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* Where a CSV's rows hold their settings: field indices, -1 for none. */
+struct columns {
+    int bound, progress, options;
+};
+
+/* Reads the column names of a "# path,expected,..." comment (its first
+ * word) into cols; false when line is no such comment. */
+static bool column_line(const char *line, struct columns *cols)
+{
+    if (strncmp(line, "# path,", 7) != 0)
+        return false;
+    *cols = (struct columns){ -1, -1, -1 };
+    size_t end = 2 + strcspn(line + 2, " \t");
+    int k = 0;
+    for (size_t at = 2; at < end; k++) {
+        size_t len = strcspn(line + at, ", \t");
+        int *which = len == 5 && !strncmp(line + at, "bound", 5) ? &cols->bound
+                     : len == 8 && !strncmp(line + at, "progress", 8) ? &cols->progress
+                     : len == 7 && !strncmp(line + at, "options", 7) ? &cols->options : NULL;
+        if (which)
+            *which = k;
+        at += len + (line[at + len] == ',');
+    }
+    return true;
+}
+
+/* Applies a row's bound, progress and options fields (f[cols...]; empty,
+ * '-' or absent: the header's) to a copy of header, which becomes the
+ * row's own options in out; header itself when the row sets none. */
+static bool row_settings(char **f, int nf, const struct columns *cols, const char *line,
+                         const struct check_opts *header, struct rows *out, const struct check_opts **opts,
+                         const char *path, int ln, char *msg, int msglen)
+{
+    struct check_opts o = *header;
+    bool own = false;
+    const int at[3] = { cols->bound, cols->progress, cols->options };
+    for (int k = 0; k < 3; k++) {
+        const char *v = at[k] >= 0 && at[k] < nf ? f[at[k]] : NULL;
+        if (!v || v[0] == '\0' || strcmp(v, "-") == 0)
+            continue;
+        int col = (int)(v - line) + 1;
+        if (k == 0 && !bound_parse(v, &o.bound))
+            return row_error(msg, msglen, path, ln, col, "bound '%s': expected a loop bound from 1 to 10000", v);
+        if (k == 1 && !progress_field(v, &o))
+            return row_error(msg, msglen, path, ln, col, "progress '%s': expected a progress model (fair, hsa, "
+                             "obe, hsa_obe, lobe, unfair, M_strong) or DEFAULT;SCOPE=MODEL...", v);
+        if (k == 2 && !row_option(v, &o))
+            return row_error(msg, msglen, path, ln, col, "option '%s': expected '-' or "
+                             "encoding.ignoreFilterSpecification=true|false", v);
+        own = true;
+    }
+    *opts = header;
+    if (own) {
+        XGROW(out->opts, out->opts_cap, out->nopts + 1);
+        struct check_opts *mine = out->opts[out->nopts++] = xcalloc(1, sizeof *mine);
+        *mine = o;
+        *opts = mine;
+    }
+    return true;
+}
+
+/* Splits line at its commas into at most max fields (a last column's
+ * commas stay in it); returns how many. */
+static int split_row(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *at = line; at && n < max; n++) {
+        f[n] = at;
+        at = n + 1 < max ? strchr(at, ',') : NULL;
+        if (at)
+            *at++ = '\0';
+    }
+    return n;
+}
+
+/* The directory of the last row and its realpath ("" before any). */
+struct dir_cache { char dir[PATH_MAX], real[PATH_MAX]; };
+
+/* realpath(path) for a CSV row, a copy, or NULL when the file is absent:
+ * the realpath of its directory (kept from the row before when it is the
+ * same) and its name, when the name is no link, not "." or ".."; else
+ * realpath itself.  Rows of one directory cost one lstat each, not a
+ * readlink per component and a getcwd. */
+static char *row_realpath(struct dir_cache *dc, const char *path)
+{
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    char dir[PATH_MAX], resolved[PATH_MAX];
+    struct stat st;
+    bool plain = slash != path && *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0
+                 && (size_t)(name - path) < sizeof dir && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode);
+    if (plain) {
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+        if (strcmp(dir, dc->dir) != 0) {
+            memcpy(dc->dir, dir, sizeof dir);
+            if (!realpath(dir, dc->real))
+                dc->real[0] = '\0';
+        }
+        size_t r = strcmp(dc->real, "/") == 0 ? 0 : strlen(dc->real), k = strlen(name);
+        if (dc->real[0] && r + 1 + k < PATH_MAX) {
+            char *out = xcalloc(r + k + 2, 1);
+            memcpy(out, dc->real, r);
+            out[r] = '/';
+            memcpy(out + r + 1, name, k);
+            return out;
+        }
+    }
+    return realpath(path, resolved) ? xstrdup(resolved) : NULL;
+}
+
+/* Reads one row at line ln of path into out; false with msg on an error. */
+static bool read_row(char *line, const struct columns *cols, const struct check_opts *header, struct rows *out,
+                     struct dir_cache *dirs, int first_row, const char *path, int ln, char *msg, int msglen)
+{
+    char *f[MAX_FIELDS];
+    char *copy = xstrdup(line);   /* columns counted on the text as it was */
+    int nf = split_row(copy, f, MAX_FIELDS);
+    enum verdict v;
+    bool ok = nf >= 2 && f[0][0] != '\0' && verdict_parse(f[1], &v);
+    if (!ok)
+        row_error(msg, msglen, path, ln, nf >= 2 ? (int)(f[1] - copy) + 1 : 1,
+                  "expected 'path,PASS|FAIL|UNKNOWN|ERROR'");
+    const struct check_opts *opts = header;
+    if (ok)
+        ok = row_settings(f, nf, cols, copy, header, out, &opts, path, ln, msg, msglen);
+    if (ok) {
+        XGROW(out->r, out->cap, out->n + 1);
+        const struct row *prev = out->n > first_row ? &out->r[out->n - 1] : NULL;
+        char *real = prev && strcmp(prev->file, f[0]) == 0   /* a file listed again: resolved once */
+            ? (prev->real ? xstrdup(prev->real) : NULL)
+            : row_realpath(dirs, f[0]);
+        out->r[out->n++] = (struct row){ xstrdup(f[0]), real, opts, v };
+    }
+    free(copy);
+    return ok;
+}
+
+bool expect_read(const char *path, const struct check_opts *defaults, struct rows *out, char *msg, int msglen)
+{
+    char why[128];
+    const char *problem = input_problem(path, why, sizeof why);
+    FILE *f = problem ? NULL : fopen(path, "r");
+    if (!f) {
+        snprintf(msg, msglen, "%s: error: %s%s", path, problem ? problem : "cannot open: ",
+                 problem ? "" : strerror(errno));
+        return false;
+    }
+    XGROW(out->opts, out->opts_cap, out->nopts + 1);
+    struct check_opts *o = out->opts[out->nopts++] = xcalloc(1, sizeof *o);
+    *o = *defaults;
+    char *text = NULL;   /* a line of any length */
+    size_t cap = 0;
+    bool ok = true;
+    int first_row = out->n;
+    struct columns cols = { -1, -1, -1 };   /* without a column line: path,expected,source */
+    struct dir_cache dirs = { "", "" };
+    for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
+        char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
+        line[strcspn(line, "\r\n")] = '\0';
+        if (ln == 1 && line[0] == '#') {
+            for (char *tok = strtok(line + 1, " \t"); ok && tok; tok = strtok(NULL, " \t")) {
+                char copy[256];
+                snprintf(copy, sizeof copy, "%s", tok);
+                if (!header_option(copy, o)) {
+                    snprintf(msg, msglen, "%s:1:%d: error: unknown header setting '%s' "
+                             "(model=, property=, progress=, bound=)",
+                             path, (int)(tok - line) + 1, tok);
+                    ok = false;
+                }
+            }
+            continue;
+        }
+        if (ln == 2 && column_line(line, &cols))
+            continue;
+        if (line[0] != '#' && line[0] != '\0')
+            ok = read_row(line, &cols, o, out, &dirs, first_row, path, ln, msg, msglen);
+    }
+    if (ok && ferror(f)) {
+        snprintf(msg, msglen, "%s: error: read error", path);
+        ok = false;
+    }
+    if (ok && out->n == first_row) {
+        snprintf(msg, msglen, "%s: error: no rows: expected lines 'path,PASS|FAIL|UNKNOWN|ERROR[,source]' "
+                 "after the header", path);
+        ok = false;
+    }
+    free(text);
+    fclose(f);
+    return ok;
+}
+
+void expect_free(struct rows *rows)
+{
+    for (int k = 0; k < rows->n; k++) {
+        free(rows->r[k].file);
+        free(rows->r[k].real);
+    }
+    free(rows->r);
+    for (int k = 0; k < rows->nopts; k++)
+        free(rows->opts[k]);
+    free(rows->opts);
+    memset(rows, 0, sizeof *rows);
+}

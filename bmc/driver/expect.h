@@ -1,0 +1,39 @@
+/* Corpus CSVs for --expect: a header of settings and rows of expected
+ * verdicts, each row with its own bound, progress model and options. */
+#ifndef GPUBMC_EXPECT_H
+#define GPUBMC_EXPECT_H
+
+#include "bmc/check/check.h"
+
+/* A CSV row: a file and what its suite expects under its options. */
+struct row {
+    char *file;
+    char *real;              /* realpath, or NULL when the file is absent */
+    const struct check_opts *opts;   /* its CSV's, or its own (both in rows.opts) */
+    enum verdict expected;
+};
+
+struct rows {
+    int n, cap;
+    struct row *r;
+    int nopts, opts_cap;
+    struct check_opts **opts;   /* each CSV's options, and each row's that has its own */
+};
+
+/* Reads one corpus CSV into out: "# model=M property=P progress=G bound=N"
+ * (each optional, defaults from defaults), then rows "path,expected,...";
+ * when line 2 names the columns ("# path,expected,source,bound,progress,
+ * options"), a row's bound, progress and options fields (empty or '-':
+ * the header's) override the header's for that row; other '#' lines are
+ * comments.  False with msg (FILE[:LINE:COL]: error: ...) when the file
+ * is unreadable or malformed or has no rows. */
+bool expect_read(const char *path, const struct check_opts *defaults, struct rows *out, char *msg, int msglen);
+/* Frees the rows and their options. */
+void expect_free(struct rows *rows);
+
+/* Parses "PASS", "FAIL", "UNKNOWN" or "ERROR". */
+bool verdict_parse(const char *s, enum verdict *v);
+/* Parses "program_spec", "cat_spec", "termination" or "barrier_divergence". */
+bool property_parse(const char *s, enum property *p);
+
+#endif
