@@ -49,6 +49,8 @@ struct bv symexec_binop(struct cnf *c, enum binop op, struct bv x, struct bv y)
     case OP_XOR: return bv_xor(c, x, y);
     case OP_EXCH: return y;
     case OP_CAS: return y;   /* callers handle CAS themselves */
+    case OP_SMIN: case OP_SMAX: case OP_UMIN: case OP_UMAX:
+        return bv_extremum(c, x, y, op == OP_SMAX || op == OP_UMAX, op == OP_UMIN || op == OP_UMAX);
     }
     return y;
 }

@@ -30,8 +30,11 @@ enum cl_tag {
 /* PTX proxy of a memory access or proxy fence. */
 enum proxy { PROXY_GENERIC, PROXY_TEXTURE, PROXY_SURFACE, PROXY_CONSTANT };
 
-/* Binary operations: local arithmetic, RMW operations, and CAS/exchange. */
-enum binop { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_AND, OP_OR, OP_XOR, OP_EXCH, OP_CAS };
+/* Binary operations: local arithmetic, RMW operations, and CAS/exchange;
+ * the minimum and maximum (signed, unsigned) only as RMW operations (SPIR-V
+ * OpAtomicSMin..., OpenCL atomic_fetch_min/max), which no litmus dialect writes. */
+enum binop { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_AND, OP_OR, OP_XOR, OP_EXCH, OP_CAS,
+             OP_SMIN, OP_SMAX, OP_UMIN, OP_UMAX };
 
 /* Comparisons in branches and assertions. */
 enum cmpop { CMP_EQ, CMP_NE, CMP_GE, CMP_LE, CMP_GT, CMP_LT };

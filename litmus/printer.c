@@ -51,7 +51,8 @@ static void put(struct text *t, const char *fmt, ...)
 
 static const char *op_word(enum binop op)
 {
-    static const char *const words[] = { "add", "sub", "mul", "div", "and", "or", "xor", "exch", "cas" };
+    static const char *const words[] = { "add", "sub", "mul", "div", "and", "or", "xor", "exch", "cas",
+                                                 "smin", "smax", "umin", "umax" };
     return words[op];
 }
 

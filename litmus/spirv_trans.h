@@ -255,4 +255,10 @@ bool tr_constant(struct trans *t, const struct spv_inst *in, struct val *out);
  * t->globals for the current thread; false with err. */
 bool tr_globals(struct trans *t);
 
+/* ---- spirv_values.c ---- */
+
+/* r = the minimum or maximum (op OP_SMIN ... OP_UMAX) of scalars x and y,
+ * by a comparison and a branch (the litmus dialects have no such operation). */
+void em_extremum(struct trans *t, int r, enum binop op, struct val x, struct val y, const struct spv_inst *in);
+
 #endif

@@ -93,6 +93,10 @@ static int32_t apply_binop(enum binop op, int32_t a, int32_t b)
     case OP_OR: return (int32_t)(ua | ub);
     case OP_XOR: return (int32_t)(ua ^ ub);
     case OP_EXCH: case OP_CAS: return b;
+    case OP_SMIN: return a < b ? a : b;
+    case OP_SMAX: return a > b ? a : b;
+    case OP_UMIN: return ua < ub ? a : b;
+    case OP_UMAX: return ua > ub ? a : b;
     }
     return b;
 }

@@ -72,7 +72,7 @@ int main(int argc, char **argv)
         bool skip = l->dialect == DIALECT_OPENCL;
         for (int t = 0; t < l->nthreads; t++)
             for (int k = 0; k < l->threads[t].ninstrs; k++)
-                skip |= l->threads[t].instrs[k].cas_if_equal;
+                skip |= l->threads[t].instrs[k].cas_if_equal || l->threads[t].instrs[k].op >= OP_SMIN;
         if (skip) {
             skipped++;
             litmus_free(l);
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
         failed += !round_trip(argv[i], l);
         litmus_free(l);
     }
-    printf("%d round trips, %d failed, %d files skipped (they do not parse, have a compare-exchange or are "
-           "OpenCL)\n", done, failed, skipped);
+    printf("%d round trips, %d failed, %d files skipped (they do not parse, have a compare-exchange, "
+           "a minimum or maximum, or are OpenCL)\n", done, failed, skipped);
     return failed ? 1 : 0;
 }
