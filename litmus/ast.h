@@ -53,7 +53,11 @@ enum instr_kind {
     I_GOTO,          /* goto label */
     I_LABEL,         /* label: */
     I_AVDEVICE,      /* Vulkan avdevice */
-    I_VISDEVICE      /* Vulkan visdevice */
+    I_VISDEVICE,     /* Vulkan visdevice */
+    I_ANY            /* dst <- arbitrary value number a (a constant, below
+                        litmus.nanys; op OP_EXCH): chosen once per execution,
+                        the same at every I_ANY that names it (SPIR-V OpUndef,
+                        a push constant without a value); no dialect writes it */
 };
 
 /* Vulkan flags of an instruction (bit set). */
@@ -178,6 +182,7 @@ struct litmus {
     bool has_locations;            /* the test has a "locations [...]" list */
     int nobserved;                 /* its entries, in order (duplicates kept) */
     struct avalue *observed;       /* AV_REG or AV_LOC each; NULL when empty */
+    int nanys;                     /* arbitrary values I_ANY reads (SPIR-V) */
 };
 
 /* A front-end error: position and message, formatted "path:line:col: error: msg";

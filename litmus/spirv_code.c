@@ -28,7 +28,7 @@ bool tr_get(struct trans *t, struct frame *fr, const struct spv_arg *a, struct v
     }
     int d = t->m->id_def[id];
     if (d >= 0 && spv_is(&t->m->inst[d], "OpUndef"))
-        return spv_fail(t->err, a->pos, "%%%s is OpUndef: undefined values are not supported", tr_name(t, id));
+        return tr_undef(t, id, out);
     if (d >= 0 && t->m->inst[d].rtype >= 0 && tr_is_wide_int(t, t->m->inst[d].rtype) && spv_is(&t->m->inst[d], "OpConstant"))
         return spv_fail(t->err, a->pos, "%%%s: a 64-bit constant out of the 32-bit range gpubmc computes in",
                         tr_name(t, id));
@@ -169,6 +169,10 @@ static bool binop_reg(struct trans *t, const struct spv_inst *in, struct val a, 
         x->label = nonneg;
         em_local(t, r, OP_ADD, v_reg(r, -1), b, in);
         em_place(t, nonneg, in);
+        return true;
+    }
+    if (!strcmp(op, "OpUDiv") && b.k == V_CONST && b.c > 0) {
+        em_udiv_const(t, r, a, b.c, in);
         return true;
     }
     if (!strcmp(op, "OpSRem")) {     /* a - (a / b) * b, the sign of a */
@@ -503,23 +507,8 @@ static bool composite(struct trans *t, struct frame *fr, const struct spv_inst *
             return spv_fail(t->err, in->pos, "OpCompositeConstruct of vectors from vectors is not supported");
         return true;
     }
-    if (spv_is(in, "OpVectorShuffle")) {
-        struct val a, b;
-        if (!tr_get(t, fr, &in->args[0], &a) || !tr_get(t, fr, &in->args[1], &b))
-            return false;
-        if (a.k != V_COMP || b.k != V_COMP)
-            return spv_fail(t->err, in->pos, "OpVectorShuffle: operands are not vectors");
-        int n = in->nargs - 2;
-        *out = (struct val){ .k = V_COMP, .type = in->rtype, .n = n, .el = tr_alloc(t, sizeof(struct val) * (size_t)(n + 1)) };
-        for (int i = 0; i < n; i++) {
-            int64_t k = in->args[i + 2].num;
-            if (k == 0xFFFFFFFF || k < 0 || k >= a.n + b.n)
-                return spv_fail(t->err, in->args[i + 2].pos, "OpVectorShuffle: component %lld is not supported",
-                                (long long)k);
-            out->el[i] = k < a.n ? a.el[k] : b.el[k - a.n];
-        }
-        return true;
-    }
+    if (spv_is(in, "OpVectorShuffle"))
+        return tr_vector_shuffle(t, fr, in, out);
     bool insert = spv_is(in, "OpCompositeInsert");
     struct val obj, part;
     if (!tr_get(t, fr, &in->args[insert ? 1 : 0], &obj) || (insert && !tr_get(t, fr, &in->args[0], &part)))
@@ -594,13 +583,6 @@ static bool phi_moves(struct trans *t, struct frame *fr, int from, int target, c
         if (k < 0)
             return spv_fail(t->err, p->pos, "OpPhi has no value for the edge from %%%s", tr_name(t, from));
         struct val v;
-        int vd = t->m->id_def[p->args[k].id];
-        if (vd >= 0 && spv_is(&t->m->inst[vd], "OpUndef")) {
-            /* an undefined value on this edge: the register keeps its value */
-            if (fr->vals[p->result].k != V_REG)
-                fr->vals[p->result] = v_reg(em_reg(t), p->rtype);
-            continue;
-        }
         if (!tr_get(t, fr, &p->args[k], &v))
             return false;
         v = em_scalar(t, v, at);

@@ -308,9 +308,7 @@ static bool split_leaf(struct trans *t, void *ctx, int64_t off, int type)
                             "out-of-bounds access)", s->in->op->name, (int)tr_size(t, type, 0),
                             (long long)(s->p.off + off), tr_name(t, o->var));
         if (l->undef)
-            return spv_fail(t->err, s->in->pos, "%s reads byte %lld of %%%s, which has no value (no @Input): "
-                            "undefined inputs are not supported", s->in->op->name, (long long)(s->p.off + off),
-                            tr_name(t, o->var));
+            return tr_unset_input(t, o, s->p.off + off, type, s->in, &s->vals[s->n++]);
         s->vals[s->n++] = v_const(l->value, type);
         return true;
     }

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
             skipped++;
             continue;
         }
-        bool skip = l->dialect == DIALECT_OPENCL;
+        bool skip = l->dialect == DIALECT_OPENCL || l->nanys > 0;
         for (int t = 0; t < l->nthreads; t++)
             for (int k = 0; k < l->threads[t].ninstrs; k++)
                 skip |= l->threads[t].instrs[k].cas_if_equal || l->threads[t].instrs[k].op >= OP_SMIN;
@@ -83,6 +83,6 @@ int main(int argc, char **argv)
         litmus_free(l);
     }
     printf("%d round trips, %d failed, %d files skipped (they do not parse, have a compare-exchange, "
-           "a minimum or maximum, or are OpenCL)\n", done, failed, skipped);
+           "a minimum or maximum, an arbitrary value, or are OpenCL)\n", done, failed, skipped);
     return failed ? 1 : 0;
 }
