@@ -124,16 +124,8 @@ static bool binop_reg(struct trans *t, const struct spv_inst *in, struct val a, 
         && b.c >= 0 && b.c < 32) {
         /* a >= 0: a / 2^k; else arithmetic: ~(~a / 2^k), logical: (a & 0x7fffffff) / 2^k | 2^(31-k) */
         bool arith = !strcmp(op, "OpShiftRightArithmetic");
-        int neg = em_label(t), end = em_label(t);
         struct val p2 = v_const((int64_t)1 << b.c, -1);
-        struct instr *x = em(t, I_BRANCH, in);
-        x->cmp = CMP_LT;
-        x->a = em_operand(a);
-        x->b = em_operand(v_const(0, -1));
-        x->label = neg;
-        em_local(t, r, OP_DIV, a, p2, in);
-        em_goto(t, end, in);
-        em_place(t, neg, in);
+        int end = em_divide_nonnegative(t, r, a, p2, in);
         if (b.c == 0) {
             em_move(t, r, a, in);
         } else if (arith) {

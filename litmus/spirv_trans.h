@@ -275,6 +275,10 @@ void em_extremum(struct trans *t, int r, enum binop op, struct val x, struct val
  * per invocation (I_ANY); false with err for other types. */
 bool tr_undef(struct trans *t, int id, struct val *out);
 
+/* When a >= 0, r = a / d and on to the label it returns (for the caller
+ * to place); the code emitted next runs when a < 0. */
+int em_divide_nonnegative(struct trans *t, int r, struct val a, struct val d, const struct spv_inst *in);
+
 /* r = a / c, unsigned, for a constant c > 0 (signed division when a >= 0). */
 void em_udiv_const(struct trans *t, int r, struct val a, int64_t c, const struct spv_inst *in);
 

@@ -1,6 +1,6 @@
 /* SPIR-V values the litmus dialects cannot write as one instruction: the
- * minimum and maximum of an atomic on the invocation's own memory, and
- * arbitrary values (OpUndef, a push constant without a value), which
+ * minimum and maximum of an atomic on the invocation's own memory, the
+ * unsigned quotient by a constant, and arbitrary values (OpUndef, a push constant without a value), which
  * Dat3M gives any value: one per OpUndef and invocation, one per push
  * constant element for the whole grid (its MemoryTransformer copies the
  * nondeterministic values of Input and Private memory and OpUndef per
@@ -25,6 +25,20 @@ void em_extremum(struct trans *t, int r, enum binop op, struct val x, struct val
     em_place(t, end, in);
 }
 
+int em_divide_nonnegative(struct trans *t, int r, struct val a, struct val d, const struct spv_inst *in)
+{
+    int neg = em_label(t), end = em_label(t);
+    struct instr *x = em(t, I_BRANCH, in);
+    x->cmp = CMP_LT;
+    x->a = em_operand(a);
+    x->b = em_operand(v_const(0, -1));
+    x->label = neg;
+    em_local(t, r, OP_DIV, a, d, in);
+    em_goto(t, end, in);
+    em_place(t, neg, in);
+    return end;
+}
+
 void em_udiv_const(struct trans *t, int r, struct val a, int64_t c, const struct spv_inst *in)
 {
     if (c == 1) {
@@ -36,21 +50,13 @@ void em_udiv_const(struct trans *t, int r, struct val a, int64_t c, const struct
        to c or more */
     int64_t q31 = ((int64_t)1 << 31) / c, r31 = ((int64_t)1 << 31) % c;
     struct val cv = v_const(c, -1);
-    int neg = em_label(t), end = em_label(t), x = em_reg(t), rem = em_reg(t);
-    struct instr *br = em(t, I_BRANCH, in);
-    br->cmp = CMP_LT;
-    br->a = em_operand(a);
-    br->b = em_operand(v_const(0, -1));
-    br->label = neg;
-    em_local(t, r, OP_DIV, a, cv, in);
-    em_goto(t, end, in);
-    em_place(t, neg, in);
+    int end = em_divide_nonnegative(t, r, a, cv, in), x = em_reg(t), rem = em_reg(t);
     em_local(t, x, OP_AND, a, v_const(0x7fffffff, -1), in);
     em_local(t, r, OP_DIV, v_reg(x, -1), cv, in);
     em_local(t, rem, OP_MUL, v_reg(r, -1), cv, in);
     em_local(t, rem, OP_SUB, v_reg(x, -1), v_reg(rem, -1), in);
     em_local(t, r, OP_ADD, v_reg(r, -1), v_const(q31, -1), in);
-    br = em(t, I_BRANCH, in);
+    struct instr *br = em(t, I_BRANCH, in);
     br->cmp = CMP_LT;
     br->a = em_operand(v_reg(rem, -1));
     br->b = em_operand(v_const(c - r31, -1));
