@@ -381,14 +381,8 @@ static bool select_scalar(struct trans *t, const struct spv_inst *in, struct val
         return spv_fail(t->err, in->pos, "OpSelect of pointers or composites on a runtime condition is not supported");
     a = em_scalar(t, a, in);
     b = em_scalar(t, b, in);
-    int r = em_reg(t), lt = em_label(t), lf = em_label(t), end = em_label(t);
-    em_jump(t, c, lt, lf, in);
-    em_place(t, lt, in);
-    em_move(t, r, a, in);
-    em_goto(t, end, in);
-    em_place(t, lf, in);
-    em_move(t, r, b, in);
-    em_place(t, end, in);
+    int r = em_reg(t);
+    em_select(t, r, c, a, b, in);
     *out = v_reg(r, in->rtype);
     return true;
 }

@@ -271,6 +271,9 @@ bool tr_globals(struct trans *t);
  * by a comparison and a branch (the litmus dialects have no such operation). */
 void em_extremum(struct trans *t, int r, enum binop op, struct val x, struct val y, const struct spv_inst *in);
 
+/* r = c ? a : b for scalars a and b, by a branch. */
+void em_select(struct trans *t, int r, const struct cnd *c, struct val a, struct val b, const struct spv_inst *in);
+
 /* The value of OpUndef id (a scalar or a vector of them): arbitrary, one
  * per invocation (I_ANY); false with err for other types. */
 bool tr_undef(struct trans *t, int id, struct val *out);

@@ -15,13 +15,18 @@ void em_extremum(struct trans *t, int r, enum binop op, struct val x, struct val
     bool max = op == OP_SMAX || op == OP_UMAX;
     struct cnd keeps_x = { .k = C_CMP, .cmp = CMP_LT, .is_unsigned = op == OP_UMIN || op == OP_UMAX,
                            .a = max ? y : x, .b = max ? x : y };
-    int to_x = em_label(t), to_y = em_label(t), end = em_label(t);
-    em_jump(t, &keeps_x, to_x, to_y, in);
-    em_place(t, to_x, in);
-    em_move(t, r, x, in);
+    em_select(t, r, &keeps_x, x, y, in);
+}
+
+void em_select(struct trans *t, int r, const struct cnd *c, struct val a, struct val b, const struct spv_inst *in)
+{
+    int lt = em_label(t), lf = em_label(t), end = em_label(t);
+    em_jump(t, c, lt, lf, in);
+    em_place(t, lt, in);
+    em_move(t, r, a, in);
     em_goto(t, end, in);
-    em_place(t, to_y, in);
-    em_move(t, r, y, in);
+    em_place(t, lf, in);
+    em_move(t, r, b, in);
     em_place(t, end, in);
 }
 
