@@ -162,3 +162,10 @@ lit bv_slt(struct cnf *c, struct bv x, struct bv y)
     y.b[BV_WIDTH - 1] = -y.b[BV_WIDTH - 1];
     return bv_ult(c, x, y);
 }
+
+struct bv bv_extremum(struct cnf *c, struct bv x, struct bv y, bool max, bool is_unsigned)
+{
+    lit (*less)(struct cnf *, struct bv, struct bv) = is_unsigned ? bv_ult : bv_slt;
+    lit keep_x = max ? less(c, y, x) : less(c, x, y);
+    return bv_ite(c, keep_x, x, y);
+}

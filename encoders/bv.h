@@ -2,6 +2,7 @@
 #ifndef GPUBMC_BV_H
 #define GPUBMC_BV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "encoders/cnf.h"
@@ -28,6 +29,8 @@ struct bv bv_sdiv(struct cnf *c, struct bv x, struct bv y);
 struct bv bv_and(struct cnf *c, struct bv x, struct bv y);
 struct bv bv_or(struct cnf *c, struct bv x, struct bv y);
 struct bv bv_xor(struct cnf *c, struct bv x, struct bv y);
+/* The minimum (max false) or maximum of x and y, in signed or unsigned order. */
+struct bv bv_extremum(struct cnf *c, struct bv x, struct bv y, bool max, bool is_unsigned);
 /* s ? x : y, bitwise. */
 struct bv bv_ite(struct cnf *c, lit s, struct bv x, struct bv y);
 

@@ -49,6 +49,8 @@ struct bv symexec_binop(struct cnf *c, enum binop op, struct bv x, struct bv y)
     case OP_XOR: return bv_xor(c, x, y);
     case OP_EXCH: return y;
     case OP_CAS: return y;   /* callers handle CAS themselves */
+    case OP_SMIN: case OP_SMAX: case OP_UMIN: case OP_UMAX:
+        return bv_extremum(c, x, y, op == OP_SMAX || op == OP_UMAX, op == OP_UMIN || op == OP_UMAX);
     }
     return y;
 }
@@ -307,7 +309,7 @@ static void exec_memory(struct tctx *x, struct state *st, const struct uop *u, l
 
 static void exec_local(struct tctx *x, struct state *st, const struct instr *in)
 {
-    struct bv a = operand(st, &in->a);
+    struct bv a = in->kind == I_ANY ? x->s->any[in->a.value] : operand(st, &in->a);
     struct bv v = in->op == OP_EXCH ? a : symexec_binop(x->c, in->op, a, operand(st, &in->b));
     lit *dep = xcalloc((size_t)x->nev, sizeof *dep);
     for (int q = 0; q < x->nev; q++)
@@ -428,7 +430,7 @@ static void step(struct tctx *x, int i, lit guard, struct state *st)
         case I_LOAD: case I_STORE: case I_RMW:
             exec_memory(x, st, u, guard);
             break;
-        case I_LOCAL:
+        case I_LOCAL: case I_ANY:
             exec_local(x, st, in);
             break;
         case I_BRANCH: {
@@ -552,6 +554,9 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
     s->val = xcalloc((size_t)n, sizeof *s->val);
     s->operand = xcalloc((size_t)n, sizeof *s->operand);
     s->quorum = xcalloc((size_t)n, sizeof *s->quorum);
+    s->any = xcalloc((size_t)p->lit->nanys + 1, sizeof *s->any);
+    for (int k = 0; k < p->lit->nanys; k++)
+        s->any[k] = bv_fresh(c);
     for (int e = 0; e < n; e++) {
         bool init = p->events[e].kind == EV_INIT;
         s->cf[e] = s->exec[e] = lit_of(init);
@@ -588,6 +593,7 @@ void symexec_free(const struct program *p, struct symexec *s)
     free(s->val);
     free(s->operand);
     free(s->quorum);
+    free(s->any);
     rel_builder_free(&s->data);
     rel_builder_free(&s->ctrl);
     for (int t = 0; t < p->nthreads; t++) {

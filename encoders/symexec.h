@@ -13,6 +13,7 @@ struct symexec {
     struct bv *val;          /* per event: value read or written */
     struct bv *operand;      /* per barrier event: its id and quorum values */
     struct bv *quorum;
+    struct bv *any;          /* per arbitrary value (I_ANY): free variables */
     struct rel_builder data, ctrl;   /* read -> dependent event (both executed) */
     lit *terminated;         /* per thread: reached its end */
     lit *bound_hit;          /* per thread: cut at the unrolling bound */

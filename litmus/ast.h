@@ -30,8 +30,11 @@ enum cl_tag {
 /* PTX proxy of a memory access or proxy fence. */
 enum proxy { PROXY_GENERIC, PROXY_TEXTURE, PROXY_SURFACE, PROXY_CONSTANT };
 
-/* Binary operations: local arithmetic, RMW operations, and CAS/exchange. */
-enum binop { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_AND, OP_OR, OP_XOR, OP_EXCH, OP_CAS };
+/* Binary operations: local arithmetic, RMW operations, and CAS/exchange;
+ * the minimum and maximum (signed, unsigned) only as RMW operations (SPIR-V
+ * OpAtomicSMin..., OpenCL atomic_fetch_min/max), which no litmus dialect writes. */
+enum binop { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_AND, OP_OR, OP_XOR, OP_EXCH, OP_CAS,
+             OP_SMIN, OP_SMAX, OP_UMIN, OP_UMAX };
 
 /* Comparisons in branches and assertions. */
 enum cmpop { CMP_EQ, CMP_NE, CMP_GE, CMP_LE, CMP_GT, CMP_LT };
@@ -50,7 +53,11 @@ enum instr_kind {
     I_GOTO,          /* goto label */
     I_LABEL,         /* label: */
     I_AVDEVICE,      /* Vulkan avdevice */
-    I_VISDEVICE      /* Vulkan visdevice */
+    I_VISDEVICE,     /* Vulkan visdevice */
+    I_ANY            /* dst <- arbitrary value number a (a constant, below
+                        litmus.nanys; op OP_EXCH): chosen once per execution,
+                        the same at every I_ANY that names it (SPIR-V OpUndef,
+                        a push constant without a value); no dialect writes it */
 };
 
 /* Vulkan flags of an instruction (bit set). */
@@ -175,6 +182,7 @@ struct litmus {
     bool has_locations;            /* the test has a "locations [...]" list */
     int nobserved;                 /* its entries, in order (duplicates kept) */
     struct avalue *observed;       /* AV_REG or AV_LOC each; NULL when empty */
+    int nanys;                     /* arbitrary values I_ANY reads (SPIR-V) */
 };
 
 /* A front-end error: position and message, formatted "path:line:col: error: msg";

@@ -371,7 +371,8 @@ static const struct word_value fence_flags[] = {
     { "CLK_GLOBAL_MEM_FENCE", CL_GLOBAL }, { "CLK_LOCAL_MEM_FENCE", CL_LOCAL }, { NULL, 0 }
 };
 static const struct word_value fetch_ops[] = {
-    { "add", OP_ADD }, { "sub", OP_SUB }, { "or", OP_OR }, { "xor", OP_XOR }, { "and", OP_AND }, { NULL, 0 }
+    { "add", OP_ADD }, { "sub", OP_SUB }, { "or", OP_OR }, { "xor", OP_XOR }, { "and", OP_AND },
+    { "min", OP_SMIN }, { "max", OP_SMAX }, { NULL, 0 }   /* atomic_int: signed order */
 };
 
 /* The first word of table with value v; NULL when none. */

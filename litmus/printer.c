@@ -44,7 +44,8 @@ void pr_put(struct text *t, const char *fmt, ...)
 
 static const char *op_word(enum binop op)
 {
-    static const char *const words[] = { "add", "sub", "mul", "div", "and", "or", "xor", "exch", "cas" };
+    static const char *const words[] = { "add", "sub", "mul", "div", "and", "or", "xor", "exch", "cas",
+                                                 "smin", "smax", "umin", "umax" };
     return words[op];
 }
 
@@ -93,6 +94,9 @@ static void put_common(struct text *t, const struct thread *th, const struct ins
         break;
     case I_LABEL:
         pr_put(t, "%s:", th->label_names[in->label]);
+        break;
+    case I_ANY:   /* no dialect has it: the program does not parse back */
+        put(t, "any %s, %" PRId64, th->reg_names[in->dst], in->a.value);
         break;
     default: /* I_LOCAL */
         if (in->op == OP_EXCH) {

@@ -295,6 +295,7 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
         free(t.obj[i].leaf);
     free(t.obj);
     free(t.loc_wide);
+    free(t.any_keys);
     for (int i = 0; i < t.narena; i++)
         free(t.arena[i]);
     free(t.arena);

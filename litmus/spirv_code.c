@@ -26,7 +26,7 @@ bool tr_get(struct trans *t, struct frame *fr, const struct spv_arg *a, struct v
     }
     int d = t->m->id_def[id];
     if (d >= 0 && spv_is(&t->m->inst[d], "OpUndef"))
-        return spv_fail(t->err, a->pos, "%%%s is OpUndef: undefined values are not supported", tr_name(t, id));
+        return tr_undef(t, id, out);
     if (d >= 0 && t->m->inst[d].rtype >= 0 && tr_is_wide_int(t, t->m->inst[d].rtype) && spv_is(&t->m->inst[d], "OpConstant"))
         return spv_fail(t->err, a->pos, "%%%s: a 64-bit constant out of the 32-bit range gpubmc computes in",
                         tr_name(t, id));
@@ -122,16 +122,8 @@ static bool binop_reg(struct trans *t, const struct spv_inst *in, struct val a, 
         && b.c >= 0 && b.c < 32) {
         /* a >= 0: a / 2^k; else arithmetic: ~(~a / 2^k), logical: (a & 0x7fffffff) / 2^k | 2^(31-k) */
         bool arith = !strcmp(op, "OpShiftRightArithmetic");
-        int neg = em_label(t), end = em_label(t);
         struct val p2 = v_const((int64_t)1 << b.c, -1);
-        struct instr *x = em(t, I_BRANCH, in);
-        x->cmp = CMP_LT;
-        x->a = em_operand(a);
-        x->b = em_operand(v_const(0, -1));
-        x->label = neg;
-        em_local(t, r, OP_DIV, a, p2, in);
-        em_goto(t, end, in);
-        em_place(t, neg, in);
+        int end = em_divide_nonnegative(t, r, a, p2, in);
         if (b.c == 0) {
             em_move(t, r, a, in);
         } else if (arith) {
@@ -167,6 +159,10 @@ static bool binop_reg(struct trans *t, const struct spv_inst *in, struct val a, 
         x->label = nonneg;
         em_local(t, r, OP_ADD, v_reg(r, -1), b, in);
         em_place(t, nonneg, in);
+        return true;
+    }
+    if (!strcmp(op, "OpUDiv") && b.k == V_CONST && b.c > 0) {
+        em_udiv_const(t, r, a, b.c, in);
         return true;
     }
     if (!strcmp(op, "OpSRem")) {     /* a - (a / b) * b, the sign of a */
@@ -383,14 +379,8 @@ static bool select_scalar(struct trans *t, const struct spv_inst *in, struct val
         return spv_fail(t->err, in->pos, "OpSelect of pointers or composites on a runtime condition is not supported");
     a = em_scalar(t, a, in);
     b = em_scalar(t, b, in);
-    int r = em_reg(t), lt = em_label(t), lf = em_label(t), end = em_label(t);
-    em_jump(t, c, lt, lf, in);
-    em_place(t, lt, in);
-    em_move(t, r, a, in);
-    em_goto(t, end, in);
-    em_place(t, lf, in);
-    em_move(t, r, b, in);
-    em_place(t, end, in);
+    int r = em_reg(t);
+    em_select(t, r, c, a, b, in);
     *out = v_reg(r, in->rtype);
     return true;
 }
@@ -501,23 +491,8 @@ static bool composite(struct trans *t, struct frame *fr, const struct spv_inst *
             return spv_fail(t->err, in->pos, "OpCompositeConstruct of vectors from vectors is not supported");
         return true;
     }
-    if (spv_is(in, "OpVectorShuffle")) {
-        struct val a, b;
-        if (!tr_get(t, fr, &in->args[0], &a) || !tr_get(t, fr, &in->args[1], &b))
-            return false;
-        if (a.k != V_COMP || b.k != V_COMP)
-            return spv_fail(t->err, in->pos, "OpVectorShuffle: operands are not vectors");
-        int n = in->nargs - 2;
-        *out = (struct val){ .k = V_COMP, .type = in->rtype, .n = n, .el = tr_alloc(t, sizeof(struct val) * (size_t)(n + 1)) };
-        for (int i = 0; i < n; i++) {
-            int64_t k = in->args[i + 2].num;
-            if (k == 0xFFFFFFFF || k < 0 || k >= a.n + b.n)
-                return spv_fail(t->err, in->args[i + 2].pos, "OpVectorShuffle: component %lld is not supported",
-                                (long long)k);
-            out->el[i] = k < a.n ? a.el[k] : b.el[k - a.n];
-        }
-        return true;
-    }
+    if (spv_is(in, "OpVectorShuffle"))
+        return tr_vector_shuffle(t, fr, in, out);
     bool insert = spv_is(in, "OpCompositeInsert");
     struct val obj, part;
     if (!tr_get(t, fr, &in->args[insert ? 1 : 0], &obj) || (insert && !tr_get(t, fr, &in->args[0], &part)))
@@ -592,13 +567,6 @@ static bool phi_moves(struct trans *t, struct frame *fr, int from, int target, c
         if (k < 0)
             return spv_fail(t->err, p->pos, "OpPhi has no value for the edge from %%%s", tr_name(t, from));
         struct val v;
-        int vd = t->m->id_def[p->args[k].id];
-        if (vd >= 0 && spv_is(&t->m->inst[vd], "OpUndef")) {
-            /* an undefined value on this edge: the register keeps its value */
-            if (fr->vals[p->result].k != V_REG)
-                fr->vals[p->result] = v_reg(em_reg(t), p->rtype);
-            continue;
-        }
         if (!tr_get(t, fr, &p->args[k], &v))
             return false;
         v = em_scalar(t, v, at);

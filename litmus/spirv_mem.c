@@ -204,6 +204,8 @@ static void emit_leaf(struct trans *t, const struct obj *o, const struct leaf *l
             em_move(t, dst, v_reg(l->reg, -1), in);
             if (a->op == OP_EXCH)
                 em_move(t, l->reg, a->a, in);
+            else if (a->op >= OP_SMIN)
+                em_extremum(t, l->reg, a->op, v_reg(dst, -1), a->a, in);
             else
                 em_local(t, l->reg, a->op, v_reg(dst, -1), a->a, in);
         }
@@ -316,9 +318,7 @@ static bool split_leaf(struct trans *t, void *ctx, int64_t off, int type)
                             "out-of-bounds access)", s->in->op->name, (int)tr_size(t, type, 0),
                             (long long)(s->p.off + off), tr_name(t, o->var));
         if (l->undef)
-            return spv_fail(t->err, s->in->pos, "%s reads byte %lld of %%%s, which has no value (no @Input): "
-                            "undefined inputs are not supported", s->in->op->name, (long long)(s->p.off + off),
-                            tr_name(t, o->var));
+            return tr_unset_input(t, o, s->p.off + off, type, s->in, &s->vals[s->n++]);
         s->vals[s->n++] = v_const(l->value, type);
         return true;
     }
@@ -445,6 +445,8 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
         { "OpAtomicExchange", OP_EXCH, 3 }, { "OpAtomicIAdd", OP_ADD, 3 }, { "OpAtomicISub", OP_SUB, 3 },
         { "OpAtomicAnd", OP_AND, 3 }, { "OpAtomicOr", OP_OR, 3 }, { "OpAtomicXor", OP_XOR, 3 },
         { "OpAtomicIIncrement", OP_ADD, -1 }, { "OpAtomicIDecrement", OP_SUB, -1 },
+        { "OpAtomicSMin", OP_SMIN, 3 }, { "OpAtomicSMax", OP_SMAX, 3 }, { "OpAtomicUMin", OP_UMIN, 3 },
+        { "OpAtomicUMax", OP_UMAX, 3 },
     };
     if (spv_is(in, "OpAtomicLoad")) {
         a.kind = I_LOAD;

@@ -54,6 +54,14 @@ struct obj {
 
 struct cnd;
 
+/* What an arbitrary value stands for: an OpUndef (part: its element) or a
+ * read-only variable's element without a value (part: its byte offset),
+ * of invocation tid, or of the whole grid (tid -1). */
+struct any_key {
+    int id, tid;
+    int64_t part;
+};
+
 enum vkind { V_NONE, V_CONST, V_REG, V_COND, V_PTR, V_COMP, V_LABEL, V_FUNC, V_TYPE };
 
 /* The value of an id in one thread. */
@@ -128,6 +136,8 @@ struct trans {
     int first_function;     /* instruction index of the first OpFunction */
     bool opencl;            /* an OpenCL module (Physical32/64 OpenCL): spirv_opencl.c */
     int ptr_bytes;          /* the size of a pointer in memory */
+    struct any_key *any_keys;   /* per arbitrary value of lit (I_ANY): what it is */
+    int cap_any_keys;
 };
 
 /* ---- spirv_types.c ---- */
@@ -330,5 +340,34 @@ bool tr_constant(struct trans *t, const struct spv_inst *in, struct val *out);
 /* Evaluates the module-level instructions (constants, variables) into
  * t->globals for the current thread; false with err. */
 bool tr_globals(struct trans *t);
+
+/* ---- spirv_values.c ---- */
+
+/* r = the minimum or maximum (op OP_SMIN ... OP_UMAX) of scalars x and y,
+ * by a comparison and a branch (the litmus dialects have no such operation). */
+void em_extremum(struct trans *t, int r, enum binop op, struct val x, struct val y, const struct spv_inst *in);
+
+/* r = c ? a : b for scalars a and b, by a branch. */
+void em_select(struct trans *t, int r, const struct cnd *c, struct val a, struct val b, const struct spv_inst *in);
+
+/* The value of OpUndef id (a scalar or a vector of them): arbitrary, one
+ * per invocation (I_ANY); false with err for other types. */
+bool tr_undef(struct trans *t, int id, struct val *out);
+
+/* When a >= 0, r = a / d and on to the label it returns (for the caller
+ * to place); the code emitted next runs when a < 0. */
+int em_divide_nonnegative(struct trans *t, int r, struct val a, struct val d, const struct spv_inst *in);
+
+/* r = a / c, unsigned, for a constant c > 0 (signed division when a >= 0). */
+void em_udiv_const(struct trans *t, int r, struct val a, int64_t c, const struct spv_inst *in);
+
+/* OpVectorShuffle; a component 0xFFFFFFFF is arbitrary, one per invocation. */
+bool tr_vector_shuffle(struct trans *t, struct frame *fr, const struct spv_inst *in, struct val *out);
+
+/* The value of the element at byte off of read-only object o, of scalar
+ * type, which has no value: arbitrary, one per invocation for Input
+ * memory, else one for the whole grid; false with err for other types. */
+bool tr_unset_input(struct trans *t, const struct obj *o, int64_t off, int type, const struct spv_inst *in,
+                    struct val *out);
 
 #endif

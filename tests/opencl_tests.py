@@ -111,8 +111,8 @@ def features(record, run):
 # tagged SC only, so "fence.sc; st.relaxed" releases nothing and the
 # guarded read may see 0; a seq_cst store as "fence.sc; st.release" does.
 # The wrong mappings are caught: 2+2W-sc without the stores' fence.sc
-# (co may form the cycle), LB-relacq and Spin-MP with relaxed loads for
-# acquire ones (and RS-same-thread-store: the relaxed load reading x = 2
+# (co may form the cycle), LB-relacq, Spin-MP and FetchMax-release-MP
+# with relaxed loads for acquire ones (and RS-same-thread-store: the relaxed load reading x = 2
 # synchronises with nothing).
 # Vulkan (vulkan.cat): no seq_cst order, so the seq_cst SB and 2+2W cycles
 # come back (SB-sc-dev, SB-sc-wg-one-group, 2+2W-sc); rs holds RMWs only
@@ -130,7 +130,7 @@ MAP_FAILS = {
     "ptx-sc-relaxed": {"MP-sc-store.litmus", "NAL-read-unordered.litmus"},
     "ptx-sc-release": {"NAL-read-unordered.litmus"},
     "ptx-no-sc-fence": {"2+2W-sc.litmus", "NAL-read-unordered.litmus"},
-    "ptx-relaxed-acquire": {"LB-relacq.litmus", "MP-sc-store.litmus", "NAL-read-unordered.litmus", "Spin-MP.litmus",
+    "ptx-relaxed-acquire": {"FetchMax-release-MP.litmus", "LB-relacq.litmus", "MP-sc-store.litmus", "NAL-read-unordered.litmus", "Spin-MP.litmus",
                             "RS-same-thread-store.litmus"},
     "vulkan": VK_SC,
     "vulkan-relaxed-release": VK_SC | {"MP-sc-store.litmus", "CAS-acquire-MP.litmus", "Spin-MP.litmus",

@@ -488,6 +488,12 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
         snprintf(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
         return;
     }
+    if (p->lit->nanys > 0) {
+        r->verdict = V_UNKNOWN;
+        snprintf(r->reason, sizeof r->reason, "the oracle cannot enumerate arbitrary values (%d: OpUndef, push "
+                 "constants without a value)", p->lit->nanys);
+        return;
+    }
     if (!oracle_check(p, md, o, ORACLE_LIMIT, &orr)) {
         r->verdict = V_UNKNOWN;
         snprintf(r->reason, sizeof r->reason, "more than %ld candidate executions for the oracle",

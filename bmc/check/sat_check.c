@@ -117,6 +117,8 @@ static void extract_choice(struct sat_check *s, struct choice *ch)
         for (int i = 0; i <= p->threads[t].ncode; i++)
             if (cnf_value(s->c, s->x.sx.halt_at[t][i]))
                 ch->stop_at[t] = i;
+    for (int k = 0; k < p->lit->nanys; k++)
+        ch->any_val[k] = bv_model_value(s->c, &s->x.sx.any[k]);
 }
 
 /* Some thread of the concrete execution spins, repeats or is blocked. */

@@ -63,6 +63,7 @@ void choice_init(struct choice *ch, const struct program *p)
         ch->stop_at[t] = -1;
     ch->val_hint = xcalloc((size_t)n + 1, sizeof *ch->val_hint);
     ch->has_hint = false;
+    ch->any_val = xcalloc((size_t)p->lit->nanys + 1, sizeof *ch->any_val);
 }
 
 void choice_free(struct choice *ch)
@@ -74,6 +75,7 @@ void choice_free(struct choice *ch)
     free(ch->final_pick);
     free(ch->stop_at);
     free(ch->val_hint);
+    free(ch->any_val);
 }
 
 static int32_t apply_binop(enum binop op, int32_t a, int32_t b)
@@ -93,6 +95,10 @@ static int32_t apply_binop(enum binop op, int32_t a, int32_t b)
     case OP_OR: return (int32_t)(ua | ub);
     case OP_XOR: return (int32_t)(ua ^ ub);
     case OP_EXCH: case OP_CAS: return b;
+    case OP_SMIN: return a < b ? a : b;
+    case OP_SMAX: return a > b ? a : b;
+    case OP_UMIN: return ua < ub ? a : b;
+    case OP_UMAX: return ua > ub ? a : b;
     }
     return b;
 }
@@ -225,6 +231,8 @@ static bool run_memory(struct walk *w, const struct uop *u)
 static void run_local(struct walk *w, const struct instr *in)
 {
     struct ireg a = operand(w, &in->a), b = operand(w, &in->b);
+    if (in->kind == I_ANY)
+        a = (struct ireg){ true, w->x->ch->any_val[in->a.value] };
     struct ireg v = { false, 0 };
     if (in->op == OP_EXCH)
         v = a;
@@ -597,7 +605,7 @@ static enum step step_instr(struct walk *w, const struct uop *u)
         if (u->nevents > 1 && w->x->ex[u->first_event + 1] == UNK)
             return STEP_UNKNOWN;   /* a CAS whose comparison is not known yet */
         return go(w, w->pc + 1);
-    case I_LOCAL:
+    case I_LOCAL: case I_ANY:
         run_local(w, u->in);
         return go(w, w->pc + 1);
     case I_BRANCH:

@@ -23,6 +23,8 @@ struct choice {
                                 or the oracle's guess) */
     bool has_hint;           /* val_hint is filled; without it such a choice
                                 is invalid and value_cycle says so */
+    int32_t *any_val;        /* per arbitrary value (I_ANY): the one chosen
+                                (a SAT witness's; the oracle refuses them) */
 };
 
 /* One concrete execution. */

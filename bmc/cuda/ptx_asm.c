@@ -46,6 +46,10 @@ static const char *rmw_operation(enum binop op)
     case OP_XOR: return "xor.b32";
     case OP_EXCH: return "exch.b32";
     case OP_CAS: return "cas.b32";
+    case OP_SMIN: return "min.s32";
+    case OP_SMAX: return "max.s32";
+    case OP_UMIN: return "min.u32";
+    case OP_UMAX: return "max.u32";
     case OP_MUL: case OP_DIV: break;
     }
     return NULL;

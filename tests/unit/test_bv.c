@@ -11,10 +11,12 @@
 
 #include "encoders/bv.h"
 
-enum op { OP_ADD, OP_SUB, OP_MUL, OP_SDIV, OP_AND, OP_OR, OP_XOR, OP_ITE_T, OP_ITE_F,
+enum op { OP_ADD, OP_SUB, OP_MUL, OP_SDIV, OP_AND, OP_OR, OP_XOR, OP_SMIN, OP_SMAX, OP_UMIN, OP_UMAX,
+          OP_ITE_T, OP_ITE_F,
           OP_EQ, OP_SLT, OP_ULT, OP_COUNT };
 
 static const char *const op_name[OP_COUNT] = { "add", "sub", "mul", "sdiv", "and", "or", "xor",
+                                               "smin", "smax", "umin", "umax",
                                                "ite(1)", "ite(0)", "eq", "slt", "ult" };
 
 #define MAX_PAIRS 512
@@ -78,6 +80,10 @@ static int32_t ref(int op, int32_t a, int32_t b)
     case OP_AND: return a & b;
     case OP_OR: return a | b;
     case OP_XOR: return a ^ b;
+    case OP_SMIN: return a < b ? a : b;
+    case OP_SMAX: return a > b ? a : b;
+    case OP_UMIN: return ua < ub ? a : b;
+    case OP_UMAX: return ua > ub ? a : b;
     case OP_ITE_T: return a;
     case OP_ITE_F: return b;
     case OP_EQ: return a == b;
@@ -101,6 +107,10 @@ static struct bv apply(struct cnf *c, int op, struct bv x, struct bv y)
     case OP_AND: return bv_and(c, x, y);
     case OP_OR: return bv_or(c, x, y);
     case OP_XOR: return bv_xor(c, x, y);
+    case OP_SMIN: return bv_extremum(c, x, y, false, false);
+    case OP_SMAX: return bv_extremum(c, x, y, true, false);
+    case OP_UMIN: return bv_extremum(c, x, y, false, true);
+    case OP_UMAX: return bv_extremum(c, x, y, true, true);
     case OP_ITE_T: return bv_ite(c, LIT_TRUE, x, y);
     case OP_ITE_F: return bv_ite(c, LIT_FALSE, x, y);
     case OP_EQ: r.b[0] = bv_eq(c, x, y); return r;
