@@ -96,7 +96,7 @@ static void put_common(struct text *t, const struct thread *th, const struct ins
         pr_put(t, "%s:", th->label_names[in->label]);
         break;
     case I_ANY:   /* no dialect has it: the program does not parse back */
-        put(t, "any %s, %" PRId64, th->reg_names[in->dst], in->a.value);
+        pr_put(t, "any %s, %" PRId64, th->reg_names[in->dst], in->a.value);
         break;
     default: /* I_LOCAL */
         if (in->op == OP_EXCH) {
