@@ -122,7 +122,8 @@ def features(record, run):
 # mappings are caught: a relaxed release store loses every release/acquire
 # MP (MP-sc-store, CAS-acquire-MP, Spin-MP, LB-relacq), and private
 # non-atomic accesses take no part in availability and visibility, so
-# the data of an MP (also through a barrier) may be read stale.
+# the data of an MP (also through a barrier or a release fetch_max) may
+# be read stale.
 VK_SC = {"SB-sc-dev.litmus", "SB-sc-wg-one-group.litmus", "2+2W-sc.litmus", "NAL-read-unordered.litmus",
          "RS-same-thread-store.litmus", "LB-nonatomic-read.litmus"}
 MAP_FAILS = {
@@ -136,7 +137,7 @@ MAP_FAILS = {
     "vulkan-relaxed-release": VK_SC | {"MP-sc-store.litmus", "CAS-acquire-MP.litmus", "Spin-MP.litmus",
                                        "LB-relacq.litmus"},
     "vulkan-private": VK_SC | {"MP-sc-store.litmus", "CAS-acquire-MP.litmus", "Spin-MP.litmus",
-                               "Barrier-MP-global.litmus"},
+                               "Barrier-MP-global.litmus", "FetchMax-release-MP.litmus"},
 }
 
 
