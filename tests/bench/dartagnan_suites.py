@@ -13,7 +13,8 @@ Dartagnan JVM (its batch mode: `dartagnan.sh CAT FILE...`, --method=eager,
 Z3 with phantom references as the JUnit tests run it, integers and
 initialised registers for litmus files), and the CPU time of each (the
 process and every child it waited for: wait4's rusage) is summed per
-suite.  Prints per suite the checks, both CPU times, the ratio against
+suite (gpubmc's batch, a fraction of a second, runs --repeat times and its
+median counts).  Prints per suite the checks, both CPU times, the ratio against
 the target and how many verdicts agree, then every check the two tools
 answer differently.  --sample N draws N checks (seeded; reported) from a
 suite with more; --random N adds N programs of tests/random (the programs
@@ -28,6 +29,7 @@ import collections
 import pathlib
 import random
 import re
+import statistics
 import sys
 import tempfile
 
@@ -70,12 +72,15 @@ def suite_checks(csv):
     return out
 
 
-def gpubmc(binary, s, files, tmp, jobs=1):
-    """(CPU s, {file: result}) of one gpubmc batch."""
+def gpubmc(binary, s, files, tmp, jobs=1, repeat=1):
+    """(CPU s, {file: result}) of one gpubmc batch, the median CPU of repeat runs."""
     cmd = [binary, "--json", "-j", str(jobs), "--model", s.model, "--property", s.prop,
            "--bound", str(s.bound), "--progress", s.progress] + OPTION_FLAGS[s.option] + files
-    _wall, cpu, _rss, _rc, out, _err, _killed = run_one(cmd, 3600, tmp)
-    return cpu, {f: r for (f, _p, _g), r in verdicts(out).items()}
+    cpus = []
+    for _ in range(repeat):
+        _wall, cpu, _rss, _rc, out, _err, _killed = run_one(cmd, 3600, tmp)
+        cpus.append(cpu)
+    return statistics.median(cpus), {f: r for (f, _p, _g), r in verdicts(out).items()}
 
 
 def progress_option(progress):
@@ -116,7 +121,7 @@ def compare(a, name, groups, cats, tmp):
     differ, killed = [], False
     for s, checks in sorted(by.items()):
         files = sorted({f for f, _ in checks})
-        c, mine = gpubmc(a.bin, s, files, tmp)
+        c, mine = gpubmc(a.bin, s, files, tmp, repeat=a.repeat)
         gcpu += c
         c, theirs, k = dartagnan(a.dart, cats / f"{s.model}.cat", s, files, tmp, a.dart_timeout)
         dcpu += c
@@ -169,6 +174,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed of --sample and --random")
     ap.add_argument("--random", type=int, default=0, help="N random programs of tests/random as one more suite")
     ap.add_argument("--dart-timeout", type=int, default=60, help="Dartagnan's solver timeout per check (s)")
+    ap.add_argument("--repeat", type=int, default=3, help="gpubmc's batches per setting (the median CPU counts)")
     ap.add_argument("-j", type=int, default=2, help="workers of the untimed pass that finds refused rows")
     a = ap.parse_args()
     if not a.dartagnan:
