@@ -17,8 +17,9 @@ suite (gpubmc's batch, a fraction of a second, runs --repeat times and its
 median counts).  Prints per suite the checks, both CPU times, the ratio against
 the target and how many verdicts agree, then every check the two tools
 answer differently.  --sample N draws N checks (seeded; reported) from a
-suite with more; --random N adds N programs of tests/random (the programs
-and checks of `tests/random/dartagnan.py run`, target 100x).  A missed
+suite with more; --random N adds the suite `random`: N programs of
+tests/random (the programs and checks of `tests/random/dartagnan.py run`,
+target 100x).  A missed
 target is reported, not an error.  Without --dartagnan it prints SKIP.
 
     dartagnan_suites.py --dartagnan PATH [--bin build/gpubmc] [--corpus ../shared/corpus]
@@ -172,7 +173,8 @@ def main():
     ap.add_argument("--suite", action="append", default=[], help="suites to run (comma-separated; default all)")
     ap.add_argument("--sample", type=int, default=0, help="at most N checks per suite, drawn at random")
     ap.add_argument("--seed", type=int, default=1, help="seed of --sample and --random")
-    ap.add_argument("--random", type=int, default=0, help="N random programs of tests/random as one more suite")
+    ap.add_argument("--random", type=int, default=0, 
+                    help="N programs of tests/random as one more suite, random (50 if only --suite names it)")
     ap.add_argument("--dart-timeout", type=int, default=60, help="Dartagnan's solver timeout per check (s)")
     ap.add_argument("--repeat", type=int, default=3, help="gpubmc's batches per setting (the median CPU counts)")
     ap.add_argument("-j", type=int, default=2, help="workers of the untimed pass that finds refused rows")
@@ -186,27 +188,27 @@ def main():
     corpus = pathlib.Path(a.corpus)
     csvs = {c.stem: ("dat3m", c) for c in sorted((corpus / "expected").glob("*.csv"))}
     csvs.update({n: ("extra", corpus / "extra" / "expected" / f"{n}.csv") for n in EXTRA})
-    wanted = [n for s in a.suite for n in s.split(",") if n] or list(csvs)
-    unknown = [n for n in wanted if n not in csvs]
+    wanted = [n for s in a.suite for n in s.split(",") if n] or list(csvs) + (["random"] if a.random else [])
+    unknown = [n for n in wanted if n not in csvs and n != "random"]
     if unknown:
-        ap.error(f"unknown suite {', '.join(unknown)} (suites: {', '.join(csvs)})")
+        ap.error(f"unknown suite {', '.join(unknown)} (suites: {', '.join(csvs)}, random)")
     a.kind = {n: k for n, (k, _c) in csvs.items()}
     a.kind["random"] = "random"
     rows, differ = [], []
     with tempfile.TemporaryDirectory(prefix="dartagnan-suites-") as tmp:
         for name in wanted:
-            if not csvs[name][1].exists():
+            if name == "random":
+                progs = pathlib.Path(tmp) / "random"
+                progs.mkdir()
+                checks = random_checks(a.random or 50, a.seed, progs)
+            elif csvs[name][1].exists():
+                checks = suite_checks(csvs[name][1])
+            else:
                 print(f"{name}: SKIP, no {csvs[name][1]}")
                 continue
-            row, d = compare(a, name, suite_checks(csvs[name][1]), corpus / "models", tmp)
+            row, d = compare(a, name, checks, corpus / "models", tmp)
             rows.append(row)
             differ += [(name,) + x for x in d]
-        if a.random:
-            progs = pathlib.Path(tmp) / "random"
-            progs.mkdir()
-            row, d = compare(a, "random", random_checks(a.random, a.seed, progs), corpus / "models", tmp)
-            rows.append(row)
-            differ += [("random",) + x for x in d]
     print_table(rows)
     for name, f, s, mine, theirs, expected in differ:
         print(f"  {name}: {f} ({s.model} {s.prop} bound {s.bound} {s.progress}): gpubmc {mine}, "
