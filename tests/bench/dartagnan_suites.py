@@ -105,13 +105,16 @@ def dartagnan(dart, cat, s, files, tmp, timeout):
 
 def compare(a, name, groups, cats, tmp):
     """Both tools on one suite's checks ({Setting: [(file, expected)]});
-    prints its line and returns (row of the table, disagreements)."""
+    prints its line and returns (row of the table or None, disagreements)."""
     total = sum(len(v) for v in groups.values())
     accepted = []
     for s, checks in groups.items():
         _cpu, first = gpubmc(a.bin, s, sorted({f for f, _ in checks}), tmp, jobs=a.j)
         accepted += [(s, f, e) for f, e in checks if first.get(f, "ERROR") != "ERROR"]
     refused = total - len(accepted)
+    if not accepted:
+        print(f"{name}: SKIP, gpubmc refuses all {total} rows", flush=True)
+        return None, []
     sampled = len(accepted) > a.sample > 0
     if sampled:
         accepted = random.Random(f"{a.seed}:{name}").sample(accepted, a.sample)
@@ -207,7 +210,7 @@ def main():
                 print(f"{name}: SKIP, no {csvs[name][1]}")
                 continue
             row, d = compare(a, name, checks, corpus / "models", tmp)
-            rows.append(row)
+            rows += [row] if row else []
             differ += [(name,) + x for x in d]
     print_table(rows)
     for name, f, s, mine, theirs, expected in differ:
