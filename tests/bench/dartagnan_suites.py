@@ -27,9 +27,9 @@ target is reported, not an error.  Without --dartagnan it prints SKIP.
 """
 import argparse
 import collections
+import json
 import pathlib
 import random
-import re
 import statistics
 import sys
 import tempfile
@@ -38,7 +38,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests" / "random"))
-from cat_cost import header, verdicts  # noqa: E402
+from cat_cost import header  # noqa: E402
+import dartagnan as D  # noqa: E402  (tests/random/dartagnan.py)
 from run_families import run_one  # noqa: E402
 
 EXTRA = ("SPIRV-VULKAN", "SPIRV-VULKAN-DR", "SPIRV-VULKAN-Liveness", "SPIRV-OPENCL", "SPIRV-OPENCL-DR",
@@ -74,14 +75,16 @@ def suite_checks(csv):
 
 
 def gpubmc(binary, s, files, tmp, jobs=1, repeat=1):
-    """(CPU s, {file: result}) of one gpubmc batch, the median CPU of repeat runs."""
+    """(CPU s, {file: (result, ms)}) of one gpubmc batch, the median CPU of
+    repeat runs (ms: the check's own time_ms)."""
     cmd = [binary, "--json", "-j", str(jobs), "--model", s.model, "--property", s.prop,
            "--bound", str(s.bound), "--progress", s.progress] + OPTION_FLAGS[s.option] + files
     cpus = []
     for _ in range(repeat):
         _wall, cpu, _rss, _rc, out, _err, _killed = run_one(cmd, 3600, tmp)
         cpus.append(cpu)
-    return statistics.median(cpus), {f: r for (f, _p, _g), r in verdicts(out).items()}
+    results = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return statistics.median(cpus), {r["file"]: (r["result"], r.get("time_ms", 0.0)) for r in results}
 
 
 def progress_option(progress):
@@ -100,7 +103,7 @@ def dartagnan(dart, cat, s, files, tmp, timeout):
     if s.option != "-":
         cmd.append(f"--{s.option}")
     _wall, cpu, _rss, _rc, out, _err, killed = run_one(cmd + files, 120 + len(files) * 4 * timeout, tmp)
-    return cpu, dict(re.findall(r"^Test: (.+)\nResult: (\S+)", out, re.M)), killed
+    return cpu, {f: r[0] for f, r in D.parse_dartagnan(out).items()}, killed
 
 
 def compare(a, name, groups, cats, tmp):
@@ -110,7 +113,7 @@ def compare(a, name, groups, cats, tmp):
     accepted = []
     for s, checks in groups.items():
         _cpu, first = gpubmc(a.bin, s, sorted({f for f, _ in checks}), tmp, jobs=a.j)
-        accepted += [(s, f, e) for f, e in checks if first.get(f, "ERROR") != "ERROR"]
+        accepted += [(s, f, e) for f, e in checks if first.get(f, ("ERROR",))[0] != "ERROR"]
     refused = total - len(accepted)
     if not accepted:
         print(f"{name}: SKIP, gpubmc refuses all {total} rows", flush=True)
@@ -122,11 +125,13 @@ def compare(a, name, groups, cats, tmp):
     for s, f, e in accepted:
         by[s].append((f, e))
     gcpu = dcpu = 0.0
-    differ, killed = [], False
+    differ, killed, times = [], False, []
     for s, checks in sorted(by.items()):
         files = sorted({f for f, _ in checks})
         c, mine = gpubmc(a.bin, s, files, tmp, repeat=a.repeat)
         gcpu += c
+        times += [(ms, f, s.bound) for f, (_r, ms) in mine.items()]
+        mine = {f: r for f, (r, _ms) in mine.items()}
         c, theirs, k = dartagnan(a.dart, cats / f"{s.model}.cat", s, files, tmp, a.dart_timeout)
         dcpu += c
         killed |= k
@@ -140,12 +145,16 @@ def compare(a, name, groups, cats, tmp):
           + f"; gpubmc CPU {gcpu:.2f} s, Dartagnan CPU {dcpu:.1f} s, ratio {ratio:.0f}x, target {target}x: "
           + ("met" if ratio >= target else "MISSED") + f"; verdicts agree on {len(accepted) - len(differ)}"
           + (", Dartagnan's JVM ran past its limit" if killed else ""), flush=True)
+    timeouts = sum(1 for d in differ if d[3] == "INTERRUPTED")
+    if timeouts:
+        print(f"  Dartagnan ran out of its --timeout ({a.dart_timeout} s of wall time) on {timeouts} checks")
+    for ms, f, bound in sorted(times, reverse=True)[:3]:
+        print(f"  gpubmc's slowest: {ms:.0f} ms {pathlib.Path(f).name} (bound {bound})")
     return row, differ
 
 
 def random_checks(n, seed, out):
     """{Setting: [(file, None)]} of N random programs of tests/random/dartagnan.py."""
-    import dartagnan as D   # tests/random/dartagnan.py
     groups = collections.defaultdict(list)
     for i in range(n):
         _src, text, bound, other = D.program(seed, i, 0.5)
