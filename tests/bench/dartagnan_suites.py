@@ -15,8 +15,9 @@ initialised registers for litmus files), and the CPU time of each (the
 process and every child it waited for: wait4's rusage) is summed per
 suite (gpubmc's batch, a fraction of a second, runs --repeat times and its
 median counts).  Prints per suite the checks, both CPU times, the ratio against
-the target and how many verdicts agree, then every check the two tools
-answer differently.  --sample N draws N checks (seeded; reported) from a
+the target, how many verdicts agree, Dartagnan's timeouts and gpubmc's
+three slowest checks, then a table and every check the two tools answer
+differently.  --sample N draws N checks (seeded; reported) from a
 suite with more; --random N adds the suite `random`: N programs of
 tests/random (the programs and checks of `tests/random/dartagnan.py run`,
 target 100x).  A missed

@@ -17,7 +17,6 @@ def rows(csv):
     return [tuple(l.split(",")[:3]) for l in csv.read_text().splitlines() if l and not l.startswith("#")]
 
 
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", default=str(ROOT / "build" / "gpubmc"))
