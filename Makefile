@@ -128,6 +128,10 @@ corpus-sanitize: sanitize
 
 # Speed: the whole corpus in one batch run, the Vulkan liveness suites as
 # five runs and as one all-models batch, then the generated families.
+# DARTAGNAN=PATH (dartagnan.sh or its directory) adds every suite side by
+# side with Dartagnan's batch mode in CPU time; DARTAGNAN_SAMPLE=N draws at
+# most N checks per suite (seeded; the full run takes hours), and
+# DARTAGNAN_RANDOM=N adds N random programs of tests/random.
 bench: all
 	python3 tests/bench.py
 	python3 tests/bench/graphs.py --bin $(BUILD)/gpubmc
@@ -135,7 +139,8 @@ bench: all
 	python3 tests/bench/strong_batch.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/run_families.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/refinement.py --bin $(BUILD)/gpubmc
-	python3 tests/bench/opencl_batch.py --bin $(BUILD)/gpubmc $(if $(DARTAGNAN),--dartagnan $(DARTAGNAN))
+	python3 tests/bench/opencl_batch.py --bin $(BUILD)/gpubmc
+	python3 tests/bench/dartagnan_suites.py --bin $(BUILD)/gpubmc $(if $(DARTAGNAN),--dartagnan $(DARTAGNAN)) $(if $(DARTAGNAN_SAMPLE),--sample $(DARTAGNAN_SAMPLE)) $(if $(DARTAGNAN_RANDOM),--random $(DARTAGNAN_RANDOM))
 	python3 tests/bench/cat_cost.py --bin $(BUILD)/gpubmc
 	python3 tests/bench/limit.py --bin $(BUILD)/gpubmc
 
