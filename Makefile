@@ -6,7 +6,11 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror 
 # Each object and tool records the headers it read (-MMD -MP), so touching a
 # header rebuilds only what includes it.
 DEPFLAGS = -MMD -MP
-LDLIBS  = -lcadical -lstdc++ -lm -lcjson -lgvc -lcgraph -lcdt
+# Graphviz is not linked: bmc/graph/graph_render.c loads it (dlopen) when a
+# picture is rendered, so that a process that draws none does not load it.
+LDLIBS  = -lcadical -lstdc++ -lm -lcjson
+# Only the test tool that reads Graphviz's layout back links Graphviz.
+GRAPHVIZ_LIBS = -lgvc -lcgraph -lcdt
 BUILD  ?= build
 
 # The stages, earliest first (tests/layout_tests.py checks that includes
@@ -67,7 +71,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
 $(TOOL_BIN): $(BUILD)/%: tests/tools/%.c $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) $(TOOL_LIBS)
+
+$(BUILD)/graph_layout: TOOL_LIBS = $(GRAPHVIZ_LIBS)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

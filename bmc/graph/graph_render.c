@@ -1,12 +1,19 @@
-/* Writing DOT text as .dot, or rendering it in-process with Graphviz. */
+/* Writing DOT text as .dot, or rendering it in-process with Graphviz,
+ * whose library is loaded (dlopen) on the first .svg or .png: a process
+ * that draws nothing does not pay for loading it. */
 #include "bmc/graph/graph.h"
 
+#include <dlfcn.h>
 #include <graphviz/gvc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/xalloc.h"
+
+/* The soname of Graphviz's rendering library in Debian's libgvc6 (which
+ * libgraphviz-dev, installed by make deps, pulls in); it brings libcgraph. */
+#define GVC_SONAME "libgvc.so.6"
 
 /* The extension of path after its last dot, or "". */
 static const char *extension(const char *path)
@@ -27,7 +34,19 @@ static bool write_text(const char *text, const char *path, char *err, size_t err
     return ok;
 }
 
+/* The Graphviz functions gpubmc calls, looked up in the loaded library. */
+struct graphviz_api {
+    GVC_t *(*context)(void);
+    int (*free_context)(GVC_t *gvc);
+    Agraph_t *(*read)(const char *dot);
+    int (*close)(Agraph_t *g);
+    int (*layout)(GVC_t *gvc, Agraph_t *g, const char *engine);
+    int (*render_file)(GVC_t *gvc, Agraph_t *g, const char *format, const char *path);
+    int (*free_layout)(GVC_t *gvc, Agraph_t *g);
+};
+
 struct graph_renderer {
+    struct graphviz_api api;
     GVC_t *gvc;              /* NULL until the first rendering */
 };
 
@@ -39,8 +58,50 @@ struct graph_renderer *graph_renderer_new(void)
 void graph_renderer_free(struct graph_renderer *r)
 {
     if (r && r->gvc)
-        gvFreeContext(r->gvc);
+        r->api.free_context(r->gvc);
     free(r);
+}
+
+/* Stores the address of symbol name in *slot (a function pointer); false
+ * with err filled when the library lacks it.  (POSIX allows the cast from
+ * dlsym's void * to a function pointer.) */
+static bool look_up(void *library, const char *name, void *slot, char *err, size_t errlen)
+{
+    void *address = dlsym(library, name);
+    if (!address) {
+        snprintf(err, errlen, "Graphviz's %s has no %s", GVC_SONAME, name);
+        return false;
+    }
+    memcpy(slot, &address, sizeof address);
+    return true;
+}
+
+/* Loads Graphviz and makes its context, once; false with err filled (the
+ * picture's format named, e.g. "rendering a PNG") when the library is
+ * missing at run time. */
+static bool start_graphviz(struct graph_renderer *r, const char *ext, char *err, size_t errlen)
+{
+    if (r->gvc)
+        return true;
+    void *library = dlopen(GVC_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(err, errlen, "rendering a%s %s needs Graphviz's %s (make deps installs it): %s",
+                 strcmp(ext, "svg") == 0 ? "n" : "", strcmp(ext, "svg") == 0 ? "SVG" : "PNG", GVC_SONAME,
+                 dlerror());
+        return false;
+    }
+    struct graphviz_api *a = &r->api;
+    if (!look_up(library, "gvContext", &a->context, err, errlen) ||
+        !look_up(library, "gvFreeContext", &a->free_context, err, errlen) ||
+        !look_up(library, "agmemread", &a->read, err, errlen) || !look_up(library, "agclose", &a->close, err, errlen) ||
+        !look_up(library, "gvLayout", &a->layout, err, errlen) ||
+        !look_up(library, "gvRenderFilename", &a->render_file, err, errlen) ||
+        !look_up(library, "gvFreeLayout", &a->free_layout, err, errlen)) {
+        dlclose(library);
+        return false;
+    }
+    r->gvc = a->context();
+    return true;
 }
 
 bool graph_write(struct graph_renderer *r, const char *dot, const char *path, char *err, size_t errlen)
@@ -52,16 +113,17 @@ bool graph_write(struct graph_renderer *r, const char *dot, const char *path, ch
         snprintf(err, errlen, "%s: the graph's format comes from its extension: .dot, .svg or .png", path);
         return false;
     }
-    if (!r->gvc)
-        r->gvc = gvContext();
-    Agraph_t *g = agmemread(dot);
-    bool ok = g && gvLayout(r->gvc, g, "dot") == 0;
+    if (!start_graphviz(r, ext, err, errlen))
+        return false;
+    const struct graphviz_api *a = &r->api;
+    Agraph_t *g = a->read(dot);
+    bool ok = g && a->layout(r->gvc, g, "dot") == 0;
     if (ok) {
-        ok = gvRenderFilename(r->gvc, g, ext, path) == 0;
-        gvFreeLayout(r->gvc, g);
+        ok = a->render_file(r->gvc, g, ext, path) == 0;
+        a->free_layout(r->gvc, g);
     }
     if (g)
-        agclose(g);
+        a->close(g);
     if (!ok)
         snprintf(err, errlen, "Graphviz could not render %s", path);
     return ok;
