@@ -11,6 +11,9 @@ DEPFLAGS = -MMD -MP
 LDLIBS  = -lcadical -lstdc++ -lm -lcjson
 # Only the test tool that reads Graphviz's layout back links Graphviz.
 GRAPHVIZ_LIBS = -lgvc -lcgraph -lcdt
+# gpubmc itself links CaDiCaL's C++ runtime (libstdc++, libgcc) in: loading
+# and relocating libstdc++.so was most of a process start (docs/benchmarks.md).
+GPUBMC_LDLIBS = -lcadical -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic -static-libgcc -lm -lcjson
 BUILD  ?= build
 
 # The stages, earliest first (tests/layout_tests.py checks that includes
@@ -37,7 +40,7 @@ EXAMPLES = tests/litmus/ptx/MP-weak.litmus tests/litmus/ptx/MP+rel.gpu+acq.gpu.l
 all: $(BUILD)/gpubmc
 
 $(BUILD)/gpubmc: $(MAIN_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(GPUBMC_LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -80,9 +83,11 @@ $(BUILD)/graph_layout: TOOL_LIBS = $(GRAPHVIZ_LIBS)
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz
 
-# Address and undefined-behaviour sanitizers, in build-asan/.
+# Address and undefined-behaviour sanitizers, in build-asan/; gpubmc there
+# keeps libstdc++ shared, so that the sanitizer runtime's operator new rules.
 sanitize:
-	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDLIBS="$(LDLIBS) -fsanitize=address,undefined"
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" \
+		GPUBMC_LDLIBS="$(LDLIBS) -fsanitize=address,undefined"
 
 # Builds everything and runs every correctness group, each timed; ends with
 # "N passed, N failed".  GROUP=name runs that group (or the groups whose name contains it)
