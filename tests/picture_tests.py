@@ -5,13 +5,15 @@ engine (build/graph_layout, the library gpubmc renders with) and its label
 boxes read back (tests/picture_layout.py): no label overprints another,
 and every cluster's title fits its cluster.  A thread that halts before
 its first event has its column in the threads' row, not beside the
-initial state.  --graph-dpi sets the resolution.
+initial state.  --graph-dpi sets the resolution.  gpubmc loads Graphviz
+only to render: its start loads no libgvc, and without one a PNG is a
+clear error (tests/tools/hide_graphviz.c hides it).
 
 Called with run_tests.py's record(ok, what) and run(args, cwd) helpers."""
-import pathlib, struct, tempfile
+import os, pathlib, struct, subprocess, tempfile
 
 import picture_layout
-from testpaths import ROOT
+from testpaths import BIN, ROOT
 
 GALLERY = ROOT / "tests" / "gallery"
 
@@ -68,6 +70,32 @@ def pictures(record, run):
     _halted_row(record)
     _dpi(record, run)
     _rewritten_caption(record, run)
+    _graphviz_on_demand(record)
+
+
+def _graphviz_on_demand(record):
+    """The loader's list of gpubmc's libraries has no libgvc; with dlopen
+    of libgvc failing (the preload library), --graph x.png is an error
+    that says what is missing, exit 1, and --graph x.dot still works."""
+    listed = subprocess.run([BIN], env={**os.environ, "LD_TRACE_LOADED_OBJECTS": "1"},
+                            capture_output=True, text=True).stdout
+    record("libc.so" in listed and "libgvc" not in listed, f"pictures: gpubmc starts without Graphviz: {listed}")
+    with tempfile.TemporaryDirectory() as tmp:
+        shim = pathlib.Path(tmp) / "hide_graphviz.so"
+        subprocess.run(["cc", "-shared", "-fPIC", "-o", shim, ROOT / "tests" / "tools" / "hide_graphviz.c", "-ldl"],
+                       check=True)
+        hidden = {**os.environ, "LD_PRELOAD": str(shim)}
+        test = "tests/litmus/ptx/MP-weak.litmus"
+        png = subprocess.run([BIN, "--graph", pathlib.Path(tmp) / "x.png", test], cwd=ROOT, env=hidden,
+                             capture_output=True, text=True)
+        record(png.returncode == 1 and f"{test}: error: rendering a PNG needs Graphviz's libgvc.so.6 "
+               "(make deps installs it): /nonexistent/libgvc.so.6: cannot open" in png.stderr
+               and not (pathlib.Path(tmp) / "x.png").exists(),
+               f"pictures: without Graphviz a PNG is an error: {png.returncode} {png.stderr}")
+        dot = subprocess.run([BIN, "--graph", pathlib.Path(tmp) / "x.dot", test], cwd=ROOT, env=hidden,
+                             capture_output=True, text=True)
+        record(dot.returncode == 0 and (pathlib.Path(tmp) / "x.dot").exists(),
+               f"pictures: without Graphviz a .dot is still written: {dot.returncode} {dot.stderr}")
 
 
 def _rewritten_caption(record, run):
