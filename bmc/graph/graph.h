@@ -36,13 +36,14 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
  * freed and made again reads freed memory. */
 struct graph_renderer;
 
-/* A renderer; Graphviz starts on its first .svg or .png. */
+/* A renderer; Graphviz is loaded (dlopen) and started on its first .svg or .png. */
 struct graph_renderer *graph_renderer_new(void);
 /* Frees the renderer (at the end of the process). */
 void graph_renderer_free(struct graph_renderer *r);
 
 /* Writes the DOT text to path as .dot text, or renders it as .svg or .png
- * with Graphviz's library; false with err filled on failure. */
+ * with Graphviz's library; false with err filled on failure (also when
+ * the library is missing). */
 bool graph_write(struct graph_renderer *r, const char *dot, const char *path, char *err, size_t errlen);
 
 #endif
