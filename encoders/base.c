@@ -11,7 +11,7 @@ const char *const base_set_names[S_COUNT] = {
     "ATOM", "NONPRIV", "AV", "VIS", "SEMAV", "SEMVIS", "CBAR", "AVDEVICE", "VISDEVICE", "RMW",
     "SC0", "SC1", "SC2", "SC3", "SEMSC0", "SEMSC1", "SEMSC2", "SEMSC3",
     "SG", "WG", "QF", "DV",
-    "WI", "ALL", "GLOBAL", "LOCAL", "NAL",
+    "WI", "ALL", "GLOBAL", "LOCAL", "NAL", "UB",
 };
 
 const char *const base_rel_names[R_COUNT] = {
@@ -159,6 +159,7 @@ static void tag_event(const struct program *p, const struct event *e, bool in[S_
     in[S_F] = e->kind == EV_FENCE;
     in[S_INIT] = e->kind == EV_INIT;
     in[S_BAR] = e->kind == EV_BARRIER;
+    in[S_UB] = e->kind == EV_UB;
     switch (e->mo) {
     case MO_WEAK: in[S_WEAK] = true; break;
     case MO_RELAXED: in[S_RLX] = true; break;

@@ -23,6 +23,8 @@ enum base_set {
     /* OpenCL: scopes WI and ALL (WG, DV above), address spaces and
      * non-atomic locations (on initial writes and on fences) */
     S_WI, S_ALL_SCOPE, S_GLOBAL, S_LOCAL, S_NAL,
+    /* stdlib.cat: undefined behaviour (SPIR-V OpUnreachable reached) */
+    S_UB,
     S_COUNT
 };
 

@@ -54,10 +54,12 @@ enum instr_kind {
     I_LABEL,         /* label: */
     I_AVDEVICE,      /* Vulkan avdevice */
     I_VISDEVICE,     /* Vulkan visdevice */
-    I_ANY            /* dst <- arbitrary value number a (a constant, below
+    I_ANY,           /* dst <- arbitrary value number a (a constant, below
                         litmus.nanys; op OP_EXCH): chosen once per execution,
                         the same at every I_ANY that names it (SPIR-V OpUndef,
                         a push constant without a value); no dialect writes it */
+    I_UB             /* undefined behaviour reached (SPIR-V OpUnreachable): an
+                        event tagged UB; no dialect writes it */
 };
 
 /* Vulkan flags of an instruction (bit set). */

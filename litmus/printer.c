@@ -98,6 +98,9 @@ static void put_common(struct text *t, const struct thread *th, const struct ins
     case I_ANY:   /* no dialect has it: the program does not parse back */
         pr_put(t, "any %s, %" PRId64, th->reg_names[in->dst], in->a.value);
         break;
+    case I_UB:    /* no dialect has it either */
+        pr_put(t, "unreachable");
+        break;
     default: /* I_LOCAL */
         if (in->op == OP_EXCH) {
             pr_put(t, "ld %s, ", th->reg_names[in->dst]);

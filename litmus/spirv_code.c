@@ -742,6 +742,11 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
         em_goto(t, fr->ret_label, in);
         return true;
     }
+    if (spv_is(in, "OpUnreachable")) {   /* Dat3M: an event tagged UB; the function ends there */
+        em(t, I_UB, in);
+        em_goto(t, fr->ret_label, in);
+        return true;
+    }
     if (spv_is(in, "OpSelectionMerge") || spv_is(in, "OpLoopMerge") || spv_is(in, "OpLine")
         || spv_is(in, "OpNoLine") || spv_is(in, "OpNop") || !strncmp(n, "OpDecorate", 10)
         || spv_is(in, "OpName") || spv_is(in, "OpMemberName"))

@@ -231,7 +231,8 @@ static bool pointer_arg(struct trans *t, const struct spv_inst *param, const str
     return true;
 }
 
-/* The entry point's parameters: kernel arguments from @Input. */
+/* The entry point's parameters: kernel arguments from @Input, a scalar
+ * without one arbitrary. */
 bool tr_cl_entry_args(struct trans *t, int fn, struct val **args, int *nargs)
 {
     const struct spv_module *m = t->m;
@@ -255,9 +256,11 @@ bool tr_cl_entry_args(struct trans *t, int fn, struct val **args, int *nargs)
         if (y->k != TY_INT && y->k != TY_BOOL)
             return spv_fail(t->err, param->pos, "kernel argument %%%s: only integer, boolean and pointer arguments "
                             "are supported", tr_name(t, param->result));
-        if (!input)
-            return spv_fail(t->err, param->pos, "kernel argument %%%s has no @Input value (an argument that may "
-                            "hold any value is not supported)", tr_name(t, param->result));
+        if (!input) {      /* Dat3M: any value, one per invocation */
+            if (!tr_unset_arg(t, param, &(*args)[i]))
+                return false;
+            continue;
+        }
         if (input->value.is_list)
             return spv_fail(t->err, input->pos, "@Input: %%%s is a scalar argument: it needs a number",
                             tr_name(t, param->result));

@@ -370,4 +370,9 @@ bool tr_vector_shuffle(struct trans *t, struct frame *fr, const struct spv_inst 
 bool tr_unset_input(struct trans *t, const struct obj *o, int64_t off, int type, const struct spv_inst *in,
                     struct val *out);
 
+/* The value of scalar kernel argument param, which has no @Input value:
+ * arbitrary, one per invocation (as Dat3M gives it); false with err for
+ * types wider than 32 bits. */
+bool tr_unset_arg(struct trans *t, const struct spv_inst *param, struct val *out);
+
 #endif

@@ -1,10 +1,11 @@
 /* SPIR-V values the litmus dialects cannot write as one instruction: the
  * minimum and maximum of an atomic on the invocation's own memory, the
- * unsigned quotient by a constant, and arbitrary values (OpUndef, a push constant without a value), which
- * Dat3M gives any value: one per OpUndef and invocation, one per push
- * constant element for the whole grid (its MemoryTransformer copies the
- * nondeterministic values of Input and Private memory and OpUndef per
- * thread and shares the others). */
+ * unsigned quotient by a constant, and arbitrary values (OpUndef, a push
+ * constant or OpenCL scalar kernel argument without a value), which Dat3M
+ * gives any value: one per OpUndef or argument and invocation, one per
+ * push constant element for the whole grid (its MemoryTransformer copies
+ * the nondeterministic values of Input and Private memory, OpUndef and
+ * the entry function's arguments per thread and shares the others). */
 #include <stdlib.h>
 
 #include "litmus/spirv_trans.h"
@@ -147,4 +148,9 @@ bool tr_unset_input(struct trans *t, const struct obj *o, int64_t off, int type,
     int var_type = t->m->inst[t->m->id_def[o->var]].rtype;
     bool per_invocation = t->ty[var_type].sclass == 1;   /* Input */
     return arbitrary_scalar(t, o->var, per_invocation ? t->tid : -1, off, type, in, out);
+}
+
+bool tr_unset_arg(struct trans *t, const struct spv_inst *param, struct val *out)
+{
+    return arbitrary_scalar(t, param->result, t->tid, 0, param->rtype, param, out);
 }

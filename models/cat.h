@@ -46,6 +46,9 @@ set cat_snone(struct cat *m);
 
 /* The axiom `name` of the model's table over r (its kind from the table). */
 void cat_axiom(struct cat *m, const char *name, rel r);
+/* stdlib.cat's flag ~empty [UB] as undefined-behavior, which every model
+ * of Dat3M's includes. */
+void cat_undefined_behavior(struct cat *m);
 /* Shows r in witnesses as `name`. */
 void cat_export(struct cat *m, const char *name, rel r);
 

@@ -154,8 +154,6 @@ static bool base_value(struct eval *ev, const char *name, struct cat_pos pos, st
         *out = vrel(m ? REL(R_RMW) : NULL);
     else if (strcmp(name, "lxsx") == 0)  /* load/store exclusive pairs: none on a GPU */
         *out = vrel(m ? cat_empty(m) : NULL);
-    else if (strcmp(name, "UB") == 0)    /* events with undefined behaviour: none in gpubmc */
-        *out = vset(m ? cat_snone(m) : NULL);
     else
         return false;
     return true;

@@ -122,6 +122,11 @@ void cat_axiom(struct cat *m, const char *name, const struct rel *r)
         m->out->axioms[k].violated = model_violated(m->out, k);
 }
 
+void cat_undefined_behavior(struct cat *m)
+{
+    cat_axiom(m, "undefined-behavior", cat_id(m, SET(S_UB)));
+}
+
 void cat_export(struct cat *m, const char *name, const struct rel *r)
 {
     if (m->out->nexports == MODEL_MAX_EXPORTS)

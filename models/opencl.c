@@ -5,15 +5,16 @@
  * without building the complement of B over every pair of events).
  * stdlib.cat's own two checks are left out: every read of gpubmc's
  * executions reads from a write (an initial one at least), so its unnamed
- * "empty ([R] \ [range(rf)]); loc; [IW]" always holds, and no event is
- * tagged UB, so its undefined-behavior flag is never raised. */
+ * "empty ([R] \ [range(rf)]); loc; [IW]" always holds; its
+ * undefined-behavior flag is built (a reached SPIR-V OpUnreachable). */
 #include "models/cat.h"
 
 const struct axiom_decl model_opencl_axioms[] = {
     { "O-HbG", AX_IRREFLEXIVE }, { "O-HbL", AX_IRREFLEXIVE }, { "O-CohG", AX_IRREFLEXIVE },
     { "O-CohL", AX_IRREFLEXIVE }, { "O-Rf", AX_IRREFLEXIVE }, { "O-NaRfG", AX_EMPTY },
     { "O-NaRfL", AX_EMPTY }, { "atomic", AX_EMPTY }, { "O-Sscoped", AX_ACYCLIC },
-    { "data_race", AX_FLAG }, { "unsequenced_race", AX_FLAG }, { NULL, AX_EMPTY },
+    { "data_race", AX_FLAG }, { "unsequenced_race", AX_FLAG }, { "undefined-behavior", AX_FLAG },
+    { NULL, AX_EMPTY },
 };
 
 /* The definitions later ones use, by their cat names. */
@@ -132,6 +133,7 @@ static void races(struct cat *m, const struct cl *c)
     rel symm_sb = cat_or(m, c->sb, cat_inv(m, c->sb));
     rel ur = cat_minus(m, cat_minus(m, cat_and(m, c->wi, cnf), symm_sb), cat_id(m, all));
     cat_axiom(m, "unsequenced_race", ur);                               /* flag ~empty ur as unsequenced_race   (129) */
+    cat_undefined_behavior(m);                                          /* stdlib.cat: flag ~empty [UB]         */
 }
 
 void model_opencl_build(struct cat *m)

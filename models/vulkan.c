@@ -5,7 +5,8 @@
 
 const struct axiom_decl model_vulkan_axioms[] = {
     [VULKAN_CONSISTENCY_CYCLE] = { "consistency-cycle", AX_ACYCLIC }, [VULKAN_CONSISTENCY_RF] = { "consistency-rf", AX_EMPTY },
-    [VULKAN_ATOMIC] = { "atomic", AX_EMPTY }, [VULKAN_RACY] = { "racy", AX_FLAG }, [VULKAN_RACY + 1] = { NULL, AX_EMPTY },
+    [VULKAN_ATOMIC] = { "atomic", AX_EMPTY }, [VULKAN_RACY] = { "racy", AX_FLAG },
+    [VULKAN_UB] = { "undefined-behavior", AX_FLAG }, [VULKAN_UB + 1] = { NULL, AX_EMPTY },
 };
 
 /* The definitions later ones use, by their cat names. */
@@ -258,6 +259,7 @@ static void vulkan_build(struct cat *m, bool chains)
     cat_axiom(m, "atomic", cat_and(m, REL(R_RMW), cat_seq(m, fre, cat_and(m, v.asmo, REL(R_EXT)))));
     /* flag ~empty dr as racy */
     cat_axiom(m, "racy", data_race(m, &v, locord));
+    cat_undefined_behavior(m);
 
     cat_export(m, "sw", v.sw);
     cat_export(m, "hb", v.hb);

@@ -382,6 +382,9 @@ static void uop_events(struct program *p, int *cap, int t, int i)
     case I_BARRIER:
         new_event(p, cap, EV_BARRIER, t, i, in);
         break;
+    case I_UB:
+        new_event(p, cap, EV_UB, t, i, in);
+        break;
     default:
         break;
     }

@@ -59,7 +59,7 @@ struct pthread {
     int first_event, nevents;
 };
 
-enum ev_kind { EV_INIT, EV_READ, EV_WRITE, EV_FENCE, EV_BARRIER };
+enum ev_kind { EV_INIT, EV_READ, EV_WRITE, EV_FENCE, EV_BARRIER, EV_UB };
 
 struct event {
     int id;

@@ -44,7 +44,8 @@ double check_clock_ms(void)
 }
 
 /* "P0 write `st.sc0 x, 1` and P1 read `ld.sc0 r0, x` race (racy)":
- * the first pair of a raised flag. */
+ * the first pair of a raised flag; "P2 reaches `OpUnreachable`
+ * (undefined-behavior)" for a flag over single events ([UB]). */
 static void name_flagged_pair(const struct program *p, const struct axiom *ax, char *buf, size_t len)
 {
     for (int i = 0; i < ax->rel->n; i++) {
@@ -52,6 +53,10 @@ static void name_flagged_pair(const struct program *p, const struct axiom *ax, c
         const lit *lits;
         if (rel_row(ax->rel, i, &cols, &lits) > 0) {   /* concrete: every entry holds */
             const struct event *a = &p->events[i], *b = &p->events[cols[0]];
+            if (a == b) {
+                snprintf(buf, len, "P%d reaches `%s` (%s)", p->lit->threads[a->thread].id, a->in->text, ax->name);
+                return;
+            }
             snprintf(buf, len, "P%d %s `%s` and P%d %s `%s` race (%s)",
                      p->lit->threads[a->thread].id, a->kind == EV_READ ? "read" : "write", a->in->text,
                      p->lit->threads[b->thread].id, b->kind == EV_READ ? "read" : "write", b->in->text,
@@ -491,7 +496,7 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
     if (p->lit->nanys > 0) {
         r->verdict = V_UNKNOWN;
         snprintf(r->reason, sizeof r->reason, "the oracle cannot enumerate arbitrary values (%d: OpUndef, push "
-                 "constants without a value)", p->lit->nanys);
+                 "constants and kernel arguments without a value)", p->lit->nanys);
         return;
     }
     if (!oracle_check(p, md, o, ORACLE_LIMIT, &orr)) {

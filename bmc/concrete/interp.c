@@ -805,8 +805,7 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
         for (int e = 0; e < n; e++) {
             out->cf[e] = x.cf[e] == YES;
             out->exec[e] = x.ex[e] == YES;
-            if (out->exec[e] && p->events[e].kind != EV_FENCE && p->events[e].kind != EV_BARRIER &&
-                !x.vknown[e])
+            if (out->exec[e] && event_is_mem(&p->events[e]) && !x.vknown[e])
                 all_complete = false;
         }
         if (!all_complete) {

@@ -11,6 +11,7 @@ static const char *kind_name(enum ev_kind k)
     case EV_WRITE: return "write";
     case EV_FENCE: return "fence";
     case EV_BARRIER: return "barrier";
+    case EV_UB: return "undefined-behavior";
     }
     return "?";
 }
@@ -76,7 +77,7 @@ static cJSON *pairs_json(const struct rel *r, bool once)
         int len = rel_row(r, i, &cols, &lits);
         for (int k = 0; k < len; k++) {
             int j = cols[k];
-            if (lits[k] == LIT_TRUE && (!once || i < j || rel_get(r, j, i) != LIT_TRUE)) {
+            if (lits[k] == LIT_TRUE && (!once || i <= j || rel_get(r, j, i) != LIT_TRUE)) {
                 cJSON *pair = cJSON_CreateArray();
                 cJSON_AddItemToArray(pair, cJSON_CreateNumber(i));
                 cJSON_AddItemToArray(pair, cJSON_CreateNumber(j));

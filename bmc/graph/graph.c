@@ -119,7 +119,8 @@ static void put_node(struct sbuf *b, const cJSON *e)
         if (num(e, "line", 0) > 0)
             put(b, "\\nline %d", num(e, "line", 0));
     }
-    put(b, "\"%s];\n", strcmp(kind, "init") == 0 ? ", style=rounded" : "");
+    put(b, "\"%s];\n", strcmp(kind, "init") == 0 ? ", style=rounded"
+                      : strcmp(kind, "undefined-behavior") == 0 ? ", color=\"#d62728\"" : "");
 }
 
 /* The thread's cluster: its events top to bottom (po), and where it is stuck. */
@@ -381,7 +382,8 @@ char *graph_dot(const cJSON *result, const char *const *rels, int nrels, char *e
         char extra[96];
         snprintf(extra, sizeof extra, ", dir=both, penwidth=2.5, color=\"#d62728\", fontcolor=\"#d62728\"");
         char name[96];
-        snprintf(name, sizeof name, "race (%s)", flag->string);
+        /* undefined-behavior flags single events (a loop on each), the others pairs that race */
+        snprintf(name, sizeof name, strcmp(flag->string, "undefined-behavior") ? "race (%s)" : "%s", flag->string);
         put_relation(&b, w, expl, name, flag, extra);
     }
     if (expl)

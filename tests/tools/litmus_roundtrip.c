@@ -4,7 +4,8 @@
  * that fails, then "N round trips, N failed"; exit 1 if any failed.  Files
  * that do not parse are skipped (counted in the summary), and so are
  * kernels with a SPIR-V compare-exchange, which the Vulkan litmus dialect
- * cannot write (no rmw of it compares, nor writes only when equal).
+ * cannot write (no rmw of it compares, nor writes only when equal), an
+ * arbitrary value or an OpUnreachable (no dialect writes them).
  * litmus_roundtrip --same A B: exit 0 when A and B parse to equal ASTs,
  * else 1 after printing the first difference. */
 #include <stdio.h>
@@ -70,8 +71,9 @@ int main(int argc, char **argv)
         bool skip = l->nanys > 0;   /* no dialect writes an arbitrary value */
         for (int t = 0; t < l->nthreads; t++)
             for (int k = 0; k < l->threads[t].ninstrs; k++)
-                skip |= (l->threads[t].instrs[k].cas_if_equal || l->threads[t].instrs[k].op >= OP_SMIN)
-                        && l->dialect != DIALECT_OPENCL;   /* only OpenCL prints these back */
+                skip |= ((l->threads[t].instrs[k].cas_if_equal || l->threads[t].instrs[k].op >= OP_SMIN)
+                         && l->dialect != DIALECT_OPENCL)   /* only OpenCL prints these back */
+                        || l->threads[t].instrs[k].kind == I_UB;   /* nor does any dialect write OpUnreachable */
         if (skip) {
             skipped++;
             litmus_free(l);
@@ -82,6 +84,6 @@ int main(int argc, char **argv)
         litmus_free(l);
     }
     printf("%d round trips, %d failed, %d files skipped (they do not parse, or have an arbitrary value, or "
-           "a SPIR-V compare-exchange, minimum or maximum)\n", done, failed, skipped);
+           "a SPIR-V compare-exchange, minimum, maximum or OpUnreachable)\n", done, failed, skipped);
     return failed ? 1 : 0;
 }
