@@ -72,7 +72,8 @@ void *rels_alloc(struct rels *A, size_t count, size_t size)
         size_t next = A->block_size == 0 ? ARENA_BLOCK_FIRST
                       : A->block_size < ARENA_BLOCK_MAX ? 2 * A->block_size : A->block_size;
         if (4 * bytes > next) {   /* big: a block of its own, the current one stays */
-            struct arena_block *own = &A->owned[own_block(A, bytes)];
+            int k = own_block(A, bytes);   /* may move A->owned: indexed after */
+            struct arena_block *own = &A->owned[k];
             own->used = own->size;
             return own->p;
         }

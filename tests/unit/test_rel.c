@@ -3,7 +3,8 @@
  * implementation, with constant inputs (the concrete back end) and with
  * inputs of fresh variables fixed by assumptions (the solver's model);
  * row enumeration against single pairs; may-sets of compositions and
- * closures; closures and strict orders big enough to be refined lazily. */
+ * closures; closures and strict orders big enough to be refined lazily;
+ * the arena's blocks of their own. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "encoders/rel.h"
+#include "encoders/rel_impl.h"
 
 #define MAXN 6
 #define NSQ (MAXN * MAXN)
@@ -534,6 +536,31 @@ static void test_orders(void **state)
     order_rounds(40, &seed);   /* triples when a model lacks them */
 }
 
+/* Requests too big for the arena's bump blocks get blocks of their own,
+ * each wholly used: also the one whose block makes the table of owned
+ * blocks grow (and move) under it. */
+static void test_arena_own_blocks(void **state)
+{
+    (void)state;
+    const size_t big = ((size_t)64 << 10) + 8;   /* past the first bump block, under malloc's mmap threshold */
+    struct cnf *c = cnf_new(false);
+    lit exec[1] = { LIT_TRUE };
+    struct rels *A = rels_new(c, 1, exec);
+    for (int k = 0; k < 200; k++) {
+        char *p = rels_alloc(A, big, 1);
+        p[0] = p[big - 1] = 1;
+    }
+    int owned_big = 0;
+    for (int k = 0; k < A->nowned; k++)
+        if (A->owned[k].size >= big) {
+            assert_true(A->owned[k].used == A->owned[k].size);
+            owned_big++;
+        }
+    assert_int_equal(owned_big, 200);
+    rels_free(A);
+    cnf_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -542,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_symbolic_sparsity),
         cmocka_unit_test(test_closure_cyclic_incremental),
         cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_arena_own_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
