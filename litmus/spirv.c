@@ -325,6 +325,18 @@ struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct
     return lit;
 }
 
+/* The grammar, loaded on the first file and kept for the process: every
+ * SPIR-V file of a batch reads the same one (loading it is about 44 M
+ * instructions, two thirds of a small kernel's check).  A failed load is
+ * tried again for the next file, which gets the same error. */
+static const struct spv_grammar *process_grammar(char *msg, size_t msglen)
+{
+    static struct spv_grammar *grammar;
+    if (!grammar)
+        grammar = spv_grammar_load(NULL, msg, msglen);
+    return grammar;
+}
+
 /* Parses SPIR-V assembly text into a Vulkan litmus test. */
 struct litmus *spirv_parse(const char *path, const char *text, const int *grid, struct litmus_error *err)
 {
@@ -333,7 +345,7 @@ struct litmus *spirv_parse(const char *path, const char *text, const int *grid, 
     m.path = path;
     m.quant = Q_NONE;
     memset(err, 0, sizeof *err);
-    struct spv_grammar *g = spv_grammar_load(NULL, msg, sizeof msg);
+    const struct spv_grammar *g = process_grammar(msg, sizeof msg);
     if (!g) {
         snprintf(err->msg, sizeof err->msg, "%s", msg);
         return NULL;
@@ -343,6 +355,5 @@ struct litmus *spirv_parse(const char *path, const char *text, const int *grid, 
     if (spv_read_module(&m, text, err))
         l = spv_translate(&m, grid, err);
     spv_free_module(&m);
-    spv_grammar_free(g);
     return l;
 }

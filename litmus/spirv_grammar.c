@@ -132,6 +132,25 @@ static bool load_kind(struct spv_kinddesc *k, const cJSON *o)
     return true;
 }
 
+/* Frees a grammar. */
+static void grammar_free(struct spv_grammar *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < g->nops && g->ops; i++)
+        free(g->ops[i].ops);
+    for (int i = 0; i < g->nkinds && g->kinds; i++) {
+        for (int j = 0; j < g->kinds[i].n && g->kinds[i].enums; j++)
+            free(g->kinds[i].enums[j].params);
+        free(g->kinds[i].enums);
+        free(g->kinds[i].bases);
+    }
+    free(g->ops);
+    free(g->kinds);
+    cJSON_Delete(g->root);
+    free(g);
+}
+
 /* Loads the grammar; NULL and a message on failure. */
 struct spv_grammar *spv_grammar_load(const char *path, char *msg, size_t msglen)
 {
@@ -162,29 +181,10 @@ struct spv_grammar *spv_grammar_load(const char *path, char *msg, size_t msglen)
     }
     if (!ok) {
         snprintf(msg, msglen, "the SPIR-V grammar %s is not the JSON that spirv-headers ships", path);
-        spv_grammar_free(g);
+        grammar_free(g);
         return NULL;
     }
     return g;
-}
-
-/* Frees a grammar. */
-void spv_grammar_free(struct spv_grammar *g)
-{
-    if (!g)
-        return;
-    for (int i = 0; i < g->nops && g->ops; i++)
-        free(g->ops[i].ops);
-    for (int i = 0; i < g->nkinds && g->kinds; i++) {
-        for (int j = 0; j < g->kinds[i].n && g->kinds[i].enums; j++)
-            free(g->kinds[i].enums[j].params);
-        free(g->kinds[i].enums);
-        free(g->kinds[i].bases);
-    }
-    free(g->ops);
-    free(g->kinds);
-    cJSON_Delete(g->root);
-    free(g);
 }
 
 static bool same(const char *a, const char *b, size_t len)

@@ -48,9 +48,6 @@ struct spv_grammar;
  * NULL with a message in msg on failure. */
 struct spv_grammar *spv_grammar_load(const char *path, char *msg, size_t msglen);
 
-/* Frees a loaded grammar; NULL is fine. */
-void spv_grammar_free(struct spv_grammar *g);
-
 /* The instruction named name (len bytes), or NULL when the grammar has none. */
 const struct spv_opdesc *spv_grammar_op(const struct spv_grammar *g, const char *name, size_t len);
 
