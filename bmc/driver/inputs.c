@@ -75,7 +75,6 @@ static char **list_dir(const char *dir, int *n)
     return v ? v : xcalloc(1, sizeof *v);
 }
 
-/* Adds the *.litmus entries under dir (whose stat is st), recursively. */
 /* Whether a file found in a directory is a test to check: a litmus test
  * or a SPIR-V module. */
 static bool is_input_name(const char *name)
@@ -83,6 +82,7 @@ static bool is_input_name(const char *name)
     return has_suffix(name, ".litmus") || has_suffix(name, ".spvasm");
 }
 
+/* Adds the test files (is_input_name) under dir (whose stat is st), recursively. */
 static void walk_dir(struct inputs *in, const char *dir, const struct stat *st, struct ancestors *up)
 {
     char why[128];

@@ -10,14 +10,15 @@ static const char *kind_name(enum instr_kind k)
 {
     static const char *const names[] = {
         "load", "store", "rmw", "local", "fence", "proxy_fence", "alias_fence",
-        "barrier", "branch", "goto", "label", "avdevice", "visdevice"
+        "barrier", "branch", "goto", "label", "avdevice", "visdevice", "any", "ub"
     };
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
 static const char *op_name(enum binop op)
 {
-    static const char *const names[] = { "add", "sub", "mul", "div", "and", "or", "xor", "exch", "cas" };
+    static const char *const names[] = { "add", "sub", "mul", "div", "and", "or", "xor", "exch", "cas",
+                                          "smin", "smax", "umin", "umax" };
     return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 
