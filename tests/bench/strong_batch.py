@@ -8,7 +8,9 @@ from its reason) and the engine tally, and the slowest tests.  Fails only
 on a row answered against its CSV.
 
 Usage: strong_batch.py [--bin build/gpubmc] [--corpus ../shared/corpus] [-j 2] [--bound 4]"""
-import argparse, json, os, pathlib, re, resource, subprocess, sys, time
+import argparse, os, pathlib, re, sys
+
+from opencl_batch import expect_batch
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 SUITES = [f"{d}-Liveness-Strong-{m}" for d in ("VULKAN", "PTXv7_5") for m in ("Fair", "HSA", "HSA_OBE", "LOBE", "OBE")]
@@ -46,14 +48,7 @@ def main():
     if not all(c.exists() for c in csvs):
         print(f"SKIP: no strong-fairness suites under {extra}")
         return 0
-    cmd = [str(pathlib.Path(a.bin).resolve()), "--json", "-j", str(a.j), "--bound", str(a.bound)]
-    for c in csvs:
-        cmd += ["--expect", str(c.relative_to(extra))]
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, cwd=extra, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    use = resource.getrusage(resource.RUSAGE_CHILDREN)
-    results = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    p, results, wall, cpu = expect_batch(a.bin, extra, csvs, ["-j", str(a.j), "--bound", str(a.bound)])
     if not results:
         print(f"ERROR: no results from gpubmc (exit {p.returncode}): {p.stderr.strip()[-500:]}")
         return 1
@@ -65,7 +60,7 @@ def main():
     for _, _, e in tests.values():
         engines[e] = engines.get(e, 0) + 1
     print(f"strong-fairness suites: {len(results)} rows, {len(tests)} tests in one batch, -j {a.j}, "
-          f"--bound {a.bound}: wall {wall:.2f} s, CPU {use.ru_utime + use.ru_stime:.2f} s")
+          f"--bound {a.bound}: wall {wall:.2f} s, CPU {cpu:.2f} s")
     print(f"  time per test: median {quantile(times, 0.5):.2f} ms, p95 {quantile(times, 0.95):.2f} ms, "
           f"max {max(times):.2f} ms")
     if states:
