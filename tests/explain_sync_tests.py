@@ -1,7 +1,7 @@
 """--explain names the synchronisation (issue 29, item 2).
 
 A compound edge of an explanation's cycle (cause, hb, locord, observation,
-sync, sw) is expanded into the program-order, reads-from and
+sync, sw; OpenCL's ghb, lhb and O-Sscoped's, issue 30) is expanded into the program-order, reads-from and
 synchronisation steps that make it, and each synchronisation step is named
 as a reader knows it: a release/acquire pattern, a fence pair, a barrier,
 with the instructions that supply it and the read through which the
@@ -11,7 +11,7 @@ comparisons: a FAIL says why the source forbids the target's new outcome.
 Called with run_tests.py's record(ok, what) and run(args, cwd) helpers."""
 import json
 
-from testpaths import ROOT
+from testpaths import CORPUS, ROOT
 
 TRANSFORM = ROOT / "tests" / "transform"
 OPENCL = ROOT / "tests" / "litmus" / "opencl"
@@ -155,6 +155,14 @@ def _opencl_release_acquire(record, run):
                f"-ghb-> e5 P1 `*x`" in text
                and "  ghb is e2 P0 `*x = 1` -po-> e3 P0 `atomic_store_explicit(f, 1, memory_order_release" in text
                and f"; global memory, {scope} scope)" in text, f"opencl {name} --explain text: {text}")
+    cat = CORPUS / "models" / "opencl.cat"
+    if cat.exists():   # the cat reader exports the same relations: the same steps
+        o = json.loads(run(["--json", "--explain", "--cat", str(cat), "MP-relacq-dev.litmus"], OPENCL)
+                       .stdout.splitlines()[0])
+        ev, _ = _evidence(run, "MP-relacq-dev.litmus")
+        got = (o.get("explanation") or {}).get("evidence", [])
+        record(got == ev and _synchronisations({"evidence": got}),
+               f"opencl --cat opencl.cat: the built-in's explanation: {got} {ev}")
     ev, text = _evidence(run, "RS-same-thread-store.litmus")
     syn = _synchronisations({"evidence": ev})
     record([(e["axiom"], e["events"], e["edges"]) for e in ev] == [("O-CohG", [6, 2], ["rb", "ghb"])]
