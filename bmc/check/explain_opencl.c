@@ -25,11 +25,13 @@ bool explain_cl(const struct evaluation *ev)
     return true;
 }
 
+/* (a, b) is a pair of r (a relation the model may lack: NULL). */
 static bool has(const struct rel *r, int a, int b)
 {
     return r && rel_get(r, a, b) == LIT_TRUE;
 }
 
+/* e is in base set s. */
 static bool in(const struct evaluation *ev, enum base_set s, int e)
 {
     return set_has(ev->b.sets[s], e);
@@ -103,6 +105,7 @@ static bool ra_through(const struct program *p, const struct evaluation *ev, enu
     return false;
 }
 
+/* Appends fmt with a and b at *used, while text has room. */
 static void append(char *text, size_t len, size_t *used, const char *fmt, const char *a, const char *b)
 {
     if (*used < len)
