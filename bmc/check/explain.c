@@ -186,7 +186,9 @@ cJSON *explain_forbidden(struct sat_check *s, lit query, enum goal goal, char *t
     cJSON_AddItemToObject(out, "axioms", names);
     bool off[MODEL_MAX_AXIOMS] = { false };
     if (!minimal_off_set(s, query, off)) {
-        snprintf(text, len, "no execution of the program reaches it, whatever the axioms");
+        snprintf(text, len, "no execution of the program reaches it, whatever the axioms: its control "
+                 "flow and values decide, and in the final state a thread's later store to a "
+                 "location replaces its earlier one");
         cJSON_AddStringToObject(out, "reason", text);
         return out;
     }
