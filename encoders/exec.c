@@ -71,6 +71,7 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
     free(lw.writes);
     free(choices);
     x->base.rels[R_RF] = rel_build(x->base.arena, &rf, false);
+    rel_mark_guarded(x->base.rels[R_RF]);   /* v -> both */
 }
 
 /* Coherence never goes from i to j against program order (as far as the
@@ -131,6 +132,7 @@ static const struct rel *finish_order(struct cnf *c, struct exec_enc *x, struct 
     const struct rel_rows *rows = r->rows;
     cnf_order(c, r->n, rows->start, rows->col, rows->val);
     rel_mark_transitive(r);
+    rel_mark_guarded(r);   /* encode_order: every pair implies both; an initial write executes */
     return r;
 }
 
@@ -439,6 +441,7 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
         }
     }
     x->base.rels[R_SYNCBAR] = rel_build(x->base.arena, &syncbar, false);
+    rel_mark_guarded(x->base.rels[R_SYNCBAR]);   /* l has both exec literals */
     encode_barrier_order(c, p, x, rel_build(x->base.arena, &just, false));
     free(group);
     free(le);
@@ -506,6 +509,8 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
     encode_sync_fence(c, p, x);
     x->base.rels[R_DATA] = rel_build(x->base.arena, &x->sx.data, false);
     x->base.rels[R_CTRL] = rel_build(x->base.arena, &x->sx.ctrl, false);
+    rel_mark_guarded(x->base.rels[R_DATA]);   /* symexec ANDs both exec literals in */
+    rel_mark_guarded(x->base.rels[R_CTRL]);
     encode_final_memory(c, p, x, sx_mode & SX_MAY_REPEAT);
 }
 

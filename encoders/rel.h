@@ -16,7 +16,11 @@
  *    relation with a sparse one costs the sparse one); a union's row asked
  *    for pair by pair a few times is enumerated once and kept;
  *  - closures (built when first read) and the rows that compositions and
- *    closures read are materialized as sorted rows of literals.
+ *    closures read are materialized as sorted rows of literals;
+ *  - where a guarded relation (rel_mark_guarded: its literals imply both)
+ *    meets a static one, the static literal makes no gate: a filter keeps
+ *    the guarded literal, a union the static one, and a composition ANDs
+ *    the outer event's exec once per pair, not once per term.
  * Sets are the events of a static tag set, each with the literal exec_i.
  * The same code evaluates one concrete execution when the cnf is
  * constant-only. */
@@ -48,6 +52,8 @@ struct rel {
     enum rel_op op;
     bool is_static;          /* static: a pair's literal is both(i, j) */
     bool transitive;         /* transitive in every execution (an order) */
+    bool guarded;            /* every pair's literal implies exec_i & exec_j in every
+                                model of the cnf (rel_guarded: static ones too) */
     bool empty;              /* known to have no pair */
     bool settling;           /* its rows are being made (no second start) */
     bool unsettled;          /* rel_settle never materializes it (not static and small) */
@@ -112,6 +118,13 @@ const struct rel *rel_build(struct rels *A, struct rel_builder *bld, bool is_sta
 void rel_builder_free(struct rel_builder *bld);
 /* Marks r (made by rel_build) as transitive in every execution. */
 void rel_mark_transitive(const struct rel *r);
+/* Marks r (made by rel_build) as guarded: the cnf has every pair's literal
+ * imply exec_i & exec_j, so an intersection with a static relation (whose
+ * literal is both(i, j)) keeps r's literal as it is, with no gate. */
+void rel_mark_guarded(const struct rel *r);
+/* True when r's pair literals imply both events' execution: static, or
+ * made of guarded operands (rel_mark_guarded). */
+static inline bool rel_guarded(const struct rel *r) { return r->is_static || r->guarded; }
 
 /* r | s, r & s, r \ s, r ; s, r^-1, r+, r? (= r | [every event]),
  * [a]; r; [b] (a or b NULL: any event), and imm(r) = r \ (r; r+).  The same

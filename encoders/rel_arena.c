@@ -393,3 +393,8 @@ void rel_mark_transitive(const struct rel *r)
 {
     ((struct rel *)r)->transitive = true;
 }
+
+void rel_mark_guarded(const struct rel *r)
+{
+    ((struct rel *)r)->guarded = true;
+}

@@ -116,30 +116,40 @@ static bool cheap_columns(const struct rel *r)
     }
 }
 
+/* A term a(i, k) & b(k, j) of a composition's pair (neither false);
+ * where one operand is static and the other guarded, the static literal
+ * adds only the outer event's execution, which seq_at ANDs in once (see
+ * enum_seq): the term is the other operand's literal. */
+static lit seq_term(struct rels *A, bool outer_i, bool outer_j, lit la, lit lb)
+{
+    return outer_i ? lb : outer_j ? la : cnf_and(A->c, la, lb);
+}
+
 static lit seq_at(struct rels *A, const struct rel *r, int i, int j)
 {
+    bool outer_i = r->a->is_static && rel_guarded(r->b), outer_j = !outer_i && r->b->is_static &&
+                   rel_guarded(r->a);
+    lit outer = outer_i ? A->exec[i] : outer_j ? A->exec[j] : LIT_TRUE, acc = LIT_FALSE;
     if (cheap_columns(r->b) && rel_est(A, r->b, j, true) < rel_est(A, r->a, i, false)) {
         /* meet through column j of b */
         int base = A->stop, k = rel_enum(A, r->b, j, true);
-        lit acc = LIT_FALSE;
         for (int e = 0; e < k && acc != LIT_TRUE; e++) {
             lit la = rel_at(A, r->a, i, A->scol[base + e]);
             if (la != LIT_FALSE)
-                acc = cnf_or(A->c, acc, cnf_and(A->c, la, A->sval[base + e]));
+                acc = cnf_or(A->c, acc, seq_term(A, outer_i, outer_j, la, A->sval[base + e]));
         }
         A->stop = base;
-        return acc;
+        return cnf_and(A->c, outer, acc);
     }
     const int *cols;
     const lit *lits;
     int k = rel_row_of(A, r->a, i, &cols, &lits);
-    lit acc = LIT_FALSE;
     for (int e = 0; e < k && acc != LIT_TRUE; e++) {
         lit lb = rel_at(A, r->b, cols[e], j);
         if (lb != LIT_FALSE)
-            acc = cnf_or(A->c, acc, cnf_and(A->c, lits[e], lb));
+            acc = cnf_or(A->c, acc, seq_term(A, outer_i, outer_j, lits[e], lb));
     }
-    return acc;
+    return cnf_and(A->c, outer, acc);
 }
 
 /* A union's row asked for pair by pair this many times is made whole and
@@ -189,14 +199,23 @@ lit rel_at(struct rels *A, const struct rel *r, int i, int j)
     lit l;
     switch (r->op) {
     case REL_UNION:
+        if (y->is_static && x->guarded) {
+            const struct rel *t = x; x = y; y = t;
+        }
+        if (x->is_static && y->guarded && rel_has(x, i, j))   /* y(i, j) implies both(i, j) */
+            return rels_both(A, i, j);
         return cnf_or(A->c, rel_at(A, x, i, j), rel_at(A, y, i, j));
     case REL_INTER:
         if (y->is_static && !x->is_static) {
             const struct rel *t = x; x = y; y = t;
         }
+        if (x->is_static && y->guarded)   /* both(i, j) & y(i, j) is y(i, j) */
+            return rel_has(x, i, j) ? rel_at(A, y, i, j) : LIT_FALSE;
         l = rel_at(A, x, i, j);
         return l == LIT_FALSE ? l : cnf_and(A->c, l, rel_at(A, y, i, j));
     case REL_DIFF:
+        if (y->is_static && x->guarded)   /* x(i, j) & -both(i, j) is x(i, j) or false */
+            return rel_has(y, i, j) ? LIT_FALSE : rel_at(A, x, i, j);
         l = rel_at(A, x, i, j);
         return l == LIT_FALSE ? l : cnf_and(A->c, l, -rel_at(A, y, i, j));
     case REL_INV:

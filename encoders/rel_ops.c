@@ -78,6 +78,19 @@ const struct rel *rel_id(struct rels *A, const struct set *s)
     return r;
 }
 
+/* True when op(x, y)'s pair literals imply both events' execution, as
+ * its operands' do: a union needs both operands guarded, an intersection
+ * one, a difference, inverse and closure their first, a composition both
+ * (a(i, k) & b(k, j) implies exec_i and exec_j). */
+static bool guarded_op(enum rel_op op, const struct rel *x, const struct rel *y)
+{
+    switch (op) {
+    case REL_UNION: case REL_SEQ: return rel_guarded(x) && rel_guarded(y);
+    case REL_INTER: return rel_guarded(x) || rel_guarded(y);
+    default: return rel_guarded(x);
+    }
+}
+
 /* The consed node op(x, y), made with the given properties when new. */
 static const struct rel *binary(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y,
                                 bool is_static, bool transitive)
@@ -90,6 +103,7 @@ static const struct rel *binary(struct rels *A, enum rel_op op, const struct rel
         r->b = y;
         r->is_static = is_static;
         r->transitive = transitive;
+        r->guarded = guarded_op(op, x, y);
         rels_cons_put(A, op, x, y, r);
     }
     return r;

@@ -116,9 +116,11 @@ static int enum_product(struct rels *A, const struct rel *r, int i, bool flip)
     return y->size;
 }
 
-/* Row i of a | b: the merge of both rows. */
+/* Row i of a | b: the merge of both rows; a pair of both is the static
+ * operand's literal where the other is guarded (its literal implies it). */
 static int enum_union(struct rels *A, const struct rel *r, int i, bool flip)
 {
+    bool keep_a = r->a->is_static && rel_guarded(r->b), keep_b = !keep_a && r->b->is_static && rel_guarded(r->a);
     int base = A->stop, na = rel_enum(A, r->a, i, flip), nb = rel_enum(A, r->b, i, flip);
     rels_stack_reserve(A, na + nb);
     int p = base, pe = base + na, q = pe, qe = pe + nb, out = A->stop;
@@ -130,7 +132,7 @@ static int enum_union(struct rels *A, const struct rel *r, int i, bool flip)
             push(A, A->scol[q], A->sval[q]);
             q++;
         } else {
-            push(A, A->scol[p], r->is_static ? A->sval[p] : cnf_or(A->c, A->sval[p], A->sval[q]));
+            push(A, A->scol[p], keep_a ? A->sval[p] : keep_b ? A->sval[q] : cnf_or(A->c, A->sval[p], A->sval[q]));
             p++;
             q++;
         }
@@ -157,8 +159,12 @@ static int enum_filter(struct rels *A, const struct rel *r, int i, bool flip, bo
     for (int e = 0; e < nx; e++) {
         int j = A->scol[base + e], p = flip ? j : i, q = flip ? i : j;
         lit l = A->sval[base + e];
-        if (r->is_static) {
+        if (r->is_static || (y->is_static && x->guarded)) {   /* l implies both(p, q) */
             if (rel_has(y, p, q) != keep)
+                continue;
+        } else if (keep && x->is_static && y->guarded) {      /* both(p, q) & y(p, q) */
+            l = rel_at(A, y, p, q);
+            if (l == LIT_FALSE)
                 continue;
         } else {
             lit m = rel_at(A, y, p, q);
@@ -197,11 +203,17 @@ static struct accumulator *accumulator_enter(struct rels *A)
 
 /* Row i of a ; b (column i when flip), accumulated per column; the
  * operands' rows (columns) are read one by one, rows from their row
- * stores, columns enumerated. */
+ * stores, columns enumerated.  When one operand is static and the other
+ * guarded, a static literal both(x, y) meets a literal that implies the
+ * execution of its shared event already: the terms' OR is the other
+ * operand's literals ORed, ANDed once with the outer event's execution
+ * (exec_i & OR_k b(k, j), or exec_j & OR_k a(i, k)), no gate per term. */
 static int enum_seq(struct rels *A, const struct rel *r, int i, bool flip)
 {
     const struct rel *first = flip ? r->b : r->a, *second = flip ? r->a : r->b;
     int base = A->stop, k1 = rel_enum(A, first, i, flip), nt = 0;
+    bool outer_i = first->is_static && rel_guarded(second), outer_j = !outer_i && second->is_static &&
+                   rel_guarded(first);
     struct accumulator *ac = accumulator_enter(A);
     for (int e = 0; e < k1; e++) {
         int k = A->scol[base + e], top = A->stop, k2;
@@ -217,7 +229,7 @@ static int enum_seq(struct rels *A, const struct rel *r, int i, bool flip)
         lit l1 = A->sval[base + e];
         for (int f = 0; f < k2; f++) {
             int j = c2[f];
-            lit l = cnf_and(A->c, l1, l2[f]);
+            lit l = outer_i ? l2[f] : outer_j ? l1 : cnf_and(A->c, l1, l2[f]);
             if (l == LIT_FALSE)
                 continue;
             if (ac->acc[j] == LIT_FALSE)    /* never false again once not */
@@ -231,7 +243,10 @@ static int enum_seq(struct rels *A, const struct rel *r, int i, bool flip)
     rels_stack_reserve(A, nt);
     for (int k = 0; k < nt; k++) {
         int j = ac->touched[k];
-        push(A, j, ac->acc[j]);
+        lit l = outer_i ? cnf_and(A->c, A->exec[i], ac->acc[j]) :
+                outer_j ? cnf_and(A->c, A->exec[j], ac->acc[j]) : ac->acc[j];
+        if (l != LIT_FALSE)
+            push(A, j, l);
         ac->acc[j] = LIT_FALSE;
     }
     A->depth--;

@@ -25,13 +25,13 @@
 /* Relation outputs. */
 enum { O_UNION, O_INTER, O_DIFF, O_SEQ, O_INV, O_PLUS, O_OPT, O_FILTER, O_FILTER_A, O_FILTER_B,
        O_PRODUCT, O_ID, O_PLUS_S, O_SEQ_RR, O_AND_CLASS, O_MINUS_CLASS, O_STATIC_OR, O_STATIC_MINUS,
-       O_INV_SEQ, O_IMM, O_CLASS_SEQ, NOUT };
+       O_INV_SEQ, O_IMM, O_CLASS_SEQ, O_SEQ_PRODUCT, NOUT };
 /* Literal outputs. */
 enum { L_NONEMPTY, L_NONEMPTY_EMPTY, L_REFLEXIVE, L_CYCLIC_R, L_CYCLIC_S, L_REFLEXIVE_SEQ, NLITS };
 
 static const char *const out_name[NOUT] = { "union", "inter", "diff", "seq", "inv", "plus", "opt",
     "filter", "filter_a", "filter_b", "product", "id", "plus(S)", "seq(R,R)", "R & K", "R \\ K",
-    "K | A*B", "A*B \\ K", "(R;S)^-1", "imm(R)", "K;R" };
+    "K | A*B", "A*B \\ K", "(R;S)^-1", "imm(R)", "K;R", "R;A*B" };
 static const char *const lit_name[NLITS] = { "nonempty", "nonempty(S\\S)", "reflexive_some",
     "cyclic(R)", "cyclic(S)", "reflexive(R;S)" };
 
@@ -157,6 +157,10 @@ static void ref_all(const struct minput *in, struct mout *o)
         for (int j = 0; j < n; j++)
             tmp[i * n + j] = in->e[i] && in->e[j] && in->key[i] >= 0 && in->key[i] == in->key[j];
     ref_seq(n, tmp, in->r, o->rel[O_CLASS_SEQ]);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            tmp[i * n + j] = in->a[i] && in->b[j];
+    ref_seq(n, in->r, tmp, o->rel[O_SEQ_PRODUCT]);
     o->lit[L_NONEMPTY] = false;
     for (int e = 0; e < n * n; e++)
         o->lit[L_NONEMPTY] |= in->r[e];
@@ -194,6 +198,7 @@ static void lib_all(struct rels *A, const struct rel *r, const struct rel *s, co
     o->rel[O_INV_SEQ] = rel_inv(A, rel_seq(A, r, s));
     o->rel[O_IMM] = rel_imm(A, r);
     o->rel[O_CLASS_SEQ] = rel_seq(A, k, r);
+    o->rel[O_SEQ_PRODUCT] = rel_seq(A, r, ab);
     o->lit[L_NONEMPTY] = rel_nonempty(A, r);
     o->lit[L_NONEMPTY_EMPTY] = rel_nonempty(A, rel_diff(A, s, s));
     o->lit[L_REFLEXIVE] = rel_reflexive_some(A, r);
@@ -331,10 +336,14 @@ static void sym_input(struct cnf *c, uint64_t *s, struct minput *in, lit *exec, 
 }
 
 /* Symbolic relations fixed by assumptions: every output's model value agrees
- * with the reference (and so with the concrete back end). */
-static void test_symbolic(void **state)
+ * with the reference (and so with the concrete back end); with guarded, r
+ * and s are marked guarded (their pairs imply both events' execution), so
+ * filters, static intersections and differences keep their literals and
+ * compositions with a static side AND the outer execution in once: a
+ * simplification that dropped an execution literal it needs (K;R or R;A*B
+ * with an unexecuted outer event) would disagree with the reference. */
+static void symbolic_trials(bool guarded)
 {
-    (void)state;
     uint64_t seed = 99;
     for (int n = 4; n <= MAXN; n++)
         for (int t = 0; t < TRIALS; t++) {
@@ -352,13 +361,65 @@ static void test_symbolic(void **state)
             ref_all(&in, &w);
             check_concrete(&in, &w, t);
             struct rels *A = rels_new(c, n, exec);
-            lib_all(A, matrix_rel(A, n, all, rl), matrix_rel(A, n, all, sl), set_of(A, in.a), set_of(A, in.b),
-                    in.key, &o);
+            const struct rel *r = matrix_rel(A, n, all, rl), *s = matrix_rel(A, n, all, sl);
+            if (guarded) {
+                rel_mark_guarded(r);
+                rel_mark_guarded(s);
+            }
+            lib_all(A, r, s, set_of(A, in.a), set_of(A, in.b), in.key, &o);
             assert_int_equal(cnf_solve(c, as, nas), 10);
-            check_all("symbolic", c, &o, &w, n, t);
+            check_all(guarded ? "guarded" : "symbolic", c, &o, &w, n, t);
             rels_free(A);
             cnf_free(c);
         }
+}
+
+static void test_symbolic(void **state)
+{
+    (void)state;
+    symbolic_trials(false);
+}
+
+static void test_symbolic_guarded(void **state)
+{
+    (void)state;
+    symbolic_trials(true);
+}
+
+/* A guarded relation filtered by static sets keeps its pairs' literals,
+ * and less a static relation its literals outside it (false inside), with
+ * no new variable; not guarded, each pair inside the static relation is a
+ * new AND gate with both(i, j) (or its negation). */
+static void test_guarded_filter(void **state)
+{
+    (void)state;
+    for (int guarded = 0; guarded < 2; guarded++) {
+        struct cnf *c = cnf_new(true);
+        lit exec[4], l[16];
+        bool every[16], first[4] = { true, true, false, false };
+        for (int i = 0; i < 4; i++)
+            exec[i] = cnf_var(c);
+        for (int e = 0; e < 16; e++) {
+            every[e] = true;
+            l[e] = cnf_and(c, cnf_var(c), cnf_and(c, exec[e / 4], exec[e % 4]));
+        }
+        struct rels *A = rels_new(c, 4, exec);
+        const struct rel *r = matrix_rel(A, 4, every, l);
+        if (guarded)
+            rel_mark_guarded(r);
+        const struct set *a = set_of(A, first);
+        const struct rel *f = rel_filter(A, a, r, NULL), *d = rel_diff(A, r, rel_product(A, a, set_all(A)));
+        int vars = cnf_num_vars(c);
+        for (int e = 0; e < 16; e++) {
+            lit want = first[e / 4] ? l[e] : LIT_FALSE;
+            assert_true((rel_get(f, e / 4, e % 4) == want) == (guarded || !first[e / 4]));
+            lit rest = first[e / 4] ? LIT_FALSE : l[e];
+            assert_true((rel_get(d, e / 4, e % 4) == rest) == (guarded || !first[e / 4]));
+        }
+        assert_true((cnf_num_vars(c) == vars) == (guarded != 0));
+        rels_free(A);
+        cnf_free(c);
+    }
 }
 
 /* Sparsity: the may-set of seq and plus over variable entries is exactly the
@@ -566,6 +627,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_concrete),
         cmocka_unit_test(test_symbolic),
+        cmocka_unit_test(test_symbolic_guarded),
+        cmocka_unit_test(test_guarded_filter),
         cmocka_unit_test(test_symbolic_sparsity),
         cmocka_unit_test(test_closure_cyclic_incremental),
         cmocka_unit_test(test_orders),
