@@ -26,6 +26,7 @@ static int first_ending_after(const struct obj *o, int64_t off)
     return lo;
 }
 
+/* The run of leaves of o covering [off, off + size): first and count, 0 when none. */
 int tr_cover(const struct trans *t, int oi, int64_t off, int size, int *first)
 {
     const struct obj *o = &t->obj[oi];
@@ -58,6 +59,7 @@ static bool add_cut(struct cut_set *s, int64_t c)
     return true;
 }
 
+/* Cuts at off and off + size for the next translation; true when one is new. */
 bool tr_note_cut(struct trans *t, int oi, int64_t off, int size, struct srcpos pos)
 {
     const struct obj *o = &t->obj[oi];
@@ -73,6 +75,7 @@ bool tr_note_cut(struct trans *t, int oi, int64_t off, int size, struct srcpos p
     return added;
 }
 
+/* Lays out a leaf of object o, cut into pieces at the cuts inside it. */
 bool tr_cut_leaf(struct trans *t, int oi, int64_t off, int size, int64_t v, struct srcpos pos)
 {
     const struct cut_set *s = &t->cuts[t->obj[oi].var];
@@ -116,6 +119,7 @@ static void pad(struct trans *t, int oi, int64_t a, int64_t b)
     }
 }
 
+/* Sorts o's leaves by offset and lays out the padding that cuts touch. */
 void tr_finish_layout(struct trans *t, int oi)
 {
     struct obj *o = &t->obj[oi];
