@@ -64,8 +64,14 @@ static bool module_shape(const struct spv_module *m, int *entry, char **name, bo
     return true;
 }
 
-/* The location of variable id's element at path, for conditions. */
-static bool cond_location(struct trans *t, const struct spv_hval *v, int *loc)
+/* The leaves that mixed-size accesses split an element into (n > 1). */
+struct run {
+    int o, first, n;
+};
+
+/* The location of variable id's element at path, for conditions; an
+ * element split into several leaves sets *run instead (loc -1). */
+static bool cond_location(struct trans *t, const struct spv_hval *v, int *loc, struct run *run)
 {
     const struct spv_module *m = t->m;
     int d = m->id_def[v->id];
@@ -101,16 +107,23 @@ static bool cond_location(struct trans *t, const struct spv_hval *v, int *loc)
     }
     if (!tr_is_scalar(t, cur) && t->ty[cur].k != TY_INT)
         return spv_fail(t->err, v->pos, "%%%s: the condition must name a scalar element", tr_name(t, v->id));
-    const struct leaf *l = tr_leaf_at(t, o, off, (int)tr_size(t, cur, 0));
+    int size = (int)tr_size(t, cur, 0), first = 0;
+    const struct leaf *l = tr_leaf_at(t, o, off, size);
     if (!l && tr_grow(t, o, off))
-        l = tr_leaf_at(t, o, off, (int)tr_size(t, cur, 0));
+        l = tr_leaf_at(t, o, off, size);
+    int n = l ? 0 : tr_cover(t, o, off, size, &first);
+    if (n > 1 && size <= 4) {
+        *run = (struct run){ o, first, n };
+        *loc = -1;
+        return true;
+    }
     if (!l)
         return spv_fail(t->err, v->pos, "%%%s: index out of bounds", tr_name(t, v->id));
     *loc = l->loc;
     return true;
 }
 
-static bool cond_value(struct trans *t, const struct spv_hval *v, struct avalue *out)
+static bool cond_value(struct trans *t, const struct spv_hval *v, struct avalue *out, struct run *run)
 {
     memset(out, 0, sizeof *out);
     if (v->is_const) {
@@ -121,7 +134,45 @@ static bool cond_value(struct trans *t, const struct spv_hval *v, struct avalue 
         return true;
     }
     out->kind = AV_LOC;
-    return cond_location(t, v, &out->loc);
+    return cond_location(t, v, &out->loc, run);
+}
+
+/* A comparison of an element that mixed-size accesses split (run) with
+ * constant k, as Dat3M reads it (the leaves' final values put together,
+ * little-endian): == is every leaf equal to its bytes of k, != some leaf
+ * not; other comparisons are refused. */
+static struct assertion *split_cmp(struct trans *t, const struct spv_hcond *h, const struct run *run, int64_t k)
+{
+    if (h->cmp != CMP_EQ && h->cmp != CMP_NE) {
+        spv_fail(t->err, h->pos, "a condition on an element that accesses of other sizes split (mixed sizes) can "
+                 "only compare it with a constant by == or !=");
+        return NULL;
+    }
+    const struct obj *o = &t->obj[run->o];
+    int64_t base = o->leaf[run->first].off;
+    struct assertion *chain = NULL;
+    for (int i = run->first; i < run->first + run->n; i++) {
+        const struct leaf *l = &o->leaf[i];
+        struct assertion *c = xcalloc(1, sizeof *c);
+        c->kind = A_CMP;
+        c->pos = h->pos;
+        c->cmp = h->cmp;
+        c->a = (struct avalue){ .kind = AV_LOC, .loc = l->loc };
+        int64_t x = (int64_t)(uint32_t)k >> (8 * (l->off - base));
+        x &= l->size < 4 ? ((int64_t)1 << (8 * l->size)) - 1 : 0xffffffff;
+        c->b = (struct avalue){ .kind = AV_CONST, .value = (int64_t)(int32_t)(uint32_t)x };
+        if (!chain) {
+            chain = c;
+            continue;
+        }
+        struct assertion *j = xcalloc(1, sizeof *j);
+        j->kind = h->cmp == CMP_EQ ? A_AND : A_OR;
+        j->pos = h->pos;
+        j->lhs = chain;
+        j->rhs = c;
+        chain = j;
+    }
+    return chain;
 }
 
 static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
@@ -134,7 +185,18 @@ static struct assertion *convert(struct trans *t, const struct spv_hcond *h)
     a->cmp = h->cmp;
     bool ok = true;
     if (h->kind == A_CMP) {
-        ok = cond_value(t, &h->a, &a->a) && cond_value(t, &h->b, &a->b);
+        struct run ra = { 0 }, rb = { 0 };
+        ok = cond_value(t, &h->a, &a->a, &ra) && cond_value(t, &h->b, &a->b, &rb);
+        if (ok && (ra.n || rb.n)) {
+            int64_t k = ra.n ? a->b.value : a->a.value;
+            free(a);
+            if ((ra.n && !h->b.is_const) || (rb.n && !h->a.is_const)) {
+                spv_fail(t->err, h->pos, "a condition on an element that accesses of other sizes split (mixed "
+                         "sizes) can only compare it with a constant by == or !=");
+                return NULL;
+            }
+            return split_cmp(t, h, ra.n ? &ra : &rb, k);
+        }
         const struct spv_hval *k = h->a.is_const ? &h->a : &h->b;
         const struct avalue *other = h->a.is_const ? &a->b : &a->a;
         if (ok && k->is_const && k->value > INT32_MAX && other->kind == AV_LOC && t->loc_wide[other->loc])
@@ -215,6 +277,7 @@ static bool translate_threads(struct trans *t, int entry)
         th->scope_id[2] = 0;
         t->tid = tid;
         t->th = th;
+        t->scratch = -1;
         t->cap_instrs = t->cap_regs = t->cap_labels = 0;
         t->globals = tr_alloc(t, sizeof(struct val) * (size_t)m->nids);
         t->private_obj = tr_alloc(t, sizeof(int) * (size_t)m->nids);
@@ -230,9 +293,11 @@ static bool translate_threads(struct trans *t, int entry)
 /* One translation with the host-sized arrays' lengths in host_len (per
  * type id; grown where constant indices reach further). */
 static struct litmus *translate_once(const struct spv_module *m, const int *grid, int64_t *host_len,
-                                     struct litmus_error *err)
+                                     struct cut_set *cuts, bool *again, struct litmus_error *err)
 {
     struct trans t = { 0 };
+    t.cuts = cuts;
+    *again = false;
     int entry = -1;
     char *name = NULL;
     if (!module_shape(m, &entry, &name, &t.opencl, &t.ptr_bytes, err))
@@ -291,6 +356,13 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
     }
     if (ok)
         observe_memory(&t);
+    *again = t.new_cut;
+    if (t.new_cut) {    /* an error may come from the loads made up meanwhile */
+        memset(err, 0, sizeof *err);
+        err->pos = t.cut_pos;
+        snprintf(err->msg, sizeof err->msg, "the mixed-size accesses here split elements again and again");
+        ok = false;
+    }
     for (int i = 0; i < t.nobj; i++)
         free(t.obj[i].leaf);
     free(t.obj);
@@ -306,20 +378,27 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
     return lit;
 }
 
-/* Translates a read module into a Vulkan litmus test: a second time when
- * the first found that host-sized arrays need more elements, so that every
- * access, at a constant or a run-time index, sees their final length. */
+/* Translates a read module into a Vulkan litmus test: again when a
+ * translation found that host-sized arrays need more elements, so that
+ * every access, at a constant or a run-time index, sees their final
+ * length, or that mixed-size accesses cut objects (spirv_mixed.c). */
 struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct litmus_error *err)
 {
     size_t ntypes = (size_t)m->nids * 2;      /* ids, then kernel arguments' arrays */
     int64_t *host_len = xcalloc(ntypes + 1, sizeof *host_len);
     int64_t *before = xcalloc(ntypes + 1, sizeof *before);
-    struct litmus *lit = translate_once(m, grid, host_len, err);
-    for (int round = 0; lit && round < 4 && memcmp(before, host_len, sizeof *host_len * ntypes); round++) {
+    struct cut_set *cuts = xcalloc((size_t)m->nids + 1, sizeof *cuts);
+    bool again = false;
+    struct litmus *lit = translate_once(m, grid, host_len, cuts, &again, err);
+    for (int round = 0; (lit || again) && round < 8
+         && (again || memcmp(before, host_len, sizeof *host_len * ntypes)); round++) {
         memcpy(before, host_len, sizeof *host_len * ntypes);
         litmus_free(lit);
-        lit = translate_once(m, grid, host_len, err);
+        lit = translate_once(m, grid, host_len, cuts, &again, err);
     }
+    for (int i = 0; i <= m->nids; i++)
+        free(cuts[i].at);
+    free(cuts);
     free(host_len);
     free(before);
     return lit;

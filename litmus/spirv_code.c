@@ -809,7 +809,7 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
                 em_local(t, r, OP_AND, em_scalar(t, a, in), v_const(mask, -1), in);
                 a = v_reg(r, in->rtype);
             }
-        } else if (y->k == TY_INT && y->width == 64 && spv_is(in, "OpUConvert") && !(a.k == V_CONST && a.c >= 0)) {
+        } else if (y->k == TY_INT && y->width > 32 && spv_is(in, "OpUConvert") && !(a.k == V_CONST && a.c >= 0)) {
             return spv_fail(t->err, in->pos, "OpUConvert to 64 bits of a value that may be negative is not supported");
         } else if (!spv_is(in, "OpCopyObject") && y->k != TY_INT && !(y->k == TY_VECTOR && a.k == V_COMP))
             return spv_fail(t->err, in->pos, "%s to a %d-bit type is not supported", n, y->width);
@@ -866,7 +866,7 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
             const struct ty *e = st >= 0 ? &t->ty[st] : y;
             if (e->k != TY_INT)
                 return spv_fail(t->err, in->pos, "%s: only integer arithmetic is supported", n);
-            return componentwise(t, in, a, b, e->width == 64 ? wide_scalar : e->width < 32 ? narrow_scalar
+            return componentwise(t, in, a, b, e->width > 32 ? wide_scalar : e->width < 32 ? narrow_scalar
                                  : arith_scalar, res);
         }
     if (strstr(n, "Equal") || strstr(n, "LessThan") || strstr(n, "GreaterThan")) {

@@ -21,7 +21,7 @@ bool tr_constant(struct trans *t, const struct spv_inst *in, struct val *out)
             return true;        /* refused where used */
         if (y->k != TY_INT || in->nargs != 1)
             return spv_fail(t->err, in->pos, "%s: only integer constants are supported", in->op->name);
-        if (y->width == 64 && (in->args[0].num < INT32_MIN || in->args[0].num > INT32_MAX))
+        if (y->width > 32 && (in->args[0].num < INT32_MIN || in->args[0].num > INT32_MAX))
             return true;        /* refused where used */
         *out = v_const(in->args[0].num, in->rtype);
     } else {

@@ -162,13 +162,23 @@ bool tr_access_chain(struct trans *t, struct frame *fr, const struct spv_inst *i
             p.reg = x.reg;
             p.scale = step;
         } else {
-            /* fold reg*scale + x*step into one register */
+            /* fold reg*scale + x*step into one register times their
+               greatest common divisor, which keeps the offsets it can
+               reach on the elements' grid */
+            int64_t g = p.scale, h = step;
+            while (h) {
+                int64_t m = g % h;
+                g = h;
+                h = m;
+            }
+            g = g < 0 ? -g : g;
+            g = g ? g : 1;
             int r = em_reg(t), r2 = em_reg(t);
-            em_local(t, r, OP_MUL, v_reg(p.reg, -1), v_const(p.scale, -1), in);
-            em_local(t, r2, OP_MUL, x, v_const(step, -1), in);
+            em_local(t, r, OP_MUL, v_reg(p.reg, -1), v_const(p.scale / g, -1), in);
+            em_local(t, r2, OP_MUL, x, v_const(step / g, -1), in);
             em_local(t, r, OP_ADD, v_reg(r, -1), v_reg(r2, -1), in);
             p.reg = r;
-            p.scale = 1;
+            p.scale = g;
         }
         cur = next;
     }
@@ -227,6 +237,53 @@ static void emit_leaf(struct trans *t, const struct obj *o, const struct leaf *l
         tr_cl_retag(x, 0);
 }
 
+/* Emits an access of size bytes at off covering the n leaves of object o
+ * from first: one leaf as it is; several (mixed sizes) as one access per
+ * leaf, little-endian, the value put together (a load) or taken apart (a
+ * store) by shifts.  Atomics and 64-bit values are refused there. */
+static bool emit_run(struct trans *t, const struct obj *o, int first, int n, int64_t off, int size,
+                     const struct acc *a, int dst, const struct spv_inst *in)
+{
+    if (n == 1) {
+        emit_leaf(t, o, &o->leaf[first], a, dst, in);
+        return true;
+    }
+    if (a->atomic)
+        return spv_fail(t->err, in->pos, "%s: a %d-byte atomic access over %d elements of other sizes at byte %lld "
+                        "of %%%s (mixed-size atomics are not supported)", in->op->name, size, n, (long long)off,
+                        tr_name(t, o->var));
+    if (size > 4)
+        return spv_fail(t->err, in->pos, "%s: a %d-byte access over %d elements of other sizes at byte %lld of "
+                        "%%%s (mixed sizes wider than 32 bits are not supported)", in->op->name, size, n,
+                        (long long)off, tr_name(t, o->var));
+    if (t->scratch < 0)     /* one register of the thread holds every piece in turn */
+        t->scratch = em_reg(t);
+    int r = t->scratch;
+    for (int i = first; i < first + n; i++) {
+        const struct leaf *l = &o->leaf[i];
+        int64_t sh = (int64_t)1 << (8 * (l->off - off)), mask = ((int64_t)1 << (8 * l->size)) - 1;
+        struct acc piece = *a;
+        if (a->kind == I_LOAD && i == first) {      /* dst = the first leaf, |= the others << 8 * (their byte) */
+            emit_leaf(t, o, l, a, dst, in);
+        } else if (a->kind == I_LOAD) {
+            emit_leaf(t, o, l, a, r, in);
+            em_local(t, r, OP_MUL, v_reg(r, -1), v_const(sh, -1), in);
+            em_local(t, dst, OP_OR, v_reg(dst, -1), v_reg(r, -1), in);
+        }
+        if (a->kind == I_LOAD)
+            continue;
+        if (a->a.k == V_CONST) {            /* leaf = value >> 8 * (its byte), its bytes */
+            piece.a = v_const((int64_t)(uint32_t)a->a.c / sh & mask, -1);
+        } else {
+            em_udiv_const(t, r, a->a, sh, in);
+            em_local(t, r, OP_AND, v_reg(r, -1), v_const(mask, -1), in);
+            piece.a = v_reg(r, -1);
+        }
+        emit_leaf(t, o, l, &piece, -1, in);
+    }
+    return true;
+}
+
 /* One scalar access through pointer p at extra offset rel; dst the register of a load. */
 static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, const struct acc *a, int dst,
                           const struct spv_inst *in)
@@ -238,42 +295,52 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
         if (o->leaf[i].undef)
             return spv_fail(t->err, in->pos, "%s: %%%s has elements without a value (no @Input): undefined "
                             "inputs are not supported", in->op->name, tr_name(t, o->var));
+    int first = 0, n;
     if (p.reg < 0) {
-        const struct leaf *l = tr_leaf_at(t, p.obj, p.off + rel, size);
-        if (!l && tr_grow(t, p.obj, p.off + rel))
-            l = tr_leaf_at(t, p.obj, p.off + rel, size);
-        if (!l)
-            return spv_fail(t->err, in->pos, "%s: no %d-byte element at byte %lld of %%%s (mixed-size or "
-                            "out-of-bounds access)", in->op->name, size, (long long)(p.off + rel),
-                            tr_name(t, o->var));
-        emit_leaf(t, o, l, a, dst, in);
-        return true;
+        int64_t off = p.off + rel;
+        n = tr_cover(t, p.obj, off, size, &first);
+        if (!n && tr_grow(t, p.obj, off + size - 1)) {
+            o = &t->obj[p.obj];
+            n = tr_cover(t, p.obj, off, size, &first);
+        }
+        if (!n && tr_note_cut(t, p.obj, off, size, in->pos)) {
+            if (a->kind != I_STORE)     /* the module is translated again with the object cut here */
+                em_move(t, dst, v_const(0, -1), in);
+            return true;
+        }
+        if (!n)
+            return spv_fail(t->err, in->pos, "%s: no %d-byte element at byte %lld of %%%s (out-of-bounds access)",
+                            in->op->name, size, (long long)off, tr_name(t, o->var));
+        return emit_run(t, &t->obj[p.obj], first, n, off, size, a, dst, in);
     }
     /* a register offset: one branch per element it can reach */
+    if (p.scale == 0)
+        return spv_fail(t->err, in->pos, "%s: the index reaches no %d-byte element of %%%s", in->op->name, size,
+                        tr_name(t, o->var));
     int end = em_label(t), trap = em_label(t), hits = 0;
-    for (int i = 0; i < o->nleaf; i++) {
-        const struct leaf *l = &o->leaf[i];
-        int64_t d = l->off - p.off - rel;
-        if (p.scale == 0 || d % p.scale)
+    int64_t base = p.off + rel, step = p.scale < 0 ? -p.scale : p.scale;
+    bool cut = false;
+    for (int64_t c = ((base % step) + step) % step; c + size <= o->extent; c += step) {
+        n = tr_cover(t, p.obj, c, size, &first);
+        if (!n) {       /* padding, or leaves of other sizes: cut there for the next translation */
+            cut = tr_note_cut(t, p.obj, c, size, in->pos) || cut;
             continue;
-        if (l->size != size)
-            return spv_fail(t->err, in->pos, "%s: the index can reach the %d-byte element at byte %lld of %%%s with "
-                            "a %d-byte access (mixed sizes)", in->op->name, l->size, (long long)l->off,
-                            tr_name(t, o->var), size);
+        }
         int here = em_label(t), next = em_label(t);
         struct instr *x = em(t, I_BRANCH, in);
         x->cmp = CMP_EQ;
         x->a = em_operand(v_reg(p.reg, -1));
-        x->b = em_operand(v_const(d / p.scale, -1));
+        x->b = em_operand(v_const((c - base) / p.scale, -1));
         x->label = here;
         em_goto(t, next, in);
         em_place(t, here, in);
-        emit_leaf(t, o, l, a, dst, in);
+        if (!emit_run(t, o, first, n, c, size, a, dst, in))
+            return false;
         em_goto(t, end, in);
         em_place(t, next, in);
         hits++;
     }
-    if (!hits)
+    if (!hits && !cut)
         return spv_fail(t->err, in->pos, "%s: the index reaches no %d-byte element of %%%s", in->op->name, size,
                         tr_name(t, o->var));
     /* an index out of bounds: the thread stops here for ever; past the
@@ -311,12 +378,9 @@ static bool split_leaf(struct trans *t, void *ctx, int64_t off, int type)
     if (y->k == TY_FLOAT || y->k == TY_POINTER)
         return spv_fail(t->err, s->in->pos, "%s: %s values are not supported", s->in->op->name,
                         y->k == TY_FLOAT ? "floating-point" : "pointer");
-    if (s->load && o->grp == SCG_READONLY && s->p.reg < 0) {    /* a constant: fold it */
-        const struct leaf *l = tr_leaf_at(t, s->p.obj, s->p.off + off, (int)tr_size(t, type, 0));
-        if (!l)
-            return spv_fail(t->err, s->in->pos, "%s: no %d-byte element at byte %lld of %%%s (mixed-size or "
-                            "out-of-bounds access)", s->in->op->name, (int)tr_size(t, type, 0),
-                            (long long)(s->p.off + off), tr_name(t, o->var));
+    const struct leaf *l = NULL;
+    if (s->load && o->grp == SCG_READONLY && s->p.reg < 0
+        && (l = tr_leaf_at(t, s->p.obj, s->p.off + off, (int)tr_size(t, type, 0)))) {    /* a constant: fold it */
         if (l->undef)
             return tr_unset_input(t, o, s->p.off + off, type, s->in, &s->vals[s->n++]);
         s->vals[s->n++] = v_const(l->value, type);
@@ -434,7 +498,7 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
     int type = t->ty[p.type].elem;
     bool wide = tr_is_wide_int(t, type);
     if ((!tr_is_scalar(t, type) && !wide) || t->ty[type].k != TY_INT)
-        return spv_fail(t->err, in->pos, "%s: atomics on anything but 32- and 64-bit integers are not supported",
+        return spv_fail(t->err, in->pos, "%s: atomics on anything but integers of 32 bits or more are not supported",
                         in->op->name);
     struct acc a = { .atomic = true, .kind = I_RMW, .flags = VK_ATOMIC | VK_NONPRIV };
     a.a = a.b = v_const(0, -1);
@@ -509,7 +573,7 @@ bool tr_atomic(struct trans *t, struct frame *fr, const struct spv_inst *in, str
         }
     }
     int dst = a.kind == I_STORE ? -1 : em_reg(t);
-    if (!access_scalar(t, p, 0, wide ? 8 : 4, &a, dst, in))
+    if (!access_scalar(t, p, 0, (int)tr_size(t, type, 0), &a, dst, in))
         return false;
     if (wide && (a.op == OP_ADD || a.op == OP_SUB) && a.kind == I_RMW) {
         /* the value written, old op operand, must stay within 32 bits: an

@@ -50,6 +50,15 @@ struct obj {
     int nleaf;
     struct leaf *leaf;
     int64_t nelem;          /* host-sized array objects: elements laid out */
+    int64_t extent;         /* bytes laid out (leaves sorted by offset within) */
+};
+
+/* Byte offsets of one variable's (or kernel argument's) object where an
+ * access of another size begins or ends: its leaves are cut there, and the
+ * padding these offsets touch gets leaves of its own (spirv_mixed.c). */
+struct cut_set {
+    int64_t *at;            /* sorted, distinct */
+    int n, cap;
 };
 
 struct cnd;
@@ -133,11 +142,15 @@ struct trans {
     int64_t *host_len;      /* per type id: the length of a host-sized array (0: not yet chosen) */
     int *block_label;       /* per id, the current frame's labels (reset per call) */
     int barrier_count;
+    int scratch;            /* the thread's register for the pieces of mixed-size accesses, -1 */
     int first_function;     /* instruction index of the first OpFunction */
     bool opencl;            /* an OpenCL module (Physical32/64 OpenCL): spirv_opencl.c */
     int ptr_bytes;          /* the size of a pointer in memory */
     struct any_key *any_keys;   /* per arbitrary value of lit (I_ANY): what it is */
     int cap_any_keys;
+    struct cut_set *cuts;   /* per id: where mixed-size accesses cut its object (kept across translations) */
+    bool new_cut;           /* this translation added a cut: the module is translated again */
+    struct srcpos cut_pos;  /* the access that added the last one */
 };
 
 /* ---- spirv_types.c ---- */
@@ -151,7 +164,7 @@ int64_t tr_size(const struct trans *t, int type, int64_t runtime_n);
 /* True when type id is a 32-bit integer or a bool. */
 bool tr_is_scalar(const struct trans *t, int type);
 
-/* True when type id is a 64-bit integer (kept as a 32-bit value). */
+/* True when type id is an integer wider than 32 bits (kept as a 32-bit value). */
 bool tr_is_wide_int(const struct trans *t, int type);
 
 /* Calls f(t, ctx, off, type) for every scalar leaf of type at offset off;
@@ -173,6 +186,30 @@ bool tr_grow(struct trans *t, int o, int64_t off);
 
 /* The leaf of object o at byte offset off of size bytes, or NULL. */
 const struct leaf *tr_leaf_at(const struct trans *t, int o, int64_t off, int size);
+
+/* Appends a leaf of size bytes at off to object o holding value v (a
+ * location, a register or a constant, by the object's group); its index. */
+int tr_new_slot(struct trans *t, int o, int64_t off, int size, int64_t v);
+
+/* ---- spirv_mixed.c ---- */
+
+/* The leaves of object o that cover bytes [off, off + size) one after
+ * another: the first's index in *first and their number, 0 when none do. */
+int tr_cover(const struct trans *t, int o, int64_t off, int size, int *first);
+
+/* Records that an access of size bytes at off of object o matches no run
+ * of its leaves: cuts there for the next translation.  False when it adds
+ * none (the access lies outside the object, or the cuts are there). */
+bool tr_note_cut(struct trans *t, int o, int64_t off, int size, struct srcpos pos);
+
+/* Lays out a leaf of size bytes at off with value v for object o, cut
+ * where mixed-size accesses cut it; false with err at pos on a piece
+ * wider than 32 bits of a 64-bit leaf. */
+bool tr_cut_leaf(struct trans *t, int o, int64_t off, int size, int64_t v, struct srcpos pos);
+
+/* Sorts object o's leaves by offset and gives the padding that cuts
+ * touch leaves of its own (value 0). */
+void tr_finish_layout(struct trans *t, int o);
 
 /* The builtin value of id for the current thread when id has a BuiltIn
  * decoration (*has); false with err on an unsupported one. */

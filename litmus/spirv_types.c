@@ -104,8 +104,9 @@ static bool read_type(struct trans *t, const struct spv_inst *in)
         y->k = TY_INT;
         y->width = (int)a[0].num;
         y->is_signed = a[1].num != 0;
-        if (y->width != 8 && y->width != 16 && y->width != 32 && y->width != 64)
-            return spv_fail(t->err, a[0].pos, "OpTypeInt: width %d is not 8, 16, 32 or 64", y->width);
+        if (y->width < 8 || y->width > 64 || y->width % 8)
+            return spv_fail(t->err, a[0].pos, "OpTypeInt: width %d is not a whole number of bytes up to 64 bits",
+                            y->width);
     } else if (spv_is(in, "OpTypeFloat")) {
         y->k = TY_FLOAT;
         y->width = (int)a[0].num;
@@ -199,10 +200,10 @@ bool tr_same_type(const struct trans *t, int a, int b)
     return true;
 }
 
-/* True when type id is a 32- or 64-bit integer (64-bit values kept in 32 bits). */
+/* True when type id is an integer wider than 32 bits (kept in 32 bits). */
 bool tr_is_wide_int(const struct trans *t, int type)
 {
-    return t->ty[type].k == TY_INT && t->ty[type].width == 64;
+    return t->ty[type].k == TY_INT && t->ty[type].width > 32;
 }
 
 /* True when type id is a 32-bit integer or a bool. */
@@ -321,16 +322,16 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
     if (y->k == TY_FLOAT || (y->k == TY_POINTER && !slot))
         return spv_fail(t->err, f->var->pos, "OpVariable %%%s: %s values in memory are not supported",
                         tr_name(t, f->var->result), y->k == TY_FLOAT ? "floating-point" : "pointer");
-    o->leaf = xrealloc(o->leaf, sizeof *o->leaf * (size_t)(o->nleaf + 1));
-    struct leaf *l = &o->leaf[o->nleaf++];
-    memset(l, 0, sizeof *l);
-    l->off = off;
-    l->size = (int)tr_size(t, type, 0);
-    l->loc = l->reg = -1;
-    if (slot)
+    if (slot) {
+        o->leaf = xrealloc(o->leaf, sizeof *o->leaf * (size_t)(o->nleaf + 1));
+        struct leaf *l = &o->leaf[o->nleaf++];
+        memset(l, 0, sizeof *l);
+        l->off = off;
+        l->size = (int)tr_size(t, type, 0);
+        l->loc = l->reg = -1;
         return true;
+    }
     int64_t v = 0;
-    l->undef = !f->init;
     if (f->init && f->next < f->ninit) {
         const struct val *iv = &f->init[f->next++];
         if (iv->k != V_CONST)
@@ -338,14 +339,33 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
                             tr_name(t, f->var->result));
         v = iv->c;
     }
-    if (y->k == TY_INT && y->width < 32)     /* 8 and 16 bits: kept zero-extended */
+    int size = (int)tr_size(t, type, 0);
+    if (y->k == TY_INT && y->width < 32)     /* 8, 16 and 24 bits: kept zero-extended */
         v &= ((int64_t)1 << y->width) - 1;
     /* 64-bit integers are kept as 32-bit values: exact while every value
        fits in 32 bits signed (no 64-bit arithmetic is translated) */
-    if (l->size == 8 && (v < INT32_MIN || v > INT32_MAX))
-        return spv_fail(t->err, f->var->pos, "OpVariable %%%s: the 64-bit initial value %lld is out of the 32-bit "
-                        "range gpubmc computes in", tr_name(t, f->var->result), (long long)v);
+    if (size > 4 && (v < INT32_MIN || v > INT32_MAX))
+        return spv_fail(t->err, f->var->pos, "OpVariable %%%s: the %d-bit initial value %lld is out of the 32-bit "
+                        "range gpubmc computes in", tr_name(t, f->var->result), size * 8, (long long)v);
     v = (int64_t)(int32_t)(uint32_t)v;
+    int before = o->nleaf;
+    if (!tr_cut_leaf(t, f->o, off, size, v, f->var->pos))
+        return false;
+    for (int i = before; i < t->obj[f->o].nleaf; i++)
+        t->obj[f->o].leaf[i].undef = !f->init;
+    return true;
+}
+
+/* Appends a leaf of size bytes at off to object o holding value v. */
+int tr_new_slot(struct trans *t, int oi, int64_t off, int size, int64_t v)
+{
+    struct obj *o = &t->obj[oi];
+    o->leaf = xrealloc(o->leaf, sizeof *o->leaf * (size_t)(o->nleaf + 1));
+    struct leaf *l = &o->leaf[o->nleaf];
+    memset(l, 0, sizeof *l);
+    l->off = off;
+    l->size = size;
+    l->loc = l->reg = -1;
     if (o->grp == SCG_READONLY) {
         l->value = v;
     } else if (o->grp == SCG_PRIVATE) {
@@ -383,10 +403,10 @@ static bool add_leaf(struct trans *t, void *ctx, int64_t off, int type)
         loc->alias_of = -1;
         loc->cl_tags = t->opencl ? tr_cl_space(o) : 0;
         XGROW(t->loc_wide, t->cap_wide, lit->nlocs + 1);
-        t->loc_wide[lit->nlocs] = l->size == 8;
+        t->loc_wide[lit->nlocs] = size > 4;
         l->loc = lit->nlocs++;
     }
-    return true;
+    return o->nleaf++;
 }
 
 /* The value of builtin name for the current thread, as a scalar or a 3-vector. */
@@ -569,9 +589,13 @@ static int build_object(struct trans *t, const struct spv_inst *def, enum sc_gro
             if (!tr_leaves(t, at->elem, e * array_step(t, at), 0, add_leaf, &f, def->pos))
                 return -1;
         t->obj[idx].nelem = n;
+        t->obj[idx].extent = n * array_step(t, at);
     } else if (!tr_leaves(t, type, 0, rn < 0 ? 0 : rn, add_leaf, &f, def->pos)) {
         return -1;
+    } else {
+        t->obj[idx].extent = tr_size(t, type, rn < 0 ? 0 : rn);
     }
+    tr_finish_layout(t, idx);
     if (g == SCG_SHARED)
         t->shared_obj[def->result] = idx;
     if (g == SCG_WORKGROUP)
@@ -647,8 +671,11 @@ bool tr_grow(struct trans *t, int o, int64_t off)
     for (int64_t e = t->obj[o].nelem; e < want; e++)
         if (!tr_leaves(t, at->elem, e * step, 0, add_leaf, &f, var->pos))
             return false;
-    if (want > t->obj[o].nelem)
+    if (want > t->obj[o].nelem) {
         t->obj[o].nelem = want;
+        t->obj[o].extent = want * step;
+    }
+    tr_finish_layout(t, o);
     if (want > t->host_len[t->obj[o].type])
         t->host_len[t->obj[o].type] = want;
     return true;
