@@ -29,6 +29,25 @@ static bool opencl_extends(const struct program *p, char *why, size_t len)
     return true;
 }
 
+/* The condition on p's barriers: each has a constant id or none, no
+ * quorum, and waits (no arrive).  Then a barrier of the prefix passed only
+ * with every thread that has a member of its id, so a later arrival of a
+ * cut thread meets a later occurrence, one with new events only; a quorum
+ * barrier, or one a thread's unknown id does not hold up, can pass
+ * without a thread that joins it later. */
+static bool barriers_extend(const struct program *p, char *why, size_t len)
+{
+    for (int e = 0; e < p->nevents; e++) {
+        const struct instr *in = p->events[e].in;
+        if (p->events[e].kind == EV_BARRIER
+            && (in->arrive || in->has_bar_quorum || (in->has_bar_id && in->bar_id.is_reg))) {
+            snprintf(why, len, "a barrier with a quorum, a register id or no wait");
+            return false;
+        }
+    }
+    return true;
+}
+
 bool cut_flags_count(const struct program *p, const struct model_desc *md, const struct check_opts *o,
                      char *why, size_t len)
 {
@@ -49,5 +68,7 @@ bool cut_flags_count(const struct program *p, const struct model_desc *md, const
         snprintf(why, len, "an ssw declaration");
         return false;
     }
+    if (!barriers_extend(p, why, len))
+        return false;
     return md->dialect != DIALECT_OPENCL || opencl_extends(p, why, len);
 }
