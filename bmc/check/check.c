@@ -531,9 +531,11 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
         return;
     }
     r->verdict = orr.verdict;
+    r->cut_at_bound = orr.cut_at_bound;
     snprintf(r->reason, sizeof r->reason, "oracle: %ld candidates, %ld consistent%s", orr.candidates,
              orr.consistent, orr.value_cycles && orr.verdict == V_UNKNOWN
-             ? ", and value cycles the oracle cannot enumerate" : "");
+             ? ", and value cycles the oracle cannot enumerate"
+             : orr.cut_at_bound ? "; a flag is raised in an execution cut at the loop bound" : "");
     if (orr.consistent == 0 && orr.verdict != V_UNKNOWN) {
         note_no_execution(r);
         if (r->verdict == V_PASS)   /* the counts after the reason */

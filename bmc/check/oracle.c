@@ -24,6 +24,7 @@ struct search {
     bool too_big;
     bool found_goal, found_bound;
     bool cut_flags;          /* cat_spec: a flag raised in a cut execution counts */
+    bool found_cut_goal;     /* and one was found */
     long value_cycles;
     int nguesses;
     int32_t guesses[ORACLE_MAX_GUESSES];   /* values tried for a value cycle */
@@ -61,7 +62,7 @@ static void evaluate_leaf(struct search *s)
         if (ends && ev.filter && goal)
             s->found_goal = true;
         if (goal && ev.bound_hit && s->cut_flags)   /* the unbounded program's flag */
-            s->found_goal = true;
+            s->found_cut_goal = true;
         if (ev.bound_hit)   /* a cut execution has no final state for the filter */
             s->found_bound = true;
     }
@@ -345,7 +346,8 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
     if (s.too_big)
         return false;
     bool exists = p->lit->quant == Q_EXISTS && o->property != P_CAT_SPEC;
-    if (s.found_goal && o->property == P_CAT_SPEC)
+    r->cut_at_bound = !s.found_goal && s.found_cut_goal;
+    if ((s.found_goal || s.found_cut_goal) && o->property == P_CAT_SPEC)
         r->verdict = V_FAIL;
     else if (s.found_goal)
         r->verdict = exists ? V_PASS : V_FAIL;
