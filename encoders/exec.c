@@ -445,8 +445,9 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
 }
 
 /* The final value of each location: the value of some co-maximal write
- * (the write picked has no co-successor, one clause per pair).  With
- * with_last, co_last too. */
+ * that its own thread does not overwrite later (the write picked has no
+ * co-successor and no executed event_overwrites successor, one clause
+ * per pair).  With with_last, co_last too. */
 static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x, bool with_last)
 {
     int n = p->nevents, nl = p->lit->nlocs;
@@ -471,6 +472,9 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
             cnf_imply(c, pick, x->sx.exec[w]);
             for (int o = 0; o < succs; o++)
                 cnf_clause2(c, -pick, -lits[o]);
+            for (int o = w + 1; o < n; o++)
+                if (event_overwrites(p, w, o))
+                    cnf_clause2(c, -pick, -x->sx.exec[o]);
             x->final_pick[w] = pick;
             picks[k++] = pick;
             for (int i = 0; i < BV_WIDTH; i++)

@@ -549,8 +549,15 @@ static bool order_and_scope(struct parser *p, const struct call_shape *s, struct
 {
     int mo = MO_SC, scope = SCOPE_DV, ignored;
     if (s->explicit_) {
-        if (!comma_word(p, memory_orders, "a memory order (memory_order_...)", &mo))
+        if (!ps_expect(p, TOK_COMMA, "','"))
             return false;
+        struct srcpos at = p->tok.pos;
+        if (!word_arg(p, memory_orders, "a memory order (memory_order_...)", &mo))
+            return false;
+        if (s->kind == C_STORE && (mo == MO_ACQUIRE || mo == MO_ACQ_REL))
+            return ps_fail(p, at, "a store's memory order is memory_order_relaxed, _release or _seq_cst");
+        if (s->kind == C_LOAD && (mo == MO_RELEASE || mo == MO_ACQ_REL))
+            return ps_fail(p, at, "a load's memory order is memory_order_relaxed, _acquire or _seq_cst");
         if (s->kind == C_CAS && !comma_word(p, memory_orders, "a failure memory order", &ignored))
             return false;
         if (p->tok.kind == TOK_COMMA && !comma_word(p, memory_scopes, "a memory scope (memory_scope_...)", &scope))
@@ -560,10 +567,6 @@ static bool order_and_scope(struct parser *p, const struct call_shape *s, struct
     in->scope = (enum scope)scope;
     return ps_expect(p, TOK_RPAREN, "')' to close the call");
 }
-
-/* C11's order of a load (loadMO) and of a store (storeMO). */
-static enum mo load_mo(enum mo mo) { return mo == MO_ACQ_REL ? MO_ACQUIRE : mo == MO_RELEASE ? MO_RELAXED : mo; }
-static enum mo store_mo(enum mo mo) { return mo == MO_ACQ_REL ? MO_RELEASE : mo == MO_ACQUIRE ? MO_RELAXED : mo; }
 
 /* atomic_work_item_fence(flags, mo, scope) and atomic_thread_fence(mo). */
 static bool fence_call(struct cl_ctx *cx, const struct call_shape *s, const struct token *first, struct operand *out)
@@ -703,13 +706,10 @@ static bool call(struct cl_ctx *cx, int want, struct operand *out)
     if (!order_and_scope(p, &s, &in))
         return false;
     if (s.kind == C_STORE) {
-        in.mo = store_mo(in.mo);
         in.a = value;
         *out = cl_const(0);
         return emit_at(cx, &a, &in, &first);
     }
-    if (s.kind == C_LOAD)
-        in.mo = load_mo(in.mo);
     in.dst = want >= 0 && !a.dynamic ? want : new_temp(cx);
     in.op = s.op;
     in.a = value;

@@ -501,7 +501,8 @@ static void run(struct eval *ev, const struct cat_program *p, struct cat_shape *
             shape->axioms[shape->naxioms++] = (struct axiom_decl){ s->as, s->ax };
     }
     /* the relations a witness shows, where the model defines them */
-    static const char *const shown[] = { "fr", "sync", "cause", "observation", "sw", "hb", "locord", "asmo" };
+    static const char *const shown[] = { "fr", "sync", "cause", "observation", "sw", "hb", "locord", "asmo",
+                                         "ghb", "lhb", "gsw", "lsw", "mo", "rb" };
     for (size_t k = 0; ev->m && !ev->failed && k < sizeof shown / sizeof shown[0]; k++) {
         const struct val *v = lookup(env, shown[k]);
         if (v && v->k == VK_REL)

@@ -127,9 +127,20 @@ static inline bool event_is_mem(const struct event *e)
 {
     return e->kind == EV_INIT || e->kind == EV_READ || e->kind == EV_WRITE;
 }
+/* True when e writes memory (initial writes included). */
 static inline bool event_is_write(const struct event *e)
 {
     return e->kind == EV_INIT || e->kind == EV_WRITE;
+}
+
+/* True when write o, if executed, keeps write w from giving its
+ * location's final value: o is a later write of w's thread to the same
+ * name through the same proxy (docs/semantics.md, "final values"). */
+static inline bool event_overwrites(const struct program *p, int w, int o)
+{
+    const struct event *a = &p->events[w], *b = &p->events[o];
+    return o > w && a->thread >= 0 && b->thread == a->thread && b->kind == EV_WRITE
+           && a->kind == EV_WRITE && b->loc == a->loc && b->proxy == a->proxy;
 }
 
 #endif

@@ -31,6 +31,9 @@ def _runs(tmp):
         ("oracle", ["--engine", "oracle", f"{PTX}/MP-weak.litmus"]),
         ("outcomes", ["--outcomes", f"{PTX}/MP-weak.litmus"]),
         ("explain", ["--explain", f"{T}/MP-rel-acq.litmus", f"{T}/SB4-fence.sc.litmus"]),
+        ("explain, OpenCL", ["--explain"] + [f"tests/litmus/opencl/{n}.litmus" for n in
+                                             ("RS-same-thread-store", "MP-local-flag-fences-both", "SB-sc-fences-dev",
+                                              "NAL-read-unordered", "Barrier-MP-local")]),
         ("cat_spec", ["--property", "cat_spec", "tests/litmus/vulkan-dr/DR-MP-priv-data.litmus"]),
         ("termination, several progress models", ["--property", "termination", "--progress", "all",
                                                   f"{T}/MP-spin-acq.litmus"]),

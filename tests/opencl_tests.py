@@ -115,16 +115,17 @@ def features(record, run):
 # with relaxed loads for acquire ones (and RS-same-thread-store: the relaxed load reading x = 2
 # synchronises with nothing).
 # Vulkan (vulkan.cat): no seq_cst order, so the seq_cst SB and 2+2W cycles
-# come back (SB-sc-dev, SB-sc-wg-one-group, 2+2W-sc); rs holds RMWs only
+# come back (SB-sc-dev, SB-sc-wg-one-group, 2+2W-sc, and SB-sc-fences-dev
+# through its seq_cst fences); rs holds RMWs only
 # (C++20's release sequence), so x = 2 of RS-same-thread-store continues
 # no release sequence; a non-atomic read may read a racing write (only
 # flagged racy), so LB-nonatomic-read's cycle closes.  The wrong Vulkan
 # mappings are caught: a relaxed release store loses every release/acquire
 # MP (MP-sc-store, CAS-acquire-MP, Spin-MP, LB-relacq), and private
 # non-atomic accesses take no part in availability and visibility, so
-# the data of an MP (also through a barrier or a release fetch_max) may
-# be read stale.
-VK_SC = {"SB-sc-dev.litmus", "SB-sc-wg-one-group.litmus", "2+2W-sc.litmus", "NAL-read-unordered.litmus",
+# the data of an MP (also through a barrier, of global or local memory, or
+# a release fetch_max) may be read stale.
+VK_SC = {"SB-sc-dev.litmus", "SB-sc-wg-one-group.litmus", "SB-sc-fences-dev.litmus", "2+2W-sc.litmus", "NAL-read-unordered.litmus",
          "RS-same-thread-store.litmus", "LB-nonatomic-read.litmus"}
 MAP_FAILS = {
     "ptx": {"MP-sc-store.litmus", "NAL-read-unordered.litmus"},
@@ -137,7 +138,7 @@ MAP_FAILS = {
     "vulkan-relaxed-release": VK_SC | {"MP-sc-store.litmus", "CAS-acquire-MP.litmus", "Spin-MP.litmus",
                                        "LB-relacq.litmus"},
     "vulkan-private": VK_SC | {"MP-sc-store.litmus", "CAS-acquire-MP.litmus", "Spin-MP.litmus",
-                               "Barrier-MP-global.litmus", "FetchMax-release-MP.litmus"},
+                               "Barrier-MP-global.litmus", "Barrier-MP-local.litmus", "FetchMax-release-MP.litmus"},
 }
 
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/check/explain_opencl.h"
 #include "bmc/check/explain_steps.h"
 #include "bmc/concrete/witness.h"
 #include "util/xalloc.h"
@@ -39,13 +40,16 @@ static bool minimal_off_set(struct sat_check *s, lit query, bool *off)
  * first: program order, the base relations, then the model's exports, the
  * ones axioms are made of (fr, locord, asmo, observation) before the
  * orders they come from (cause, sync, sw, hb); the axiom's own name when
- * none does. */
+ * none does.  OpenCL's barrier and fence pairs are named by what its model
+ * makes of them (gsw, lsw, an O-Sscoped edge), not by syncbar and
+ * sync_fence. */
 static const char *edge_label(const struct evaluation *ev, int u, int v, const char *fallback)
 {
     static const enum base_rel simple[] = { R_PO, R_RF, R_CO, R_RMW, R_SYNCBAR, R_SYNC_FENCE };
     static const char *const exports[] = { "fr", "locord", "asmo", "observation", "cause", "sync", "sw", "hb" };
+    bool cl = explain_cl(ev);   /* OpenCL orders barriers and fences by gsw, lsw and scp, not by these */
     for (size_t k = 0; k < sizeof simple / sizeof simple[0]; k++)
-        if (rel_get(ev->b.rels[simple[k]], u, v) == LIT_TRUE)
+        if (rel_get(ev->b.rels[simple[k]], u, v) == LIT_TRUE && !(cl && (simple[k] == R_SYNCBAR || simple[k] == R_SYNC_FENCE)))
             return base_rel_names[simple[k]];
     for (size_t i = 0; i < sizeof exports / sizeof exports[0]; i++)
         for (int k = 0; k < ev->m.nexports; k++)
@@ -107,6 +111,7 @@ static cJSON *evidence(const struct program *p, const struct evaluation *ev, con
                        char *text, size_t len)
 {
     int n = ax->rel->n, *path = xcalloc((size_t)n + 2, sizeof *path), k = 0;
+    const char **labs = xcalloc((size_t)n + 2, sizeof *labs);   /* an edge's label when not edge_label's */
     if (ax->kind == AX_ACYCLIC) {
         k = shortest_cycle(ax->rel, path);
     } else {
@@ -125,6 +130,10 @@ static cJSON *evidence(const struct program *p, const struct evaluation *ev, con
                     path[k++] = j;
             }
         }
+    }
+    if (ax->kind == AX_IRREFLEXIVE && k == 1 && explain_cl(ev)) {   /* in the shape of OpenCL's axiom */
+        int len = explain_cl_reflexive(ev, ax->name, path[0], path, labs);
+        k = len > 0 ? len : k;
     }
     if (ax->kind == AX_IRREFLEXIVE && k == 1) {   /* (i, i) of a composite: through some k */
         for (int m = 0; m < n && k == 1; m++)
@@ -146,7 +155,7 @@ static cJSON *evidence(const struct program *p, const struct evaluation *ev, con
             used += (size_t)snprintf(text + used, len - used, " %s", name);
         if (i + 1 < k || closed) {
             int to = path[(i + 1) % k];
-            const char *lab = edge_label(ev, path[i], to, ax->name);
+            const char *lab = labs[i] ? labs[i] : edge_label(ev, path[i], to, ax->name);
             cJSON_AddItemToArray(labels, cJSON_CreateString(lab));
             cJSON *steps = explain_steps_compound(lab) ? explain_steps(p, ev, path[i], to, lab) : NULL;
             if (steps)
@@ -158,13 +167,16 @@ static cJSON *evidence(const struct program *p, const struct evaluation *ev, con
     if (closed && k > 0 && used < len) {
         char name[160];
         explain_event_name(p, path[0], name, sizeof name);
-        snprintf(text + used, len - used, " %s", name);
+        used += (size_t)snprintf(text + used, len - used, " %s", name);
     }
+    if (ax->kind == AX_EMPTY && k == 2 && explain_cl(ev))   /* a read of a write it cannot see: why */
+        explain_cl_hidden(p, ev, ax->name, path[0], path[1], o, expansions, text, len, &used);
     cJSON_AddItemToObject(o, "events", events);
     cJSON_AddItemToObject(o, "edges", labels);
     cJSON_AddItemToObject(o, "expansions", expansions);
     cJSON_AddStringToObject(o, "text", text);
     free(path);
+    free(labs);
     return o;
 }
 
@@ -174,7 +186,9 @@ cJSON *explain_forbidden(struct sat_check *s, lit query, enum goal goal, char *t
     cJSON_AddItemToObject(out, "axioms", names);
     bool off[MODEL_MAX_AXIOMS] = { false };
     if (!minimal_off_set(s, query, off)) {
-        snprintf(text, len, "no execution of the program reaches it, whatever the axioms");
+        snprintf(text, len, "no execution of the program reaches it, whatever the axioms: its control "
+                 "flow and values decide, and in the final state a thread's later store to a "
+                 "location replaces its earlier one");
         cJSON_AddStringToObject(out, "reason", text);
         return out;
     }
@@ -207,7 +221,7 @@ cJSON *explain_forbidden(struct sat_check *s, lit query, enum goal goal, char *t
                 continue;
             for (int i = 0; i < s->nacts; i++)
                 if (off[i] && strcmp(s->act_names[i], ax->name) == 0) {
-                    char one[512];
+                    char one[1024];
                     cJSON_AddItemToArray(evid, evidence(s->p, ev, ax, one, sizeof one));
                     if (used < len)
                         used += (size_t)snprintf(text + used, len - used, "; %s", one);

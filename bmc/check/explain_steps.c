@@ -5,14 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/check/explain_opencl.h"
 #include "util/xalloc.h"
-
-/* One relation a path may step along. */
-struct step_rel {
-    const struct rel *r;
-    const char *name;
-    bool sync;               /* a synchronisation step */
-};
 
 #define MAX_STEP_RELS 6
 
@@ -27,46 +21,43 @@ void explain_event_name(const struct program *p, int e, char *buf, size_t len)
 
 bool explain_steps_compound(const char *label)
 {
-    static const char *const compound[] = { "cause", "hb", "locord", "observation", "sync", "sw" };
+    static const char *const compound[] = { "cause", "hb", "locord", "observation", "sync", "sw", "ghb", "lhb",
+                                            "O-Sscoped" };
     for (size_t i = 0; label && i < sizeof compound / sizeof compound[0]; i++)
         if (strcmp(label, compound[i]) == 0)
             return true;
     return false;
 }
 
-/* The model's export called name, or NULL. */
-static const struct rel *export_named(const struct evaluation *ev, const char *name)
-{
-    for (int k = 0; k < ev->m.nexports; k++)
-        if (strcmp(ev->m.exports[k].name, name) == 0)
-            return ev->m.exports[k].rel;
-    return NULL;
-}
-
 /* The relations a path steps along: po, the synchronisation steps (the
  * model's sync or sw, barriers, SC fences), then rf, in the order the
- * search prefers them between paths of one length; their number. */
+ * search prefers them between paths of one length; their number.  An
+ * OpenCL happens-before (ghb, lhb) steps along program order inside it
+ * and its own synchronises-with (gsw, lsw) alone. */
 static int step_rels(const struct evaluation *ev, const char *label, struct step_rel *out)
 {
     int n = 0;
-    out[n++] = (struct step_rel){ ev->b.rels[R_PO], "po", false };
+    bool global = strcmp(label, "ghb") == 0;
+    if (explain_cl(ev) && (global || strcmp(label, "lhb") == 0)) {
+        out[n++] = (struct step_rel){ ev->b.rels[R_PO], "po", false, explain_export(ev, label) };
+        out[n++] = (struct step_rel){ explain_export(ev, global ? "gsw" : "lsw"), global ? "gsw" : "lsw", true, NULL };
+        return n;
+    }
+    out[n++] = (struct step_rel){ ev->b.rels[R_PO], "po", false, NULL };
     static const char *const syncs[] = { "sync", "sw" };
     for (size_t i = 0; i < sizeof syncs / sizeof syncs[0]; i++) {
-        const struct rel *r = export_named(ev, syncs[i]);
+        const struct rel *r = explain_export(ev, syncs[i]);
         if (r && strcmp(label, syncs[i]) != 0)     /* sync is not explained by itself */
-            out[n++] = (struct step_rel){ r, syncs[i], true };
+            out[n++] = (struct step_rel){ r, syncs[i], true, NULL };
     }
-    out[n++] = (struct step_rel){ ev->b.rels[R_SYNCBAR], base_rel_names[R_SYNCBAR], true };
-    out[n++] = (struct step_rel){ ev->b.rels[R_SYNC_FENCE], base_rel_names[R_SYNC_FENCE], true };
-    out[n++] = (struct step_rel){ ev->b.rels[R_RF], "rf", false };
+    out[n++] = (struct step_rel){ ev->b.rels[R_SYNCBAR], base_rel_names[R_SYNCBAR], true, NULL };
+    out[n++] = (struct step_rel){ ev->b.rels[R_SYNC_FENCE], base_rel_names[R_SYNC_FENCE], true, NULL };
+    out[n++] = (struct step_rel){ ev->b.rels[R_RF], "rf", false, NULL };
     return n;
 }
 
-/* The shortest path from u to v over rels, taking a synchronisation step
- * when one can (node x with or without one taken is state 2x or 2x+1):
- * its nodes into path and the relation of each step into via; its number
- * of steps, 0 when there is none. */
-static int shortest_path(int n, const struct step_rel *rels, int nrels, int u, int v, int *path, int *via)
+/* Node x with or without a synchronisation step taken is state 2x or 2x+1. */
+int explain_shortest_path(int n, const struct step_rel *rels, int nrels, int u, int v, int *path, int *via)
 {
     int *parent = xcalloc((size_t)2 * n + 1, sizeof *parent), *how = xcalloc((size_t)2 * n + 1, sizeof *how);
     int *queue = xcalloc((size_t)2 * n + 1, sizeof *queue), head = 0, tail = 0;
@@ -82,7 +73,8 @@ static int shortest_path(int n, const struct step_rel *rels, int nrels, int u, i
             int len = rel_row(rels[k].r, x, &cols, &lits);
             for (int i = 0; i < len; i++) {
                 int t = 2 * cols[i] + (synced || rels[k].sync);
-                if (lits[i] != LIT_TRUE || parent[t] >= 0)
+                if (lits[i] != LIT_TRUE || parent[t] >= 0
+                    || (rels[k].within && rel_get(rels[k].within, x, cols[i]) != LIT_TRUE))
                     continue;
                 parent[t] = s;
                 how[t] = k;
@@ -159,13 +151,21 @@ cJSON *explain_steps(const struct program *p, const struct evaluation *ev, int u
     char text[2048];
     size_t len = sizeof text, at = 0, *used = &at;
     struct step_rel rels[MAX_STEP_RELS];
-    int nrels = step_rels(ev, label, rels);
     /* a path visits each event at most twice: before and after its synchronisation step */
-    size_t most = 2 * (size_t)p->nevents + 2;
-    int *path = xcalloc(most, sizeof *path), *via = xcalloc(most, sizeof *via);
-    int steps = shortest_path(p->nevents, rels, nrels, u, v, path, via);
+    size_t most = 2 * (size_t)p->nevents + 4;
+    int *path = xcalloc(most, sizeof *path), *via = xcalloc(most, sizeof *via), steps;
+    const char **names = xcalloc(most, sizeof *names);
+    bool seq_cst = explain_cl(ev) && strcmp(label, "O-Sscoped") == 0;
+    if (seq_cst) {
+        steps = explain_cl_scp_path(p, ev, u, v, path, names);
+    } else {
+        int nrels = step_rels(ev, label, rels);
+        steps = explain_shortest_path(p->nevents, rels, nrels, u, v, path, via);
+        for (int k = 0; k < steps; k++)
+            names[k] = rels[via[k]].name;
+    }
     cJSON *o = NULL;
-    if (steps > 0 && !(steps == 1 && strcmp(rels[via[0]].name, label) == 0)) {
+    if (steps > 0 && !(steps == 1 && strcmp(names[0], label) == 0)) {
         o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "from", u);
         cJSON_AddNumberToObject(o, "to", v);
@@ -179,18 +179,24 @@ cJSON *explain_steps(const struct program *p, const struct evaluation *ev, int u
             cJSON *s = cJSON_CreateObject();
             cJSON_AddNumberToObject(s, "from", path[k]);
             cJSON_AddNumberToObject(s, "to", path[k + 1]);
-            cJSON_AddStringToObject(s, "relation", rels[via[k]].name);
+            cJSON_AddStringToObject(s, "relation", names[k]);
             cJSON_AddItemToArray(st, s);
             explain_event_name(p, path[k + 1], name, sizeof name);
             if (*used < len)
-                *used += (size_t)snprintf(text + *used, len - *used, " -%s-> %s", rels[via[k]].name, name);
+                *used += (size_t)snprintf(text + *used, len - *used, " -%s-> %s", names[k], name);
         }
+        if (seq_cst)
+            cJSON_AddItemToArray(syn, explain_cl_seq_cst(p, ev, u, v, text, len, used));
         for (int k = 0; k < steps; k++)
-            if (rels[via[k]].sync)
+            if (explain_cl(ev) && (strcmp(names[k], "gsw") == 0 || strcmp(names[k], "lsw") == 0))
+                cJSON_AddItemToArray(syn, explain_cl_synchronisation(p, ev, names[k], path[k], path[k + 1], text,
+                                                                     len, used));
+            else if (!seq_cst && rels[via[k]].sync)
                 cJSON_AddItemToArray(syn, synchronisation(p, ev, path[k], path[k + 1], text, len, used));
         cJSON_AddStringToObject(o, "text", text);
     }
     free(path);
     free(via);
+    free(names);
     return o;
 }

@@ -16,12 +16,30 @@
 void explain_event_name(const struct program *p, int e, char *buf, size_t len);
 
 /* True when label names a relation explain_steps expands (one of the
- * model's derived orders: cause, hb, locord, observation, sync, sw). */
+ * model's derived orders: cause, hb, locord, observation, sync, sw, and
+ * OpenCL's ghb, lhb and O-Sscoped's edges). */
 bool explain_steps_compound(const char *label);
+
+/* One relation a path may step along: a step (x, y) of r is taken only
+ * where within (when not NULL) holds (x, y) too. */
+struct step_rel {
+    const struct rel *r;
+    const char *name;
+    bool sync;               /* a synchronisation step */
+    const struct rel *within;
+};
+
+/* The shortest path from u to v over rels (nrels of them), taking a
+ * synchronisation step when one can: its nodes into path and the index in
+ * rels of each step's relation into via (both 2 * n + 2 long); its number
+ * of steps, 0 when there is none. */
+int explain_shortest_path(int n, const struct step_rel *rels, int nrels, int u, int v, int *path, int *via);
 
 /* Expands the edge (u, v) of the evaluation ev: the shortest path from u
  * to v over po, rf and the synchronisation steps (sync, sw, syncbar,
- * sync_fence) that takes at least one synchronisation step.  Returns
+ * sync_fence) that takes at least one synchronisation step (OpenCL: over
+ * po inside ghb or lhb and gsw or lsw, and an O-Sscoped edge as
+ * explain_cl_scp_path splits it).  Returns
  * {"from", "to", "relation", "steps": [{"from", "to", "relation"}],
  * "synchronisation": [{"kind", "release", "acquire", "through"?}],
  * "text"}, the text saying it all on one line ("cause is e2 ... -po-> ...

@@ -90,7 +90,7 @@ static void enum_final(struct search *s, int loc)
             continue;
         bool maximal = true;
         for (int o = 0; o < n && maximal; o++)
-            maximal = !s->ch.co[w * n + o];
+            maximal = !s->ch.co[w * n + o] && !(s->x.exec[o] && event_overwrites(p, w, o));
         if (!maximal)
             continue;
         s->ch.final_pick[loc] = w;

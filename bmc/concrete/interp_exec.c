@@ -160,7 +160,8 @@ static bool check_sync(const struct program *p, const struct choice *ch, struct 
     return true;
 }
 
-/* Final memory: each location's value comes from a co-maximal executed write. */
+/* Final memory: each location's value comes from a co-maximal executed
+ * write that its thread does not overwrite later. */
 static bool check_final(const struct program *p, const struct choice *ch, struct concrete *out)
 {
     int n = p->nevents;
@@ -170,9 +171,12 @@ static bool check_final(const struct program *p, const struct choice *ch, struct
         if (w < 0 || !out->exec[w] || !event_is_write(&p->events[w]) ||
             program_root_location(p->lit, p->events[w].loc) != root)
             return concrete_fail(out, "a location's final value comes from no executed write");
-        for (int o = 0; o < n; o++)
+        for (int o = 0; o < n; o++) {
             if (ch->co[w * n + o])
                 return concrete_fail(out, "a location's final value comes from a write that is not co-last");
+            if (out->exec[o] && event_overwrites(p, w, o))
+                return concrete_fail(out, "a location's final value comes from a write its thread overwrites later");
+        }
         out->final_mem[l] = out->val[w];
     }
     return true;

@@ -1,6 +1,7 @@
 /* gpubmc: checks litmus files and reports a verdict per property. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bmc/driver/batch.h"
@@ -10,6 +11,7 @@
 #include "bmc/check/explain.h"
 #include "bmc/check/outcomes.h"
 #include "bmc/driver/output.h"
+#include "util/xalloc.h"
 #include "bmc/compare/refinement.h"
 #include "encoders/progress.h"
 #include "models/model.h"
@@ -24,6 +26,7 @@ struct run {
     bool axiom_applies[CHECK_MAX_DISABLED];   /* --no-axiom i named an axiom of one */
     struct json_stream *witnesses;   /* for --witness: written as they come */
     struct graph_renderer *renderer;   /* for --graph and --graph-dir */
+    char *last_error;        /* the error last printed: a file's second check repeats it */
 };
 
 /* Prints one JSON result line, with the expectation when there is one. */
@@ -141,8 +144,12 @@ static void add_witness(struct json_stream *all, const struct job *job, struct c
 static void one_result(struct run *run, const struct job *job, struct check_result *r, bool table, bool first)
 {
     char shown[4200];
-    if (r->verdict == V_ERROR && !job->has_expected && first)
+    if (r->verdict == V_ERROR && !job->has_expected && first
+        && !(run->last_error && strcmp(run->last_error, r->reason) == 0)) {
         fprintf(stderr, "%s\n", output_shown(r->reason, shown, sizeof shown));
+        free(run->last_error);
+        run->last_error = xstrdup(r->reason);
+    }
     if (run->cli->json)
         report_json(job, r);
     else if (!table || job->has_expected)
@@ -295,6 +302,7 @@ int main(int argc, char **argv)
     int stopped = broken ? 0 : batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
     broken |= run.witnesses && !output_stream_close(run.witnesses);
     graph_renderer_free(run.renderer);
+    free(run.last_error);
     bool expectations = cli.ncsv > 0;
     if (expectations)
         fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);

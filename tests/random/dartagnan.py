@@ -209,7 +209,7 @@ def run_dartagnan(files, model, prop, bound, progress=None, chunk=80, timeout_s=
     once."""
     if not files:
         return {}
-    target = "ptx" if model.startswith("ptx") else "vulkan"
+    target = "ptx" if model.startswith("ptx") else "opencl" if model == "opencl" else "vulkan"
     args = [DART, str(CATS / f"{model}.cat"), f"--target={target}", f"--property={prop}",
             f"--bound={bound}", f"--timeout={timeout_s}"] + DART_FLAGS
     if progress:

@@ -20,6 +20,8 @@ import argparse, random, sys
 LOCS = ["x", "y", "z"]
 ORDERS = ["memory_order_relaxed", "memory_order_acquire", "memory_order_release", "memory_order_acq_rel",
           "memory_order_seq_cst"]
+LOAD_ORDERS = [o for o in ORDERS if o not in ("memory_order_release", "memory_order_acq_rel")]
+STORE_ORDERS = [o for o in ORDERS if o not in ("memory_order_acquire", "memory_order_acq_rel")]
 SCOPES = ["memory_scope_work_item", "memory_scope_work_group", "memory_scope_device",
           "memory_scope_all_svm_devices"]
 FETCH = ["add", "sub", "or", "xor", "and"]
@@ -73,11 +75,11 @@ class Gen:
             self.count(self.reads, loc)
             call = "atomic_load_explicit" if explicit else "atomic_load"
             regs.append(name)
-            return f"int {name} = {call}({loc}{self.order_scope(ORDERS, explicit)});"
+            return f"int {name} = {call}({loc}{self.order_scope(LOAD_ORDERS, explicit)});"
         if kind == "store":
             self.count(self.writes, loc)
             call = "atomic_store_explicit" if explicit else "atomic_store"
-            return f"{call}({loc}, {self.value(regs)}{self.order_scope(ORDERS, explicit)});"
+            return f"{call}({loc}, {self.value(regs)}{self.order_scope(STORE_ORDERS, explicit)});"
         if kind == "na_load":
             self.count(self.reads, loc)
             regs.append(name)
