@@ -58,6 +58,11 @@ struct model_desc {
      * depend only on themselves) is consistent while it is on; -1: none */
     int thin_air;
     const void *data;        /* what build reads besides (a --cat model's program) */
+    /* a flag raised in a consistent execution cut at the loop bound is
+     * raised in a consistent execution of the unbounded program, under the
+     * conditions of bmc/check/cut_flags.h (docs/semantics.md, "Flags in
+     * executions cut at the bound" argues it for this model) */
+    bool flags_survive_cut;
 };
 
 /* The model called name, or NULL. */

@@ -11,6 +11,7 @@
 #include "bmc/check/load.h"
 #include "bmc/concrete/fragment.h"
 #include "bmc/check/oracle.h"
+#include "bmc/check/cut_flags.h"
 #include "bmc/check/race.h"
 #include "bmc/check/sat_check.h"
 #include "bmc/check/states_check.h"
@@ -67,6 +68,22 @@ static void name_flagged_pair(const struct program *p, const struct axiom *ax, c
     snprintf(buf, len, "a consistent execution raises %s", ax->name);
 }
 
+/* Says in r that its flag is raised in an execution x cut at the bound,
+ * naming the threads cut. */
+static void note_cut(const struct program *p, const struct concrete *x, struct check_result *r)
+{
+    r->cut_at_bound = true;
+    size_t used = strlen(r->reason);
+    used += (size_t)snprintf(r->reason + used, sizeof r->reason - used,
+                             " in an execution cut at the loop bound %d (cut:", p->bound);
+    for (int t = 0; t < p->nthreads && used < sizeof r->reason; t++)
+        if (x->bound_hit[t])
+            used += (size_t)snprintf(r->reason + used, sizeof r->reason - used, " P%d", p->lit->threads[t].id);
+    if (used < sizeof r->reason)
+        snprintf(r->reason + used, sizeof r->reason - used,
+                 "), a prefix of an execution of the unbounded program that raises it too");
+}
+
 bool sat_recheck(struct sat_check *s, enum goal goal, struct check_result *r)
 {
     struct choice ch;
@@ -76,8 +93,10 @@ bool sat_recheck(struct sat_check *s, enum goal goal, struct check_result *r)
         snprintf(r->reason, sizeof r->reason,
                  "internal error: the concrete evaluator rejects the solver's witness (%s)", why);
     } else {
-        if (goal == GOAL_FLAG)
+        if (goal == GOAL_FLAG || goal == GOAL_FLAG_CUT)
             name_flagged_pair(s->p, raised_flag(&ev->m, s->o), r->reason, sizeof r->reason);
+        if (goal == GOAL_FLAG_CUT)
+            note_cut(s->p, &ev->x, r);
         if (s->o->want_witness)
             r->witness = wit_build(s->p, &ev->x, &ev->b, &ev->m);
     }
@@ -251,7 +270,9 @@ static void cat_spec_query(struct sat_check *s, struct query *q)
  * cut, those in which a thread spins or waits at a barrier for ever
  * included: what raced before the hang has raced.  A filter is a condition
  * on the final state, which only an execution in which every thread
- * terminates has, so with one only those count. */
+ * terminates has, so with one only those count.  When none raises a flag,
+ * one cut at the bound that does counts where cut_flags_count says its
+ * flag is one of the unbounded program's. */
 static void check_cat_spec(struct sat_check *first, struct check_result *r)
 {
     struct sat_check alt;
@@ -259,8 +280,12 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
     int res;
     struct sat_check *s = race_solve(first, &alt, !first->o->no_symmetry, cat_spec_query, &q, &res);
     lit raised = q.body;
+    char why[96];
     if (raised != LIT_FALSE && res == 10) {
         r->verdict = sat_recheck(s, GOAL_FLAG, r) ? V_FAIL : V_ERROR;
+    } else if (raised != LIT_FALSE && cut_flags_count(s->p, s->md, s->o, why, sizeof why)
+               && solve_with(s, cnf_and(s->c, raised, some_bound_hit(s))) == 10) {
+        r->verdict = sat_recheck(s, GOAL_FLAG_CUT, r) ? V_FAIL : V_ERROR;
     } else {
         r->verdict = V_PASS;
         bool has_flag = false, flag_on = false;   /* flags of the model; one not switched off by --no-axiom */
@@ -506,9 +531,11 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
         return;
     }
     r->verdict = orr.verdict;
+    r->cut_at_bound = orr.cut_at_bound;
     snprintf(r->reason, sizeof r->reason, "oracle: %ld candidates, %ld consistent%s", orr.candidates,
              orr.consistent, orr.value_cycles && orr.verdict == V_UNKNOWN
-             ? ", and value cycles the oracle cannot enumerate" : "");
+             ? ", and value cycles the oracle cannot enumerate"
+             : orr.cut_at_bound ? "; a flag is raised in an execution cut at the loop bound" : "");
     if (orr.consistent == 0 && orr.verdict != V_UNKNOWN) {
         note_no_execution(r);
         if (r->verdict == V_PASS)   /* the counts after the reason */

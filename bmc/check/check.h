@@ -81,6 +81,9 @@ struct check_result {
     bool reachable;          /* some execution reaches what the check looks for: a state
                                 satisfying an exists or ~exists proposition, or one
                                 violating a forall */
+    bool cut_at_bound;       /* cat_spec's FAIL: the flag is raised in an execution
+                                cut at the loop bound (a prefix of one of the
+                                unbounded program: bmc/check/cut_flags.h) */
     bool no_execution;       /* the program has no consistent execution at all
                                 (not one that ends, hangs or is cut at the
                                 bound), whatever the verdict */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/check/cut_flags.h"
 #include "bmc/concrete/evaluate.h"
 #include "encoders/exec.h"
 #include "util/xalloc.h"
@@ -22,6 +23,8 @@ struct search {
     long ended, counted;     /* consistent ones that terminate; that the property counts */
     bool too_big;
     bool found_goal, found_bound;
+    bool cut_flags;          /* cat_spec: a flag raised in a cut execution counts */
+    bool found_cut_goal;     /* and one was found */
     long value_cycles;
     int nguesses;
     int32_t guesses[ORACLE_MAX_GUESSES];   /* values tried for a value cycle */
@@ -58,6 +61,8 @@ static void evaluate_leaf(struct search *s)
         s->counted += ends && ev.filter;
         if (ends && ev.filter && goal)
             s->found_goal = true;
+        if (goal && ev.bound_hit && s->cut_flags)   /* the unbounded program's flag */
+            s->found_cut_goal = true;
         if (ev.bound_hit)   /* a cut execution has no final state for the filter */
             s->found_bound = true;
     }
@@ -324,6 +329,8 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
 {
     struct search s = { .p = p, .md = md, .o = o, .limit = limit, .nlocs = p->lit->nlocs,
                         .k = model_skeleton_without_facts(md) };
+    char why[96];
+    s.cut_flags = o->property == P_CAT_SPEC && cut_flags_count(p, md, o, why, sizeof why);
     choice_init(&s.ch, p);
     collect_guesses(&s);
     interp_execute(p, &s.ch, &s.x);   /* a valid allocation to free and redo */
@@ -339,7 +346,8 @@ bool oracle_check(const struct program *p, const struct model_desc *md,
     if (s.too_big)
         return false;
     bool exists = p->lit->quant == Q_EXISTS && o->property != P_CAT_SPEC;
-    if (s.found_goal && o->property == P_CAT_SPEC)
+    r->cut_at_bound = !s.found_goal && s.found_cut_goal;
+    if ((s.found_goal || s.found_cut_goal) && o->property == P_CAT_SPEC)
         r->verdict = V_FAIL;
     else if (s.found_goal)
         r->verdict = exists ? V_PASS : V_FAIL;

@@ -16,6 +16,8 @@ struct oracle_result {
     long counted;            /* of which the property counts: those that end
                                 with the filter true (cat_spec without a
                                 filter: those the bound does not cut) */
+    bool cut_at_bound;       /* cat_spec's FAIL: only executions cut at the
+                                bound raise a flag (bmc/check/cut_flags.h) */
     long value_cycles;       /* rf choices whose values only depend on
                                 themselves: the oracle tries the program's
                                 constants for them, which may miss values

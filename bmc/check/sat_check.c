@@ -145,19 +145,22 @@ const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *c
     extract_choice(s, ch);
     const struct evaluation *ev = *evp = eval_memo_evaluate(&s->memo, s->o->disabled, s->o->ndisabled, ch);
     const char *why = NULL;
+    bool flag = goal == GOAL_FLAG || goal == GOAL_FLAG_CUT;
     if (!ev->x.valid)
         why = ev->x.why;
     else if (!ev->consistent)
         why = ev->violated;
     else if (goal == GOAL_FLAG && ev->bound_hit)
         why = "a thread is cut at the bound";
-    else if (goal != GOAL_STUCK && !ev->terminated && (goal != GOAL_FLAG || s->p->lit->filter))
+    else if (goal == GOAL_FLAG_CUT && !ev->bound_hit)
+        why = "no thread is cut at the bound";
+    else if (goal != GOAL_STUCK && !ev->terminated && (!flag || s->p->lit->filter))
         why = "not every thread terminates";
     else if (!ev->filter && goal != GOAL_STUCK)
         why = "the filter does not hold";
     else if (goal == GOAL_STUCK && (ev->bound_hit || !some_thread_stuck(s->p, &ev->x)))
         why = "no thread is stuck short of the bound";
-    else if (goal == GOAL_FLAG && raised_flag(&ev->m, s->o) == NULL)
+    else if (flag && raised_flag(&ev->m, s->o) == NULL)
         why = "no flag is raised";
     else if ((goal == GOAL_TRUE || goal == GOAL_FALSE) && ev->assertion != (goal == GOAL_TRUE))
         why = "the final state does not decide the property as the solver said";

@@ -28,9 +28,11 @@ struct sat_check {
 };
 
 /* What a witness must show: the condition true, the condition false, a
- * raised flag (a data race), a thread stuck for ever (not at the bound), or
- * just a terminating execution satisfying the filter (an outcome). */
-enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG, GOAL_STUCK, GOAL_ANY };
+ * raised flag (a data race) in an execution the bound does not cut, a
+ * raised flag in one it cuts (bmc/check/cut_flags.h), a thread stuck for
+ * ever (not at the bound), or just a terminating execution satisfying the
+ * filter (an outcome). */
+enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG, GOAL_FLAG_CUT, GOAL_STUCK, GOAL_ANY };
 
 /* Creates the solver and encodes the execution skeleton and the model, with
  * one activation literal per enabled (non-flag) axiom. */

@@ -231,7 +231,16 @@ cJSON *wit_build(const struct program *p, const struct concrete *x, const struct
     cJSON_AddItemToObject(w, "events", events);
     cJSON_AddItemToObject(w, "edges", edges);
     cJSON_AddItemToObject(w, "flags", flags);
-    cJSON_AddItemToObject(w, "final", final_json(p, x));
+    cJSON *cut = cJSON_CreateArray();   /* the threads cut at the loop bound */
+    for (int t = 0; t < p->nthreads; t++)
+        if (x->bound_hit[t])
+            cJSON_AddItemToArray(cut, cJSON_CreateNumber(p->threads[t].src->id));
+    if (cJSON_GetArraySize(cut) == 0)   /* a cut execution has no final state */
+        cJSON_AddItemToObject(w, "final", final_json(p, x));
     cJSON_AddItemToObject(w, "stuck", stuck_json(p, x, b));
+    if (cJSON_GetArraySize(cut) > 0)
+        cJSON_AddItemToObject(w, "cut_at_bound", cut);
+    else
+        cJSON_Delete(cut);
     return w;
 }

@@ -54,6 +54,8 @@ static void report_json(const struct job *job, const struct check_result *r)
         cJSON_AddBoolToObject(o, "vacuous", true);
     if (r->no_execution)
         cJSON_AddBoolToObject(o, "no_execution", true);
+    if (r->cut_at_bound)
+        cJSON_AddBoolToObject(o, "cut_at_bound", true);
     if (r->nvars > 0) {
         cJSON_AddNumberToObject(o, "vars", (double)r->nvars);
         cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);

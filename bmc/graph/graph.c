@@ -273,6 +273,8 @@ static void put_caption(struct sbuf *b, const cJSON *result, const cJSON *w, con
     }
     const cJSON *fin = cJSON_GetObjectItemCaseSensitive(w, "final");
     bool stuck = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(w, "stuck")) > 0;
+    if (cJSON_GetObjectItemCaseSensitive(w, "cut_at_bound"))
+        put(b, "\\ncut at the loop bound: a prefix");
     const char *parts[] = { "registers", "memory" };
     int shown = 0;   /* eight values a line keeps the caption as wide as a few columns */
     for (int k = 0; k < 2; k++) {

@@ -1,7 +1,8 @@
 /* The concrete re-check of a SAT witness (evaluate_model) accepts the
  * solver's execution and rejects it once corrupted: a read made to read
  * another write, or given a value no write stores, also after the session
- * has re-checked (and remembered) the honest witness. */
+ * has re-checked (and remembered) the honest witness; a race is re-checked
+ * as cut at the bound, or not, as the goal claims. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -158,6 +159,59 @@ static void test_value_no_write_stores_rejected(void **state)
     session_free(&x);
 }
 
+/* A store to x in the first of three iterations of P0's loop races with
+ * P1's load (private accesses, no locord): at bound 1 every execution is
+ * cut, at bound 3 none is. */
+static const char *loop_race_text =
+    "VULKAN loop-race\n"
+    "{ x=0; P0:r0=0; P1:r1=0; }\n"
+    " P0@sg 0, wg 0, qf 0  | P1@sg 0, wg 1, qf 0 ;\n"
+    " LC00:                | ld.sc0 r1, x        ;\n"
+    " bne r0, 0, LC01      |                     ;\n"
+    " st.sc0 x, 1          |                     ;\n"
+    " LC01:                |                     ;\n"
+    " add r0, r0, 1        |                     ;\n"
+    " bne r0, 3, LC00      |                     ;\n"
+    "exists (P1:r1 == 1)\n";
+
+/* Solves loop_race at bound for a raised racy flag, cut at the bound or
+ * not (cut), and returns why the re-check for goal rejects the witness. */
+static const char *loop_race_recheck(int bound, bool cut, enum goal goal)
+{
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("loop.litmus", loop_race_text, &err);
+    assert_non_null(l);
+    char msg[256];
+    struct program *p = program_build(l, bound, msg, sizeof msg);
+    assert_non_null(p);
+    struct check_opts o = { .property = P_CAT_SPEC, .bound = bound };
+    struct sat_check s = { .p = p, .md = model_find("vulkan"), .o = &o };
+    sat_setup(&s);
+    lit raised = model_violated(&s.m, VULKAN_RACY);
+    lit bound_hit = some_bound_hit(&s);
+    assert_int_equal(solve_with(&s, cnf_and(s.c, raised, cut ? bound_hit : -bound_hit)), 10);
+    struct choice ch;
+    const struct evaluation *ev;
+    const char *why = evaluate_model(&s, goal, &ch, &ev);
+    choice_free(&ch);
+    sat_discard(&s);
+    program_free(p);
+    litmus_free(l);
+    return why;   /* a string literal of evaluate_model's */
+}
+
+/* A race in an execution cut at the bound passes the re-check that asks
+ * for one (GOAL_FLAG_CUT) and fails the one that asks for an execution the
+ * bound does not cut (GOAL_FLAG); an uncut race the other way round. */
+static void test_cut_flag_goal(void **state)
+{
+    (void)state;
+    assert_null(loop_race_recheck(1, true, GOAL_FLAG_CUT));
+    assert_string_equal(loop_race_recheck(1, true, GOAL_FLAG), "a thread is cut at the bound");
+    assert_null(loop_race_recheck(3, false, GOAL_FLAG));
+    assert_string_equal(loop_race_recheck(3, false, GOAL_FLAG_CUT), "no thread is cut at the bound");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_other_rf_source_rejected),
         cmocka_unit_test(test_value_no_write_stores_rejected),
         cmocka_unit_test(test_corrupted_after_remembered_rejected),
+        cmocka_unit_test(test_cut_flag_goal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
