@@ -284,6 +284,19 @@ static bool emit_run(struct trans *t, const struct obj *o, int first, int n, int
     return true;
 }
 
+/* An index out of bounds of o: the thread stops here for ever; past the
+ * length gpubmc chose for a host-sized array, the host's array may go on,
+ * so the thread counts up for ever instead: a loop that runs past every
+ * bound, which makes a verdict that reaches it UNKNOWN. */
+static void stop_invocation(struct trans *t, const struct obj *o, const struct spv_inst *in)
+{
+    int here = em_label(t);
+    em_place(t, here, in);
+    if (t->ty[o->type].host_sized)
+        em_diverge(t, in);
+    em_goto(t, here, in);
+}
+
 /* One scalar access through pointer p at extra offset rel; dst the register of a load. */
 static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, const struct acc *a, int dst,
                           const struct spv_inst *in)
@@ -308,16 +321,17 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
                 em_move(t, dst, v_const(0, -1), in);
             return true;
         }
-        if (!n)
-            return spv_fail(t->err, in->pos, "%s: no %d-byte element at byte %lld of %%%s (out-of-bounds access)",
-                            in->op->name, size, (long long)off, tr_name(t, o->var));
+        if (!n) {       /* a constant index out of bounds: the invocation stops here, as below */
+            stop_invocation(t, o, in);
+            return true;
+        }
         return emit_run(t, &t->obj[p.obj], first, n, off, size, a, dst, in);
     }
     /* a register offset: one branch per element it can reach */
     if (p.scale == 0)
         return spv_fail(t->err, in->pos, "%s: the index reaches no %d-byte element of %%%s", in->op->name, size,
                         tr_name(t, o->var));
-    int end = em_label(t), trap = em_label(t), hits = 0;
+    int end = em_label(t), hits = 0;
     int64_t base = p.off + rel, step = p.scale < 0 ? -p.scale : p.scale;
     bool cut = false;
     for (int64_t c = ((base % step) + step) % step; c + size <= o->extent; c += step) {
@@ -343,14 +357,7 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
     if (!hits && !cut)
         return spv_fail(t->err, in->pos, "%s: the index reaches no %d-byte element of %%%s", in->op->name, size,
                         tr_name(t, o->var));
-    /* an index out of bounds: the thread stops here for ever; past the
-       length gpubmc chose for a host-sized array, the host's array may go on,
-       so the thread counts up for ever instead: a loop that runs past every
-       bound, which makes a verdict that reaches it UNKNOWN */
-    em_place(t, trap, in);
-    if (t->ty[o->type].host_sized)
-        em_diverge(t, in);
-    em_goto(t, trap, in);
+    stop_invocation(t, o, in);      /* no element matched: out of bounds */
     em_place(t, end, in);
     return true;
 }
