@@ -160,6 +160,18 @@ static void note_no_execution(struct check_result *r)
     }
 }
 
+/* Says, after a FAIL's reason, that no execution terminates: none at all,
+ * or only ones that hang. */
+static void note_none_terminates(struct sat_check *s, struct check_result *r)
+{
+    if (no_execution(s, LIT_TRUE)) {
+        note_no_execution(r);
+    } else {
+        size_t used = strlen(r->reason);
+        snprintf(r->reason + used, sizeof r->reason - used, "; no execution terminates");
+    }
+}
+
 /* A PASS is vacuous when no execution the property counts ends with the
  * filter true (program_spec's ~exists and forall; cat_spec with a filter):
  * says so in the reason and r->vacuous, the strongest of "no consistent
@@ -240,8 +252,8 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
         r->has_reachable = r->verdict != V_UNKNOWN;
         if (r->verdict == V_PASS)
             note_vacuous(s, filter, term, r);
-        else if (!cut && no_execution(s, LIT_TRUE))
-            note_no_execution(r);
+        else if (!cut && solve_with(s, term) == 20)
+            note_none_terminates(s, r);
         if (s->o->explain && r->verdict != V_UNKNOWN)
             explain(s, query, l->quant != Q_FORALL ? GOAL_TRUE : GOAL_FALSE, r);
     }
