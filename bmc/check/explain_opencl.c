@@ -115,18 +115,11 @@ static void append(char *text, size_t len, size_t *used, const char *fmt, const 
 cJSON *explain_cl_synchronisation(const struct program *p, const struct evaluation *ev, const char *relation, int a,
                                   int b, char *text, size_t len, size_t *used)
 {
-    enum ev_kind ka = p->events[a].kind, kb = p->events[b].kind;
     bool global = strcmp(relation, "gsw") == 0;
     enum base_set own = global ? S_GLOBAL : S_LOCAL, other = global ? S_LOCAL : S_GLOBAL;
-    const char *kind = ka == EV_BARRIER && kb == EV_BARRIER ? "barrier"
-                       : ka == EV_FENCE && kb == EV_FENCE ? "fence pair" : "release/acquire pattern";
     char na[160], nb[160], nx[160], ny[160];
-    explain_event_name(p, a, na, sizeof na);
-    explain_event_name(p, b, nb, sizeof nb);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kind", kind);
-    cJSON_AddNumberToObject(o, "release", a);
-    cJSON_AddNumberToObject(o, "acquire", b);
+    cJSON *o = explain_step_object(p, a, b, na, nb, sizeof na);
+    const char *kind = cJSON_GetObjectItem(o, "kind")->valuestring;
     append(text, len, used, "; the %s %s", kind, na);
     append(text, len, used, " and %s (%s", nb, "");
     int h, w, rd;
@@ -176,12 +169,8 @@ cJSON *explain_cl_seq_cst(const struct program *p, const struct evaluation *ev, 
     bool fences = p->events[a].kind == EV_FENCE && p->events[b].kind == EV_FENCE;
     const char *kind = fences ? "fence pair" : "seq_cst pair", *scope = inclusive_scope(ev, a, b);
     char na[160], nb[160];
-    explain_event_name(p, a, na, sizeof na);
-    explain_event_name(p, b, nb, sizeof nb);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kind", kind);
-    cJSON_AddNumberToObject(o, "release", a);
-    cJSON_AddNumberToObject(o, "acquire", b);
+    cJSON *o = explain_step_object(p, a, b, na, nb, sizeof na);
+    cJSON_ReplaceItemInObject(o, "kind", cJSON_CreateString(kind));
     cJSON_AddStringToObject(o, "scope", scope);
     append(text, len, used, "; the %s %s", kind, na);
     append(text, len, used, " and %s (seq_cst, %s scope)", nb, scope);

@@ -117,20 +117,27 @@ static bool rf_through(const struct program *p, const struct evaluation *ev, int
     return false;
 }
 
-/* The synchronisation step (a, b) as a reader knows it; appends its text. */
-static cJSON *synchronisation(const struct program *p, const struct evaluation *ev, int a, int b, char *text,
-                              size_t len, size_t *used)
+cJSON *explain_step_object(const struct program *p, int a, int b, char *na, char *nb, size_t n)
 {
     enum ev_kind ka = p->events[a].kind, kb = p->events[b].kind;
     const char *kind = ka == EV_BARRIER && kb == EV_BARRIER ? "barrier"
                        : ka == EV_FENCE && kb == EV_FENCE ? "fence pair" : "release/acquire pattern";
-    char na[160], nb[160], nw[160], nr[160];
-    explain_event_name(p, a, na, sizeof na);
-    explain_event_name(p, b, nb, sizeof nb);
+    explain_event_name(p, a, na, n);
+    explain_event_name(p, b, nb, n);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kind", kind);
     cJSON_AddNumberToObject(o, "release", a);
     cJSON_AddNumberToObject(o, "acquire", b);
+    return o;
+}
+
+/* The synchronisation step (a, b) as a reader knows it; appends its text. */
+static cJSON *synchronisation(const struct program *p, const struct evaluation *ev, int a, int b, char *text,
+                              size_t len, size_t *used)
+{
+    char na[160], nb[160], nw[160], nr[160];
+    cJSON *o = explain_step_object(p, a, b, na, nb, sizeof na);
+    const char *kind = cJSON_GetObjectItem(o, "kind")->valuestring;
     if (*used < len)
         *used += (size_t)snprintf(text + *used, len - *used, "; the %s %s and %s", kind, na, nb);
     int w, r;

@@ -15,6 +15,11 @@
 /* "e5 P1 `ld.weak r0, x`" or "e0 init x": an event as explanations name it. */
 void explain_event_name(const struct program *p, int e, char *buf, size_t len);
 
+/* A synchronisation step's object {"kind", "release": a, "acquire": b},
+ * its kind named by the events' kinds (a barrier, a fence pair, else a
+ * release/acquire pattern) and their names into na and nb (n long). */
+cJSON *explain_step_object(const struct program *p, int a, int b, char *na, char *nb, size_t n);
+
 /* True when label names a relation explain_steps expands (one of the
  * model's derived orders: cause, hb, locord, observation, sync, sw, and
  * OpenCL's ghb, lhb and O-Sscoped's edges). */
