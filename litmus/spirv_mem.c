@@ -279,11 +279,15 @@ static bool access_scalar(struct trans *t, struct val p, int64_t rel, int size, 
     /* an index out of bounds: the thread stops here for ever; past the
        length gpubmc chose for a host-sized array, the host's array may go on,
        so the thread counts up for ever instead: a loop that runs past every
-       bound, which makes a verdict that reaches it UNKNOWN */
+       bound, which makes a verdict that reaches it UNKNOWN.  That loop never
+       ends, so no jump back to trap follows it: one would wrap it in a
+       second loop, and unrolling would copy the inner loop once per copy of
+       the outer (bound squared operations at every access, none reachable) */
     em_place(t, trap, in);
     if (t->ty[o->type].host_sized)
         em_diverge(t, in);
-    em_goto(t, trap, in);
+    else
+        em_goto(t, trap, in);
     em_place(t, end, in);
     return true;
 }
