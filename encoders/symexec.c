@@ -7,10 +7,19 @@
 #include "encoders/read_domain.h"
 #include "util/xalloc.h"
 
+/* Which events of the thread a register depends on: l[k] for thread event
+ * k.  A row is shared between the states that hold it (refs counts them)
+ * and never changed once made; a register that depends on nothing has no
+ * row (NULL), so that a state is cheap to copy and to make. */
+struct dep_row {
+    int refs;
+    lit l[];
+};
+
 /* Register values and, per register, which reads of the thread it depends on. */
 struct state {
     struct bv *regs;
-    lit *dep;                /* dep[r * nev + k]: reg r depends on thread event k */
+    struct dep_row **dep;    /* dep[r]: the row of reg r, NULL: none */
 };
 
 struct edge { lit guard; struct state st; };
@@ -35,6 +44,15 @@ struct tctx {
                                 as the iteration is entered */
     int *iter_at_head;       /* per micro-op index of a loop head: its sx_iteration */
     const struct read_domain *dom;   /* the bits each location's reads can see */
+    /* The state of micro-ops no control reaches (no incoming edge): made
+     * once per thread and put back after each such micro-op (the registers
+     * it wrote are listed in dirty).  Its guard is false, so nothing it
+     * does is executed and its dependencies, which are all constants there,
+     * decide nothing: it keeps none. */
+    struct state dead;
+    int *dirty, ndirty;
+    bool *is_dirty;
+    lit *scratch;            /* nev literals */
 };
 
 struct bv symexec_binop(struct cnf *c, enum binop op, struct bv x, struct bv y)
@@ -68,12 +86,44 @@ lit symexec_cmp(struct cnf *c, enum cmpop op, struct bv x, struct bv y)
     return LIT_FALSE;
 }
 
+/* A new row of dependencies on the thread's events (refs 1), l[q] = d[q];
+ * NULL when every one is false. */
+static struct dep_row *row_make(const struct tctx *x, const lit *d)
+{
+    int q = 0;
+    while (q < x->nev && d[q] == LIT_FALSE)
+        q++;
+    if (q == x->nev)
+        return NULL;
+    struct dep_row *row = xrealloc(NULL, sizeof *row + (size_t)x->nev * sizeof *row->l);
+    row->refs = 1;
+    memcpy(row->l, d, (size_t)x->nev * sizeof *d);
+    return row;
+}
+
+static void row_drop(struct dep_row *row)
+{
+    if (row && --row->refs == 0)
+        free(row);
+}
+
+static lit row_at(const struct dep_row *row, int q)
+{
+    return row ? row->l[q] : LIT_FALSE;
+}
+
+/* True for the state of micro-ops no control reaches (x->dead). */
+static bool is_dead(const struct tctx *x, const struct state *st)
+{
+    return st->regs == x->dead.regs;
+}
+
 /* A state whose arrays are allocated and not yet filled. */
 static struct state state_alloc(struct tctx *x)
 {
     struct state st;
     st.regs = xcalloc((size_t)x->nregs, sizeof *st.regs);
-    st.dep = xcalloc((size_t)x->nregs * x->nev, sizeof *st.dep);
+    st.dep = xcalloc((size_t)x->nregs, sizeof *st.dep);
     return st;
 }
 
@@ -81,10 +131,10 @@ static struct state state_new(struct tctx *x)
 {
     struct state st = state_alloc(x);
     struct bv zero = bv_const(0);
-    for (int r = 0; r < x->nregs; r++)
+    for (int r = 0; r < x->nregs; r++) {
         st.regs[r] = zero;
-    for (int i = 0; i < x->nregs * x->nev; i++)
-        st.dep[i] = LIT_FALSE;
+        st.dep[r] = NULL;
+    }
     return st;
 }
 
@@ -92,12 +142,27 @@ static struct state state_copy(struct tctx *x, const struct state *from)
 {
     struct state st = state_alloc(x);
     memcpy(st.regs, from->regs, (size_t)x->nregs * sizeof *st.regs);
-    memcpy(st.dep, from->dep, (size_t)x->nregs * x->nev * sizeof *st.dep);
+    for (int r = 0; r < x->nregs; r++) {
+        st.dep[r] = from->dep[r];
+        if (st.dep[r])
+            st.dep[r]->refs++;
+    }
     return st;
 }
 
-static void state_free(struct state *st)
+static void state_free(struct tctx *x, struct state *st)
 {
+    if (is_dead(x, st)) {   /* put the dead state back */
+        struct bv zero = bv_const(0);
+        for (int k = 0; k < x->ndirty; k++) {
+            st->regs[x->dirty[k]] = zero;
+            x->is_dirty[x->dirty[k]] = false;
+        }
+        x->ndirty = 0;
+        return;
+    }
+    for (int r = 0; r < x->nregs; r++)
+        row_drop(st->dep[r]);
     free(st->regs);
     free(st->dep);
 }
@@ -178,7 +243,7 @@ static lit merge_incoming(struct tctx *x, int i, struct state *st)
     struct edge *in = x->in[i];
     int k = x->nin[i];
     if (k == 0) {
-        *st = state_new(x);
+        *st = x->dead;
         return LIT_FALSE;
     }
     if (k == 1) {
@@ -203,15 +268,23 @@ static lit merge_incoming(struct tctx *x, int i, struct state *st)
             }
             st->regs[r].b[bit] = v;
         }
+        /* a register that depends on nothing on every way in depends on
+         * nothing here (every term below would be false) */
+        bool any = false;
+        for (int e = 0; e < k; e++)
+            any |= in[e].st.dep[r] != NULL;
+        if (!any)
+            continue;
+        lit *d = x->scratch;
         for (int q = 0; q < x->nev; q++) {
-            lit d = LIT_FALSE;
+            d[q] = LIT_FALSE;
             for (int e = 0; e < k; e++)
-                d = cnf_or(x->c, d, cnf_and(x->c, in[e].guard, in[e].st.dep[r * x->nev + q]));
-            st->dep[r * x->nev + q] = d;
+                d[q] = cnf_or(x->c, d[q], cnf_and(x->c, in[e].guard, row_at(in[e].st.dep[r], q)));
         }
+        st->dep[r] = row_make(x, d);
     }
     for (int e = 0; e < k; e++)
-        state_free(&in[e].st);
+        state_free(x, &in[e].st);
     x->nin[i] = 0;
     return guard;
 }
@@ -224,7 +297,8 @@ static struct bv operand(const struct state *st, const struct operand *o)
 /* dep of an operand on thread event q. */
 static lit operand_dep(struct tctx *x, const struct state *st, const struct operand *o, int q)
 {
-    return o->is_reg ? st->dep[o->reg * x->nev + q] : LIT_FALSE;
+    (void)x;
+    return o->is_reg ? row_at(st->dep[o->reg], q) : LIT_FALSE;
 }
 
 static void set_reg(struct tctx *x, struct state *st, int r, struct bv v, const lit *dep)
@@ -232,14 +306,23 @@ static void set_reg(struct tctx *x, struct state *st, int r, struct bv v, const 
     if (r < 0)
         return;
     st->regs[r] = v;
-    for (int q = 0; q < x->nev; q++)
-        st->dep[r * x->nev + q] = dep ? dep[q] : LIT_FALSE;
+    if (is_dead(x, st)) {
+        if (!x->is_dirty[r]) {
+            x->is_dirty[r] = true;
+            x->dirty[x->ndirty++] = r;
+        }
+        return;
+    }
+    row_drop(st->dep[r]);
+    st->dep[r] = dep ? row_make(x, dep) : NULL;
 }
 
 /* Records that event e depends on whatever the operands depend on. */
 static void data_deps(struct tctx *x, const struct state *st, int e, const struct operand *a,
                       const struct operand *b, int extra_read)
 {
+    if (is_dead(x, st))   /* e is not executed: no pair */
+        return;
     for (int q = 0; q < x->nev; q++) {
         lit d = cnf_or(x->c, operand_dep(x, st, a, q), b ? operand_dep(x, st, b, q) : LIT_FALSE);
         if (x->first + q == extra_read)
@@ -252,6 +335,8 @@ static void data_deps(struct tctx *x, const struct state *st, int e, const struc
 
 static void mark_ctrl(struct tctx *x, int e)
 {
+    if (x->s->exec[e] == LIT_FALSE)   /* every pair would be false */
+        return;
     for (int q = 0; q < x->nev; q++)
         if (x->ctrl[q] != LIT_FALSE)
             rel_add(&x->s->ctrl, x->first + q, e,
@@ -260,6 +345,8 @@ static void mark_ctrl(struct tctx *x, int e)
 
 static void note_branch(struct tctx *x, const struct state *st, const struct instr *in, lit guard)
 {
+    if (is_dead(x, st))   /* guard is false: ctrl stays */
+        return;
     for (int q = 0; q < x->nev; q++) {
         lit d = cnf_or(x->c, operand_dep(x, st, &in->a, q), operand_dep(x, st, &in->b, q));
         x->ctrl[q] = cnf_or(x->c, x->ctrl[q], cnf_and(x->c, d, guard));
@@ -282,9 +369,12 @@ static void exec_memory(struct tctx *x, struct state *st, const struct uop *u, l
         s->exec[e + k] = k == 1 ? writes : guard;
         mark_ctrl(x, e + k);
     }
-    lit *dep1 = xcalloc((size_t)x->nev, sizeof *dep1);
-    for (int q = 0; q < x->nev; q++)
-        dep1[q] = x->first + q == e ? LIT_TRUE : LIT_FALSE;
+    lit *dep1 = NULL;   /* a loaded value depends on its read alone */
+    if (!is_dead(x, st)) {
+        dep1 = x->scratch;
+        for (int q = 0; q < x->nev; q++)
+            dep1[q] = x->first + q == e ? LIT_TRUE : LIT_FALSE;
+    }
     if (in->kind == I_LOAD) {
         s->val[e] = read_domain_value(x->c, x->dom, x->p, x->p->events[e].loc);
         set_reg(x, st, in->dst, s->val[e], dep1);
@@ -304,20 +394,21 @@ static void exec_memory(struct tctx *x, struct state *st, const struct uop *u, l
                   in->op == OP_EXCH ? -1 : e);
         set_reg(x, st, in->dst, old, dep1);
     }
-    free(dep1);
 }
 
 static void exec_local(struct tctx *x, struct state *st, const struct instr *in)
 {
     struct bv a = in->kind == I_ANY ? x->s->any[in->a.value] : operand(st, &in->a);
     struct bv v = in->op == OP_EXCH ? a : symexec_binop(x->c, in->op, a, operand(st, &in->b));
-    lit *dep = xcalloc((size_t)x->nev, sizeof *dep);
-    for (int q = 0; q < x->nev; q++)
-        dep[q] = in->op == OP_EXCH ? operand_dep(x, st, &in->a, q)
-                                   : cnf_or(x->c, operand_dep(x, st, &in->a, q),
-                                            operand_dep(x, st, &in->b, q));
+    lit *dep = NULL;
+    if (!is_dead(x, st)) {
+        dep = x->scratch;
+        for (int q = 0; q < x->nev; q++)
+            dep[q] = in->op == OP_EXCH ? operand_dep(x, st, &in->a, q)
+                                       : cnf_or(x->c, operand_dep(x, st, &in->a, q),
+                                                operand_dep(x, st, &in->b, q));
+    }
     set_reg(x, st, in->dst, v, dep);
-    free(dep);
 }
 
 /* Side effect of the iteration that started at head: a write executed, a
@@ -509,25 +600,34 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     x.iter_at_head = xcalloc((size_t)n + 1, sizeof *x.iter_at_head);
     for (int i = 0; i <= n; i++)
         x.iter_at_head[i] = -1;
+    x.dead = state_new(&x);
+    x.dirty = xcalloc((size_t)x.nregs + 1, sizeof *x.dirty);
+    x.is_dirty = xcalloc((size_t)x.nregs + 1, sizeof *x.is_dirty);
+    x.scratch = xcalloc((size_t)x.nev + 1, sizeof *x.scratch);
     struct state st = state_new(&x);
     for (int r = 0; r < x.nregs; r++)
         st.regs[r] = bv_const(pt->src->reg_has_init[r] ? pt->src->reg_init[r] : 0);
     s->started[t] = maybe_halt(&x, LIT_TRUE, 0);
     add_edge(&x, -1, 0, s->started[t], &st);
-    state_free(&st);
+    state_free(&x, &st);
     for (int i = 0; i < n; i++) {
         struct state cur;
         lit guard = merge_incoming(&x, i, &cur);
         if (pt->code[i].nevents > 0)
             guard = maybe_halt(&x, guard, i);
         step(&x, i, guard, &cur);
-        state_free(&cur);
+        state_free(&x, &cur);
     }
     struct state end;
     s->terminated[t] = maybe_halt(&x, merge_incoming(&x, n, &end), n);
     s->final_regs[t] = xcalloc((size_t)x.nregs, sizeof **s->final_regs);
     memcpy(s->final_regs[t], end.regs, (size_t)x.nregs * sizeof *end.regs);
-    state_free(&end);
+    state_free(&x, &end);
+    free(x.dead.regs);
+    free(x.dead.dep);
+    free(x.dirty);
+    free(x.is_dirty);
+    free(x.scratch);
     for (int i = 0; i <= n; i++) {
         free(x.in[i]);
         free(x.snapshot[i]);

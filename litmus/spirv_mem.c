@@ -287,14 +287,18 @@ static bool emit_run(struct trans *t, const struct obj *o, int first, int n, int
 /* An index out of bounds of o: the thread stops here for ever; past the
  * length gpubmc chose for a host-sized array, the host's array may go on,
  * so the thread counts up for ever instead: a loop that runs past every
- * bound, which makes a verdict that reaches it UNKNOWN. */
+ * bound, which makes a verdict that reaches it UNKNOWN.  That loop never
+ * ends, so no jump back follows it: one would wrap it in a second loop,
+ * and unrolling would copy the inner loop once per copy of the outer
+ * (bound squared operations at every access, none reachable). */
 static void stop_invocation(struct trans *t, const struct obj *o, const struct spv_inst *in)
 {
     int here = em_label(t);
     em_place(t, here, in);
     if (t->ty[o->type].host_sized)
         em_diverge(t, in);
-    em_goto(t, here, in);
+    else
+        em_goto(t, here, in);
 }
 
 /* One scalar access through pointer p at extra offset rel; dst the register of a load. */

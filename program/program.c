@@ -1,6 +1,7 @@
 /* Loop unrolling and the static event table. */
 #include "program/program.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,42 +36,45 @@ static void instr_reads(const struct instr *in, int out[4])
     }
 }
 
-/* Live registers before each micro-op (bit matrix live[i * nregs + r]),
- * by backward fixpoint over the code as it stands (loops still cyclic). */
-static bool *liveness(const struct uop *code, int n, int nregs)
+/* Live registers before each micro-op, a bit set of words words per
+ * micro-op (register r of micro-op i: bit r % 64 of live[i * words + r /
+ * 64]), by backward fixpoint over the code as it stands (loops still
+ * cyclic). */
+static uint64_t *liveness(const struct uop *code, int n, int words)
 {
-    bool *live = xcalloc((size_t)(n + 1) * (nregs ? nregs : 1), sizeof *live);
+    uint64_t *live = xcalloc((size_t)(n + 1) * words, sizeof *live);
+    uint64_t *out = xcalloc((size_t)words, sizeof *out);
     bool changed = true;
     while (changed) {
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct uop *u = &code[i];
-            bool *out = xcalloc((size_t)(nregs ? nregs : 1), sizeof *out);
+            memset(out, 0, (size_t)words * sizeof *out);
             /* a backjump that is not taken leaves the loop at its exit */
             bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
             int fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
             if (fall_to >= 0 && fall_to < n)
-                for (int r = 0; r < nregs; r++)
-                    out[r] |= live[fall_to * nregs + r];
+                for (int w = 0; w < words; w++)
+                    out[w] |= live[(size_t)fall_to * words + w];
             int t = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
             if (t >= 0 && t < n)
-                for (int r = 0; r < nregs; r++)
-                    out[r] |= live[t * nregs + r];
+                for (int w = 0; w < words; w++)
+                    out[w] |= live[(size_t)t * words + w];
             if (u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
-                out[u->in->dst] = false;
+                out[u->in->dst / 64] &= ~((uint64_t)1 << (u->in->dst % 64));
             int rd[4];
             instr_reads(u->in, rd);
             for (int k = 0; k < 4; k++)
                 if (rd[k] >= 0)
-                    out[rd[k]] = true;
-            for (int r = 0; r < nregs; r++)
-                if (out[r] != live[i * nregs + r]) {
-                    live[i * nregs + r] = out[r];
-                    changed = true;
-                }
-            free(out);
+                    out[rd[k] / 64] |= (uint64_t)1 << (rd[k] % 64);
+            uint64_t *here = &live[(size_t)i * words];
+            if (memcmp(out, here, (size_t)words * sizeof *out) != 0) {
+                memcpy(here, out, (size_t)words * sizeof *out);
+                changed = true;
+            }
         }
     }
+    free(out);
     return live;
 }
 
@@ -152,7 +156,8 @@ static void add_entry(int *entries, int *n, int at)
 static struct loop_info describe_loop(const struct uop *code, int n, int t, int j, int nregs)
 {
     struct loop_info li = { 0, NULL, true, 0 };
-    bool *live = liveness(code, n, nregs);
+    int words = nregs / 64 + 1;
+    uint64_t *live = liveness(code, n, words);
     bool *written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *written);
     int *entries = xcalloc((size_t)(j - t + 1), sizeof *entries);
     add_entry(entries, &li.nentries, t);
@@ -171,7 +176,7 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
     for (int r = 0; r < nregs; r++) {
         bool live_in = false;
         for (int k = 0; k < li.nentries; k++)
-            live_in |= live[entries[k] * nregs + r];
+            live_in |= live[(size_t)entries[k] * words + r / 64] >> (r % 64) & 1;
         if (written[r] && live_in)
             li.live_written[li.nlive++] = r;
     }
