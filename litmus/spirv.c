@@ -356,7 +356,7 @@ static struct litmus *translate_once(const struct spv_module *m, const int *grid
     }
     if (ok)
         observe_memory(&t);
-    *again = t.new_cut;
+    *again = t.new_cut || t.new_null_or_one;
     if (t.new_cut) {    /* an error may come from the loads made up meanwhile */
         memset(err, 0, sizeof *err);
         err->pos = t.cut_pos;

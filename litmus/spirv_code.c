@@ -726,7 +726,8 @@ static bool body_inst(struct trans *t, struct frame *fr, int *block, const struc
                 return false;
             if (a.k == V_PTR || a.k == V_COMP) {
                 if (fr->has_ret && (fr->ret.k != a.k || fr->ret.obj != a.obj || fr->ret.off != a.off
-                                    || fr->ret.reg != a.reg || a.k == V_COMP))
+                                    || fr->ret.reg != a.reg || fr->ret.maybe_null || a.maybe_null
+                                    || a.k == V_COMP))
                     return spv_fail(t->err, in->pos, "OpReturnValue: returning different pointers or composites "
                                     "is not supported");
                 fr->ret = a;

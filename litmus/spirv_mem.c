@@ -111,6 +111,9 @@ static bool get_ptr(struct trans *t, struct frame *fr, const struct spv_arg *a, 
         return spv_fail(t->err, a->pos, "%%%s is not a pointer", tr_name(t, a->id));
     if (p->obj < 0)
         return spv_fail(t->err, a->pos, "%%%s is a null pointer", tr_name(t, a->id));
+    if (p->maybe_null)
+        return spv_fail(t->err, a->pos, "%%%s may be a null pointer (a variable holds it or null): only "
+                        "OpConvertPtrToU and casts take it", tr_name(t, a->id));
     return true;
 }
 

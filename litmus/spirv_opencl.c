@@ -296,14 +296,52 @@ static bool same_pointer(const struct val *a, const struct val *b)
     return a->obj == b->obj && a->off == b->off && a->reg == b->reg && (a->reg < 0 || a->scale == b->scale);
 }
 
+/* A pointer element that holds null or one pointer: the element's
+ * register says which (1: the pointer, 0: null, its initial value); a
+ * load gives the pointer, maybe_null with that register. */
+static bool null_or_one_slot(struct trans *t, struct leaf *l, bool load, struct val *v, const char *var,
+                             const struct spv_inst *in)
+{
+    if (load) {
+        if (!l->ptr) {
+            *v = (struct val){ .k = V_PTR, .obj = -1, .reg = -1 };   /* null so far */
+            return true;
+        }
+        *v = *l->ptr;
+        v->maybe_null = true;
+        v->nz = l->reg;
+        return true;
+    }
+    em_move(t, l->reg, v_const(v->obj >= 0, -1), in);
+    if (v->obj < 0)
+        return true;
+    if (l->ptr && !same_pointer(l->ptr, v))
+        return spv_fail(t->err, in->pos, "%s stores a second, different pointer in %%%s: a variable that holds "
+                        "null or one pointer is supported, not more", in->op->name, var);
+    l->ptr = tr_alloc(t, sizeof *l->ptr);
+    *l->ptr = *v;
+    return true;
+}
+
 /* A pointer kept in a private object: known at translation time, as long
- * as every store on the way stores the same one. */
+ * as every store on the way stores the same one, or null and one pointer
+ * (at a constant offset), which the module's next translation keeps in
+ * the element's register (null_or_one_slot). */
 bool tr_pointer_slot(struct trans *t, int o, int64_t off, bool load, struct val *v, const struct spv_inst *in)
 {
     struct leaf *l = (struct leaf *)tr_leaf_at(t, o, off, t->ptr_bytes);
     const char *var = tr_name(t, t->obj[o].var);
     if (!l)
         return spv_fail(t->err, in->pos, "%s: no pointer at byte %lld of %%%s", in->op->name, (long long)off, var);
+    if (!load && v->k != V_PTR)
+        return spv_fail(t->err, in->pos, "%s: only pointers can be stored in a pointer element of %%%s",
+                        in->op->name, var);
+    if (!load && v->maybe_null)
+        return spv_fail(t->err, in->pos, "%s stores a pointer that may be null in %%%s: not supported",
+                        in->op->name, var);
+    struct cut_set *learnt = &t->cuts[t->obj[o].var];
+    if (learnt->null_or_one)
+        return null_or_one_slot(t, l, load, v, var, in);
     if (load) {
         if (!l->ptr)
             return spv_fail(t->err, in->pos, "%s reads a pointer from %%%s before one is stored there",
@@ -311,12 +349,15 @@ bool tr_pointer_slot(struct trans *t, int o, int64_t off, bool load, struct val 
         *v = *l->ptr;       /* its type is set by the caller */
         return true;
     }
-    if (v->k != V_PTR)
-        return spv_fail(t->err, in->pos, "%s: only pointers can be stored in a pointer element of %%%s",
-                        in->op->name, var);
-    if (l->ptr && !same_pointer(l->ptr, v))
+    if (l->ptr && !same_pointer(l->ptr, v)) {
+        const struct val *kept = l->ptr->obj >= 0 ? l->ptr : v;
+        if ((l->ptr->obj < 0) != (v->obj < 0) && kept->reg < 0) {
+            learnt->null_or_one = t->new_null_or_one = true;   /* translated again */
+            return true;
+        }
         return spv_fail(t->err, in->pos, "%s stores a second, different pointer in %%%s: pointers that change "
-                        "are not supported", in->op->name, var);
+                        "are not supported (but null and one pointer)", in->op->name, var);
+    }
     l->ptr = tr_alloc(t, sizeof *l->ptr);
     *l->ptr = *v;
     return true;
@@ -343,7 +384,11 @@ bool tr_cl_inst(struct trans *t, struct frame *fr, const struct spv_inst *in, st
     if (p.obj >= 0 && t->obj[p.obj].var >= INT32_MAX / ADDRESS_SPAN - 1)
         return spv_fail(t->err, in->pos, "OpConvertPtrToU: too many ids to give every variable an address");
     struct val a = v_const(p.obj < 0 ? 0 : ((int64_t)t->obj[p.obj].var + 1) * ADDRESS_SPAN + p.off, in->rtype);
-    if (p.reg >= 0) {
+    if (p.maybe_null) {     /* at a constant offset (tr_pointer_slot): the address, or 0 */
+        int r = em_reg(t);
+        em_local(t, r, OP_MUL, v_reg(p.nz, -1), a, in);
+        a = v_reg(r, in->rtype);
+    } else if (p.reg >= 0) {
         int r = em_reg(t);
         em_local(t, r, OP_MUL, v_reg(p.reg, -1), v_const(p.scale, -1), in);
         em_local(t, r, OP_ADD, v_reg(r, -1), a, in);

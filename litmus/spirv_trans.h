@@ -59,6 +59,7 @@ struct obj {
 struct cut_set {
     int64_t *at;            /* sorted, distinct */
     int n, cap;
+    bool null_or_one;       /* its pointer elements hold null or one pointer (spirv_opencl.c) */
 };
 
 struct cnd;
@@ -83,6 +84,8 @@ struct val {
     struct cnd *cond;       /* V_COND */
     int obj;                /* V_PTR */
     int64_t off;            /* V_PTR: byte offset */
+    bool maybe_null;        /* V_PTR: held by a Function variable that holds it or null */
+    int nz;                 /* V_PTR, maybe_null: the register that is 1 for the pointer, 0 for null */
     int n;                  /* V_COMP */
     struct val *el;
 };
@@ -150,6 +153,7 @@ struct trans {
     int cap_any_keys;
     struct cut_set *cuts;   /* per id: where mixed-size accesses cut its object (kept across translations) */
     bool new_cut;           /* this translation added a cut: the module is translated again */
+    bool new_null_or_one;   /* or found a variable that holds null or one pointer */
     struct srcpos cut_pos;  /* the access that added the last one */
 };
 
