@@ -53,9 +53,11 @@ struct obj {
     int64_t extent;         /* bytes laid out (leaves sorted by offset within) */
 };
 
-/* Byte offsets of one variable's (or kernel argument's) object where an
- * access of another size begins or ends: its leaves are cut there, and the
- * padding these offsets touch gets leaves of its own (spirv_mixed.c). */
+/* What one translation learnt about a variable (or kernel argument), for
+ * the next one: the byte offsets of its object where an access of another
+ * size begins or ends (its leaves are cut there, and the padding these
+ * offsets touch gets leaves of its own: spirv_mixed.c), and whether its
+ * pointer elements hold null or one pointer (spirv_opencl.c). */
 struct cut_set {
     int64_t *at;            /* sorted, distinct */
     int n, cap;
@@ -151,7 +153,7 @@ struct trans {
     int ptr_bytes;          /* the size of a pointer in memory */
     struct any_key *any_keys;   /* per arbitrary value of lit (I_ANY): what it is */
     int cap_any_keys;
-    struct cut_set *cuts;   /* per id: where mixed-size accesses cut its object (kept across translations) */
+    struct cut_set *cuts;   /* per id: what translations learnt about it (kept across translations) */
     bool new_cut;           /* this translation added a cut: the module is translated again */
     bool new_null_or_one;   /* or found a variable that holds null or one pointer */
     struct srcpos cut_pos;  /* the access that added the last one */

@@ -769,11 +769,17 @@ def checks_of(t, other, only=None):
     return out
 
 
-def run(a):
-    t0 = time.monotonic()
-    out = pathlib.Path(a.out)
+def run_folder(path):
+    """The run's output folder, with its files/ and cases/ made."""
+    out = pathlib.Path(path)
     (out / "files").mkdir(parents=True, exist_ok=True)
     (out / "cases").mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def run(a):
+    t0 = time.monotonic()
+    out = run_folder(a.out)
     meta = {}
     groups = collections.defaultdict(list)     # (model, prop, progress, bound) -> files
     only = {tuple(c.split(":", 1)) for c in a.checks.split(",")} if a.checks else None

@@ -44,9 +44,7 @@ def write_programs(seed, indices, folder):
 
 def run(a):
     t0 = time.monotonic()
-    out = pathlib.Path(a.out)
-    (out / "files").mkdir(parents=True, exist_ok=True)
-    (out / "cases").mkdir(parents=True, exist_ok=True)
+    out = D.run_folder(a.out)
     meta = write_programs(a.seed, range(a.index, a.index + a.n), out / "files")
     groups = collections.defaultdict(list)          # (property, bound) -> files
     for f, (_i, bound, _q) in meta.items():
