@@ -63,6 +63,11 @@ struct model_desc {
      * conditions of bmc/check/cut_flags.h (docs/semantics.md, "Flags in
      * executions cut at the bound" argues it for this model) */
     bool flags_survive_cut;
+    /* a cheaper model whose consistent executions include this one's (same
+     * axiom table and program-order facts): no execution consistent under
+     * it satisfies a query (this model's flags included) => none consistent
+     * under this one does (bmc/check/sat_check.h, weak_first); NULL: none */
+    const struct model_desc *weakening;
 };
 
 /* The model called name, or NULL. */
@@ -112,6 +117,7 @@ void model_ptx60_build(struct cat *m);
 void model_ptx75_build(struct cat *m);
 void model_vulkan_build(struct cat *m);
 void model_vulkan_nochains_build(struct cat *m);
+void model_vulkan_weak_build(struct cat *m);
 void model_opencl_build(struct cat *m);
 extern const struct axiom_decl model_ptx60_axioms[], model_ptx75_axioms[], model_vulkan_axioms[],
     model_opencl_axioms[];

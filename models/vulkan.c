@@ -1,6 +1,8 @@
 /* The Vulkan memory model, definition by definition as in vulkan.cat; with
  * availability/visibility chains (vulkan) or without (vulkan-nochains:
- * the two files differ only in `chains`). */
+ * the two files differ only in `chains`), and the weakening of both
+ * (locord without its availability/visibility terms) that a check may
+ * encode first (models/model.h, weakening). */
 #include "models/cat.h"
 
 const struct axiom_decl model_vulkan_axioms[] = {
@@ -179,7 +181,8 @@ static rel through_domain(struct cat *m, const struct vk *v, rel av, rel order, 
     return cat_and(m, REL(R_VLOC), path);
 }
 
-/* let locord = loc & (...): the location order of memory accesses */
+/* let locord = loc & (...): the location order of memory accesses; with
+ * ch NULL only its first three terms, which neither flavour's chains change */
 static rel location_order(struct cat *m, const struct vk *v, const struct chains *ch)
 {
     set r_np = cat_sminus(m, SET(S_R), v->priv), rw_np = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), v->priv);
@@ -187,6 +190,8 @@ static rel location_order(struct cat *m, const struct vk *v, const struct chains
     r = cat_or(m, r, cat_filter(m, r_np, v->hb, rw_np));                     /* | ([R \ PRIV]; hb; [(R | W) \ PRIV]) */
     r = cat_or(m, r, cat_filter(m, SET(S_R), cat_plus(m, REL(R_SSW)), cat_sor(m, SET(S_R), SET(S_W))));
                                                                              /* | ([R]; ssw+; [R | W]) */
+    if (!ch)
+        return cat_and(m, REL(R_LOC), r);
     rel hb_sg = cat_and(m, v->hb, REL(R_SSG)), hb_wg = cat_and(m, v->hb, REL(R_SWG));
     rel hb_qf = cat_and(m, v->hb, REL(R_SQF));
     r = cat_or(m, r, through_domain(m, v, ch->avsg, hb_sg, ch->vissg, false));   /* WaW via subgroup */
@@ -225,7 +230,9 @@ static rel data_race(struct cat *m, const struct vk *v, rel locord)
     return cat_and(m, REL(R_LOC), cat_minus(m, pairs, cat_or(m, locord, cat_inv(m, locord))));
 }
 
-static void vulkan_build(struct cat *m, bool chains)
+enum vk_flavour { VK_CHAINS, VK_NOCHAINS, VK_WEAK };
+
+static void vulkan_build(struct cat *m, enum vk_flavour f)
 {
     struct vk v;
     tags(m, &v);
@@ -242,10 +249,11 @@ static void vulkan_build(struct cat *m, bool chains)
     set e = cat_sor(m, cat_sor(m, cat_sor(m, SET(S_M), SET(S_F)), SET(S_CBAR)),
                     cat_sor(m, SET(S_AVDEVICE), SET(S_VISDEVICE)));
     e = cat_sminus(m, e, SET(S_INIT));
-    v.chains = chains ? cat_prod(m, e, e) : cat_id(m, e);
+    v.chains = f == VK_CHAINS ? cat_prod(m, e, e) : cat_id(m, e);
     struct chains ch;
-    build_chains(m, &v, &ch);
-    rel locord = location_order(m, &v, &ch);
+    if (f != VK_WEAK)
+        build_chains(m, &v, &ch);
+    rel locord = location_order(m, &v, f == VK_WEAK ? NULL : &ch);
     rel fr = from_read(m, &v, locord);
     rel fre = cat_and(m, fr, REL(R_EXT));                               /* let fre = fr & ext */
 
@@ -270,12 +278,20 @@ static void vulkan_build(struct cat *m, bool chains)
 
 void model_vulkan_build(struct cat *m)
 {
-    vulkan_build(m, true);
+    vulkan_build(m, VK_CHAINS);
 }
 
 void model_vulkan_nochains_build(struct cat *m)
 {
-    vulkan_build(m, false);
+    vulkan_build(m, VK_NOCHAINS);
+}
+
+/* Its locord is contained in either flavour's, and every axiom but the
+ * flags is monotone in locord (fr and fre grow with it, and it occurs
+ * only positively), so its consistent executions include theirs. */
+void model_vulkan_weak_build(struct cat *m)
+{
+    vulkan_build(m, VK_WEAK);
 }
 
 /* Program order per location in vulkan.cat.  For accesses a before b of

@@ -457,6 +457,15 @@ void program_free(struct program *p)
     free(p);
 }
 
+bool program_has_bound_cut(const struct program *p)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ncode; i++)
+            if (p->threads[t].code[i].target == TARGET_BOUND)
+                return true;
+    return false;
+}
+
 int program_root_location(const struct litmus *l, int loc)
 {
     for (int guard = 0; loc >= 0 && l->locs[loc].alias_of >= 0 && guard < l->nlocs; guard++)

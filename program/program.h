@@ -94,6 +94,10 @@ struct program *program_build(const struct litmus *l, int bound, char *msg, int 
 /* Frees a program. */
 void program_free(struct program *p);
 
+/* True when some thread has a jump past its last unrolled iteration: an
+ * execution may be cut at the bound. */
+bool program_has_bound_cut(const struct program *p);
+
 /* The physical location of loc: the end of its alias chain. */
 int program_root_location(const struct litmus *l, int loc);
 /* The generic (virtual) address of loc: itself, unless loc is a

@@ -290,6 +290,10 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
     struct sat_check alt;
     struct query q;
     int res;
+    /* with loops, the proofs that no flag is raised and that no execution
+     * is cut are the costly ones, and the weakening's axioms answer them
+     * sooner (docs/benchmarks.md); without, it costs more than it saves */
+    first->weak_first = program_has_bound_cut(first->p);
     struct sat_check *s = race_solve(first, &alt, !first->o->no_symmetry, cat_spec_query, &q, &res);
     lit raised = q.body;
     char why[96];

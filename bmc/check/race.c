@@ -32,7 +32,8 @@ struct sat_check *race_solve(struct sat_check *s, struct sat_check *alt, bool sy
     if ((*res = solve_limited(s, q->query, FIRST_BUDGET)) != 0)
         return s;
     struct query alt_q;
-    *alt = (struct sat_check){ .p = s->p, .md = s->md, .o = s->o, .sx_mode = s->sx_mode };
+    *alt = (struct sat_check){ .p = s->p, .md = s->md, .o = s->o, .sx_mode = s->sx_mode,
+                           .weak_first = s->weak_first };
     open_session(alt, KEY_LAST_WRITE, build, &alt_q);
     for (int budget = FIRST_BUDGET;; budget = budget > INT_MAX / 2 ? -1 : 2 * budget) {
         if ((*res = solve_limited(alt, alt_q.query, budget)) != 0) {

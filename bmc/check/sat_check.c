@@ -8,6 +8,22 @@
 #include "bmc/check/refine.h"
 #include "bmc/check/symmetry.h"
 
+/* Adds an activation literal and its guard for every enabled non-flag
+ * axiom of m. */
+static void guard_axioms(struct sat_check *s, struct model_out *m)
+{
+    for (int i = 0; i < m->naxioms; i++) {
+        const struct axiom *ax = &m->axioms[i];
+        if (ax->kind == AX_FLAG || axiom_disabled(ax->name, s->o->disabled, s->o->ndisabled))
+            continue;
+        lit act = cnf_var(s->c);
+        model_guard(s->c, m, i, act);
+        s->act_names[s->nacts] = ax->name;
+        s->act_axioms[s->nacts] = ax;
+        s->acts[s->nacts++] = act;
+    }
+}
+
 void sat_setup(struct sat_check *s)
 {
     s->c = cnf_new(true);
@@ -16,15 +32,12 @@ void sat_setup(struct sat_check *s)
     struct skeleton k = model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
     exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
     model_build(s->md, s->c, &s->x.base, &s->m);
-    for (int i = 0; i < s->m.naxioms; i++) {
-        const struct axiom *ax = &s->m.axioms[i];
-        if (ax->kind == AX_FLAG || axiom_disabled(ax->name, s->o->disabled, s->o->ndisabled))
-            continue;
-        lit act = cnf_var(s->c);
-        model_guard(s->c, &s->m, i, act);
-        s->act_names[s->nacts] = ax->name;
-        s->act_axioms[s->nacts] = ax;
-        s->acts[s->nacts++] = act;
+    s->weak_only = s->weak_first && s->md->weakening;
+    if (s->weak_only) {
+        model_build(s->md->weakening, s->c, &s->x.base, &s->wm);
+        guard_axioms(s, &s->wm);
+    } else {
+        guard_axioms(s, &s->m);
     }
 }
 
@@ -42,6 +55,8 @@ void sat_discard(struct sat_check *s)
 {
     eval_memo_free(&s->memo);
     model_out_free(&s->m);
+    if (s->wm.arena)
+        model_out_free(&s->wm);
     exec_free(s->p, &s->x);
     cnf_free(s->c);
 }
@@ -63,20 +78,37 @@ int solve_with(struct sat_check *s, lit extra)
     return solve_without(s, extra, NULL);
 }
 
+static void extract_choice(struct sat_check *s, struct choice *ch);
+
+/* The solver's model is a valid execution, consistent under the model. */
+static bool consistent_under_model(struct sat_check *s)
+{
+    struct choice ch;
+    extract_choice(s, &ch);
+    const struct evaluation *ev = eval_memo_evaluate(&s->memo, s->o->disabled, s->o->ndisabled, &ch);
+    choice_free(&ch);
+    return ev->x.valid && ev->consistent;
+}
+
 /* solve_without with at most conflicts conflicts per call of the solver
  * (negative: no limit). */
 static int solve_within(struct sat_check *s, lit extra, const bool *off, int conflicts)
 {
-    lit as[MODEL_MAX_AXIOMS + 4];
-    int k = 0;
-    for (int i = 0; i < s->nacts; i++)
-        if (!(off && off[i]))
-            as[k++] = s->acts[i];
-    as[k++] = extra;
-    int res;
-    while ((res = cnf_solve_limited(s->c, as, k, conflicts)) == 10 && refine(s, off))
-        ;
-    return res;
+    for (;;) {
+        lit as[2 * MODEL_MAX_AXIOMS + 4];
+        int k = 0;
+        for (int i = 0; i < s->nacts; i++)
+            if (!(off && off[i]))
+                as[k++] = s->acts[i];
+        as[k++] = extra;
+        int res;
+        while ((res = cnf_solve_limited(s->c, as, k, conflicts)) == 10 && refine(s, off))
+            ;
+        if (res != 10 || !s->weak_only || consistent_under_model(s))
+            return res;
+        s->weak_only = false;   /* a solution of the weakening only: the model's axioms join */
+        guard_axioms(s, &s->m);
+    }
 }
 
 int solve_without(struct sat_check *s, lit extra, const bool *off)

@@ -18,10 +18,14 @@ struct sat_check {
     struct cnf *c;
     struct exec_enc x;
     struct model_out m;
+    bool weak_first;         /* encode the axioms of md's weakening, and md's
+                                own only once a solution needs them */
+    bool weak_only;          /* md's own axioms are not encoded (yet) */
+    struct model_out wm;     /* the weakening's build, when weak_first */
     int nacts;
-    lit acts[MODEL_MAX_AXIOMS + 4];
-    const char *act_names[MODEL_MAX_AXIOMS];
-    const struct axiom *act_axioms[MODEL_MAX_AXIOMS];
+    lit acts[2 * MODEL_MAX_AXIOMS + 4];
+    const char *act_names[2 * MODEL_MAX_AXIOMS];
+    const struct axiom *act_axioms[2 * MODEL_MAX_AXIOMS];
     int key;                 /* its enum symmetry_key, -1 without symmetry breaking */
     struct eval_memo memo;   /* the re-checks' evaluations: a witness found again
                                 (under another progress model) is evaluated once */
@@ -35,7 +39,12 @@ struct sat_check {
 enum goal { GOAL_TRUE, GOAL_FALSE, GOAL_FLAG, GOAL_FLAG_CUT, GOAL_STUCK, GOAL_ANY };
 
 /* Creates the solver and encodes the execution skeleton and the model, with
- * one activation literal per enabled (non-flag) axiom. */
+ * one activation literal per enabled (non-flag) axiom.  With weak_first and
+ * a model that has a weakening, the axioms encoded are the weakening's
+ * (same names): every solution is then evaluated under the model, and the
+ * first that is not consistent under it has the model's own axioms added
+ * (solve_with), so every answer is the model's.  An UNSAT answer needs no
+ * more: the weakening's consistent executions include the model's. */
 void sat_setup(struct sat_check *s);
 
 /* Frees the check, recording the size of its CNF in r. */
