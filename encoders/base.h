@@ -68,6 +68,11 @@ enum po_fact {
     PO_NO_FUTURE_READ,       /* read a never reads from write b */
     PO_CO_NOT_BACK,          /* writes a and b: never co(b, a) */
     PO_CO_ALONG,             /* writes a and b: co(a, b) when both execute */
+    PO_RF_COHERENT,          /* a write and a read, either order: the read never
+                                reads from a write w that the model's coherence
+                                (skeleton co_seen) puts against their order:
+                                write a, read b: not rf(w, b) with co(w, a);
+                                read a, write b: not rf(w, a) with co(b, w) */
     PO_NFACTS
 };
 #define PO_BIT(f) (1u << (f))
@@ -78,6 +83,9 @@ struct skeleton {
     /* the facts (PO_BIT mask) for a before b in one thread, same physical
      * location */
     unsigned (*po_facts)(const struct program *p, int a, int b);
+    /* writes w and x of one location: the model's axioms see co between
+     * them (PO_RF_COHERENT); NULL: never */
+    bool (*co_seen)(const struct program *p, int w, int x);
     unsigned on;             /* the facts whose axioms are switched on */
 };
 

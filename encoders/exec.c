@@ -176,6 +176,47 @@ static void encode_co(struct cnf *c, const struct program *p, const struct skele
     x->base.rels[R_CO] = finish_order(c, x, &co);
 }
 
+/* For a write and a read a before b in one thread with PO_RF_COHERENT:
+ * "no rf(w, the read) with co against their order" for every write w of
+ * the location that co_seen relates to the pair's write. */
+static void forbid_incoherent_reads(struct cnf *c, const struct program *p, const struct skeleton *sk,
+                                    struct exec_enc *x, const struct location_writes *lw, int a, int b)
+{
+    const struct rel *rf = x->base.rels[R_RF], *co = x->base.rels[R_CO];
+    bool write_first = p->events[a].kind == EV_WRITE;
+    int wr = write_first ? a : b, rd = write_first ? b : a;
+    int root = program_root_location(p->lit, p->events[a].loc);
+    for (int q = lw->at[root]; q < lw->at[root + 1]; q++) {
+        int w = lw->writes[q];
+        if (w == wr || !(write_first ? sk->co_seen(p, w, wr) : sk->co_seen(p, wr, w)))
+            continue;
+        lit read = rel_get(rf, w, rd), against = write_first ? rel_get(co, w, wr) : rel_get(co, wr, w);
+        if (read != LIT_FALSE && against != LIT_FALSE)
+            cnf_clause2(c, -read, -against);
+    }
+}
+
+/* PO_RF_COHERENT for every pair of a write and a read of one thread. */
+static void encode_read_coherence(struct cnf *c, const struct program *p, const struct skeleton *sk,
+                                  struct exec_enc *x)
+{
+    if (!sk->co_seen || !(sk->on & PO_BIT(PO_RF_COHERENT)))
+        return;
+    struct location_writes lw = writes_by_location(p);
+    for (int t = 0; t < p->nthreads; t++) {
+        int first = p->threads[t].first_event, end = first + p->threads[t].nevents;
+        for (int a = first; a < end; a++)
+            for (int b = a + 1; b < end; b++) {
+                enum ev_kind ka = p->events[a].kind, kb = p->events[b].kind;
+                bool one_each = (ka == EV_WRITE && kb == EV_READ) || (ka == EV_READ && kb == EV_WRITE);
+                if (one_each && base_po_fact(sk, p, a, b, PO_RF_COHERENT))
+                    forbid_incoherent_reads(c, p, sk, x, &lw, a, b);
+            }
+    }
+    free(lw.at);
+    free(lw.writes);
+}
+
 static void encode_sync_fence(struct cnf *c, const struct program *p, struct exec_enc *x)
 {
     int n = p->nevents, k = 0;
@@ -506,6 +547,7 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
     encode_barriers(c, p, x);
     encode_rf(c, p, k, x);
     encode_co(c, p, k, x);
+    encode_read_coherence(c, p, k, x);
     encode_sync_fence(c, p, x);
     x->base.rels[R_DATA] = rel_build(x->base.arena, &x->sx.data, false);
     x->base.rels[R_CTRL] = rel_build(x->base.arena, &x->sx.ctrl, false);

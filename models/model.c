@@ -13,8 +13,9 @@
 static const struct model_desc vulkan_weak = {
     "vulkan (weakened: locord without availability/visibility)", DIALECT_VULKAN, true, model_vulkan_axioms,
     model_vulkan_weak_build, model_vulkan_po_facts,
-    { AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE) },
-    -1, NULL, true, NULL
+    { AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE),
+      AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE) },
+    -1, NULL, true, NULL, model_vulkan_co_seen
 };
 
 /* Per model: its facts (PO_NO_FUTURE_READ, PO_CO_NOT_BACK, PO_CO_ALONG)
@@ -22,19 +23,21 @@ static const struct model_desc vulkan_weak = {
 static const struct model_desc models[] = {
     { "ptx-v6.0", DIALECT_PTX, false, model_ptx60_axioms, model_ptx60_build, model_ptx60_po_facts,
       { AXIOM_BIT(PTX60_SC_PER_LOCATION), AXIOM_BIT(PTX60_SC_PER_LOCATION),
-        AXIOM_BIT(PTX_COHERENCE2) | AXIOM_BIT(PTX60_SC_PER_LOCATION) }, PTX_NO_THIN_AIR, NULL, false, NULL },
+        AXIOM_BIT(PTX_COHERENCE2) | AXIOM_BIT(PTX60_SC_PER_LOCATION) }, PTX_NO_THIN_AIR, NULL, false, NULL, NULL },
     { "ptx-v7.5", DIALECT_PTX, false, model_ptx75_axioms, model_ptx75_build, model_ptx75_po_facts,
-      { AXIOM_BIT(PTX75_CAUSALITY), AXIOM_BIT(PTX_COHERENCE), AXIOM_BIT(PTX_COHERENCE) }, PTX_NO_THIN_AIR, NULL, false, NULL },
+      { AXIOM_BIT(PTX75_CAUSALITY), AXIOM_BIT(PTX_COHERENCE), AXIOM_BIT(PTX_COHERENCE) }, PTX_NO_THIN_AIR, NULL, false, NULL, NULL },
     { "vulkan", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_build, model_vulkan_po_facts,
-      { AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE) },
-      -1, NULL, true, &vulkan_weak },
+      { AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE),
+      AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE) },
+      -1, NULL, true, &vulkan_weak, model_vulkan_co_seen },
     { "vulkan-nochains", DIALECT_VULKAN, true, model_vulkan_axioms, model_vulkan_nochains_build,
       model_vulkan_po_facts,
-      { AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE) },
-      -1, NULL, true, &vulkan_weak },
+      { AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE), AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE),
+      AXIOM_BIT(VULKAN_CONSISTENCY_CYCLE) },
+      -1, NULL, true, &vulkan_weak, model_vulkan_co_seen },
     { "opencl", DIALECT_OPENCL, true, model_opencl_axioms, model_opencl_build, model_opencl_po_facts,
       { AXIOM_BIT(OPENCL_RF), AXIOM_BIT(OPENCL_COH_G) | AXIOM_BIT(OPENCL_COH_L),
-        AXIOM_BIT(OPENCL_COH_G) | AXIOM_BIT(OPENCL_COH_L) }, -1, NULL, true, NULL },
+        AXIOM_BIT(OPENCL_COH_G) | AXIOM_BIT(OPENCL_COH_L) }, -1, NULL, true, NULL, NULL },
 };
 
 #define NMODELS (sizeof models / sizeof models[0])
@@ -106,7 +109,7 @@ struct skeleton model_skeleton(const struct model_desc *md, const char *const *d
 
 struct skeleton model_skeleton_without_facts(const struct model_desc *md)
 {
-    return (struct skeleton){ .co_total = md->co_total, .po_facts = md->po_facts, .on = 0 };
+    return (struct skeleton){ .co_total = md->co_total, .po_facts = md->po_facts, .co_seen = md->co_seen, .on = 0 };
 }
 
 bool model_forbids_value_cycles(const struct model_desc *md, const char *const *disabled, int ndisabled)

@@ -304,7 +304,13 @@ void model_vulkan_weak_build(struct cat *m)
  * (both ATOM with a scope, vloc; one thread is in one subgroup, so in
  * scope), co(b, a) is asmo against locord(a, b), a cycle; co is total, so
  * co(a, b).  Writes through different virtual addresses, or non-atomic
- * ones, are not ordered by co in the model: the skeleton assumes nothing. */
+ * ones, are not ordered by co in the model: the skeleton assumes nothing.
+ * With one virtual address, a read b after a write a never reads from a
+ * write w with co(w, a) where co_seen(w, a): fr(b, a) then holds, by
+ * rf^-1; asmo or, for an initial w, by ([IW]; rf)^-1; (loc; [W]) \ id,
+ * against locord(a, b); a read a before a write b never reads from w with
+ * co_seen(b, w) and co(b, w): locord(a, b), asmo(b, w) and rf(w, a) are a
+ * cycle (PO_RF_COHERENT). */
 unsigned model_vulkan_po_facts(const struct program *p, int a, int b)
 {
     bool vloc = base_same_vloc(p, a, b);
@@ -318,5 +324,17 @@ unsigned model_vulkan_po_facts(const struct program *p, int a, int b)
     }
     if (vloc && base_event_in(p, a, S_ATOM) && base_event_in(p, b, S_ATOM) && scoped_a && scoped_b)
         facts |= PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG);
-    return facts;
+    return vloc ? facts | PO_BIT(PO_RF_COHERENT) : facts;
+}
+
+/* asmo = co & mutordatom, mutordatom = (loc & vloc & inscope & (ATOM *
+ * ATOM)) \ id; an initial write is co-before every write of its location
+ * and read by fr's last term (above). */
+bool model_vulkan_co_seen(const struct program *p, int w, int x)
+{
+    const struct event *ew = &p->events[w], *ex = &p->events[x];
+    if (ew->kind == EV_INIT)
+        return true;
+    return w != x && ex->kind != EV_INIT && base_same_vloc(p, w, x) && base_event_in(p, w, S_ATOM) &&
+           base_event_in(p, x, S_ATOM) && base_scopes_overlap(p, ew, ex);
 }
