@@ -29,7 +29,10 @@ void sat_setup(struct sat_check *s)
     s->c = cnf_new(true);
     s->key = -1;
     eval_memo_init(&s->memo, s->p, s->md);
-    struct skeleton k = model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
+    /* --explain switches axioms off in the session, so it assumes no
+     * program-order fact: each rests on an axiom it would outlive */
+    struct skeleton k = s->o->explain ? model_skeleton_without_facts(s->md)
+                                      : model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
     exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
     model_build(s->md, s->c, &s->x.base, &s->m);
     s->weak_only = s->weak_first && s->md->weakening;
