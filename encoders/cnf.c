@@ -28,6 +28,9 @@ struct cnf *cnf_new(bool with_solver)
     if (with_solver) {
         c->solver = ccadical_init();
         ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
+        /* No profiling timers: each is a getrusage system call, two per
+         * search phase, which add up over a batch of small sessions. */
+        ccadical_set_option(c->solver, "profile", 0);
         if (dimacs_path) {
             c->dimacs = fopen(dimacs_path, "w");
             dimacs_path = NULL;
