@@ -35,6 +35,10 @@ struct worker {
     bool retiring;           /* it exits after its current job */
 };
 
+/* The bytes of r worth keeping and sending: all but its unused progress
+ * results. */
+size_t worker_result_size(const struct check_result *r);
+
 /* Limits the address space of a process forked from the main one to
  * the budget b beyond what it inherited past the program's start (the
  * job list); returns its resident KiB now. */
