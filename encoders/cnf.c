@@ -24,8 +24,10 @@ struct cnf *cnf_new(bool with_solver)
 {
     struct cnf *c = xcalloc(1, sizeof *c);
     c->nvars = 1;                       /* variable 1 is the constant true */
-    grow_vars(c);
-    if (with_solver) {
+    if (with_solver) {   /* a constant-only cnf has no variable and no gate: no tables */
+        grow_vars(c);
+        c->cap = 1024;
+        c->table = xcalloc(c->cap, sizeof *c->table);
         c->solver = ccadical_init();
         ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
         /* No profiling timers: each is a getrusage system call, two per
@@ -40,8 +42,6 @@ struct cnf *cnf_new(bool with_solver)
         hand_over(c, LIT_TRUE);
         hand_over(c, 0);
     }
-    c->cap = 1024;
-    c->table = xcalloc(c->cap, sizeof *c->table);
     return c;
 }
 
@@ -238,7 +238,7 @@ static void table_grow(struct cnf *c)
 {
     struct gate_slot *old = c->table;
     size_t oldcap = c->cap;
-    c->cap *= 2;
+    c->cap = c->cap ? 2 * c->cap : 1024;
     c->table = xcalloc(c->cap, sizeof *c->table);
     for (size_t i = 0; i < oldcap; i++) {
         if (!old[i].op)

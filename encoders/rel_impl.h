@@ -83,6 +83,12 @@ const struct rel_rows *rel_rows_of(struct rels *A, const struct rel *r);
 const struct rel_rows *rel_cols_of(struct rels *A, const struct rel *r);
 /* The index of (i, j) in rows t, or -1. */
 int rows_find(const struct rel_rows *t, int i, int j);
+/* True when A's operations are made at once as bits: a constant-only cnf
+ * and at most REL_DENSE_MAX events. */
+bool rel_dense(const struct rels *A);
+/* op(x, y) (y NULL for REL_INV and REL_PLUS) made at once as bits, as a
+ * new node of A with its rows. */
+struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y);
 /* Rows over n nodes built from the entries (i[k], j[k], l[k]), k < count
  * (any order, later duplicates win, LIT_FALSE dropped), owned by A. */
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l);
