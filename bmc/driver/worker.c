@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -211,7 +212,9 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
 {
     int fds[6];
     int made = 0;
-    while (made < 6 && pipe(fds + made) == 0)
+    /* the job channel is a socket pair, whose writes can refuse SIGPIPE
+     * (MSG_NOSIGNAL); results and stderr come through pipes */
+    while (made < 6 && (made == 0 ? socketpair(AF_UNIX, SOCK_STREAM, 0, fds) : pipe(fds + made)) == 0)
         made += 2;
     int e = errno;
     pid_t parent = getpid();
@@ -255,15 +258,8 @@ void worker_assign(struct worker *w, int i, const struct budget *b)
     w->deadline = b->timeout_s > 0 ? w->started + b->timeout_s : 0;
     /* A worker that died while idle must not take the parent with it by
      * SIGPIPE: its result pipe reports the death instead. */
-    sigset_t pipe_signal, old;
-    sigemptyset(&pipe_signal);
-    sigaddset(&pipe_signal, SIGPIPE);
-    sigprocmask(SIG_BLOCK, &pipe_signal, &old);
-    if (!transfer_all(w->cmd, &i, sizeof i, true) && errno == EPIPE) {
-        struct timespec now = { 0, 0 };
-        sigtimedwait(&pipe_signal, NULL, &now);
-    }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    while (send(w->cmd, &i, sizeof i, MSG_NOSIGNAL) < 0 && errno == EINTR)
+        continue;
 }
 
 /* Reads once from the result pipe (which 0) or the stderr pipe (which 1);

@@ -24,7 +24,7 @@ struct budget {
 /* A worker process and what it has sent about its current job. */
 struct worker {
     pid_t pid;               /* 0: no process */
-    int cmd, out, err;       /* pipes: job indices to it, results and stderr from it */
+    int cmd, out, err;       /* job indices to it (a socket), results and stderr from it (pipes) */
     int job;                 /* the job it is checking, -1: idle */
     char *buf;               /* result bytes received */
     size_t len, cap;
