@@ -12,6 +12,29 @@
 static void grow_vars(struct cnf *c);
 static void hand_over(struct cnf *c, lit l);
 
+extern char **environ;
+
+/* A new CaDiCaL solver.  Its constructor looks up CADICAL_<OPTION> in the
+ * environment for each of its options (and CADICAL_API_TRACE): a scan of
+ * the whole environment per name.  It is made with the environment's
+ * CADICAL_ entries alone, the only ones it reads, so it sees the same
+ * settings for a fraction of the scanning. */
+static CCaDiCaL *new_solver(void)
+{
+    size_t n = 0, k = 0;
+    while (environ && environ[n])
+        n++;
+    char **own = xcalloc(n + 1, sizeof *own), **whole = environ;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(whole[i], "CADICAL_", 8) == 0)
+            own[k++] = whole[i];
+    environ = own;
+    CCaDiCaL *solver = ccadical_init();
+    environ = whole;
+    free(own);
+    return solver;
+}
+
 /* Where the next symbolic cnf writes its clauses (NULL: nowhere). */
 static const char *dimacs_path;
 
@@ -28,7 +51,7 @@ struct cnf *cnf_new(bool with_solver)
         grow_vars(c);
         c->cap = 1024;
         c->table = xcalloc(c->cap, sizeof *c->table);
-        c->solver = ccadical_init();
+        c->solver = new_solver();
         ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
         /* No profiling timers: each is a getrusage system call, two per
          * search phase, which add up over a batch of small sessions. */
