@@ -119,15 +119,14 @@ static void pass_on_held(struct collector *c)
     }
 }
 
-/* Takes result i (and the child's stderr text, taken): passes it on when
- * every job before it has been, or holds it back. */
-static void collect(struct collector *c, int i, const struct check_result *r, char *log)
+/* Takes result i (its JSON too, and the child's stderr text): passes it
+ * on when every job before it has been, or holds it back. */
+static void collect(struct collector *c, int i, struct check_result *r, char *log)
 {
     c->done++;
     erase_progress(c);
     if (i == c->emitted) {
-        struct check_result now = *r;
-        pass_on(c, i, &now, log);
+        pass_on(c, i, r, log);
         pass_on_held(c);
         c->last_draw = 0;
     } else {

@@ -1,4 +1,5 @@
 /* gpubmc: checks litmus files and reports a verdict per property. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,7 +218,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         one.opts.progress = pr->model;
         one.has_expected = job->expected_models & (1u << pr->model);
         one.expected = job->expected_by[pr->model];
-        struct check_result each = *r;
+        struct check_result each;   /* all but the progress results, which it has none of */
+        memcpy(&each, r, offsetof(struct check_result, progress));
         each.nprogress = 0;
         each.verdict = pr->verdict;
         each.vacuous = pr->vacuous;
