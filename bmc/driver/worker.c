@@ -351,8 +351,7 @@ static void decode(struct worker *w, struct check_result *r)
 {
     struct message m;
     memcpy(&m, w->buf, MESSAGE_HEAD);
-    memset(r, 0, sizeof *r);
-    memcpy(r, w->buf + MESSAGE_HEAD, m.r_len);
+    memcpy(r, w->buf + MESSAGE_HEAD, m.r_len);   /* the progress results past nprogress stay unset */
     const char *at = w->buf + MESSAGE_HEAD + m.r_len;
     r->witness = json_at(&at, m.witness_len);
     r->outcomes = json_at(&at, m.outcomes_len);
