@@ -460,7 +460,10 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
     /* Opened without blocking and checked after opening: a file replaced
      * by a FIFO (or a device) since it was listed is refused, not waited on.
      * A regular file reads the same with or without O_NONBLOCK, so it is
-     * read with read(2) as opened: its size first, then to the end. */
+     * read with read(2) as opened, into a buffer of its size and one byte
+     * more: a read that fills less, having read the size fstat gave, is at
+     * the end (a file that says size 0, as /proc's do, is read to a read
+     * of nothing). */
     int fd = open(path, O_RDONLY | O_NONBLOCK);
     struct stat st;
     *len = 0;
@@ -488,7 +491,8 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
             buf = grown;
             cap = new_cap;
         }
-        ssize_t got = read(fd, buf + *len, cap - *len - 1);
+        size_t asked = cap - *len - 1;
+        ssize_t got = read(fd, buf + *len, asked);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
@@ -496,7 +500,7 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
             break;
         }
         *len += (size_t)got;
-        if (got == 0 || *len > MAX_INPUT_BYTES) {
+        if (got == 0 || *len > MAX_INPUT_BYTES || ((size_t)got < asked && *len == (size_t)st.st_size)) {
             close(fd);
             buf[*len] = '\0';
             return buf;
