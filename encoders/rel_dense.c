@@ -2,7 +2,8 @@
  * most REL_DENSE_MAX events, made at once: every pair holds or not, so a
  * relation is n rows of bits, and a union, intersection or difference is
  * a word operation per row, a composition an OR of rows, a closure
- * Warshall's.  The results are REL_ROWS nodes (every literal LIT_TRUE), so
+ * Warshall's.  The results are REL_ROWS nodes whose rows (every literal
+ * LIT_TRUE) are made from the bits when first read (rel_settle), so
  * whatever reads a relation reads these as any other. */
 #include "encoders/rel_impl.h"
 
@@ -54,14 +55,27 @@ static const word *bits_of(struct rels *A, const struct rel *r)
     return b;
 }
 
-/* A node of A with the pairs of bits m (A's, kept) and their rows. */
+/* A node of A with the pairs of bits m (A's, kept); its rows are made
+ * when something reads them (rel_dense_rows), most never are. */
 static struct rel *node_of_bits(struct rels *A, word *m)
 {
-    int n = A->n, w = words_of(n), size = 0;
+    struct rel *r = rel_node(A, REL_ROWS);
+    word any = 0;
+    for (size_t k = 0; k < (size_t)A->n * (size_t)words_of(A->n); k++)
+        any |= m[k];
+    r->bits = m;
+    r->empty = any == 0;
+    return r;
+}
+
+void rel_dense_rows(const struct rel *r)
+{
+    struct rels *A = r->home;
+    int n = r->n, w = words_of(n), size = 0;
+    const word *m = r->bits;
     for (size_t k = 0; k < (size_t)n * (size_t)w; k++)
         for (word x = m[k]; x; x &= x - 1)
             size++;
-    struct rel *r = rel_node(A, REL_ROWS);
     struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
     t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
     t->col = rels_alloc(A, (size_t)size, sizeof *t->col);
@@ -75,11 +89,8 @@ static struct rel *node_of_bits(struct rels *A, word *m)
             }
         t->start[i + 1] = at;
     }
-    r->rows = t;
-    r->bits = m;
-    r->empty = size == 0;
+    ((struct rel *)r)->rows = t;
     A->pairs += size;
-    return r;
 }
 
 struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
