@@ -12,6 +12,29 @@
 static void grow_vars(struct cnf *c);
 static void hand_over(struct cnf *c, lit l);
 
+extern char **environ;
+
+/* A new CaDiCaL solver.  Its constructor looks up CADICAL_<OPTION> in the
+ * environment for each of its options (and CADICAL_API_TRACE): a scan of
+ * the whole environment per name.  It is made with the environment's
+ * CADICAL_ entries alone, the only ones it reads, so it sees the same
+ * settings for a fraction of the scanning. */
+static CCaDiCaL *new_solver(void)
+{
+    size_t n = 0, k = 0;
+    while (environ && environ[n])
+        n++;
+    char **own = xcalloc(n + 1, sizeof *own), **whole = environ;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(whole[i], "CADICAL_", 8) == 0)
+            own[k++] = whole[i];
+    environ = own;
+    CCaDiCaL *solver = ccadical_init();
+    environ = whole;
+    free(own);
+    return solver;
+}
+
 /* Where the next symbolic cnf writes its clauses (NULL: nowhere). */
 static const char *dimacs_path;
 
@@ -24,10 +47,15 @@ struct cnf *cnf_new(bool with_solver)
 {
     struct cnf *c = xcalloc(1, sizeof *c);
     c->nvars = 1;                       /* variable 1 is the constant true */
-    grow_vars(c);
-    if (with_solver) {
-        c->solver = ccadical_init();
+    if (with_solver) {   /* a constant-only cnf has no variable and no gate: no tables */
+        grow_vars(c);
+        c->cap = 1024;
+        c->table = xcalloc(c->cap, sizeof *c->table);
+        c->solver = new_solver();
         ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
+        /* No profiling timers: each is a getrusage system call, two per
+         * search phase, which add up over a batch of small sessions. */
+        ccadical_set_option(c->solver, "profile", 0);
         if (dimacs_path) {
             c->dimacs = fopen(dimacs_path, "w");
             dimacs_path = NULL;
@@ -37,8 +65,6 @@ struct cnf *cnf_new(bool with_solver)
         hand_over(c, LIT_TRUE);
         hand_over(c, 0);
     }
-    c->cap = 1024;
-    c->table = xcalloc(c->cap, sizeof *c->table);
     return c;
 }
 
@@ -235,7 +261,7 @@ static void table_grow(struct cnf *c)
 {
     struct gate_slot *old = c->table;
     size_t oldcap = c->cap;
-    c->cap *= 2;
+    c->cap = c->cap ? 2 * c->cap : 1024;
     c->table = xcalloc(c->cap, sizeof *c->table);
     for (size_t i = 0; i < oldcap; i++) {
         if (!old[i].op)

@@ -23,7 +23,10 @@
  *    the outer event's exec once per pair, not once per term.
  * Sets are the events of a static tag set, each with the literal exec_i.
  * The same code evaluates one concrete execution when the cnf is
- * constant-only. */
+ * constant-only; there, over at most REL_DENSE_MAX events, every
+ * operation is made at once as rows of bits (a pair holds or not: no
+ * literal to share, and a few words per row cost less than the lazy
+ * terms' enumerations and estimates). */
 #ifndef GPUBMC_REL_H
 #define GPUBMC_REL_H
 
@@ -43,6 +46,11 @@ struct rel_rows {
     int *start, *col;
     lit *val;
 };
+
+/* Events up to which a constant-only cnf's operations are made at once,
+ * as bits (n x n bits per relation beyond would cost more than the lazy
+ * terms). */
+#define REL_DENSE_MAX 256
 
 enum rel_op { REL_ROWS, REL_CLASS, REL_PRODUCT, REL_ID, REL_UNION, REL_INTER, REL_DIFF, REL_INV, REL_SEQ, REL_PLUS };
 
@@ -73,6 +81,8 @@ struct rel {
     long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */
     long *est[2];            /* per row (column): 1 + rel_est's guess once made, 0 before
                                 (operations only; leaves answer at once) */
+    unsigned long long *bits; /* a constant-only cnf's relation over at most REL_DENSE_MAX
+                                events: row i's pairs as bits i * words .. (rel_dense.c) */
     long order;              /* creation order (a child arena's after its parent's): operands
                                 of commutative operations are sorted by it, not by address,
                                 so every run builds the same formula */

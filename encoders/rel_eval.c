@@ -40,6 +40,10 @@ static long static_bound(const struct rel *r)
 
 void rel_settle_slow(const struct rel *r)
 {
+    if (r->bits && r->op == REL_ROWS) {   /* made as bits: its rows now */
+        rel_dense_rows(r);
+        return;
+    }
     if (r->settling)
         return;
     if (!r->is_static || r->op < REL_UNION || r->op > REL_INV ||
@@ -59,7 +63,7 @@ bool rel_has(const struct rel *r, int i, int j)
         case REL_CLASS: return r->key[i] >= 0 && r->key[i] == r->key[j] && (!r->ordered || i < j);
         case REL_PRODUCT: return set_has(r->s, i) && set_has(r->t, j);
         case REL_ID: return i == j && set_has(r->s, i);
-        case REL_ROWS: return rows_find(r->rows, i, j) >= 0;
+        case REL_ROWS: rel_settle(r); return rows_find(r->rows, i, j) >= 0;
         default: break;
         }
         rel_settle(r);
@@ -171,6 +175,8 @@ static bool keep_row_now(const struct rel *r, int i)
 
 lit rel_at(struct rels *A, const struct rel *r, int i, int j)
 {
+    if (r->bits && r->op == REL_ROWS)   /* made as bits: a constant */
+        return r->bits[(size_t)i * (size_t)((r->n + 63) / 64) + (size_t)(j / 64)] >> (j % 64) & 1 ? LIT_TRUE : LIT_FALSE;
     if (r->rows) {
         int k = rows_find(r->rows, i, j);
         return k < 0 ? LIT_FALSE : r->rows->val[k];

@@ -57,7 +57,8 @@ void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *n
 void rels_stack_reserve(struct rels *A, int k);
 
 /* Materializes static composite r when its may-set is small (walking a
- * term per pair costs more than listing a few thousand pairs once). */
+ * term per pair costs more than listing a few thousand pairs once), and
+ * the rows of a node made as bits (rel_dense_op) on its first read. */
 void rel_settle_slow(const struct rel *r);
 static inline void rel_settle(const struct rel *r)
 {
@@ -83,6 +84,15 @@ const struct rel_rows *rel_rows_of(struct rels *A, const struct rel *r);
 const struct rel_rows *rel_cols_of(struct rels *A, const struct rel *r);
 /* The index of (i, j) in rows t, or -1. */
 int rows_find(const struct rel_rows *t, int i, int j);
+/* True when A's operations are made at once as bits: a constant-only cnf
+ * and at most REL_DENSE_MAX events. */
+bool rel_dense(const struct rels *A);
+/* op(x, y) (y NULL for REL_INV and REL_PLUS) made at once as bits, as a
+ * new node of A with its rows. */
+struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y);
+/* Makes the rows of such a node from its bits (rel_settle does, on the
+ * first read). */
+void rel_dense_rows(const struct rel *r);
 /* Rows over n nodes built from the entries (i[k], j[k], l[k]), k < count
  * (any order, later duplicates win, LIT_FALSE dropped), owned by A. */
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l);

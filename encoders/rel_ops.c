@@ -91,18 +91,24 @@ static bool guarded_op(enum rel_op op, const struct rel *x, const struct rel *y)
     }
 }
 
-/* The consed node op(x, y), made with the given properties when new. */
+/* The consed node op(x, y), made with the given properties when new (at
+ * once, as rows of bits, where rel_dense says so). */
 static const struct rel *binary(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y,
                                 bool is_static, bool transitive)
 {
     assert(x->n == A->n && (!y || y->n == A->n));
     struct rel *r = rels_cons_get(A, op, x, y);
     if (!r) {
-        r = rel_node(A, op);
-        r->a = x;
-        r->b = y;
-        r->is_static = is_static;
-        r->transitive = transitive;
+        if (rel_dense(A)) {
+            r = rel_dense_op(A, op, x, y);
+            r->transitive |= transitive;
+        } else {
+            r = rel_node(A, op);
+            r->a = x;
+            r->b = y;
+            r->is_static = is_static;
+            r->transitive = transitive;
+        }
         r->guarded = guarded_op(op, x, y);
         rels_cons_put(A, op, x, y, r);
     }

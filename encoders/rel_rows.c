@@ -361,6 +361,8 @@ static struct rel_rows *transpose(struct rels *home, const struct rel_rows *t, i
 
 const struct rel_rows *rel_rows_of(struct rels *A, const struct rel *r)
 {
+    if (!r->rows && r->bits && r->op == REL_ROWS)
+        rel_settle(r);
     if (!r->rows)
         ((struct rel *)r)->rows = enumerate_all(A, r, false);
     return r->rows;
@@ -368,6 +370,8 @@ const struct rel_rows *rel_rows_of(struct rels *A, const struct rel *r)
 
 const struct rel_rows *rel_cols_of(struct rels *A, const struct rel *r)
 {
+    if (!r->rows && r->bits && r->op == REL_ROWS)
+        rel_settle(r);
     if (!r->cols)
         ((struct rel *)r)->cols = r->rows ? transpose(r->home, r->rows, r->n) : enumerate_all(A, r, true);
     return r->cols;

@@ -458,27 +458,29 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
 static char *read_file(const char *path, size_t *len, struct litmus_error *err)
 {
     /* Opened without blocking and checked after opening: a file replaced
-     * by a FIFO (or a device) since it was listed is refused, not waited on. */
+     * by a FIFO (or a device) since it was listed is refused, not waited on.
+     * A regular file reads the same with or without O_NONBLOCK, so it is
+     * read with read(2) as opened, into a buffer of its size and one byte
+     * more: a read that fills less, having read the size fstat gave, is at
+     * the end (a file that says size 0, as /proc's do, is read to a read
+     * of nothing). */
     int fd = open(path, O_RDONLY | O_NONBLOCK);
     struct stat st;
-    char *buf = NULL;
-    size_t cap = 0;
     *len = 0;
-    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    if (fd < 0) {
+        snprintf(err->msg, sizeof err->msg, "cannot open file: %s", strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(err->msg, sizeof err->msg, "not a regular file");
         close(fd);
         return NULL;
     }
-    FILE *f = fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
-    if (!f) {
-        snprintf(err->msg, sizeof err->msg, "cannot open file: %s", strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
+    size_t cap = st.st_size > 0 && (size_t)st.st_size < MAX_INPUT_BYTES ? (size_t)st.st_size + 2 : 65536;
+    char *buf = NULL;
     for (;;) {
-        if (cap - *len < 2) {
-            size_t new_cap = cap ? cap * 2 : 65536;
+        if (!buf || cap - *len < 2) {
+            size_t new_cap = !buf ? cap : cap * 2;
             if (new_cap > MAX_INPUT_BYTES + 2)
                 new_cap = MAX_INPUT_BYTES + 2;
             char *grown = realloc(buf, new_cap);
@@ -489,19 +491,22 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
             buf = grown;
             cap = new_cap;
         }
-        size_t got = fread(buf + *len, 1, cap - *len - 1, f);
-        *len += got;
-        if (got == 0 || *len > MAX_INPUT_BYTES) {
-            if (!ferror(f)) {
-                fclose(f);
-                buf[*len] = '\0';
-                return buf;
-            }
+        size_t asked = cap - *len - 1;
+        ssize_t got = read(fd, buf + *len, asked);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
             snprintf(err->msg, sizeof err->msg, "cannot read file: %s", strerror(errno));
             break;
         }
+        *len += (size_t)got;
+        if (got == 0 || *len > MAX_INPUT_BYTES || ((size_t)got < asked && *len == (size_t)st.st_size)) {
+            close(fd);
+            buf[*len] = '\0';
+            return buf;
+        }
     }
-    fclose(f);
+    close(fd);
     free(buf);
     return NULL;
 }

@@ -102,13 +102,6 @@ static void pass_on(struct collector *c, int i, struct check_result *r, char *lo
     c->emitted = i + 1;
 }
 
-/* The bytes of r worth keeping: all but its unused progress results. */
-static size_t kept_size(const struct check_result *r)
-{
-    int n = r->nprogress > 0 && r->nprogress <= CHECK_PROGRESS_MODELS ? r->nprogress : 0;
-    return offsetof(struct check_result, progress) + (size_t)n * sizeof r->progress[0];
-}
-
 /* Passes on the held-back results that are now next in order. */
 static void pass_on_held(struct collector *c)
 {
@@ -116,8 +109,8 @@ static void pass_on_held(struct collector *c)
         int i = c->emitted;
         struct check_result r;
         memset(&r, 0, sizeof r);
-        memcpy(&r, c->held[i], kept_size(c->held[i]));
-        c->held_bytes -= (long)kept_size(c->held[i]) + (c->logs[i] ? (long)strlen(c->logs[i]) : 0);
+        memcpy(&r, c->held[i], worker_result_size(c->held[i]));
+        c->held_bytes -= (long)worker_result_size(c->held[i]) + (c->logs[i] ? (long)strlen(c->logs[i]) : 0);
         free(c->held[i]);
         c->held[i] = NULL;
         char *log = c->logs[i];
@@ -126,19 +119,18 @@ static void pass_on_held(struct collector *c)
     }
 }
 
-/* Takes result i (and the child's stderr text, taken): passes it on when
- * every job before it has been, or holds it back. */
-static void collect(struct collector *c, int i, const struct check_result *r, char *log)
+/* Takes result i (its JSON too, and the child's stderr text): passes it
+ * on when every job before it has been, or holds it back. */
+static void collect(struct collector *c, int i, struct check_result *r, char *log)
 {
     c->done++;
     erase_progress(c);
     if (i == c->emitted) {
-        struct check_result now = *r;
-        pass_on(c, i, &now, log);
+        pass_on(c, i, r, log);
         pass_on_held(c);
         c->last_draw = 0;
     } else {
-        size_t size = kept_size(r);
+        size_t size = worker_result_size(r);
         c->held[i] = xcalloc(1, size);
         memcpy(c->held[i], r, size);
         c->logs[i] = log;

@@ -188,14 +188,16 @@ struct dir_cache { char dir[PATH_MAX], real[PATH_MAX]; };
  * the realpath of its directory (kept from the row before when it is the
  * same) and its name, when the name is no link, not "." or ".."; else
  * realpath itself.  Rows of one directory cost one lstat each, not a
- * readlink per component and a getcwd. */
-static char *row_realpath(struct dir_cache *dc, const char *path)
+ * readlink per component and a getcwd; *regular says whether that lstat
+ * found a regular file. */
+static char *row_realpath(struct dir_cache *dc, const char *path, bool *regular)
 {
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
     char dir[PATH_MAX], resolved[PATH_MAX];
     struct stat st;
     bool plain = slash != path && *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0
                  && (size_t)(name - path) < sizeof dir && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode);
+    *regular = plain && S_ISREG(st.st_mode);
     if (plain) {
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
         if (strcmp(dir, dc->dir) != 0) {
@@ -233,10 +235,11 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
     if (ok) {
         XGROW(out->r, out->cap, out->n + 1);
         const struct row *prev = out->n > first_row ? &out->r[out->n - 1] : NULL;
-        char *real = prev && strcmp(prev->file, f[0]) == 0   /* a file listed again: resolved once */
+        bool again = prev && strcmp(prev->file, f[0]) == 0, regular = again && prev->regular;
+        char *real = again   /* a file listed again: resolved once */
             ? (prev->real ? xstrdup(prev->real) : NULL)
-            : row_realpath(dirs, f[0]);
-        out->r[out->n++] = (struct row){ xstrdup(f[0]), real, opts, v };
+            : row_realpath(dirs, f[0], &regular);
+        out->r[out->n++] = (struct row){ xstrdup(f[0]), real, opts, v, regular };
     }
     free(copy);
     return ok;

@@ -11,6 +11,7 @@ struct row {
     char *real;              /* realpath, or NULL when the file is absent */
     const struct check_opts *opts;   /* its CSV's, or its own (both in rows.opts) */
     enum verdict expected;
+    bool regular;            /* found a regular file (no link) when read: no need to look again */
 };
 
 struct rows {

@@ -100,7 +100,7 @@ static void jobs_for_rows(const struct job_request *req, const struct rows *rows
     const char *problem = NULL;
     for (int k = 0; k < rows->n; k++) {
         if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
-            problem = input_problem(rows->r[k].file, why, sizeof why);
+            problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
         add_job(out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
     }
 }

@@ -1,4 +1,5 @@
 /* gpubmc: checks litmus files and reports a verdict per property. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +155,6 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
         report_json(job, r);
     else if (!table || job->has_expected)
         report_human(run, job, r);
-    output_flush(&run->stdout_errno);
     run->any_fail |= r->verdict == V_FAIL;
     run->any_unknown |= r->verdict == V_UNKNOWN;
     run->any_error |= r->verdict == V_ERROR;
@@ -197,6 +197,7 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
     struct run *run = ctx;
     if (!job_several_models(job)) {
         one_result(run, job, r, false, true);
+        output_flush(&run->stdout_errno);
         return;
     }
     if (r->nprogress == 0) {   /* no check ran (an error, a timeout): the same for every model */
@@ -217,7 +218,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         one.opts.progress = pr->model;
         one.has_expected = job->expected_models & (1u << pr->model);
         one.expected = job->expected_by[pr->model];
-        struct check_result each = *r;
+        struct check_result each;   /* all but the progress results, which it has none of */
+        memcpy(&each, r, offsetof(struct check_result, progress));
         each.nprogress = 0;
         each.verdict = pr->verdict;
         each.vacuous = pr->vacuous;
@@ -231,6 +233,7 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         one_result(run, &one, &each, table, i == 0);
         cJSON_Delete(each.witness);
     }
+    output_flush(&run->stdout_errno);   /* once per check: a write per row wakes the reader as often */
 }
 
 /* False, after an error, when some --no-axiom name named an axiom of no

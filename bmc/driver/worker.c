@@ -3,12 +3,14 @@
 #include "bmc/driver/worker.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,14 +35,26 @@
 #define LIMIT_ADDRESS_SPACE 1
 #endif
 
-/* What a worker sends per job: the result (pointers cleared), the lengths
- * of the witness, outcomes, explanation and details JSON texts that follow
- * (0: none), and whether it exits after this job. */
+/* What a worker sends per job: the lengths of the witness, outcomes,
+ * explanation and details JSON texts that follow (0: none), whether it
+ * exits after this job, and the result (pointers cleared), of which only
+ * its first r_len bytes are sent (worker_result_size: not the unused
+ * progress results, most of its size). */
 struct message {
-    struct check_result r;
     long witness_len, outcomes_len, explanation_len, details_len;
     bool retiring;
+    size_t r_len;
+    struct check_result r;
 };
+
+/* The bytes of a message before its result. */
+#define MESSAGE_HEAD offsetof(struct message, r)
+
+size_t worker_result_size(const struct check_result *r)
+{
+    int n = r->nprogress > 0 && r->nprogress <= CHECK_PROGRESS_MODELS ? r->nprogress : 0;
+    return offsetof(struct check_result, progress) + (size_t)n * sizeof r->progress[0];
+}
 
 double worker_clock(void)
 {
@@ -178,7 +192,8 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
         char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
         char *explanation = take_json(&m.r.explanation, &m.explanation_len);
         char *details = take_json(&m.r.details, &m.details_len);
-        ok = transfer_all(out, &m, sizeof m, true)
+        m.r_len = worker_result_size(&m.r);
+        ok = transfer_all(out, &m, MESSAGE_HEAD + m.r_len, true)
           && (!witness || transfer_all(out, witness, (size_t)m.witness_len, true))
           && (!outcomes || transfer_all(out, outcomes, (size_t)m.outcomes_len, true))
           && (!explanation || transfer_all(out, explanation, (size_t)m.explanation_len, true))
@@ -197,7 +212,9 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
 {
     int fds[6];
     int made = 0;
-    while (made < 6 && pipe(fds + made) == 0)
+    /* the job channel is a socket pair, whose writes can refuse SIGPIPE
+     * (MSG_NOSIGNAL); results and stderr come through pipes */
+    while (made < 6 && (made == 0 ? socketpair(AF_UNIX, SOCK_STREAM, 0, fds) : pipe(fds + made)) == 0)
         made += 2;
     int e = errno;
     pid_t parent = getpid();
@@ -241,15 +258,8 @@ void worker_assign(struct worker *w, int i, const struct budget *b)
     w->deadline = b->timeout_s > 0 ? w->started + b->timeout_s : 0;
     /* A worker that died while idle must not take the parent with it by
      * SIGPIPE: its result pipe reports the death instead. */
-    sigset_t pipe_signal, old;
-    sigemptyset(&pipe_signal);
-    sigaddset(&pipe_signal, SIGPIPE);
-    sigprocmask(SIG_BLOCK, &pipe_signal, &old);
-    if (!transfer_all(w->cmd, &i, sizeof i, true) && errno == EPIPE) {
-        struct timespec now = { 0, 0 };
-        sigtimedwait(&pipe_signal, NULL, &now);
-    }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    while (send(w->cmd, &i, sizeof i, MSG_NOSIGNAL) < 0 && errno == EINTR)
+        continue;
 }
 
 /* Reads once from the result pipe (which 0) or the stderr pipe (which 1);
@@ -304,12 +314,13 @@ void worker_enforce(struct worker *w, double now)
 static bool complete(const struct worker *w)
 {
     struct message m;
-    if (w->len < sizeof m)
+    if (w->len < MESSAGE_HEAD)
         return false;
-    memcpy(&m, w->buf, sizeof m);
+    memcpy(&m, w->buf, MESSAGE_HEAD);
     return m.witness_len >= 0 && m.outcomes_len >= 0 && m.explanation_len >= 0 && m.details_len >= 0
-        && w->len >= sizeof m + (size_t)m.witness_len + (size_t)m.outcomes_len + (size_t)m.explanation_len
-                      + (size_t)m.details_len;
+        && m.r_len <= sizeof m.r
+        && w->len >= MESSAGE_HEAD + m.r_len + (size_t)m.witness_len + (size_t)m.outcomes_len
+                      + (size_t)m.explanation_len + (size_t)m.details_len;
 }
 
 bool worker_has_result(const struct worker *w)
@@ -339,9 +350,9 @@ static cJSON *json_at(const char **at, long len)
 static void decode(struct worker *w, struct check_result *r)
 {
     struct message m;
-    memcpy(&m, w->buf, sizeof m);
-    *r = m.r;
-    const char *at = w->buf + sizeof m;
+    memcpy(&m, w->buf, MESSAGE_HEAD);
+    memcpy(r, w->buf + MESSAGE_HEAD, m.r_len);   /* the progress results past nprogress stay unset */
+    const char *at = w->buf + MESSAGE_HEAD + m.r_len;
     r->witness = json_at(&at, m.witness_len);
     r->outcomes = json_at(&at, m.outcomes_len);
     r->explanation = json_at(&at, m.explanation_len);

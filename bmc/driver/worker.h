@@ -24,7 +24,7 @@ struct budget {
 /* A worker process and what it has sent about its current job. */
 struct worker {
     pid_t pid;               /* 0: no process */
-    int cmd, out, err;       /* pipes: job indices to it, results and stderr from it */
+    int cmd, out, err;       /* job indices to it (a socket), results and stderr from it (pipes) */
     int job;                 /* the job it is checking, -1: idle */
     char *buf;               /* result bytes received */
     size_t len, cap;
@@ -34,6 +34,10 @@ struct worker {
     bool killed;             /* killed at its deadline */
     bool retiring;           /* it exits after its current job */
 };
+
+/* The bytes of r worth keeping and sending: all but its unused progress
+ * results. */
+size_t worker_result_size(const struct check_result *r);
 
 /* Limits the address space of a process forked from the main one to
  * the budget b beyond what it inherited past the program's start (the

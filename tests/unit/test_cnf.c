@@ -2,7 +2,7 @@
  * hashing, exact Tseitin encodings checked exhaustively against truth tables
  * (through the solver and through the concrete back end), definitions
  * emitted on demand by polarity, at-most-one, empty clauses and failed
- * assumptions. */
+ * assumptions; the solver's settings from the environment. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +10,10 @@
 #include <cmocka.h>
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "encoders/cnf.h"
 
@@ -376,6 +380,31 @@ static void test_failed(void **state)
     cnf_free(c);
 }
 
+/* The solver still reads its CADICAL_ settings from the environment
+ * (made with those entries alone), and the environment is whole again
+ * after: CADICAL_API_TRACE makes it write its calls to a file. */
+static void test_solver_environment(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gpubmc-test-cnf-trace-%ld", (long)getpid());
+    unlink(path);
+    assert_int_equal(setenv("CADICAL_API_TRACE", path, 1), 0);
+    assert_int_equal(setenv("GPUBMC_TEST_KEPT", "yes", 1), 0);
+    struct cnf *c = cnf_new(true);
+    cnf_free(c);
+    unsetenv("CADICAL_API_TRACE");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[64] = "";
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "init\n");
+    fclose(f);
+    unlink(path);
+    assert_non_null(getenv("GPUBMC_TEST_KEPT"));
+    assert_string_equal(getenv("GPUBMC_TEST_KEPT"), "yes");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_at_most_one),
         cmocka_unit_test(test_false_clause),
         cmocka_unit_test(test_failed),
+        cmocka_unit_test(test_solver_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

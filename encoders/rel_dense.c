@@ -1,0 +1,144 @@
+/* The operations of a constant-only cnf (one concrete execution) over at
+ * most REL_DENSE_MAX events, made at once: every pair holds or not, so a
+ * relation is n rows of bits, and a union, intersection or difference is
+ * a word operation per row, a composition an OR of rows, a closure
+ * Warshall's.  The results are REL_ROWS nodes whose rows (every literal
+ * LIT_TRUE) are made from the bits when first read (rel_settle), so
+ * whatever reads a relation reads these as any other. */
+#include "encoders/rel_impl.h"
+
+#include <string.h>
+
+typedef unsigned long long word;
+
+#define WORD_BITS 64
+
+/* Words per row over n events. */
+static int words_of(int n) { return (n + WORD_BITS - 1) / WORD_BITS; }
+
+static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_BITS); }
+
+static bool has_bit(const word *row, int j) { return row[j / WORD_BITS] >> (j % WORD_BITS) & 1; }
+
+bool rel_dense(const struct rels *A) { return !cnf_symbolic(A->c) && A->n <= REL_DENSE_MAX; }
+
+/* r's pairs as bits (made and kept in r on first use, in its arena): the
+ * leaves from their definition (a member of a set, or an event with a key,
+ * is executed: its literals are LIT_TRUE), anything else from its rows. */
+static const word *bits_of(struct rels *A, const struct rel *r)
+{
+    if (r->bits)
+        return r->bits;
+    int n = r->n, w = words_of(n);
+    word *b = rels_alloc(r->home, (size_t)n * (size_t)w, sizeof *b);
+    if (r->op == REL_PRODUCT) {
+        for (int x = 0; x < r->s->size; x++)
+            for (int y = 0; y < r->t->size; y++)
+                set_bit(b + (size_t)r->s->members[x] * w, r->t->members[y]);
+    } else if (r->op == REL_ID) {
+        for (int x = 0; x < r->s->size; x++)
+            set_bit(b + (size_t)r->s->members[x] * w, r->s->members[x]);
+    } else if (r->op == REL_CLASS) {
+        for (int i = 0; i < n; i++)
+            for (int g = r->key[i] < 0 ? 0 : r->group_start[r->key[i]];
+                 r->key[i] >= 0 && g < r->group_start[r->key[i] + 1]; g++)
+                if (!r->ordered || r->group[g] > i)
+                    set_bit(b + (size_t)i * w, r->group[g]);
+    } else {
+        const struct rel_rows *t = rel_rows_of(A, r);
+        for (int i = 0; i < n; i++)
+            for (int e = t->start[i]; e < t->start[i + 1]; e++)
+                if (t->val[e] == LIT_TRUE)
+                    set_bit(b + (size_t)i * w, t->col[e]);
+    }
+    ((struct rel *)r)->bits = b;
+    return b;
+}
+
+/* A node of A with the pairs of bits m (A's, kept); its rows are made
+ * when something reads them (rel_dense_rows), most never are. */
+static struct rel *node_of_bits(struct rels *A, word *m)
+{
+    struct rel *r = rel_node(A, REL_ROWS);
+    word any = 0;
+    for (size_t k = 0; k < (size_t)A->n * (size_t)words_of(A->n); k++)
+        any |= m[k];
+    r->bits = m;
+    r->empty = any == 0;
+    return r;
+}
+
+void rel_dense_rows(const struct rel *r)
+{
+    struct rels *A = r->home;
+    int n = r->n, w = words_of(n), size = 0;
+    const word *m = r->bits;
+    for (size_t k = 0; k < (size_t)n * (size_t)w; k++)
+        for (word x = m[k]; x; x &= x - 1)
+            size++;
+    struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
+    t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
+    t->col = rels_alloc(A, (size_t)size, sizeof *t->col);
+    t->val = rels_alloc(A, (size_t)size, sizeof *t->val);
+    int at = 0;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < w; k++)
+            for (word x = m[(size_t)i * w + k]; x; x &= x - 1) {
+                t->col[at] = k * WORD_BITS + __builtin_ctzll(x);
+                t->val[at++] = LIT_TRUE;
+            }
+        t->start[i + 1] = at;
+    }
+    ((struct rel *)r)->rows = t;
+    A->pairs += size;
+}
+
+struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
+{
+    int n = A->n, w = words_of(n);
+    size_t all = (size_t)n * (size_t)w;
+    word *m = rels_alloc(A, all, sizeof *m);
+    const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
+    switch (op) {
+    case REL_UNION:
+        for (size_t k = 0; k < all; k++)
+            m[k] = a[k] | b[k];
+        break;
+    case REL_INTER:
+        for (size_t k = 0; k < all; k++)
+            m[k] = a[k] & b[k];
+        break;
+    case REL_DIFF:
+        for (size_t k = 0; k < all; k++)
+            m[k] = a[k] & ~b[k];
+        break;
+    case REL_INV:
+        for (int i = 0; i < n; i++)
+            for (int v = 0; v < w; v++)
+                for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1)
+                    set_bit(m + (size_t)(v * WORD_BITS + __builtin_ctzll(bit)) * w, i);
+        break;
+    case REL_SEQ:
+        for (int i = 0; i < n; i++)
+            for (int v = 0; v < w; v++)
+                for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1) {
+                    const word *row = b + (size_t)(v * WORD_BITS + __builtin_ctzll(bit)) * w;
+                    for (int u = 0; u < w; u++)
+                        m[(size_t)i * w + u] |= row[u];
+                }
+        break;
+    case REL_PLUS:   /* Warshall: after step k, paths through 0..k are edges */
+        memcpy(m, a, all * sizeof *m);
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < n; i++)
+                if (has_bit(m + (size_t)i * w, k))
+                    for (int v = 0; v < w; v++)
+                        m[(size_t)i * w + v] |= m[(size_t)k * w + v];
+        break;
+    default:
+        break;
+    }
+    struct rel *r = node_of_bits(A, m);
+    r->transitive = op == REL_PLUS;
+    return r;
+}
