@@ -3,7 +3,12 @@
  * Threads with the same code, the same initial registers and symmetric
  * places in the scope tree, that the condition, the filter, `locations`
  * and ssw pairs do not name, can be permuted in any execution without
- * changing its consistency or its final memory.  Of every set of
+ * changing its consistency or its final memory.  Their code may differ
+ * in the locations it accesses where those are private: each accessed by
+ * that thread alone, not named by the test, neither an alias nor aliased,
+ * paired one to one at the same instructions with the same initial value
+ * (a kernel's per-thread output element, out[gid]); the permutation then
+ * permutes them too, and only they change in the final memory.  Of every set of
  * executions that differ only by such a permutation, it is enough to
  * search one: the one whose key writes are coherence-ordered by thread
  * index (a linear extension of co on them always exists, and sorting the
@@ -18,7 +23,7 @@
 #include "encoders/rel.h"
 
 /* The write of each thread whose coherence order sorts interchangeable
- * threads.  Either key keeps an execution of every orbit; which one lets
+ * threads (never one to a private location, which has nothing to compare).  Either key keeps an execution of every orbit; which one lets
  * the solver finish first depends on the program: the last write (a lock's
  * release) makes the proof that a counter protected by a CAS lock is exact
  * 20x faster at 8 threads, the first write makes finding a lost update of a

@@ -87,6 +87,25 @@ static void test_register_init(void **state)
                                  SAME3, "exists (x == 1)"), 1);
 }
 
+#define PRIVATE3 " st.relaxed.gpu x, 1 | st.relaxed.gpu x, 1 | st.relaxed.gpu x, 1 ;\n" \
+                 " st.weak a, 1 | st.weak b, 1 | st.weak c, 1 ;"
+
+/* Threads that differ only in a location each accesses alone still swap,
+ * unless the locations start different or the test names one; in the
+ * last, P1 and P2 share b (and swap as plain equals), and P0's a, which
+ * only P0 accesses, has no private partner. */
+static void test_private_locations(void **state)
+{
+    (void)state;
+    const char *places = " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;";
+    assert_int_equal(clauses_for("x=0; a=0; b=0; c=0;", places, PRIVATE3, "exists (x == 1)"), 2);
+    assert_int_equal(clauses_for("x=0; a=0; b=0; c=7;", places, PRIVATE3, "exists (x == 1)"), 1);
+    assert_int_equal(clauses_for("x=0; a=0; b=0; c=0;", places, PRIVATE3, "exists (b == 1)"), 1);
+    assert_int_equal(clauses_for("x=0; a=0; b=0;", places,
+                                 " st.relaxed.gpu x, 1 | st.relaxed.gpu x, 1 | st.relaxed.gpu x, 1 ;\n"
+                                 " st.weak a, 1 | st.weak b, 1 | st.weak b, 1 ;", "exists (x == 1)"), 1);
+}
+
 static void test_code_differences(void **state)
 {
     (void)state;
@@ -158,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_named_registers),
         cmocka_unit_test(test_register_init),
         cmocka_unit_test(test_code_differences),
+        cmocka_unit_test(test_private_locations),
         cmocka_unit_test(test_key_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
