@@ -12,7 +12,8 @@ The checks of one setting run in one gpubmc batch (-j 1) and in one
 Dartagnan JVM (its batch mode: `dartagnan.sh CAT FILE...`, --method=eager,
 Z3 with phantom references as the JUnit tests run it, integers and
 initialised registers for litmus files), and the CPU time of each (the
-process and every child it waited for: wait4's rusage) is summed per
+process and every child it waited for: wait4's rusage, with no
+/usr/bin/time around it, whose own start would add about 10 ms) is summed per
 suite (gpubmc's batch, a fraction of a second, runs --repeat times and its
 median counts).  Prints per suite the checks, both CPU times, the ratio against
 the target, how many verdicts agree, Dartagnan's timeouts and gpubmc's
@@ -82,7 +83,7 @@ def gpubmc(binary, s, files, tmp, jobs=1, repeat=1):
            "--bound", str(s.bound), "--progress", s.progress] + OPTION_FLAGS[s.option] + files
     cpus = []
     for _ in range(repeat):
-        _wall, cpu, _rss, _rc, out, _err, _killed = run_one(cmd, 3600, tmp)
+        _wall, cpu, _rss, _rc, out, _err, _killed = run_one(cmd, 3600, tmp, peak_rss=False)
         cpus.append(cpu)
     results = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     return statistics.median(cpus), {r["file"]: (r["result"], r.get("time_ms", 0.0)) for r in results}
@@ -103,7 +104,7 @@ def dartagnan(dart, cat, s, files, tmp, timeout):
         cmd += LITMUS_FLAGS
     if s.option != "-":
         cmd.append(f"--{s.option}")
-    _wall, cpu, _rss, _rc, out, _err, killed = run_one(cmd + files, 120 + len(files) * 4 * timeout, tmp)
+    _wall, cpu, _rss, _rc, out, _err, killed = run_one(cmd + files, 120 + len(files) * 4 * timeout, tmp, peak_rss=False)
     return cpu, {f: r[0] for f, r in D.parse_dartagnan(out).items()}, killed
 
 

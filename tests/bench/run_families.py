@@ -84,14 +84,16 @@ TIME = "/usr/bin/time"
 SIZE_LIMIT = re.compile(r"events \(limit \d+\)|too many instructions \(limit \d+\)")
 
 
-def run_one(cmd, limit, workdir):
+def run_one(cmd, limit, workdir, peak_rss=True):
     """Runs cmd with a wall-clock limit; returns (wall s, CPU s, peak RSS KiB, rc,
     stdout, stderr, timed_out).  Peak RSS comes from /usr/bin/time when it
-    exists (the child's own high-water mark); otherwise from wait4, which
-    also counts the memory the child inherited from this driver at spawn."""
+    exists and peak_rss is set (the child's own high-water mark; the CPU
+    then includes /usr/bin/time's own start, about 10 ms here); otherwise
+    from wait4, which also counts the memory the child inherited from this
+    driver at spawn."""
     out_path, err_path = os.path.join(workdir, "out"), os.path.join(workdir, "err")
     mem_path = os.path.join(workdir, "mem")
-    timed = os.access(TIME, os.X_OK)
+    timed = peak_rss and os.access(TIME, os.X_OK)
     if timed:
         cmd = [TIME, "-f", "%M", "-o", mem_path] + cmd
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
