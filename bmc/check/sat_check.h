@@ -26,6 +26,8 @@ struct sat_check {
     lit acts[2 * MODEL_MAX_AXIOMS + 4];
     const char *act_names[2 * MODEL_MAX_AXIOMS];
     const struct axiom *act_axioms[2 * MODEL_MAX_AXIOMS];
+    int cut;                 /* sat_cut_at_bound's answer: 0 not asked yet,
+                                1 some execution is cut, 2 none is */
     int key;                 /* its enum symmetry_key, -1 without symmetry breaking */
     struct eval_memo memo;   /* the re-checks' evaluations: a witness found again
                                 (under another progress model) is evaluated once */
@@ -84,7 +86,7 @@ lit some_bound_hit(struct sat_check *s);
 bool sat_recheck(struct sat_check *s, enum goal goal, struct check_result *r);
 /* Whether some consistent execution is cut at the bound (a longer run
  * might decide).  The filter does not narrow this: a cut execution has no
- * final state to test it on. */
+ * final state to test it on.  Asked once per session. */
 bool sat_cut_at_bound(struct sat_check *s);
 
 #endif
