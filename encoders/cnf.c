@@ -145,12 +145,6 @@ static void hand_over(struct cnf *c, lit l)
         fprintf(c->dimacs, l ? "%d " : "%d\n", l);
 }
 
-static int by_var(const void *x, const void *y)
-{
-    int a = *(const int *)x, b = *(const int *)y;
-    return (a > b) - (a < b);
-}
-
 /* Literal l in the solver's numbering (numbering its variable now if no
  * clause or assumption has named it yet). */
 static int solver_lit(struct cnf *c, lit l)
@@ -161,28 +155,42 @@ static int solver_lit(struct cnf *c, lit l)
     return l > 0 ? c->solver_var[v] : -c->solver_var[v];
 }
 
+static int by_var(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
 /* Hands the pending clauses to the solver.  Only the variables they name
  * are numbered there (a gate no clause needs is not), in increasing order
  * of ours among those new to it, so that its order of variables is ours:
  * CaDiCaL pays for every index up to its largest. */
 static void flush(struct cnf *c)
 {
-    int *fresh = NULL;
-    size_t nfresh = 0, cap = 0;
+    int lo = c->nvars + 1, hi = 0;
+    size_t nfresh = 0;   /* the variables new to the solver, on the work stack (free here) */
     for (size_t k = 0; k < c->npending; k++) {
         int v = c->pending[k] > 0 ? c->pending[k] : -c->pending[k];
         if (v && !c->solver_var[v]) {
             c->solver_var[v] = -1;   /* seen, numbered below */
-            XGROW(fresh, cap, nfresh + 1);
-            fresh[nfresh++] = v;
+            nfresh = cnf_push(c, nfresh, v);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
         }
     }
-    qsort(fresh, nfresh, sizeof *fresh, by_var);
-    for (size_t k = 0; k < nfresh; k++)
-        c->solver_var[fresh[k]] = ++c->solver_vars;
-    free(fresh);
-    for (size_t k = 0; k < c->npending; k++)
-        ccadical_add(c->solver, c->pending[k] ? solver_lit(c, c->pending[k]) : 0);
+    if (nfresh > 0 && (size_t)(hi - lo) <= 4 * nfresh) {   /* mostly the newest: a short range */
+        for (int v = lo; v <= hi; v++)
+            if (c->solver_var[v] < 0)
+                c->solver_var[v] = ++c->solver_vars;
+    } else {
+        qsort(c->work, nfresh, sizeof *c->work, by_var);
+        for (size_t k = 0; k < nfresh; k++)
+            c->solver_var[c->work[k]] = ++c->solver_vars;
+    }
+    for (size_t k = 0; k < c->npending; k++) {
+        lit l = c->pending[k];
+        ccadical_add(c->solver, l > 0 ? c->solver_var[l] : l < 0 ? -c->solver_var[-l] : 0);
+    }
     c->npending = 0;
 }
 
