@@ -439,8 +439,8 @@ void cnf_at_most_one(struct cnf *c, const lit *l, int n)
 }
 
 /* Copies the values of the plain variables out of the solver after a SAT
- * answer, so that the model stays readable once clauses are added (CaDiCaL
- * answers values only until the next clause). */
+ * answer, so that the model stays readable as clauses come (CaDiCaL answers
+ * values only until its next clause, which the next solve hands it). */
 static void snapshot_model(struct cnf *c, int res)
 {
     c->model_vars = res == 10 ? c->nvars : 0;
