@@ -66,7 +66,7 @@ static int violations(struct cnf *c, struct closure *cl, int **v, bool **on)
     *v = xcalloc((size_t)cl->count + 1, sizeof **v);
     *on = xcalloc((size_t)size + 1, sizeof **on);
     for (int e = 0; e < cl->count; e++)
-        if (cl->need[e] && ccadical_val(c->solver, cl->ev[e]) < 0)
+        if (cl->need[e] && cnf_solver_val(c, cl->ev[e]) < 0)
             (*v)[nv++] = e;
     bool any = false;
     for (int e = 0; e < size && nv > 0; e++)

@@ -84,6 +84,8 @@ void cnf_free(struct cnf *c)
     free(c->work);
     free(c->eval_at);
     free(c->eval_val);
+    free(c->pending);
+    free(c->solver_var);
     for (int k = 0; k < EXT_COUNT; k++)
         if (c->ext[k])
             c->ext[k]->release(c);
@@ -101,7 +103,9 @@ static void grow_vars(struct cnf *c)
     XRESIZE(c->defs, cap);
     XRESIZE(c->eval_at, cap);
     XRESIZE(c->eval_val, cap);
+    XRESIZE(c->solver_var, cap);
     memset(c->defs + old, 0, (cap - old) * sizeof *c->defs);
+    memset(c->solver_var + old, 0, (cap - old) * sizeof *c->solver_var);
     memset(c->eval_at + old, 0, (cap - old) * sizeof *c->eval_at);
     c->defs_cap = cap;
 }
@@ -135,9 +139,67 @@ size_t cnf_push(struct cnf *c, size_t top, lit l)
  * added; 0 ends it. */
 static void hand_over(struct cnf *c, lit l)
 {
-    ccadical_add(c->solver, l);
+    XGROW_FROM(c->pending, c->pending_cap, c->npending + 1, 1024);
+    c->pending[c->npending++] = l;
     if (c->dimacs)
         fprintf(c->dimacs, l ? "%d " : "%d\n", l);
+}
+
+/* Literal l in the solver's numbering (numbering its variable now if no
+ * clause or assumption has named it yet). */
+static int solver_lit(struct cnf *c, lit l)
+{
+    int v = l > 0 ? l : -l;
+    if (!c->solver_var[v])
+        c->solver_var[v] = ++c->solver_vars;
+    return l > 0 ? c->solver_var[v] : -c->solver_var[v];
+}
+
+static int by_var(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+/* Hands the pending clauses to the solver.  Only the variables they name
+ * are numbered there (a gate no clause needs is not), in increasing order
+ * of ours among those new to it, so that its order of variables is ours:
+ * CaDiCaL pays for every index up to its largest. */
+static void flush(struct cnf *c)
+{
+    int lo = c->nvars + 1, hi = 0;
+    size_t nfresh = 0;   /* the variables new to the solver, on the work stack (free here) */
+    for (size_t k = 0; k < c->npending; k++) {
+        int v = c->pending[k] > 0 ? c->pending[k] : -c->pending[k];
+        if (v && !c->solver_var[v]) {
+            c->solver_var[v] = -1;   /* seen, numbered below */
+            nfresh = cnf_push(c, nfresh, v);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+    }
+    if (nfresh > 0 && (size_t)(hi - lo) <= 4 * nfresh) {   /* mostly the newest: a short range */
+        for (int v = lo; v <= hi; v++)
+            if (c->solver_var[v] < 0)
+                c->solver_var[v] = ++c->solver_vars;
+    } else {
+        qsort(c->work, nfresh, sizeof *c->work, by_var);
+        for (size_t k = 0; k < nfresh; k++)
+            c->solver_var[c->work[k]] = ++c->solver_vars;
+    }
+    for (size_t k = 0; k < c->npending; k++) {
+        lit l = c->pending[k];
+        ccadical_add(c->solver, l > 0 ? c->solver_var[l] : l < 0 ? -c->solver_var[-l] : 0);
+    }
+    c->npending = 0;
+}
+
+int cnf_solver_val(struct cnf *c, lit l)
+{
+    int v = l > 0 ? l : -l, s = c->solver_var[v];
+    /* a variable no clause or assumption names is unconstrained: false */
+    int val = s ? (ccadical_val(c->solver, s) > 0 ? 1 : -1) : -1;
+    return l > 0 ? val : -val;
 }
 
 void cnf_emit(struct cnf *c, const lit *l, int n)
@@ -377,15 +439,15 @@ void cnf_at_most_one(struct cnf *c, const lit *l, int n)
 }
 
 /* Copies the values of the plain variables out of the solver after a SAT
- * answer, so that the model stays readable once clauses are added (CaDiCaL
- * answers values only until the next clause). */
+ * answer, so that the model stays readable as clauses come (CaDiCaL answers
+ * values only until its next clause, which the next solve hands it). */
 static void snapshot_model(struct cnf *c, int res)
 {
     c->model_vars = res == 10 ? c->nvars : 0;
     c->core_valid = res == 20;
     for (int v = 2; v <= c->model_vars; v++)
         if (!c->defs[v].op)
-            c->eval_val[v] = ccadical_val(c->solver, v) > 0;
+            c->eval_val[v] = cnf_solver_val(c, v) > 0;
 }
 
 int cnf_solve(struct cnf *c, const lit *assumptions, int n)
@@ -396,10 +458,11 @@ int cnf_solve(struct cnf *c, const lit *assumptions, int n)
 int cnf_solve_limited(struct cnf *c, const lit *assumptions, int n, int conflicts)
 {
     for (;;) {
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
             cnf_require(c, assumptions[i]);
-            ccadical_assume(c->solver, assumptions[i]);
-        }
+        flush(c);
+        for (int i = 0; i < n; i++)
+            ccadical_assume(c->solver, solver_lit(c, assumptions[i]));
         if (conflicts >= 0)
             ccadical_limit(c->solver, "conflicts", conflicts);
         c->generation++;
@@ -485,7 +548,8 @@ bool cnf_failed(struct cnf *c, lit l)
         fprintf(stderr, "gpubmc: internal error: failed assumption asked with no UNSAT answer\n");
         abort();
     }
-    return ccadical_failed(c->solver, l) != 0;
+    int v = l > 0 ? l : -l;
+    return c->solver_var[v] && ccadical_failed(c->solver, solver_lit(c, l)) != 0;
 }
 
 int cnf_num_vars(const struct cnf *c) { return c->nvars; }

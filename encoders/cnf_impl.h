@@ -59,8 +59,16 @@ struct cnf {
     const struct cnf_ext *ext[EXT_COUNT];
     void *ext_state[EXT_COUNT];
     FILE *dimacs;              /* the clauses are also written here (cnf_dimacs_first) */
+    lit *pending;              /* clauses not handed to the solver yet, each ended by 0 */
+    size_t npending, pending_cap;
+    int *solver_var;           /* by variable: its index in the solver, 0 while no clause
+                                  or assumption has named it (gates no clause needs) */
+    int solver_vars;           /* the variables the solver has */
 };
 
+/* The solver's value of literal l in its last model (> 0 true, < 0 false),
+ * readable until the next solve. */
+int cnf_solver_val(struct cnf *c, lit l);
 /* A fresh variable whose definition is def. */
 lit cnf_gate_var(struct cnf *c, struct gate_def def);
 /* Pushes l on the work stack at depth top; returns the new depth. */

@@ -217,9 +217,48 @@ static char *row_realpath(struct dir_cache *dc, const char *path, bool *regular)
     return realpath(path, resolved) ? xstrdup(resolved) : NULL;
 }
 
+static size_t name_hash(const char *name)
+{
+    size_t h = 14695981039346656037u;
+    for (; *name; name++)
+        h = (h ^ (unsigned char)*name) * 1099511628211u;
+    return h;
+}
+
+/* The slot of file name in out->first: its first row's, or the empty one
+ * where that row goes. */
+static int *first_slot(struct rows *out, const char *name)
+{
+    size_t mask = (size_t)out->first_cap - 1, k = name_hash(name) & mask;
+    while (out->first[k] && strcmp(out->r[out->first[k] - 1].file, name) != 0)
+        k = (k + 1) & mask;
+    return &out->first[k];
+}
+
+/* The first row of file name in out (NULL: none yet, and row out->n, about
+ * to be added, will be): a file several CSVs list is resolved once. */
+static const struct row *listed_before(struct rows *out, const char *name)
+{
+    if (2 * (out->n + 1) > out->first_cap) {
+        free(out->first);
+        out->first_cap = out->first_cap ? 2 * out->first_cap : 256;
+        out->first = xcalloc((size_t)out->first_cap, sizeof *out->first);
+        for (int k = 0; k < out->n; k++) {
+            int *slot = first_slot(out, out->r[k].file);
+            if (!*slot)
+                *slot = k + 1;
+        }
+    }
+    int *slot = first_slot(out, name);
+    if (*slot)
+        return &out->r[*slot - 1];
+    *slot = out->n + 1;
+    return NULL;
+}
+
 /* Reads one row at line ln of path into out; false with msg on an error. */
 static bool read_row(char *line, const struct columns *cols, const struct check_opts *header, struct rows *out,
-                     struct dir_cache *dirs, int first_row, const char *path, int ln, char *msg, int msglen)
+                     struct dir_cache *dirs, const char *path, int ln, char *msg, int msglen)
 {
     char *f[MAX_FIELDS];
     char *copy = xstrdup(line);   /* columns counted on the text as it was */
@@ -234,8 +273,8 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
         ok = row_settings(f, nf, cols, copy, header, out, &opts, path, ln, msg, msglen);
     if (ok) {
         XGROW(out->r, out->cap, out->n + 1);
-        const struct row *prev = out->n > first_row ? &out->r[out->n - 1] : NULL;
-        bool again = prev && strcmp(prev->file, f[0]) == 0, regular = again && prev->regular;
+        const struct row *prev = listed_before(out, f[0]);
+        bool again = prev != NULL, regular = again && prev->regular;
         char *real = again   /* a file listed again: resolved once */
             ? (prev->real ? xstrdup(prev->real) : NULL)
             : row_realpath(dirs, f[0], &regular);
@@ -283,7 +322,7 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
         if (ln == 2 && column_line(line, &cols))
             continue;
         if (line[0] != '#' && line[0] != '\0')
-            ok = read_row(line, &cols, o, out, &dirs, first_row, path, ln, msg, msglen);
+            ok = read_row(line, &cols, o, out, &dirs, path, ln, msg, msglen);
     }
     if (ok && ferror(f)) {
         snprintf(msg, msglen, "%s: error: read error", path);
@@ -309,5 +348,6 @@ void expect_free(struct rows *rows)
     for (int k = 0; k < rows->nopts; k++)
         free(rows->opts[k]);
     free(rows->opts);
+    free(rows->first);
     memset(rows, 0, sizeof *rows);
 }

@@ -19,6 +19,9 @@ struct rows {
     struct row *r;
     int nopts, opts_cap;
     struct check_opts **opts;   /* each CSV's options, and each row's that has its own */
+    int *first;                 /* open addressing by file name: 1 + the index of its
+                                   first row (0: empty slot) */
+    int first_cap;
 };
 
 /* Reads one corpus CSV into out: "# model=M property=P progress=G bound=N"

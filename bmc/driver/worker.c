@@ -184,7 +184,10 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
     bool ok = true;
     while (ok && transfer_all(cmd, &i, sizeof i, false) && i >= 0 && i < jobs->n) {
         struct message m;
-        memset(&m, 0, sizeof m);
+        /* All of m but its 14 KB of progress results: those past
+         * m.r.nprogress are neither read nor sent, and a check that
+         * reports some starts from a result check_begin zeroed. */
+        memset(&m, 0, offsetof(struct message, r.progress));
         check_job(jobs->jobs[i].file, &jobs->jobs[i].spec, &jobs->jobs[i].opts, &m.r);
         name_the_budget(&m.r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, start_kib);

@@ -2,7 +2,8 @@
  * hashing, exact Tseitin encodings checked exhaustively against truth tables
  * (through the solver and through the concrete back end), definitions
  * emitted on demand by polarity, at-most-one, empty clauses and failed
- * assumptions; the solver's settings from the environment. */
+ * assumptions; the solver's settings from the environment and its
+ * numbering of variables. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -405,6 +406,62 @@ static void test_solver_environment(void **state)
     assert_string_equal(getenv("GPUBMC_TEST_KEPT"), "yes");
 }
 
+/* The largest variable named in a CADICAL_API_TRACE file (0: none). */
+static int traced_max_var(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[128];
+    int most = 0;
+    while (fgets(line, sizeof line, f)) {
+        int l;
+        if ((sscanf(line, "add %d", &l) == 1 || sscanf(line, "assume %d", &l) == 1) && abs(l) > most)
+            most = abs(l);
+    }
+    fclose(f);
+    return most;
+}
+
+/* The solver numbers only the variables that clauses and assumptions name
+ * (not the gates or variables nothing needs), in increasing order of ours
+ * per solve; models, assumptions and failed assumptions read through that
+ * numbering, also for variables named only after a solve. */
+static void test_solver_numbering(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gpubmc-test-cnf-num-%ld", (long)getpid());
+    unlink(path);
+    assert_int_equal(setenv("CADICAL_API_TRACE", path, 1), 0);
+    struct cnf *c = cnf_new(true);
+    unsetenv("CADICAL_API_TRACE");
+    lit v[100];
+    for (int k = 0; k < 100; k++)
+        v[k] = cnf_var(c);
+    for (int k = 0; k + 1 < 100; k++)
+        cnf_and(c, v[k], v[k + 1]);             /* gates no clause needs */
+    cnf_clause2(c, -v[90], v[60]);              /* v90 -> v60 */
+    lit as[1] = { v[90] };
+    assert_int_equal(cnf_solve(c, as, 1), 10);
+    assert_true(cnf_value(c, v[90]));
+    assert_true(cnf_value(c, v[60]));
+    assert_false(cnf_value(c, v[5]));           /* named by nothing: false */
+    cnf_clause2(c, -v[60], -v[10]);             /* v10 named after a solve */
+    lit both[2] = { v[10], v[90] };
+    assert_int_equal(cnf_solve(c, both, 2), 20);
+    assert_true(cnf_failed(c, v[10]));
+    assert_true(cnf_failed(c, v[90]));
+    assert_false(cnf_failed(c, v[5]));
+    lit ten[1] = { v[10] };
+    assert_int_equal(cnf_solve(c, ten, 1), 10);
+    assert_true(cnf_value(c, v[10]));
+    assert_false(cnf_value(c, v[60]));
+    assert_false(cnf_value(c, v[90]));
+    cnf_free(c);
+    assert_int_equal(traced_max_var(path), 4);   /* true, v60, v90, v10 */
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -420,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_false_clause),
         cmocka_unit_test(test_failed),
         cmocka_unit_test(test_solver_environment),
+        cmocka_unit_test(test_solver_numbering),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
