@@ -89,7 +89,8 @@ static bool ref_kind(struct spv_kinddesc *k, const cJSON *o)
         struct spv_enumerant *en = &k->enums[j++];
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, "value");
         en->name = ref_str(e, "enumerant");
-        en->value = cJSON_IsNumber(v) ? (uint32_t)v->valuedouble
+        /* a number no uint32_t holds was undefined there; the loader makes it 0 */
+        en->value = cJSON_IsNumber(v) ? (v->valuedouble >= 0 && v->valuedouble < 4294967296.0 ? (uint32_t)v->valuedouble : 0)
                   : cJSON_IsString(v) ? (uint32_t)strtoul(v->valuestring, NULL, 0) : 0;
         const cJSON *ps = cJSON_GetObjectItemCaseSensitive(e, "parameters");
         en->nparams = ps ? cJSON_GetArraySize(ps) : 0;
@@ -300,7 +301,8 @@ static const char small[] =
     "                    {\"enumerant\": \"Zero\", \"value\": 0, \"capabilities\": [\"Shader\"], \"version\": \"1.0\"}],\n"
     "     \"category\": \"BitEnum\", \"kind\": \"Mask\", \"doc\": null},\n"
     "    {\"category\": \"ValueEnum\", \"kind\": \"Values\", \"enumerants\": {\"x\": {\"enumerant\": \"A\", \"value\": 1e1},\n"
-    "      \"y\": {\"enumerant\": \"B\", \"value\": 2.5, \"parameters\": \"none\"}, \"z\": {\"enumerant\": \"C\", \"value\": 1E+2}}},\n"
+    "      \"y\": {\"enumerant\": \"B\", \"value\": 2.5, \"parameters\": \"none\"}, \"z\": {\"enumerant\": \"C\", \"value\": 1E+2},\n"
+    "      \"w\": {\"enumerant\": \"D\", \"value\": -1}, \"v\": {\"enumerant\": \"E\", \"value\": 5e9}}},\n"
     "    {\"category\": \"Id\", \"kind\": \"IdRef\", \"kind\": \"Other\"},\n"
     "    {\"category\": \"Literal\", \"kind\": \"LiteralString\", \"enumerants\": 7},\n"
     "    {\"enumerants\": [{\"value\": 1}], \"kind\": \"Pair\", \"category\": \"Composite\", \"bases\": [\"IdRef\", 4, \"Values\"]},\n"
