@@ -48,6 +48,15 @@ struct spv_grammar;
  * NULL with a message in msg on failure. */
 struct spv_grammar *spv_grammar_load(const char *path, char *msg, size_t msglen);
 
+/* Frees a grammar spv_grammar_load returned. */
+void spv_grammar_free(struct spv_grammar *g);
+
+/* The grammar's instructions in the file's order, *n of them. */
+const struct spv_opdesc *spv_grammar_ops(const struct spv_grammar *g, int *n);
+
+/* The grammar's operand kinds in the file's order, *n of them. */
+const struct spv_kinddesc *spv_grammar_kinds(const struct spv_grammar *g, int *n);
+
 /* The instruction named name (len bytes), or NULL when the grammar has none. */
 const struct spv_opdesc *spv_grammar_op(const struct spv_grammar *g, const char *name, size_t len);
 
