@@ -405,9 +405,9 @@ struct litmus *spv_translate(const struct spv_module *m, const int *grid, struct
 }
 
 /* The grammar, loaded on the first file and kept for the process: every
- * SPIR-V file of a batch reads the same one (loading it is about 44 M
- * instructions, two thirds of a small kernel's check).  A failed load is
- * tried again for the next file, which gets the same error. */
+ * SPIR-V file of a batch reads the same one (loading it is about 2.7 M
+ * instructions).  A failed load is tried again for the next file, which
+ * gets the same error. */
 static const struct spv_grammar *process_grammar(char *msg, size_t msglen)
 {
     static struct spv_grammar *grammar;
