@@ -178,7 +178,7 @@ static void encode_co(struct cnf *c, const struct program *p, const struct skele
 
 /* For a write and a read a before b in one thread with PO_RF_COHERENT:
  * "no rf(w, the read) with co against their order" for every write w of
- * the location that co_seen relates to the pair's write. */
+ * the location for which co_seen holds. */
 static void forbid_incoherent_reads(struct cnf *c, const struct program *p, const struct skeleton *sk,
                                     struct exec_enc *x, const struct location_writes *lw, int a, int b)
 {
@@ -188,10 +188,10 @@ static void forbid_incoherent_reads(struct cnf *c, const struct program *p, cons
     int root = program_root_location(p->lit, p->events[a].loc);
     for (int q = lw->at[root]; q < lw->at[root + 1]; q++) {
         int w = lw->writes[q];
-        if (w == wr || !(write_first ? sk->co_seen(p, w, wr) : sk->co_seen(p, wr, w)))
+        if (w == wr)
             continue;
         lit read = rel_get(rf, w, rd), against = write_first ? rel_get(co, w, wr) : rel_get(co, wr, w);
-        if (read != LIT_FALSE && against != LIT_FALSE)
+        if (read != LIT_FALSE && against != LIT_FALSE && sk->co_seen(p, wr, rd, w))
             cnf_clause2(c, -read, -against);
     }
 }

@@ -77,14 +77,27 @@ void model_ptx75_build(struct cat *m)
  * Accesses through different proxies, or different virtual addresses of
  * one physical location, are ordered only through proxy and alias fences
  * (the fenced cases of proxy-preserved-cause-base), which the axioms
- * decide in each execution: the skeleton assumes nothing for them. */
+ * decide in each execution: the skeleton assumes nothing for them.
+ * The coherence shapes (PO_RF_COHERENT) for such a pair, with cause(a, b):
+ *  - CoWR, a write a, a read b: b never reads from a write w with co(w, a),
+ *    whatever w is (an initial one too): fr(b, a) = rf^-1; co, and
+ *    fr(b, a); cause(a, b) is reflexive, against Causality;
+ *  - CoRW, a read a, a write b: a never reads from a write w with co(b, w)
+ *    when morally-strong(w, a) (same proxy and virtual address, one thread
+ *    or both strong in each other's scope): rf(w, a) is then observation,
+ *    so cause(w, b) (observation?; proxy-preserved-cause-base); Coherence
+ *    puts co(w, b), against co(b, w).  Otherwise (a weak read, w through
+ *    another proxy or address, or out of scope) rf(w, a) is no observation
+ *    and neither axiom sees the shape (model_ptx75_co_seen). */
 unsigned model_ptx75_po_facts(const struct program *p, int a, int b)
 {
-    static const enum base_set proxies[] = { S_GEN, S_SUR, S_TEX, S_CON };
-    bool same_proxy = false;
-    for (size_t k = 0; k < sizeof proxies / sizeof proxies[0]; k++)
-        same_proxy |= base_event_in(p, a, proxies[k]) && base_event_in(p, b, proxies[k]);
-    if (!same_proxy || !base_same_vloc(p, a, b))
+    if (!ptx_morally_strong(p, a, b, true))   /* one thread: same proxy and vloc */
         return 0;
-    return PO_BIT(PO_NO_FUTURE_READ) | PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG);
+    return PO_BIT(PO_NO_FUTURE_READ) | PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG) | PO_BIT(PO_RF_COHERENT);
+}
+
+/* CoWR: every w; CoRW: w morally strong with the read (above). */
+bool model_ptx75_co_seen(const struct program *p, int wr, int rd, int w)
+{
+    return wr < rd || ptx_morally_strong(p, w, rd, true);
 }
