@@ -56,32 +56,26 @@ void ptx_causality(struct cat *m, const struct ptx *x, rel cause)
     cat_axiom(m, "Causality", cat_seq(m, cat_or(m, REL(R_RF), x->fr), cause));
 }
 
-/* x is a strong-operation memory access: W & (RLX | REL) or R & (RLX | ACQ). */
-static bool strong_access(const struct program *p, int x)
+/* x is a strong-operation memory access, W & (RLX | REL) or R & (RLX |
+ * ACQ), from its order as tag_event tags it (RLX, REL, ACQ). */
+static bool strong_access(const struct event *x)
 {
-    if (base_event_in(p, x, S_RLX))
-        return true;
-    return base_event_in(p, x, S_W) ? base_event_in(p, x, S_REL) : base_event_in(p, x, S_ACQ);
+    return x->mo == MO_RELAXED || x->mo == (event_is_write(x) ? MO_RELEASE : MO_ACQUIRE);
 }
 
 /* ms1 = (po | po^-1) | ([strong-operation]; sr; [strong-operation]), sr
- * being scopes that include each other's thread (base_scopes_overlap). */
+ * being scopes that include each other's thread (base_scopes_overlap);
+ * same-proxy as the proxy sets GEN, SUR, TEX, CON tag it. */
 bool ptx_morally_strong(const struct program *p, int x, int y, bool v75)
 {
     const struct event *ex = &p->events[x], *ey = &p->events[y];
     if (x == y || !event_is_mem(ex) || !event_is_mem(ey))
         return false;
-    if (v75) {
-        static const enum base_set proxies[] = { S_GEN, S_SUR, S_TEX, S_CON };
-        bool same_proxy = false;
-        for (size_t k = 0; k < sizeof proxies / sizeof proxies[0]; k++)
-            same_proxy |= base_event_in(p, x, proxies[k]) && base_event_in(p, y, proxies[k]);
-        if (!same_proxy || !base_same_vloc(p, x, y))
-            return false;
-    }
+    if (v75 && (ex->proxy < 0 || ex->proxy != ey->proxy || !base_same_vloc(p, x, y)))
+        return false;
     if (ex->thread >= 0 && ex->thread == ey->thread)
         return true;
-    return strong_access(p, x) && strong_access(p, y) && base_scopes_overlap(p, ex, ey);
+    return strong_access(ex) && strong_access(ey) && base_scopes_overlap(p, ex, ey);
 }
 
 void ptx_export(struct cat *m, const struct ptx *x, rel sync, rel cause, rel observation)
