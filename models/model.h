@@ -131,8 +131,6 @@ unsigned model_ptx75_po_facts(const struct program *p, int a, int b);
 unsigned model_vulkan_po_facts(const struct program *p, int a, int b);
 unsigned model_opencl_po_facts(const struct program *p, int a, int b);
 /* Their co_seen (encoders/base.h, struct skeleton), argued with po_facts. */
-bool model_ptx60_co_seen(const struct program *p, int wr, int rd, int w);
-bool model_ptx75_co_seen(const struct program *p, int wr, int rd, int w);
 bool model_vulkan_co_seen(const struct program *p, int wr, int rd, int w);
 bool model_opencl_co_seen(const struct program *p, int wr, int rd, int w);
 

@@ -56,28 +56,6 @@ void ptx_causality(struct cat *m, const struct ptx *x, rel cause)
     cat_axiom(m, "Causality", cat_seq(m, cat_or(m, REL(R_RF), x->fr), cause));
 }
 
-/* x is a strong-operation memory access, W & (RLX | REL) or R & (RLX |
- * ACQ), from its order as tag_event tags it (RLX, REL, ACQ). */
-static bool strong_access(const struct event *x)
-{
-    return x->mo == MO_RELAXED || x->mo == (event_is_write(x) ? MO_RELEASE : MO_ACQUIRE);
-}
-
-/* ms1 = (po | po^-1) | ([strong-operation]; sr; [strong-operation]), sr
- * being scopes that include each other's thread (base_scopes_overlap);
- * same-proxy as the proxy sets GEN, SUR, TEX, CON tag it. */
-bool ptx_morally_strong(const struct program *p, int x, int y, bool v75)
-{
-    const struct event *ex = &p->events[x], *ey = &p->events[y];
-    if (x == y || !event_is_mem(ex) || !event_is_mem(ey))
-        return false;
-    if (v75 && (ex->proxy < 0 || ex->proxy != ey->proxy || !base_same_vloc(p, x, y)))
-        return false;
-    if (ex->thread >= 0 && ex->thread == ey->thread)
-        return true;
-    return strong_access(ex) && strong_access(ey) && base_scopes_overlap(p, ex, ey);
-}
-
 void ptx_export(struct cat *m, const struct ptx *x, rel sync, rel cause, rel observation)
 {
     cat_export(m, "fr", x->fr);

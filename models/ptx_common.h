@@ -21,10 +21,6 @@ rel ptx_acquire_pattern(struct cat *m, const struct ptx *x, rel po_same);
 void ptx_axioms(struct cat *m, const struct ptx *x, rel morally_strong, rel cause);
 /* The axiom Causality. */
 void ptx_causality(struct cat *m, const struct ptx *x, rel cause);
-/* morally-strong(x, y) for memory accesses x and y of one physical
- * location, from their tags: (ms1 & ms2) \ id of ptx-v6.0.cat, and with
- * v75 also same-proxy and vloc (ms2, ms3 of ptx-v7.5.cat). */
-bool ptx_morally_strong(const struct program *p, int x, int y, bool v75);
 /* The relations a PTX witness shows. */
 void ptx_export(struct cat *m, const struct ptx *x, rel sync, rel cause, rel observation);
 
