@@ -69,8 +69,9 @@ enum po_fact {
     PO_CO_NOT_BACK,          /* writes a and b: never co(b, a) */
     PO_CO_ALONG,             /* writes a and b: co(a, b) when both execute */
     PO_RF_COHERENT,          /* a write and a read, either order: the read never
-                                reads from a write w that the model's coherence
-                                (skeleton co_seen) puts against their order:
+                                reads from a write w where co goes against their
+                                order and the model's coherence sees it
+                                (skeleton co_seen):
                                 write a, read b: not rf(w, b) with co(w, a);
                                 read a, write b: not rf(w, a) with co(b, w) */
     PO_NFACTS
@@ -83,9 +84,11 @@ struct skeleton {
     /* the facts (PO_BIT mask) for a before b in one thread, same physical
      * location */
     unsigned (*po_facts)(const struct program *p, int a, int b);
-    /* writes w and x of one location: the model's axioms see co between
-     * them (PO_RF_COHERENT); NULL: never */
-    bool (*co_seen)(const struct program *p, int w, int x);
+    /* for a PO_RF_COHERENT pair of write wr and read rd (wr < rd: the write
+     * first) and a write w of their location: the model's axioms rule out
+     * rd reading from w where co goes against the pair's order (co(w, wr)
+     * when the write is first, co(wr, w) when the read is); NULL: never */
+    bool (*co_seen)(const struct program *p, int wr, int rd, int w);
     unsigned on;             /* the facts whose axioms are switched on */
 };
 

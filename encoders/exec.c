@@ -38,20 +38,19 @@ static struct location_writes writes_by_location(const struct program *p)
 }
 
 static void encode_rf(struct cnf *c, const struct program *p, const struct skeleton *sk,
-                      struct exec_enc *x)
+                      struct exec_enc *x, const struct location_writes *lw)
 {
     int n = p->nevents;
     lit *choices = xcalloc((size_t)n + 1, sizeof *choices);
     struct rel_builder rf;
     rel_builder_init(&rf);
-    struct location_writes lw = writes_by_location(p);
     for (int r = 0; r < n; r++) {
         const struct event *er = &p->events[r];
         if (er->kind != EV_READ || x->sx.exec[r] == LIT_FALSE)
             continue;
         int k = 0, root = er->loc >= 0 ? program_root_location(p->lit, er->loc) : -1;
-        for (int q = root >= 0 ? lw.at[root] : 0, end = root >= 0 ? lw.at[root + 1] : 0; q < end; q++) {
-            int w = lw.writes[q];   /* rf joins only a write and a read of one location */
+        for (int q = root >= 0 ? lw->at[root] : 0, end = root >= 0 ? lw->at[root + 1] : 0; q < end; q++) {
+            int w = lw->writes[q];   /* rf joins only a write and a read of one location */
             if (!base_rf_possible(sk, p, w, r))
                 continue;
             lit both = cnf_and(c, x->sx.exec[w], x->sx.exec[r]);
@@ -67,8 +66,6 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
         cnf_clause(c, choices, k + 1);
         cnf_at_most_one(c, choices, k);
     }
-    free(lw.at);
-    free(lw.writes);
     free(choices);
     x->base.rels[R_RF] = rel_build(x->base.arena, &rf, false);
     rel_mark_guarded(x->base.rels[R_RF]);   /* v -> both */
@@ -178,7 +175,7 @@ static void encode_co(struct cnf *c, const struct program *p, const struct skele
 
 /* For a write and a read a before b in one thread with PO_RF_COHERENT:
  * "no rf(w, the read) with co against their order" for every write w of
- * the location that co_seen relates to the pair's write. */
+ * the location for which co_seen holds. */
 static void forbid_incoherent_reads(struct cnf *c, const struct program *p, const struct skeleton *sk,
                                     struct exec_enc *x, const struct location_writes *lw, int a, int b)
 {
@@ -188,21 +185,20 @@ static void forbid_incoherent_reads(struct cnf *c, const struct program *p, cons
     int root = program_root_location(p->lit, p->events[a].loc);
     for (int q = lw->at[root]; q < lw->at[root + 1]; q++) {
         int w = lw->writes[q];
-        if (w == wr || !(write_first ? sk->co_seen(p, w, wr) : sk->co_seen(p, wr, w)))
+        if (w == wr)
             continue;
         lit read = rel_get(rf, w, rd), against = write_first ? rel_get(co, w, wr) : rel_get(co, wr, w);
-        if (read != LIT_FALSE && against != LIT_FALSE)
+        if (read != LIT_FALSE && against != LIT_FALSE && sk->co_seen(p, wr, rd, w))
             cnf_clause2(c, -read, -against);
     }
 }
 
 /* PO_RF_COHERENT for every pair of a write and a read of one thread. */
 static void encode_read_coherence(struct cnf *c, const struct program *p, const struct skeleton *sk,
-                                  struct exec_enc *x)
+                                  struct exec_enc *x, const struct location_writes *lw)
 {
     if (!sk->co_seen || !(sk->on & PO_BIT(PO_RF_COHERENT)))
         return;
-    struct location_writes lw = writes_by_location(p);
     for (int t = 0; t < p->nthreads; t++) {
         int first = p->threads[t].first_event, end = first + p->threads[t].nevents;
         for (int a = first; a < end; a++)
@@ -210,11 +206,9 @@ static void encode_read_coherence(struct cnf *c, const struct program *p, const 
                 enum ev_kind ka = p->events[a].kind, kb = p->events[b].kind;
                 bool one_each = (ka == EV_WRITE && kb == EV_READ) || (ka == EV_READ && kb == EV_WRITE);
                 if (one_each && base_po_fact(sk, p, a, b, PO_RF_COHERENT))
-                    forbid_incoherent_reads(c, p, sk, x, &lw, a, b);
+                    forbid_incoherent_reads(c, p, sk, x, lw, a, b);
             }
     }
-    free(lw.at);
-    free(lw.writes);
 }
 
 static void encode_sync_fence(struct cnf *c, const struct program *p, struct exec_enc *x)
@@ -545,9 +539,12 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
         x->sync[e] = x->final_pick[e] = x->co_last[e] = LIT_FALSE;
     base_init(&x->base, c, p, x->sx.exec);
     encode_barriers(c, p, x);
-    encode_rf(c, p, k, x);
+    struct location_writes lw = writes_by_location(p);
+    encode_rf(c, p, k, x, &lw);
     encode_co(c, p, k, x);
-    encode_read_coherence(c, p, k, x);
+    encode_read_coherence(c, p, k, x, &lw);
+    free(lw.at);
+    free(lw.writes);
     encode_sync_fence(c, p, x);
     x->base.rels[R_DATA] = rel_build(x->base.arena, &x->sx.data, false);
     x->base.rels[R_CTRL] = rel_build(x->base.arena, &x->sx.ctrl, false);

@@ -68,9 +68,9 @@ struct model_desc {
      * it satisfies a query (this model's flags included) => none consistent
      * under this one does (bmc/check/sat_check.h, weak_first); NULL: none */
     const struct model_desc *weakening;
-    /* writes w and x of one location whose co the axioms read
-     * (encoders/base.h, PO_RF_COHERENT); NULL: none */
-    bool (*co_seen)(const struct program *p, int w, int x);
+    /* the writes w whose co against a PO_RF_COHERENT pair wr, rd the axioms
+     * read (encoders/base.h, struct skeleton); NULL: none */
+    bool (*co_seen)(const struct program *p, int wr, int rd, int w);
 };
 
 /* The model called name, or NULL. */
@@ -130,6 +130,8 @@ unsigned model_ptx60_po_facts(const struct program *p, int a, int b);
 unsigned model_ptx75_po_facts(const struct program *p, int a, int b);
 unsigned model_vulkan_po_facts(const struct program *p, int a, int b);
 unsigned model_opencl_po_facts(const struct program *p, int a, int b);
-bool model_vulkan_co_seen(const struct program *p, int w, int x);
+/* Their co_seen (encoders/base.h, struct skeleton), argued with po_facts. */
+bool model_vulkan_co_seen(const struct program *p, int wr, int rd, int w);
+bool model_opencl_co_seen(const struct program *p, int wr, int rd, int w);
 
 #endif

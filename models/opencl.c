@@ -193,7 +193,16 @@ void model_opencl_build(struct cat *m)
  * location is also not NAL, co(b, a) is mo(b, a), and coh(ghb) = mo; hb
  * is reflexive at b: O-CohG (O-CohL) rules it out; co is total, so
  * co(a, b).  A location in no address space (a pointer without global or
- * local) has no happens-before at all: nothing is assumed. */
+ * local) has no happens-before at all: nothing is assumed.
+ * The coherence shapes (PO_RF_COHERENT) on such a non-NAL location, with
+ * ghb(a, b) (lhb) and mo = co there (the initial write included):
+ *  - CoWR, a write a, a read b: b never reads from a write w with co(w, a):
+ *    rf^-1(b, w); mo(w, a); ghb(a, b) is coh(ghb) at b, against O-CohG;
+ *  - CoRW, a read a, a write b: a never reads from w with co(b, w):
+ *    mo(b, w); rf(w, a); ghb(a, b) is coh(ghb) at b, against O-CohG.
+ * Neither needs anything of w (model_opencl_co_seen).  On a NAL location
+ * mo is empty and only O-NaRf reads rf, through happens-before, which a
+ * co from another thread does not give: nothing is assumed there. */
 unsigned model_opencl_po_facts(const struct program *p, int a, int b)
 {
     (void)b;   /* one location, one thread: a's location is b's */
@@ -202,6 +211,16 @@ unsigned model_opencl_po_facts(const struct program *p, int a, int b)
         return 0;
     unsigned facts = PO_BIT(PO_NO_FUTURE_READ);
     if (!(tags & CL_NAL))
-        facts |= PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG);
+        facts |= PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG) | PO_BIT(PO_RF_COHERENT);
     return facts;
+}
+
+/* Every w (above). */
+bool model_opencl_co_seen(const struct program *p, int wr, int rd, int w)
+{
+    (void)p;
+    (void)wr;
+    (void)rd;
+    (void)w;
+    return true;
 }

@@ -306,11 +306,12 @@ void model_vulkan_weak_build(struct cat *m)
  * co(a, b).  Writes through different virtual addresses, or non-atomic
  * ones, are not ordered by co in the model: the skeleton assumes nothing.
  * With one virtual address, a read b after a write a never reads from a
- * write w with co(w, a) where co_seen(w, a): fr(b, a) then holds, by
- * rf^-1; asmo or, for an initial w, by ([IW]; rf)^-1; (loc; [W]) \ id,
- * against locord(a, b); a read a before a write b never reads from w with
- * co_seen(b, w) and co(b, w): locord(a, b), asmo(b, w) and rf(w, a) are a
- * cycle (PO_RF_COHERENT). */
+ * write w with co(w, a) where asmo relates w and a (or w is initial):
+ * fr(b, a) then holds, by rf^-1; asmo or, for an initial w, by
+ * ([IW]; rf)^-1; (loc; [W]) \ id, against locord(a, b); a read a before a
+ * write b never reads from w with co(b, w) where asmo relates b and w:
+ * locord(a, b), asmo(b, w) and rf(w, a) are a cycle (PO_RF_COHERENT;
+ * model_vulkan_co_seen says where asmo relates them). */
 unsigned model_vulkan_po_facts(const struct program *p, int a, int b)
 {
     bool vloc = base_same_vloc(p, a, b);
@@ -328,10 +329,12 @@ unsigned model_vulkan_po_facts(const struct program *p, int a, int b)
 }
 
 /* asmo = co & mutordatom, mutordatom = (loc & vloc & inscope & (ATOM *
- * ATOM)) \ id; an initial write is co-before every write of its location
- * and read by fr's last term (above). */
-bool model_vulkan_co_seen(const struct program *p, int w, int x)
+ * ATOM)) \ id, between w and the pair's write wr (the read rd plays no
+ * part); an initial write is co-before every write of its location and
+ * read by fr's last term (above). */
+bool model_vulkan_co_seen(const struct program *p, int wr, int rd, int w_read)
 {
+    int w = wr < rd ? w_read : wr, x = wr < rd ? wr : w_read;   /* co(w, x) against the pair's order */
     const struct event *ew = &p->events[w], *ex = &p->events[x];
     if (ew->kind == EV_INIT)
         return true;

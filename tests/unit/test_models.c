@@ -101,10 +101,12 @@ static void test_skeleton_follows_disabled_axioms(void **state)
     const struct model_desc *v75 = model_find("ptx-v7.5"), *v60 = model_find("ptx-v6.0");
     assert_int_equal(model_skeleton(v75, NULL, 0).on, all);
     const char *causality[] = { "Causality" }, *coherence[] = { "Coherence" };
-    assert_int_equal(model_skeleton(v75, causality, 1).on, coherent);
+    assert_int_equal(model_skeleton(v75, causality, 1).on, PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG));
     assert_int_equal(model_skeleton(v75, coherence, 1).on, PO_BIT(PO_NO_FUTURE_READ));
     const char *coherence2[] = { "Coherence2" }, *scpl[] = { "ScPerLocation" };
-    assert_int_equal(model_skeleton(v60, coherence2, 1).on, PO_BIT(PO_NO_FUTURE_READ) | PO_BIT(PO_CO_NOT_BACK));
+    assert_int_equal(model_skeleton(v60, coherence2, 1).on,
+                     PO_BIT(PO_NO_FUTURE_READ) | PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_RF_COHERENT));
+    assert_int_equal(model_skeleton(v60, coherence, 1).on, all & ~PO_BIT(PO_RF_COHERENT));
     assert_int_equal(model_skeleton(v60, scpl, 1).on, 0);
     assert_false(model_skeleton(v60, NULL, 0).co_total);
     assert_true(model_skeleton(model_find("vulkan"), NULL, 0).co_total);
