@@ -95,7 +95,7 @@ struct check_result {
     int nprogress;           /* with opts.progress_set: one result per model, by
                                 increasing model; then witness, when asked for,
                                 is an array of their witnesses (null: none) */
-    struct progress_result progress[CHECK_PROGRESS_MODELS];
+    struct progress_result progress[CHECK_PROGRESS_MODELS];   /* last: check_begin clears what is before it */
 };
 
 struct program;
