@@ -191,11 +191,11 @@ static int *private_owners(const struct litmus *l)
     return owner;
 }
 
-int symmetry_key_write(const struct program *p, int t, enum symmetry_key key)
+/* symmetry_key_write with the private locations' owners given. */
+static int key_write(const struct program *p, int t, enum symmetry_key key, const int *owner)
 {
     const struct pthread *pt = &p->threads[t];
     bool *skippable = skippable_uops(pt);
-    int *owner = private_owners(p->lit);
     int first = -1, last_unskippable = -1;
     for (int k = 0; k < pt->nevents; k++) {
         const struct event *e = &p->events[pt->first_event + k];
@@ -207,8 +207,15 @@ int symmetry_key_write(const struct program *p, int t, enum symmetry_key key)
             last_unskippable = k;
     }
     free(skippable);
-    free(owner);
     return key == KEY_LAST_WRITE && last_unskippable >= 0 ? last_unskippable : first;
+}
+
+int symmetry_key_write(const struct program *p, int t, enum symmetry_key key)
+{
+    int *owner = private_owners(p->lit);
+    int k = key_write(p, t, key, owner);
+    free(owner);
+    return k;
 }
 
 /* For every thread the previous thread of its set of interchangeable ones
@@ -241,21 +248,22 @@ static int *previous_interchangeable(const struct program *p)
 
 int symmetry_keys(const struct program *p)
 {
-    int *prev = previous_interchangeable(p), keys = 0;
+    int *prev = previous_interchangeable(p), *owner = private_owners(p->lit), keys = 0;
     for (int t = 0; t < p->nthreads && keys < 2; t++) {
-        int first = prev[t] < 0 ? -1 : symmetry_key_write(p, t, KEY_FIRST_WRITE);
+        int first = prev[t] < 0 ? -1 : key_write(p, t, KEY_FIRST_WRITE, owner);
         if (first >= 0)
-            keys = first != symmetry_key_write(p, t, KEY_LAST_WRITE) ? 2 : 1;
+            keys = first != key_write(p, t, KEY_LAST_WRITE, owner) ? 2 : 1;
     }
     free(prev);
+    free(owner);
     return keys;
 }
 
 int symmetry_break(struct cnf *c, const struct program *p, const struct rel *co, enum symmetry_key key)
 {
-    int *prev = previous_interchangeable(p), added = 0;
+    int *prev = previous_interchangeable(p), *owner = private_owners(p->lit), added = 0;
     for (int t = 0; t < p->nthreads; t++) {
-        int offset = prev[t] < 0 ? -1 : symmetry_key_write(p, t, key);
+        int offset = prev[t] < 0 ? -1 : key_write(p, t, key, owner);
         if (offset < 0)
             continue;
         lit later_key = rel_get(co, p->threads[t].first_event + offset,
@@ -266,5 +274,6 @@ int symmetry_break(struct cnf *c, const struct program *p, const struct rel *co,
         }
     }
     free(prev);
+    free(owner);
     return added;
 }
