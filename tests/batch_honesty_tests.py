@@ -228,7 +228,10 @@ def outputs_kept_apart(record, run):
         for args, what in ((["--witness", "obs.log", "--observed", "obs.log", "a.litmus"], "--witness over the --observed log"),
                            (["--witness", "src.ptx", "--source", "src.ptx", "b.litmus"], "--witness over the --source program"),
                            (["--witness", "to-input.json", "a.litmus"], "--witness through a link"),
-                           (["--graph", "to-other.dot", "a.litmus"], "--graph through a link")):
+                           (["--graph", "to-other.dot", "a.litmus"], "--graph through a link"),
+                           (["--dimacs", "a.litmus", "a.litmus"], "--dimacs over the input"),
+                           (["--witness", "-", "a.litmus"], "--witness - (standard output has the verdicts)"),
+                           (["--dimacs", "-", "a.litmus"], "--dimacs - (standard output has the verdicts)")):
             p = run(args, cwd=d)
             record(p.returncode == 1 and p.stderr.startswith(f"gpubmc: error: {args[0]} ") and p.stdout == ""
                    and _snapshot(d) == before, f"outputs: {what} is refused, nothing written ({p.stderr!r})")

@@ -9,7 +9,6 @@
 #include "bmc/check/symmetry.h"
 #include "bmc/compare/map.h"
 #include "bmc/transform/transform.h"
-#include "encoders/cnf.h"
 #include "models/cat_model.h"
 #include "models/model.h"
 
@@ -462,14 +461,9 @@ static int apply(struct cli *cli, enum option_id id, const char *v)
     case O_MAX_MEMORY:
         return parse_long(v, 0, 1L << 30, &cli->budget.max_memory_mb) ? 0
             : usage_error("--max-memory needs megabytes from 0 (none) to 2^30, not '%s'", v);
-    case O_DIMACS: {
-        FILE *f = fopen(v, "w");   /* a path that cannot be written is a usage error now */
-        if (!f)
-            return usage_error("--dimacs: cannot write '%s'", v);
-        fclose(f);
-        cnf_dimacs_first(v);
+    case O_DIMACS:
+        cli->dimacs_path = v;   /* checked and handed on with the other outputs (main.c) */
         return 0;
-    }
     case O_SOURCE: return set_kind(cli, JOB_SOURCE, "--source") || (cli->spec.source = v, 0);
     case O_MAP:
         if (!map_known(v))

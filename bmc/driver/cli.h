@@ -20,6 +20,7 @@ struct cli {
     bool json;
     bool verbose;            /* --verbose: each comparison site's detail */
     const char *witness_path;
+    const char *dimacs_path;     /* --dimacs FILE, or NULL */
     const char *graph_path;  /* --graph FILE */
     const char *graph_dir;   /* --graph-dir DIR */
     int graph_dpi;           /* --graph-dpi: the pictures' resolution (0: Graphviz's default) */

@@ -14,6 +14,7 @@
 #include "bmc/driver/output.h"
 #include "util/xalloc.h"
 #include "bmc/compare/refinement.h"
+#include "encoders/cnf.h"
 #include "encoders/progress.h"
 #include "models/model.h"
 
@@ -277,6 +278,8 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
     if (cli_check_jobs(cli, jobs)
         || (cli->witness_path && output_refused("--witness", cli->witness_path, cli, jobs))
         || (cli->graph_path && output_refused("--graph", cli->graph_path, cli, jobs))
+        || (cli->dimacs_path && (output_refused("--dimacs", cli->dimacs_path, cli, jobs)
+                                 || !output_writable("--dimacs", cli->dimacs_path)))
         || (cli->spec.emit_dir && output_refused("--emit-transformed", cli->spec.emit_dir, cli, jobs))
         || (cli->spec.cuda_dir && output_refused("--emit-cuda", cli->spec.cuda_dir, cli, jobs))
         || (cli->graph_dir && !output_dir_ready("--graph-dir", cli->graph_dir))
@@ -284,6 +287,8 @@ static int prepare(const struct cli *cli, struct job_list *jobs)
         jobs_free(jobs);
         return 1;
     }
+    if (cli->dimacs_path)
+        cnf_dimacs_first(cli->dimacs_path);
     if (cli->shard_n > 0)
         jobs_keep_shard(jobs, cli->shard_k, cli->shard_n);
     return 0;

@@ -49,7 +49,11 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
     const char *input = input_named(path, cli, jobs);
     struct stat st;
     bool file = strcmp(option, "--witness") == 0 || strcmp(option, "--graph") == 0;   /* not a directory */
-    if (file && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+    bool dir = strcmp(option, "--emit-transformed") == 0 || strcmp(option, "--emit-cuda") == 0;
+    if (strcmp(path, "-") == 0)   /* not standard output: it carries the verdicts */
+        fprintf(stderr, "gpubmc: error: %s -: standard output carries the verdicts; give a %s name\n",
+                option, dir ? "directory" : "file");
+    else if (file && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
         fprintf(stderr, "gpubmc: error: %s %s is a symbolic link; gpubmc does not write through one\n",
                 option, path);
     else if (input)
@@ -60,6 +64,17 @@ bool output_refused(const char *option, const char *path, const struct cli *cli,
         return false;
     fprintf(stderr, "(gpubmc --help lists the options)\n");
     return true;
+}
+
+bool output_writable(const char *option, const char *path)
+{
+    FILE *f = fopen(path, "a");   /* "a": what is there stays until the check writes */
+    if (f) {
+        fclose(f);
+        return true;
+    }
+    fprintf(stderr, "gpubmc: error: %s %s: cannot write: %s\n", option, path, strerror(errno));
+    return false;
 }
 
 bool output_dir_ready(const char *option, const char *dir)

@@ -12,11 +12,15 @@
  * does) unless it is one already; false after printing why it cannot. */
 bool output_dir_ready(const char *option, const char *dir);
 
+/* True when path can be written (made empty when missing, left as it is
+ * otherwise); false after printing why it cannot. */
+bool output_writable(const char *option, const char *path);
+
 /* True, after printing a usage error, when the output path given to option
  * names an input (a file or directory on the command line, an --expect
  * CSV, a file to check, the --source program, the --observed log) or a
- * .litmus file, or when the file of --witness or --graph is a symbolic
- * link. */
+ * .litmus file, when it is "-" (standard output carries the verdicts),
+ * or when the file of --witness or --graph is a symbolic link. */
 bool output_refused(const char *option, const char *path, const struct cli *cli,
                     const struct job_list *jobs);
 
