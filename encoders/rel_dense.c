@@ -22,6 +22,37 @@ static bool has_bit(const word *row, int j) { return row[j / WORD_BITS] >> (j % 
 
 bool rel_dense(const struct rels *A) { return !cnf_symbolic(A->c) && A->n <= REL_DENSE_MAX; }
 
+/* Row `to` becomes a copy of row `from`. */
+static void copy_row(word *b, int w, int to, int from)
+{
+    memcpy(b + (size_t)to * w, b + (size_t)from * w, (size_t)w * sizeof *b);
+}
+
+/* The bits of a REL_CLASS leaf: the members of a group, in ascending
+ * order, each relate to all of it (to those after it when ordered), so
+ * one row per group is made bit by bit and the others are copies. */
+static void class_bits(const struct rel *r, word *b, int w)
+{
+    for (int i = 0; i < r->n; i++) {
+        int k = r->key[i];
+        if (k < 0 || r->group[r->group_start[k]] != i)   /* not the first of its group */
+            continue;
+        const int *g = r->group + r->group_start[k];
+        int size = r->group_start[k + 1] - r->group_start[k];
+        if (r->ordered) {   /* the last's row is empty; each other's is the next's and the next */
+            for (int m = size - 2; m >= 0; m--) {
+                copy_row(b, w, g[m], g[m + 1]);
+                set_bit(b + (size_t)g[m] * w, g[m + 1]);
+            }
+            continue;
+        }
+        for (int m = 0; m < size; m++)
+            set_bit(b + (size_t)g[0] * w, g[m]);
+        for (int m = 1; m < size; m++)
+            copy_row(b, w, g[m], g[0]);
+    }
+}
+
 /* r's pairs as bits (made and kept in r on first use, in its arena): the
  * leaves from their definition (a member of a set, or an event with a key,
  * is executed: its literals are LIT_TRUE), anything else from its rows. */
@@ -31,19 +62,17 @@ static const word *bits_of(struct rels *A, const struct rel *r)
         return r->bits;
     int n = r->n, w = words_of(n);
     word *b = rels_alloc(r->home, (size_t)n * (size_t)w, sizeof *b);
-    if (r->op == REL_PRODUCT) {
-        for (int x = 0; x < r->s->size; x++)
-            for (int y = 0; y < r->t->size; y++)
-                set_bit(b + (size_t)r->s->members[x] * w, r->t->members[y]);
+    if (r->op == REL_PRODUCT) {   /* every row of s is t: one made, the others copied */
+        int first = r->s->members[0];
+        for (int y = 0; y < r->t->size; y++)
+            set_bit(b + (size_t)first * w, r->t->members[y]);
+        for (int x = 1; x < r->s->size; x++)
+            copy_row(b, w, r->s->members[x], first);
     } else if (r->op == REL_ID) {
         for (int x = 0; x < r->s->size; x++)
             set_bit(b + (size_t)r->s->members[x] * w, r->s->members[x]);
     } else if (r->op == REL_CLASS) {
-        for (int i = 0; i < n; i++)
-            for (int g = r->key[i] < 0 ? 0 : r->group_start[r->key[i]];
-                 r->key[i] >= 0 && g < r->group_start[r->key[i] + 1]; g++)
-                if (!r->ordered || r->group[g] > i)
-                    set_bit(b + (size_t)i * w, r->group[g]);
+        class_bits(r, b, w);
     } else {
         const struct rel_rows *t = rel_rows_of(A, r);
         for (int i = 0; i < n; i++)
