@@ -79,6 +79,12 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
                 f->cyclic[c] = true;
             }
         }
+    f->cycles = xcalloc((size_t)f->nscc + 1, sizeof *f->cycles);
+    for (int v = 0; v < g->nstates; v++) {   /* a component's first state is its lowest */
+        int c = f->scc_of[v];
+        if (f->first[c] == v && f->cyclic[c])
+            f->cycles[f->ncycles++] = c;
+    }
 }
 
 void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
@@ -116,6 +122,7 @@ void fair_free(struct fair_sccs *f)
     free(f->ended);
     free(f->started);
     free(f->runs);
+    free(f->cycles);
     memset(f, 0, sizeof *f);
 }
 
@@ -351,16 +358,15 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
 
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need)
 {
-    int best = -1, nt = f->nthreads;
-    for (int c = 0; c < f->nscc; c++) {
+    int nt = f->nthreads;
+    for (int k = 0; k < f->ncycles; k++) {   /* the first fair one has the lowest first state */
+        int c = f->cycles[k];
         struct facts x = { &f->ended[c * nt], &f->started[c * nt], &f->runs[c * nt] };
-        if (f->cyclic[c] && (best < 0 || f->first[c] < f->first[best]) && fair_node(tr, m, &x, NULL))
-            best = c;
+        if (fair_node(tr, m, &x, NULL)) {
+            memset(need, 0, (size_t)nt * sizeof *need);
+            fair_node(tr, m, &x, need);
+            return c;
+        }
     }
-    if (best >= 0) {
-        struct facts x = { &f->ended[best * nt], &f->started[best * nt], &f->runs[best * nt] };
-        memset(need, 0, (size_t)nt * sizeof *need);
-        fair_node(tr, m, &x, need);
-    }
-    return best;
+    return -1;
 }

@@ -21,6 +21,7 @@ struct fair_sccs {
     int *first;              /* per component: its lowest state index (the
                                 one a breadth-first stem reaches soonest) */
     bool *cyclic;            /* per component: it has an edge inside */
+    int ncycles, *cycles;    /* the cyclic components, by increasing first state */
     bool *ended, *started, *runs;   /* nscc * nthreads: thread t is at its end,
                                        has taken a step, takes a step inside */
 };
