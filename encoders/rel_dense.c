@@ -4,7 +4,10 @@
  * a word operation per row, a composition an OR of rows, a closure
  * Warshall's.  The results are REL_ROWS nodes whose rows (every literal
  * LIT_TRUE) are made from the bits when first read (rel_settle), so
- * whatever reads a relation reads these as any other. */
+ * whatever reads a relation reads these as any other.  A result with no
+ * pair is the arena's empty relation, one with the pairs of an operand is
+ * that operand (a third of a model's results are), so that the operations
+ * on it are consed and shortened as on the operand. */
 #include "encoders/rel_impl.h"
 
 #include <string.h>
@@ -84,16 +87,25 @@ static const word *bits_of(struct rels *A, const struct rel *r)
     return b;
 }
 
-/* A node of A with the pairs of bits m (A's, kept); its rows are made
- * when something reads them (rel_dense_rows), most never are. */
-static struct rel *node_of_bits(struct rels *A, word *m)
+/* The relation with the pairs of bits m (scratch, all words): A's empty
+ * relation, operand x or y (bits a, b; b NULL for none) when it has them,
+ * else a new node of A with a copy of them, whose rows are made when
+ * something reads them (rel_dense_rows), most never are. */
+static struct rel *node_of_bits(struct rels *A, const word *m, size_t all, const struct rel *x, const word *a,
+                                const struct rel *y, const word *b)
 {
-    struct rel *r = rel_node(A, REL_ROWS);
     word any = 0;
-    for (size_t k = 0; k < (size_t)A->n * (size_t)words_of(A->n); k++)
+    for (size_t k = 0; k < all; k++)
         any |= m[k];
-    r->bits = m;
-    r->empty = any == 0;
+    if (any == 0)
+        return (struct rel *)A->empty;
+    if (memcmp(m, a, all * sizeof *m) == 0)
+        return (struct rel *)x;
+    if (b && memcmp(m, b, all * sizeof *m) == 0)
+        return (struct rel *)y;
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = rels_alloc(A, all, sizeof *r->bits);
+    memcpy(r->bits, m, all * sizeof *m);
     return r;
 }
 
@@ -126,7 +138,8 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
 {
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
-    word *m = rels_alloc(A, all, sizeof *m);
+    word m[REL_DENSE_MAX * ((REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS)];
+    memset(m, 0, all * sizeof *m);
     const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
     switch (op) {
     case REL_UNION:
@@ -167,7 +180,7 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     default:
         break;
     }
-    struct rel *r = node_of_bits(A, m);
-    r->transitive = op == REL_PLUS;
+    struct rel *r = node_of_bits(A, m, all, x, a, y, b);
+    r->transitive |= op == REL_PLUS;
     return r;
 }

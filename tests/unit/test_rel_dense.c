@@ -2,7 +2,8 @@
  * class (ordered or not), a product and an identity, over events some of
  * which are not executed, with one and with two words per row, read
  * through an operation made at once as bits and compared pair by pair
- * with their definition. */
+ * with their definition; and a result with no pair, or with an operand's
+ * pairs, is that relation, with the pairs it had. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,10 +109,59 @@ static void test_dense_leaves(void **state)
         }
 }
 
+/* The pairs (i, j) with i + j + shift = 0 (mod 3) among n events. */
+static const struct rel *every_third(struct rels *A, int n, int shift)
+{
+    struct rel_builder bld;
+    rel_builder_init(&bld);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if ((i + j + shift) % 3 == 0)
+                rel_add(&bld, i, j, LIT_TRUE);
+    return rel_build(A, &bld, false);
+}
+
+/* r holds (i, j) exactly when i + j + shift = 0 (mod 3), with shift < 0
+ * for no pair at all. */
+static void assert_third(const struct rel *r, int n, int shift)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            assert_int_equal(rel_get(r, i, j) == LIT_TRUE, shift >= 0 && (i + j + shift) % 3 == 0);
+}
+
+/* R's pairs are i + j = 0, S's i + j = 1 (mod 3), disjoint: R & S is
+ * the empty relation, R \ S, R^-1 | R and (R | S) & R are R itself, and
+ * what is made from them has the right pairs. */
+static void test_results_that_are_operands(void **state)
+{
+    (void)state;
+    enum { N = 70 };
+    lit exec[N];
+    for (int i = 0; i < N; i++)
+        exec[i] = LIT_TRUE;
+    struct cnf *c = cnf_new(false);
+    struct rels *A = rels_new(c, N, exec);
+    const struct rel *r = every_third(A, N, 0), *s = every_third(A, N, 2);
+    const struct rel *none = rel_inter(A, r, s);
+    assert_ptr_equal(none, rel_empty(A));
+    assert_ptr_equal(rel_diff(A, r, s), r);
+    assert_ptr_equal(rel_union(A, rel_inv(A, r), r), r);   /* R is symmetric */
+    const struct rel *rs = rel_union(A, r, s);
+    assert_ptr_equal(rel_inter(A, rs, r), r);
+    assert_third(rel_diff(A, rs, r), N, 2);
+    assert_third(rel_inter(A, rs, s), N, 2);
+    assert_third(rel_union(A, none, r), N, 0);
+    assert_third(none, N, -1);
+    rels_free(A);
+    cnf_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dense_leaves),
+        cmocka_unit_test(test_results_that_are_operands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
