@@ -45,6 +45,7 @@ struct concrete {
     int *stuck_at;           /* per thread: micro-op it stopped at, -1 if it ended */
     int32_t **final_regs;
     int32_t *final_mem;      /* per location */
+    void *storage;           /* holds every array above, allocated at once */
 };
 
 /* Allocates a choice for p with nothing chosen. */
@@ -60,6 +61,7 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
  * total when k says so, sync_fence, barriers, final values consistent). */
 void interp_run(const struct program *p, const struct choice *ch, const struct skeleton *k,
                 struct concrete *out);
+/* Frees what interp_execute (or interp_run) made of a run of p. */
 void concrete_free(const struct program *p, struct concrete *x);
 /* Marks the execution invalid for reason why (the first reason given stays);
  * returns false. */
