@@ -55,36 +55,39 @@ static void *place(char *storage, size_t *at, size_t count, size_t size)
     return p;
 }
 
+/* Lays ch's arrays for p out in storage (NULL: only counts); the bytes
+ * they take. */
+static size_t choice_layout(struct choice *ch, const struct program *p, char *storage)
+{
+    size_t n = (size_t)p->nevents, at = 0;
+    ch->rf = place(storage, &at, n, sizeof *ch->rf);
+    ch->sync = place(storage, &at, n, sizeof *ch->sync);
+    ch->co = place(storage, &at, n * n, sizeof *ch->co);
+    ch->sf = place(storage, &at, n * n, sizeof *ch->sf);
+    ch->final_pick = place(storage, &at, (size_t)p->lit->nlocs, sizeof *ch->final_pick);
+    ch->stop_at = place(storage, &at, (size_t)p->nthreads, sizeof *ch->stop_at);
+    ch->val_hint = place(storage, &at, n, sizeof *ch->val_hint);
+    ch->any_val = place(storage, &at, (size_t)p->lit->nanys, sizeof *ch->any_val);
+    return at;
+}
+
 void choice_init(struct choice *ch, const struct program *p)
 {
-    int n = p->nevents;
-    ch->rf = xcalloc((size_t)n, sizeof *ch->rf);
-    for (int e = 0; e < n; e++)
+    ch->storage = xcalloc(choice_layout(ch, p, NULL) + 1, 1);
+    choice_layout(ch, p, ch->storage);
+    for (int e = 0; e < p->nevents; e++)
         ch->rf[e] = -1;
-    ch->sync = xcalloc((size_t)n, sizeof *ch->sync);
-    ch->co = xcalloc((size_t)n * n, sizeof *ch->co);
-    ch->sf = xcalloc((size_t)n * n, sizeof *ch->sf);
-    ch->final_pick = xcalloc((size_t)p->lit->nlocs, sizeof *ch->final_pick);
     for (int l = 0; l < p->lit->nlocs; l++)
         ch->final_pick[l] = -1;
-    ch->stop_at = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *ch->stop_at);
     for (int t = 0; t < p->nthreads; t++)
         ch->stop_at[t] = -1;
-    ch->val_hint = xcalloc((size_t)n + 1, sizeof *ch->val_hint);
     ch->has_hint = false;
-    ch->any_val = xcalloc((size_t)p->lit->nanys + 1, sizeof *ch->any_val);
 }
 
 void choice_free(struct choice *ch)
 {
-    free(ch->rf);
-    free(ch->sync);
-    free(ch->co);
-    free(ch->sf);
-    free(ch->final_pick);
-    free(ch->stop_at);
-    free(ch->val_hint);
-    free(ch->any_val);
+    free(ch->storage);
+    ch->storage = NULL;
 }
 
 static int32_t apply_binop(enum binop op, int32_t a, int32_t b)

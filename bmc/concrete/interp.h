@@ -25,6 +25,7 @@ struct choice {
                                 is invalid and value_cycle says so */
     int32_t *any_val;        /* per arbitrary value (I_ANY): the one chosen
                                 (a SAT witness's; the oracle refuses them) */
+    void *storage;           /* holds every array above, allocated at once */
 };
 
 /* One concrete execution. */
@@ -50,6 +51,7 @@ struct concrete {
 
 /* Allocates a choice for p with nothing chosen. */
 void choice_init(struct choice *ch, const struct program *p);
+/* Frees what choice_init made. */
 void choice_free(struct choice *ch);
 
 /* Only the first half of interp_run: runs the threads and checks that each
