@@ -362,11 +362,9 @@ int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progre
     for (int k = 0; k < f->ncycles; k++) {   /* the first fair one has the lowest first state */
         int c = f->cycles[k];
         struct facts x = { &f->ended[c * nt], &f->started[c * nt], &f->runs[c * nt] };
-        if (fair_node(tr, m, &x, NULL)) {
-            memset(need, 0, (size_t)nt * sizeof *need);
-            fair_node(tr, m, &x, need);
+        memset(need, 0, (size_t)nt * sizeof *need);   /* what it holds counts only when c is fair */
+        if (fair_node(tr, m, &x, need))
             return c;
-        }
     }
     return -1;
 }

@@ -60,7 +60,8 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
 /* The cyclic component, fair under model m, whose first state has the
  * lowest index, or -1 when there is none (every fair run terminates).
  * For it, need[t] (nthreads entries) says which threads a fair cycle must
- * step: those the model obliges to run, and have not ended. */
+ * step: those the model obliges to run, and have not ended (without one,
+ * need holds nothing of use). */
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need);
 
 #endif
