@@ -139,7 +139,8 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
     word m[REL_DENSE_MAX * ((REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS)];
-    memset(m, 0, all * sizeof *m);
+    if (op != REL_UNION && op != REL_INTER && op != REL_DIFF && op != REL_PLUS)   /* these write every word */
+        memset(m, 0, all * sizeof *m);
     const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
     switch (op) {
     case REL_UNION:
