@@ -1,10 +1,10 @@
 /* Strongly connected components and the progress models' obligations. */
 #include "bmc/concrete/fair.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/concrete/text.h"
 #include "util/xalloc.h"
 
 /* One frame of the iterative depth-first search: a state and the next
@@ -321,13 +321,17 @@ static bool holds(const struct fair_tree *n, int t)
     return false;
 }
 
-/* "WG 1" for a group of scope s, "P2" for a thread. */
+/* "WG 1" for a group of scope s, "P2" for a thread, into buf (len bytes). */
 static void node_name(const struct fair_tree *n, int scope, char *buf, size_t len)
 {
+    char digits[12];
+    const char *id = text_int(n->id, digits);
+    size_t used = 0;
     if (n->thread >= 0)
-        snprintf(buf, len, "P%d", n->id);
+        text_append(buf, len, &used, (const char *const[]){ "P", id }, 2);
     else
-        snprintf(buf, len, "%s %d", scope >= 0 ? progress_scope_name((enum progress_scope)scope) : "group", n->id);
+        text_append(buf, len, &used, (const char *const[]){ scope >= 0 ? progress_scope_name((enum progress_scope)scope)
+                                                                        : "group", " ", id }, 3);
 }
 
 void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started, int t,
@@ -348,8 +352,9 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
             char parent[32], child[32];
             node_name(g, g->scope, parent, sizeof parent);
             node_name(&g->child[i], g->child[i].scope, child, sizeof child);
-            snprintf(buf, len, "%s (%s) owes %s nothing", parent,
-                     progress_name(g->overridden ? g->over : progress_scheduler(m)), child);
+            size_t used = 0;
+            text_append(buf, len, &used, (const char *const[]){ parent, " (",
+                        progress_name(g->overridden ? g->over : progress_scheduler(m)), ") owes ", child, " nothing" }, 6);
             return;
         }
         g = &g->child[i];

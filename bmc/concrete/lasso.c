@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/concrete/text.h"
 #include "util/xalloc.h"
 
 /* Scratch for searches inside a component. */
@@ -134,36 +135,6 @@ const char *lasso_how_name(enum lasso_how h)
     return names[h];
 }
 
-/* Appends the strings parts[0..n) to buf (len bytes, *used of them
- * written), as far as they fit (snprintf cost more than the rest of
- * the description). */
-static void append(char *buf, size_t len, size_t *used, const char *const *parts, int n)
-{
-    for (int i = 0; i < n; i++)
-        for (const char *c = parts[i]; *c && *used + 1 < len; c++)
-            buf[(*used)++] = *c;
-    buf[*used] = '\0';
-}
-
-/* "P" and thread id into name (16 bytes). */
-static const char *thread_name(int id, char *name)
-{
-    char digits[12];
-    int k = 0;
-    unsigned v = id < 0 ? 0u - (unsigned)id : (unsigned)id;
-    do
-        digits[k++] = (char)('0' + v % 10);
-    while ((v /= 10) > 0);
-    int at = 0;
-    name[at++] = 'P';
-    if (id < 0)
-        name[at++] = '-';
-    while (k > 0)
-        name[at++] = digits[--k];
-    name[at] = '\0';
-    return name;
-}
-
 void lasso_describe(const struct litmus *l, const struct lasso *la, bool full, char *buf, size_t len)
 {
     size_t used = 0;
@@ -174,15 +145,17 @@ void lasso_describe(const struct litmus *l, const struct lasso *la, bool full, c
             if (h == LASSO_ENDS || (h == LASSO_HALTED) != (pass == 1))
                 continue;
             const char *sep = used ? (full ? "; " : ", ") : "";
-            char name[16];
-            thread_name(l->threads[t].id, name);
+            char digits[12];
+            const char *id = text_int(l->threads[t].id, digits);
             if (!full)
-                append(buf, len, &used, (const char *const[]){ sep, name, " ", lasso_how_name(h) }, 4);
+                text_append(buf, len, &used, (const char *const[]){ sep, "P", id, " ", lasso_how_name(h) }, 5);
             else if (h == LASSO_HALTED)
-                append(buf, len, &used, (const char *const[]){ sep, "the scheduler never runs ", name, " again" }, 4);
+                text_append(buf, len, &used, (const char *const[]){ sep, "the scheduler never runs P", id, " again" }, 4);
             else
-                append(buf, len, &used, (const char *const[]){ sep, name, " ", h == LASSO_SPINS ? "spins" : "repeats its loop",
-                                                                " for ever", h == LASSO_REPEATS ? " (livelock)" : "" }, 6);
+                text_append(buf, len, &used, (const char *const[]){ sep, "P", id,
+                                                                     h == LASSO_SPINS ? " spins" : " repeats its loop",
+                                                                     " for ever", h == LASSO_REPEATS ? " (livelock)" : "" },
+                            6);
         }
 }
 
