@@ -4,7 +4,10 @@
  * a word operation per row, a composition an OR of rows, a closure
  * Warshall's.  The results are REL_ROWS nodes whose rows (every literal
  * LIT_TRUE) are made from the bits when first read (rel_settle), so
- * whatever reads a relation reads these as any other. */
+ * whatever reads a relation reads these as any other.  A result with no
+ * pair is the arena's empty relation, one with the pairs of an operand is
+ * that operand (a third of a model's results are), so that the operations
+ * on it are consed and shortened as on the operand. */
 #include "encoders/rel_impl.h"
 
 #include <string.h>
@@ -22,6 +25,37 @@ static bool has_bit(const word *row, int j) { return row[j / WORD_BITS] >> (j % 
 
 bool rel_dense(const struct rels *A) { return !cnf_symbolic(A->c) && A->n <= REL_DENSE_MAX; }
 
+/* Row `to` becomes a copy of row `from`. */
+static void copy_row(word *b, int w, int to, int from)
+{
+    memcpy(b + (size_t)to * w, b + (size_t)from * w, (size_t)w * sizeof *b);
+}
+
+/* The bits of a REL_CLASS leaf: the members of a group, in ascending
+ * order, each relate to all of it (to those after it when ordered), so
+ * one row per group is made bit by bit and the others are copies. */
+static void class_bits(const struct rel *r, word *b, int w)
+{
+    for (int i = 0; i < r->n; i++) {
+        int k = r->key[i];
+        if (k < 0 || r->group[r->group_start[k]] != i)   /* not the first of its group */
+            continue;
+        const int *g = r->group + r->group_start[k];
+        int size = r->group_start[k + 1] - r->group_start[k];
+        if (r->ordered) {   /* the last's row is empty; each other's is the next's and the next */
+            for (int m = size - 2; m >= 0; m--) {
+                copy_row(b, w, g[m], g[m + 1]);
+                set_bit(b + (size_t)g[m] * w, g[m + 1]);
+            }
+            continue;
+        }
+        for (int m = 0; m < size; m++)
+            set_bit(b + (size_t)g[0] * w, g[m]);
+        for (int m = 1; m < size; m++)
+            copy_row(b, w, g[m], g[0]);
+    }
+}
+
 /* r's pairs as bits (made and kept in r on first use, in its arena): the
  * leaves from their definition (a member of a set, or an event with a key,
  * is executed: its literals are LIT_TRUE), anything else from its rows. */
@@ -31,19 +65,17 @@ static const word *bits_of(struct rels *A, const struct rel *r)
         return r->bits;
     int n = r->n, w = words_of(n);
     word *b = rels_alloc(r->home, (size_t)n * (size_t)w, sizeof *b);
-    if (r->op == REL_PRODUCT) {
-        for (int x = 0; x < r->s->size; x++)
-            for (int y = 0; y < r->t->size; y++)
-                set_bit(b + (size_t)r->s->members[x] * w, r->t->members[y]);
+    if (r->op == REL_PRODUCT) {   /* every row of s is t: one made, the others copied */
+        int first = r->s->members[0];
+        for (int y = 0; y < r->t->size; y++)
+            set_bit(b + (size_t)first * w, r->t->members[y]);
+        for (int x = 1; x < r->s->size; x++)
+            copy_row(b, w, r->s->members[x], first);
     } else if (r->op == REL_ID) {
         for (int x = 0; x < r->s->size; x++)
             set_bit(b + (size_t)r->s->members[x] * w, r->s->members[x]);
     } else if (r->op == REL_CLASS) {
-        for (int i = 0; i < n; i++)
-            for (int g = r->key[i] < 0 ? 0 : r->group_start[r->key[i]];
-                 r->key[i] >= 0 && g < r->group_start[r->key[i] + 1]; g++)
-                if (!r->ordered || r->group[g] > i)
-                    set_bit(b + (size_t)i * w, r->group[g]);
+        class_bits(r, b, w);
     } else {
         const struct rel_rows *t = rel_rows_of(A, r);
         for (int i = 0; i < n; i++)
@@ -55,16 +87,25 @@ static const word *bits_of(struct rels *A, const struct rel *r)
     return b;
 }
 
-/* A node of A with the pairs of bits m (A's, kept); its rows are made
- * when something reads them (rel_dense_rows), most never are. */
-static struct rel *node_of_bits(struct rels *A, word *m)
+/* The relation with the pairs of bits m (scratch, all words): A's empty
+ * relation, operand x or y (bits a, b; b NULL for none) when it has them,
+ * else a new node of A with a copy of them, whose rows are made when
+ * something reads them (rel_dense_rows), most never are. */
+static struct rel *node_of_bits(struct rels *A, const word *m, size_t all, const struct rel *x, const word *a,
+                                const struct rel *y, const word *b)
 {
-    struct rel *r = rel_node(A, REL_ROWS);
     word any = 0;
-    for (size_t k = 0; k < (size_t)A->n * (size_t)words_of(A->n); k++)
+    for (size_t k = 0; k < all; k++)
         any |= m[k];
-    r->bits = m;
-    r->empty = any == 0;
+    if (any == 0)
+        return (struct rel *)A->empty;
+    if (memcmp(m, a, all * sizeof *m) == 0)
+        return (struct rel *)x;
+    if (b && memcmp(m, b, all * sizeof *m) == 0)
+        return (struct rel *)y;
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = rels_alloc(A, all, sizeof *r->bits);
+    memcpy(r->bits, m, all * sizeof *m);
     return r;
 }
 
@@ -97,7 +138,9 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
 {
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
-    word *m = rels_alloc(A, all, sizeof *m);
+    word m[REL_DENSE_MAX * ((REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS)];
+    if (op != REL_UNION && op != REL_INTER && op != REL_DIFF && op != REL_PLUS)   /* these write every word */
+        memset(m, 0, all * sizeof *m);
     const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
     switch (op) {
     case REL_UNION:
@@ -138,7 +181,7 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     default:
         break;
     }
-    struct rel *r = node_of_bits(A, m);
-    r->transitive = op == REL_PLUS;
+    struct rel *r = node_of_bits(A, m, all, x, a, y, b);
+    r->transitive |= op == REL_PLUS;
     return r;
 }

@@ -87,8 +87,9 @@ int rows_find(const struct rel_rows *t, int i, int j);
 /* True when A's operations are made at once as bits: a constant-only cnf
  * and at most REL_DENSE_MAX events. */
 bool rel_dense(const struct rels *A);
-/* op(x, y) (y NULL for REL_INV and REL_PLUS) made at once as bits, as a
- * new node of A with its rows. */
+/* op(x, y) (y NULL for REL_INV and REL_PLUS) made at once as bits: A's
+ * empty relation when it has no pair, x or y when it has their pairs,
+ * else a new node of A. */
 struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y);
 /* Makes the rows of such a node from its bits (rel_settle does, on the
  * first read). */

@@ -1,7 +1,10 @@
 /* Evaluations kept in a small ring, looked up by comparing choices. */
 #include "bmc/concrete/eval_memo.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/xalloc.h"
 
 void eval_memo_init(struct eval_memo *m, const struct program *p, const struct model_desc *md)
 {
@@ -58,15 +61,15 @@ const struct evaluation *eval_memo_evaluate(struct eval_memo *m, const char *con
                                             const struct choice *ch)
 {
     for (int i = 0; i < m->n; i++)
-        if (same_disabled(&m->entry[i], disabled, ndisabled) && same_choice(m->p, &m->entry[i].ch, ch)) {
+        if (same_disabled(m->entry[i], disabled, ndisabled) && same_choice(m->p, &m->entry[i]->ch, ch)) {
             m->reused++;
-            return &m->entry[i].ev;
+            return &m->entry[i]->ev;
         }
-    struct eval_entry *e = &m->entry[m->next];
-    if (m->n == EVAL_MEMO_SIZE)
-        entry_free(m->p, e);
+    if (m->n < EVAL_MEMO_SIZE)
+        m->entry[m->n++] = xcalloc(1, sizeof *m->entry[0]);
     else
-        m->n++;
+        entry_free(m->p, m->entry[m->next]);
+    struct eval_entry *e = m->entry[m->next];
     m->next = (m->next + 1) % EVAL_MEMO_SIZE;
     copy_choice(m->p, ch, &e->ch);
     e->ndisabled = ndisabled <= EVAL_MEMO_MAX_DISABLED ? ndisabled : -1;
@@ -80,7 +83,9 @@ const struct evaluation *eval_memo_evaluate(struct eval_memo *m, const char *con
 
 void eval_memo_free(struct eval_memo *m)
 {
-    for (int i = 0; i < m->n; i++)
-        entry_free(m->p, &m->entry[i]);
-    m->n = 0;
+    for (int i = 0; i < m->n; i++) {
+        entry_free(m->p, m->entry[i]);
+        free(m->entry[i]);
+    }
+    m->n = m->next = 0;
 }

@@ -23,7 +23,8 @@ struct eval_memo {
         const char *disabled[EVAL_MEMO_MAX_DISABLED];
         int ndisabled;       /* -1: matches nothing */
         struct evaluation ev;
-    } entry[EVAL_MEMO_SIZE];
+    } *entry[EVAL_MEMO_SIZE];   /* made when first filled: most memos make one or
+                                   none, and a memo is zeroed where it is declared */
     long evaluated, reused;  /* evaluations made and answers given from memory */
 };
 

@@ -15,27 +15,41 @@ bool axiom_disabled(const char *name, const char *const *disabled, int n)
     return false;
 }
 
-/* Final state as constant bit-vectors. */
-static lit final_condition(struct cnf *c, const struct program *p, const struct concrete *x,
-                           const struct assertion *a)
+/* The final state as constant bit-vectors. */
+static struct final_state final_state_of(const struct program *p, const struct concrete *x)
 {
-    struct bv **regs = xcalloc((size_t)p->nthreads, sizeof *regs);
-    struct bv *mem = xcalloc((size_t)p->lit->nlocs, sizeof *mem);
+    struct bv **regs = xcalloc((size_t)p->nthreads + 1, sizeof *regs);
+    struct bv *mem = xcalloc((size_t)p->lit->nlocs + 1, sizeof *mem);
     for (int t = 0; t < p->nthreads; t++) {
         int nr = p->threads[t].src->nregs;
-        regs[t] = xcalloc((size_t)nr, sizeof **regs);
+        regs[t] = xcalloc((size_t)nr + 1, sizeof **regs);
         for (int r = 0; r < nr; r++)
             regs[t][r] = bv_const(x->final_regs[t][r]);
     }
     for (int l = 0; l < p->lit->nlocs; l++)
         mem[l] = bv_const(x->final_mem[l]);
-    struct final_state fs = { regs, mem };
-    lit v = assertion_encode(c, a, &fs);
+    return (struct final_state){ regs, mem };
+}
+
+static void final_state_free(const struct program *p, struct final_state *fs)
+{
     for (int t = 0; t < p->nthreads; t++)
-        free(regs[t]);
-    free(regs);
-    free(mem);
-    return v;
+        free(fs->regs[t]);
+    free(fs->regs);
+    free((struct bv *)fs->mem);
+}
+
+/* The filter and the assertion on the final state (true when absent; the
+ * final state made once, and only for a condition that reads it). */
+static void final_conditions(struct cnf *c, const struct program *p, const struct concrete *x, struct evaluation *ev)
+{
+    ev->filter = ev->assertion = true;
+    if (!p->lit->filter && !p->lit->assertion)
+        return;
+    struct final_state fs = final_state_of(p, x);
+    ev->filter = assertion_encode(c, p->lit->filter, &fs) == LIT_TRUE;
+    ev->assertion = assertion_encode(c, p->lit->assertion, &fs) == LIT_TRUE;
+    final_state_free(p, &fs);
 }
 
 void evaluate(const struct program *p, const struct model_desc *md, const struct skeleton *k,
@@ -63,8 +77,7 @@ void evaluate(const struct program *p, const struct model_desc *md, const struct
         ev->terminated &= ev->x.terminated[t];
         ev->bound_hit |= ev->x.bound_hit[t];
     }
-    ev->filter = final_condition(ev->c, p, &ev->x, p->lit->filter) == LIT_TRUE;
-    ev->assertion = final_condition(ev->c, p, &ev->x, p->lit->assertion) == LIT_TRUE;
+    final_conditions(ev->c, p, &ev->x, ev);
 }
 
 void evaluation_free(const struct program *p, struct evaluation *ev)

@@ -1,10 +1,10 @@
 /* Strongly connected components and the progress models' obligations. */
 #include "bmc/concrete/fair.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/concrete/text.h"
 #include "util/xalloc.h"
 
 /* One frame of the iterative depth-first search: a state and the next
@@ -79,6 +79,12 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
                 f->cyclic[c] = true;
             }
         }
+    f->cycles = xcalloc((size_t)f->nscc + 1, sizeof *f->cycles);
+    for (int v = 0; v < g->nstates; v++) {   /* a component's first state is its lowest */
+        int c = f->scc_of[v];
+        if (f->first[c] == v && f->cyclic[c])
+            f->cycles[f->ncycles++] = c;
+    }
 }
 
 void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
@@ -116,6 +122,7 @@ void fair_free(struct fair_sccs *f)
     free(f->ended);
     free(f->started);
     free(f->runs);
+    free(f->cycles);
     memset(f, 0, sizeof *f);
 }
 
@@ -314,13 +321,17 @@ static bool holds(const struct fair_tree *n, int t)
     return false;
 }
 
-/* "WG 1" for a group of scope s, "P2" for a thread. */
+/* "WG 1" for a group of scope s, "P2" for a thread, into buf (len bytes). */
 static void node_name(const struct fair_tree *n, int scope, char *buf, size_t len)
 {
+    char digits[12];
+    const char *id = text_int(n->id, digits);
+    size_t used = 0;
     if (n->thread >= 0)
-        snprintf(buf, len, "P%d", n->id);
+        text_append(buf, len, &used, (const char *const[]){ "P", id }, 2);
     else
-        snprintf(buf, len, "%s %d", scope >= 0 ? progress_scope_name((enum progress_scope)scope) : "group", n->id);
+        text_append(buf, len, &used, (const char *const[]){ scope >= 0 ? progress_scope_name((enum progress_scope)scope)
+                                                                        : "group", " ", id }, 3);
 }
 
 void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started, int t,
@@ -341,8 +352,9 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
             char parent[32], child[32];
             node_name(g, g->scope, parent, sizeof parent);
             node_name(&g->child[i], g->child[i].scope, child, sizeof child);
-            snprintf(buf, len, "%s (%s) owes %s nothing", parent,
-                     progress_name(g->overridden ? g->over : progress_scheduler(m)), child);
+            size_t used = 0;
+            text_append(buf, len, &used, (const char *const[]){ parent, " (",
+                        progress_name(g->overridden ? g->over : progress_scheduler(m)), ") owes ", child, " nothing" }, 6);
             return;
         }
         g = &g->child[i];
@@ -351,16 +363,13 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
 
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need)
 {
-    int best = -1, nt = f->nthreads;
-    for (int c = 0; c < f->nscc; c++) {
+    int nt = f->nthreads;
+    for (int k = 0; k < f->ncycles; k++) {   /* the first fair one has the lowest first state */
+        int c = f->cycles[k];
         struct facts x = { &f->ended[c * nt], &f->started[c * nt], &f->runs[c * nt] };
-        if (f->cyclic[c] && (best < 0 || f->first[c] < f->first[best]) && fair_node(tr, m, &x, NULL))
-            best = c;
+        memset(need, 0, (size_t)nt * sizeof *need);   /* what it holds counts only when c is fair */
+        if (fair_node(tr, m, &x, need))
+            return c;
     }
-    if (best >= 0) {
-        struct facts x = { &f->ended[best * nt], &f->started[best * nt], &f->runs[best * nt] };
-        memset(need, 0, (size_t)nt * sizeof *need);
-        fair_node(tr, m, &x, need);
-    }
-    return best;
+    return -1;
 }

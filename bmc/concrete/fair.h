@@ -21,6 +21,7 @@ struct fair_sccs {
     int *first;              /* per component: its lowest state index (the
                                 one a breadth-first stem reaches soonest) */
     bool *cyclic;            /* per component: it has an edge inside */
+    int ncycles, *cycles;    /* the cyclic components, by increasing first state */
     bool *ended, *started, *runs;   /* nscc * nthreads: thread t is at its end,
                                        has taken a step, takes a step inside */
 };
@@ -59,7 +60,8 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
 /* The cyclic component, fair under model m, whose first state has the
  * lowest index, or -1 when there is none (every fair run terminates).
  * For it, need[t] (nthreads entries) says which threads a fair cycle must
- * step: those the model obliges to run, and have not ended. */
+ * step: those the model obliges to run, and have not ended (without one,
+ * need holds nothing of use). */
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need);
 
 #endif

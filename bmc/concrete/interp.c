@@ -46,36 +46,48 @@ struct walk {
  * the choice is no execution. */
 enum step { STEP_NEXT, STEP_EXIT, STEP_STUCK, STEP_UNKNOWN, STEP_BROKEN };
 
+/* count elements of size bytes at offset *at of storage (8-aligned),
+ * or NULL while storage is NULL and only the size is being counted. */
+static void *place(char *storage, size_t *at, size_t count, size_t size)
+{
+    void *p = storage ? storage + *at : NULL;
+    *at += (count * size + 7) & ~(size_t)7;
+    return p;
+}
+
+/* Lays ch's arrays for p out in storage (NULL: only counts); the bytes
+ * they take. */
+static size_t choice_layout(struct choice *ch, const struct program *p, char *storage)
+{
+    size_t n = (size_t)p->nevents, at = 0;
+    ch->rf = place(storage, &at, n, sizeof *ch->rf);
+    ch->sync = place(storage, &at, n, sizeof *ch->sync);
+    ch->co = place(storage, &at, n * n, sizeof *ch->co);
+    ch->sf = place(storage, &at, n * n, sizeof *ch->sf);
+    ch->final_pick = place(storage, &at, (size_t)p->lit->nlocs, sizeof *ch->final_pick);
+    ch->stop_at = place(storage, &at, (size_t)p->nthreads, sizeof *ch->stop_at);
+    ch->val_hint = place(storage, &at, n, sizeof *ch->val_hint);
+    ch->any_val = place(storage, &at, (size_t)p->lit->nanys, sizeof *ch->any_val);
+    return at;
+}
+
 void choice_init(struct choice *ch, const struct program *p)
 {
-    int n = p->nevents;
-    ch->rf = xcalloc((size_t)n, sizeof *ch->rf);
-    for (int e = 0; e < n; e++)
+    ch->storage = xcalloc(choice_layout(ch, p, NULL) + 1, 1);
+    choice_layout(ch, p, ch->storage);
+    for (int e = 0; e < p->nevents; e++)
         ch->rf[e] = -1;
-    ch->sync = xcalloc((size_t)n, sizeof *ch->sync);
-    ch->co = xcalloc((size_t)n * n, sizeof *ch->co);
-    ch->sf = xcalloc((size_t)n * n, sizeof *ch->sf);
-    ch->final_pick = xcalloc((size_t)p->lit->nlocs, sizeof *ch->final_pick);
     for (int l = 0; l < p->lit->nlocs; l++)
         ch->final_pick[l] = -1;
-    ch->stop_at = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *ch->stop_at);
     for (int t = 0; t < p->nthreads; t++)
         ch->stop_at[t] = -1;
-    ch->val_hint = xcalloc((size_t)n + 1, sizeof *ch->val_hint);
     ch->has_hint = false;
-    ch->any_val = xcalloc((size_t)p->lit->nanys + 1, sizeof *ch->any_val);
 }
 
 void choice_free(struct choice *ch)
 {
-    free(ch->rf);
-    free(ch->sync);
-    free(ch->co);
-    free(ch->sf);
-    free(ch->final_pick);
-    free(ch->stop_at);
-    free(ch->val_hint);
-    free(ch->any_val);
+    free(ch->storage);
+    ch->storage = NULL;
 }
 
 static int32_t apply_binop(enum binop op, int32_t a, int32_t b)
@@ -470,10 +482,11 @@ bool concrete_fail(struct concrete *out, const char *why)
     return false;
 }
 
-/* Allocates w's scratch for the largest thread of x's program. */
-static void walk_alloc(struct walk *w, struct ictx *x)
+/* Lays w's scratch for the largest thread of x's program out in storage
+ * (NULL: only counts); the bytes it takes. */
+static size_t walk_layout(struct walk *w, struct ictx *x, char *storage)
 {
-    size_t regs = 0, dep = 0, nev = 0, snap = 0, code = 0;
+    size_t regs = 0, dep = 0, nev = 0, snap = 0, code = 0, at = 0;
     for (int t = 0; t < x->p->nthreads; t++) {
         const struct pthread *pt = &x->p->threads[t];
         size_t nr = (size_t)pt->src->nregs, ne = (size_t)pt->nevents, nc = (size_t)pt->ncode;
@@ -484,23 +497,25 @@ static void walk_alloc(struct walk *w, struct ictx *x)
         code = nc > code ? nc : code;
     }
     *w = (struct walk){ .x = x };
-    w->regs = xcalloc(regs, sizeof *w->regs);
-    w->dep = xcalloc(dep, sizeof *w->dep);
-    w->ctrl = xcalloc(nev, sizeof *w->ctrl);
-    w->snap = xcalloc(snap, sizeof *w->snap);
-    w->entry = xcalloc(code, sizeof *w->entry);
-    w->row = xcalloc(nev, sizeof *w->row);
+    w->regs = place(storage, &at, regs, sizeof *w->regs);
+    w->dep = place(storage, &at, dep, sizeof *w->dep);
+    w->ctrl = place(storage, &at, nev, sizeof *w->ctrl);
+    w->snap = place(storage, &at, snap, sizeof *w->snap);
+    w->entry = place(storage, &at, code, sizeof *w->entry);
+    w->row = place(storage, &at, nev, sizeof *w->row);
+    return at;
+}
+
+/* Allocates w's scratch, all at once (w->regs first). */
+static void walk_alloc(struct walk *w, struct ictx *x)
+{
+    walk_layout(w, x, xcalloc(walk_layout(w, x, NULL) + 1, 1));
 }
 
 /* Frees what walk_alloc made. */
 static void walk_free(struct walk *w)
 {
     free(w->regs);
-    free(w->dep);
-    free(w->ctrl);
-    free(w->snap);
-    free(w->entry);
-    free(w->row);
 }
 
 /* Puts w at the start of thread t: its initial registers, nothing known. */
@@ -672,53 +687,48 @@ static bool walk_thread(struct walk *w, int t, bool *complete)
     return res != STEP_BROKEN;
 }
 
+/* Lays out's arrays out in storage (NULL: only counts); the bytes they take. */
+static size_t concrete_layout(const struct program *p, struct concrete *out, char *storage)
+{
+    size_t n = (size_t)p->nevents, nt = (size_t)p->nthreads, at = 0;
+    out->exec = place(storage, &at, n, sizeof *out->exec);
+    out->cf = place(storage, &at, n, sizeof *out->cf);
+    out->val = place(storage, &at, n, sizeof *out->val);
+    out->bar_id = place(storage, &at, n, sizeof *out->bar_id);
+    out->bar_quorum = place(storage, &at, n, sizeof *out->bar_quorum);
+    out->bar_occ = place(storage, &at, n, sizeof *out->bar_occ);
+    out->data = place(storage, &at, n * n, sizeof *out->data);
+    out->ctrl = place(storage, &at, n * n, sizeof *out->ctrl);
+    out->terminated = place(storage, &at, nt, sizeof *out->terminated);
+    out->bound_hit = place(storage, &at, nt, sizeof *out->bound_hit);
+    out->spins = place(storage, &at, nt, sizeof *out->spins);
+    out->repeats = place(storage, &at, nt, sizeof *out->repeats);
+    out->blocked = place(storage, &at, nt, sizeof *out->blocked);
+    out->halted = place(storage, &at, nt, sizeof *out->halted);
+    out->stuck_at = place(storage, &at, nt, sizeof *out->stuck_at);
+    out->final_regs = place(storage, &at, nt, sizeof *out->final_regs);
+    for (size_t t = 0; t < nt; t++) {
+        int32_t *regs = place(storage, &at, (size_t)p->threads[t].src->nregs, sizeof **out->final_regs);
+        if (storage)
+            out->final_regs[t] = regs;
+    }
+    out->final_mem = place(storage, &at, (size_t)p->lit->nlocs, sizeof *out->final_mem);
+    return at;
+}
+
 static void concrete_alloc(const struct program *p, struct concrete *out)
 {
-    int n = p->nevents, nt = p->nthreads;
     memset(out, 0, sizeof *out);
-    out->n = n;
-    out->exec = xcalloc((size_t)n, sizeof *out->exec);
-    out->cf = xcalloc((size_t)n, sizeof *out->cf);
-    out->val = xcalloc((size_t)n, sizeof *out->val);
-    out->bar_id = xcalloc((size_t)n, sizeof *out->bar_id);
-    out->bar_quorum = xcalloc((size_t)n, sizeof *out->bar_quorum);
-    out->bar_occ = xcalloc((size_t)n, sizeof *out->bar_occ);
-    out->data = xcalloc((size_t)n * n, sizeof *out->data);
-    out->ctrl = xcalloc((size_t)n * n, sizeof *out->ctrl);
-    out->terminated = xcalloc((size_t)nt, sizeof *out->terminated);
-    out->bound_hit = xcalloc((size_t)nt, sizeof *out->bound_hit);
-    out->spins = xcalloc((size_t)nt, sizeof *out->spins);
-    out->repeats = xcalloc((size_t)nt, sizeof *out->repeats);
-    out->blocked = xcalloc((size_t)nt, sizeof *out->blocked);
-    out->halted = xcalloc((size_t)nt, sizeof *out->halted);
-    out->stuck_at = xcalloc((size_t)nt, sizeof *out->stuck_at);
-    out->final_regs = xcalloc((size_t)nt, sizeof *out->final_regs);
-    for (int t = 0; t < nt; t++)
-        out->final_regs[t] = xcalloc((size_t)p->threads[t].src->nregs, sizeof **out->final_regs);
-    out->final_mem = xcalloc((size_t)p->lit->nlocs, sizeof *out->final_mem);
+    out->n = p->nevents;
+    out->storage = xcalloc(concrete_layout(p, out, NULL) + 1, 1);
+    concrete_layout(p, out, out->storage);
 }
 
 void concrete_free(const struct program *p, struct concrete *x)
 {
-    free(x->exec);
-    free(x->cf);
-    free(x->val);
-    free(x->bar_id);
-    free(x->bar_quorum);
-    free(x->bar_occ);
-    free(x->data);
-    free(x->ctrl);
-    free(x->terminated);
-    free(x->bound_hit);
-    free(x->spins);
-    free(x->repeats);
-    free(x->blocked);
-    free(x->halted);
-    free(x->stuck_at);
-    for (int t = 0; t < p->nthreads; t++)
-        free(x->final_regs[t]);
-    free(x->final_regs);
-    free(x->final_mem);
+    (void)p;   /* one block holds every array, whatever p's size */
+    free(x->storage);
+    x->storage = NULL;
 }
 
 /* Whether some executed access has no known value yet. */
@@ -757,17 +767,27 @@ static bool resolve_stall(struct ictx *x)
     return progress;
 }
 
+/* Lays x's per-event arrays out in storage (NULL: only counts); the bytes
+ * they take. */
+static size_t ictx_layout(struct ictx *x, char *storage)
+{
+    size_t n = (size_t)x->p->nevents, at = 0;
+    x->cf = place(storage, &at, n, sizeof *x->cf);
+    x->ex = place(storage, &at, n, sizeof *x->ex);
+    x->vknown = place(storage, &at, n, sizeof *x->vknown);
+    x->idknown = place(storage, &at, n, sizeof *x->idknown);
+    x->occknown = place(storage, &at, n, sizeof *x->occknown);
+    x->deadlocked = place(storage, &at, n, sizeof *x->deadlocked);
+    return at;
+}
+
 void interp_execute(const struct program *p, const struct choice *ch, struct concrete *out)
 {
     int n = p->nevents;
     concrete_alloc(p, out);
     struct ictx x = { .p = p, .ch = ch, .out = out };
-    x.cf = xcalloc((size_t)n, sizeof *x.cf);
-    x.ex = xcalloc((size_t)n, sizeof *x.ex);
-    x.vknown = xcalloc((size_t)n, sizeof *x.vknown);
-    x.idknown = xcalloc((size_t)n, sizeof *x.idknown);
-    x.occknown = xcalloc((size_t)n, sizeof *x.occknown);
-    x.deadlocked = xcalloc((size_t)n, sizeof *x.deadlocked);
+    char *known = xcalloc(ictx_layout(&x, NULL) + 1, 1);   /* every array of x at once */
+    ictx_layout(&x, known);
     for (int e = 0; e < n; e++)
         if (p->events[e].kind == EV_INIT) {
             x.cf[e] = x.ex[e] = YES;
@@ -822,12 +842,7 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
                 concrete_fail(out, "an unexecuted read reads from a write");
     }
     walk_free(&w);
-    free(x.cf);
-    free(x.ex);
-    free(x.vknown);
-    free(x.idknown);
-    free(x.occknown);
-    free(x.deadlocked);
+    free(known);
 }
 
 int32_t interp_binop(enum binop op, int32_t a, int32_t b)

@@ -25,6 +25,7 @@ struct choice {
                                 is invalid and value_cycle says so */
     int32_t *any_val;        /* per arbitrary value (I_ANY): the one chosen
                                 (a SAT witness's; the oracle refuses them) */
+    void *storage;           /* holds every array above, allocated at once */
 };
 
 /* One concrete execution. */
@@ -45,10 +46,12 @@ struct concrete {
     int *stuck_at;           /* per thread: micro-op it stopped at, -1 if it ended */
     int32_t **final_regs;
     int32_t *final_mem;      /* per location */
+    void *storage;           /* holds every array above, allocated at once */
 };
 
 /* Allocates a choice for p with nothing chosen. */
 void choice_init(struct choice *ch, const struct program *p);
+/* Frees what choice_init made. */
 void choice_free(struct choice *ch);
 
 /* Only the first half of interp_run: runs the threads and checks that each
@@ -60,6 +63,7 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
  * total when k says so, sync_fence, barriers, final values consistent). */
 void interp_run(const struct program *p, const struct choice *ch, const struct skeleton *k,
                 struct concrete *out);
+/* Frees what interp_execute (or interp_run) made of a run of p. */
 void concrete_free(const struct program *p, struct concrete *x);
 /* Marks the execution invalid for reason why (the first reason given stays);
  * returns false. */

@@ -209,6 +209,16 @@ static void pairs_among(struct rel_builder *bld, const bool *m, int n, const int
                 rel_add(bld, list[a], list[b], LIT_TRUE);
 }
 
+/* The relation of bld's pairs in A; A's empty relation (base_init's
+ * value of every relation) when it has none, which saves sorting nothing. */
+static const struct rel *built(struct rels *A, struct rel_builder *bld)
+{
+    if (bld->count > 0)
+        return rel_build(A, bld, false);
+    rel_builder_free(bld);
+    return rel_empty(A);
+}
+
 void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
                  const struct concrete *x, struct base *b)
 {
@@ -251,14 +261,14 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
             }
         }
     struct rels *A = b->arena;
-    b->rels[R_RF] = rel_build(A, &rf, false);
-    b->rels[R_CO] = rel_build(A, &co, false);
-    b->rels[R_SYNC_FENCE] = rel_build(A, &sf, false);
+    b->rels[R_RF] = built(A, &rf);
+    b->rels[R_CO] = built(A, &co);
+    b->rels[R_SYNC_FENCE] = built(A, &sf);
     rel_mark_transitive(b->rels[R_CO]);          /* interp_run checked both orders */
     rel_mark_transitive(b->rels[R_SYNC_FENCE]);
-    b->rels[R_DATA] = rel_build(A, &data, false);
-    b->rels[R_CTRL] = rel_build(A, &ctrl, false);
-    b->rels[R_SYNCBAR] = rel_build(A, &bar, false);
+    b->rels[R_DATA] = built(A, &data);
+    b->rels[R_CTRL] = built(A, &ctrl);
+    b->rels[R_SYNCBAR] = built(A, &bar);
     free(list);
 }
 

@@ -2,10 +2,10 @@
  * that stay inside one component. */
 #include "bmc/concrete/lasso.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/concrete/text.h"
 #include "util/xalloc.h"
 
 /* Scratch for searches inside a component. */
@@ -145,15 +145,17 @@ void lasso_describe(const struct litmus *l, const struct lasso *la, bool full, c
             if (h == LASSO_ENDS || (h == LASSO_HALTED) != (pass == 1))
                 continue;
             const char *sep = used ? (full ? "; " : ", ") : "";
-            int id = l->threads[t].id;
+            char digits[12];
+            const char *id = text_int(l->threads[t].id, digits);
             if (!full)
-                used += (size_t)snprintf(buf + used, len - used, "%sP%d %s", sep, id, lasso_how_name(h));
+                text_append(buf, len, &used, (const char *const[]){ sep, "P", id, " ", lasso_how_name(h) }, 5);
             else if (h == LASSO_HALTED)
-                used += (size_t)snprintf(buf + used, len - used, "%sthe scheduler never runs P%d again", sep, id);
+                text_append(buf, len, &used, (const char *const[]){ sep, "the scheduler never runs P", id, " again" }, 4);
             else
-                used += (size_t)snprintf(buf + used, len - used, "%sP%d %s for ever%s", sep, id,
-                                         h == LASSO_SPINS ? "spins" : "repeats its loop",
-                                         h == LASSO_REPEATS ? " (livelock)" : "");
+                text_append(buf, len, &used, (const char *const[]){ sep, "P", id,
+                                                                     h == LASSO_SPINS ? " spins" : " repeats its loop",
+                                                                     " for ever", h == LASSO_REPEATS ? " (livelock)" : "" },
+                            6);
         }
 }
 

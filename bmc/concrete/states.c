@@ -151,8 +151,8 @@ static uint64_t hash(const int32_t *s, int width)
 static void rehash(struct state_graph *g)
 {
     free(g->slot);
-    g->nslots = g->nslots ? g->nslots * 2 : 1024;
-    g->slot = xcalloc((size_t)g->nslots, sizeof *g->slot);
+    g->nslots = g->nslots ? g->nslots * 2 : 256;
+    g->slot = xrealloc(NULL, (size_t)g->nslots * sizeof *g->slot);   /* every slot set just below */
     memset(g->slot, -1, (size_t)g->nslots * sizeof *g->slot);
     for (int s = 0; s < g->nstates; s++) {
         size_t i = hash(&g->words[(size_t)s * g->width], g->width) & (size_t)(g->nslots - 1);

@@ -1,0 +1,73 @@
+/* The memo of evaluations (eval_memo.c) keeps the last EVAL_MEMO_SIZE:
+ * more than that, and the oldest is evaluated afresh while the newest
+ * still come from memory; an evaluation from memory is the one a fresh
+ * evaluate() gives; a freed memo starts empty. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bmc/concrete/eval_memo.h"
+#include "litmus/ast.h"
+
+static const char *mp_text =
+    "PTX mp\n"
+    "{ x = 0; y = 0; }\n"
+    " P0@cta 0,gpu 0       | P1@cta 1,gpu 0       ;\n"
+    " st.relaxed.gpu x, 1  | ld.relaxed.gpu r0, y ;\n"
+    " st.relaxed.gpu y, 1  | ld.relaxed.gpu r1, x ;\n"
+    "exists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+/* Axioms "off" that no model has, one name per key: each a different key
+ * for the memo, the same evaluation. */
+static const char *const names[EVAL_MEMO_SIZE + 2] = { "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9" };
+
+static void test_ring(void **state)
+{
+    (void)state;
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("mp.litmus", mp_text, &err);
+    assert_non_null(l);
+    char msg[128];
+    struct program *p = program_build(l, 1, msg, sizeof msg);
+    assert_non_null(p);
+    const struct model_desc *md = model_find("ptx-v7.5");
+    struct choice ch;
+    choice_init(&ch, p);
+    struct skeleton k = model_skeleton_without_facts(md);
+    struct evaluation fresh;
+    evaluate(p, md, &k, NULL, 0, &ch, &fresh);
+    struct eval_memo m;
+    eval_memo_init(&m, p, md);
+    const long size = EVAL_MEMO_SIZE;
+    for (long round = 0; round < 2; round++) {   /* the second after a free: empty again */
+        long before = round * (size + 3);
+        for (int i = 0; i < EVAL_MEMO_SIZE + 2; i++) {
+            const struct evaluation *ev = eval_memo_evaluate(&m, &names[i], 1, &ch);
+            assert_int_equal(ev->x.valid, fresh.x.valid);
+            assert_string_equal(ev->x.why, fresh.x.why);
+        }
+        assert_int_equal(m.evaluated, before + size + 2);
+        for (int i = 2; i < EVAL_MEMO_SIZE + 2; i++)   /* the newest EVAL_MEMO_SIZE: remembered */
+            eval_memo_evaluate(&m, &names[i], 1, &ch);
+        assert_int_equal(m.reused, (round + 1) * size);
+        eval_memo_evaluate(&m, &names[0], 1, &ch);       /* pushed out: afresh */
+        assert_int_equal(m.evaluated, before + size + 3);
+        eval_memo_free(&m);
+    }
+    evaluation_free(p, &fresh);
+    choice_free(&ch);
+    program_free(p);
+    litmus_free(l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ring),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

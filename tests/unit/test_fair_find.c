@@ -1,0 +1,70 @@
+/* fair_find picks, among the fair cyclic components, the one whose first
+ * state has the lowest index (the one a breadth-first stem reaches
+ * soonest), which is not the order Tarjan's algorithm closes them in. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bmc/concrete/fair.h"
+#include "litmus/ast.h"
+
+/* Two threads, for the scope hierarchy fair_tree_build reads. */
+static const char *two_threads =
+    "PTX two\n"
+    "{ x = 0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+    " st.relaxed.gpu x, 1 | st.relaxed.gpu x, 2 ;\n"
+    "exists (x == 1)\n";
+
+enum { NSTATES = 4, NTHREADS = 2, WIDTH = 3 };
+
+/* State 0 steps (P0) into component {1, 2}, where P0 goes round and P1
+ * stays at 1; P1 leaves it from 2 for state 3, where both threads loop.
+ * Both components are fair under the fair model (every thread steps
+ * inside); Tarjan's algorithm closes {3} first, though {1, 2} has the
+ * lower first state. */
+static const int succ[NSTATES * NTHREADS] = {
+    1, -1,   /* 0 */
+    2, 1,    /* 1 */
+    1, 3,    /* 2 */
+    3, 3,    /* 3 */
+};
+
+static void test_lowest_first_state_wins(void **state)
+{
+    (void)state;
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("two.litmus", two_threads, &err);
+    assert_non_null(l);
+    int32_t words[NSTATES * WIDTH] = { 0 };   /* every pc 0: no thread has ended */
+    int offset[NTHREADS] = { 1, 2 }, succ_copy[NSTATES * NTHREADS];
+    memcpy(succ_copy, succ, sizeof succ);
+    struct st_code code[NTHREADS] = { { .n = 5 }, { .n = 5 } };
+    struct state_graph g = { .nthreads = NTHREADS, .width = WIDTH, .nstates = NSTATES, .words = words,
+                             .succ = succ_copy, .offset = offset, .code = code };
+    struct fair_sccs f;
+    fair_sccs(&g, &f);
+    assert_int_equal(f.nscc, 3);
+    assert_int_equal(f.scc_of[3], 0);   /* closed first */
+    struct fair_tree *tr = fair_tree_build(l, NULL);
+    bool need[NTHREADS];
+    int c = fair_find(&f, tr, PROG_FAIR, need);
+    assert_int_equal(c, f.scc_of[1]);
+    assert_int_equal(f.first[c], 1);
+    assert_true(need[0] && need[1]);
+    fair_tree_free(tr);
+    fair_free(&f);
+    litmus_free(l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lowest_first_state_wins),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

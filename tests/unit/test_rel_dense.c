@@ -1,0 +1,167 @@
+/* The leaves of a constant-only arena as rows of bits (rel_dense.c): a
+ * class (ordered or not), a product and an identity, over events some of
+ * which are not executed, with one and with two words per row, read
+ * through an operation made at once as bits and compared pair by pair
+ * with their definition; and a result with no pair, or with an operand's
+ * pairs, is that relation, with the pairs it had. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "encoders/cnf.h"
+#include "encoders/rel.h"
+#include "encoders/rel_impl.h"
+
+enum { MAXN = 100 };
+
+/* The next number of a fixed-seed 64-bit LCG (high half). */
+static uint32_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 32);
+}
+
+/* One random arena: who executes, a key per event (-1 for some), two sets. */
+struct leaves_input {
+    int n;
+    bool exec[MAXN], a[MAXN], b[MAXN];
+    int key[MAXN];
+    int extra_i, extra_j;    /* a pair of executed events the test adds */
+};
+
+static void random_leaves(uint64_t *seed, int n, int nkeys, struct leaves_input *in)
+{
+    in->n = n;
+    for (int i = 0; i < n; i++) {
+        in->exec[i] = lcg(seed) % 5 != 0;
+        in->key[i] = lcg(seed) % 7 == 0 ? -1 : (int)(lcg(seed) % (uint32_t)nkeys);
+        in->a[i] = lcg(seed) % 3 == 0;
+        in->b[i] = lcg(seed) % 2 == 0;
+    }
+    in->exec[0] = in->exec[n - 1] = in->a[0] = in->b[n - 1] = true;   /* neither set empty */
+    in->extra_i = 0;
+    in->extra_j = n - 1;
+}
+
+/* r (made as bits: r united with the extra pair) holds exactly the pairs
+ * want says, and the extra one. */
+static void assert_leaf(struct rels *A, const struct leaves_input *in, const struct rel *leaf,
+                        bool (*want)(const struct leaves_input *, int, int, bool), bool ordered, const char *what)
+{
+    struct rel_builder one;
+    rel_builder_init(&one);
+    rel_add(&one, in->extra_i, in->extra_j, LIT_TRUE);
+    const struct rel *r = rel_union(A, leaf, rel_build(A, &one, false));
+    for (int i = 0; i < in->n; i++)
+        for (int j = 0; j < in->n; j++) {
+            bool expect = (in->exec[i] && in->exec[j] && want(in, i, j, ordered)) ||
+                          (i == in->extra_i && j == in->extra_j);
+            if ((rel_get(r, i, j) == LIT_TRUE) != expect)
+                fail_msg("n=%d: %s (%d, %d) should be %d", in->n, what, i, j, expect);
+        }
+}
+
+static bool in_class(const struct leaves_input *in, int i, int j, bool ordered)
+{
+    return in->key[i] >= 0 && in->key[i] == in->key[j] && (!ordered || i < j);
+}
+
+static bool in_product(const struct leaves_input *in, int i, int j, bool ordered)
+{
+    (void)ordered;
+    return in->a[i] && in->b[j];
+}
+
+static bool in_id(const struct leaves_input *in, int i, int j, bool ordered)
+{
+    (void)ordered;
+    return in->a[i] && i == j;
+}
+
+/* With one and with two words per row, few and many keys: every leaf's
+ * bits are its definition's pairs among the executed events. */
+static void test_dense_leaves(void **state)
+{
+    (void)state;
+    const int sizes[] = { 5, 40, 64, 65, 97 }, keys[] = { 1, 3, 12 };
+    uint64_t seed = 7;
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            struct leaves_input in;
+            random_leaves(&seed, sizes[z], keys[k], &in);
+            lit exec[MAXN];
+            for (int i = 0; i < in.n; i++)
+                exec[i] = lit_of(in.exec[i]);
+            struct cnf *c = cnf_new(false);
+            struct rels *A = rels_new(c, in.n, exec);
+            assert_true(rel_dense(A));
+            assert_leaf(A, &in, rel_class(A, in.key, false), in_class, false, "class");
+            assert_leaf(A, &in, rel_class(A, in.key, true), in_class, true, "ordered class");
+            const struct set *a = set_of(A, in.a), *b = set_of(A, in.b);
+            assert_leaf(A, &in, rel_product(A, a, b), in_product, false, "product");
+            assert_leaf(A, &in, rel_id(A, a), in_id, false, "id");
+            rels_free(A);
+            cnf_free(c);
+        }
+}
+
+/* The pairs (i, j) with i + j + shift = 0 (mod 3) among n events. */
+static const struct rel *every_third(struct rels *A, int n, int shift)
+{
+    struct rel_builder bld;
+    rel_builder_init(&bld);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if ((i + j + shift) % 3 == 0)
+                rel_add(&bld, i, j, LIT_TRUE);
+    return rel_build(A, &bld, false);
+}
+
+/* r holds (i, j) exactly when i + j + shift = 0 (mod 3), with shift < 0
+ * for no pair at all. */
+static void assert_third(const struct rel *r, int n, int shift)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            assert_int_equal(rel_get(r, i, j) == LIT_TRUE, shift >= 0 && (i + j + shift) % 3 == 0);
+}
+
+/* R's pairs are i + j = 0, S's i + j = 1 (mod 3), disjoint: R & S is
+ * the empty relation, R \ S, R^-1 | R and (R | S) & R are R itself, and
+ * what is made from them has the right pairs. */
+static void test_results_that_are_operands(void **state)
+{
+    (void)state;
+    enum { N = 70 };
+    lit exec[N];
+    for (int i = 0; i < N; i++)
+        exec[i] = LIT_TRUE;
+    struct cnf *c = cnf_new(false);
+    struct rels *A = rels_new(c, N, exec);
+    const struct rel *r = every_third(A, N, 0), *s = every_third(A, N, 2);
+    const struct rel *none = rel_inter(A, r, s);
+    assert_ptr_equal(none, rel_empty(A));
+    assert_ptr_equal(rel_diff(A, r, s), r);
+    assert_ptr_equal(rel_union(A, rel_inv(A, r), r), r);   /* R is symmetric */
+    const struct rel *rs = rel_union(A, r, s);
+    assert_ptr_equal(rel_inter(A, rs, r), r);
+    assert_third(rel_diff(A, rs, r), N, 2);
+    assert_third(rel_inter(A, rs, s), N, 2);
+    assert_third(rel_union(A, none, r), N, 0);
+    assert_third(none, N, -1);
+    rels_free(A);
+    cnf_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dense_leaves),
+        cmocka_unit_test(test_results_that_are_operands),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

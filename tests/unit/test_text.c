@@ -1,0 +1,51 @@
+/* text_int writes integers as printf's %d does, and text_append appends
+ * what fits, always ending the text. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bmc/concrete/text.h"
+
+static void test_integers(void **state)
+{
+    (void)state;
+    const int values[] = { 0, 7, 10, 12, -3, 4096, INT_MAX, INT_MIN };
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char want[16], got[12];
+        snprintf(want, sizeof want, "%d", values[i]);
+        assert_string_equal(text_int(values[i], got), want);
+    }
+}
+
+static void test_append_fits_or_cuts(void **state)
+{
+    (void)state;
+    char buf[10];
+    size_t used = 0;
+    text_append(buf, sizeof buf, &used, (const char *const[]){ "P", "12", " spins" }, 3);
+    assert_string_equal(buf, "P12 spins");
+    assert_int_equal(used, 9);
+    text_append(buf, sizeof buf, &used, (const char *const[]){ ", more" }, 1);
+    assert_string_equal(buf, "P12 spins");   /* no room left: unchanged, still ended */
+    used = 0;
+    text_append(buf, 4, &used, (const char *const[]){ "abcdef" }, 1);
+    assert_string_equal(buf, "abc");
+    used = 0;
+    text_append(buf, sizeof buf, &used, (const char *const[]){ "" }, 1);
+    assert_string_equal(buf, "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_integers),
+        cmocka_unit_test(test_append_fits_or_cuts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
