@@ -57,7 +57,8 @@ static void decide(const struct program *p, struct lasso_recheck *rc, const stru
     bool *need = xcalloc((size_t)g->nthreads + 1, sizeof *need);
     bool strong = progress_is_strong(out->model);
     struct lasso la;
-    bool hangs = strong ? strong_find(g, tr, out->model, &la, need) : fair_find(f, tr, out->model, need) >= 0;
+    int fair = strong ? -1 : fair_find(f, tr, out->model, need);   /* the fair component, -1: none */
+    bool hangs = strong ? strong_find(g, tr, out->model, &la, need) : fair >= 0;
     snprintf(out->engine, sizeof out->engine, "states");
     if (!hangs) {
         out->verdict = V_PASS;
@@ -67,7 +68,7 @@ static void decide(const struct program *p, struct lasso_recheck *rc, const stru
                  : "every fair run terminates (states engine: %d states, no fair cycle)", g->nstates);
     } else {
         if (!strong)
-            lasso_find(g, f, fair_find(f, tr, out->model, need), need, &la);
+            lasso_find(g, f, fair, need, &la);
         char full[512];
         lasso_describe(p->lit, &la, true, full, sizeof full);
         size_t used = strlen(full);
