@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bmc/driver/output.h"
@@ -159,6 +160,30 @@ static int poll_timeout(const struct worker *w, int n)
         return -1;
     double ms = ceil((nearest - now) * 1000);
     return ms < 0 ? 0 : ms > 1e6 ? 1000000 : (int)ms;
+}
+
+/* While every busy worker has a job queued (so none can go idle), the
+ * main process naps this long before it waits for results: it then wakes
+ * once per several short checks rather than once per check, a wake-up
+ * costing more CPU than a short check's share of the batch.  A result
+ * that came during the nap waits at most this long (and a queued job's
+ * deadline, counted from the arrival of the result before it, starts at
+ * most this late); the nap ends at the nearest deadline. */
+#define RESULT_NAP_US 1000
+
+/* Naps RESULT_NAP_US (or until the nearest deadline) when each of the n
+ * workers that is checking has a job queued behind. */
+static void nap_while_fed(const struct worker *w, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (w[k].pid && w[k].job >= 0 && w[k].nqueued == 0)
+            return;
+    long until_deadline_ms = poll_timeout(w, n), us = RESULT_NAP_US;
+    if (until_deadline_ms >= 0 && until_deadline_ms * 1000 < us)
+        us = until_deadline_ms * 1000;
+    struct timespec nap = { 0, us * 1000 };
+    if (us > 0)
+        nanosleep(&nap, NULL);   /* a stop signal ends it */
 }
 
 /* Waits for results from the n workers (or a stop signal) and reads
@@ -357,6 +382,7 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
             break;
         if (!busy)
             continue;
+        nap_while_fed(w, n);
         if (!wait_for_output(w, n, fds))
             stopped = -1;
         for (int k = 0; k < n; k++)   /* after a stop signal, the results complete before it */

@@ -67,20 +67,29 @@ double worker_clock(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Reads all len bytes of buf, retrying after signals; false on an error
- * or end of file. */
-static bool read_all(int fd, void *buf, size_t len)
+/* The jobs sent to a worker that it has read and not yet taken. */
+struct inbox {
+    char bytes[(1 + WORKER_AHEAD) * sizeof(struct job_send)];
+    size_t start, end;
+};
+
+/* Takes the next job sent into *s, reading all that came with it at once
+ * (waiting when none has); false on an error or end of file. */
+static bool next_sent(int cmd, struct inbox *in, struct job_send *s)
 {
-    char *p = buf;
-    while (len > 0) {
-        ssize_t k = read(fd, p, len);
+    while (in->end - in->start < sizeof *s) {
+        memmove(in->bytes, in->bytes + in->start, in->end - in->start);
+        in->end -= in->start;
+        in->start = 0;
+        ssize_t k = read(cmd, in->bytes + in->end, sizeof in->bytes - in->end);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
             return false;
-        p += k;
-        len -= (size_t)k;
+        in->end += (size_t)k;
     }
+    memcpy(s, in->bytes + in->start, sizeof *s);
+    in->start += sizeof *s;
     return true;
 }
 
@@ -252,9 +261,10 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
     signal(SIGTERM, SIG_DFL);
     long start_kib = worker_limit_memory(b);
     static char log[WORKER_LOG_MAX];
+    static struct inbox inbox;
     struct job_send sent;
     bool ok = true;
-    while (ok && read_all(cmd, &sent, sizeof sent) && sent.job >= 0 && sent.job < jobs->n) {
+    while (ok && next_sent(cmd, &inbox, &sent) && sent.job >= 0 && sent.job < jobs->n) {
         if (!claim(bd, sent))   /* taken back */
             continue;
         int i = sent.job;

@@ -24,8 +24,9 @@ struct budget {
     long max_memory_mb;      /* address space, in MiB */
 };
 
-/* Jobs a busy worker is sent beyond the one it checks. */
-#define WORKER_AHEAD 1
+/* Jobs a busy worker is sent beyond the one it checks: enough short
+ * checks to keep it busy while the main process naps (batch.c). */
+#define WORKER_AHEAD 16
 
 /* Per job, the ticket its latest sending carried, shared with the
  * workers: 0 once a worker started it, -1 once taken back.  A worker
