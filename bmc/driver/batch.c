@@ -263,7 +263,7 @@ static void catch_stop_signals(struct sigaction *old, bool restore)
 struct dispatch {
     int next;
     int *again;              /* given back, the oldest last */
-    int nagain;
+    int nagain, cap;
 };
 
 /* How many jobs are still to hand out. */
@@ -276,6 +276,7 @@ static int pending(const struct dispatch *d, const struct job_list *jobs)
  * first of them first. */
 static void give_back(struct dispatch *d, const int *jobs, int count)
 {
+    XGROW(d->again, d->cap, d->nagain + count);
     for (int k = count - 1; k >= 0; k--)
         d->again[d->nagain++] = jobs[k];
 }
@@ -369,7 +370,7 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
     }
     struct sigaction old[2];
     catch_stop_signals(old, false);
-    struct dispatch d = { .again = xcalloc((size_t)n * WORKER_AHEAD + 1, sizeof *d.again) };
+    struct dispatch d = { .next = 0 };
     struct ticket_board bd;
     worker_board_open(&bd, jobs->n);
     int stopped = 0;

@@ -358,14 +358,15 @@ void worker_assign(struct worker *w, struct ticket_board *bd, const int *jobs, i
                    const struct budget *b)
 {
     struct job_send sent[1 + WORKER_AHEAD];
-    count = count < 1 + WORKER_AHEAD ? count : 1 + WORKER_AHEAD;
+    int room = (w->job < 0) + WORKER_AHEAD - w->nqueued;   /* none is sent that would not be kept */
+    count = count < room ? count : room;
     for (int k = 0; k < count; k++) {
         sent[k] = (struct job_send){ jobs[k], ++bd->issued };
         if (bd->ticket)
             atomic_store(&bd->ticket[jobs[k]], sent[k].ticket);
         if (k == 0 && w->job < 0)
             begin(w, jobs[k], b);
-        else if (w->nqueued < WORKER_AHEAD)
+        else
             w->queued[w->nqueued++] = sent[k];
     }
     /* A worker that died while idle must not take the parent with it by
