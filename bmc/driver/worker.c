@@ -379,12 +379,12 @@ int worker_take_back(struct worker *w, struct ticket_board *bd)
 {
     if (!bd->ticket || w->nqueued == 0)
         return -1;
-    struct job_send last = w->queued[w->nqueued - 1];
-    int want = last.ticket;
-    if (!atomic_compare_exchange_strong(&bd->ticket[last.job], &want, -1))
+    struct job_send first = w->queued[0];
+    int want = first.ticket;
+    if (!atomic_compare_exchange_strong(&bd->ticket[first.job], &want, -1))
         return -1;   /* started: its result comes after the one before it */
-    w->nqueued--;
-    return last.job;
+    memmove(w->queued, w->queued + 1, (size_t)--w->nqueued * sizeof *w->queued);
+    return first.job;
 }
 
 /* Reads once from the result pipe (which 0) or the stderr pipe (which 1);

@@ -93,7 +93,8 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
 void worker_assign(struct worker *w, struct ticket_board *bd, const int *jobs, int count,
                    const struct budget *b);
 
-/* Takes back the last job queued behind the worker's current one if the
+/* Takes back the first job queued behind the worker's current one (the
+ * oldest, whose result the ones after it wait for in the output) if the
  * worker has not started it: returns it, or -1. */
 int worker_take_back(struct worker *w, struct ticket_board *bd);
 
