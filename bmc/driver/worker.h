@@ -2,7 +2,8 @@
  * worker limits its own address space and dies with its parent; the
  * parent hands it job indices over a socket, up to WORKER_AHEAD beyond
  * the one it checks so that it starts the next job as soon as it sends a
- * result, keeps the deadline of the job it checks, reads results (each
+ * result (each with a ticket, so that one still queued can be taken back
+ * for another worker), keeps the deadline of the job it checks, reads results (each
  * with what the worker wrote on stderr during that job) from one pipe,
  * and turns a worker that ended without a result into a verdict that
  * names the cause (timeout, memory, crash). */
@@ -87,9 +88,9 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
 
 /* Sends the count jobs to the worker in one message, each with a new
  * ticket on bd: an idle worker starts the first, its deadline counted
- * from now; the rest (at most WORKER_AHEAD - nqueued) wait behind its
- * current job, each to start, deadline and all, when the result before it
- * arrives. */
+ * from now; the rest wait behind its current job, each to start,
+ * deadline and all, when the result before it arrives (jobs past its
+ * WORKER_AHEAD places are not sent). */
 void worker_assign(struct worker *w, struct ticket_board *bd, const int *jobs, int count,
                    const struct budget *b);
 
