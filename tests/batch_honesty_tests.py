@@ -455,6 +455,32 @@ def queued_jobs(record, run):
                f"a fresh worker ({[(r['file'], r['result']) for r in rows]}, {err[-300:]!r})")
 
 
+def no_job_behind_a_long_check(record, run):
+    """-j 2, a check of seconds first and fast files after it: the jobs
+    sent to wait behind the long check are taken back by the other worker,
+    so every fast file is checked while the long one runs (SIGTERM then
+    prints them all, in order)."""
+    slow = ROOT / "tests" / "heavy" / "lock-cas-10.litmus"
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        fast = [d / f"f{i:02d}.litmus" for i in range(12)]
+        for f in fast:
+            f.write_text(MP.read_text())
+        p = subprocess.Popen([str(BIN), "-j", "2", "--bound", "2", "--model", "ptx-v6.0", str(slow)]
+                             + [str(f) for f in fast], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(2.0)   # ample for the fast files, not for the slow one (about 5 s)
+        p.send_signal(signal.SIGTERM)
+        try:
+            out, err = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        files = [l.split(": ")[0] for l in out.splitlines()]
+        record(files == [str(f) for f in fast] and f"interrupted by SIGTERM: {len(fast)} of {len(fast) + 1} checked" in err,
+               f"queue: -j 2: no job waits behind a long check while the other worker idles "
+               f"({len(files)} of {len(fast)} fast files checked, {err!r})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
@@ -467,3 +493,4 @@ def batch_honesty(record, run):
     small_ones(record, run)
     output_directories(record, run)
     queued_jobs(record, run)
+    no_job_behind_a_long_check(record, run)
