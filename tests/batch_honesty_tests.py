@@ -1,6 +1,7 @@
 """Batch honesty tests (issue 26 item 4): batches that stay honest at any
 size and under any signal.  Budgets count only what a check allocates,
-results stream out in order, the job list is built in linear time,
+results stream out in order, a job that fails its worker leaves the jobs
+queued behind it whole, the job list is built in linear time,
 signals print what is done, -j respects the open-files limit, outputs
 never overwrite inputs, and the small ones.  Each test is a reproducer of
 the audit, kept small (a few seconds in all).
@@ -386,6 +387,103 @@ def output_directories(record, run):
                f"--graph-dir naming a file is an error ({p.stderr!r})")
 
 
+def _mixed_batch(d, bad_name, bad_text, before=4, after=6):
+    """Fast files around one bad file in d: f00, f01, ... alternately
+    MP-weak (PASS) and MP-relaxed-gpu (FAIL), the bad one after the first
+    `before`.  (the file list, {fast file: its verdict})."""
+    kinds = [(MP, "PASS"), (PTX / "MP-relaxed-gpu.litmus", "FAIL")]
+    files, want = [], {}
+    for i in range(before + after):
+        src, verdict = kinds[i % 2]
+        f = d / f"f{i:02d}.litmus"
+        f.write_text(src.read_text())
+        files.append(f.name)
+        want[f.name] = verdict
+        if i == before - 1:
+            (d / bad_name).write_text(bad_text)
+            files.append(bad_name)
+    return files, want
+
+
+def _kept_apart(rows, files, want, bad, reason):
+    """True when rows come one per file in files' order, each fast file
+    with its own verdict and the bad one with reason."""
+    got = [(r["file"], r["result"], r.get("reason")) for r in rows]
+    return ([g[0] for g in got] == files and all(g[1] == want[g[0]] for g in got if g[0] != bad)
+            and [g[2] for g in got if g[0] == bad] == [reason])
+
+
+def queued_jobs(record, run):
+    """A worker is sent its next job before it asks: when a check times
+    out, runs out of memory or its worker is killed, at -j 1 and -j 2,
+    that job alone gets its reason and the jobs queued behind it are
+    checked by a fresh worker, each result with its own job."""
+    slow = (ROOT / "tests" / "heavy" / "lock-cas-10.litmus").read_text()   # seconds at --bound 2
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        files, want = _mixed_batch(d, "slow.litmus", slow)
+        for j in ("1", "2"):
+            p = run(["--json", "-j", j, "--bound", "2", "--model", "ptx-v6.0", "--timeout", "0.5"] + files, cwd=d)
+            rows = _rows(p.stdout)
+            record(_kept_apart(rows, files, want, "slow.litmus", "timeout: no verdict within the --timeout of 0.5 s"),
+                   f"queue: -j {j}: a timeout mid-batch is that job's alone, the rest keep their verdicts "
+                   f"({[(r['file'], r['result']) for r in rows]}, {p.stderr[-300:]!r})")
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        files, want = _mixed_batch(d, "big.litmus", _stores(150))   # needs more than 15 MB
+        for j in ("1", "2"):
+            p = run(["--json", "-j", j, "--max-memory", "15", "--model", "ptx-v6.0"] + files, cwd=d)
+            rows = _rows(p.stdout)
+            record(_kept_apart(rows, files, want, "big.litmus", "big.litmus: error: out of memory: the check needs "
+                                                                "more than the --max-memory of 15 MB"),
+                   f"queue: -j {j}: running out of memory mid-batch is that job's alone "
+                   f"({[(r['file'], r['result']) for r in rows]}, {p.stderr[-300:]!r})")
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        files, want = _mixed_batch(d, "slow.litmus", slow)
+        p = subprocess.Popen([str(BIN), "--json", "--bound", "2", "--model", "ptx-v6.0"] + files, cwd=d,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.8)   # the fast files before it checked; the slow one is being checked
+        for kid in child_pids(p.pid):
+            os.kill(kid, signal.SIGKILL)
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        rows = _rows(out)
+        record(_kept_apart(rows, files, want, "slow.litmus", "slow.litmus: error: internal error: the check died "
+                                                             "of signal 9 (Killed)"),
+               f"queue: a worker killed mid-check gives that job its reason, the jobs queued behind it go to "
+               f"a fresh worker ({[(r['file'], r['result']) for r in rows]}, {err[-300:]!r})")
+
+
+def no_job_behind_a_long_check(record, run):
+    """-j 2, a check of seconds first and fast files after it: the jobs
+    sent to wait behind the long check are taken back by the other worker,
+    so every fast file is checked while the long one runs (SIGTERM then
+    prints them all, in order)."""
+    slow = ROOT / "tests" / "heavy" / "lock-cas-10.litmus"
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        fast = [d / f"f{i:02d}.litmus" for i in range(12)]
+        for f in fast:
+            f.write_text(MP.read_text())
+        p = subprocess.Popen([str(BIN), "-j", "2", "--bound", "2", "--model", "ptx-v6.0", str(slow)]
+                             + [str(f) for f in fast], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(2.0)   # ample for the fast files, not for the slow one (about 5 s)
+        p.send_signal(signal.SIGTERM)
+        try:
+            out, err = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        files = [l.split(": ")[0] for l in out.splitlines()]
+        record(files == [str(f) for f in fast] and f"interrupted by SIGTERM: {len(fast)} of {len(fast) + 1} checked" in err,
+               f"queue: -j 2: no job waits behind a long check while the other worker idles "
+               f"({len(files)} of {len(fast)} fast files checked, {err!r})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
@@ -397,3 +495,5 @@ def batch_honesty(record, run):
     fifo_after_listing(record, run)
     small_ones(record, run)
     output_directories(record, run)
+    queued_jobs(record, run)
+    no_job_behind_a_long_check(record, run)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bmc/driver/output.h"
@@ -161,24 +162,46 @@ static int poll_timeout(const struct worker *w, int n)
     return ms < 0 ? 0 : ms > 1e6 ? 1000000 : (int)ms;
 }
 
-/* Waits for output from the n workers (or a stop signal) and reads it;
- * kills those past their deadline.  False, after an error message, when
- * poll fails. */
+/* While every busy worker has a job queued (so none can go idle), the
+ * main process naps this long before it waits for results: it then wakes
+ * once per several short checks rather than once per check, a wake-up
+ * costing more CPU than a short check's share of the batch.  A result
+ * that came during the nap waits at most this long (and a queued job's
+ * deadline, counted from the arrival of the result before it, starts at
+ * most this late); the nap ends at the nearest deadline. */
+#define RESULT_NAP_US 1000
+
+/* Naps RESULT_NAP_US (or until the nearest deadline) when each of the n
+ * workers that is checking has a job queued behind. */
+static void nap_while_fed(const struct worker *w, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (w[k].pid && w[k].job >= 0 && w[k].nqueued == 0)
+            return;
+    long until_deadline_ms = poll_timeout(w, n), us = RESULT_NAP_US;
+    if (until_deadline_ms >= 0 && until_deadline_ms * 1000 < us)
+        us = until_deadline_ms * 1000;
+    struct timespec nap = { 0, us * 1000 };
+    if (us > 0)
+        nanosleep(&nap, NULL);   /* a stop signal ends it */
+}
+
+/* Waits for results from the n workers (or a stop signal) and reads
+ * them; kills those past their deadline.  False, after an error message,
+ * when poll fails. */
 static bool wait_for_output(struct worker *w, int n, struct pollfd *fds)
 {
-    for (int k = 0; k < n; k++) {
-        fds[2 * k] = (struct pollfd){ .fd = w[k].pid ? w[k].out : -1, .events = POLLIN };
-        fds[2 * k + 1] = (struct pollfd){ .fd = w[k].pid ? w[k].err : -1, .events = POLLIN };
-    }
-    fds[2 * n] = (struct pollfd){ .fd = wake_pipe[0], .events = POLLIN };
-    int ready = poll(fds, 2 * (nfds_t)n + 1, poll_timeout(w, n));
+    for (int k = 0; k < n; k++)
+        fds[k] = (struct pollfd){ .fd = w[k].pid ? w[k].out : -1, .events = POLLIN };
+    fds[n] = (struct pollfd){ .fd = wake_pipe[0], .events = POLLIN };
+    int ready = poll(fds, (nfds_t)n + 1, poll_timeout(w, n));
     if (ready < 0 && errno != EINTR) {
         fprintf(stderr, "gpubmc: error: cannot wait for the workers: %s\n", strerror(errno));
         return false;
     }
-    for (int k = 0; ready > 0 && k < 2 * n; k++)
+    for (int k = 0; ready > 0 && k < n; k++)
         if (fds[k].fd >= 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-            worker_read(&w[k / 2], k % 2);
+            worker_read(&w[k]);
     double now = worker_clock();
     for (int k = 0; k < n; k++)
         worker_enforce(&w[k], now);
@@ -235,34 +258,96 @@ static void catch_stop_signals(struct sigaction *old, bool restore)
         sigaction(sigs[k], restore ? &old[k] : &sa, restore ? NULL : &old[k]);
 }
 
-/* Gives the next jobs to idle workers, starting workers where none runs;
- * jobs with an error are reported without one.  Returns the next job. */
-static int hand_out(struct collector *c, struct worker *w, int n, int next, const struct budget *b)
+/* The jobs still to hand out: those a stopped worker gave back, then the
+ * list from next on. */
+struct dispatch {
+    int next;
+    int *again;              /* given back, the oldest last */
+    int nagain, cap;
+};
+
+/* How many jobs are still to hand out. */
+static int pending(const struct dispatch *d, const struct job_list *jobs)
 {
-    const struct job_list *jobs = c->jobs;
+    return d->nagain + jobs->n - d->next;
+}
+
+/* Puts back the count jobs, in job order, to be handed out again, the
+ * first of them first. */
+static void give_back(struct dispatch *d, const int *jobs, int count)
+{
+    XGROW(d->again, d->cap, d->nagain + count);
+    for (int k = count - 1; k >= 0; k--)
+        d->again[d->nagain++] = jobs[k];
+}
+
+/* The next job to hand out, -1 when none is now: one given back (even past
+ * HOLD_MAX: it is older than every job handed out, and the held-back
+ * results may wait for it), else the next in the list, reporting those
+ * with an error on the way, unless a worker is busy (busy) and the
+ * held-back results take more than HOLD_MAX bytes. */
+static int take_job(struct collector *c, struct dispatch *d, bool busy)
+{
+    if (d->nagain > 0)
+        return d->again[--d->nagain];
+    while (d->next < c->jobs->n && !(busy && c->held_bytes > HOLD_MAX)) {
+        int i = d->next++;
+        if (!c->jobs->jobs[i].error)
+            return i;
+        collect_error(c, i, c->jobs->jobs[i].error, NULL);
+    }
+    return -1;
+}
+
+/* A job queued behind another worker's check, taken back for an idle
+ * worker when no other is left: from the worker whose check started
+ * first (the likeliest to run long).  -1 when none. */
+static int take_back_queued(struct worker *w, int n, struct ticket_board *bd)
+{
+    int from = -1;
+    for (int k = 0; k < n; k++)
+        if (w[k].pid && w[k].job >= 0 && w[k].nqueued > 0 && (from < 0 || w[k].started < w[from].started))
+            from = k;
+    return from < 0 ? -1 : worker_take_back(&w[from], bd);
+}
+
+/* Gives the next jobs to the workers, starting workers where none runs: a
+ * job to each idle worker, and to each busy one up to WORKER_AHEAD more
+ * while more jobs are left than there are workers.  An idle worker with
+ * no job left to take takes one queued behind another's check.  Jobs
+ * with an error are reported without a worker. */
+static void hand_out(struct collector *c, struct dispatch *d, struct worker *w, int n, struct ticket_board *bd,
+                     const struct budget *b)
+{
     bool busy = false;
     for (int o = 0; o < n; o++)
         busy |= w[o].pid && w[o].job >= 0;
-    for (int k = 0; k < n && next < jobs->n && !(busy && c->held_bytes > HOLD_MAX); k++) {
-        while (next < jobs->n && jobs->jobs[next].error && !(busy && c->held_bytes > HOLD_MAX)) {
-            collect_error(c, next, jobs->jobs[next].error, NULL);
-            next++;
-        }
-        if (next == jobs->n || (w[k].pid && w[k].job >= 0) || (busy && c->held_bytes > HOLD_MAX))
-            continue;
-        if (w[k].pid && w[k].out < 0)   /* it died while idle */
-            worker_stop(&w[k]);
-        if (!w[k].pid && !worker_start(&w[k], jobs, b, w, n)) {
-            if (!busy) {   /* no worker will free up: no use waiting */
-                collect_error(c, next, "cannot start a check", strerror(errno));
-                next++;
+    for (int k = 0; k < n; k++) {
+        bool checking = w[k].pid && w[k].job >= 0;
+        int give[1 + WORKER_AHEAD], count = 0, room = bd->ticket ? 1 + WORKER_AHEAD : 1, j;
+        if (checking) {
+            room -= 1 + w[k].nqueued;
+        } else {
+            if ((j = take_job(c, d, busy)) < 0 && (pending(d, c->jobs) > 0 || (j = take_back_queued(w, n, bd)) < 0))
+                continue;
+            give[count++] = j;
+            if (w[k].pid && w[k].out < 0)   /* it died while idle */
+                worker_stop(&w[k]);
+            if (!w[k].pid && !worker_start(&w[k], c->jobs, b, bd, w, n)) {
+                if (busy)   /* another worker may take it */
+                    give_back(d, &j, 1);
+                else        /* no worker will free up: no use waiting */
+                    collect_error(c, j, "cannot start a check", strerror(errno));
+                continue;
             }
-            continue;
         }
-        worker_assign(&w[k], next++, b);
-        busy = true;
+        while (count < room && pending(d, c->jobs) > n && (j = take_job(c, d, busy || count > 0)) >= 0)
+            give[count++] = j;
+        if (count > 0) {
+            worker_assign(&w[k], bd, give, count, b);
+            busy = true;
+        }
     }
-    return next;
 }
 
 int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
@@ -275,7 +360,7 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
     int n = nworkers < jobs->n ? nworkers : jobs->n;
     n = n > 0 ? workers_within_fd_limit(n) : 0;
     struct worker *w = xcalloc((size_t)n, sizeof *w);
-    struct pollfd *fds = xcalloc(2 * (size_t)n + 1, sizeof *fds);
+    struct pollfd *fds = xcalloc((size_t)n + 1, sizeof *fds);
     stop_signal = 0;
     if (pipe(wake_pipe) == 0) {
         fcntl(wake_pipe[0], F_SETFL, fcntl(wake_pipe[0], F_GETFL) | O_NONBLOCK);
@@ -285,25 +370,31 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
     }
     struct sigaction old[2];
     catch_stop_signals(old, false);
-    int next = 0, stopped = 0;
+    struct dispatch d = { .next = 0 };
+    struct ticket_board bd;
+    worker_board_open(&bd, jobs->n);
+    int stopped = 0;
     while (!stopped) {
-        next = hand_out(&c, w, n, next, b);
+        hand_out(&c, &d, w, n, &bd, b);
         bool busy = false;
         for (int k = 0; k < n; k++)
             busy |= w[k].pid && w[k].job >= 0;
-        if (stop_signal || (!busy && next == jobs->n))
+        if (stop_signal || (!busy && pending(&d, jobs) == 0))
             break;
         if (!busy)
             continue;
+        nap_while_fed(w, n);
         if (!wait_for_output(w, n, fds))
             stopped = -1;
         for (int k = 0; k < n; k++)   /* after a stop signal, the results complete before it */
-            if (worker_job_ended(&w[k]) && (!stop_signal || worker_has_result(&w[k]))) {
+            while (worker_job_ended(&w[k]) && (!stop_signal || worker_has_result(&w[k]))) {
                 int i = w[k].job;
                 struct check_result r;
                 char *log;
                 worker_take(&w[k], &jobs->jobs[i], b, &r, &log);
                 collect(&c, i, &r, log);
+                int unstarted[WORKER_AHEAD];
+                give_back(&d, unstarted, worker_unstarted(&w[k], unstarted));
             }
     }
     if (stop_signal && !stopped)
@@ -328,6 +419,8 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
         free(c.held[i]);
         free(c.logs[i]);
     }
+    worker_board_close(&bd);
+    free(d.again);
     free(w);
     free(fds);
     free(c.held);

@@ -11,9 +11,10 @@ typedef void (*batch_result_fn)(void *ctx, const struct job *job, struct check_r
 /* Checks every job in nworkers worker processes (1 too: the checks never
  * run in this process), each job under budget b, calling on_result in job
  * order.  A job with an error is reported as ERROR without a check.  A
- * worker past its job's deadline is killed (UNKNOWN); one that runs out of
+ * busy worker is sent its next jobs before it asks (worker.h).  A worker
+ * past its job's deadline is killed (UNKNOWN); one that runs out of
  * memory or dies gives an ERROR that names the file; either way a fresh
- * worker takes the next job.  What a worker writes on stderr during a job
+ * worker takes the jobs queued behind it.  What a worker writes on stderr during a job
  * is passed on, each line prefixed with the job's file name.  With
  * progress_line, keeps a "done/total, rate, ETA" line on stderr, erased
  * before each result is passed on.  Each result is passed on as soon as

@@ -1,5 +1,6 @@
 /* Worker processes: fork, limits, the job and result protocol, and what a
  * worker that died or ran out of time or memory means. */
+#define _DEFAULT_SOURCE   /* for MAP_ANONYMOUS */
 #include "bmc/driver/worker.h"
 
 #include <errno.h>
@@ -9,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,13 +38,14 @@
 #define LIMIT_ADDRESS_SPACE 1
 #endif
 
-/* What a worker sends per job: the lengths of the witness, outcomes,
- * explanation and details JSON texts that follow (0: none), whether it
- * exits after this job, and the result (pointers cleared), of which only
- * its first r_len bytes are sent (worker_result_size: not the unused
- * progress results, most of its size). */
+/* What a worker sends per job: the lengths of what it wrote on stderr
+ * during the job and of the witness, outcomes, explanation and details
+ * JSON texts that follow the result (0: none), whether it exits after
+ * this job, and the result (pointers cleared), of which only its first
+ * r_len bytes are sent (worker_result_size: not the unused progress
+ * results, most of its size). */
 struct message {
-    long witness_len, outcomes_len, explanation_len, details_len;
+    long log_len, witness_len, outcomes_len, explanation_len, details_len;
     bool retiring;
     size_t r_len;
     struct check_result r;
@@ -63,21 +67,72 @@ double worker_clock(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Writes or reads all len bytes of buf, retrying after signals; false on
- * an error or end of file. */
-static bool transfer_all(int fd, void *buf, size_t len, bool writing)
+/* The jobs sent to a worker that it has read and not yet taken. */
+struct inbox {
+    char bytes[(1 + WORKER_AHEAD) * sizeof(struct job_send)];
+    size_t start, end;
+};
+
+/* Takes the next job sent into *s, reading all that came with it at once
+ * (waiting when none has); false on an error or end of file. */
+static bool next_sent(int cmd, struct inbox *in, struct job_send *s)
 {
-    char *p = buf;
-    while (len > 0) {
-        ssize_t k = writing ? write(fd, p, len) : read(fd, p, len);
+    while (in->end - in->start < sizeof *s) {
+        memmove(in->bytes, in->bytes + in->start, in->end - in->start);
+        in->end -= in->start;
+        in->start = 0;
+        ssize_t k = read(cmd, in->bytes + in->end, sizeof in->bytes - in->end);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
             return false;
-        p += k;
-        len -= (size_t)k;
+        in->end += (size_t)k;
+    }
+    memcpy(s, in->bytes + in->start, sizeof *s);
+    in->start += sizeof *s;
+    return true;
+}
+
+/* Writes the n pieces of iov whole, in one system call when the pipe has
+ * room, retrying after signals and short writes; false on an error. */
+static bool write_all(int fd, struct iovec *iov, int n)
+{
+    while (n > 0) {
+        ssize_t k = writev(fd, iov, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return false;
+        for (; n > 0 && (size_t)k >= iov->iov_len; iov++, n--)
+            k -= (ssize_t)iov->iov_len;
+        if (n > 0) {
+            iov->iov_base = (char *)iov->iov_base + k;
+            iov->iov_len -= (size_t)k;
+        }
     }
     return true;
+}
+
+/* What this worker wrote on its stderr (a pipe whose non-blocking read
+ * end it holds too) since the last call: the first WORKER_LOG_MAX - 1
+ * bytes go to log, the rest is dropped; returns how many went to log. */
+static long take_own_log(int err_in, char *log)
+{
+    static char chunk[65536];
+    size_t len = 0;
+    ssize_t got;
+    fflush(stderr);
+    while ((got = read(err_in, chunk, sizeof chunk)) > 0 || (got < 0 && errno == EINTR)) {
+        if (got < 0)
+            continue;
+        size_t room = WORKER_LOG_MAX - 1 - len, take = (size_t)got < room ? (size_t)got : room;
+        memcpy(log + len, chunk, take);
+        len += take;
+        if ((size_t)got < sizeof chunk)   /* less than asked: the pipe is empty now */
+            break;
+    }
+    clearerr(stderr);   /* a write the full pipe refused */
+    return (long)len;
 }
 
 /* The JSON text of *j (NULL if none); deletes *j and clears it. */
@@ -166,9 +221,34 @@ static void name_the_budget(struct check_result *r, const char *file, const stru
                  "--max-memory of %ld MB", file, b->max_memory_mb);
 }
 
+void worker_board_open(struct ticket_board *bd, int njobs)
+{
+    size_t size = ((size_t)njobs + 1) * sizeof *bd->ticket;
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    *bd = (struct ticket_board){ .ticket = map == MAP_FAILED ? NULL : map, .njobs = njobs };
+}
+
+void worker_board_close(struct ticket_board *bd)
+{
+    if (bd->ticket)
+        munmap(bd->ticket, ((size_t)bd->njobs + 1) * sizeof *bd->ticket);
+    bd->ticket = NULL;
+}
+
+/* True when the job sent s is still this worker's to check (its ticket
+ * unchanged), now marked started. */
+static bool claim(const struct ticket_board *bd, struct job_send s)
+{
+    int want = s.ticket;
+    return !bd->ticket || atomic_compare_exchange_strong(&bd->ticket[s.job], &want, 0);
+}
+
 /* The worker: dies with its parent, limits its memory, then checks each
- * job index it reads and sends the result, until end of file. */
-static void worker_main(const struct job_list *jobs, const struct budget *b, int cmd, int out, pid_t parent)
+ * job it reads and can claim on bd and sends the result, with what it
+ * wrote on stderr (err_in: that pipe's read end) during the job, until
+ * end of file. */
+static void worker_main(const struct job_list *jobs, const struct budget *b, const struct ticket_board *bd,
+                        int cmd, int out, int err_in, pid_t parent)
 {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -180,9 +260,14 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
     long start_kib = worker_limit_memory(b);
-    int i;
+    static char log[WORKER_LOG_MAX];
+    static struct inbox inbox;
+    struct job_send sent;
     bool ok = true;
-    while (ok && transfer_all(cmd, &i, sizeof i, false) && i >= 0 && i < jobs->n) {
+    while (ok && next_sent(cmd, &inbox, &sent) && sent.job >= 0 && sent.job < jobs->n) {
+        if (!claim(bd, sent))   /* taken back */
+            continue;
+        int i = sent.job;
         struct message m;
         /* All of m but its 14 KB of progress results: those past
          * m.r.nprogress are neither read nor sent, and a check that
@@ -191,17 +276,18 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
         check_job(jobs->jobs[i].file, &jobs->jobs[i].spec, &jobs->jobs[i].opts, &m.r);
         name_the_budget(&m.r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, start_kib);
+        m.log_len = take_own_log(err_in, log);
         char *witness = take_json(&m.r.witness, &m.witness_len);
         char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
         char *explanation = take_json(&m.r.explanation, &m.explanation_len);
         char *details = take_json(&m.r.details, &m.details_len);
         m.r_len = worker_result_size(&m.r);
-        ok = transfer_all(out, &m, MESSAGE_HEAD + m.r_len, true)
-          && (!witness || transfer_all(out, witness, (size_t)m.witness_len, true))
-          && (!outcomes || transfer_all(out, outcomes, (size_t)m.outcomes_len, true))
-          && (!explanation || transfer_all(out, explanation, (size_t)m.explanation_len, true))
-          && (!details || transfer_all(out, details, (size_t)m.details_len, true))
-          && !m.retiring;
+        struct iovec iov[6] = {
+            { &m, MESSAGE_HEAD + m.r_len }, { log, (size_t)m.log_len }, { witness, (size_t)m.witness_len },
+            { outcomes, (size_t)m.outcomes_len }, { explanation, (size_t)m.explanation_len },
+            { details, (size_t)m.details_len },
+        };
+        ok = write_all(out, iov, 6) && !m.retiring;
         free(witness);
         free(outcomes);
         free(explanation);
@@ -211,7 +297,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, int
 }
 
 bool worker_start(struct worker *w, const struct job_list *jobs, const struct budget *b,
-                  const struct worker *others, int n)
+                  const struct ticket_board *bd, const struct worker *others, int n)
 {
     int fds[6];
     int made = 0;
@@ -223,6 +309,10 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
     pid_t parent = getpid();
     fflush(stdout);   /* or a worker that calls exit() writes them again */
     fflush(stderr);
+    /* the stderr pipe's read end, shared: the worker takes each job's
+     * text from it, the parent what a worker that died left there */
+    if (made == 6)
+        fcntl(fds[4], F_SETFL, fcntl(fds[4], F_GETFL) | O_NONBLOCK);
     pid_t pid = made == 6 ? fork() : -1;
     if (pid == 0) {
         for (int k = 0; k < n; k++)
@@ -233,10 +323,13 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
             }
         close(fds[1]);
         close(fds[2]);
-        close(fds[4]);
         dup2(fds[5], STDERR_FILENO);
         close(fds[5]);
-        worker_main(jobs, b, fds[0], fds[3], parent);
+        /* past 64 KB of one job's stderr, writes are dropped (only the
+         * first WORKER_LOG_MAX bytes are kept) rather than wait for a
+         * reader */
+        fcntl(STDERR_FILENO, F_SETFL, fcntl(STDERR_FILENO, F_GETFL) | O_NONBLOCK);
+        worker_main(jobs, b, bd, fds[0], fds[3], fds[4], parent);
     }
     if (made == 6 && pid < 0)
         e = errno;
@@ -248,21 +341,50 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
         return false;
     }
     *w = (struct worker){ .pid = pid, .cmd = fds[1], .out = fds[2], .err = fds[4], .job = -1 };
-    fcntl(w->err, F_SETFL, fcntl(w->err, F_GETFL) | O_NONBLOCK);
     return true;
 }
 
-void worker_assign(struct worker *w, int i, const struct budget *b)
+/* Makes job i the worker's current job, its deadline counted from now. */
+static void begin(struct worker *w, int i, const struct budget *b)
 {
     w->job = i;
-    w->len = w->log_len = 0;
+    w->log_len = 0;
     w->log[0] = '\0';
     w->started = worker_clock();
     w->deadline = b->timeout_s > 0 ? w->started + b->timeout_s : 0;
+}
+
+void worker_assign(struct worker *w, struct ticket_board *bd, const int *jobs, int count,
+                   const struct budget *b)
+{
+    struct job_send sent[1 + WORKER_AHEAD];
+    int room = (w->job < 0) + WORKER_AHEAD - w->nqueued;   /* none is sent that would not be kept */
+    count = count < room ? count : room;
+    for (int k = 0; k < count; k++) {
+        sent[k] = (struct job_send){ jobs[k], ++bd->issued };
+        if (bd->ticket)
+            atomic_store(&bd->ticket[jobs[k]], sent[k].ticket);
+        if (k == 0 && w->job < 0)
+            begin(w, jobs[k], b);
+        else
+            w->queued[w->nqueued++] = sent[k];
+    }
     /* A worker that died while idle must not take the parent with it by
      * SIGPIPE: its result pipe reports the death instead. */
-    while (send(w->cmd, &i, sizeof i, MSG_NOSIGNAL) < 0 && errno == EINTR)
+    while (send(w->cmd, sent, (size_t)count * sizeof *sent, MSG_NOSIGNAL) < 0 && errno == EINTR)
         continue;
+}
+
+int worker_take_back(struct worker *w, struct ticket_board *bd)
+{
+    if (!bd->ticket || w->nqueued == 0)
+        return -1;
+    struct job_send first = w->queued[0];
+    int want = first.ticket;
+    if (!atomic_compare_exchange_strong(&bd->ticket[first.job], &want, -1))
+        return -1;   /* started: its result comes after the one before it */
+    memmove(w->queued, w->queued + 1, (size_t)--w->nqueued * sizeof *w->queued);
+    return first.job;
 }
 
 /* Reads once from the result pipe (which 0) or the stderr pipe (which 1);
@@ -300,9 +422,9 @@ static ssize_t read_some(struct worker *w, int which)
     return got;
 }
 
-void worker_read(struct worker *w, int which)
+void worker_read(struct worker *w)
 {
-    read_some(w, which);
+    read_some(w, 0);
 }
 
 void worker_enforce(struct worker *w, double now)
@@ -313,17 +435,25 @@ void worker_enforce(struct worker *w, double now)
     }
 }
 
-/* True when the bytes received form one whole message. */
-static bool complete(const struct worker *w)
+/* The bytes of the first message received when it is whole, else 0. */
+static size_t whole_message(const struct worker *w)
 {
     struct message m;
     if (w->len < MESSAGE_HEAD)
-        return false;
+        return 0;
     memcpy(&m, w->buf, MESSAGE_HEAD);
-    return m.witness_len >= 0 && m.outcomes_len >= 0 && m.explanation_len >= 0 && m.details_len >= 0
-        && m.r_len <= sizeof m.r
-        && w->len >= MESSAGE_HEAD + m.r_len + (size_t)m.witness_len + (size_t)m.outcomes_len
-                      + (size_t)m.explanation_len + (size_t)m.details_len;
+    if (m.log_len < 0 || m.log_len >= WORKER_LOG_MAX || m.witness_len < 0 || m.outcomes_len < 0
+        || m.explanation_len < 0 || m.details_len < 0 || m.r_len > sizeof m.r)
+        return 0;
+    size_t size = MESSAGE_HEAD + m.r_len + (size_t)m.log_len + (size_t)m.witness_len
+                + (size_t)m.outcomes_len + (size_t)m.explanation_len + (size_t)m.details_len;
+    return w->len >= size ? size : 0;
+}
+
+/* True when the bytes received start with one whole message. */
+static bool complete(const struct worker *w)
+{
+    return whole_message(w) > 0;
 }
 
 bool worker_has_result(const struct worker *w)
@@ -349,18 +479,26 @@ static cJSON *json_at(const char **at, long len)
     return j;
 }
 
-/* Decodes the whole message received into r. */
+/* Decodes the first message received into r (and the stderr text it
+ * carries into w->log), and drops its bytes. */
 static void decode(struct worker *w, struct check_result *r)
 {
     struct message m;
+    size_t size = whole_message(w);
     memcpy(&m, w->buf, MESSAGE_HEAD);
     memcpy(r, w->buf + MESSAGE_HEAD, m.r_len);   /* the progress results past nprogress stay unset */
     const char *at = w->buf + MESSAGE_HEAD + m.r_len;
+    memcpy(w->log, at, (size_t)m.log_len);
+    w->log_len = (size_t)m.log_len;
+    w->log[w->log_len] = '\0';
+    at += m.log_len;
     r->witness = json_at(&at, m.witness_len);
     r->outcomes = json_at(&at, m.outcomes_len);
     r->explanation = json_at(&at, m.explanation_len);
     r->details = json_at(&at, m.details_len);
     w->retiring = m.retiring;
+    memmove(w->buf, w->buf + size, w->len - size);
+    w->len -= size;
 }
 
 /* True when the worker's stderr says an allocation failed. */
@@ -404,15 +542,16 @@ static bool explain(const struct worker *w, const struct job *job, const struct 
     return false;
 }
 
-/* Closes the worker's pipes and waits for it; its wait status. */
-static int reap(struct worker *w)
+/* Closes the worker's pipes and waits for it, with read_log adding what
+ * it left on its stderr pipe to w->log; its wait status. */
+static int reap(struct worker *w, bool read_log)
 {
     int status = 0;
     if (w->cmd >= 0)
         close(w->cmd);
     while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
         continue;
-    while (w->err >= 0 && read_some(w, 1) > 0)   /* all it wrote is in the pipe now */
+    while (read_log && w->err >= 0 && read_some(w, 1) > 0)   /* all it wrote is in the pipe now */
         continue;
     if (w->err >= 0)
         close(w->err);
@@ -432,22 +571,32 @@ void worker_take(struct worker *w, const struct job *job, const struct budget *b
     bool memory = false;
     if (complete(w)) {
         decode(w, r);
-        w->len = 0;
-        if (w->retiring || w->killed)
-            reap(w);
-        else   /* it wrote its stderr before the result: all is in the pipe */
-            while (w->err >= 0 && read_some(w, 1) > 0)
-                continue;
+        if (w->retiring || w->killed)   /* what is left on its stderr is a later job's */
+            reap(w, false);
     } else {
-        memory = explain(w, job, b, reap(w), r);
+        memory = explain(w, job, b, reap(w, true), r);
     }
     *log = w->log_len > 0 && !memory ? xstrdup(w->log) : NULL;
     w->log_len = 0;
     w->log[0] = '\0';
     w->job = -1;
+    if (w->pid && w->nqueued > 0) {   /* it started the next job as it sent this result */
+        begin(w, w->queued[0].job, b);
+        memmove(w->queued, w->queued + 1, (size_t)--w->nqueued * sizeof *w->queued);
+    }
+}
+
+int worker_unstarted(struct worker *w, int *jobs)
+{
+    int count = w->pid ? 0 : w->nqueued;
+    for (int k = 0; k < count; k++)
+        jobs[k] = w->queued[k].job;
+    if (!w->pid)
+        w->nqueued = 0;
+    return count;
 }
 
 void worker_stop(struct worker *w)
 {
-    reap(w);
+    reap(w, true);
 }
