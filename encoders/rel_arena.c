@@ -198,20 +198,33 @@ static const struct set *new_set(struct rels *A, const bool *member)
     return set_with_members(A, size);
 }
 
-struct rels *rels_new(struct cnf *c, int n, const lit *exec)
+/* The first capacities of an arena's table of consed nodes: a base arena
+ * conses a few dozen (at most 33 over the corpus), a model's arena about a
+ * hundred (a median of 86); the table doubles when half full. */
+#define CONS_FIRST_BASE 64
+#define CONS_FIRST_CHILD 256
+
+/* A new arena over n events with execution literals exec (copied), or,
+ * beside parent, with parent's: its set of every event is parent's. */
+static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struct rels *parent)
 {
     struct rels *A = xcalloc(1, sizeof *A);
     A->c = c;
     A->n = n;
-    A->exec = rels_alloc(A, (size_t)n, sizeof *A->exec);
-    memcpy(A->exec, exec, (size_t)n * sizeof *exec);
-    A->cons_cap = 256;
+    A->parent = parent;
+    A->cons_cap = parent ? CONS_FIRST_CHILD : CONS_FIRST_BASE;
     A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
-    bool *every = xcalloc((size_t)n + 1, sizeof *every);
-    for (int i = 0; i < n; i++)
-        every[i] = true;
-    A->all = new_set(A, every);
-    free(every);
+    if (parent) {
+        A->exec = parent->exec;
+        A->all = parent->all;
+    } else {
+        A->exec = rels_alloc(A, (size_t)n, sizeof *A->exec);
+        memcpy(A->exec, exec, (size_t)n * sizeof *exec);
+        rels_stack_reserve(A, n + 1);   /* scratch for the members */
+        for (int i = 0; i < n; i++)
+            A->scol[A->stop + i] = i;
+        A->all = set_with_members(A, n);
+    }
     struct rel *e = rel_node(A, REL_ROWS);
     e->rows = rows_from_pairs(A, 0, NULL, NULL, NULL);
     e->is_static = e->empty = e->transitive = true;
@@ -219,11 +232,11 @@ struct rels *rels_new(struct cnf *c, int n, const lit *exec)
     return A;
 }
 
+struct rels *rels_new(struct cnf *c, int n, const lit *exec) { return arena_new(c, n, exec, NULL); }
+
 struct rels *rels_new_child(struct rels *parent)
 {
-    struct rels *A = rels_new(parent->c, parent->n, parent->exec);
-    A->all = parent->all;
-    A->parent = parent;
+    struct rels *A = arena_new(parent->c, parent->n, parent->exec, parent);
     A->next_order = parent->next_order + (1L << 40);
     return A;
 }
