@@ -49,20 +49,21 @@ static struct dom loc_dom(const struct read_domain *d, int l)
     return d->known[l] ? (struct dom){ true, d->any[l], d->all[l] } : dom_unknown;
 }
 
-/* Widens the domain of root location l by v; true when it changed. */
-static bool widen_loc(struct read_domain *d, int l, struct dom v)
+/* Widens the domain of root location l by v. */
+static void widen_loc(struct read_domain *d, int l, struct dom v)
 {
     struct dom x = loc_dom(d, l);
-    bool changed = dom_join(&x, v);
+    dom_join(&x, v);
     d->known[l] = x.known;
     d->any[l] = x.any;
     d->all[l] = x.all;
-    return changed;
 }
 
 /* The value write event ev stores: its initial value, a store's operand,
- * an exchange's operand, a compare-and-swap's new value (or the old one,
- * already the location's); anything else is any value. */
+ * an exchange's operand, the new value of a compare-and-swap that writes
+ * only when equal; anything else is any value (a compare-and-swap that
+ * writes the old value back when unequal too: a cycle of reads between
+ * such RMWs, where the model allows it, justifies any value). */
 static struct dom written_dom(const struct program *p, const struct reg_doms *rd, const struct event *ev)
 {
     const struct instr *in = ev->in;
@@ -72,19 +73,18 @@ static struct dom written_dom(const struct program *p, const struct reg_doms *rd
         return operand_dom(rd, ev->thread, &in->a);
     if (in && in->kind == I_RMW && in->op == OP_EXCH)
         return operand_dom(rd, ev->thread, &in->a);
-    if (in && in->kind == I_RMW && in->op == OP_CAS)
+    if (in && in->kind == I_RMW && in->op == OP_CAS && in->cas_if_equal)
         return operand_dom(rd, ev->thread, &in->b);
     return dom_unknown;
 }
 
 /* The value instruction in of thread t gives its destination register: a
- * load's or an RMW's old value (its location's), a move's operand; any
- * other (arithmetic, an arbitrary value) is any value. */
-static struct dom assigned_dom(const struct program *p, const struct read_domain *d, const struct reg_doms *rd,
-                               int t, const struct instr *in)
+ * move's operand.  Any other is any value: arithmetic, an arbitrary value,
+ * and a load's or an RMW's old value too, since a model that allows
+ * values out of thin air lets a cycle of reads and stores of registers
+ * (r = x; y = r | r = y; x = r) justify any value at all. */
+static struct dom assigned_dom(const struct reg_doms *rd, int t, const struct instr *in)
 {
-    if ((in->kind == I_LOAD || in->kind == I_RMW) && in->loc >= 0 && in->loc < d->nlocs)
-        return loc_dom(d, program_root_location(p->lit, in->loc));
     if (in->kind == I_LOCAL && in->op == OP_EXCH)
         return operand_dom(rd, t, &in->a);
     return dom_unknown;
@@ -92,28 +92,26 @@ static struct dom assigned_dom(const struct program *p, const struct read_domain
 
 /* Widens every register by what its thread's instructions assign it;
  * true when one changed. */
-static bool widen_regs(const struct program *p, const struct read_domain *d, struct reg_doms *rd)
+static bool widen_regs(const struct program *p, struct reg_doms *rd)
 {
     bool changed = false;
     for (int t = 0; t < p->nthreads; t++)
         for (int k = 0; k < p->threads[t].ncode; k++) {
             const struct instr *in = p->threads[t].code[k].in;
             if (in && in->dst >= 0)
-                changed |= dom_join(&rd->regs[t][in->dst], assigned_dom(p, d, rd, t, in));
+                changed |= dom_join(&rd->regs[t][in->dst], assigned_dom(rd, t, in));
         }
     return changed;
 }
 
-/* Widens every location by what its writes store; true when one changed. */
-static bool widen_locs(const struct program *p, struct read_domain *d, const struct reg_doms *rd)
+/* Widens every location by what its writes store. */
+static void widen_locs(const struct program *p, struct read_domain *d, const struct reg_doms *rd)
 {
-    bool changed = false;
     for (int e = 0; e < p->nevents; e++) {
         const struct event *ev = &p->events[e];
         if (event_is_write(ev) && ev->loc >= 0 && ev->loc < d->nlocs)
-            changed |= widen_loc(d, program_root_location(p->lit, ev->loc), written_dom(p, rd, ev));
+            widen_loc(d, program_root_location(p->lit, ev->loc), written_dom(p, rd, ev));
     }
-    return changed;
 }
 
 void read_domain_build(const struct program *p, struct read_domain *d)
@@ -134,9 +132,9 @@ void read_domain_build(const struct program *p, struct read_domain *d)
         for (int r = 0; r < th->nregs; r++)
             rd.regs[t][r] = dom_const(th->reg_has_init[r] ? th->reg_init[r] : 0);
     }
-    /* domains only widen, over finitely many bits: a fixpoint soon */
-    while (widen_regs(p, d, &rd) | widen_locs(p, d, &rd))
+    while (widen_regs(p, &rd))   /* registers only widen, bit by bit: a fixpoint soon */
         ;
+    widen_locs(p, d, &rd);
     for (int t = 0; t < p->nthreads; t++)
         free(rd.regs[t]);
     free(rd.regs);

@@ -1,7 +1,7 @@
 /* The bits a read can see (read_domain.c): a location written only with
- * constants, or with registers that hold only the constants and read
- * values of such locations, keeps its constant bits; a location written
- * with a computed value is any value. */
+ * constants, or with registers that hold only constants, keeps its
+ * constant bits; a location written with a computed or a loaded value is
+ * any value (a loaded one could come out of thin air). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,17 +13,18 @@
 #include "encoders/read_domain.h"
 #include "litmus/ast.h"
 
-/* x holds 0 or 2; y gets P1's read of x (0 or 2); w and v get r1, which
- * holds its initial 0 or the moved 4 (v through an exchange); z gets
- * r0 + 1, a computed value. */
+/* x holds 0 or 2; w and v get r1, which holds its initial 0 or the moved
+ * 4 (v through an exchange); y gets P1's read of x, z r0 + 1, and u a
+ * compare-and-swap that writes the old value back when unequal. */
 static const char *domains_text =
     "PTX domains\n"
-    "{ x = 0; y = 0; z = 0; w = 0; v = 0; }\n"
+    "{ x = 0; y = 0; z = 0; w = 0; v = 0; u = 0; }\n"
     " P0@cta 0,gpu 0                   | P1@cta 0,gpu 0         ;\n"
     " st.relaxed.gpu x, 2              | ld.relaxed.gpu r0, x   ;\n"
     " ld r1, 4                         | st.relaxed.gpu y, r0   ;\n"
     " st.relaxed.gpu w, r1             | add r2, r0, 1          ;\n"
     " atom.relaxed.gpu.exch r3, v, r1  | st.relaxed.gpu z, r2   ;\n"
+    " atom.relaxed.gpu.cas r4, u, 0, 1 |                        ;\n"
     "exists (P1:r0 == 0)\n";
 
 /* The index of location name in l. */
@@ -60,10 +61,11 @@ static void test_register_stores(void **state)
     struct read_domain d;
     read_domain_build(p, &d);
     expect_domain(&d, l, "x", true, 2, 0);
-    expect_domain(&d, l, "y", true, 2, 0);   /* a register loaded from x */
+    expect_domain(&d, l, "y", false, 0, 0);  /* a register loaded from x */
     expect_domain(&d, l, "w", true, 4, 0);   /* a register moved a constant */
     expect_domain(&d, l, "v", true, 4, 0);   /* an exchange of that register */
     expect_domain(&d, l, "z", false, 0, 0);  /* a sum: any value */
+    expect_domain(&d, l, "u", false, 0, 0);  /* an old value written back */
     read_domain_free(&d);
     program_free(p);
     litmus_free(l);
