@@ -187,13 +187,14 @@ static const struct set *set_with_members(struct rels *A, int size)
     return s;
 }
 
-/* The set whose membership is member[] (literals exec_i). */
+/* The set of the events with member[i] that can execute (exec_i not
+ * false; their literals exec_i). */
 static const struct set *new_set(struct rels *A, const bool *member)
 {
     rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
     int size = 0;
     for (int i = 0; i < A->n; i++)
-        if (member[i])
+        if (member[i] && A->exec[i] != LIT_FALSE)
             A->scol[A->stop + size++] = i;
     return set_with_members(A, size);
 }
@@ -220,10 +221,11 @@ static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struc
     } else {
         A->exec = rels_alloc(A, (size_t)n, sizeof *A->exec);
         memcpy(A->exec, exec, (size_t)n * sizeof *exec);
-        rels_stack_reserve(A, n + 1);   /* scratch for the members */
+        bool *every = xcalloc((size_t)n + 1, sizeof *every);
         for (int i = 0; i < n; i++)
-            A->scol[A->stop + i] = i;
-        A->all = set_with_members(A, n);
+            every[i] = true;
+        A->all = new_set(A, every);
+        free(every);
     }
     struct rel *e = rel_node(A, REL_ROWS);
     e->rows = rows_from_pairs(A, 0, NULL, NULL, NULL);
