@@ -51,7 +51,7 @@ static int add_entry(struct closure *cl, int i, int j, lit l)
         uint64_t *old = cl->keys;
         int *oldslot = cl->slot;
         size_t oldcap = cl->kcap;
-        cl->kcap = oldcap ? 2 * oldcap : 1024;
+        cl->kcap = oldcap ? 2 * oldcap : 64;
         cl->keys = xcalloc(cl->kcap, sizeof *cl->keys);
         cl->slot = xcalloc(cl->kcap, sizeof *cl->slot);
         for (size_t h = 0; h < oldcap; h++)

@@ -35,6 +35,13 @@ static CCaDiCaL *new_solver(void)
     return solver;
 }
 
+/* The first capacities of the per-variable arrays and of the gate table: a
+ * typical session has a few dozen variables and gates (a median of 42 and
+ * 11 over the corpus), and a larger first table is zeroed for nothing;
+ * both double as they fill. */
+#define VARS_FIRST 64
+#define GATE_TABLE_FIRST 64
+
 /* Where the next symbolic cnf writes its clauses (NULL: nowhere). */
 static const char *dimacs_path;
 
@@ -49,7 +56,7 @@ struct cnf *cnf_new(bool with_solver)
     c->nvars = 1;                       /* variable 1 is the constant true */
     if (with_solver) {   /* a constant-only cnf has no variable and no gate: no tables */
         grow_vars(c);
-        c->cap = 1024;
+        c->cap = GATE_TABLE_FIRST;
         c->table = xcalloc(c->cap, sizeof *c->table);
         c->solver = new_solver();
         ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
@@ -99,7 +106,7 @@ static void grow_vars(struct cnf *c)
 {
     if ((size_t)c->nvars < c->defs_cap)
         return;
-    size_t old = c->defs_cap, cap = xcapacity(old, (size_t)c->nvars + 1, 1024);
+    size_t old = c->defs_cap, cap = xcapacity(old, (size_t)c->nvars + 1, VARS_FIRST);
     XRESIZE(c->defs, cap);
     XRESIZE(c->eval_at, cap);
     XRESIZE(c->eval_val, cap);
@@ -323,7 +330,7 @@ static void table_grow(struct cnf *c)
 {
     struct gate_slot *old = c->table;
     size_t oldcap = c->cap;
-    c->cap = c->cap ? 2 * c->cap : 1024;
+    c->cap = c->cap ? 2 * c->cap : GATE_TABLE_FIRST;
     c->table = xcalloc(c->cap, sizeof *c->table);
     for (size_t i = 0; i < oldcap; i++) {
         if (!old[i].op)

@@ -5,10 +5,13 @@
 
 #include "util/xalloc.h"
 
-/* Constrains rf -> (val(w) == val(r)) bit by bit. */
+/* Constrains rf -> (val(w) == val(r)) bit by bit; a bit with the same
+ * literal on both sides (most are the constant 0) needs no clause. */
 static void same_value_if(struct cnf *c, lit cond, const struct bv *a, const struct bv *b)
 {
     for (int i = 0; i < BV_WIDTH; i++) {
+        if (a->b[i] == b->b[i])
+            continue;
         cnf_clause3(c, -cond, -a->b[i], b->b[i]);
         cnf_clause3(c, -cond, a->b[i], -b->b[i]);
     }

@@ -1,16 +1,117 @@
-/* The bits a read can see, from the constants written to its location. */
+/* The bits a read can see, from the values written to its location. */
 #include "encoders/read_domain.h"
 
 #include <stdlib.h>
 
 #include "util/xalloc.h"
 
-/* Counts value v as written to root location root. */
-static void note_value(struct read_domain *d, int root, int64_t v)
+/* The values something can hold, as far as known: every one has the bits
+ * of all and none outside any; known false: any value at all. */
+struct dom { bool known; uint32_t any, all; };
+
+/* No value yet. */
+static const struct dom dom_none = { true, 0, ~(uint32_t)0 };
+/* Any value. */
+static const struct dom dom_unknown = { false, 0, 0 };
+
+/* The domain of constant v (bv_const keeps the low BV_WIDTH bits). */
+static struct dom dom_const(int64_t v)
 {
-    uint32_t u = (uint32_t)v;   /* bv_const keeps the low BV_WIDTH bits */
-    d->any[root] |= u;
-    d->all[root] &= u;
+    uint32_t u = (uint32_t)v;
+    return (struct dom){ true, u, u };
+}
+
+/* Widens *into by from; true when it changed. */
+static bool dom_join(struct dom *into, struct dom from)
+{
+    struct dom old = *into;
+    if (!from.known)
+        *into = dom_unknown;
+    else if (into->known) {
+        into->any |= from.any;
+        into->all &= from.all;
+    }
+    return old.known != into->known || (into->known && (old.any != into->any || old.all != into->all));
+}
+
+/* The registers of every thread, each a domain (regs[t][r]). */
+struct reg_doms { struct dom **regs; };
+
+/* The domain of operand a of an instruction of thread t. */
+static struct dom operand_dom(const struct reg_doms *rd, int t, const struct operand *a)
+{
+    return a->is_reg ? rd->regs[t][a->reg] : dom_const(a->value);
+}
+
+/* The domain of root location l (the one read_domain keeps). */
+static struct dom loc_dom(const struct read_domain *d, int l)
+{
+    return d->known[l] ? (struct dom){ true, d->any[l], d->all[l] } : dom_unknown;
+}
+
+/* Widens the domain of root location l by v. */
+static void widen_loc(struct read_domain *d, int l, struct dom v)
+{
+    struct dom x = loc_dom(d, l);
+    dom_join(&x, v);
+    d->known[l] = x.known;
+    d->any[l] = x.any;
+    d->all[l] = x.all;
+}
+
+/* The value write event ev stores: its initial value, a store's operand,
+ * an exchange's operand, the new value of a compare-and-swap that writes
+ * only when equal; anything else is any value (a compare-and-swap that
+ * writes the old value back when unequal too: a cycle of reads between
+ * such RMWs, where the model allows it, justifies any value). */
+static struct dom written_dom(const struct program *p, const struct reg_doms *rd, const struct event *ev)
+{
+    const struct instr *in = ev->in;
+    if (ev->kind == EV_INIT)
+        return dom_const(p->lit->locs[ev->loc].init);
+    if (in && in->kind == I_STORE)
+        return operand_dom(rd, ev->thread, &in->a);
+    if (in && in->kind == I_RMW && in->op == OP_EXCH)
+        return operand_dom(rd, ev->thread, &in->a);
+    if (in && in->kind == I_RMW && in->op == OP_CAS && in->cas_if_equal)
+        return operand_dom(rd, ev->thread, &in->b);
+    return dom_unknown;
+}
+
+/* The value instruction in of thread t gives its destination register: a
+ * move's operand.  Any other is any value: arithmetic, an arbitrary value,
+ * and a load's or an RMW's old value too, since a model that allows
+ * values out of thin air lets a cycle of reads and stores of registers
+ * (r = x; y = r | r = y; x = r) justify any value at all. */
+static struct dom assigned_dom(const struct reg_doms *rd, int t, const struct instr *in)
+{
+    if (in->kind == I_LOCAL && in->op == OP_EXCH)
+        return operand_dom(rd, t, &in->a);
+    return dom_unknown;
+}
+
+/* Widens every register by what its thread's instructions assign it;
+ * true when one changed. */
+static bool widen_regs(const struct program *p, struct reg_doms *rd)
+{
+    bool changed = false;
+    for (int t = 0; t < p->nthreads; t++)
+        for (int k = 0; k < p->threads[t].ncode; k++) {
+            const struct instr *in = p->threads[t].code[k].in;
+            if (in && in->dst >= 0)
+                changed |= dom_join(&rd->regs[t][in->dst], assigned_dom(rd, t, in));
+        }
+    return changed;
+}
+
+/* Widens every location by what its writes store. */
+static void widen_locs(const struct program *p, struct read_domain *d, const struct reg_doms *rd)
+{
+    for (int e = 0; e < p->nevents; e++) {
+        const struct event *ev = &p->events[e];
+        if (event_is_write(ev) && ev->loc >= 0 && ev->loc < d->nlocs)
+            widen_loc(d, program_root_location(p->lit, ev->loc), written_dom(p, rd, ev));
+    }
 }
 
 void read_domain_build(const struct program *p, struct read_domain *d)
@@ -20,22 +121,23 @@ void read_domain_build(const struct program *p, struct read_domain *d)
     d->known = xcalloc((size_t)nl + 1, sizeof *d->known);
     d->any = xcalloc((size_t)nl + 1, sizeof *d->any);
     d->all = xcalloc((size_t)nl + 1, sizeof *d->all);
-    for (int l = 0; l < nl; l++) {
-        d->known[l] = true;
-        d->all[l] = ~(uint32_t)0;
+    for (int l = 0; l < nl; l++) {   /* no value yet */
+        d->known[l] = dom_none.known;
+        d->all[l] = dom_none.all;
     }
-    for (int e = 0; e < p->nevents; e++) {
-        const struct event *ev = &p->events[e];
-        if (!event_is_write(ev) || ev->loc < 0 || ev->loc >= nl)
-            continue;
-        int root = program_root_location(p->lit, ev->loc);
-        if (ev->kind == EV_INIT)
-            note_value(d, root, p->lit->locs[ev->loc].init);
-        else if (ev->in && ev->in->kind == I_STORE && !ev->in->a.is_reg)
-            note_value(d, root, ev->in->a.value);
-        else
-            d->known[root] = false;
+    struct reg_doms rd = { xcalloc((size_t)p->nthreads + 1, sizeof *rd.regs) };
+    for (int t = 0; t < p->nthreads; t++) {   /* each register starts at its initial value */
+        const struct thread *th = p->threads[t].src;
+        rd.regs[t] = xcalloc((size_t)th->nregs + 1, sizeof **rd.regs);
+        for (int r = 0; r < th->nregs; r++)
+            rd.regs[t][r] = dom_const(th->reg_has_init[r] ? th->reg_init[r] : 0);
     }
+    while (widen_regs(p, &rd))   /* registers only widen, bit by bit: a fixpoint soon */
+        ;
+    widen_locs(p, d, &rd);
+    for (int t = 0; t < p->nthreads; t++)
+        free(rd.regs[t]);
+    free(rd.regs);
 }
 
 struct bv read_domain_value(struct cnf *c, const struct read_domain *d, const struct program *p, int loc)

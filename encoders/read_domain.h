@@ -3,7 +3,9 @@
  * it.  A read takes its value from a write to its location (rf only joins
  * such pairs, base_rf_candidate), so a bit that every such write stores as
  * a constant 0 (1) is 0 (1) in the read too and needs no variable, no rf
- * equality clause and no gate downstream. */
+ * equality clause and no gate downstream.  A register stored has the bits
+ * all its values agree on (its initial value, moved constants); a loaded
+ * one is any value (it could come out of thin air). */
 #ifndef GPUBMC_READ_DOMAIN_H
 #define GPUBMC_READ_DOMAIN_H
 
@@ -15,13 +17,16 @@
 
 struct read_domain {
     int nlocs;
-    bool *known;       /* per root location: every write to it stores a constant */
+    bool *known;       /* per root location: every write to it stores known bits */
     uint32_t *any;     /* the OR of those constants */
     uint32_t *all;     /* their AND */
 };
 
-/* The domains of p's locations: every initial value and constant store
- * counted; a store of a register or an RMW's write makes its location unknown. */
+/* The domains of p's locations: every initial value, store, exchange and
+ * compare-and-swap that writes only when equal counted, a register by the
+ * constants its thread moves into it; a loaded or computed value
+ * (arithmetic, another RMW, an arbitrary value) makes its location
+ * unknown. */
 void read_domain_build(const struct program *p, struct read_domain *d);
 /* A value for a read of location loc: constant bits where every write to
  * loc agrees, a fresh variable for each other bit. */

@@ -144,84 +144,89 @@ void rels_stack_reserve(struct rels *A, int k)
     XRESIZE(A->sval, A->scap);
 }
 
-/* A set of A's events with its membership literals s->m filled (exec_i
- * for a member, LIT_FALSE otherwise): its size and sorted members made. */
-static struct set *set_finish(struct rels *A, struct set *s)
-{
-    for (int i = 0; i < A->n; i++)
-        s->size += s->m[i] != LIT_FALSE;
-    s->members = rels_alloc(A, (size_t)s->size, sizeof *s->members);
-    for (int i = 0, k = 0; i < A->n; i++)
-        if (s->m[i] != LIT_FALSE)
-            s->members[k++] = i;
-    return s;
-}
-
-/* An empty set of A's events, its membership to fill. */
-static struct set *set_blank(struct rels *A)
-{
-    struct set *s = rels_alloc(A, 1, sizeof *s);
-    s->n = A->n;
-    s->m = rels_alloc(A, (size_t)A->n, sizeof *s->m);
-    return s;
-}
-
-/* The hash of s's membership. */
-static uintptr_t set_hash(const struct set *s)
+/* The hash of a set's sorted members. */
+static uintptr_t members_hash(const int *members, int size)
 {
     uint64_t h = 0xCBF29CE484222325ull;
-    for (int k = 0; k < s->size; k++)
-        h = (h ^ (uint64_t)s->members[k]) * 0x100000001B3ull;
+    for (int k = 0; k < size; k++)
+        h = (h ^ (uint64_t)members[k]) * 0x100000001B3ull;
     return (uintptr_t)(h | 1);
 }
 
-static bool same_members(const struct set *x, const struct set *y)
+/* The set of A (or of its parent) whose sorted members are the size
+ * entries A->scol[A->stop ..] (scratch on the row stack), made in A when
+ * none is: sets are consed by content, so that the relations built on
+ * equal sets made different ways (SC0 | SC1 where no event is SC1, and
+ * SC0) are one relation, and one closure.  A set that exists is found
+ * before any memory is taken for it (most tag sets are empty). */
+static const struct set *set_with_members(struct rels *A, int size)
 {
-    return x->size == y->size && memcmp(x->members, y->members, (size_t)x->size * sizeof *x->members) == 0;
-}
-
-/* The set of A (or of its parent) with s's members, s itself when none:
- * sets are consed by content, so that the relations built on equal sets
- * made different ways (SC0 | SC1 where no event is SC1, and SC0) are one
- * relation, and one closure. */
-static const struct set *set_canonical(struct rels *A, const struct set *s)
-{
-    uintptr_t h = set_hash(s), k = 1;
+    const int *members = A->scol + A->stop;
+    size_t bytes = (size_t)size * sizeof *members;
+    uintptr_t h = members_hash(members, size), k = 1;
     const struct set *t;
     if (A->parent)
         for (uintptr_t j = 1; (t = rels_cons_get((struct rels *)A->parent, CONS_SET_CONTENT, (void *)h, (void *)j)); j++)
-            if (same_members(s, t))
+            if (t->size == size && memcmp(t->members, members, bytes) == 0)
                 return t;
     for (; (t = rels_cons_get(A, CONS_SET_CONTENT, (void *)h, (void *)k)); k++)
-        if (same_members(s, t))
+        if (t->size == size && memcmp(t->members, members, bytes) == 0)
             return t;
-    rels_cons_put(A, CONS_SET_CONTENT, (void *)h, (void *)k, (void *)s);
+    struct set *s = rels_alloc(A, 1, sizeof *s);
+    s->n = A->n;
+    s->size = size;
+    s->m = rels_alloc(A, (size_t)A->n, sizeof *s->m);
+    s->members = rels_alloc(A, (size_t)size, sizeof *s->members);
+    if (size > 0)
+        memcpy(s->members, members, bytes);
+    for (int i = 0; i < A->n; i++)
+        s->m[i] = LIT_FALSE;
+    for (int e = 0; e < size; e++)
+        s->m[members[e]] = A->exec[members[e]];
+    rels_cons_put(A, CONS_SET_CONTENT, (void *)h, (void *)k, s);
     return s;
 }
 
-/* The set whose membership is member[] (literals exec_i). */
+/* The set of the events with member[i] that can execute (exec_i not
+ * false; their literals exec_i). */
 static const struct set *new_set(struct rels *A, const bool *member)
 {
-    struct set *s = set_blank(A);
+    rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
+    int size = 0;
     for (int i = 0; i < A->n; i++)
-        s->m[i] = member[i] ? A->exec[i] : LIT_FALSE;
-    return set_canonical(A, set_finish(A, s));
+        if (member[i] && A->exec[i] != LIT_FALSE)
+            A->scol[A->stop + size++] = i;
+    return set_with_members(A, size);
 }
 
-struct rels *rels_new(struct cnf *c, int n, const lit *exec)
+/* The first capacities of an arena's table of consed nodes: a base arena
+ * conses a few dozen (at most 33 over the corpus), a model's arena about a
+ * hundred (a median of 86); the table doubles when half full. */
+#define CONS_FIRST_BASE 64
+#define CONS_FIRST_CHILD 256
+
+/* A new arena over n events with execution literals exec (copied), or,
+ * beside parent, with parent's: its set of every event is parent's. */
+static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struct rels *parent)
 {
     struct rels *A = xcalloc(1, sizeof *A);
     A->c = c;
     A->n = n;
-    A->exec = rels_alloc(A, (size_t)n, sizeof *A->exec);
-    memcpy(A->exec, exec, (size_t)n * sizeof *exec);
-    A->cons_cap = 256;
+    A->parent = parent;
+    A->cons_cap = parent ? CONS_FIRST_CHILD : CONS_FIRST_BASE;
     A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
-    bool *every = xcalloc((size_t)n + 1, sizeof *every);
-    for (int i = 0; i < n; i++)
-        every[i] = true;
-    A->all = new_set(A, every);
-    free(every);
+    if (parent) {
+        A->exec = parent->exec;
+        A->all = parent->all;
+    } else {
+        A->exec = rels_alloc(A, (size_t)n, sizeof *A->exec);
+        memcpy(A->exec, exec, (size_t)n * sizeof *exec);
+        bool *every = xcalloc((size_t)n + 1, sizeof *every);
+        for (int i = 0; i < n; i++)
+            every[i] = true;
+        A->all = new_set(A, every);
+        free(every);
+    }
     struct rel *e = rel_node(A, REL_ROWS);
     e->rows = rows_from_pairs(A, 0, NULL, NULL, NULL);
     e->is_static = e->empty = e->transitive = true;
@@ -229,11 +234,11 @@ struct rels *rels_new(struct cnf *c, int n, const lit *exec)
     return A;
 }
 
+struct rels *rels_new(struct cnf *c, int n, const lit *exec) { return arena_new(c, n, exec, NULL); }
+
 struct rels *rels_new_child(struct rels *parent)
 {
-    struct rels *A = rels_new(parent->c, parent->n, parent->exec);
-    A->all = parent->all;
-    A->parent = parent;
+    struct rels *A = arena_new(parent->c, parent->n, parent->exec, parent);
     A->next_order = parent->next_order + (1L << 40);
     return A;
 }
@@ -272,13 +277,14 @@ static const struct set *set_op(struct rels *A, int op, const struct set *x, con
     const struct set *s = rels_cons_get(A, op, x, y);
     if (s)
         return s;
-    struct set *made = set_blank(A);
+    rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
+    int size = 0;
     for (int i = 0; i < A->n; i++) {
         bool a = set_has(x, i), b = set_has(y, i);
-        bool in = op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b;
-        made->m[i] = in ? A->exec[i] : LIT_FALSE;
+        if (op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b)
+            A->scol[A->stop + size++] = i;
     }
-    s = set_canonical(A, set_finish(A, made));
+    s = set_with_members(A, size);
     rels_cons_put(A, op, x, y, (void *)s);
     return s;
 }

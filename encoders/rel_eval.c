@@ -134,7 +134,14 @@ static lit seq_at(struct rels *A, const struct rel *r, int i, int j)
     bool outer_i = r->a->is_static && rel_guarded(r->b), outer_j = !outer_i && r->b->is_static &&
                    rel_guarded(r->a);
     lit outer = outer_i ? A->exec[i] : outer_j ? A->exec[j] : LIT_TRUE, acc = LIT_FALSE;
-    if (cheap_columns(r->b) && rel_est(A, r->b, j, true) < rel_est(A, r->a, i, false)) {
+    long ea = 0, eb = 0;   /* row i of a and column j of b, estimated where the columns are cheap */
+    if (cheap_columns(r->b)) {
+        ea = rel_est(A, r->a, i, false);
+        eb = ea == 0 ? 0 : rel_est(A, r->b, j, true);
+        if (eb == 0)
+            return LIT_FALSE;   /* the row or the column is empty: no term */
+    }
+    if (eb < ea) {
         /* meet through column j of b */
         int base = A->stop, k = rel_enum(A, r->b, j, true);
         for (int e = 0; e < k && acc != LIT_TRUE; e++) {
@@ -294,9 +301,9 @@ static long guess(struct rels *A, const struct rel *r, int i, bool flip)
     case REL_PRODUCT: return set_has(flip ? r->t : r->s, i) ? (flip ? r->s : r->t)->size : 0;
     case REL_ID: return set_has(r->s, i);
     case REL_UNION: return rel_est(A, r->a, i, flip) + rel_est(A, r->b, i, flip);
-    case REL_INTER:
+    case REL_INTER:   /* an operand's 0 (an empty row) spares the other's walk */
         x = rel_est(A, r->a, i, flip);
-        y = rel_est(A, r->b, i, flip);
+        y = x == 0 ? 0 : rel_est(A, r->b, i, flip);
         return x < y ? x : y;
     case REL_DIFF: return rel_est(A, r->a, i, flip);
     case REL_INV: return rel_est(A, r->a, i, !flip);

@@ -74,7 +74,7 @@ lit rel_at(struct rels *A, const struct rel *r, int i, int j);
 /* Pushes row i of r (of r^-1 when flip) on A's row stack, sorted, none
  * LIT_FALSE; returns the number of entries pushed. */
 int rel_enum(struct rels *A, const struct rel *r, int i, bool flip);
-/* An upper estimate of the size of that row. */
+/* An estimate of the size of that row: 0 only when it is empty. */
 long rel_est(struct rels *A, const struct rel *r, int i, bool flip);
 /* Row i of r (columns sorted, none LIT_FALSE), from its rows, its closure or
  * its row store, made on first read; valid while r's arena lives. */

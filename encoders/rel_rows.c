@@ -147,13 +147,21 @@ static int enum_union(struct rels *A, const struct rel *r, int i, bool flip)
 }
 
 /* Row i of a & b (keep: true) or a \ b: the operand with the fewest
- * candidates (a for a difference) enumerated, the other one looked up. */
+ * candidates (a for a difference) enumerated, the other one looked up.
+ * An intersection with an operand whose row is estimated at 0 is empty
+ * (rel_est is 0 only for an empty row), and the other operand's estimate,
+ * a walk of its whole term, is not made. */
 static int enum_filter(struct rels *A, const struct rel *r, int i, bool flip, bool keep)
 {
     const struct rel *x = r->a, *y = r->b;
-    if (keep && rel_est(A, y, i, flip) < rel_est(A, x, i, flip)) {
-        x = r->b;
-        y = r->a;
+    if (keep) {
+        long ex = rel_est(A, x, i, flip), ey = ex == 0 ? 0 : rel_est(A, y, i, flip);
+        if (ey == 0)
+            return 0;
+        if (ey < ex) {
+            x = r->b;
+            y = r->a;
+        }
     }
     int base = A->stop, nx = rel_enum(A, x, i, flip), kept = 0;
     for (int e = 0; e < nx; e++) {

@@ -359,9 +359,10 @@ static void exec_memory(struct tctx *x, struct state *st, const struct uop *u, l
     const struct instr *in = u->in;
     struct symexec *s = x->s;
     int e = u->first_event;
-    /* An RMW's old value; a CAS that writes only when equal executes its
-     * write only then (its read alone when the comparison fails). */
-    struct bv old = in->kind == I_RMW ? bv_fresh(x->c) : bv_const(0);
+    /* An RMW's old value (a read: the bits its location's writes agree on
+     * are constant); a CAS that writes only when equal executes its write
+     * only then (its read alone when the comparison fails). */
+    struct bv old = in->kind == I_RMW ? read_domain_value(x->c, x->dom, x->p, x->p->events[e].loc) : bv_const(0);
     lit writes = in->kind == I_RMW && in->op == OP_CAS && in->cas_if_equal
                  ? cnf_and(x->c, guard, bv_eq(x->c, old, operand(st, &in->a))) : guard;
     for (int k = 0; k < u->nevents; k++) {

@@ -6,21 +6,40 @@
 #include "util/xalloc.h"
 
 /* The edges of a relation in the solver's model, as out- and in-lists
- * (compressed rows: the successors of u are out[out_at[u] .. out_at[u+1])). */
+ * (compressed rows: the successors of u are out[out_at[u] .. out_at[u+1])),
+ * and the scratch of the cycle search: every array in one allocation. */
 struct graph {
     int n;
     int *out_at, *out, *in_at, *in;
+    int *indeg, *outdeg, *stack, *parent, *queue, *cycle;
+    bool *gone;
+    lit *clause;
+    void *block;
 };
 
+/* The edges of r that hold in the solver's model, with room for the search. */
 static struct graph model_graph(struct cnf *c, const struct rel *r)
 {
     int n = r->n, m = 0;
-    struct graph g = { n, xcalloc((size_t)n + 1, sizeof(int)), NULL, xcalloc((size_t)n + 1, sizeof(int)), NULL };
     const int *cols;
     const lit *lits;
     for (int i = 0; i < n; i++)
         m += rel_row(r, i, &cols, &lits);
-    bool *on = xcalloc((size_t)m + 1, sizeof *on);
+    /* ints: out_at, in_at, indeg, outdeg, stack, parent, queue, cycle (n + 1
+     * each), out, in (m + 1 each); then the clause (n + 2 literals), then
+     * gone (n + 1) and each candidate edge's value (m + 1) */
+    size_t ints = 8 * ((size_t)n + 1) + 2 * ((size_t)m + 1);
+    size_t bytes = ints * sizeof(int) + ((size_t)n + 2) * sizeof(lit) + ((size_t)n + 1) + ((size_t)m + 1);
+    struct graph g = { .n = n, .block = xcalloc(bytes, 1) };
+    int *at = g.block;
+    int **ints_of[] = { &g.out_at, &g.in_at, &g.indeg, &g.outdeg, &g.stack, &g.parent, &g.queue, &g.cycle };
+    for (size_t k = 0; k < sizeof ints_of / sizeof *ints_of; k++, at += n + 1)
+        *ints_of[k] = at;
+    g.out = at;
+    g.in = at + m + 1;
+    g.clause = (lit *)(g.in + m + 1);
+    g.gone = (bool *)(g.clause + n + 2);
+    bool *on = g.gone + n + 1;
     for (int i = 0, e = 0; i < n; i++)
         for (int k = 0, len = rel_row(r, i, &cols, &lits); k < len; k++, e++)
             if (cnf_value(c, lits[k])) {
@@ -32,36 +51,23 @@ static struct graph model_graph(struct cnf *c, const struct rel *r)
         g.out_at[i + 1] += g.out_at[i];
         g.in_at[i + 1] += g.in_at[i];
     }
-    g.out = xcalloc((size_t)g.out_at[n] + 1, sizeof(int));
-    g.in = xcalloc((size_t)g.out_at[n] + 1, sizeof(int));
-    int *in_fill = xcalloc((size_t)n + 1, sizeof(int));
+    int *in_fill = g.indeg;   /* zero until peel counts the degrees */
     for (int i = 0, e = 0, k = 0; i < n; i++)
         for (int a = 0, len = rel_row(r, i, &cols, &lits); a < len; a++, e++)
             if (on[e]) {
                 g.out[k++] = cols[a];
                 g.in[g.in_at[cols[a]] + in_fill[cols[a]]++] = i;
             }
-    free(in_fill);
-    free(on);
     return g;
 }
 
-static void graph_free(struct graph *g)
-{
-    free(g->out_at);
-    free(g->out);
-    free(g->in_at);
-    free(g->in);
-}
-
-/* Marks in gone[] every node that lies on no cycle and can be peeled off:
- * repeatedly, nodes with no remaining predecessor or no remaining
+/* Marks in g->gone[] every node that lies on no cycle and can be peeled
+ * off: repeatedly, nodes with no remaining predecessor or no remaining
  * successor.  Every node of a cycle survives; in an acyclic graph none does. */
-static void peel(const struct graph *g, bool *gone)
+static void peel(struct graph *g)
 {
-    int n = g->n, top = 0;
-    int *indeg = xcalloc((size_t)n + 1, sizeof(int)), *outdeg = xcalloc((size_t)n + 1, sizeof(int));
-    int *stack = xcalloc((size_t)n + 1, sizeof(int));
+    int n = g->n, top = 0, *indeg = g->indeg, *outdeg = g->outdeg, *stack = g->stack;
+    bool *gone = g->gone;
     for (int u = 0; u < n; u++) {
         indeg[u] = g->in_at[u + 1] - g->in_at[u];
         outdeg[u] = g->out_at[u + 1] - g->out_at[u];
@@ -87,9 +93,6 @@ static void peel(const struct graph *g, bool *gone)
             }
         }
     }
-    free(indeg);
-    free(outdeg);
-    free(stack);
 }
 
 /* Shortest cycle through v among the nodes not gone, as its nodes in path
@@ -131,35 +134,25 @@ int refine_acyclic(struct cnf *c, const struct rel *r, lit act)
 {
     int n = r->n, found = 0;
     struct graph g = model_graph(c, r);
-    bool *gone = xcalloc((size_t)n + 1, sizeof *gone);
-    peel(&g, gone);
-    int *parent = xcalloc((size_t)n + 1, sizeof *parent);
-    int *queue = xcalloc((size_t)n + 1, sizeof *queue);
-    int *cycle = xcalloc((size_t)n + 1, sizeof *cycle);
-    lit *clause = xcalloc((size_t)n + 2, sizeof *clause);
+    peel(&g);
     for (int v = 0; v < n; v++) {
-        if (gone[v])
+        if (g.gone[v])
             continue;
-        int len = shortest_cycle(&g, gone, v, parent, queue, cycle);
+        int len = shortest_cycle(&g, g.gone, v, g.parent, g.queue, g.cycle);
         bool lowest = len > 0;   /* each cycle once: from its lowest node */
         for (int i = 0; i < len; i++)
-            lowest &= cycle[i] >= v;
+            lowest &= g.cycle[i] >= v;
         if (!lowest)
             continue;
         int k = 0;
-        clause[k++] = -act;
+        g.clause[k++] = -act;
         for (int i = 0; i < len; i++) {
-            int from = cycle[i], to = cycle[(i + 1) % len];
-            clause[k++] = -rel_get(r, from, to);
+            int from = g.cycle[i], to = g.cycle[(i + 1) % len];
+            g.clause[k++] = -rel_get(r, from, to);
         }
-        cnf_clause(c, clause, k);
+        cnf_clause(c, g.clause, k);
         found++;
     }
-    graph_free(&g);
-    free(gone);
-    free(parent);
-    free(queue);
-    free(cycle);
-    free(clause);
+    free(g.block);
     return found;
 }

@@ -5,7 +5,8 @@
  * row enumeration against single pairs; may-sets of compositions and
  * closures; closures and strict orders big enough to be refined lazily;
  * the arena's blocks of their own; constant relations made at once as
- * bits and lazily, either side of REL_DENSE_MAX events. */
+ * bits and lazily, either side of REL_DENSE_MAX events; a row estimated
+ * at 0 is empty. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -483,6 +484,55 @@ static void test_symbolic_guarded(void **state)
     symbolic_trials(true);
 }
 
+/* A row (column) that rel_est puts at 0 has no pair: an intersection or a
+ * composition with it is empty without a look at the other operand.  The
+ * estimates are made before any row is, as the operations make them. */
+static void test_zero_estimates(void **state)
+{
+    (void)state;
+    uint64_t seed = 31;
+    int zeros = 0;
+    for (int n = 4; n <= MAXN; n++)
+        for (int t = 0; t < TRIALS; t++) {
+            struct minput in;
+            struct lout o;
+            lit as[3 * NSQ + MAXN], exec[MAXN], rl[NSQ], sl[NSQ];
+            bool all[NSQ];
+            int nas;
+            struct cnf *c = cnf_new(true);
+            random_input(&seed, n, t, &in);
+            for (int e = 0; e < n * n; e++)
+                all[e] = true;
+            sym_input(c, &seed, &in, exec, rl, sl, as, &nas);
+            struct rels *A = rels_new(c, n, exec);
+            const struct rel *r = matrix_rel(A, n, all, rl), *s = matrix_rel(A, n, all, sl);
+            if (t % 2) {
+                rel_mark_guarded(r);
+                rel_mark_guarded(s);
+            }
+            lib_all(A, r, s, set_of(A, in.a), set_of(A, in.b), in.key, &o);
+            long est[NOUT][2][MAXN];
+            for (int k = 0; k < NOUT; k++)
+                for (int flip = 0; flip < 2; flip++)
+                    for (int i = 0; i < n; i++)
+                        est[k][flip][i] = rel_est(A, o.rel[k], i, flip);
+            for (int k = 0; k < NOUT; k++)
+                for (int flip = 0; flip < 2; flip++)
+                    for (int i = 0; i < n; i++) {
+                        const int *cols;
+                        const lit *lits;
+                        int len = flip ? rel_col(o.rel[k], i, &cols, &lits) : rel_row(o.rel[k], i, &cols, &lits);
+                        if (est[k][flip][i] == 0 && len > 0)
+                            fail_msg("n=%d trial %d: %s %s %d estimated 0 has %d pairs", n, t, out_name[k],
+                                     flip ? "column" : "row", i, len);
+                        zeros += est[k][flip][i] == 0;
+                    }
+            rels_free(A);
+            cnf_free(c);
+        }
+    assert_true(zeros > 0);
+}
+
 /* A guarded relation filtered by static sets keeps its pairs' literals,
  * and less a static relation its literals outside it (false inside), with
  * no new variable; not guarded, each pair inside the static relation is a
@@ -726,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_concrete_dense_and_lazy),
         cmocka_unit_test(test_symbolic),
         cmocka_unit_test(test_symbolic_guarded),
+        cmocka_unit_test(test_zero_estimates),
         cmocka_unit_test(test_guarded_filter),
         cmocka_unit_test(test_symbolic_sparsity),
         cmocka_unit_test(test_closure_cyclic_incremental),

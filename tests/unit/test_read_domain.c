@@ -1,0 +1,80 @@
+/* The bits a read can see (read_domain.c): a location written only with
+ * constants, or with registers that hold only constants, keeps its
+ * constant bits; a location written with a computed or a loaded value is
+ * any value (a loaded one could come out of thin air). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "encoders/read_domain.h"
+#include "litmus/ast.h"
+
+/* x holds 0 or 2; w and v get r1, which holds its initial 0 or the moved
+ * 4 (v through an exchange); y gets P1's read of x, z r0 + 1, and u a
+ * compare-and-swap that writes the old value back when unequal. */
+static const char *domains_text =
+    "PTX domains\n"
+    "{ x = 0; y = 0; z = 0; w = 0; v = 0; u = 0; }\n"
+    " P0@cta 0,gpu 0                   | P1@cta 0,gpu 0         ;\n"
+    " st.relaxed.gpu x, 2              | ld.relaxed.gpu r0, x   ;\n"
+    " ld r1, 4                         | st.relaxed.gpu y, r0   ;\n"
+    " st.relaxed.gpu w, r1             | add r2, r0, 1          ;\n"
+    " atom.relaxed.gpu.exch r3, v, r1  | st.relaxed.gpu z, r2   ;\n"
+    " atom.relaxed.gpu.cas r4, u, 0, 1 |                        ;\n"
+    "exists (P1:r0 == 0)\n";
+
+/* The index of location name in l. */
+static int location(const struct litmus *l, const char *name)
+{
+    for (int k = 0; k < l->nlocs; k++)
+        if (strcmp(l->locs[k].name, name) == 0)
+            return k;
+    fail_msg("no location %s", name);
+    return -1;
+}
+
+/* Asserts location name's domain: known with the bits any and all, or not known. */
+static void expect_domain(const struct read_domain *d, const struct litmus *l, const char *name, bool known,
+                          uint32_t any, uint32_t all)
+{
+    int k = location(l, name);
+    assert_int_equal(d->known[k], known);
+    if (known) {
+        assert_int_equal(d->any[k], any);
+        assert_int_equal(d->all[k], all);
+    }
+}
+
+static void test_register_stores(void **state)
+{
+    (void)state;
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("domains.litmus", domains_text, &err);
+    assert_non_null(l);
+    char msg[256];
+    struct program *p = program_build(l, 1, msg, sizeof msg);
+    assert_non_null(p);
+    struct read_domain d;
+    read_domain_build(p, &d);
+    expect_domain(&d, l, "x", true, 2, 0);
+    expect_domain(&d, l, "y", false, 0, 0);  /* a register loaded from x */
+    expect_domain(&d, l, "w", true, 4, 0);   /* a register moved a constant */
+    expect_domain(&d, l, "v", true, 4, 0);   /* an exchange of that register */
+    expect_domain(&d, l, "z", false, 0, 0);  /* a sum: any value */
+    expect_domain(&d, l, "u", false, 0, 0);  /* an old value written back */
+    read_domain_free(&d);
+    program_free(p);
+    litmus_free(l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_register_stores),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
