@@ -13,9 +13,15 @@ const struct axiom_decl model_vulkan_axioms[] = {
 
 /* The definitions later ones use, by their cat names. */
 struct vk {
-    set priv, avsg_set, vissg_set, avwg_set, viswg_set, avqf_set, visqf_set, avshader, visshader;
+    set priv, avsg_set, vissg_set, avwg_set, viswg_set, avqf_set, visqf_set, avshader, visshader, e;
     rel inscope, mutordatom, asmo, avvisinc, sw, hb, chains;
 };
+
+/* a is a subset of b. */
+static bool within(struct cat *m, set a, set b)
+{
+    return cat_sminus(m, a, b)->size == 0;
+}
 
 /* SC<k> for every k in mask, united: SC0, SC01, ..., SC0123. */
 static set sc_any(struct cat *m, unsigned mask)
@@ -192,16 +198,39 @@ static rel location_order(struct cat *m, const struct vk *v, const struct chains
                                                                              /* | ([R]; ssw+; [R | W]) */
     if (!ch)
         return cat_and(m, REL(R_LOC), r);
-    rel hb_sg = cat_and(m, v->hb, REL(R_SSG)), hb_wg = cat_and(m, v->hb, REL(R_SWG));
-    rel hb_qf = cat_and(m, v->hb, REL(R_SQF));
-    r = cat_or(m, r, through_domain(m, v, ch->avsg, hb_sg, ch->vissg, false));   /* WaW via subgroup */
-    r = cat_or(m, r, through_domain(m, v, ch->avsg, hb_sg, ch->vissg, true));    /* RaW via subgroup */
-    r = cat_or(m, r, through_domain(m, v, ch->avwg, hb_wg, ch->viswg, false));   /* WaW via workgroup */
-    r = cat_or(m, r, through_domain(m, v, ch->avwg, hb_wg, ch->viswg, true));    /* RaW via workgroup */
-    r = cat_or(m, r, through_domain(m, v, ch->avqf, hb_qf, ch->visqf, false));   /* WaW via queue family */
-    r = cat_or(m, r, through_domain(m, v, ch->avqf, hb_qf, ch->visqf, true));    /* RaW via queue family */
-    r = cat_or(m, r, through_domain(m, v, ch->avsh, v->hb, ch->vissh, false));   /* WaW via shader */
-    r = cat_or(m, r, through_domain(m, v, ch->avsh, v->hb, ch->vissh, true));    /* RaW via shader */
+    /* WaW and RaW via subgroup, workgroup, queue family and shader */
+    const struct domain {
+        rel av, order, vis;
+        set av_set, vis_set;
+    } dom[] = {
+        { ch->avsg, cat_and(m, v->hb, REL(R_SSG)), ch->vissg, v->avsg_set, v->vissg_set },
+        { ch->avwg, cat_and(m, v->hb, REL(R_SWG)), ch->viswg, v->avwg_set, v->viswg_set },
+        { ch->avqf, cat_and(m, v->hb, REL(R_SQF)), ch->visqf, v->avqf_set, v->visqf_set },
+        { ch->avsh, v->hb, ch->vissh, v->avshader, v->visshader },
+    };
+    /* A domain's term is left out where the next one's contains it, which
+     * leaves the union as it is.  The next domain's order contains this
+     * one's (ssg within swg within sqf: one subgroup lies in one workgroup,
+     * one workgroup in one queue family; hb & sqf within hb).  Its
+     * availability operation contains this one's where this domain's AV set
+     * lies within the next one's and within E: avsg = [AVSG], and every
+     * later av<k> = (chains & path); [AV<k>] has path containing the
+     * previous one's (each added step is optional) and the identity, and
+     * chains contains [E] in both flavours, so av<k> contains [AV<k> & E];
+     * likewise for visibility (vis<k> = [VIS<k>]; (chains & path)).  The
+     * sets only ever shrink from one domain to the next (AVSG contains
+     * AVWG, ...), so this holds where no availability (visibility) operation
+     * has a scope between the two: a test whose operations are all at
+     * device scope keeps the shader terms alone. */
+    for (int k = 0; k < 4; k++) {
+        const struct domain *d = &dom[k], *next = k < 3 ? &dom[k + 1] : NULL;
+        bool av_in_next = next && within(m, d->av_set, cat_sand(m, next->av_set, v->e));
+        bool vis_in_next = next && within(m, d->vis_set, cat_sand(m, next->vis_set, v->e));
+        if (!av_in_next)
+            r = cat_or(m, r, through_domain(m, v, d->av, d->order, d->vis, false));
+        if (!av_in_next || !vis_in_next)
+            r = cat_or(m, r, through_domain(m, v, d->av, d->order, d->vis, true));
+    }
     /* | ([W]; (hb & avvisinc); avdv; (hb); [W])  |  ([W]; (hb & avvisinc); avdv; (hb); visdv; (hb & avvisinc); [R]) */
     rel hb_avvis = cat_and(m, v->hb, v->avvisinc);
     rel dev = cat_seq(m, cat_seq(m, cat_filter(m, SET(S_W), hb_avvis, NULL), ch->avdv), v->hb);
@@ -248,8 +277,8 @@ static void vulkan_build(struct cat *m, enum vk_flavour f)
     /* let E = (M | F | CBAR | AVDEVICE | VISDEVICE) \ IW; let chains = E * E (or [E]) */
     set e = cat_sor(m, cat_sor(m, cat_sor(m, SET(S_M), SET(S_F)), SET(S_CBAR)),
                     cat_sor(m, SET(S_AVDEVICE), SET(S_VISDEVICE)));
-    e = cat_sminus(m, e, SET(S_INIT));
-    v.chains = f == VK_CHAINS ? cat_prod(m, e, e) : cat_id(m, e);
+    v.e = cat_sminus(m, e, SET(S_INIT));
+    v.chains = f == VK_CHAINS ? cat_prod(m, v.e, v.e) : cat_id(m, v.e);
     struct chains ch;
     if (f != VK_WEAK)
         build_chains(m, &v, &ch);
