@@ -14,8 +14,17 @@ const struct axiom_decl model_vulkan_axioms[] = {
 /* The definitions later ones use, by their cat names. */
 struct vk {
     set priv, avsg_set, vissg_set, avwg_set, viswg_set, avqf_set, visqf_set, avshader, visshader, e;
-    rel inscope, mutordatom, asmo, avvisinc, sw, hb, chains;
+    rel inscope, mutordatom, asmo, avvisinc, sw, hb;
+    /* chains as the availability (visibility) chains meet it; NULL where
+     * that meeting keeps every pair (vulkan_build) */
+    rel av_chains, vis_chains;
 };
+
+/* chains & r, or r where chains is NULL. */
+static rel chained(struct cat *m, rel chains, rel r)
+{
+    return chains ? cat_and(m, chains, r) : r;
+}
 
 /* a is a subset of b. */
 static bool within(struct cat *m, set a, set b)
@@ -158,21 +167,21 @@ static void build_chains(struct cat *m, const struct vk *v, struct chains *ch)
     rel h_sg = hb_in(m, v, R_SSG), h_wg = hb_in(m, v, R_SWG), h_qf = hb_in(m, v, R_SQF);
     ch->avsg = cat_id(m, v->avsg_set);                                  /* let avsg = [AVSG] */
     rel sg = cat_opt(m, cat_seq(m, ch->avsg, h_sg));                    /* (avsg; (hb & ssg & avvisinc))? */
-    ch->avwg = cat_seq(m, cat_and(m, v->chains, sg), cat_id(m, v->avwg_set));   /* let avwg = (chains & sg); [AVWG] */
+    ch->avwg = cat_seq(m, chained(m, v->av_chains, sg), cat_id(m, v->avwg_set));   /* let avwg = (chains & sg); [AVWG] */
     rel wg = cat_opt(m, cat_seq(m, ch->avwg, h_wg));                    /* (avwg; (hb & swg & avvisinc))? */
-    ch->avqf = cat_seq(m, cat_and(m, v->chains, cat_seq(m, sg, wg)), cat_id(m, v->avqf_set));  /* let avqf */
+    ch->avqf = cat_seq(m, chained(m, v->av_chains, cat_seq(m, sg, wg)), cat_id(m, v->avqf_set));  /* let avqf */
     rel qf = cat_opt(m, cat_seq(m, ch->avqf, h_qf));                    /* (avqf; (hb & sqf & avvisinc))? */
-    ch->avsh = cat_seq(m, cat_and(m, v->chains, cat_seq(m, cat_seq(m, sg, wg), qf)),
+    ch->avsh = cat_seq(m, chained(m, v->av_chains, cat_seq(m, cat_seq(m, sg, wg), qf)),
                        cat_id(m, v->avshader));                         /* let avsh */
     ch->avdv = cat_id(m, SET(S_AVDEVICE));                              /* let avdv = [AVDEVICE] */
     ch->vissg = cat_id(m, v->vissg_set);                                /* let vissg = [VISSG] */
     rel vsg = cat_opt(m, cat_seq(m, h_sg, ch->vissg));                  /* ((hb & ssg & avvisinc); vissg)? */
-    ch->viswg = cat_seq(m, cat_id(m, v->viswg_set), cat_and(m, v->chains, vsg));  /* let viswg */
+    ch->viswg = cat_seq(m, cat_id(m, v->viswg_set), chained(m, v->vis_chains, vsg));  /* let viswg */
     rel vwg = cat_opt(m, cat_seq(m, h_wg, ch->viswg));                  /* ((hb & swg & avvisinc); viswg)? */
-    ch->visqf = cat_seq(m, cat_id(m, v->visqf_set), cat_and(m, v->chains, cat_seq(m, vwg, vsg)));   /* let visqf */
+    ch->visqf = cat_seq(m, cat_id(m, v->visqf_set), chained(m, v->vis_chains, cat_seq(m, vwg, vsg)));   /* let visqf */
     rel vqf = cat_opt(m, cat_seq(m, h_qf, ch->visqf));                  /* ((hb & sqf & avvisinc); visqf)? */
     ch->vissh = cat_seq(m, cat_id(m, v->visshader),
-                        cat_and(m, v->chains, cat_seq(m, cat_seq(m, vqf, vwg), vsg)));           /* let vissh */
+                        chained(m, v->vis_chains, cat_seq(m, cat_seq(m, vqf, vwg), vsg)));           /* let vissh */
     ch->visdv = cat_id(m, SET(S_VISDEVICE));                            /* let visdv = [VISDEVICE] */
 }
 
@@ -278,7 +287,16 @@ static void vulkan_build(struct cat *m, enum vk_flavour f)
     set e = cat_sor(m, cat_sor(m, cat_sor(m, SET(S_M), SET(S_F)), SET(S_CBAR)),
                     cat_sor(m, SET(S_AVDEVICE), SET(S_VISDEVICE)));
     v.e = cat_sminus(m, e, SET(S_INIT));
-    v.chains = f == VK_CHAINS ? cat_prod(m, v.e, v.e) : cat_id(m, v.e);
+    rel chains = f == VK_CHAINS ? cat_prod(m, v.e, v.e) : cat_id(m, v.e);
+    /* With chains = E * E, an availability chain (chains & path); [AV<k>]
+     * keeps every pair of path; [AV<k>] where AVSG lies within E: each of
+     * its pairs starts at an AVSG event (every step that is not the
+     * identity begins with [AVSG] or with an earlier av<k>, whose pairs
+     * start there) or is (x, x) with x in AV<k>, within AVSG, and ends in
+     * AV<k>.  Likewise a visibility chain [VIS<k>]; (chains & path) with
+     * VISSG within E (every pair ends in VISSG or is the identity). */
+    v.av_chains = f == VK_CHAINS && within(m, v.avsg_set, v.e) ? NULL : chains;
+    v.vis_chains = f == VK_CHAINS && within(m, v.vissg_set, v.e) ? NULL : chains;
     struct chains ch;
     if (f != VK_WEAK)
         build_chains(m, &v, &ch);
