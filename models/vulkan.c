@@ -72,12 +72,21 @@ static void tags(struct cat *m, struct vk *v)
  *               (swg & ((DV | QF | WG) * (DV | QF | WG))) | (ssg & ((DV | QF | WG | SG) * (DV | QF | WG | SG))) */
 static rel inscope(struct cat *m)
 {
-    set dv = SET(S_DV), dv_qf = cat_sor(m, dv, SET(S_QF)), dv_qf_wg = cat_sor(m, dv_qf, SET(S_WG));
-    set all = cat_sor(m, dv_qf_wg, SET(S_SG));
-    rel r = cat_prod(m, dv, dv);
-    r = cat_or(m, r, cat_and(m, REL(R_SQF), cat_prod(m, dv_qf, dv_qf)));
-    r = cat_or(m, r, cat_and(m, REL(R_SWG), cat_prod(m, dv_qf_wg, dv_qf_wg)));
-    return cat_or(m, r, cat_and(m, REL(R_SSG), cat_prod(m, all, all)));
+    /* Sets are one object per content, so a level whose scope tags no
+     * event has its predecessor's set; its term is then within the
+     * predecessor's (ssg within swg within sqf; the first within DV * DV)
+     * and is left out of the union. */
+    static const enum base_rel same[] = { R_SQF, R_SWG, R_SSG };
+    static const enum base_set scope[] = { S_QF, S_WG, S_SG };
+    set wider = SET(S_DV);
+    rel r = cat_prod(m, wider, wider);
+    for (int k = 0; k < 3; k++) {
+        set s = cat_sor(m, wider, SET(scope[k]));
+        if (s != wider)
+            r = cat_or(m, r, cat_and(m, REL(same[k]), cat_prod(m, s, s)));
+        wider = s;
+    }
+    return r;
 }
 
 /* let avvisinc = avvisSem | avvisSet | avvisSet^-1 */
