@@ -246,7 +246,8 @@ static rel location_order(struct cat *m, const struct vk *v, const struct chains
      * sets only ever shrink from one domain to the next (AVSG contains
      * AVWG, ...), so this holds where no availability (visibility) operation
      * has a scope between the two: a test whose operations are all at
-     * device scope keeps the shader terms alone. */
+     * device scope keeps the shader terms alone.  WaW has no visibility
+     * operation, so the availability side alone decides its omission. */
     for (int k = 0; k < 4; k++) {
         const struct domain *d = &dom[k], *next = k < 3 ? &dom[k + 1] : NULL;
         bool av_in_next = next && within(m, d->av_set, cat_sand(m, next->av_set, v->e));
