@@ -29,56 +29,57 @@ struct run {
     struct json_stream *witnesses;   /* for --witness: written as they come */
     struct graph_renderer *renderer;   /* for --graph and --graph-dir */
     char *last_error;        /* the error last printed: a file's second check repeats it */
+    struct json_text line;   /* the last JSON result line, its memory kept for the next */
 };
 
-/* Prints one JSON result line, with the expectation when there is one. */
-static void report_json(const struct job *job, const struct check_result *r)
+/* Prints one JSON result line (built in *line, kept for the next), with
+ * the expectation when there is one. */
+static void report_json(struct json_text *line, const struct job *job, const struct check_result *r)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "file", job->file);
+    json_text_begin(line);
+    json_text_string(line, "file", job->file);
     if (job->shard_index > 0)
-        cJSON_AddNumberToObject(o, "job", job->shard_index - 1);
+        json_text_long(line, "job", job->shard_index - 1);
     if (r->model[0])
-        cJSON_AddStringToObject(o, "model", r->model);
+        json_text_string(line, "model", r->model);
     else
-        cJSON_AddNullToObject(o, "model");        /* no model was chosen: the input is in error */
-    cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
+        json_text_null(line, "model");        /* no model was chosen: the input is in error */
+    json_text_string(line, "property", property_name(job->opts.property));
     if (job->opts.property == P_TERMINATION)
-        output_progress(o, job->opts.progress, &job->opts.hierarchy, r->model);
-    cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
+        output_progress_text(line, job->opts.progress, &job->opts.hierarchy, r->model);
+    json_text_string(line, "result", verdict_name(r->verdict));
     if (r->engine[0])
-        cJSON_AddStringToObject(o, "engine", r->engine);
+        json_text_string(line, "engine", r->engine);
     if (r->has_reachable)
-        cJSON_AddBoolToObject(o, "reachable", r->reachable);
-    cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
-    cJSON_AddStringToObject(o, "reason", r->reason);
+        json_text_bool(line, "reachable", r->reachable);
+    json_text_thousandths(line, "time_ms", (long)(r->ms * 1000));
+    json_text_string(line, "reason", r->reason);
     if (r->vacuous)
-        cJSON_AddBoolToObject(o, "vacuous", true);
+        json_text_bool(line, "vacuous", true);
     if (r->no_execution)
-        cJSON_AddBoolToObject(o, "no_execution", true);
+        json_text_bool(line, "no_execution", true);
     if (r->cut_at_bound)
-        cJSON_AddBoolToObject(o, "cut_at_bound", true);
+        json_text_bool(line, "cut_at_bound", true);
     if (r->nvars > 0) {
-        cJSON_AddNumberToObject(o, "vars", (double)r->nvars);
-        cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);
-        cJSON_AddNumberToObject(o, "pairs", (double)r->npairs);
+        json_text_long(line, "vars", r->nvars);
+        json_text_long(line, "clauses", r->nclauses);
+        json_text_long(line, "pairs", r->npairs);
     }
     if (r->symmetry_key[0])
-        cJSON_AddStringToObject(o, "symmetry_key", r->symmetry_key);
+        json_text_string(line, "symmetry_key", r->symmetry_key);
     if (r->outcomes)
-        cJSON_AddItemReferenceToObject(o, "outcomes", r->outcomes);
+        json_text_item(line, "outcomes", r->outcomes);
     if (r->explanation)
-        cJSON_AddItemReferenceToObject(o, "explanation", r->explanation);
+        json_text_item(line, "explanation", r->explanation);
     if (r->details)
-        cJSON_AddItemReferenceToObject(o, "details", r->details);
+        json_text_item(line, "details", r->details);
     if (job->has_expected) {
-        cJSON_AddStringToObject(o, "expected", verdict_name(job->expected));
-        cJSON_AddBoolToObject(o, "match", job->expected == r->verdict);
+        json_text_string(line, "expected", verdict_name(job->expected));
+        json_text_bool(line, "match", job->expected == r->verdict);
     }
-    char *s = cJSON_PrintUnformatted(o);
-    puts(s);
-    free(s);
-    cJSON_Delete(o);
+    json_text_close(line);
+    fwrite(line->s, 1, line->len, stdout);
+    putchar('\n');
 }
 
 /* Prints one human result line (and the outcome set under it); with an
@@ -153,7 +154,7 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
         run->last_error = xstrdup(r->reason);
     }
     if (run->cli->json)
-        report_json(job, r);
+        report_json(&run->line, job, r);
     else if (!table || job->has_expected)
         report_human(run, job, r);
     run->any_fail |= r->verdict == V_FAIL;
@@ -311,6 +312,7 @@ int main(int argc, char **argv)
     broken |= run.witnesses && !output_stream_close(run.witnesses);
     graph_renderer_free(run.renderer);
     free(run.last_error);
+    json_text_free(&run.line);
     bool expectations = cli.ncsv > 0;
     if (expectations)
         fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);
