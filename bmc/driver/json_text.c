@@ -7,6 +7,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,16 +32,33 @@ static void put(struct json_text *t, const char *p, size_t len)
     t->s[t->len] = '\0';
 }
 
-/* Appends s as a JSON string, quoted and escaped. */
-static void put_string(struct json_text *t, const char *s)
+/* A word of 8 copies of byte b. */
+#define BYTES(b) (0x0101010101010101ULL * (b))
+
+/* True when one of the 8 bytes of w is below 32, a quote or a backslash
+ * (a byte is zero in w - BYTES(1) & ~w & BYTES(0x80) exactly when w has
+ * a zero byte; likewise below 32 with BYTES(32)). */
+static bool word_needs_escape(uint64_t w)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t n = strlen((const char *)p);
-    reserve(t, 6 * n + 2);   /* each byte at most \u00xx */
-    char *out = t->s + t->len;
-    *out++ = '"';
-    for (; *p; p++) {
-        unsigned char c = *p;
+    uint64_t quote = w ^ BYTES('"'), backslash = w ^ BYTES('\\');
+    return ((w - BYTES(32)) & ~w & BYTES(0x80)) | ((quote - BYTES(1)) & ~quote & BYTES(0x80))
+         | ((backslash - BYTES(1)) & ~backslash & BYTES(0x80));
+}
+
+/* Writes the n bytes at p escaped at out (room for 6 * n); returns the
+ * end. */
+static char *escape_into(char *out, const unsigned char *p, size_t n)
+{
+    const unsigned char *end = p + n;
+    while (p < end) {
+        uint64_t w;
+        if (end - p >= 8 && (memcpy(&w, p, 8), !word_needs_escape(w))) {
+            memcpy(out, p, 8);
+            out += 8;
+            p += 8;
+            continue;
+        }
+        unsigned char c = *p++;
         if (c > 31 && c != '"' && c != '\\') {
             *out++ = (char)c;
             continue;
@@ -62,7 +80,30 @@ static void put_string(struct json_text *t, const char *s)
             *out++ = "0123456789abcdef"[c & 15];
         }
     }
-    *out++ = '"';
+    return out;
+}
+
+/* Appends s as a JSON string, quoted and escaped (NULL as ""), after
+ * the comma and key of a member when key is not NULL (no comma after an
+ * opening brace). */
+static void put_string(struct json_text *t, const char *key, const char *s)
+{
+    size_t nkey = key ? strlen(key) : 0, n = s ? strlen(s) : 0;
+    reserve(t, 6 * (nkey + n) + 6);
+    char *out = t->s + t->len;
+    if (key) {
+        if (t->len > 0 && out[-1] != '{')
+            *out++ = ',';
+        *out++ = '"';
+        out = escape_into(out, (const unsigned char *)key, nkey);
+        *out++ = '"';
+        *out++ = ':';
+    }
+    if (s) {
+        *out++ = '"';
+        out = escape_into(out, (const unsigned char *)s, n);
+        *out++ = '"';
+    }
     t->len = (size_t)(out - t->s);
     t->s[t->len] = '\0';
 }
@@ -71,10 +112,7 @@ static void put_string(struct json_text *t, const char *s)
  * the member's key. */
 static void put_key(struct json_text *t, const char *key)
 {
-    if (t->len > 0 && t->s[t->len - 1] != '{')
-        put(t, ",", 1);
-    put_string(t, key);
-    put(t, ":", 1);
+    put_string(t, key, NULL);
 }
 
 /* Appends the decimal digits of v, with a minus sign when negative. */
@@ -131,8 +169,7 @@ void json_text_object(struct json_text *t, const char *key)
 
 void json_text_string(struct json_text *t, const char *key, const char *value)
 {
-    put_key(t, key);
-    put_string(t, value);
+    put_string(t, key, value ? value : "");
 }
 
 void json_text_long(struct json_text *t, const char *key, long n)

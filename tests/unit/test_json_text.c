@@ -47,6 +47,27 @@ static void test_strings(void **state)
     json_text_free(&t);
 }
 
+static void test_escapes_anywhere(void **state)
+{
+    (void)state;
+    const char specials[] = { '"', '\\', '\n', '\x01', '\x1f', ' ', '\x7f', '!', '#', '[', ']' };
+    struct json_text t = { 0 };
+    json_text_begin(&t);
+    cJSON *tree = cJSON_CreateObject();
+    for (size_t k = 0; k < sizeof specials; k++)
+        for (int at = 0; at < 24; at++) {   /* in every byte of the first words and in the tail */
+            char value[26];
+            memset(value, 'a' + at, 25);
+            value[25] = '\0';
+            value[at] = specials[k];
+            json_text_string(&t, value, value + at / 2);
+            cJSON_AddStringToObject(tree, value, value + at / 2);
+        }
+    json_text_close(&t);
+    assert_prints_as(&t, tree);
+    json_text_free(&t);
+}
+
 static void test_integers(void **state)
 {
     (void)state;
@@ -122,6 +143,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_escapes_anywhere),
         cmocka_unit_test(test_integers),
         cmocka_unit_test(test_thousandths),
         cmocka_unit_test(test_nesting),
