@@ -16,118 +16,6 @@
 #include "util/xalloc.h"
 #include "models/model.h"
 
-static void add_job(struct job_list *l, const char *file, const struct job_spec *spec, const struct check_opts *o,
-                    bool has_expected, enum verdict expected, const char *error)
-{
-    XGROW(l->jobs, l->cap, l->n + 1);
-    l->jobs[l->n++] = (struct job){ .file = xstrdup(file), .spec = *spec, .opts = *o, .has_expected = has_expected,
-                                    .expected = expected, .error = error ? xstrdup(error) : NULL };
-}
-
-/* Orders row indices by the rows' real paths, then by place. */
-static const struct rows *sorting_rows;
-
-static int compare_rows(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    int c = strcmp(sorting_rows->r[x].real, sorting_rows->r[y].real);
-    return c ? c : (x > y) - (x < y);
-}
-
-/* The first of the n sorted row indices whose real path is real, or n. */
-static int first_row_of(const struct rows *rows, const int *sorted, int n, const char *real)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (strcmp(rows->r[sorted[mid]].real, real) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Whether the file's language makes barrier divergence undefined
- * behaviour: SPIR-V, and OpenCL litmus tests. */
-static bool divergence_undefined(const char *path)
-{
-    enum dialect d;
-    return spirv_path(path) || (litmus_file_dialect(path, &d) && d == DIALECT_OPENCL);
-}
-
-/* Jobs for the given inputs: each file's CSV rows (in their order), or
- * the CLI's properties. */
-static void jobs_for_files(const struct job_request *req, const struct inputs *files,
-                           const struct rows *rows, struct job_list *out)
-{
-    int *sorted = xcalloc((size_t)rows->n + 1, sizeof *sorted), nsorted = 0;
-    for (int k = 0; k < rows->n; k++)
-        if (rows->r[k].real)
-            sorted[nsorted++] = k;
-    sorting_rows = rows;
-    qsort(sorted, (size_t)nsorted, sizeof *sorted, compare_rows);
-    for (int i = 0; i < files->n; i++) {
-        const struct input *in = &files->v[i];
-        char resolved[PATH_MAX];
-        const char *real = in->error || nsorted == 0 ? NULL : realpath(in->path, resolved);   /* no rows: no need */
-        bool matched = false;
-        for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
-             at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
-            const struct row *r = &rows->r[sorted[at]];
-            add_job(out, in->path, req->spec, r->opts, true, r->expected, NULL);
-            matched = true;
-        }
-        for (int p = 0; !matched && p < req->nproperties; p++) {
-            struct check_opts o = *req->opts;
-            o.property = req->properties[p];
-            add_job(out, in->path, req->spec, &o, false, V_ERROR, in->error);
-        }
-        if (!matched && !in->error && req->divergence_by_default && divergence_undefined(in->path)) {
-            struct check_opts o = *req->opts;
-            o.property = P_BARRIER_DIVERGENCE;
-            add_job(out, in->path, req->spec, &o, false, V_ERROR, NULL);
-        }
-    }
-    free(sorted);
-}
-
-/* Jobs for every row of every CSV; a row whose file cannot be read keeps
- * its error. */
-static void jobs_for_rows(const struct job_request *req, const struct rows *rows, struct job_list *out)
-{
-    char why[128];
-    const char *problem = NULL;
-    for (int k = 0; k < rows->n; k++) {
-        if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
-            problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
-        add_job(out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
-    }
-}
-
-/* False, with one message line per CSV in msg, when no row compares:
- * no row names a checked file (with paths) or an existing file (without). */
-static bool some_row_compares(const struct job_request *req, const struct rows *rows,
-                              const struct job_list *jobs, char *msg, int msglen)
-{
-    for (int i = 0; i < jobs->n && req->npaths > 0; i++)
-        if (jobs->jobs[i].has_expected)
-            return true;
-    for (int k = 0; k < rows->n && req->npaths == 0; k++)
-        if (rows->r[k].real)
-            return true;
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, ".");
-    int used = 0;
-    for (int c = 0; c < req->ncsv && used < msglen; c++)
-        used += snprintf(msg + used, (size_t)(msglen - used), "%s%s: error: no row names %s "
-                         "(row paths are taken relative to the current directory, %s)",
-                         c ? "\n" : "", req->csv[c],
-                         req->npaths > 0 ? "a file given on the command line" : "an existing file", cwd);
-    return false;
-}
-
 /* The progress models job j checks, as a bit set. */
 static unsigned models_of(const struct job *j)
 {
@@ -246,55 +134,189 @@ static int last_disjoint(struct merge_group *g, const struct job_list *l, unsign
     return best;
 }
 
-/* Merges termination jobs of one file that differ only in the progress
- * model into the first of them: one check, one encoding, all the models.
- * Each job goes into the last kept job it is mergeable with, found
- * through its group's kept jobs by progress model set (a set only grows,
- * so each job is recorded at most once per model: linear time). */
-static void merge_progress(struct job_list *l)
+/* Makes room in t for one more group: a table at most half full, made
+ * larger and filled again from the groups' first jobs in l when it would
+ * not be. */
+static void table_room(struct merge_table *t, const struct job_list *l)
 {
-    struct merge_table t = { 0 };
-    size_t size = 16;
-    while (size < 2 * (size_t)l->n)
-        size *= 2;
-    t.slot = xcalloc(size, sizeof *t.slot);
-    memset(t.slot, 0xff, size * sizeof *t.slot);
-    t.mask = size - 1;
-    int kept = 0;
-    for (int i = 0; i < l->n; i++) {
-        struct job *j = &l->jobs[i];
-        if (j->opts.property != P_TERMINATION || j->error) {
-            l->jobs[kept++] = *j;
-            continue;
-        }
-        struct merge_group *g = group_of(&t, l, j, kept);
-        int k = last_disjoint(g, l, models_of(j));
-        if (k < 0) {
-            l->jobs[kept] = *j;
-            push_kept(g, models_of(j), kept++);
-            continue;
-        }
-        struct job *into = &l->jobs[k];
-        assert(mergeable(into, j));
-        struct job merged = *into;
-        merged.expected_models = 0;
-        expect_by_model(&merged, into);
-        expect_by_model(&merged, j);
-        merged.opts.progress_set = models_of(into) | models_of(j);
-        merged.has_expected = merged.expected_models != 0;
-        *into = merged;
-        push_kept(g, models_of(into), k);
-        free(j->file);
-        free(j->error);
+    if (2 * ((size_t)t->n + 1) <= t->mask + 1 && t->slot)
+        return;
+    size_t size = t->slot ? 2 * (t->mask + 1) : 64;
+    free(t->slot);
+    t->slot = xcalloc(size, sizeof *t->slot);
+    memset(t->slot, 0xff, size * sizeof *t->slot);
+    t->mask = size - 1;
+    for (int k = 0; k < t->n; k++) {
+        size_t at = key_hash(&l->jobs[t->g[k].first]) & t->mask;
+        while (t->slot[at] >= 0)
+            at = (at + 1) & t->mask;
+        t->slot[at] = k;
     }
-    l->n = kept;
-    for (int k = 0; k < t.n; k++) {
-        for (int s = 0; s < t.g[k].nsets; s++)
-            free(t.g[k].sets[s].kept);
-        free(t.g[k].sets);
+}
+
+/* Adds job j to l, or merges it there: termination jobs of one file that
+ * differ only in the progress model go into the first of them, one check,
+ * one encoding, all the models.  Each job goes into the last kept job it
+ * is mergeable with, found through its group's kept jobs by progress
+ * model set (a set only grows, so each job is recorded at most once per
+ * model: linear time).  j's file and error are copied when it is kept. */
+static void keep_or_merge(struct merge_table *t, struct job_list *l, const struct job *j)
+{
+    XGROW(l->jobs, l->cap, l->n + 1);
+    struct job *kept = &l->jobs[l->n];
+    *kept = *j;
+    kept->file = xstrdup(j->file);
+    kept->error = j->error ? xstrdup(j->error) : NULL;
+    if (j->opts.property != P_TERMINATION || j->error) {
+        l->n++;
+        return;
     }
-    free(t.g);
-    free(t.slot);
+    table_room(t, l);
+    struct merge_group *g = group_of(t, l, kept, l->n);
+    int k = last_disjoint(g, l, models_of(kept));
+    if (k < 0) {
+        push_kept(g, models_of(kept), l->n++);
+        return;
+    }
+    struct job *into = &l->jobs[k];
+    assert(mergeable(into, kept));
+    struct job merged = *into;
+    merged.expected_models = 0;
+    expect_by_model(&merged, into);
+    expect_by_model(&merged, kept);
+    merged.opts.progress_set = models_of(into) | models_of(kept);
+    merged.has_expected = merged.expected_models != 0;
+    *into = merged;
+    push_kept(g, models_of(into), k);
+    free(kept->file);
+    free(kept->error);
+}
+
+/* Frees the merge groups of t. */
+static void merge_table_free(struct merge_table *t)
+{
+    for (int k = 0; k < t->n; k++) {
+        for (int s = 0; s < t->g[k].nsets; s++)
+            free(t->g[k].sets[s].kept);
+        free(t->g[k].sets);
+    }
+    free(t->g);
+    free(t->slot);
+}
+
+/* Adds a job for file under o (merged with an earlier one where it can
+ * be: keep_or_merge). */
+static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
+                    const struct check_opts *o, bool has_expected, enum verdict expected, const char *error)
+{
+    struct job j = { .file = (char *)file, .spec = *spec, .opts = *o, .has_expected = has_expected,
+                     .expected = expected, .error = (char *)error };
+    keep_or_merge(t, l, &j);
+}
+
+/* Orders row indices by the rows' real paths, then by place. */
+static const struct rows *sorting_rows;
+
+static int compare_rows(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int c = strcmp(sorting_rows->r[x].real, sorting_rows->r[y].real);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* The first of the n sorted row indices whose real path is real, or n. */
+static int first_row_of(const struct rows *rows, const int *sorted, int n, const char *real)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(rows->r[sorted[mid]].real, real) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether the file's language makes barrier divergence undefined
+ * behaviour: SPIR-V, and OpenCL litmus tests. */
+static bool divergence_undefined(const char *path)
+{
+    enum dialect d;
+    return spirv_path(path) || (litmus_file_dialect(path, &d) && d == DIALECT_OPENCL);
+}
+
+/* Jobs for the given inputs: each file's CSV rows (in their order), or
+ * the CLI's properties. */
+static void jobs_for_files(const struct job_request *req, const struct inputs *files,
+                           const struct rows *rows, struct merge_table *t, struct job_list *out)
+{
+    int *sorted = xcalloc((size_t)rows->n + 1, sizeof *sorted), nsorted = 0;
+    for (int k = 0; k < rows->n; k++)
+        if (rows->r[k].real)
+            sorted[nsorted++] = k;
+    sorting_rows = rows;
+    qsort(sorted, (size_t)nsorted, sizeof *sorted, compare_rows);
+    for (int i = 0; i < files->n; i++) {
+        const struct input *in = &files->v[i];
+        char resolved[PATH_MAX];
+        const char *real = in->error || nsorted == 0 ? NULL : realpath(in->path, resolved);   /* no rows: no need */
+        bool matched = false;
+        for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
+             at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
+            const struct row *r = &rows->r[sorted[at]];
+            add_job(t, out, in->path, req->spec, r->opts, true, r->expected, NULL);
+            matched = true;
+        }
+        for (int p = 0; !matched && p < req->nproperties; p++) {
+            struct check_opts o = *req->opts;
+            o.property = req->properties[p];
+            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, in->error);
+        }
+        if (!matched && !in->error && req->divergence_by_default && divergence_undefined(in->path)) {
+            struct check_opts o = *req->opts;
+            o.property = P_BARRIER_DIVERGENCE;
+            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, NULL);
+        }
+    }
+    free(sorted);
+}
+
+/* Jobs for every row of every CSV; a row whose file cannot be read keeps
+ * its error. */
+static void jobs_for_rows(const struct job_request *req, const struct rows *rows, struct merge_table *t,
+                          struct job_list *out)
+{
+    char why[128];
+    const char *problem = NULL;
+    for (int k = 0; k < rows->n; k++) {
+        if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
+            problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
+        add_job(t, out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
+    }
+}
+
+/* False, with one message line per CSV in msg, when no row compares:
+ * no row names a checked file (with paths) or an existing file (without). */
+static bool some_row_compares(const struct job_request *req, const struct rows *rows,
+                              const struct job_list *jobs, char *msg, int msglen)
+{
+    for (int i = 0; i < jobs->n && req->npaths > 0; i++)
+        if (jobs->jobs[i].has_expected)
+            return true;
+    for (int k = 0; k < rows->n && req->npaths == 0; k++)
+        if (rows->r[k].real)
+            return true;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, ".");
+    int used = 0;
+    for (int c = 0; c < req->ncsv && used < msglen; c++)
+        used += snprintf(msg + used, (size_t)(msglen - used), "%s%s: error: no row names %s "
+                         "(row paths are taken relative to the current directory, %s)",
+                         c ? "\n" : "", req->csv[c],
+                         req->npaths > 0 ? "a file given on the command line" : "an existing file", cwd);
+    return false;
 }
 
 void jobs_keep_shard(struct job_list *l, int k, int n)
@@ -323,16 +345,16 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
     for (int i = 0; ok && i < req->ncsv; i++)
         ok = expect_read(req->csv[i], &defaults, &rows, msg, msglen);
     struct inputs files = { 0 };
+    struct merge_table merging = { 0 };
     for (int i = 0; ok && i < req->npaths; i++)
         inputs_add(&files, req->paths[i]);
     if (ok && req->npaths > 0)
-        jobs_for_files(req, &files, &rows, out);
+        jobs_for_files(req, &files, &rows, &merging, out);
     else if (ok)
-        jobs_for_rows(req, &rows, out);
+        jobs_for_rows(req, &rows, &merging, out);
     if (ok && req->ncsv > 0)
         ok = some_row_compares(req, &rows, out, msg, msglen);
-    if (ok)
-        merge_progress(out);
+    merge_table_free(&merging);
     expect_free(&rows);
     inputs_free(&files);
     if (!ok)
