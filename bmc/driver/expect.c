@@ -275,10 +275,12 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
         XGROW(out->r, out->cap, out->n + 1);
         const struct row *prev = listed_before(out, f[0]);
         bool again = prev != NULL, regular = again && prev->regular;
-        char *real = again   /* a file listed again: resolved once */
-            ? (prev->real ? xstrdup(prev->real) : NULL)
-            : row_realpath(dirs, f[0], &regular);
-        out->r[out->n++] = (struct row){ xstrdup(f[0]), real, opts, v, regular };
+        if (again) {   /* a file listed again: resolved once, its texts shared */
+            out->r[out->n++] = (struct row){ prev->file, prev->real, opts, v, regular, true };
+        } else {
+            char *real = row_realpath(dirs, f[0], &regular);
+            out->r[out->n++] = (struct row){ xstrdup(f[0]), real, opts, v, regular, false };
+        }
     }
     free(copy);
     return ok;
@@ -340,10 +342,11 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
 
 void expect_free(struct rows *rows)
 {
-    for (int k = 0; k < rows->n; k++) {
-        free(rows->r[k].file);
-        free(rows->r[k].real);
-    }
+    for (int k = 0; k < rows->n; k++)
+        if (!rows->r[k].listed_again) {
+            free(rows->r[k].file);
+            free(rows->r[k].real);
+        }
     free(rows->r);
     for (int k = 0; k < rows->nopts; k++)
         free(rows->opts[k]);

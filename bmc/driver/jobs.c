@@ -289,6 +289,7 @@ static void jobs_for_rows(const struct job_request *req, const struct rows *rows
 {
     char why[128];
     const char *problem = NULL;
+    XGROW(out->jobs, out->cap, rows->n);   /* at most one each: a list that is never moved */
     for (int k = 0; k < rows->n; k++) {
         if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
             problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
