@@ -154,6 +154,27 @@ static void table_room(struct merge_table *t, const struct job_list *l)
     }
 }
 
+/* The bytes of a block of job texts (a longer text gets a block of its own). */
+#define TEXT_BLOCK 65536
+
+/* A copy of s in l's blocks of texts (NULL for NULL). */
+static char *keep_text(struct job_list *l, const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t len = strlen(s) + 1;
+    if (len > l->text_room) {
+        size_t size = len > TEXT_BLOCK ? len : TEXT_BLOCK;
+        XGROW(l->blocks, l->blocks_cap, l->nblocks + 1);
+        l->text_at = l->blocks[l->nblocks++] = xcalloc(size, 1);
+        l->text_room = size;
+    }
+    char *copy = memcpy(l->text_at, s, len);
+    l->text_at += len;
+    l->text_room -= len;
+    return copy;
+}
+
 /* Adds job j to l, or merges it there: termination jobs of one file that
  * differ only in the progress model go into the first of them, one check,
  * one encoding, all the models.  Each job goes into the last kept job it
@@ -165,9 +186,9 @@ static void keep_or_merge(struct merge_table *t, struct job_list *l, const struc
     XGROW(l->jobs, l->cap, l->n + 1);
     struct job *kept = &l->jobs[l->n];
     *kept = *j;
-    kept->file = xstrdup(j->file);
-    kept->error = j->error ? xstrdup(j->error) : NULL;
     if (j->opts.property != P_TERMINATION || j->error) {
+        kept->file = keep_text(l, j->file);
+        kept->error = keep_text(l, j->error);
         l->n++;
         return;
     }
@@ -175,6 +196,7 @@ static void keep_or_merge(struct merge_table *t, struct job_list *l, const struc
     struct merge_group *g = group_of(t, l, kept, l->n);
     int k = last_disjoint(g, l, models_of(kept));
     if (k < 0) {
+        kept->file = keep_text(l, j->file);
         push_kept(g, models_of(kept), l->n++);
         return;
     }
@@ -188,8 +210,6 @@ static void keep_or_merge(struct merge_table *t, struct job_list *l, const struc
     merged.has_expected = merged.expected_models != 0;
     *into = merged;
     push_kept(g, models_of(into), k);
-    free(kept->file);
-    free(kept->error);
 }
 
 /* Frees the merge groups of t. */
@@ -327,9 +347,6 @@ void jobs_keep_shard(struct job_list *l, int k, int n)
         if (i % n == k - 1) {
             l->jobs[i].shard_index = i + 1;
             l->jobs[kept++] = l->jobs[i];
-        } else {
-            free(l->jobs[i].file);
-            free(l->jobs[i].error);
         }
     }
     l->n = kept;
@@ -365,10 +382,9 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
 
 void jobs_free(struct job_list *l)
 {
-    for (int i = 0; i < l->n; i++) {
-        free(l->jobs[i].file);
-        free(l->jobs[i].error);
-    }
+    for (int b = 0; b < l->nblocks; b++)
+        free(l->blocks[b]);
+    free(l->blocks);
     free(l->jobs);
     memset(l, 0, sizeof *l);
 }

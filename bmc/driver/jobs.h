@@ -24,6 +24,11 @@ struct job {
 struct job_list {
     int n, cap;
     struct job *jobs;
+    char **blocks;           /* the jobs' file and error texts, many to a block:
+                                a few frees at the end, not one per job */
+    int nblocks, blocks_cap;
+    char *text_at;           /* the free end of the last block */
+    size_t text_room;        /* and its bytes */
 };
 
 /* True when job j checks termination under several progress models at
