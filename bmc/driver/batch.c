@@ -51,6 +51,7 @@ struct collector {
     bool progress_line;
     double start, last_draw;
     batch_result_fn on_result;
+    batch_flush_fn flush;
     void *ctx;
 };
 
@@ -89,12 +90,13 @@ static void pass_on_log(const char *name, const char *log)
 static void pass_on(struct collector *c, int i, struct check_result *r, char *log)
 {
     const struct job *job = &c->jobs->jobs[i];
-    if (log)
+    if (log) {
+        c->flush(c->ctx);
         pass_on_log(job->file, log);
+    }
     free(log);
     fflush(stderr);
     c->on_result(c->ctx, job, r);
-    fflush(stdout);
     cJSON_Delete(r->witness);
     cJSON_Delete(r->outcomes);
     cJSON_Delete(r->explanation);
@@ -351,10 +353,10 @@ static void hand_out(struct collector *c, struct dispatch *d, struct worker *w, 
 }
 
 int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
-              batch_result_fn on_result, void *ctx)
+              batch_result_fn on_result, batch_flush_fn flush, void *ctx)
 {
     struct collector c = { .jobs = jobs, .progress_line = progress_line && jobs->n > 0,
-                           .start = worker_clock(), .on_result = on_result, .ctx = ctx };
+                           .start = worker_clock(), .on_result = on_result, .flush = flush, .ctx = ctx };
     c.held = xcalloc((size_t)jobs->n + 1, sizeof *c.held);
     c.logs = xcalloc((size_t)jobs->n + 1, sizeof *c.logs);
     int n = nworkers < jobs->n ? nworkers : jobs->n;
@@ -383,6 +385,7 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
             break;
         if (!busy)
             continue;
+        c.flush(c.ctx);
         nap_while_fed(w, n);
         if (!wait_for_output(w, n, fds))
             stopped = -1;
@@ -408,9 +411,11 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
     erase_progress(&c);
     if (stopped) {
         pass_on_done(&c);
+        c.flush(c.ctx);
         fprintf(stderr, "gpubmc: %s%s: %d of %d checked\n", stopped < 0 ? "stopped" : "interrupted by ",
                 stopped == SIGINT ? "SIGINT" : stopped == SIGTERM ? "SIGTERM" : "", c.done, jobs->n);
     }
+    c.flush(c.ctx);
     catch_stop_signals(old, true);
     close(wake_pipe[0]);
     close(wake_pipe[1]);

@@ -30,12 +30,29 @@ struct run {
     struct graph_renderer *renderer;   /* for --graph and --graph-dir */
     char *last_error;        /* the error last printed: a file's second check repeats it */
     struct json_text line;   /* the last JSON result line, its memory kept for the next */
+    bool hold_rows;          /* JSON lines wait in stdout's buffer until the batch waits */
+    long held_bytes;         /* the bytes of the lines waiting there */
 };
+
+/* The stdout buffer of a run that holds its JSON lines back: a line that
+ * would not fit in what is left is preceded by a flush, so that no line
+ * goes out in two writes (unless it is longer than all of it). */
+#define ROW_BUFFER 32768
+
+/* batch_flush_fn: writes the lines held back. */
+static void flush_rows(void *ctx)
+{
+    struct run *run = ctx;
+    if (run->held_bytes > 0)
+        output_flush(&run->stdout_errno);
+    run->held_bytes = 0;
+}
 
 /* Prints one JSON result line (built in *line, kept for the next), with
  * the expectation when there is one. */
-static void report_json(struct json_text *line, const struct job *job, const struct check_result *r)
+static void report_json(struct run *run, const struct job *job, const struct check_result *r)
 {
+    struct json_text *line = &run->line;
     json_text_begin(line);
     json_text_string(line, "file", job->file);
     if (job->shard_index > 0)
@@ -78,8 +95,11 @@ static void report_json(struct json_text *line, const struct job *job, const str
         json_text_bool(line, "match", job->expected == r->verdict);
     }
     json_text_close(line);
+    if (run->hold_rows && run->held_bytes + (long)line->len + 1 > ROW_BUFFER)
+        flush_rows(run);
     fwrite(line->s, 1, line->len, stdout);
     putchar('\n');
+    run->held_bytes += (long)line->len + 1;
 }
 
 /* Prints one human result line (and the outcome set under it); with an
@@ -149,12 +169,13 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
     char shown[4200];
     if (r->verdict == V_ERROR && !job->has_expected && first
         && !(run->last_error && strcmp(run->last_error, r->reason) == 0)) {
+        flush_rows(run);   /* the lines before it first, as a reader of both streams saw them */
         fprintf(stderr, "%s\n", output_shown(r->reason, shown, sizeof shown));
         free(run->last_error);
         run->last_error = xstrdup(r->reason);
     }
     if (run->cli->json)
-        report_json(&run->line, job, r);
+        report_json(run, job, r);
     else if (!table || job->has_expected)
         report_human(run, job, r);
     run->any_fail |= r->verdict == V_FAIL;
@@ -199,7 +220,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
     struct run *run = ctx;
     if (!job_several_models(job)) {
         one_result(run, job, r, false, true);
-        output_flush(&run->stdout_errno);
+        if (!run->hold_rows)
+            output_flush(&run->stdout_errno);
         return;
     }
     if (r->nprogress == 0) {   /* no check ran (an error, a timeout): the same for every model */
@@ -235,7 +257,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         one_result(run, &one, &each, table, i == 0);
         cJSON_Delete(each.witness);
     }
-    output_flush(&run->stdout_errno);   /* once per check: a write per row wakes the reader as often */
+    if (!run->hold_rows)
+        output_flush(&run->stdout_errno);   /* once per check: a write per row wakes the reader as often */
 }
 
 /* False, after an error, when some --no-axiom name named an axiom of no
@@ -308,7 +331,14 @@ int main(int argc, char **argv)
     bool broken = cli.witness_path && !output_stream_open(&witnesses, cli.witness_path, results_of(&jobs) != 1);
     struct run run = { .cli = &cli, .witnesses = cli.witness_path && !broken ? &witnesses : NULL,
                        .renderer = graph_renderer_new() };
-    int stopped = broken ? 0 : batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
+    /* Into a pipe or a file, JSON lines go out a batch of them at a time, in
+     * one write each time the batch waits for results (flush_rows); lines
+     * that go with pictures, on stderr, or to a terminal go out one by one. */
+    static char row_buffer[ROW_BUFFER];
+    run.hold_rows = cli.json && !cli.graph_path && !cli.graph_dir && !isatty(STDOUT_FILENO)
+                    && setvbuf(stdout, row_buffer, _IOFBF, sizeof row_buffer) == 0;
+    int stopped = broken ? 0 : batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result,
+                                         flush_rows, &run);
     broken |= run.witnesses && !output_stream_close(run.witnesses);
     graph_renderer_free(run.renderer);
     free(run.last_error);
