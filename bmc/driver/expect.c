@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bmc/driver/dir_list.h"
 #include "bmc/driver/inputs.h"
 #include "models/model.h"
 #include "util/xalloc.h"
@@ -181,30 +182,45 @@ static int split_row(char *line, char **f, int max)
     return n;
 }
 
-/* The directory of the last row and its realpath ("" before any). */
-struct dir_cache { char dir[PATH_MAX], real[PATH_MAX]; };
+/* The directory of the last row, its realpath ("" before any) and its
+ * entries. */
+struct dir_cache {
+    char dir[PATH_MAX], real[PATH_MAX];
+    struct dir_list listing;   /* dir's entries */
+};
 
 /* realpath(path) for a CSV row, a copy, or NULL when the file is absent:
  * the realpath of its directory (kept from the row before when it is the
  * same) and its name, when the name is no link, not "." or ".."; else
- * realpath itself.  Rows of one directory cost one lstat each, not a
- * readlink per component and a getcwd; *regular says whether that lstat
- * found a regular file. */
+ * realpath itself.  What the name is comes from the directory's listing
+ * (read once for the rows of one directory), or from lstat when the
+ * listing does not say: rows of one directory cost no system call each,
+ * not a readlink per component and a getcwd; *regular says whether the
+ * name is a regular file. */
 static char *row_realpath(struct dir_cache *dc, const char *path, bool *regular)
 {
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
     char dir[PATH_MAX], resolved[PATH_MAX];
-    struct stat st;
     bool plain = slash != path && *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0
-                 && (size_t)(name - path) < sizeof dir && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode);
-    *regular = plain && S_ISREG(st.st_mode);
+                 && (size_t)(name - path) < sizeof dir;
+    *regular = false;
     if (plain) {
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
         if (strcmp(dir, dc->dir) != 0) {
             memcpy(dc->dir, dir, sizeof dir);
             if (!realpath(dir, dc->real))
                 dc->real[0] = '\0';
+            dir_list_read(&dc->listing, dir);
         }
+        enum entry_kind kind = dir_list_kind(&dc->listing, name);
+        struct stat st;
+        if (kind == ENTRY_UNKNOWN)
+            kind = lstat(path, &st) != 0 ? ENTRY_ABSENT : S_ISLNK(st.st_mode) ? ENTRY_LINK
+                 : S_ISREG(st.st_mode) ? ENTRY_REGULAR : ENTRY_OTHER;
+        plain = kind == ENTRY_REGULAR || kind == ENTRY_OTHER;
+        *regular = kind == ENTRY_REGULAR;
+    }
+    if (plain) {
         size_t r = strcmp(dc->real, "/") == 0 ? 0 : strlen(dc->real), k = strlen(name);
         if (dc->real[0] && r + 1 + k < PATH_MAX) {
             char *out = xcalloc(r + k + 2, 1);
@@ -304,7 +320,7 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
     bool ok = true;
     int first_row = out->n;
     struct columns cols = { -1, -1, -1 };   /* without a column line: path,expected,source */
-    struct dir_cache dirs = { "", "" };
+    struct dir_cache dirs = { "", "", { 0 } };
     for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
         char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
         line[strcspn(line, "\r\n")] = '\0';
@@ -337,6 +353,7 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
     }
     free(text);
     fclose(f);
+    dir_list_free(&dirs.listing);
     return ok;
 }
 
