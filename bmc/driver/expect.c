@@ -205,7 +205,9 @@ static char *row_realpath(struct dir_cache *dc, const char *path, bool *regular)
                  && (size_t)(name - path) < sizeof dir;
     *regular = false;
     if (plain) {
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+        size_t len = slash ? (size_t)(slash - path) : 1;
+        memcpy(dir, slash ? path : ".", len);
+        dir[len] = '\0';
         if (strcmp(dir, dc->dir) != 0) {
             memcpy(dc->dir, dir, sizeof dir);
             if (!realpath(dir, dc->real))
@@ -259,11 +261,9 @@ static const struct row *listed_before(struct rows *out, const char *name)
         free(out->first);
         out->first_cap = out->first_cap ? 2 * out->first_cap : 256;
         out->first = xcalloc((size_t)out->first_cap, sizeof *out->first);
-        for (int k = 0; k < out->n; k++) {
-            int *slot = first_slot(out, out->r[k].file);
-            if (!*slot)
-                *slot = k + 1;
-        }
+        for (int k = 0; k < out->n; k++)
+            if (!out->r[k].listed_again)   /* a file's first row */
+                *first_slot(out, out->r[k].file) = k + 1;
     }
     int *slot = first_slot(out, name);
     if (*slot)

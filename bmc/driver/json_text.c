@@ -45,20 +45,33 @@ static bool word_needs_escape(uint64_t w)
          | ((backslash - BYTES(1)) & ~backslash & BYTES(0x80));
 }
 
+/* True when one of the n bytes at p needs an escape: eight at a time,
+ * the last eight overlapping those before when n is no multiple of 8. */
+static bool needs_escape(const unsigned char *p, size_t n)
+{
+    uint64_t w;
+    if (n < 8) {
+        for (size_t k = 0; k < n; k++)
+            if (p[k] < 32 || p[k] == '"' || p[k] == '\\')
+                return true;
+        return false;
+    }
+    for (size_t k = 0; k + 8 <= n; k += 8)
+        if (memcpy(&w, p + k, 8), word_needs_escape(w))
+            return true;
+    return memcpy(&w, p + n - 8, 8), word_needs_escape(w);
+}
+
 /* Writes the n bytes at p escaped at out (room for 6 * n); returns the
  * end. */
 static char *escape_into(char *out, const unsigned char *p, size_t n)
 {
-    const unsigned char *end = p + n;
-    while (p < end) {
-        uint64_t w;
-        if (end - p >= 8 && (memcpy(&w, p, 8), !word_needs_escape(w))) {
-            memcpy(out, p, 8);
-            out += 8;
-            p += 8;
-            continue;
-        }
-        unsigned char c = *p++;
+    if (!needs_escape(p, n)) {   /* the usual case: a copy */
+        memcpy(out, p, n);
+        return out + n;
+    }
+    for (const unsigned char *end = p + n; p < end; p++) {
+        unsigned char c = *p;
         if (c > 31 && c != '"' && c != '\\') {
             *out++ = (char)c;
             continue;

@@ -213,6 +213,14 @@ static void report_table(const struct run *run, const struct job *job, const str
     printf("%s\n", r->no_execution ? " (vacuously: no consistent execution at all)" : "");
 }
 
+/* Copies src into dst of size bytes, cut to fit (as snprintf's "%s"). */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    size_t len = strnlen(src, size - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
 /* batch_result_fn: reports and tallies one result, or one per progress
  * model of a check of several. */
 static void on_result(void *ctx, const struct job *job, struct check_result *r)
@@ -229,8 +237,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         r->nprogress = check_progress_models(&job->opts, ms);
         for (int i = 0; i < r->nprogress; i++) {
             r->progress[i] = (struct progress_result){ .model = ms[i], .verdict = r->verdict };
-            snprintf(r->progress[i].engine, sizeof r->progress[i].engine, "%s", r->engine);
-            snprintf(r->progress[i].reason, sizeof r->progress[i].reason, "%s", r->reason);
+            copy_text(r->progress[i].engine, sizeof r->progress[i].engine, r->engine);
+            copy_text(r->progress[i].reason, sizeof r->progress[i].reason, r->reason);
         }
     }
     bool table = !run->cli->json && !job->has_expected && r->verdict != V_ERROR;
@@ -247,8 +255,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         each.nprogress = 0;
         each.verdict = pr->verdict;
         each.vacuous = pr->vacuous;
-        snprintf(each.engine, sizeof each.engine, "%s", pr->engine);
-        snprintf(each.reason, sizeof each.reason, "%s", pr->reason);
+        copy_text(each.engine, sizeof each.engine, pr->engine);
+        copy_text(each.reason, sizeof each.reason, pr->reason);
         each.witness = r->witness ? cJSON_DetachItemFromArray(r->witness, 0) : NULL;
         if (each.witness && cJSON_IsNull(each.witness)) {
             cJSON_Delete(each.witness);
