@@ -229,7 +229,7 @@ static void merge_table_free(struct merge_table *t)
 static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
                     const struct check_opts *o, bool has_expected, enum verdict expected, const char *error)
 {
-    struct job j = { .file = (char *)file, .spec = *spec, .opts = *o, .has_expected = has_expected,
+    struct job j = { .file = (char *)file, .spec = spec, .opts = *o, .has_expected = has_expected,
                      .expected = expected, .error = (char *)error };
     keep_or_merge(t, l, &j);
 }

@@ -10,7 +10,7 @@
  * CSV expects. */
 struct job {
     char *file;
-    struct job_spec spec;
+    const struct job_spec *spec;     /* the run's, the same for every job */
     struct check_opts opts;
     bool has_expected;
     enum verdict expected;

@@ -129,9 +129,9 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
-    if (r->explanation && job->spec.kind == JOB_PLAIN)
+    if (r->explanation && job->spec->kind == JOB_PLAIN)
         explain_print_steps(stdout, "  ", r->explanation);
-    if (r->details && job->spec.kind == JOB_OBSERVED)
+    if (r->details && job->spec->kind == JOB_OBSERVED)
         observed_print(stdout, r->details);
     else if (r->details)
         refinement_print(stdout, r->details, run->cli->verbose);
