@@ -314,8 +314,9 @@ static int take_back_queued(struct worker *w, int n, struct ticket_board *bd)
 }
 
 /* Gives the next jobs to the workers, starting workers where none runs: a
- * job to each idle worker, and to each busy one up to WORKER_AHEAD more
- * while more jobs are left than there are workers.  An idle worker with
+ * job to each idle worker, and to each busy one whose queue is down to
+ * half up to WORKER_AHEAD more while more jobs are left than there are
+ * workers.  An idle worker with
  * no job left to take takes one queued behind another's check.  Jobs
  * with an error are reported without a worker. */
 static void hand_out(struct collector *c, struct dispatch *d, struct worker *w, int n, struct ticket_board *bd,
@@ -327,8 +328,8 @@ static void hand_out(struct collector *c, struct dispatch *d, struct worker *w, 
     for (int k = 0; k < n; k++) {
         bool checking = w[k].pid && w[k].job >= 0;
         int give[1 + WORKER_AHEAD], count = 0, room = bd->ticket ? 1 + WORKER_AHEAD : 1, j;
-        if (checking) {
-            room -= 1 + w[k].nqueued;
+        if (checking) {   /* topped up once its queue is down to half: a send per several jobs */
+            room = w[k].nqueued > WORKER_AHEAD / 2 ? 0 : room - 1 - w[k].nqueued;
         } else {
             if ((j = take_job(c, d, busy)) < 0 && (pending(d, c->jobs) > 0 || (j = take_back_queued(w, n, bd)) < 0))
                 continue;
