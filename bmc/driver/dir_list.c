@@ -43,6 +43,10 @@ void dir_list_read(struct dir_list *l, const char *dir)
         return;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
+        if (l->n == DIR_LIST_MAX) {
+            l->n = 0;
+            break;
+        }
         size_t len = strlen(e->d_name) + 1;
         XGROW(l->entries, l->cap, l->n + 1);
         XGROW_FROM(l->names, l->names_cap, l->names_len + len, 4096);

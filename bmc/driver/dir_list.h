@@ -23,7 +23,12 @@ struct dir_list {
     size_t names_len, names_cap;
 };
 
-/* Reads the entries of dir into l (none when it cannot be read). */
+/* A directory of more entries is not listed: its names are looked up
+ * one by one, each costing less than the listing would. */
+#define DIR_LIST_MAX 1024
+
+/* Reads the entries of dir into l (none when it cannot be read or has
+ * more than DIR_LIST_MAX). */
 void dir_list_read(struct dir_list *l, const char *dir);
 /* What entry name of l is (ENTRY_UNKNOWN when not listed). */
 enum entry_kind dir_list_kind(const struct dir_list *l, const char *name);

@@ -186,15 +186,16 @@ static int split_row(char *line, char **f, int max)
  * entries. */
 struct dir_cache {
     char dir[PATH_MAX], real[PATH_MAX];
-    struct dir_list listing;   /* dir's entries */
+    int rows;                  /* rows of new files in dir, one after the other */
+    struct dir_list listing;   /* dir's entries, read at its second such row */
 };
 
 /* realpath(path) for a CSV row, a copy, or NULL when the file is absent:
  * the realpath of its directory (kept from the row before when it is the
  * same) and its name, when the name is no link, not "." or ".."; else
- * realpath itself.  What the name is comes from the directory's listing
- * (read once for the rows of one directory), or from lstat when the
- * listing does not say: rows of one directory cost no system call each,
+ * realpath itself.  What the name is comes from lstat, or from the
+ * directory's listing, read at the second of the rows of one directory
+ * that come one after the other: such rows cost no system call each,
  * not a readlink per component and a getcwd; *regular says whether the
  * name is a regular file. */
 static char *row_realpath(struct dir_cache *dc, const char *path, bool *regular)
@@ -212,8 +213,11 @@ static char *row_realpath(struct dir_cache *dc, const char *path, bool *regular)
             memcpy(dc->dir, dir, sizeof dir);
             if (!realpath(dir, dc->real))
                 dc->real[0] = '\0';
-            dir_list_read(&dc->listing, dir);
+            dc->rows = 0;
+            dc->listing.n = 0;
         }
+        if (++dc->rows == 2)
+            dir_list_read(&dc->listing, dir);
         enum entry_kind kind = dir_list_kind(&dc->listing, name);
         struct stat st;
         if (kind == ENTRY_UNKNOWN)
@@ -320,7 +324,7 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
     bool ok = true;
     int first_row = out->n;
     struct columns cols = { -1, -1, -1 };   /* without a column line: path,expected,source */
-    struct dir_cache dirs = { "", "", { 0 } };
+    struct dir_cache dirs = { "", "", 0, { 0 } };
     for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
         char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
         line[strcspn(line, "\r\n")] = '\0';
