@@ -316,9 +316,9 @@ static int take_back_queued(struct worker *w, int n, struct ticket_board *bd)
 /* Gives the next jobs to the workers, starting workers where none runs: a
  * job to each idle worker, and to each busy one whose queue is down to
  * half up to WORKER_AHEAD more while more jobs are left than there are
- * workers.  An idle worker with
- * no job left to take takes one queued behind another's check.  Jobs
- * with an error are reported without a worker. */
+ * workers.  An idle worker with no job left to take takes one queued
+ * behind another's check.  Jobs with an error are reported without a
+ * worker. */
 static void hand_out(struct collector *c, struct dispatch *d, struct worker *w, int n, struct ticket_board *bd,
                      const struct budget *b)
 {

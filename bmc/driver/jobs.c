@@ -16,6 +16,119 @@
 #include "util/xalloc.h"
 #include "models/model.h"
 
+struct merge_table;
+
+/* Adds a job for file under o (merged with an earlier one where it can
+ * be: keep_or_merge). */
+static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
+                    const struct check_opts *o, bool has_expected, enum verdict expected, const char *error);
+
+/* Orders row indices by the rows' real paths, then by place. */
+static const struct rows *sorting_rows;
+
+static int compare_rows(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int c = strcmp(sorting_rows->r[x].real, sorting_rows->r[y].real);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* The first of the n sorted row indices whose real path is real, or n. */
+static int first_row_of(const struct rows *rows, const int *sorted, int n, const char *real)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(rows->r[sorted[mid]].real, real) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether the file's language makes barrier divergence undefined
+ * behaviour: SPIR-V, and OpenCL litmus tests. */
+static bool divergence_undefined(const char *path)
+{
+    enum dialect d;
+    return spirv_path(path) || (litmus_file_dialect(path, &d) && d == DIALECT_OPENCL);
+}
+
+/* Jobs for the given inputs: each file's CSV rows (in their order), or
+ * the CLI's properties. */
+static void jobs_for_files(const struct job_request *req, const struct inputs *files,
+                           const struct rows *rows, struct merge_table *t, struct job_list *out)
+{
+    int *sorted = xcalloc((size_t)rows->n + 1, sizeof *sorted), nsorted = 0;
+    for (int k = 0; k < rows->n; k++)
+        if (rows->r[k].real)
+            sorted[nsorted++] = k;
+    sorting_rows = rows;
+    qsort(sorted, (size_t)nsorted, sizeof *sorted, compare_rows);
+    for (int i = 0; i < files->n; i++) {
+        const struct input *in = &files->v[i];
+        char resolved[PATH_MAX];
+        const char *real = in->error || nsorted == 0 ? NULL : realpath(in->path, resolved);   /* no rows: no need */
+        bool matched = false;
+        for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
+             at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
+            const struct row *r = &rows->r[sorted[at]];
+            add_job(t, out, in->path, req->spec, r->opts, true, r->expected, NULL);
+            matched = true;
+        }
+        for (int p = 0; !matched && p < req->nproperties; p++) {
+            struct check_opts o = *req->opts;
+            o.property = req->properties[p];
+            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, in->error);
+        }
+        if (!matched && !in->error && req->divergence_by_default && divergence_undefined(in->path)) {
+            struct check_opts o = *req->opts;
+            o.property = P_BARRIER_DIVERGENCE;
+            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, NULL);
+        }
+    }
+    free(sorted);
+}
+
+/* Jobs for every row of every CSV; a row whose file cannot be read keeps
+ * its error. */
+static void jobs_for_rows(const struct job_request *req, const struct rows *rows, struct merge_table *t,
+                          struct job_list *out)
+{
+    char why[128];
+    const char *problem = NULL;
+    XGROW(out->jobs, out->cap, rows->n);   /* at most one each: a list that is never moved */
+    for (int k = 0; k < rows->n; k++) {
+        if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
+            problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
+        add_job(t, out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
+    }
+}
+
+/* False, with one message line per CSV in msg, when no row compares:
+ * no row names a checked file (with paths) or an existing file (without). */
+static bool some_row_compares(const struct job_request *req, const struct rows *rows,
+                              const struct job_list *jobs, char *msg, int msglen)
+{
+    for (int i = 0; i < jobs->n && req->npaths > 0; i++)
+        if (jobs->jobs[i].has_expected)
+            return true;
+    for (int k = 0; k < rows->n && req->npaths == 0; k++)
+        if (rows->r[k].real)
+            return true;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, ".");
+    int used = 0;
+    for (int c = 0; c < req->ncsv && used < msglen; c++)
+        used += snprintf(msg + used, (size_t)(msglen - used), "%s%s: error: no row names %s "
+                         "(row paths are taken relative to the current directory, %s)",
+                         c ? "\n" : "", req->csv[c],
+                         req->npaths > 0 ? "a file given on the command line" : "an existing file", cwd);
+    return false;
+}
+
 /* The progress models job j checks, as a bit set. */
 static unsigned models_of(const struct job *j)
 {
@@ -232,112 +345,6 @@ static void add_job(struct merge_table *t, struct job_list *l, const char *file,
     struct job j = { .file = (char *)file, .spec = spec, .opts = *o, .has_expected = has_expected,
                      .expected = expected, .error = (char *)error };
     keep_or_merge(t, l, &j);
-}
-
-/* Orders row indices by the rows' real paths, then by place. */
-static const struct rows *sorting_rows;
-
-static int compare_rows(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    int c = strcmp(sorting_rows->r[x].real, sorting_rows->r[y].real);
-    return c ? c : (x > y) - (x < y);
-}
-
-/* The first of the n sorted row indices whose real path is real, or n. */
-static int first_row_of(const struct rows *rows, const int *sorted, int n, const char *real)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (strcmp(rows->r[sorted[mid]].real, real) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Whether the file's language makes barrier divergence undefined
- * behaviour: SPIR-V, and OpenCL litmus tests. */
-static bool divergence_undefined(const char *path)
-{
-    enum dialect d;
-    return spirv_path(path) || (litmus_file_dialect(path, &d) && d == DIALECT_OPENCL);
-}
-
-/* Jobs for the given inputs: each file's CSV rows (in their order), or
- * the CLI's properties. */
-static void jobs_for_files(const struct job_request *req, const struct inputs *files,
-                           const struct rows *rows, struct merge_table *t, struct job_list *out)
-{
-    int *sorted = xcalloc((size_t)rows->n + 1, sizeof *sorted), nsorted = 0;
-    for (int k = 0; k < rows->n; k++)
-        if (rows->r[k].real)
-            sorted[nsorted++] = k;
-    sorting_rows = rows;
-    qsort(sorted, (size_t)nsorted, sizeof *sorted, compare_rows);
-    for (int i = 0; i < files->n; i++) {
-        const struct input *in = &files->v[i];
-        char resolved[PATH_MAX];
-        const char *real = in->error || nsorted == 0 ? NULL : realpath(in->path, resolved);   /* no rows: no need */
-        bool matched = false;
-        for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
-             at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
-            const struct row *r = &rows->r[sorted[at]];
-            add_job(t, out, in->path, req->spec, r->opts, true, r->expected, NULL);
-            matched = true;
-        }
-        for (int p = 0; !matched && p < req->nproperties; p++) {
-            struct check_opts o = *req->opts;
-            o.property = req->properties[p];
-            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, in->error);
-        }
-        if (!matched && !in->error && req->divergence_by_default && divergence_undefined(in->path)) {
-            struct check_opts o = *req->opts;
-            o.property = P_BARRIER_DIVERGENCE;
-            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, NULL);
-        }
-    }
-    free(sorted);
-}
-
-/* Jobs for every row of every CSV; a row whose file cannot be read keeps
- * its error. */
-static void jobs_for_rows(const struct job_request *req, const struct rows *rows, struct merge_table *t,
-                          struct job_list *out)
-{
-    char why[128];
-    const char *problem = NULL;
-    XGROW(out->jobs, out->cap, rows->n);   /* at most one each: a list that is never moved */
-    for (int k = 0; k < rows->n; k++) {
-        if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
-            problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
-        add_job(t, out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
-    }
-}
-
-/* False, with one message line per CSV in msg, when no row compares:
- * no row names a checked file (with paths) or an existing file (without). */
-static bool some_row_compares(const struct job_request *req, const struct rows *rows,
-                              const struct job_list *jobs, char *msg, int msglen)
-{
-    for (int i = 0; i < jobs->n && req->npaths > 0; i++)
-        if (jobs->jobs[i].has_expected)
-            return true;
-    for (int k = 0; k < rows->n && req->npaths == 0; k++)
-        if (rows->r[k].real)
-            return true;
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, ".");
-    int used = 0;
-    for (int c = 0; c < req->ncsv && used < msglen; c++)
-        used += snprintf(msg + used, (size_t)(msglen - used), "%s%s: error: no row names %s "
-                         "(row paths are taken relative to the current directory, %s)",
-                         c ? "\n" : "", req->csv[c],
-                         req->npaths > 0 ? "a file given on the command line" : "an existing file", cwd);
-    return false;
 }
 
 void jobs_keep_shard(struct job_list *l, int k, int n)
