@@ -2,11 +2,12 @@
 size and under any signal.  Budgets count only what a check allocates,
 results stream out in order, a job that fails its worker leaves the jobs
 queued behind it whole, the job list is built in linear time,
-signals print what is done, -j respects the open-files limit, outputs
+signals print what is done, --json lines into a pipe go out while a
+long check runs, -j respects the open-files limit, outputs
 never overwrite inputs, and the small ones.  Each test is a reproducer of
 the audit, kept small (a few seconds in all).
 Called with record(ok, what) and run(args, cwd=ROOT)."""
-import json, os, pathlib, resource, signal, subprocess, tempfile, time
+import json, os, pathlib, resource, select, signal, subprocess, tempfile, time
 
 from testlib import child_pids
 from testpaths import BIN, ROOT
@@ -484,11 +485,43 @@ def no_job_behind_a_long_check(record, run):
                f"({len(files)} of {len(fast)} fast files checked, {err!r})")
 
 
+def rows_while_waiting(record, run):
+    """--json into a pipe: the lines go out in batches, but before the main
+    process waits: the lines of the fast checks before a check of seconds
+    can be read, each whole and in order, while that check runs."""
+    slow = ROOT / "tests" / "heavy" / "lock-cas-10.litmus"   # about 5 s at --bound 2
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        fast = [d / f"f{i:02d}.litmus" for i in range(12)]
+        for f in fast:
+            f.write_text(MP.read_text())
+        p = subprocess.Popen([str(BIN), "--json", "-j", "1", "--bound", "2", "--model", "ptx-v6.0"]
+                             + [str(f) for f in fast] + [str(slow)], cwd=d,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        got, deadline = b"", time.monotonic() + 3
+        while got.count(b"\n") < len(fast) and time.monotonic() < deadline:
+            if not select.select([p.stdout], [], [], max(0, deadline - time.monotonic()))[0]:
+                break
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            got += chunk
+        running = p.poll() is None
+        p.kill()
+        p.communicate()
+        lines = got.decode().splitlines()
+        files = [json.loads(l)["file"] for l in lines if l.startswith("{") and l.endswith("}")]
+        record(running and got.endswith(b"\n") and files == [str(f) for f in fast],
+               f"batch: --json into a pipe: the {len(fast)} lines before a long check can be read while it runs "
+               f"(read {len(lines)} lines, still running: {running}, {got[-200:]!r})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
     linear_job_list(record, run)
     signals(record, run)
+    rows_while_waiting(record, run)
     open_files_limit(record, run)
     rendering_budget(record, run)
     outputs_kept_apart(record, run)

@@ -18,7 +18,9 @@ Each verdict below is reasoned from the own test's text:
   PASS.
 Called with run_tests.py's record(ok, what) and run(args, cwd) helpers."""
 import json
+import os
 import pathlib
+import shutil
 import tempfile
 
 from testpaths import ROOT
@@ -88,8 +90,41 @@ def _errors(record, run, tmp):
                f"expect-rows: {row!r} is an error at 3:{col}: {p.returncode} {p.stderr!r}")
 
 
+def _row_kinds(record, run, tmp):
+    """A row's file is what lstat would say, also when the rows of one
+    directory are looked up in its listing: d/a.litmus (MP-weak: its weak
+    outcome is reachable under PTX, PASS), a link to it, a path through a
+    link to d and ./d/a.litmus are that one file (four rows a file given
+    on the command line as d/a.litmus takes); a directory and a FIFO are
+    not a regular file, a missing file cannot be opened."""
+    d = pathlib.Path(tmp, "kinds")
+    (d / "d" / "sub.litmus").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "litmus" / "ptx" / "MP-weak.litmus", d / "d" / "a.litmus")
+    (d / "d" / "link.litmus").symlink_to("a.litmus")
+    (d / "d" / "up").symlink_to("../d")
+    os.mkfifo(d / "d" / "fifo.litmus")
+    same = ["d/a.litmus", "d/link.litmus", "d/up/a.litmus", "./d/a.litmus"]
+    csv = _csv(d, "kinds.csv", "# model=ptx-v6.0 property=program_spec bound=2",
+               [f"{f},PASS" for f in same] + ["d/sub.litmus,ERROR", "d/fifo.litmus,ERROR", "d/gone.litmus,ERROR"],
+               columns="# verdicts reasoned in expect_rows_tests.py")
+    p = run(["--json", "--expect", csv], d)
+    got = {o["file"]: o["reason"] for o in map(json.loads, p.stdout.splitlines())}
+    want = {"d/sub.litmus": "d/sub.litmus: error: not a regular file",
+            "d/fifo.litmus": "d/fifo.litmus: error: not a regular file",
+            "d/gone.litmus": "d/gone.litmus: error: cannot open: No such file or directory"}
+    record(p.returncode == 0 and "7 passed, 0 failed" in p.stderr and all(got.get(f) == r for f, r in want.items()),
+           f"expect-rows: a row's file is a file, a link, a directory, a FIFO or missing: {p.returncode} {got} "
+           f"{p.stderr[-200:]!r}")
+    p = run(["--json", "--expect", csv, "d/a.litmus"], d)
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    record(p.returncode == 0 and len(rows) == 4 and all(o["file"] == "d/a.litmus" and o["match"] for o in rows),
+           f"expect-rows: d/a.litmus given takes the rows of its link, of a path through a link and of ./d/a.litmus: "
+           f"{p.returncode} {len(rows)} rows {p.stderr[-200:]!r}")
+
+
 def expect_rows(record, run):
     """--expect honours each row's bound, progress and options columns."""
     with tempfile.TemporaryDirectory() as tmp:
         _matches(record, run, tmp)
         _errors(record, run, tmp)
+        _row_kinds(record, run, tmp)

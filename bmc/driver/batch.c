@@ -51,6 +51,7 @@ struct collector {
     bool progress_line;
     double start, last_draw;
     batch_result_fn on_result;
+    batch_flush_fn flush;
     void *ctx;
 };
 
@@ -89,12 +90,13 @@ static void pass_on_log(const char *name, const char *log)
 static void pass_on(struct collector *c, int i, struct check_result *r, char *log)
 {
     const struct job *job = &c->jobs->jobs[i];
-    if (log)
+    if (log) {
+        c->flush(c->ctx);
         pass_on_log(job->file, log);
+    }
     free(log);
     fflush(stderr);
     c->on_result(c->ctx, job, r);
-    fflush(stdout);
     cJSON_Delete(r->witness);
     cJSON_Delete(r->outcomes);
     cJSON_Delete(r->explanation);
@@ -312,10 +314,11 @@ static int take_back_queued(struct worker *w, int n, struct ticket_board *bd)
 }
 
 /* Gives the next jobs to the workers, starting workers where none runs: a
- * job to each idle worker, and to each busy one up to WORKER_AHEAD more
- * while more jobs are left than there are workers.  An idle worker with
- * no job left to take takes one queued behind another's check.  Jobs
- * with an error are reported without a worker. */
+ * job to each idle worker, and to each busy one whose queue is down to
+ * half up to WORKER_AHEAD more while more jobs are left than there are
+ * workers.  An idle worker with no job left to take takes one queued
+ * behind another's check.  Jobs with an error are reported without a
+ * worker. */
 static void hand_out(struct collector *c, struct dispatch *d, struct worker *w, int n, struct ticket_board *bd,
                      const struct budget *b)
 {
@@ -325,8 +328,8 @@ static void hand_out(struct collector *c, struct dispatch *d, struct worker *w, 
     for (int k = 0; k < n; k++) {
         bool checking = w[k].pid && w[k].job >= 0;
         int give[1 + WORKER_AHEAD], count = 0, room = bd->ticket ? 1 + WORKER_AHEAD : 1, j;
-        if (checking) {
-            room -= 1 + w[k].nqueued;
+        if (checking) {   /* topped up once its queue is down to half: a send per several jobs */
+            room = w[k].nqueued > WORKER_AHEAD / 2 ? 0 : room - 1 - w[k].nqueued;
         } else {
             if ((j = take_job(c, d, busy)) < 0 && (pending(d, c->jobs) > 0 || (j = take_back_queued(w, n, bd)) < 0))
                 continue;
@@ -351,10 +354,10 @@ static void hand_out(struct collector *c, struct dispatch *d, struct worker *w, 
 }
 
 int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
-              batch_result_fn on_result, void *ctx)
+              batch_result_fn on_result, batch_flush_fn flush, void *ctx)
 {
     struct collector c = { .jobs = jobs, .progress_line = progress_line && jobs->n > 0,
-                           .start = worker_clock(), .on_result = on_result, .ctx = ctx };
+                           .start = worker_clock(), .on_result = on_result, .flush = flush, .ctx = ctx };
     c.held = xcalloc((size_t)jobs->n + 1, sizeof *c.held);
     c.logs = xcalloc((size_t)jobs->n + 1, sizeof *c.logs);
     int n = nworkers < jobs->n ? nworkers : jobs->n;
@@ -383,6 +386,7 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
             break;
         if (!busy)
             continue;
+        c.flush(c.ctx);
         nap_while_fed(w, n);
         if (!wait_for_output(w, n, fds))
             stopped = -1;
@@ -408,9 +412,11 @@ int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b,
     erase_progress(&c);
     if (stopped) {
         pass_on_done(&c);
+        c.flush(c.ctx);
         fprintf(stderr, "gpubmc: %s%s: %d of %d checked\n", stopped < 0 ? "stopped" : "interrupted by ",
                 stopped == SIGINT ? "SIGINT" : stopped == SIGTERM ? "SIGTERM" : "", c.done, jobs->n);
     }
+    c.flush(c.ctx);
     catch_stop_signals(old, true);
     close(wake_pipe[0]);
     close(wake_pipe[1]);

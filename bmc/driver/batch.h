@@ -8,9 +8,14 @@
  * (it may take r->witness or r->outcomes and set it to NULL). */
 typedef void (*batch_result_fn)(void *ctx, const struct job *job, struct check_result *r);
 
+/* Prints what the receiver of the results holds back: called before the
+ * main process waits for the workers, before it writes on stderr, and at
+ * the end. */
+typedef void (*batch_flush_fn)(void *ctx);
+
 /* Checks every job in nworkers worker processes (1 too: the checks never
  * run in this process), each job under budget b, calling on_result in job
- * order.  A job with an error is reported as ERROR without a check.  A
+ * order, and flush before every wait and every write on stderr.  A job with an error is reported as ERROR without a check.  A
  * busy worker is sent its next jobs before it asks (worker.h).  A worker
  * past its job's deadline is killed (UNKNOWN); one that runs out of
  * memory or dies gives an ERROR that names the file; either way a fresh
@@ -26,6 +31,6 @@ typedef void (*batch_result_fn)(void *ctx, const struct job *job, struct check_r
  * it, or -1 when waiting for the workers failed (an error printed, and
  * "gpubmc: stopped: K of N checked"). */
 int batch_run(const struct job_list *jobs, int nworkers, const struct budget *b, bool progress_line,
-              batch_result_fn on_result, void *ctx);
+              batch_result_fn on_result, batch_flush_fn flush, void *ctx);
 
 #endif

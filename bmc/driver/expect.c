@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bmc/driver/dir_list.h"
 #include "bmc/driver/inputs.h"
 #include "models/model.h"
 #include "util/xalloc.h"
@@ -181,30 +182,51 @@ static int split_row(char *line, char **f, int max)
     return n;
 }
 
-/* The directory of the last row and its realpath ("" before any). */
-struct dir_cache { char dir[PATH_MAX], real[PATH_MAX]; };
+/* The directory of the last row, its realpath ("" before any) and its
+ * entries. */
+struct dir_cache {
+    char dir[PATH_MAX], real[PATH_MAX];
+    int rows;                  /* rows of new files in dir, one after the other */
+    struct dir_list listing;   /* dir's entries, read at its second such row */
+};
 
 /* realpath(path) for a CSV row, a copy, or NULL when the file is absent:
  * the realpath of its directory (kept from the row before when it is the
  * same) and its name, when the name is no link, not "." or ".."; else
- * realpath itself.  Rows of one directory cost one lstat each, not a
- * readlink per component and a getcwd; *regular says whether that lstat
- * found a regular file. */
+ * realpath itself.  What the name is comes from lstat, or from the
+ * directory's listing, read at the second of the rows of one directory
+ * that come one after the other: such rows cost no system call each,
+ * not a readlink per component and a getcwd; *regular says whether the
+ * name is a regular file. */
 static char *row_realpath(struct dir_cache *dc, const char *path, bool *regular)
 {
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
     char dir[PATH_MAX], resolved[PATH_MAX];
-    struct stat st;
     bool plain = slash != path && *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0
-                 && (size_t)(name - path) < sizeof dir && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode);
-    *regular = plain && S_ISREG(st.st_mode);
+                 && (size_t)(name - path) < sizeof dir;
+    *regular = false;
     if (plain) {
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+        size_t len = slash ? (size_t)(slash - path) : 1;
+        memcpy(dir, slash ? path : ".", len);
+        dir[len] = '\0';
         if (strcmp(dir, dc->dir) != 0) {
             memcpy(dc->dir, dir, sizeof dir);
             if (!realpath(dir, dc->real))
                 dc->real[0] = '\0';
+            dc->rows = 0;
+            dc->listing.n = 0;
         }
+        if (++dc->rows == 2)
+            dir_list_read(&dc->listing, dir);
+        enum entry_kind kind = dir_list_kind(&dc->listing, name);
+        struct stat st;
+        if (kind == ENTRY_UNKNOWN)
+            kind = lstat(path, &st) != 0 ? ENTRY_ABSENT : S_ISLNK(st.st_mode) ? ENTRY_LINK
+                 : S_ISREG(st.st_mode) ? ENTRY_REGULAR : ENTRY_OTHER;
+        plain = kind == ENTRY_REGULAR || kind == ENTRY_OTHER;
+        *regular = kind == ENTRY_REGULAR;
+    }
+    if (plain) {
         size_t r = strcmp(dc->real, "/") == 0 ? 0 : strlen(dc->real), k = strlen(name);
         if (dc->real[0] && r + 1 + k < PATH_MAX) {
             char *out = xcalloc(r + k + 2, 1);
@@ -243,11 +265,9 @@ static const struct row *listed_before(struct rows *out, const char *name)
         free(out->first);
         out->first_cap = out->first_cap ? 2 * out->first_cap : 256;
         out->first = xcalloc((size_t)out->first_cap, sizeof *out->first);
-        for (int k = 0; k < out->n; k++) {
-            int *slot = first_slot(out, out->r[k].file);
-            if (!*slot)
-                *slot = k + 1;
-        }
+        for (int k = 0; k < out->n; k++)
+            if (!out->r[k].listed_again)   /* a file's first row */
+                *first_slot(out, out->r[k].file) = k + 1;
     }
     int *slot = first_slot(out, name);
     if (*slot)
@@ -275,10 +295,12 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
         XGROW(out->r, out->cap, out->n + 1);
         const struct row *prev = listed_before(out, f[0]);
         bool again = prev != NULL, regular = again && prev->regular;
-        char *real = again   /* a file listed again: resolved once */
-            ? (prev->real ? xstrdup(prev->real) : NULL)
-            : row_realpath(dirs, f[0], &regular);
-        out->r[out->n++] = (struct row){ xstrdup(f[0]), real, opts, v, regular };
+        if (again) {   /* a file listed again: resolved once, its texts shared */
+            out->r[out->n++] = (struct row){ prev->file, prev->real, opts, v, regular, true };
+        } else {
+            char *real = row_realpath(dirs, f[0], &regular);
+            out->r[out->n++] = (struct row){ xstrdup(f[0]), real, opts, v, regular, false };
+        }
     }
     free(copy);
     return ok;
@@ -302,7 +324,7 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
     bool ok = true;
     int first_row = out->n;
     struct columns cols = { -1, -1, -1 };   /* without a column line: path,expected,source */
-    struct dir_cache dirs = { "", "" };
+    struct dir_cache dirs = { "", "", 0, { 0 } };
     for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
         char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
         line[strcspn(line, "\r\n")] = '\0';
@@ -335,15 +357,17 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
     }
     free(text);
     fclose(f);
+    dir_list_free(&dirs.listing);
     return ok;
 }
 
 void expect_free(struct rows *rows)
 {
-    for (int k = 0; k < rows->n; k++) {
-        free(rows->r[k].file);
-        free(rows->r[k].real);
-    }
+    for (int k = 0; k < rows->n; k++)
+        if (!rows->r[k].listed_again) {
+            free(rows->r[k].file);
+            free(rows->r[k].real);
+        }
     free(rows->r);
     for (int k = 0; k < rows->nopts; k++)
         free(rows->opts[k]);

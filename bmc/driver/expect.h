@@ -12,6 +12,7 @@ struct row {
     const struct check_opts *opts;   /* its CSV's, or its own (both in rows.opts) */
     enum verdict expected;
     bool regular;            /* found a regular file (no link) when read: no need to look again */
+    bool listed_again;       /* file and real are those of an earlier row of the same file */
 };
 
 struct rows {

@@ -16,13 +16,12 @@
 #include "util/xalloc.h"
 #include "models/model.h"
 
-static void add_job(struct job_list *l, const char *file, const struct job_spec *spec, const struct check_opts *o,
-                    bool has_expected, enum verdict expected, const char *error)
-{
-    XGROW(l->jobs, l->cap, l->n + 1);
-    l->jobs[l->n++] = (struct job){ .file = xstrdup(file), .spec = *spec, .opts = *o, .has_expected = has_expected,
-                                    .expected = expected, .error = error ? xstrdup(error) : NULL };
-}
+struct merge_table;
+
+/* Adds a job for file under o (merged with an earlier one where it can
+ * be: keep_or_merge). */
+static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
+                    const struct check_opts *o, bool has_expected, enum verdict expected, const char *error);
 
 /* Orders row indices by the rows' real paths, then by place. */
 static const struct rows *sorting_rows;
@@ -59,7 +58,7 @@ static bool divergence_undefined(const char *path)
 /* Jobs for the given inputs: each file's CSV rows (in their order), or
  * the CLI's properties. */
 static void jobs_for_files(const struct job_request *req, const struct inputs *files,
-                           const struct rows *rows, struct job_list *out)
+                           const struct rows *rows, struct merge_table *t, struct job_list *out)
 {
     int *sorted = xcalloc((size_t)rows->n + 1, sizeof *sorted), nsorted = 0;
     for (int k = 0; k < rows->n; k++)
@@ -75,18 +74,18 @@ static void jobs_for_files(const struct job_request *req, const struct inputs *f
         for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
              at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
             const struct row *r = &rows->r[sorted[at]];
-            add_job(out, in->path, req->spec, r->opts, true, r->expected, NULL);
+            add_job(t, out, in->path, req->spec, r->opts, true, r->expected, NULL);
             matched = true;
         }
         for (int p = 0; !matched && p < req->nproperties; p++) {
             struct check_opts o = *req->opts;
             o.property = req->properties[p];
-            add_job(out, in->path, req->spec, &o, false, V_ERROR, in->error);
+            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, in->error);
         }
         if (!matched && !in->error && req->divergence_by_default && divergence_undefined(in->path)) {
             struct check_opts o = *req->opts;
             o.property = P_BARRIER_DIVERGENCE;
-            add_job(out, in->path, req->spec, &o, false, V_ERROR, NULL);
+            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, NULL);
         }
     }
     free(sorted);
@@ -94,14 +93,16 @@ static void jobs_for_files(const struct job_request *req, const struct inputs *f
 
 /* Jobs for every row of every CSV; a row whose file cannot be read keeps
  * its error. */
-static void jobs_for_rows(const struct job_request *req, const struct rows *rows, struct job_list *out)
+static void jobs_for_rows(const struct job_request *req, const struct rows *rows, struct merge_table *t,
+                          struct job_list *out)
 {
     char why[128];
     const char *problem = NULL;
+    XGROW(out->jobs, out->cap, rows->n);   /* at most one each: a list that is never moved */
     for (int k = 0; k < rows->n; k++) {
         if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
             problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
-        add_job(out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
+        add_job(t, out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
     }
 }
 
@@ -246,55 +247,104 @@ static int last_disjoint(struct merge_group *g, const struct job_list *l, unsign
     return best;
 }
 
-/* Merges termination jobs of one file that differ only in the progress
- * model into the first of them: one check, one encoding, all the models.
- * Each job goes into the last kept job it is mergeable with, found
- * through its group's kept jobs by progress model set (a set only grows,
- * so each job is recorded at most once per model: linear time). */
-static void merge_progress(struct job_list *l)
+/* Makes room in t for one more group: a table at most half full, made
+ * larger and filled again from the groups' first jobs in l when it would
+ * not be. */
+static void table_room(struct merge_table *t, const struct job_list *l)
 {
-    struct merge_table t = { 0 };
-    size_t size = 16;
-    while (size < 2 * (size_t)l->n)
-        size *= 2;
-    t.slot = xcalloc(size, sizeof *t.slot);
-    memset(t.slot, 0xff, size * sizeof *t.slot);
-    t.mask = size - 1;
-    int kept = 0;
-    for (int i = 0; i < l->n; i++) {
-        struct job *j = &l->jobs[i];
-        if (j->opts.property != P_TERMINATION || j->error) {
-            l->jobs[kept++] = *j;
-            continue;
-        }
-        struct merge_group *g = group_of(&t, l, j, kept);
-        int k = last_disjoint(g, l, models_of(j));
-        if (k < 0) {
-            l->jobs[kept] = *j;
-            push_kept(g, models_of(j), kept++);
-            continue;
-        }
-        struct job *into = &l->jobs[k];
-        assert(mergeable(into, j));
-        struct job merged = *into;
-        merged.expected_models = 0;
-        expect_by_model(&merged, into);
-        expect_by_model(&merged, j);
-        merged.opts.progress_set = models_of(into) | models_of(j);
-        merged.has_expected = merged.expected_models != 0;
-        *into = merged;
-        push_kept(g, models_of(into), k);
-        free(j->file);
-        free(j->error);
+    if (2 * ((size_t)t->n + 1) <= t->mask + 1 && t->slot)
+        return;
+    size_t size = t->slot ? 2 * (t->mask + 1) : 64;
+    free(t->slot);
+    t->slot = xcalloc(size, sizeof *t->slot);
+    memset(t->slot, 0xff, size * sizeof *t->slot);
+    t->mask = size - 1;
+    for (int k = 0; k < t->n; k++) {
+        size_t at = key_hash(&l->jobs[t->g[k].first]) & t->mask;
+        while (t->slot[at] >= 0)
+            at = (at + 1) & t->mask;
+        t->slot[at] = k;
     }
-    l->n = kept;
-    for (int k = 0; k < t.n; k++) {
-        for (int s = 0; s < t.g[k].nsets; s++)
-            free(t.g[k].sets[s].kept);
-        free(t.g[k].sets);
+}
+
+/* The bytes of a block of job texts (a longer text gets a block of its own). */
+#define TEXT_BLOCK 65536
+
+/* A copy of s in l's blocks of texts (NULL for NULL). */
+static char *keep_text(struct job_list *l, const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t len = strlen(s) + 1;
+    if (len > l->text_room) {
+        size_t size = len > TEXT_BLOCK ? len : TEXT_BLOCK;
+        XGROW(l->blocks, l->blocks_cap, l->nblocks + 1);
+        l->text_at = l->blocks[l->nblocks++] = xcalloc(size, 1);
+        l->text_room = size;
     }
-    free(t.g);
-    free(t.slot);
+    char *copy = memcpy(l->text_at, s, len);
+    l->text_at += len;
+    l->text_room -= len;
+    return copy;
+}
+
+/* Adds job j to l, or merges it there: termination jobs of one file that
+ * differ only in the progress model go into the first of them, one check,
+ * one encoding, all the models.  Each job goes into the last kept job it
+ * is mergeable with, found through its group's kept jobs by progress
+ * model set (a set only grows, so each job is recorded at most once per
+ * model: linear time).  j's file and error are copied when it is kept. */
+static void keep_or_merge(struct merge_table *t, struct job_list *l, const struct job *j)
+{
+    XGROW(l->jobs, l->cap, l->n + 1);
+    struct job *kept = &l->jobs[l->n];
+    *kept = *j;
+    if (j->opts.property != P_TERMINATION || j->error) {
+        kept->file = keep_text(l, j->file);
+        kept->error = keep_text(l, j->error);
+        l->n++;
+        return;
+    }
+    table_room(t, l);
+    struct merge_group *g = group_of(t, l, kept, l->n);
+    int k = last_disjoint(g, l, models_of(kept));
+    if (k < 0) {
+        kept->file = keep_text(l, j->file);
+        push_kept(g, models_of(kept), l->n++);
+        return;
+    }
+    struct job *into = &l->jobs[k];
+    assert(mergeable(into, kept));
+    struct job merged = *into;
+    merged.expected_models = 0;
+    expect_by_model(&merged, into);
+    expect_by_model(&merged, kept);
+    merged.opts.progress_set = models_of(into) | models_of(kept);
+    merged.has_expected = merged.expected_models != 0;
+    *into = merged;
+    push_kept(g, models_of(into), k);
+}
+
+/* Frees the merge groups of t. */
+static void merge_table_free(struct merge_table *t)
+{
+    for (int k = 0; k < t->n; k++) {
+        for (int s = 0; s < t->g[k].nsets; s++)
+            free(t->g[k].sets[s].kept);
+        free(t->g[k].sets);
+    }
+    free(t->g);
+    free(t->slot);
+}
+
+/* Adds a job for file under o (merged with an earlier one where it can
+ * be: keep_or_merge). */
+static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
+                    const struct check_opts *o, bool has_expected, enum verdict expected, const char *error)
+{
+    struct job j = { .file = (char *)file, .spec = spec, .opts = *o, .has_expected = has_expected,
+                     .expected = expected, .error = (char *)error };
+    keep_or_merge(t, l, &j);
 }
 
 void jobs_keep_shard(struct job_list *l, int k, int n)
@@ -304,9 +354,6 @@ void jobs_keep_shard(struct job_list *l, int k, int n)
         if (i % n == k - 1) {
             l->jobs[i].shard_index = i + 1;
             l->jobs[kept++] = l->jobs[i];
-        } else {
-            free(l->jobs[i].file);
-            free(l->jobs[i].error);
         }
     }
     l->n = kept;
@@ -323,16 +370,16 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
     for (int i = 0; ok && i < req->ncsv; i++)
         ok = expect_read(req->csv[i], &defaults, &rows, msg, msglen);
     struct inputs files = { 0 };
+    struct merge_table merging = { 0 };
     for (int i = 0; ok && i < req->npaths; i++)
         inputs_add(&files, req->paths[i]);
     if (ok && req->npaths > 0)
-        jobs_for_files(req, &files, &rows, out);
+        jobs_for_files(req, &files, &rows, &merging, out);
     else if (ok)
-        jobs_for_rows(req, &rows, out);
+        jobs_for_rows(req, &rows, &merging, out);
     if (ok && req->ncsv > 0)
         ok = some_row_compares(req, &rows, out, msg, msglen);
-    if (ok)
-        merge_progress(out);
+    merge_table_free(&merging);
     expect_free(&rows);
     inputs_free(&files);
     if (!ok)
@@ -342,10 +389,9 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
 
 void jobs_free(struct job_list *l)
 {
-    for (int i = 0; i < l->n; i++) {
-        free(l->jobs[i].file);
-        free(l->jobs[i].error);
-    }
+    for (int b = 0; b < l->nblocks; b++)
+        free(l->blocks[b]);
+    free(l->blocks);
     free(l->jobs);
     memset(l, 0, sizeof *l);
 }

@@ -10,7 +10,7 @@
  * CSV expects. */
 struct job {
     char *file;
-    struct job_spec spec;
+    const struct job_spec *spec;     /* the run's, the same for every job */
     struct check_opts opts;
     bool has_expected;
     enum verdict expected;
@@ -24,6 +24,11 @@ struct job {
 struct job_list {
     int n, cap;
     struct job *jobs;
+    char **blocks;           /* the jobs' file and error texts, many to a block:
+                                a few frees at the end, not one per job */
+    int nblocks, blocks_cap;
+    char *text_at;           /* the free end of the last block */
+    size_t text_room;        /* and its bytes */
 };
 
 /* True when job j checks termination under several progress models at

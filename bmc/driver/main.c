@@ -29,56 +29,77 @@ struct run {
     struct json_stream *witnesses;   /* for --witness: written as they come */
     struct graph_renderer *renderer;   /* for --graph and --graph-dir */
     char *last_error;        /* the error last printed: a file's second check repeats it */
+    struct json_text line;   /* the last JSON result line, its memory kept for the next */
+    bool hold_rows;          /* JSON lines wait in stdout's buffer until the batch waits */
+    long held_bytes;         /* the bytes of the lines waiting there */
 };
 
-/* Prints one JSON result line, with the expectation when there is one. */
-static void report_json(const struct job *job, const struct check_result *r)
+/* The stdout buffer of a run that holds its JSON lines back: a line that
+ * would not fit in what is left is preceded by a flush, so that no line
+ * goes out in two writes (unless it is longer than all of it). */
+#define ROW_BUFFER 32768
+
+/* batch_flush_fn: writes the lines held back. */
+static void flush_rows(void *ctx)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "file", job->file);
+    struct run *run = ctx;
+    if (run->held_bytes > 0)
+        output_flush(&run->stdout_errno);
+    run->held_bytes = 0;
+}
+
+/* Prints one JSON result line (built in *line, kept for the next), with
+ * the expectation when there is one. */
+static void report_json(struct run *run, const struct job *job, const struct check_result *r)
+{
+    struct json_text *line = &run->line;
+    json_text_begin(line);
+    json_text_string(line, "file", job->file);
     if (job->shard_index > 0)
-        cJSON_AddNumberToObject(o, "job", job->shard_index - 1);
+        json_text_long(line, "job", job->shard_index - 1);
     if (r->model[0])
-        cJSON_AddStringToObject(o, "model", r->model);
+        json_text_string(line, "model", r->model);
     else
-        cJSON_AddNullToObject(o, "model");        /* no model was chosen: the input is in error */
-    cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
+        json_text_null(line, "model");        /* no model was chosen: the input is in error */
+    json_text_string(line, "property", property_name(job->opts.property));
     if (job->opts.property == P_TERMINATION)
-        output_progress(o, job->opts.progress, &job->opts.hierarchy, r->model);
-    cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
+        output_progress_text(line, job->opts.progress, &job->opts.hierarchy, r->model);
+    json_text_string(line, "result", verdict_name(r->verdict));
     if (r->engine[0])
-        cJSON_AddStringToObject(o, "engine", r->engine);
+        json_text_string(line, "engine", r->engine);
     if (r->has_reachable)
-        cJSON_AddBoolToObject(o, "reachable", r->reachable);
-    cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->ms * 1000) / 1000);
-    cJSON_AddStringToObject(o, "reason", r->reason);
+        json_text_bool(line, "reachable", r->reachable);
+    json_text_thousandths(line, "time_ms", (long)(r->ms * 1000));
+    json_text_string(line, "reason", r->reason);
     if (r->vacuous)
-        cJSON_AddBoolToObject(o, "vacuous", true);
+        json_text_bool(line, "vacuous", true);
     if (r->no_execution)
-        cJSON_AddBoolToObject(o, "no_execution", true);
+        json_text_bool(line, "no_execution", true);
     if (r->cut_at_bound)
-        cJSON_AddBoolToObject(o, "cut_at_bound", true);
+        json_text_bool(line, "cut_at_bound", true);
     if (r->nvars > 0) {
-        cJSON_AddNumberToObject(o, "vars", (double)r->nvars);
-        cJSON_AddNumberToObject(o, "clauses", (double)r->nclauses);
-        cJSON_AddNumberToObject(o, "pairs", (double)r->npairs);
+        json_text_long(line, "vars", r->nvars);
+        json_text_long(line, "clauses", r->nclauses);
+        json_text_long(line, "pairs", r->npairs);
     }
     if (r->symmetry_key[0])
-        cJSON_AddStringToObject(o, "symmetry_key", r->symmetry_key);
+        json_text_string(line, "symmetry_key", r->symmetry_key);
     if (r->outcomes)
-        cJSON_AddItemReferenceToObject(o, "outcomes", r->outcomes);
+        json_text_item(line, "outcomes", r->outcomes);
     if (r->explanation)
-        cJSON_AddItemReferenceToObject(o, "explanation", r->explanation);
+        json_text_item(line, "explanation", r->explanation);
     if (r->details)
-        cJSON_AddItemReferenceToObject(o, "details", r->details);
+        json_text_item(line, "details", r->details);
     if (job->has_expected) {
-        cJSON_AddStringToObject(o, "expected", verdict_name(job->expected));
-        cJSON_AddBoolToObject(o, "match", job->expected == r->verdict);
+        json_text_string(line, "expected", verdict_name(job->expected));
+        json_text_bool(line, "match", job->expected == r->verdict);
     }
-    char *s = cJSON_PrintUnformatted(o);
-    puts(s);
-    free(s);
-    cJSON_Delete(o);
+    json_text_close(line);
+    if (run->hold_rows && run->held_bytes + (long)line->len + 1 > ROW_BUFFER)
+        flush_rows(run);
+    fwrite(line->s, 1, line->len, stdout);
+    putchar('\n');
+    run->held_bytes += (long)line->len + 1;
 }
 
 /* Prints one human result line (and the outcome set under it); with an
@@ -108,9 +129,9 @@ static void report_human(const struct run *run, const struct job *job, const str
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), reason);
     if (r->outcomes)
         outcomes_print(stdout, r->outcomes);
-    if (r->explanation && job->spec.kind == JOB_PLAIN)
+    if (r->explanation && job->spec->kind == JOB_PLAIN)
         explain_print_steps(stdout, "  ", r->explanation);
-    if (r->details && job->spec.kind == JOB_OBSERVED)
+    if (r->details && job->spec->kind == JOB_OBSERVED)
         observed_print(stdout, r->details);
     else if (r->details)
         refinement_print(stdout, r->details, run->cli->verbose);
@@ -148,12 +169,13 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
     char shown[4200];
     if (r->verdict == V_ERROR && !job->has_expected && first
         && !(run->last_error && strcmp(run->last_error, r->reason) == 0)) {
+        flush_rows(run);   /* the lines before it first, as a reader of both streams saw them */
         fprintf(stderr, "%s\n", output_shown(r->reason, shown, sizeof shown));
         free(run->last_error);
         run->last_error = xstrdup(r->reason);
     }
     if (run->cli->json)
-        report_json(job, r);
+        report_json(run, job, r);
     else if (!table || job->has_expected)
         report_human(run, job, r);
     run->any_fail |= r->verdict == V_FAIL;
@@ -191,6 +213,14 @@ static void report_table(const struct run *run, const struct job *job, const str
     printf("%s\n", r->no_execution ? " (vacuously: no consistent execution at all)" : "");
 }
 
+/* Copies src into dst of size bytes, cut to fit (as snprintf's "%s"). */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    size_t len = strnlen(src, size - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
 /* batch_result_fn: reports and tallies one result, or one per progress
  * model of a check of several. */
 static void on_result(void *ctx, const struct job *job, struct check_result *r)
@@ -198,7 +228,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
     struct run *run = ctx;
     if (!job_several_models(job)) {
         one_result(run, job, r, false, true);
-        output_flush(&run->stdout_errno);
+        if (!run->hold_rows)
+            output_flush(&run->stdout_errno);
         return;
     }
     if (r->nprogress == 0) {   /* no check ran (an error, a timeout): the same for every model */
@@ -206,8 +237,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         r->nprogress = check_progress_models(&job->opts, ms);
         for (int i = 0; i < r->nprogress; i++) {
             r->progress[i] = (struct progress_result){ .model = ms[i], .verdict = r->verdict };
-            snprintf(r->progress[i].engine, sizeof r->progress[i].engine, "%s", r->engine);
-            snprintf(r->progress[i].reason, sizeof r->progress[i].reason, "%s", r->reason);
+            copy_text(r->progress[i].engine, sizeof r->progress[i].engine, r->engine);
+            copy_text(r->progress[i].reason, sizeof r->progress[i].reason, r->reason);
         }
     }
     bool table = !run->cli->json && !job->has_expected && r->verdict != V_ERROR;
@@ -224,8 +255,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         each.nprogress = 0;
         each.verdict = pr->verdict;
         each.vacuous = pr->vacuous;
-        snprintf(each.engine, sizeof each.engine, "%s", pr->engine);
-        snprintf(each.reason, sizeof each.reason, "%s", pr->reason);
+        copy_text(each.engine, sizeof each.engine, pr->engine);
+        copy_text(each.reason, sizeof each.reason, pr->reason);
         each.witness = r->witness ? cJSON_DetachItemFromArray(r->witness, 0) : NULL;
         if (each.witness && cJSON_IsNull(each.witness)) {
             cJSON_Delete(each.witness);
@@ -234,7 +265,8 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         one_result(run, &one, &each, table, i == 0);
         cJSON_Delete(each.witness);
     }
-    output_flush(&run->stdout_errno);   /* once per check: a write per row wakes the reader as often */
+    if (!run->hold_rows)
+        output_flush(&run->stdout_errno);   /* once per check: a write per row wakes the reader as often */
 }
 
 /* False, after an error, when some --no-axiom name named an axiom of no
@@ -307,10 +339,18 @@ int main(int argc, char **argv)
     bool broken = cli.witness_path && !output_stream_open(&witnesses, cli.witness_path, results_of(&jobs) != 1);
     struct run run = { .cli = &cli, .witnesses = cli.witness_path && !broken ? &witnesses : NULL,
                        .renderer = graph_renderer_new() };
-    int stopped = broken ? 0 : batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result, &run);
+    /* Into a pipe or a file, JSON lines go out a batch of them at a time, in
+     * one write each time the batch waits for results (flush_rows); lines
+     * that go with pictures, on stderr, or to a terminal go out one by one. */
+    static char row_buffer[ROW_BUFFER];
+    run.hold_rows = cli.json && !cli.graph_path && !cli.graph_dir && !isatty(STDOUT_FILENO)
+                    && setvbuf(stdout, row_buffer, _IOFBF, sizeof row_buffer) == 0;
+    int stopped = broken ? 0 : batch_run(&jobs, cli.workers, &cli.budget, isatty(STDERR_FILENO), on_result,
+                                         flush_rows, &run);
     broken |= run.witnesses && !output_stream_close(run.witnesses);
     graph_renderer_free(run.renderer);
     free(run.last_error);
+    json_text_free(&run.line);
     bool expectations = cli.ncsv > 0;
     if (expectations)
         fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);

@@ -168,6 +168,12 @@ bool output_stdout_ok(int first_errno)
     return false;
 }
 
+/* The dialect whose scopes a progress hierarchy names under model. */
+static enum dialect scope_dialect(const char *model)
+{
+    return model && strncmp(model, "ptx", 3) == 0 ? DIALECT_PTX : DIALECT_VULKAN;
+}
+
 void output_progress(cJSON *o, enum progress_model m, const struct progress_hierarchy *h, const char *model)
 {
     char label[128];
@@ -175,9 +181,24 @@ void output_progress(cJSON *o, enum progress_model m, const struct progress_hier
     cJSON_AddStringToObject(o, "progress", label);
     if (!progress_scoped(h))
         return;
-    enum dialect d = model && strncmp(model, "ptx", 3) == 0 ? DIALECT_PTX : DIALECT_VULKAN;
+    enum dialect d = scope_dialect(model);
     cJSON *scopes = cJSON_AddObjectToObject(o, "progress_scopes");
     for (int depth = 0, s; (s = progress_scope_at(d, depth)) >= 0; depth++)
         cJSON_AddStringToObject(scopes, progress_scope_name((enum progress_scope)s),
                                 progress_name(progress_at(h, m, s)));
+}
+
+void output_progress_text(struct json_text *t, enum progress_model m, const struct progress_hierarchy *h,
+                          const char *model)
+{
+    char label[128];
+    progress_label(m, h, label, sizeof label);
+    json_text_string(t, "progress", label);
+    if (!progress_scoped(h))
+        return;
+    enum dialect d = scope_dialect(model);
+    json_text_object(t, "progress_scopes");
+    for (int depth = 0, s; (s = progress_scope_at(d, depth)) >= 0; depth++)
+        json_text_string(t, progress_scope_name((enum progress_scope)s), progress_name(progress_at(h, m, s)));
+    json_text_close(t);
 }

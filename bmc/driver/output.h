@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "bmc/driver/cli.h"
+#include "bmc/driver/json_text.h"
 
 /* Makes the output directory dir of option (one level, as --emit-cuda
  * does) unless it is one already; false after printing why it cannot. */
@@ -61,5 +62,8 @@ bool output_stdout_ok(int first_errno);
  * the dialect of the memory model called model ("SYS"/"GPU"/"CTA" for a
  * PTX model, "DV"/"QF"/"WG"/"SG" otherwise). */
 void output_progress(cJSON *o, enum progress_model m, const struct progress_hierarchy *h, const char *model);
+/* The same two members added to the JSON text t. */
+void output_progress_text(struct json_text *t, enum progress_model m, const struct progress_hierarchy *h,
+                          const char *model);
 
 #endif

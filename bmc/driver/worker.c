@@ -273,7 +273,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
          * m.r.nprogress are neither read nor sent, and a check that
          * reports some starts from a result check_begin zeroed. */
         memset(&m, 0, offsetof(struct message, r.progress));
-        check_job(jobs->jobs[i].file, &jobs->jobs[i].spec, &jobs->jobs[i].opts, &m.r);
+        check_job(jobs->jobs[i].file, jobs->jobs[i].spec, &jobs->jobs[i].opts, &m.r);
         name_the_budget(&m.r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, start_kib);
         m.log_len = take_own_log(err_in, log);

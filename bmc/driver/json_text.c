@@ -1,0 +1,251 @@
+/* JSON objects written as text, as cJSON 1.7 prints them unformatted:
+ * strings with ", \, \b, \f, \n, \r, \t escaped and other bytes below 32
+ * as \u00xx, numbers as print_number does (an integer in int range with
+ * %d, else %1.15g when that reads back, else %1.17g). */
+#include "bmc/driver/json_text.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* Makes room for more bytes and the NUL after them. */
+static void reserve(struct json_text *t, size_t more)
+{
+    if (t->len + more + 1 > t->cap) {
+        t->cap = 2 * (t->len + more + 1) + 256;
+        t->s = xrealloc(t->s, t->cap);
+    }
+}
+
+/* Appends the len bytes at p. */
+static void put(struct json_text *t, const char *p, size_t len)
+{
+    reserve(t, len);
+    memcpy(t->s + t->len, p, len);
+    t->len += len;
+    t->s[t->len] = '\0';
+}
+
+/* A word of 8 copies of byte b. */
+#define BYTES(b) (0x0101010101010101ULL * (b))
+
+/* True when one of the 8 bytes of w is below 32, a quote or a backslash
+ * (a byte is zero in w - BYTES(1) & ~w & BYTES(0x80) exactly when w has
+ * a zero byte; likewise below 32 with BYTES(32)). */
+static bool word_needs_escape(uint64_t w)
+{
+    uint64_t quote = w ^ BYTES('"'), backslash = w ^ BYTES('\\');
+    return ((w - BYTES(32)) & ~w & BYTES(0x80)) | ((quote - BYTES(1)) & ~quote & BYTES(0x80))
+         | ((backslash - BYTES(1)) & ~backslash & BYTES(0x80));
+}
+
+/* True when one of the n bytes at p needs an escape: eight at a time,
+ * the last eight overlapping those before when n is no multiple of 8. */
+static bool needs_escape(const unsigned char *p, size_t n)
+{
+    uint64_t w;
+    if (n < 8) {
+        for (size_t k = 0; k < n; k++)
+            if (p[k] < 32 || p[k] == '"' || p[k] == '\\')
+                return true;
+        return false;
+    }
+    for (size_t k = 0; k + 8 <= n; k += 8)
+        if (memcpy(&w, p + k, 8), word_needs_escape(w))
+            return true;
+    return memcpy(&w, p + n - 8, 8), word_needs_escape(w);
+}
+
+/* Writes the n bytes at p escaped at out (room for 6 * n); returns the
+ * end. */
+static char *escape_into(char *out, const unsigned char *p, size_t n)
+{
+    if (!needs_escape(p, n)) {   /* the usual case: a copy */
+        memcpy(out, p, n);
+        return out + n;
+    }
+    for (const unsigned char *end = p + n; p < end; p++) {
+        unsigned char c = *p;
+        if (c > 31 && c != '"' && c != '\\') {
+            *out++ = (char)c;
+            continue;
+        }
+        *out++ = '\\';
+        switch (c) {
+        case '"': *out++ = '"'; break;
+        case '\\': *out++ = '\\'; break;
+        case '\b': *out++ = 'b'; break;
+        case '\f': *out++ = 'f'; break;
+        case '\n': *out++ = 'n'; break;
+        case '\r': *out++ = 'r'; break;
+        case '\t': *out++ = 't'; break;
+        default:
+            *out++ = 'u';
+            *out++ = '0';
+            *out++ = '0';
+            *out++ = "0123456789abcdef"[c >> 4];
+            *out++ = "0123456789abcdef"[c & 15];
+        }
+    }
+    return out;
+}
+
+/* Appends s as a JSON string, quoted and escaped (NULL as ""), after
+ * the comma and key of a member when key is not NULL (no comma after an
+ * opening brace). */
+static void put_string(struct json_text *t, const char *key, const char *s)
+{
+    size_t nkey = key ? strlen(key) : 0, n = s ? strlen(s) : 0;
+    reserve(t, 6 * (nkey + n) + 6);
+    char *out = t->s + t->len;
+    if (key) {
+        if (t->len > 0 && out[-1] != '{')
+            *out++ = ',';
+        *out++ = '"';
+        out = escape_into(out, (const unsigned char *)key, nkey);
+        *out++ = '"';
+        *out++ = ':';
+    }
+    if (s) {
+        *out++ = '"';
+        out = escape_into(out, (const unsigned char *)s, n);
+        *out++ = '"';
+    }
+    t->len = (size_t)(out - t->s);
+    t->s[t->len] = '\0';
+}
+
+/* Appends the comma before a member (none after the opening brace) and
+ * the member's key. */
+static void put_key(struct json_text *t, const char *key)
+{
+    put_string(t, key, NULL);
+}
+
+/* Appends the decimal digits of v, with a minus sign when negative. */
+static void put_decimal(struct json_text *t, long v)
+{
+    char digits[24];
+    int at = sizeof digits;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    do
+        digits[--at] = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0)
+        digits[--at] = '-';
+    put(t, digits + at, sizeof digits - (size_t)at);
+}
+
+/* Appends d as cJSON's print_number does. */
+static void put_double(struct json_text *t, double d)
+{
+    char buf[32];
+    int valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
+    if (isnan(d) || isinf(d)) {
+        put(t, "null", 4);
+        return;
+    }
+    if (d == (double)valueint) {
+        put_decimal(t, valueint);
+        return;
+    }
+    int len = snprintf(buf, sizeof buf, "%1.15g", d);
+    double back = strtod(buf, NULL);
+    double larger = fabs(back) > fabs(d) ? fabs(back) : fabs(d);
+    if (!(fabs(back - d) <= larger * DBL_EPSILON))
+        len = snprintf(buf, sizeof buf, "%1.17g", d);
+    put(t, buf, (size_t)len);
+}
+
+void json_text_begin(struct json_text *t)
+{
+    t->len = 0;
+    put(t, "{", 1);
+}
+
+void json_text_close(struct json_text *t)
+{
+    put(t, "}", 1);
+}
+
+void json_text_object(struct json_text *t, const char *key)
+{
+    put_key(t, key);
+    put(t, "{", 1);
+}
+
+void json_text_string(struct json_text *t, const char *key, const char *value)
+{
+    put_string(t, key, value ? value : "");
+}
+
+void json_text_long(struct json_text *t, const char *key, long n)
+{
+    put_key(t, key);
+    if (n >= INT_MIN && n <= INT_MAX)
+        put_decimal(t, n);
+    else
+        put_double(t, (double)n);
+}
+
+/* Below this many thousandths, k / 1000 has at most 15 significant
+ * digits: %1.15g of the double nearest to it prints it exactly (without
+ * trailing zeros), and that reads back to the same double. */
+#define EXACT_THOUSANDTHS 1000000000000000L
+
+void json_text_thousandths(struct json_text *t, const char *key, long k)
+{
+    put_key(t, key);
+    if (k <= -EXACT_THOUSANDTHS || k >= EXACT_THOUSANDTHS) {
+        put_double(t, (double)k / 1000);
+        return;
+    }
+    if (k < 0 && k > -1000)
+        put(t, "-0", 2);   /* the integer part alone would lose the sign */
+    else
+        put_decimal(t, k / 1000);
+    long frac = labs(k % 1000);
+    if (frac == 0)
+        return;
+    char digits[4] = { '.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10) };
+    size_t len = 4;
+    while (digits[len - 1] == '0')
+        len--;
+    put(t, digits, len);
+}
+
+void json_text_bool(struct json_text *t, const char *key, bool value)
+{
+    put_key(t, key);
+    put(t, value ? "true" : "false", value ? 4 : 5);
+}
+
+void json_text_null(struct json_text *t, const char *key)
+{
+    put_key(t, key);
+    put(t, "null", 4);
+}
+
+void json_text_item(struct json_text *t, const char *key, const cJSON *item)
+{
+    char *text = cJSON_PrintUnformatted(item);
+    put_key(t, key);
+    if (text)
+        put(t, text, strlen(text));
+    else
+        put(t, "null", 4);   /* cJSON ran out of memory */
+    free(text);
+}
+
+void json_text_free(struct json_text *t)
+{
+    free(t->s);
+    t->s = NULL;
+    t->len = t->cap = 0;
+}
