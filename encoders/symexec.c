@@ -25,6 +25,17 @@ struct state {
 
 struct edge { lit guard; struct state st; };
 
+/* Allocations a thread's run is done with, kept for the rest of
+ * symexec_run: states' (state_size bytes each, enough for any thread's
+ * registers) and arrays of edges that a merge has emptied. */
+struct spares {
+    size_t state_size;
+    char **states;
+    int nstates, capstates;
+    struct edge_array { struct edge *edges; int cap; } *edges;
+    int nedges, capedges;
+};
+
 /* A way into a loop iteration: control reaches micro-op `to` of it from
  * outside it, with the loop's live written registers regs. */
 struct entry { int to; lit guard; struct bv *regs; };
@@ -54,9 +65,7 @@ struct tctx {
     int *dirty, ndirty;
     bool *is_dirty;
     lit *scratch;            /* nev literals */
-    size_t state_size;       /* bytes of a state's allocation */
-    char **spare;            /* allocations of freed states, to make new ones in */
-    int nspare, capspare;
+    struct spares *spare;    /* allocations to make new states and edge arrays in */
     void *block;             /* the allocation of the per-micro-op arrays above */
 };
 
@@ -123,12 +132,13 @@ static bool is_dead(const struct tctx *x, const struct state *st)
     return st->regs == x->dead.regs;
 }
 
-/* Places a state's arrays in block (NULL: measures); returns its size. */
-static size_t state_layout(const struct tctx *x, char *block, struct state *st)
+/* Places the arrays of a state of nregs registers in block (NULL:
+ * measures); returns its size. */
+static size_t state_layout(int nregs, char *block, struct state *st)
 {
     struct xblock b = { block, 0 };
-    st->regs = xblock_take(&b, (size_t)x->nregs, sizeof *st->regs);
-    st->dep = xblock_take(&b, (size_t)x->nregs, sizeof *st->dep);
+    st->regs = xblock_take(&b, (size_t)nregs, sizeof *st->regs);
+    st->dep = xblock_take(&b, (size_t)nregs, sizeof *st->dep);
     return b.size;
 }
 
@@ -136,9 +146,18 @@ static size_t state_layout(const struct tctx *x, char *block, struct state *st)
  * and not yet filled. */
 static struct state state_alloc(struct tctx *x)
 {
+    struct spares *sp = x->spare;
     struct state st;
-    state_layout(x, x->nspare ? x->spare[--x->nspare] : xrealloc(NULL, x->state_size), &st);
+    state_layout(x->nregs, sp->nstates ? sp->states[--sp->nstates] : xrealloc(NULL, sp->state_size), &st);
     return st;
+}
+
+/* Keeps the allocation of a state no one holds for the next state_alloc. */
+static void state_give_back(struct tctx *x, struct state *st)
+{
+    struct spares *sp = x->spare;
+    XGROW(sp->states, sp->capstates, sp->nstates + 1);
+    sp->states[sp->nstates++] = (char *)st->regs;
 }
 
 static struct state state_new(struct tctx *x)
@@ -177,8 +196,7 @@ static void state_free(struct tctx *x, struct state *st)
     }
     for (int r = 0; r < x->nregs; r++)
         row_drop(st->dep[r]);
-    XGROW(x->spare, x->capspare, x->nspare + 1);
-    x->spare[x->nspare++] = (char *)st->regs;
+    state_give_back(x, st);
 }
 
 /* The live written registers of head's loop in state st. */
@@ -199,6 +217,12 @@ static void add_edge(struct tctx *x, int from, int to, lit guard, const struct s
 {
     if (guard == LIT_FALSE)
         return;
+    struct spares *sp = x->spare;
+    if (x->capin[to] == 0 && sp->nedges > 0) {
+        struct edge_array a = sp->edges[--sp->nedges];
+        x->in[to] = a.edges;
+        x->capin[to] = a.cap;
+    }
     XGROW(x->in[to], x->capin[to], x->nin[to] + 1);
     x->in[to][x->nin[to]++] = (struct edge){ guard, state_copy(x, st) };
     const struct pthread *pt = &x->p->threads[x->t];
@@ -251,6 +275,18 @@ static void take_snapshot(struct tctx *x, const struct state *st, int head)
         }
 }
 
+/* Keeps micro-op i's array of edges, merged, for another micro-op's. */
+static void edges_give_back(struct tctx *x, int i)
+{
+    struct spares *sp = x->spare;
+    if (x->capin[i] > 0) {
+        XGROW(sp->edges, sp->capedges, sp->nedges + 1);
+        sp->edges[sp->nedges++] = (struct edge_array){ x->in[i], x->capin[i] };
+    }
+    x->in[i] = NULL;
+    x->nin[i] = x->capin[i] = 0;
+}
+
 /* Merges the incoming edges of micro-op i into one guard and state. */
 static lit merge_incoming(struct tctx *x, int i, struct state *st)
 {
@@ -262,8 +298,9 @@ static lit merge_incoming(struct tctx *x, int i, struct state *st)
     }
     if (k == 1) {
         *st = in[0].st;
-        x->nin[i] = 0;
-        return in[0].guard;
+        lit guard = in[0].guard;
+        edges_give_back(x, i);
+        return guard;
     }
     *st = state_new(x);
     lit guard = LIT_FALSE;
@@ -299,7 +336,7 @@ static lit merge_incoming(struct tctx *x, int i, struct state *st)
     }
     for (int e = 0; e < k; e++)
         state_free(x, &in[e].st);
-    x->nin[i] = 0;
+    edges_give_back(x, i);
     return guard;
 }
 
@@ -611,11 +648,11 @@ static size_t tctx_layout(struct tctx *x, int n, char *block)
 }
 
 static void run_thread(struct cnf *c, const struct program *p, struct symexec *s, int t, int mode,
-                       const struct read_domain *dom)
+                       const struct read_domain *dom, struct spares *spare)
 {
     const struct pthread *pt = &p->threads[t];
     struct tctx x = { .c = c, .p = p, .s = s, .t = t, .mode = mode, .dom = dom, .nregs = pt->src->nregs,
-                      .nev = pt->nevents, .first = pt->first_event };
+                      .nev = pt->nevents, .first = pt->first_event, .spare = spare };
     int n = pt->ncode;
     for (int i = 0; i <= n; i++)
         s->halt_at[t][i] = s->went_back[t][i] = LIT_FALSE;
@@ -625,8 +662,6 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
         x.ctrl[q] = LIT_FALSE;
     for (int i = 0; i <= n; i++)
         x.iter_at_head[i] = -1;
-    struct state measured;
-    x.state_size = state_layout(&x, NULL, &measured);
     x.dead = state_new(&x);
     struct state st = state_new(&x);
     for (int r = 0; r < x.nregs; r++)
@@ -646,10 +681,7 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     s->terminated[t] = maybe_halt(&x, merge_incoming(&x, n, &end), n);
     memcpy(s->final_regs[t], end.regs, (size_t)x.nregs * sizeof *end.regs);
     state_free(&x, &end);
-    free(x.dead.regs);
-    for (int k = 0; k < x.nspare; k++)
-        free(x.spare[k]);
-    free(x.spare);
+    state_give_back(&x, &x.dead);
     for (int i = 0; i <= n; i++) {
         free(x.in[i]);
         free(x.snapshot[i]);
@@ -658,6 +690,17 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
         free(x.entries[i]);
     }
     free(x.block);
+}
+
+/* Frees the allocations kept in sp. */
+static void spares_free(struct spares *sp)
+{
+    for (int k = 0; k < sp->nstates; k++)
+        free(sp->states[k]);
+    free(sp->states);
+    for (int k = 0; k < sp->nedges; k++)
+        free(sp->edges[k].edges);
+    free(sp->edges);
 }
 
 /* Places the arrays of s (per event, per thread and per thread's micro-op
@@ -715,10 +758,18 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
     s->iters = NULL;
     struct read_domain dom;
     read_domain_build(p, &dom);
+    struct spares spare = { 0 };
+    struct state measured;
+    for (int t = 0; t < p->nthreads; t++) {
+        size_t size = state_layout(p->threads[t].src->nregs, NULL, &measured);
+        if (size > spare.state_size)
+            spare.state_size = size;
+    }
     for (int t = 0; t < p->nthreads; t++) {
         s->bound_hit[t] = s->spins[t] = s->halted[t] = s->repeats[t] = LIT_FALSE;
-        run_thread(c, p, s, t, mode, &dom);
+        run_thread(c, p, s, t, mode, &dom, &spare);
     }
+    spares_free(&spare);
     read_domain_free(&dom);
 }
 
