@@ -441,13 +441,25 @@ static void build_events(struct program *p)
     }
 }
 
+/* Places a program with nthreads threads, the program first, in block
+ * (NULL: measures, *p then NULL); returns its size. */
+static size_t program_layout(int nthreads, char *block, struct program **p)
+{
+    struct xblock b = { block, 0 };
+    *p = xblock_take(&b, 1, sizeof **p);
+    struct pthread *threads = xblock_take(&b, (size_t)nthreads + 1, sizeof *threads);
+    if (block)
+        (*p)->threads = threads;
+    return b.size;
+}
+
 struct program *program_build(const struct litmus *l, int bound, char *msg, int msglen)
 {
-    struct program *p = xcalloc(1, sizeof *p);
+    struct program *p;   /* and its threads, in one allocation */
+    program_layout(l->nthreads, xcalloc(1, program_layout(l->nthreads, NULL, &p)), &p);
     p->lit = l;
     p->bound = bound;
     p->nthreads = l->nthreads;
-    p->threads = xcalloc((size_t)(l->nthreads ? l->nthreads : 1), sizeof *p->threads);
     struct scratch w = { NULL, 0 };
     for (int t = 0; t < l->nthreads; t++) {
         struct pthread *pt = &p->threads[t];
@@ -483,9 +495,8 @@ void program_free(struct program *p)
             free(p->threads[t].loops[k].live_written);
         free(p->threads[t].loops);
     }
-    free(p->threads);
     free(p->events);
-    free(p);
+    free(p);   /* and its threads */
 }
 
 bool program_has_bound_cut(const struct program *p)
