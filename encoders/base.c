@@ -201,11 +201,34 @@ static bool ssw_declared(const struct litmus *l, int from, int to)
     return false;
 }
 
-/* Per event: the instance of scope s its thread is in (dense ids), -1
- * for an initial write. */
-static int *scope_keys(const struct program *p, enum scope s)
+/* Scratch of base_init, made once in one allocation and reused by each
+ * relation it builds (rel_class and set_of copy what they are given). */
+struct base_scratch {
+    int *key;                /* per event: a class key (rel_class) */
+    bool *member;            /* per event: in a set (set_of) */
+    int *rep, *tkey;         /* per thread: scope_keys's representatives, keys */
+    bool (*in)[S_COUNT];     /* per event: its tag sets */
+    void *block;             /* the allocation of the arrays above */
+};
+
+/* Places the arrays of w for p in block (NULL: measures); returns its size. */
+static size_t scratch_layout(const struct program *p, struct base_scratch *w, char *block)
 {
-    int nt = p->nthreads, *rep = xcalloc((size_t)nt + 1, sizeof *rep), *tkey = xcalloc((size_t)nt + 1, sizeof *tkey);
+    struct xblock b = { block, 0 };
+    size_t n = (size_t)p->nevents + 1, nt = (size_t)p->nthreads + 1;
+    w->key = xblock_take(&b, n, sizeof *w->key);
+    w->member = xblock_take(&b, n, sizeof *w->member);
+    w->rep = xblock_take(&b, nt, sizeof *w->rep);
+    w->tkey = xblock_take(&b, nt, sizeof *w->tkey);
+    w->in = xblock_take(&b, n, sizeof *w->in);
+    return b.size;
+}
+
+/* Per event, in w->key: the instance of scope s its thread is in (dense
+ * ids), -1 for an initial write. */
+static const int *scope_keys(const struct program *p, enum scope s, struct base_scratch *w)
+{
+    int nt = p->nthreads, *rep = w->rep, *tkey = w->tkey;
     int groups = 0;
     for (int t = 0; t < nt; t++) {
         tkey[t] = -1;
@@ -217,88 +240,73 @@ static int *scope_keys(const struct program *p, enum scope s)
             tkey[t] = groups++;
         }
     }
-    int *key = xcalloc((size_t)p->nevents + 1, sizeof *key);
     for (int e = 0; e < p->nevents; e++)
-        key[e] = p->events[e].thread >= 0 ? tkey[p->events[e].thread] : -1;
-    free(rep);
-    free(tkey);
-    return key;
+        w->key[e] = p->events[e].thread >= 0 ? tkey[p->events[e].thread] : -1;
+    return w->key;
 }
 
 /* i, j in the same instance of scope s. */
-static const struct rel *same_scope(struct rels *A, const struct program *p, enum scope s)
+static const struct rel *same_scope(struct rels *A, const struct program *p, enum scope s,
+                                    struct base_scratch *w)
 {
-    int *key = scope_keys(p, s);
-    const struct rel *r = rel_class(A, key, false);
-    free(key);
-    return r;
+    return rel_class(A, scope_keys(p, s, w), false);
 }
 
 /* OpenCL's sdv: i, j of threads on one device (placement {0, wg, dev}). */
-static const struct rel *same_device(struct rels *A, const struct program *p)
+static const struct rel *same_device(struct rels *A, const struct program *p, struct base_scratch *w)
 {
-    int *key = xcalloc((size_t)p->nevents + 1, sizeof *key);
     for (int e = 0; e < p->nevents; e++) {
         int t = p->events[e].thread;
-        key[e] = t >= 0 ? p->lit->threads[t].scope_id[2] : -1;
+        w->key[e] = t >= 0 ? p->lit->threads[t].scope_id[2] : -1;
     }
-    const struct rel *r = rel_class(A, key, false);
-    free(key);
-    return r;
+    return rel_class(A, w->key, false);
 }
 
 /* sr: each event's scope includes the other's thread.  Scope instances
  * nest, so that is one instance of the narrower of the two scopes: the
  * union over scopes S of (events scoped S or wider)^2 & same instance of S. */
-static const struct rel *scope_relation(struct rels *A, const struct program *p)
+static const struct rel *scope_relation(struct rels *A, const struct program *p, struct base_scratch *w)
 {
     static const enum scope ptx[] = { SCOPE_CTA, SCOPE_GPU, SCOPE_SYS };
     static const enum scope vk[] = { SCOPE_SG, SCOPE_WG, SCOPE_QF, SCOPE_DV };
     bool vulkan = p->lit->dialect == DIALECT_VULKAN;
     int count = vulkan ? 4 : 3, n = p->nevents;
-    bool *wide = xcalloc((size_t)n + 1, sizeof *wide);
+    bool *wide = w->member;
     const struct rel *sr = rel_empty(A);
     for (int k = 0; k < count; k++) {
         enum scope s = vulkan ? vk[k] : ptx[k];
         for (int e = 0; e < n; e++)
             wide[e] = p->events[e].scope != SCOPE_NONE &&
                       program_scope_level(p->events[e].scope) >= program_scope_level(s);
-        const struct set *w = set_of(A, wide);
-        sr = rel_union(A, sr, rel_inter(A, rel_product(A, w, w), same_scope(A, p, s)));
+        const struct set *ws = set_of(A, wide);
+        sr = rel_union(A, sr, rel_inter(A, rel_product(A, ws, ws), same_scope(A, p, s, w)));
     }
-    free(wide);
     return sr;
 }
 
 /* Per event: key(e) when e is a memory access, -1 otherwise. */
-static const struct rel *same_location(struct rels *A, const struct program *p, bool generic)
+static const struct rel *same_location(struct rels *A, const struct program *p, bool generic,
+                                       struct base_scratch *w)
 {
-    int *key = xcalloc((size_t)p->nevents + 1, sizeof *key);
     for (int e = 0; e < p->nevents; e++) {
         const struct event *ev = &p->events[e];
-        key[e] = !event_is_mem(ev) || ev->loc < 0 ? -1
-                 : generic ? program_generic_location(p->lit, ev->loc) : program_root_location(p->lit, ev->loc);
+        w->key[e] = !event_is_mem(ev) || ev->loc < 0 ? -1
+                    : generic ? program_generic_location(p->lit, ev->loc) : program_root_location(p->lit, ev->loc);
     }
-    const struct rel *r = rel_class(A, key, false);
-    free(key);
-    return r;
+    return rel_class(A, w->key, false);
 }
 
 /* The tag sets of every event. */
-static void tag_sets(const struct program *p, struct base *b)
+static void tag_sets(const struct program *p, struct base *b, struct base_scratch *w)
 {
     int n = p->nevents;
-    bool (*in)[S_COUNT] = xcalloc((size_t)n + 1, sizeof *in);
-    bool *member = xcalloc((size_t)n + 1, sizeof *member);
     for (int e = 0; e < n; e++)
-        tag_event(p, &p->events[e], in[e]);
+        tag_event(p, &p->events[e], w->in[e]);
     for (int s = 0; s < S_COUNT; s++) {
         for (int e = 0; e < n; e++)
-            member[e] = in[e][s];
-        b->sets[s] = s == S_ALL ? set_all(b->arena) : set_of(b->arena, member);
+            w->member[e] = w->in[e][s];
+        b->sets[s] = s == S_ALL ? set_all(b->arena) : set_of(b->arena, w->member);
     }
-    free(in);
-    free(member);
 }
 
 /* rmw (each RMW read to its write) and ssw (declared thread pairs). */
@@ -333,31 +341,33 @@ void base_init(struct base *b, struct cnf *c, const struct program *p, const lit
     b->n = n;
     b->arena = rels_new(c, n, exec);
     struct rels *A = b->arena;
-    tag_sets(p, b);
+    struct base_scratch w;
+    w.block = xcalloc(1, scratch_layout(p, &w, NULL));
+    scratch_layout(p, &w, w.block);
+    tag_sets(p, b, &w);
     for (int r = 0; r < R_COUNT; r++)
         b->rels[r] = rel_empty(A);
-    int *thread = xcalloc((size_t)n + 1, sizeof *thread);
     for (int e = 0; e < n; e++)
-        thread[e] = p->events[e].thread;
-    b->rels[R_PO] = rel_class(A, thread, true);
-    b->rels[R_INT] = rel_class(A, thread, false);   /* initial writes are in neither int nor ext */
-    free(thread);
+        w.key[e] = p->events[e].thread;
+    b->rels[R_PO] = rel_class(A, w.key, true);
+    b->rels[R_INT] = rel_class(A, w.key, false);   /* initial writes are in neither int nor ext */
     b->rels[R_EXT] = rel_diff(A, rel_product(A, set_all(A), set_all(A)),
                               rel_union(A, b->rels[R_INT], rel_id(A, set_all(A))));
-    b->rels[R_LOC] = same_location(A, p, false);
-    b->rels[R_VLOC] = same_location(A, p, true);
-    b->rels[R_SR] = scope_relation(A, p);
+    b->rels[R_LOC] = same_location(A, p, false, &w);
+    b->rels[R_VLOC] = same_location(A, p, true, &w);
+    b->rels[R_SR] = scope_relation(A, p, &w);
     bool vulkan = p->lit->dialect == DIALECT_VULKAN;
-    b->rels[R_SCTA] = same_scope(A, p, vulkan ? SCOPE_WG : SCOPE_CTA);
+    b->rels[R_SCTA] = same_scope(A, p, vulkan ? SCOPE_WG : SCOPE_CTA, &w);
     if (p->lit->dialect == DIALECT_OPENCL) {
-        b->rels[R_SWG] = same_scope(A, p, SCOPE_WG);
-        b->rels[R_SDV] = same_device(A, p);
+        b->rels[R_SWG] = same_scope(A, p, SCOPE_WG, &w);
+        b->rels[R_SDV] = same_device(A, p, &w);
     }
     if (vulkan) {
-        b->rels[R_SSG] = same_scope(A, p, SCOPE_SG);
-        b->rels[R_SWG] = same_scope(A, p, SCOPE_WG);
-        b->rels[R_SQF] = same_scope(A, p, SCOPE_QF);
+        b->rels[R_SSG] = same_scope(A, p, SCOPE_SG, &w);
+        b->rels[R_SWG] = same_scope(A, p, SCOPE_WG, &w);
+        b->rels[R_SQF] = same_scope(A, p, SCOPE_QF, &w);
     }
+    free(w.block);
     listed_relations(p, b);
 }
 

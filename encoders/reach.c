@@ -6,15 +6,39 @@
 
 #include "util/xalloc.h"
 
+/* The scratch of reach_compute, per node (n + 1 each; a component count
+ * is at most n), in one allocation. */
+struct reach_work {
+    int *index, *low, *stack, *call, *next;   /* Tarjan's */
+    bool *onstack;
+    int *first, *member, *fill;                /* members by component */
+};
+
+/* Places w's arrays for n nodes in block (NULL: measures); returns its size. */
+static size_t work_layout(struct reach_work *w, int n, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t len = (size_t)n + 1;
+    w->index = xblock_take(&b, len, sizeof *w->index);
+    w->low = xblock_take(&b, len, sizeof *w->low);
+    w->stack = xblock_take(&b, len, sizeof *w->stack);
+    w->call = xblock_take(&b, len, sizeof *w->call);
+    w->next = xblock_take(&b, len, sizeof *w->next);
+    w->onstack = xblock_take(&b, len, sizeof *w->onstack);
+    w->first = xblock_take(&b, len, sizeof *w->first);
+    w->member = xblock_take(&b, len, sizeof *w->member);
+    w->fill = xblock_take(&b, len, sizeof *w->fill);
+    return b.size;
+}
+
 /* Tarjan's algorithm without recursion: R->scc[u] for every node, the
  * components numbered in the order they complete (sinks first). */
-static void components(struct reach *R, const int *start, const int *col, const bool *on)
+static void components(struct reach *R, const int *start, const int *col, const bool *on,
+                       const struct reach_work *wk)
 {
     int n = R->n, counter = 0, top = 0, calls = 0;
-    int *index = xcalloc((size_t)n + 1, sizeof *index), *low = xcalloc((size_t)n + 1, sizeof *low);
-    int *stack = xcalloc((size_t)n + 1, sizeof *stack), *call = xcalloc((size_t)n + 1, sizeof *call);
-    int *next = xcalloc((size_t)n + 1, sizeof *next);
-    bool *onstack = xcalloc((size_t)n + 1, sizeof *onstack);
+    int *index = wk->index, *low = wk->low, *stack = wk->stack, *call = wk->call, *next = wk->next;
+    bool *onstack = wk->onstack;
     for (int u = 0; u < n; u++)
         index[u] = -1;
     for (int s = 0; s < n; s++) {
@@ -56,29 +80,34 @@ static void components(struct reach *R, const int *start, const int *col, const 
             }
         }
     }
-    free(index);
-    free(low);
-    free(stack);
-    free(call);
-    free(next);
-    free(onstack);
+}
+
+/* Places R's per-node arrays, scc then offset, in block (NULL: measures);
+ * returns its size. */
+static size_t reach_layout(struct reach *R, char *block)
+{
+    struct xblock b = { block, 0 };
+    R->scc = xblock_take(&b, (size_t)R->n + 1, sizeof *R->scc);
+    R->offset = xblock_take(&b, (size_t)R->n + 1, sizeof *R->offset);
+    return b.size;
 }
 
 void reach_compute(struct reach *R, int n, const int *start, const int *col, const bool *on)
 {
     *R = (struct reach){ .n = n, .words = (n + 63) / 64 };
-    R->scc = xcalloc((size_t)n + 1, sizeof *R->scc);
-    components(R, start, col, on);
+    reach_layout(R, xcalloc(1, reach_layout(R, NULL)));
+    struct reach_work wk;
+    void *work = xcalloc(1, work_layout(&wk, n, NULL));
+    work_layout(&wk, n, work);
+    components(R, start, col, on, &wk);
     /* members by component, and which components have an outgoing edge */
-    int *first = xcalloc((size_t)R->nscc + 1, sizeof *first), *member = xcalloc((size_t)n + 1, sizeof *member);
-    int *fill = xcalloc((size_t)R->nscc + 1, sizeof *fill);
+    int *first = wk.first, *member = wk.member, *fill = wk.fill;
     for (int u = 0; u < n; u++)
         first[R->scc[u] + 1]++;
     for (int c = 0; c < R->nscc; c++)
         first[c + 1] += first[c];
     for (int u = 0; u < n; u++)
         member[first[R->scc[u]] + fill[R->scc[u]]++] = u;
-    R->offset = xcalloc((size_t)R->nscc + 1, sizeof *R->offset);
     long used = 0;
     for (int c = 0; c < R->nscc; c++) {
         bool out = false;
@@ -109,14 +138,11 @@ void reach_compute(struct reach *R, int n, const int *start, const int *col, con
                 }
             }
     }
-    free(first);
-    free(member);
-    free(fill);
+    free(work);
 }
 
 void reach_free(struct reach *R)
 {
-    free(R->scc);
-    free(R->offset);
+    free(R->scc);   /* and offset, in the same allocation */
     free(R->bits);
 }

@@ -12,7 +12,8 @@
 struct reach {
     int n, words, nscc;
     int *scc;                /* per node: its component, numbered sinks first */
-    long *offset;            /* per component: its bitset in bits, -1 when it reaches nothing */
+    long *offset;            /* per component: its bitset in bits, -1 when it reaches nothing
+                                (in scc's allocation) */
     uint64_t *bits;
 };
 

@@ -114,30 +114,52 @@ static void widen_locs(const struct program *p, struct read_domain *d, const str
     }
 }
 
+/* Places d's per-location arrays in block (NULL: measures), known first,
+ * so that the allocation is d->known; returns its size. */
+static size_t domain_layout(struct read_domain *d, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t n = (size_t)d->nlocs + 1;
+    d->known = xblock_take(&b, n, sizeof *d->known);
+    d->any = xblock_take(&b, n, sizeof *d->any);
+    d->all = xblock_take(&b, n, sizeof *d->all);
+    return b.size;
+}
+
+/* Places rd's per-thread rows for p in block (NULL: measures), the array of
+ * rows first, so that the allocation is rd->regs; returns its size. */
+static size_t reg_doms_layout(const struct program *p, struct reg_doms *rd, char *block)
+{
+    struct xblock b = { block, 0 };
+    rd->regs = xblock_take(&b, (size_t)p->nthreads + 1, sizeof *rd->regs);
+    for (int t = 0; t < p->nthreads; t++) {
+        struct dom *row = xblock_take(&b, (size_t)p->threads[t].src->nregs + 1, sizeof *row);
+        if (block)
+            rd->regs[t] = row;
+    }
+    return b.size;
+}
+
 void read_domain_build(const struct program *p, struct read_domain *d)
 {
     int nl = p->lit->nlocs;
     d->nlocs = nl;
-    d->known = xcalloc((size_t)nl + 1, sizeof *d->known);
-    d->any = xcalloc((size_t)nl + 1, sizeof *d->any);
-    d->all = xcalloc((size_t)nl + 1, sizeof *d->all);
+    domain_layout(d, xcalloc(1, domain_layout(d, NULL)));
     for (int l = 0; l < nl; l++) {   /* no value yet */
         d->known[l] = dom_none.known;
         d->all[l] = dom_none.all;
     }
-    struct reg_doms rd = { xcalloc((size_t)p->nthreads + 1, sizeof *rd.regs) };
+    struct reg_doms rd;
+    reg_doms_layout(p, &rd, xcalloc(1, reg_doms_layout(p, &rd, NULL)));
     for (int t = 0; t < p->nthreads; t++) {   /* each register starts at its initial value */
         const struct thread *th = p->threads[t].src;
-        rd.regs[t] = xcalloc((size_t)th->nregs + 1, sizeof **rd.regs);
         for (int r = 0; r < th->nregs; r++)
             rd.regs[t][r] = dom_const(th->reg_has_init[r] ? th->reg_init[r] : 0);
     }
     while (widen_regs(p, &rd))   /* registers only widen, bit by bit: a fixpoint soon */
         ;
     widen_locs(p, d, &rd);
-    for (int t = 0; t < p->nthreads; t++)
-        free(rd.regs[t]);
-    free(rd.regs);
+    free(rd.regs);   /* and every row */
 }
 
 struct bv read_domain_value(struct cnf *c, const struct read_domain *d, const struct program *p, int loc)
@@ -157,9 +179,7 @@ struct bv read_domain_value(struct cnf *c, const struct read_domain *d, const st
 
 void read_domain_free(struct read_domain *d)
 {
-    free(d->known);
-    free(d->any);
-    free(d->all);
+    free(d->known);   /* and any, all */
     d->known = NULL;
     d->any = d->all = NULL;
 }

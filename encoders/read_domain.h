@@ -17,7 +17,8 @@
 
 struct read_domain {
     int nlocs;
-    bool *known;       /* per root location: every write to it stores known bits */
+    bool *known;       /* per root location: every write to it stores known bits
+                          (the allocation of the three arrays) */
     uint32_t *any;     /* the OR of those constants */
     uint32_t *all;     /* their AND */
 };

@@ -16,13 +16,25 @@ struct dep_row {
     lit l[];
 };
 
-/* Register values and, per register, which reads of the thread it depends on. */
+/* Register values and, per register, which reads of the thread it depends on,
+ * both in one allocation that starts with regs. */
 struct state {
     struct bv *regs;
     struct dep_row **dep;    /* dep[r]: the row of reg r, NULL: none */
 };
 
 struct edge { lit guard; struct state st; };
+
+/* Allocations a thread's run is done with, kept for the rest of
+ * symexec_run: states' (state_size bytes each, enough for any thread's
+ * registers) and arrays of edges that a merge has emptied. */
+struct spares {
+    size_t state_size;
+    char **states;
+    int nstates, capstates;
+    struct edge_array { struct edge *edges; int cap; } *edges;
+    int nedges, capedges;
+};
 
 /* A way into a loop iteration: control reaches micro-op `to` of it from
  * outside it, with the loop's live written registers regs. */
@@ -53,6 +65,8 @@ struct tctx {
     int *dirty, ndirty;
     bool *is_dirty;
     lit *scratch;            /* nev literals */
+    struct spares *spare;    /* allocations to make new states and edge arrays in */
+    void *block;             /* the allocation of the per-micro-op arrays above */
 };
 
 struct bv symexec_binop(struct cnf *c, enum binop op, struct bv x, struct bv y)
@@ -118,13 +132,32 @@ static bool is_dead(const struct tctx *x, const struct state *st)
     return st->regs == x->dead.regs;
 }
 
-/* A state whose arrays are allocated and not yet filled. */
+/* Places the arrays of a state of nregs registers in block (NULL:
+ * measures); returns its size. */
+static size_t state_layout(int nregs, char *block, struct state *st)
+{
+    struct xblock b = { block, 0 };
+    st->regs = xblock_take(&b, (size_t)nregs, sizeof *st->regs);
+    st->dep = xblock_take(&b, (size_t)nregs, sizeof *st->dep);
+    return b.size;
+}
+
+/* A state whose arrays are allocated (a freed state's when there is one)
+ * and not yet filled. */
 static struct state state_alloc(struct tctx *x)
 {
+    struct spares *sp = x->spare;
     struct state st;
-    st.regs = xcalloc((size_t)x->nregs, sizeof *st.regs);
-    st.dep = xcalloc((size_t)x->nregs, sizeof *st.dep);
+    state_layout(x->nregs, sp->nstates ? sp->states[--sp->nstates] : xrealloc(NULL, sp->state_size), &st);
     return st;
+}
+
+/* Keeps the allocation of a state no one holds for the next state_alloc. */
+static void state_give_back(struct tctx *x, struct state *st)
+{
+    struct spares *sp = x->spare;
+    XGROW(sp->states, sp->capstates, sp->nstates + 1);
+    sp->states[sp->nstates++] = (char *)st->regs;
 }
 
 static struct state state_new(struct tctx *x)
@@ -163,8 +196,7 @@ static void state_free(struct tctx *x, struct state *st)
     }
     for (int r = 0; r < x->nregs; r++)
         row_drop(st->dep[r]);
-    free(st->regs);
-    free(st->dep);
+    state_give_back(x, st);
 }
 
 /* The live written registers of head's loop in state st. */
@@ -185,6 +217,12 @@ static void add_edge(struct tctx *x, int from, int to, lit guard, const struct s
 {
     if (guard == LIT_FALSE)
         return;
+    struct spares *sp = x->spare;
+    if (x->capin[to] == 0 && sp->nedges > 0) {
+        struct edge_array a = sp->edges[--sp->nedges];
+        x->in[to] = a.edges;
+        x->capin[to] = a.cap;
+    }
     XGROW(x->in[to], x->capin[to], x->nin[to] + 1);
     x->in[to][x->nin[to]++] = (struct edge){ guard, state_copy(x, st) };
     const struct pthread *pt = &x->p->threads[x->t];
@@ -237,6 +275,18 @@ static void take_snapshot(struct tctx *x, const struct state *st, int head)
         }
 }
 
+/* Keeps micro-op i's array of edges, merged, for another micro-op's. */
+static void edges_give_back(struct tctx *x, int i)
+{
+    struct spares *sp = x->spare;
+    if (x->capin[i] > 0) {
+        XGROW(sp->edges, sp->capedges, sp->nedges + 1);
+        sp->edges[sp->nedges++] = (struct edge_array){ x->in[i], x->capin[i] };
+    }
+    x->in[i] = NULL;
+    x->nin[i] = x->capin[i] = 0;
+}
+
 /* Merges the incoming edges of micro-op i into one guard and state. */
 static lit merge_incoming(struct tctx *x, int i, struct state *st)
 {
@@ -248,8 +298,9 @@ static lit merge_incoming(struct tctx *x, int i, struct state *st)
     }
     if (k == 1) {
         *st = in[0].st;
-        x->nin[i] = 0;
-        return in[0].guard;
+        lit guard = in[0].guard;
+        edges_give_back(x, i);
+        return guard;
     }
     *st = state_new(x);
     lit guard = LIT_FALSE;
@@ -285,7 +336,7 @@ static lit merge_incoming(struct tctx *x, int i, struct state *st)
     }
     for (int e = 0; e < k; e++)
         state_free(x, &in[e].st);
-    x->nin[i] = 0;
+    edges_give_back(x, i);
     return guard;
 }
 
@@ -576,35 +627,42 @@ static lit maybe_halt(struct tctx *x, lit guard, int i)
     return cnf_and(x->c, guard, -stop);
 }
 
+/* Places the per-micro-op and per-register arrays of x for n micro-ops in
+ * block (NULL: measures); returns the block's size. */
+static size_t tctx_layout(struct tctx *x, int n, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t ops = (size_t)n + 1;
+    x->in = xblock_take(&b, ops, sizeof *x->in);
+    x->nin = xblock_take(&b, ops, sizeof *x->nin);
+    x->capin = xblock_take(&b, ops, sizeof *x->capin);
+    x->snapshot = xblock_take(&b, ops, sizeof *x->snapshot);
+    x->entries = xblock_take(&b, ops, sizeof *x->entries);
+    x->nentries = xblock_take(&b, ops, sizeof *x->nentries);
+    x->iter_at_head = xblock_take(&b, ops, sizeof *x->iter_at_head);
+    x->ctrl = xblock_take(&b, (size_t)x->nev, sizeof *x->ctrl);
+    x->scratch = xblock_take(&b, (size_t)x->nev + 1, sizeof *x->scratch);
+    x->dirty = xblock_take(&b, (size_t)x->nregs + 1, sizeof *x->dirty);
+    x->is_dirty = xblock_take(&b, (size_t)x->nregs + 1, sizeof *x->is_dirty);
+    return b.size;
+}
+
 static void run_thread(struct cnf *c, const struct program *p, struct symexec *s, int t, int mode,
-                       const struct read_domain *dom)
+                       const struct read_domain *dom, struct spares *spare)
 {
     const struct pthread *pt = &p->threads[t];
     struct tctx x = { .c = c, .p = p, .s = s, .t = t, .mode = mode, .dom = dom, .nregs = pt->src->nregs,
-                      .nev = pt->nevents, .first = pt->first_event };
+                      .nev = pt->nevents, .first = pt->first_event, .spare = spare };
     int n = pt->ncode;
-    s->halt_at[t] = xcalloc((size_t)n + 1, sizeof **s->halt_at);
     for (int i = 0; i <= n; i++)
-        s->halt_at[t][i] = LIT_FALSE;
-    x.in = xcalloc((size_t)n + 1, sizeof *x.in);
-    x.nin = xcalloc((size_t)n + 1, sizeof *x.nin);
-    x.capin = xcalloc((size_t)n + 1, sizeof *x.capin);
-    x.ctrl = xcalloc((size_t)x.nev, sizeof *x.ctrl);
+        s->halt_at[t][i] = s->went_back[t][i] = LIT_FALSE;
+    x.block = xcalloc(1, tctx_layout(&x, n, NULL));
+    tctx_layout(&x, n, x.block);
     for (int q = 0; q < x.nev; q++)
         x.ctrl[q] = LIT_FALSE;
-    x.snapshot = xcalloc((size_t)n + 1, sizeof *x.snapshot);
-    x.entries = xcalloc((size_t)n + 1, sizeof *x.entries);
-    x.nentries = xcalloc((size_t)n + 1, sizeof *x.nentries);
-    s->went_back[t] = xcalloc((size_t)n + 1, sizeof **s->went_back);
-    for (int i = 0; i <= n; i++)
-        s->went_back[t][i] = LIT_FALSE;
-    x.iter_at_head = xcalloc((size_t)n + 1, sizeof *x.iter_at_head);
     for (int i = 0; i <= n; i++)
         x.iter_at_head[i] = -1;
     x.dead = state_new(&x);
-    x.dirty = xcalloc((size_t)x.nregs + 1, sizeof *x.dirty);
-    x.is_dirty = xcalloc((size_t)x.nregs + 1, sizeof *x.is_dirty);
-    x.scratch = xcalloc((size_t)x.nev + 1, sizeof *x.scratch);
     struct state st = state_new(&x);
     for (int r = 0; r < x.nregs; r++)
         st.regs[r] = bv_const(pt->src->reg_has_init[r] ? pt->src->reg_init[r] : 0);
@@ -621,14 +679,9 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
     }
     struct state end;
     s->terminated[t] = maybe_halt(&x, merge_incoming(&x, n, &end), n);
-    s->final_regs[t] = xcalloc((size_t)x.nregs, sizeof **s->final_regs);
     memcpy(s->final_regs[t], end.regs, (size_t)x.nregs * sizeof *end.regs);
     state_free(&x, &end);
-    free(x.dead.regs);
-    free(x.dead.dep);
-    free(x.dirty);
-    free(x.is_dirty);
-    free(x.scratch);
+    state_give_back(&x, &x.dead);
     for (int i = 0; i <= n; i++) {
         free(x.in[i]);
         free(x.snapshot[i]);
@@ -636,26 +689,61 @@ static void run_thread(struct cnf *c, const struct program *p, struct symexec *s
             free(x.entries[i][k].regs);
         free(x.entries[i]);
     }
-    free(x.entries);
-    free(x.nentries);
-    free(x.in);
-    free(x.nin);
-    free(x.capin);
-    free(x.ctrl);
-    free(x.snapshot);
-    free(x.iter_at_head);
+    free(x.block);
+}
+
+/* Frees the allocations kept in sp. */
+static void spares_free(struct spares *sp)
+{
+    for (int k = 0; k < sp->nstates; k++)
+        free(sp->states[k]);
+    free(sp->states);
+    for (int k = 0; k < sp->nedges; k++)
+        free(sp->edges[k].edges);
+    free(sp->edges);
+}
+
+/* Places the arrays of s (per event, per thread and per thread's micro-op
+ * or register) in block (NULL: measures); returns the block's size. */
+static size_t symexec_layout(const struct program *p, struct symexec *s, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t n = (size_t)p->nevents, nt = (size_t)(p->nthreads ? p->nthreads : 1);
+    s->cf = xblock_take(&b, n, sizeof *s->cf);
+    s->in_spin = xblock_take(&b, n, sizeof *s->in_spin);
+    s->exec = xblock_take(&b, n, sizeof *s->exec);
+    s->val = xblock_take(&b, n, sizeof *s->val);
+    s->operand = xblock_take(&b, n, sizeof *s->operand);
+    s->quorum = xblock_take(&b, n, sizeof *s->quorum);
+    s->any = xblock_take(&b, (size_t)p->lit->nanys + 1, sizeof *s->any);
+    s->terminated = xblock_take(&b, nt, sizeof *s->terminated);
+    s->bound_hit = xblock_take(&b, nt, sizeof *s->bound_hit);
+    s->spins = xblock_take(&b, nt, sizeof *s->spins);
+    s->halted = xblock_take(&b, nt, sizeof *s->halted);
+    s->started = xblock_take(&b, nt, sizeof *s->started);
+    s->repeats = xblock_take(&b, nt, sizeof *s->repeats);
+    s->halt_at = xblock_take(&b, nt, sizeof *s->halt_at);
+    s->went_back = xblock_take(&b, nt, sizeof *s->went_back);
+    s->final_regs = xblock_take(&b, nt, sizeof *s->final_regs);
+    for (int t = 0; t < p->nthreads; t++) {
+        const struct pthread *pt = &p->threads[t];
+        lit *halt_at = xblock_take(&b, (size_t)pt->ncode + 1, sizeof *halt_at);
+        lit *went_back = xblock_take(&b, (size_t)pt->ncode + 1, sizeof *went_back);
+        struct bv *final_regs = xblock_take(&b, (size_t)pt->src->nregs, sizeof *final_regs);
+        if (block) {
+            s->halt_at[t] = halt_at;
+            s->went_back[t] = went_back;
+            s->final_regs[t] = final_regs;
+        }
+    }
+    return b.size;
 }
 
 void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexec *s)
 {
     int n = p->nevents;
-    s->cf = xcalloc((size_t)n, sizeof *s->cf);
-    s->in_spin = xcalloc((size_t)n, sizeof *s->in_spin);
-    s->exec = xcalloc((size_t)n, sizeof *s->exec);
-    s->val = xcalloc((size_t)n, sizeof *s->val);
-    s->operand = xcalloc((size_t)n, sizeof *s->operand);
-    s->quorum = xcalloc((size_t)n, sizeof *s->quorum);
-    s->any = xcalloc((size_t)p->lit->nanys + 1, sizeof *s->any);
+    s->block = xcalloc(1, symexec_layout(p, s, NULL));
+    symexec_layout(p, s, s->block);
     for (int k = 0; k < p->lit->nanys; k++)
         s->any[k] = bv_fresh(c);
     for (int e = 0; e < n; e++) {
@@ -666,52 +754,31 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
     }
     rel_builder_init(&s->data);
     rel_builder_init(&s->ctrl);
-    int nt = p->nthreads ? p->nthreads : 1;
-    s->terminated = xcalloc((size_t)nt, sizeof *s->terminated);
-    s->bound_hit = xcalloc((size_t)nt, sizeof *s->bound_hit);
-    s->spins = xcalloc((size_t)nt, sizeof *s->spins);
-    s->halted = xcalloc((size_t)nt, sizeof *s->halted);
-    s->started = xcalloc((size_t)nt, sizeof *s->started);
-    s->repeats = xcalloc((size_t)nt, sizeof *s->repeats);
-    s->halt_at = xcalloc((size_t)nt, sizeof *s->halt_at);
-    s->went_back = xcalloc((size_t)nt, sizeof *s->went_back);
     s->niters = 0;
     s->iters = NULL;
-    s->final_regs = xcalloc((size_t)nt, sizeof *s->final_regs);
     struct read_domain dom;
     read_domain_build(p, &dom);
+    struct spares spare = { 0 };
+    struct state measured;
+    for (int t = 0; t < p->nthreads; t++) {
+        size_t size = state_layout(p->threads[t].src->nregs, NULL, &measured);
+        if (size > spare.state_size)
+            spare.state_size = size;
+    }
     for (int t = 0; t < p->nthreads; t++) {
         s->bound_hit[t] = s->spins[t] = s->halted[t] = s->repeats[t] = LIT_FALSE;
-        run_thread(c, p, s, t, mode, &dom);
+        run_thread(c, p, s, t, mode, &dom, &spare);
     }
+    spares_free(&spare);
     read_domain_free(&dom);
 }
 
 void symexec_free(const struct program *p, struct symexec *s)
 {
-    free(s->cf);
-    free(s->exec);
-    free(s->val);
-    free(s->operand);
-    free(s->quorum);
-    free(s->any);
+    (void)p;
+    free(s->block);
     rel_builder_free(&s->data);
     rel_builder_free(&s->ctrl);
-    for (int t = 0; t < p->nthreads; t++) {
-        free(s->final_regs[t]);
-        free(s->halt_at[t]);
-        free(s->went_back[t]);
-    }
-    free(s->halt_at);
-    free(s->went_back);
-    free(s->final_regs);
-    free(s->terminated);
-    free(s->bound_hit);
-    free(s->spins);
-    free(s->halted);
-    free(s->started);
-    free(s->repeats);
-    free(s->in_spin);
     for (int i = 0; i < s->niters; i++)
         free(s->iters[i].end_regs);
     free(s->iters);

@@ -31,6 +31,7 @@ struct symexec {
     struct bv **final_regs;  /* per thread, per register: value at the end */
     int niters;              /* every unrolled loop iteration, in order */
     struct sx_iteration *iters;
+    void *block;             /* the one allocation of the arrays above but iters */
 };
 
 /* One unrolled loop iteration: micro-ops head..backjump of a thread, where

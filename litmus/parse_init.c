@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 /* ------------------------------------------------------------------------ */
 /* Header and initial state                                                  */
 
@@ -396,6 +398,32 @@ static bool ssw_cycle(struct parser *p, int k)
                 s->from_id, s->to_id, s->to_id, s->from_id);
 }
 
+/* The search of check_ssw_cycles, per thread (n + 1) or per pair (by_from:
+ * m + 1), in one allocation (first). */
+struct ssw_search {
+    int *first;              /* pairs from t: first[t] .. first[t+1]-1 */
+    int *by_from;
+    int *parent;             /* the pair that reached t */
+    int *next;               /* t's next pair to follow */
+    int *stack;
+    unsigned char *state;    /* 1 on the stack, 2 done */
+};
+
+/* Places w's arrays for n threads and m pairs in block (NULL: measures);
+ * returns its size. */
+static size_t ssw_search_layout(struct ssw_search *w, int n, int m, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t nt = (size_t)n + 1;
+    w->first = xblock_take(&b, nt, sizeof *w->first);
+    w->by_from = xblock_take(&b, (size_t)m + 1, sizeof *w->by_from);
+    w->parent = xblock_take(&b, nt, sizeof *w->parent);
+    w->next = xblock_take(&b, nt, sizeof *w->next);
+    w->stack = xblock_take(&b, nt, sizeof *w->stack);
+    w->state = xblock_take(&b, nt, sizeof *w->state);
+    return b.size;
+}
+
 /* Fails at the ssw pair that closes a cycle, if the pairs have one: a depth-
  * first search over the threads; of the pairs on the first cycle it finds,
  * the one that comes last in the text is the one that closed it. */
@@ -403,13 +431,15 @@ static bool check_ssw_cycles(struct parser *p)
 {
     const struct litmus *l = p->lit;
     int n = l->nthreads, m = l->nssw, cycle = -1;
-    int *first = calloc((size_t)n + 1, sizeof *first);     /* pairs from t: first[t] .. first[t+1]-1 */
-    int *by_from = malloc(((size_t)m + 1) * sizeof *by_from);
-    int *parent = malloc(((size_t)n + 1) * sizeof *parent);  /* the pair that reached t */
-    int *next = malloc(((size_t)n + 1) * sizeof *next);      /* t's next pair to follow */
-    int *stack = malloc(((size_t)n + 1) * sizeof *stack);
-    unsigned char *state = calloc((size_t)n + 1, 1);          /* 1 on the stack, 2 done */
-    bool ok = first && by_from && parent && next && stack && state;
+    if (m == 0)
+        return true;
+    struct ssw_search w = { 0 };
+    char *block = calloc(1, ssw_search_layout(&w, n, m, NULL));
+    bool ok = block != NULL;
+    if (ok)
+        ssw_search_layout(&w, n, m, block);
+    int *first = w.first, *by_from = w.by_from, *parent = w.parent, *next = w.next, *stack = w.stack;
+    unsigned char *state = w.state;
     if (ok) {
         for (int k = 0; k < m; k++)
             first[l->ssw[k].from + 1]++;
@@ -448,12 +478,7 @@ static bool check_ssw_cycles(struct parser *p)
             }
         }
     }
-    free(first);
-    free(by_from);
-    free(parent);
-    free(next);
-    free(stack);
-    free(state);
+    free(block);
     if (!ok)
         return ps_out_of_memory(p);
     return cycle < 0 || ssw_cycle(p, cycle);

@@ -40,10 +40,8 @@ static void instr_reads(const struct instr *in, int out[4])
  * micro-op (register r of micro-op i: bit r % 64 of live[i * words + r /
  * 64]), by backward fixpoint over the code as it stands (loops still
  * cyclic). */
-static uint64_t *liveness(const struct uop *code, int n, int words)
+static void liveness(const struct uop *code, int n, int words, uint64_t *live, uint64_t *out)
 {
-    uint64_t *live = xcalloc((size_t)(n + 1) * words, sizeof *live);
-    uint64_t *out = xcalloc((size_t)words, sizeof *out);
     bool changed = true;
     while (changed) {
         changed = false;
@@ -74,8 +72,6 @@ static uint64_t *liveness(const struct uop *code, int n, int words)
             }
         }
     }
-    free(out);
-    return live;
 }
 
 /* True when the micro-op at i is a jump back to an earlier (or its own) index. */
@@ -84,17 +80,29 @@ static bool is_backward(const struct uop *code, int i)
     return is_jump(&code[i]) && code[i].target <= i;
 }
 
-/* Per index t: the last jump to t at or after t (where a loop headed by t
- * ends), -1 if none; one pass, so the loops of a long thread cost linear time. */
-static int *loop_ends(const struct uop *code, int n)
+/* Scratch of program_build: ints reused by every step of every thread. */
+struct scratch {
+    int *ints;
+    int cap;
+};
+
+/* At least n ints of w, their values left over from earlier use. */
+static int *scratch_ints(struct scratch *w, int n)
 {
-    int *end = xcalloc((size_t)n + 1, sizeof *end);
+    XGROW(w->ints, w->cap, n);
+    return w->ints;
+}
+
+/* In end, per index t: the last jump to t at or after t (where a loop headed
+ * by t ends), -1 if none; one pass, so the loops of a long thread cost
+ * linear time. */
+static void loop_ends(const struct uop *code, int n, int *end)
+{
     for (int t = 0; t < n; t++)
         end[t] = -1;
     for (int i = 0; i < n; i++)
         if (is_jump(&code[i]) && code[i].target >= 0 && code[i].target <= i)
             end[code[i].target] = i;
-    return end;
 }
 
 /* Finds the innermost loop region [*t..*j]: the loop (a head and its last
@@ -102,9 +110,10 @@ static int *loop_ends(const struct uop *code, int n)
  * smallest span, merged with every loop that overlaps it without nesting,
  * until none does.  Merged loops are irreducible: a jump enters them in the
  * middle.  Returns false when no loop is left. */
-static bool innermost_region(const struct uop *code, int n, int *t, int *j)
+static bool innermost_region(const struct uop *code, int n, int *t, int *j, struct scratch *w)
 {
-    int span = -1, *end = loop_ends(code, n);
+    int span = -1, *end = scratch_ints(w, n + 1);
+    loop_ends(code, n, end);
     for (int i = 0; i < n; i++) {
         if (!is_backward(code, i))
             continue;
@@ -131,7 +140,6 @@ static bool innermost_region(const struct uop *code, int n, int *t, int *j)
             }
         }
     }
-    free(end);
     return span >= 0;
 }
 
@@ -150,6 +158,25 @@ static void add_entry(int *entries, int *n, int at)
     entries[(*n)++] = at;
 }
 
+/* The scratch of describe_loop, in one allocation. */
+struct loop_work {
+    int n, words, nregs, len;   /* micro-ops, words of a register set, registers, region length */
+    uint64_t *live, *out;       /* liveness's */
+    bool *written;              /* per register: written in the region */
+    int *entries;               /* the region's entries */
+};
+
+/* Places w's arrays in block (NULL: measures); returns its size. */
+static size_t loop_work_layout(struct loop_work *w, char *block)
+{
+    struct xblock b = { block, 0 };
+    w->live = xblock_take(&b, (size_t)(w->n + 1) * (size_t)w->words, sizeof *w->live);
+    w->out = xblock_take(&b, (size_t)w->words, sizeof *w->out);
+    w->written = xblock_take(&b, (size_t)w->nregs + 1, sizeof *w->written);
+    w->entries = xblock_take(&b, (size_t)w->len, sizeof *w->entries);
+    return b.size;
+}
+
 /* Describes the region [t..j]: written registers live at one of its entries
  * (its head, the targets of its backward jumps, the labels jumped to from
  * outside), side effects, and how many entries there are. */
@@ -157,9 +184,13 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
 {
     struct loop_info li = { 0, NULL, true, 0 };
     int words = nregs / 64 + 1;
-    uint64_t *live = liveness(code, n, words);
-    bool *written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *written);
-    int *entries = xcalloc((size_t)(j - t + 1), sizeof *entries);
+    struct loop_work w = { .n = n, .words = words, .nregs = nregs, .len = j - t + 1 };
+    void *block = xcalloc(1, loop_work_layout(&w, NULL));
+    loop_work_layout(&w, block);
+    uint64_t *live = w.live;
+    bool *written = w.written;
+    int *entries = w.entries;
+    liveness(code, n, words, live, w.out);
     add_entry(entries, &li.nentries, t);
     for (int i = 0; i < n; i++) {
         const struct uop *u = &code[i];
@@ -182,9 +213,7 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
     }
     if (li.nlive)
         li.side_effect_free = false;
-    free(entries);
-    free(written);
-    free(live);
+    free(block);
     return li;
 }
 
@@ -275,9 +304,9 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
 }
 
 /* Sets every micro-op's outer: the innermost iteration containing it. */
-static void link_iterations(struct pthread *pt)
+static void link_iterations(struct pthread *pt, struct scratch *w)
 {
-    int *open = xcalloc((size_t)(pt->ncode ? pt->ncode : 1), sizeof *open);
+    int *open = scratch_ints(w, pt->ncode + 1);
     int depth = 0;
     for (int i = 0; i < pt->ncode; i++) {
         while (depth > 0 && pt->code[open[depth - 1]].end < i)
@@ -286,16 +315,16 @@ static void link_iterations(struct pthread *pt)
         if (pt->code[i].kind == U_LOOP_HEAD)
             open[depth++] = i;
     }
-    free(open);
 }
 
 /* Builds the initial code of a thread: jumps point at their labels. */
-static void initial_code(struct pthread *pt)
+static void initial_code(struct pthread *pt, struct scratch *w)
 {
     const struct thread *th = pt->src;
     pt->ncode = th->ninstrs;
     pt->code = xcalloc((size_t)(th->ninstrs ? th->ninstrs : 1), sizeof *pt->code);
-    int *label_at = xcalloc((size_t)(th->nlabels ? th->nlabels : 1), sizeof *label_at);
+    int *label_at = scratch_ints(w, th->nlabels + 1);
+    memset(label_at, 0, (size_t)(th->nlabels + 1) * sizeof *label_at);
     for (int i = 0; i < th->ninstrs; i++)
         if (th->instrs[i].kind == I_LABEL)
             label_at[th->instrs[i].label] = i;
@@ -306,7 +335,6 @@ static void initial_code(struct pthread *pt)
         if (in->kind == I_BRANCH || in->kind == I_GOTO)
             pt->code[i].target = label_at[in->label];
     }
-    free(label_at);
 }
 
 /* Dat3M's split of an RMW's order onto its read and write halves (OpenCL,
@@ -413,25 +441,40 @@ static void build_events(struct program *p)
     }
 }
 
+/* Places a program with nthreads threads, the program first, in block
+ * (NULL: measures, *p then NULL); returns its size. */
+static size_t program_layout(int nthreads, char *block, struct program **p)
+{
+    struct xblock b = { block, 0 };
+    *p = xblock_take(&b, 1, sizeof **p);
+    struct pthread *threads = xblock_take(&b, (size_t)nthreads + 1, sizeof *threads);
+    if (block)
+        (*p)->threads = threads;
+    return b.size;
+}
+
 struct program *program_build(const struct litmus *l, int bound, char *msg, int msglen)
 {
-    struct program *p = xcalloc(1, sizeof *p);
+    struct program *p;   /* and its threads, in one allocation */
+    program_layout(l->nthreads, xcalloc(1, program_layout(l->nthreads, NULL, &p)), &p);
     p->lit = l;
     p->bound = bound;
     p->nthreads = l->nthreads;
-    p->threads = xcalloc((size_t)(l->nthreads ? l->nthreads : 1), sizeof *p->threads);
+    struct scratch w = { NULL, 0 };
     for (int t = 0; t < l->nthreads; t++) {
         struct pthread *pt = &p->threads[t];
         pt->src = &l->threads[t];
-        initial_code(pt);
+        initial_code(pt, &w);
         int t0, j;
-        while (innermost_region(pt->code, pt->ncode, &t0, &j))
+        while (innermost_region(pt->code, pt->ncode, &t0, &j, &w))
             if (unroll_one(pt, t0, j, bound, msg, msglen) < 0) {
+                free(w.ints);
                 program_free(p);
                 return NULL;
             }
-        link_iterations(pt);
+        link_iterations(pt, &w);
     }
+    free(w.ints);
     build_events(p);
     if (p->nevents > PROGRAM_MAX_EVENTS) {
         snprintf(msg, msglen, "the unrolled program has %d events (limit %d)", p->nevents,
@@ -452,9 +495,8 @@ void program_free(struct program *p)
             free(p->threads[t].loops[k].live_written);
         free(p->threads[t].loops);
     }
-    free(p->threads);
     free(p->events);
-    free(p);
+    free(p);   /* and its threads */
 }
 
 bool program_has_bound_cut(const struct program *p)

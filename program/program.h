@@ -79,7 +79,7 @@ struct program {
     const struct litmus *lit;
     int bound;
     int nthreads;
-    struct pthread *threads;
+    struct pthread *threads;   /* in the program's allocation */
     int nevents;
     struct event *events;
 };

@@ -33,4 +33,17 @@ size_t xcapacity(size_t cap, size_t need, size_t first);
 /* XGROW_FROM with the first capacity 8. */
 #define XGROW(arr, cap, need) XGROW_FROM(arr, cap, need, 8)
 
+/* Several arrays of one structure in one allocation: a layout function
+ * takes each array from a block, run once on a block whose base is NULL
+ * to measure it (every array NULL) and once on the zeroed allocation of
+ * that size to place them; freeing the allocation frees them all. */
+struct xblock {
+    char *base;              /* NULL while measuring */
+    size_t size;             /* bytes taken so far */
+};
+
+/* The next n elements of size bytes from block b, aligned for any type;
+ * NULL while measuring. */
+void *xblock_take(struct xblock *b, size_t n, size_t size);
+
 #endif

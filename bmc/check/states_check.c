@@ -28,7 +28,7 @@ static void starved(const struct litmus *l, const struct state_graph *g, const s
                     enum progress_model m, const struct lasso *la, char *buf, size_t len)
 {
     int nt = g->nthreads;
-    bool *ended = xcalloc((size_t)nt + 1, sizeof *ended), *started = xcalloc((size_t)nt + 1, sizeof *started);
+    bool *ended = xcalloc(2 * ((size_t)nt + 1), sizeof *ended), *started = ended + nt + 1;   /* one allocation */
     for (int t = 0; t < nt; t++) {
         ended[t] = states_pc(g, la->entry, t) >= g->code[t].n;
         started[t] = states_started(g, la->entry, t);
@@ -45,7 +45,6 @@ static void starved(const struct litmus *l, const struct state_graph *g, const s
                                      l->threads[t].id, why);
     }
     free(ended);
-    free(started);
 }
 
 /* One model's verdict from the components; a FAIL's lasso is re-checked

@@ -15,28 +15,37 @@ bool axiom_disabled(const char *name, const char *const *disabled, int n)
     return false;
 }
 
-/* The final state as constant bit-vectors. */
+/* Places a final state's arrays for p in block (NULL: measures): regs
+ * first, so that the allocation is fs->regs; returns its size. */
+static size_t final_state_layout(const struct program *p, struct final_state *fs, struct bv **mem,
+                                 char *block)
+{
+    struct xblock b = { block, 0 };
+    fs->regs = xblock_take(&b, (size_t)p->nthreads + 1, sizeof *fs->regs);
+    *mem = xblock_take(&b, (size_t)p->lit->nlocs + 1, sizeof **mem);
+    fs->mem = *mem;
+    for (int t = 0; t < p->nthreads; t++) {
+        struct bv *regs = xblock_take(&b, (size_t)p->threads[t].src->nregs + 1, sizeof *regs);
+        if (block)
+            fs->regs[t] = regs;
+    }
+    return b.size;
+}
+
+/* The final state as constant bit-vectors, in one allocation (fs.regs). */
 static struct final_state final_state_of(const struct program *p, const struct concrete *x)
 {
-    struct bv **regs = xcalloc((size_t)p->nthreads + 1, sizeof *regs);
-    struct bv *mem = xcalloc((size_t)p->lit->nlocs + 1, sizeof *mem);
+    struct final_state fs;
+    struct bv *mem;
+    final_state_layout(p, &fs, &mem, xcalloc(1, final_state_layout(p, &fs, &mem, NULL)));
     for (int t = 0; t < p->nthreads; t++) {
         int nr = p->threads[t].src->nregs;
-        regs[t] = xcalloc((size_t)nr + 1, sizeof **regs);
         for (int r = 0; r < nr; r++)
-            regs[t][r] = bv_const(x->final_regs[t][r]);
+            fs.regs[t][r] = bv_const(x->final_regs[t][r]);
     }
     for (int l = 0; l < p->lit->nlocs; l++)
         mem[l] = bv_const(x->final_mem[l]);
-    return (struct final_state){ regs, mem };
-}
-
-static void final_state_free(const struct program *p, struct final_state *fs)
-{
-    for (int t = 0; t < p->nthreads; t++)
-        free(fs->regs[t]);
-    free(fs->regs);
-    free((struct bv *)fs->mem);
+    return fs;
 }
 
 /* The filter and the assertion on the final state (true when absent; the
@@ -49,7 +58,7 @@ static void final_conditions(struct cnf *c, const struct program *p, const struc
     struct final_state fs = final_state_of(p, x);
     ev->filter = assertion_encode(c, p->lit->filter, &fs) == LIT_TRUE;
     ev->assertion = assertion_encode(c, p->lit->assertion, &fs) == LIT_TRUE;
-    final_state_free(p, &fs);
+    free(fs.regs);   /* the allocation of every array of fs */
 }
 
 void evaluate(const struct program *p, const struct model_desc *md, const struct skeleton *k,

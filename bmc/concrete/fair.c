@@ -79,7 +79,6 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
                 f->cyclic[c] = true;
             }
         }
-    f->cycles = xcalloc((size_t)f->nscc + 1, sizeof *f->cycles);
     for (int v = 0; v < g->nstates; v++) {   /* a component's first state is its lowest */
         int c = f->scc_of[v];
         if (f->first[c] == v && f->cyclic[c])
@@ -87,42 +86,73 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
     }
 }
 
+/* Tarjan's scratch, per state, in one allocation (index). */
+struct tarjan {
+    int *index, *low, *stack;
+    bool *on;
+    struct frame *calls;
+};
+
+/* Places, for n states, f's per-state and per-component arrays (scc_of
+ * first: the allocation) in block (NULL: measures); returns its size.  A
+ * graph has at most as many components as states. */
+static size_t state_layout(struct fair_sccs *f, int n, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t len = (size_t)n + 1;
+    f->scc_of = xblock_take(&b, len, sizeof *f->scc_of);
+    f->first = xblock_take(&b, len, sizeof *f->first);
+    f->cyclic = xblock_take(&b, len, sizeof *f->cyclic);
+    f->cycles = xblock_take(&b, len, sizeof *f->cycles);
+    return b.size;
+}
+
+/* Places w's arrays for n states in block (NULL: measures); returns its size. */
+static size_t tarjan_layout(struct tarjan *w, int n, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t len = (size_t)n + 1;
+    w->index = xblock_take(&b, len, sizeof *w->index);
+    w->low = xblock_take(&b, len, sizeof *w->low);
+    w->stack = xblock_take(&b, len, sizeof *w->stack);
+    w->on = xblock_take(&b, len, sizeof *w->on);
+    w->calls = xblock_take(&b, len, sizeof *w->calls);
+    return b.size;
+}
+
+/* Places f's per component and thread arrays (ended first: the
+ * allocation) in block (NULL: measures); returns its size. */
+static size_t thread_layout(struct fair_sccs *f, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t len = (size_t)f->nscc * (size_t)f->nthreads + 1;
+    f->ended = xblock_take(&b, len, sizeof *f->ended);
+    f->started = xblock_take(&b, len, sizeof *f->started);
+    f->runs = xblock_take(&b, len, sizeof *f->runs);
+    return b.size;
+}
+
 void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
 {
-    int n = g->nstates, nt = g->nthreads;
+    int n = g->nstates, nt = g->nthreads, top = 0, counter = 0;
     memset(f, 0, sizeof *f);
     f->nthreads = nt;
-    f->scc_of = xcalloc((size_t)n + 1, sizeof *f->scc_of);
-    f->first = xcalloc((size_t)n + 1, sizeof *f->first);
-    f->cyclic = xcalloc((size_t)n + 1, sizeof *f->cyclic);
-    int *index = xcalloc((size_t)n + 1, sizeof *index), *low = xcalloc((size_t)n + 1, sizeof *low);
-    int *stack = xcalloc((size_t)n + 1, sizeof *stack), top = 0, counter = 0;
-    bool *on = xcalloc((size_t)n + 1, sizeof *on);
-    struct frame *calls = xcalloc((size_t)n + 1, sizeof *calls);
-    memset(index, -1, (size_t)n * sizeof *index);
+    struct tarjan w;
+    state_layout(f, n, xcalloc(1, state_layout(f, n, NULL)));
+    tarjan_layout(&w, n, xcalloc(1, tarjan_layout(&w, n, NULL)));
+    memset(w.index, -1, (size_t)n * sizeof *w.index);
     for (int s = 0; s < n; s++)
-        if (index[s] < 0)
-            search(g, f, s, index, low, stack, &top, on, calls, &counter);
-    f->ended = xcalloc((size_t)f->nscc * nt + 1, sizeof *f->ended);
-    f->started = xcalloc((size_t)f->nscc * nt + 1, sizeof *f->started);
-    f->runs = xcalloc((size_t)f->nscc * nt + 1, sizeof *f->runs);
+        if (w.index[s] < 0)
+            search(g, f, s, w.index, w.low, w.stack, &top, w.on, w.calls, &counter);
+    free(w.index);
+    thread_layout(f, xcalloc(1, thread_layout(f, NULL)));
     component_facts(g, f);
-    free(index);
-    free(low);
-    free(stack);
-    free(on);
-    free(calls);
 }
 
 void fair_free(struct fair_sccs *f)
 {
-    free(f->scc_of);
-    free(f->first);
-    free(f->cyclic);
-    free(f->ended);
-    free(f->started);
-    free(f->runs);
-    free(f->cycles);
+    free(f->scc_of);   /* and first, cyclic, cycles */
+    free(f->ended);    /* and started, runs */
     memset(f, 0, sizeof *f);
 }
 

@@ -46,29 +46,21 @@ struct walk {
  * the choice is no execution. */
 enum step { STEP_NEXT, STEP_EXIT, STEP_STUCK, STEP_UNKNOWN, STEP_BROKEN };
 
-/* count elements of size bytes at offset *at of storage (8-aligned),
- * or NULL while storage is NULL and only the size is being counted. */
-static void *place(char *storage, size_t *at, size_t count, size_t size)
-{
-    void *p = storage ? storage + *at : NULL;
-    *at += (count * size + 7) & ~(size_t)7;
-    return p;
-}
-
 /* Lays ch's arrays for p out in storage (NULL: only counts); the bytes
  * they take. */
 static size_t choice_layout(struct choice *ch, const struct program *p, char *storage)
 {
-    size_t n = (size_t)p->nevents, at = 0;
-    ch->rf = place(storage, &at, n, sizeof *ch->rf);
-    ch->sync = place(storage, &at, n, sizeof *ch->sync);
-    ch->co = place(storage, &at, n * n, sizeof *ch->co);
-    ch->sf = place(storage, &at, n * n, sizeof *ch->sf);
-    ch->final_pick = place(storage, &at, (size_t)p->lit->nlocs, sizeof *ch->final_pick);
-    ch->stop_at = place(storage, &at, (size_t)p->nthreads, sizeof *ch->stop_at);
-    ch->val_hint = place(storage, &at, n, sizeof *ch->val_hint);
-    ch->any_val = place(storage, &at, (size_t)p->lit->nanys, sizeof *ch->any_val);
-    return at;
+    struct xblock b = { storage, 0 };
+    size_t n = (size_t)p->nevents;
+    ch->rf = xblock_take(&b, n, sizeof *ch->rf);
+    ch->sync = xblock_take(&b, n, sizeof *ch->sync);
+    ch->co = xblock_take(&b, n * n, sizeof *ch->co);
+    ch->sf = xblock_take(&b, n * n, sizeof *ch->sf);
+    ch->final_pick = xblock_take(&b, (size_t)p->lit->nlocs, sizeof *ch->final_pick);
+    ch->stop_at = xblock_take(&b, (size_t)p->nthreads, sizeof *ch->stop_at);
+    ch->val_hint = xblock_take(&b, n, sizeof *ch->val_hint);
+    ch->any_val = xblock_take(&b, (size_t)p->lit->nanys, sizeof *ch->any_val);
+    return b.size;
 }
 
 void choice_init(struct choice *ch, const struct program *p)
@@ -486,7 +478,8 @@ bool concrete_fail(struct concrete *out, const char *why)
  * (NULL: only counts); the bytes it takes. */
 static size_t walk_layout(struct walk *w, struct ictx *x, char *storage)
 {
-    size_t regs = 0, dep = 0, nev = 0, snap = 0, code = 0, at = 0;
+    struct xblock b = { storage, 0 };
+    size_t regs = 0, dep = 0, nev = 0, snap = 0, code = 0;
     for (int t = 0; t < x->p->nthreads; t++) {
         const struct pthread *pt = &x->p->threads[t];
         size_t nr = (size_t)pt->src->nregs, ne = (size_t)pt->nevents, nc = (size_t)pt->ncode;
@@ -497,13 +490,13 @@ static size_t walk_layout(struct walk *w, struct ictx *x, char *storage)
         code = nc > code ? nc : code;
     }
     *w = (struct walk){ .x = x };
-    w->regs = place(storage, &at, regs, sizeof *w->regs);
-    w->dep = place(storage, &at, dep, sizeof *w->dep);
-    w->ctrl = place(storage, &at, nev, sizeof *w->ctrl);
-    w->snap = place(storage, &at, snap, sizeof *w->snap);
-    w->entry = place(storage, &at, code, sizeof *w->entry);
-    w->row = place(storage, &at, nev, sizeof *w->row);
-    return at;
+    w->regs = xblock_take(&b, regs, sizeof *w->regs);
+    w->dep = xblock_take(&b, dep, sizeof *w->dep);
+    w->ctrl = xblock_take(&b, nev, sizeof *w->ctrl);
+    w->snap = xblock_take(&b, snap, sizeof *w->snap);
+    w->entry = xblock_take(&b, code, sizeof *w->entry);
+    w->row = xblock_take(&b, nev, sizeof *w->row);
+    return b.size;
 }
 
 /* Allocates w's scratch, all at once (w->regs first). */
@@ -690,30 +683,31 @@ static bool walk_thread(struct walk *w, int t, bool *complete)
 /* Lays out's arrays out in storage (NULL: only counts); the bytes they take. */
 static size_t concrete_layout(const struct program *p, struct concrete *out, char *storage)
 {
-    size_t n = (size_t)p->nevents, nt = (size_t)p->nthreads, at = 0;
-    out->exec = place(storage, &at, n, sizeof *out->exec);
-    out->cf = place(storage, &at, n, sizeof *out->cf);
-    out->val = place(storage, &at, n, sizeof *out->val);
-    out->bar_id = place(storage, &at, n, sizeof *out->bar_id);
-    out->bar_quorum = place(storage, &at, n, sizeof *out->bar_quorum);
-    out->bar_occ = place(storage, &at, n, sizeof *out->bar_occ);
-    out->data = place(storage, &at, n * n, sizeof *out->data);
-    out->ctrl = place(storage, &at, n * n, sizeof *out->ctrl);
-    out->terminated = place(storage, &at, nt, sizeof *out->terminated);
-    out->bound_hit = place(storage, &at, nt, sizeof *out->bound_hit);
-    out->spins = place(storage, &at, nt, sizeof *out->spins);
-    out->repeats = place(storage, &at, nt, sizeof *out->repeats);
-    out->blocked = place(storage, &at, nt, sizeof *out->blocked);
-    out->halted = place(storage, &at, nt, sizeof *out->halted);
-    out->stuck_at = place(storage, &at, nt, sizeof *out->stuck_at);
-    out->final_regs = place(storage, &at, nt, sizeof *out->final_regs);
+    struct xblock b = { storage, 0 };
+    size_t n = (size_t)p->nevents, nt = (size_t)p->nthreads;
+    out->exec = xblock_take(&b, n, sizeof *out->exec);
+    out->cf = xblock_take(&b, n, sizeof *out->cf);
+    out->val = xblock_take(&b, n, sizeof *out->val);
+    out->bar_id = xblock_take(&b, n, sizeof *out->bar_id);
+    out->bar_quorum = xblock_take(&b, n, sizeof *out->bar_quorum);
+    out->bar_occ = xblock_take(&b, n, sizeof *out->bar_occ);
+    out->data = xblock_take(&b, n * n, sizeof *out->data);
+    out->ctrl = xblock_take(&b, n * n, sizeof *out->ctrl);
+    out->terminated = xblock_take(&b, nt, sizeof *out->terminated);
+    out->bound_hit = xblock_take(&b, nt, sizeof *out->bound_hit);
+    out->spins = xblock_take(&b, nt, sizeof *out->spins);
+    out->repeats = xblock_take(&b, nt, sizeof *out->repeats);
+    out->blocked = xblock_take(&b, nt, sizeof *out->blocked);
+    out->halted = xblock_take(&b, nt, sizeof *out->halted);
+    out->stuck_at = xblock_take(&b, nt, sizeof *out->stuck_at);
+    out->final_regs = xblock_take(&b, nt, sizeof *out->final_regs);
     for (size_t t = 0; t < nt; t++) {
-        int32_t *regs = place(storage, &at, (size_t)p->threads[t].src->nregs, sizeof **out->final_regs);
+        int32_t *regs = xblock_take(&b, (size_t)p->threads[t].src->nregs, sizeof **out->final_regs);
         if (storage)
             out->final_regs[t] = regs;
     }
-    out->final_mem = place(storage, &at, (size_t)p->lit->nlocs, sizeof *out->final_mem);
-    return at;
+    out->final_mem = xblock_take(&b, (size_t)p->lit->nlocs, sizeof *out->final_mem);
+    return b.size;
 }
 
 static void concrete_alloc(const struct program *p, struct concrete *out)
@@ -771,14 +765,15 @@ static bool resolve_stall(struct ictx *x)
  * they take. */
 static size_t ictx_layout(struct ictx *x, char *storage)
 {
-    size_t n = (size_t)x->p->nevents, at = 0;
-    x->cf = place(storage, &at, n, sizeof *x->cf);
-    x->ex = place(storage, &at, n, sizeof *x->ex);
-    x->vknown = place(storage, &at, n, sizeof *x->vknown);
-    x->idknown = place(storage, &at, n, sizeof *x->idknown);
-    x->occknown = place(storage, &at, n, sizeof *x->occknown);
-    x->deadlocked = place(storage, &at, n, sizeof *x->deadlocked);
-    return at;
+    struct xblock b = { storage, 0 };
+    size_t n = (size_t)x->p->nevents;
+    x->cf = xblock_take(&b, n, sizeof *x->cf);
+    x->ex = xblock_take(&b, n, sizeof *x->ex);
+    x->vknown = xblock_take(&b, n, sizeof *x->vknown);
+    x->idknown = xblock_take(&b, n, sizeof *x->idknown);
+    x->occknown = xblock_take(&b, n, sizeof *x->occknown);
+    x->deadlocked = xblock_take(&b, n, sizeof *x->deadlocked);
+    return b.size;
 }
 
 void interp_execute(const struct program *p, const struct choice *ch, struct concrete *out)

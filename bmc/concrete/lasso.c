@@ -15,7 +15,22 @@ struct search {
     int scc;
     int *prev, *prevt;       /* per state: predecessor on the search tree, its thread; -2: unseen */
     int *queue;
+    int32_t *cur, *next;     /* classify's two states */
+    void *block;             /* the allocation of the arrays above */
 };
+
+/* Places s's arrays in block (NULL: measures); returns its size. */
+static size_t search_layout(struct search *s, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t nstates = (size_t)s->g->nstates, width = (size_t)s->g->width;
+    s->prev = xblock_take(&b, nstates, sizeof *s->prev);
+    s->prevt = xblock_take(&b, nstates, sizeof *s->prevt);
+    s->queue = xblock_take(&b, nstates, sizeof *s->queue);
+    s->cur = xblock_take(&b, width, sizeof *s->cur);
+    s->next = xblock_take(&b, width, sizeof *s->next);
+    return b.size;
+}
 
 static void push_step(struct lasso *la, int *cap, int t)
 {
@@ -74,11 +89,12 @@ static int walk(struct search *s, struct lasso *la, int *cap, int from, int t, i
 }
 
 /* Sets la->how from one pass round the cycle. */
-static void classify(const struct state_graph *g, struct lasso *la)
+static void classify(const struct search *s, struct lasso *la)
 {
+    const struct state_graph *g = s->g;
     int nt = g->nthreads;
     la->how = xcalloc((size_t)nt + 1, sizeof *la->how);
-    int32_t *cur = xcalloc((size_t)g->width, sizeof *cur), *next = xcalloc((size_t)g->width, sizeof *next);
+    int32_t *cur = s->cur, *next = s->next;
     memcpy(cur, states_at(g, la->entry), (size_t)g->width * sizeof *cur);
     for (int t = 0; t < nt; t++)
         la->how[t] = states_pc(g, la->entry, t) >= g->code[t].n ? LASSO_ENDS : LASSO_HALTED;
@@ -92,8 +108,6 @@ static void classify(const struct state_graph *g, struct lasso *la)
             la->how[t] = LASSO_SPINS;
         memcpy(cur, next, (size_t)g->width * sizeof *cur);
     }
-    free(cur);
-    free(next);
 }
 
 void lasso_find(const struct state_graph *g, const struct fair_sccs *f, int scc, const bool *need,
@@ -109,9 +123,9 @@ void lasso_find(const struct state_graph *g, const struct fair_sccs *f, int scc,
     int k = out->nstem;
     for (int v = entry; g->parent[v] >= 0; v = g->parent[v])
         out->step[--k] = g->via[v];
-    struct search s = { g, f, scc, xcalloc((size_t)g->nstates, sizeof *s.prev),
-                        xcalloc((size_t)g->nstates, sizeof *s.prevt),
-                        xcalloc((size_t)g->nstates, sizeof *s.queue) };
+    struct search s = { .g = g, .f = f, .scc = scc };
+    s.block = xcalloc(1, search_layout(&s, NULL));
+    search_layout(&s, s.block);
     for (int v = 0; v < g->nstates; v++)
         s.prev[v] = -2;
     int cur = entry;
@@ -123,10 +137,8 @@ void lasso_find(const struct state_graph *g, const struct fair_sccs *f, int scc,
             cur = walk(&s, out, &cap, cur, t, -1);
     if (cur != entry)
         walk(&s, out, &cap, cur, -1, entry);
-    free(s.prev);
-    free(s.prevt);
-    free(s.queue);
-    classify(g, out);
+    classify(&s, out);
+    free(s.block);
 }
 
 const char *lasso_how_name(enum lasso_how h)

@@ -19,7 +19,28 @@ struct run {
     int32_t *state;          /* (n + 1) * width */
     bool *wrote, *keep;
     int *uop;                /* per step: the micro-op it runs in the unrolled program */
+    /* scratch: prune's steps of one thread, needed_bound's count per thread,
+     * stop_point's two states */
+    int *idx, *count;
+    int32_t *cur, *next;
+    void *block;             /* the allocation of every array above */
 };
+
+/* Places r's arrays in block (NULL: measures); returns its size. */
+static size_t run_layout(struct run *r, char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t steps = (size_t)r->n + 1, width = (size_t)r->g->width;
+    r->state = xblock_take(&b, steps * width, sizeof *r->state);
+    r->wrote = xblock_take(&b, steps, sizeof *r->wrote);
+    r->keep = xblock_take(&b, steps, sizeof *r->keep);
+    r->uop = xblock_take(&b, steps, sizeof *r->uop);
+    r->idx = xblock_take(&b, steps, sizeof *r->idx);
+    r->count = xblock_take(&b, (size_t)r->g->nthreads + 1, sizeof *r->count);
+    r->cur = xblock_take(&b, width, sizeof *r->cur);
+    r->next = xblock_take(&b, width, sizeof *r->next);
+    return b.size;
+}
 
 static const int32_t *before(const struct run *r, int k)
 {
@@ -45,7 +66,7 @@ static bool same_local(const struct state_graph *g, const int32_t *a, const int3
 static void prune(struct run *r, int from, int to)
 {
     const struct state_graph *g = r->g;
-    int *idx = xcalloc((size_t)(to - from) + 1, sizeof *idx);
+    int *idx = r->idx;
     for (int t = 0; t < g->nthreads; t++) {
         int m = 0;
         for (int k = from; k < to; k++)
@@ -62,7 +83,6 @@ static void prune(struct run *r, int from, int to)
                 a = best;
         }
     }
-    free(idx);
 }
 
 /* Whether thread t's step from state s jumps (a goto, or a branch whose
@@ -80,13 +100,13 @@ static bool jumps(const struct state_graph *g, const int32_t *s, int t)
  * jumps any thread takes. */
 static int needed_bound(const struct run *r)
 {
-    int most = 0, *count = xcalloc((size_t)r->g->nthreads + 1, sizeof *count);
+    int most = 0, *count = r->count;
+    memset(count, 0, ((size_t)r->g->nthreads + 1) * sizeof *count);
     for (int k = 0; k < r->n; k++) {
         int t = r->thread[k], pc = pc_at(r, k, t);
         if (r->keep[k] && jumps(r->g, before(r, k), t) && r->g->code[t].target[pc] <= pc && ++count[t] > most)
             most = count[t];
     }
-    free(count);
     return most + 1;
 }
 
@@ -111,11 +131,12 @@ static int next_uop(const struct pthread *pt, int i, bool jump)
  * ended): before its next instruction, past any backward jump it does not
  * take (a stop at a backjump claims the loop repeats, so only one it takes
  * may hold it). */
-static int stop_point(const struct state_graph *g, const struct pthread *pt, const int32_t *end, int t, int at)
+static int stop_point(const struct run *r, const struct pthread *pt, const int32_t *end, int t, int at)
 {
+    const struct state_graph *g = r->g;
     if ((end[g->offset[t]] >> 1) >= g->code[t].n)
         return -1;
-    int32_t *cur = xcalloc((size_t)g->width, sizeof *cur), *next = xcalloc((size_t)g->width, sizeof *next);
+    int32_t *cur = r->cur, *next = r->next;
     memcpy(cur, end, (size_t)g->width * sizeof *cur);
     bool wrote;
     for (at = settle_uop(pt, at); at < pt->ncode && pt->code[at].kind == U_BACKJUMP && !jumps(g, cur, t);) {
@@ -123,8 +144,6 @@ static int stop_point(const struct state_graph *g, const struct pthread *pt, con
         states_step(g, cur, t, next, &wrote);
         memcpy(cur, next, (size_t)g->width * sizeof *cur);
     }
-    free(cur);
-    free(next);
     return at;
 }
 
@@ -153,7 +172,7 @@ static bool follow(const struct program *p, struct run *r, int *stop_at, char *w
                 return false;
             }
         }
-        stop_at[t] = stop_point(g, pt, before(r, r->n), t, at);
+        stop_at[t] = stop_point(r, pt, before(r, r->n), t, at);
     }
     return true;
 }
@@ -342,9 +361,9 @@ bool lasso_witness(struct lasso_recheck *rc, const struct state_graph *g, const 
                    char *why, size_t len)
 {
     int n = la->nstem + la->ncycle;
-    struct run r = { g, n, la->step, xcalloc((size_t)(n + 1) * g->width, sizeof *r.state),
-                     xcalloc((size_t)n + 1, sizeof *r.wrote), xcalloc((size_t)n + 1, sizeof *r.keep),
-                     xcalloc((size_t)n + 1, sizeof *r.uop) };
+    struct run r = { .g = g, .n = n, .thread = la->step };
+    r.block = xcalloc(1, run_layout(&r, NULL));
+    run_layout(&r, r.block);
     memcpy(r.state, states_at(g, 0), (size_t)g->width * sizeof *r.state);
     for (int k = 0; k < n; k++) {
         states_step(g, before(&r, k), la->step[k], &r.state[(size_t)(k + 1) * g->width], &r.wrote[k]);
@@ -353,9 +372,6 @@ bool lasso_witness(struct lasso_recheck *rc, const struct state_graph *g, const 
     prune(&r, 0, n);   /* across the stem's end too: a thread may spin over it */
     struct unrolled *u = unrolled_at(rc, needed_bound(&r), why, len);
     bool ok = u && checked(rc, u, &r, la, witness, why, len);
-    free(r.state);
-    free(r.wrote);
-    free(r.keep);
-    free(r.uop);
+    free(r.block);
     return ok;
 }

@@ -24,11 +24,9 @@ static int writes(const struct instr *x)
 
 /* Registers live before each instruction: a backward fixpoint over the
  * source control flow (jumps to labels, fall-through to the next). */
-static void liveness(struct st_code *c)
+static void liveness(struct st_code *c, bool *now)
 {
     int n = c->n, k = c->nregs;
-    c->live = xcalloc((size_t)(n + 1) * (size_t)k + 1, sizeof *c->live);
-    bool *now = xcalloc((size_t)k + 1, sizeof *now);
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
@@ -50,16 +48,15 @@ static void liveness(struct st_code *c)
             }
         }
     }
-    free(now);
 }
 
-static void code_init(struct st_code *c, const struct thread *th)
+/* Sets up c for th, with label_at (per label) and now (per register) as
+ * scratch; c->target and c->live are placed already. */
+static void code_init(struct st_code *c, const struct thread *th, int *label_at, bool *now)
 {
     c->n = th->ninstrs;
     c->in = th->instrs;
     c->nregs = th->nregs;
-    c->target = xcalloc((size_t)c->n + 1, sizeof *c->target);
-    int *label_at = xcalloc((size_t)th->nlabels + 1, sizeof *label_at);
     for (int i = 0; i < c->n; i++)
         if (c->in[i].kind == I_LABEL)
             label_at[c->in[i].label] = i;
@@ -67,8 +64,7 @@ static void code_init(struct st_code *c, const struct thread *th)
         enum instr_kind k = c->in[i].kind;
         c->target[i] = k == I_BRANCH || k == I_GOTO ? label_at[c->in[i].label] : -1;
     }
-    free(label_at);
-    liveness(c);
+    liveness(c, now);
 }
 
 /* The first instruction at or after pc that is not a label. */
@@ -190,22 +186,62 @@ static int intern(struct state_graph *g, const int32_t *s, int parent, int via, 
     return k;
 }
 
-/* Sets up g's code, layout and the initial state in init. */
-static int32_t *layout(const struct litmus *l, struct state_graph *g)
+/* Scratch of states_explore besides the graph: two states and, per
+ * thread, code_init's. */
+struct explore_work {
+    int32_t *cur, *next;
+    int **label_at;
+    bool **now;
+};
+
+/* Places, for l, g's code and offset (code first: the allocation is
+ * g->code), every thread's target and live, and w's arrays in block
+ * (NULL: measures); returns its size. */
+static size_t explore_layout(const struct litmus *l, struct state_graph *g, struct explore_work *w,
+                             char *block)
+{
+    struct xblock b = { block, 0 };
+    size_t nt = (size_t)l->nthreads + 1, width = 1;
+    for (int t = 0; t < l->nthreads; t++)
+        width += 1 + (size_t)l->threads[t].nregs;
+    g->code = xblock_take(&b, nt, sizeof *g->code);
+    g->offset = xblock_take(&b, nt, sizeof *g->offset);
+    w->label_at = xblock_take(&b, nt, sizeof *w->label_at);
+    w->now = xblock_take(&b, nt, sizeof *w->now);
+    w->cur = xblock_take(&b, width, sizeof *w->cur);
+    w->next = xblock_take(&b, width, sizeof *w->next);
+    for (int t = 0; t < l->nthreads; t++) {
+        const struct thread *th = &l->threads[t];
+        size_t n = (size_t)th->ninstrs, k = (size_t)th->nregs;
+        int *target = xblock_take(&b, n + 1, sizeof *target);
+        bool *live = xblock_take(&b, (n + 1) * k + 1, sizeof *live);
+        int *label_at = xblock_take(&b, (size_t)th->nlabels + 1, sizeof *label_at);
+        bool *now = xblock_take(&b, k + 1, sizeof *now);
+        if (block) {
+            g->code[t].target = target;
+            g->code[t].live = live;
+            w->label_at[t] = label_at;
+            w->now[t] = now;
+        }
+    }
+    return b.size;
+}
+
+/* Sets up g's code, layout and the initial state in w->cur. */
+static void layout(const struct litmus *l, struct state_graph *g, struct explore_work *w)
 {
     g->nthreads = l->nthreads;
-    g->code = xcalloc((size_t)l->nthreads + 1, sizeof *g->code);
-    g->offset = xcalloc((size_t)l->nthreads + 1, sizeof *g->offset);
+    explore_layout(l, g, w, xcalloc(1, explore_layout(l, g, w, NULL)));
     g->width = 1;
     g->loc = -1;
     for (int t = 0; t < l->nthreads; t++) {
-        code_init(&g->code[t], &l->threads[t]);
+        code_init(&g->code[t], &l->threads[t], w->label_at[t], w->now[t]);
         g->offset[t] = g->width;
         g->width += 1 + l->threads[t].nregs;
         for (int i = 0; i < l->threads[t].ninstrs && g->loc < 0; i++)
             g->loc = l->threads[t].instrs[i].loc;
     }
-    int32_t *init = xcalloc((size_t)g->width, sizeof *init);
+    int32_t *init = w->cur;
     init[0] = g->loc >= 0 ? (int32_t)l->locs[g->loc].init : 0;
     for (int t = 0; t < l->nthreads; t++) {
         const struct thread *th = &l->threads[t];
@@ -215,14 +251,14 @@ static int32_t *layout(const struct litmus *l, struct state_graph *g)
             init[g->offset[t] + 1 + r] = th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0;
         canonical(&g->code[t], pc, &init[g->offset[t] + 1]);
     }
-    return init;
 }
 
 bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
 {
     memset(g, 0, sizeof *g);
-    int32_t *cur = layout(l, g);
-    int32_t *next = xcalloc((size_t)g->width, sizeof *next);
+    struct explore_work w;
+    layout(l, g, &w);
+    int32_t *cur = w.cur, *next = w.next;
     rehash(g);
     bool ok = intern(g, cur, -1, -1, limit) >= 0;
     for (int s = 0; ok && s < g->nstates; s++) {
@@ -237,19 +273,12 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
             g->succ[(size_t)s * g->nthreads + t] = to;
         }
     }
-    free(cur);
-    free(next);
     return ok;
 }
 
 void states_free(struct state_graph *g)
 {
-    for (int t = 0; t < g->nthreads; t++) {
-        free(g->code[t].target);
-        free(g->code[t].live);
-    }
-    free(g->code);
-    free(g->offset);
+    free(g->code);   /* and offset, every thread's target and live */
     free(g->words);
     free(g->succ);
     free(g->parent);

@@ -37,7 +37,8 @@ struct state_graph {
     int *offset;             /* per thread: its first word (pc * 2 + started,
                                 then its registers); word 0 holds the value
                                 of the location */
-    struct st_code *code;
+    struct st_code *code;    /* per thread (the allocation of offset and of
+                                every thread's target and live too) */
 };
 
 /* Explores every state reachable from the initial one, breadth first;
