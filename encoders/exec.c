@@ -558,7 +558,7 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
 
 void exec_free(const struct program *p, struct exec_enc *x)
 {
-    symexec_free(&x->sx);
+    symexec_free(p, &x->sx);
     base_free(&x->base);
     free(x->sync);
     free(x->final_pick);
