@@ -556,9 +556,9 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
     encode_final_memory(c, p, x, sx_mode & SX_MAY_REPEAT);
 }
 
-void exec_free(const struct program *p, struct exec_enc *x)
+void exec_free(struct exec_enc *x)
 {
-    symexec_free(p, &x->sx);
+    symexec_free(&x->sx);
     base_free(&x->base);
     free(x->sync);
     free(x->final_pick);

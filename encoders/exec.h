@@ -24,7 +24,7 @@ struct exec_enc {
 void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *k, int sx_mode,
                  struct exec_enc *x);
 /* Frees the encoding. */
-void exec_free(const struct program *p, struct exec_enc *x);
+void exec_free(struct exec_enc *x);
 
 /* True when barriers b1 and b2 can meet: same kind (named or not), same
  * instance number, threads in the same instance of the barrier's scope. */

@@ -773,9 +773,8 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
     read_domain_free(&dom);
 }
 
-void symexec_free(const struct program *p, struct symexec *s)
+void symexec_free(struct symexec *s)
 {
-    (void)p;
     free(s->block);
     rel_builder_free(&s->data);
     rel_builder_free(&s->ctrl);

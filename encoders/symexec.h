@@ -61,7 +61,7 @@ enum sx_mode {
  * iteration, and the repetition encoding must justify that (repeats). */
 void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexec *s);
 /* Frees what symexec_run allocated. */
-void symexec_free(const struct program *p, struct symexec *s);
+void symexec_free(struct symexec *s);
 
 /* Evaluates a binary operation on bit-vectors (shared with RMW stores). */
 struct bv symexec_binop(struct cnf *c, enum binop op, struct bv x, struct bv y);

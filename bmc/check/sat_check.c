@@ -60,7 +60,7 @@ void sat_discard(struct sat_check *s)
     model_out_free(&s->m);
     if (s->wm.arena)
         model_out_free(&s->wm);
-    exec_free(s->p, &s->x);
+    exec_free(&s->x);
     cnf_free(s->c);
 }
 

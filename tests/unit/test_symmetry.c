@@ -42,7 +42,7 @@ static int clauses_for(const char *init, const char *places, const char *code, c
     exec_encode(c, p, &k, SX_PLAIN, &x);
     int added = symmetry_break(c, p, x.base.rels[R_CO], KEY_FIRST_WRITE);
     assert_int_equal(symmetry_break(c, p, x.base.rels[R_CO], KEY_LAST_WRITE), added);
-    exec_free(p, &x);
+    exec_free(&x);
     cnf_free(c);
     program_free(p);
     litmus_free(l);
