@@ -21,6 +21,14 @@ def _rows(stdout):
     return [json.loads(line) for line in stdout.splitlines()]
 
 
+def _fast_files(d, n=12):
+    """n copies of MP-weak (a check of milliseconds) in d: f00.litmus ..."""
+    fast = [d / f"f{i:02d}.litmus" for i in range(n)]
+    for f in fast:
+        f.write_text(MP.read_text())
+    return fast
+
+
 def _stores(n):
     """A PTX test of n threads with a store each: a check of about 20 MB
     and half a second at n = 150."""
@@ -97,9 +105,7 @@ def signals(record, run):
     slow = ROOT / "tests" / "heavy" / "lock-cas-10.litmus"
     with tempfile.TemporaryDirectory() as tmp:
         d = pathlib.Path(tmp)
-        fast = [d / f"f{i:02d}.litmus" for i in range(12)]
-        for f in fast:
-            f.write_text(MP.read_text())
+        fast = _fast_files(d)
         csv = d / "e.csv"
         csv.write_text("# model=ptx-v6.0\n" + "".join(f"{f.name},PASS\n" for f in fast))
         for sig, extra in ((signal.SIGINT, []), (signal.SIGTERM, ["--expect", str(csv)])):
@@ -467,9 +473,7 @@ def no_job_behind_a_long_check(record, run):
     slow = ROOT / "tests" / "heavy" / "lock-cas-10.litmus"
     with tempfile.TemporaryDirectory() as tmp:
         d = pathlib.Path(tmp)
-        fast = [d / f"f{i:02d}.litmus" for i in range(12)]
-        for f in fast:
-            f.write_text(MP.read_text())
+        fast = _fast_files(d)
         p = subprocess.Popen([str(BIN), "-j", "2", "--bound", "2", "--model", "ptx-v6.0", str(slow)]
                              + [str(f) for f in fast], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(2.0)   # ample for the fast files, not for the slow one (about 5 s)
@@ -492,9 +496,7 @@ def rows_while_waiting(record, run):
     slow = ROOT / "tests" / "heavy" / "lock-cas-10.litmus"   # about 5 s at --bound 2
     with tempfile.TemporaryDirectory() as tmp:
         d = pathlib.Path(tmp)
-        fast = [d / f"f{i:02d}.litmus" for i in range(12)]
-        for f in fast:
-            f.write_text(MP.read_text())
+        fast = _fast_files(d)
         p = subprocess.Popen([str(BIN), "--json", "-j", "1", "--bound", "2", "--model", "ptx-v6.0"]
                              + [str(f) for f in fast] + [str(slow)], cwd=d,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)

@@ -440,35 +440,56 @@ static void sym_input(struct cnf *c, uint64_t *s, struct minput *in, lit *exec, 
  * compositions with a static side AND the outer execution in once: a
  * simplification that dropped an execution literal it needs (K;R or R;A*B
  * with an unexecuted outer event) would disagree with the reference. */
+/* One trial over symbolic relations: its input, the assumptions that fix
+ * them, and every library output built over them. */
+struct sym_trial {
+    struct minput in;
+    struct lout o;
+    lit as[3 * NSQ + MAXN];
+    int nas;
+    struct cnf *c;
+    struct rels *A;
+};
+
+/* Builds trial t over n events from *seed, with r and s guarded if asked. */
+static void sym_trial_begin(struct sym_trial *tr, uint64_t *seed, int n, int t, bool guarded)
+{
+    lit exec[MAXN], rl[NSQ], sl[NSQ];
+    bool all[NSQ];
+    tr->c = cnf_new(true);
+    random_input(seed, n, t, &tr->in);
+    for (int e = 0; e < n * n; e++)
+        all[e] = true;
+    sym_input(tr->c, seed, &tr->in, exec, rl, sl, tr->as, &tr->nas);
+    tr->A = rels_new(tr->c, n, exec);
+    const struct rel *r = matrix_rel(tr->A, n, all, rl), *s = matrix_rel(tr->A, n, all, sl);
+    if (guarded) {
+        rel_mark_guarded(r);
+        rel_mark_guarded(s);
+    }
+    lib_all(tr->A, r, s, set_of(tr->A, tr->in.a), set_of(tr->A, tr->in.b), tr->in.key, &tr->o);
+}
+
+/* Frees what sym_trial_begin made. */
+static void sym_trial_end(struct sym_trial *tr)
+{
+    rels_free(tr->A);
+    cnf_free(tr->c);
+}
+
 static void symbolic_trials(bool guarded)
 {
     uint64_t seed = 99;
     for (int n = 4; n <= MAXN; n++)
         for (int t = 0; t < TRIALS; t++) {
-            struct minput in;
+            struct sym_trial tr;
             struct mout w;
-            struct lout o;
-            lit as[3 * NSQ + MAXN], exec[MAXN], rl[NSQ], sl[NSQ];
-            bool all[NSQ];
-            int nas;
-            struct cnf *c = cnf_new(true);
-            random_input(&seed, n, t, &in);
-            for (int e = 0; e < n * n; e++)
-                all[e] = true;
-            sym_input(c, &seed, &in, exec, rl, sl, as, &nas);
-            ref_all(&in, &w);
-            check_concrete(&in, &w, t);
-            struct rels *A = rels_new(c, n, exec);
-            const struct rel *r = matrix_rel(A, n, all, rl), *s = matrix_rel(A, n, all, sl);
-            if (guarded) {
-                rel_mark_guarded(r);
-                rel_mark_guarded(s);
-            }
-            lib_all(A, r, s, set_of(A, in.a), set_of(A, in.b), in.key, &o);
-            assert_int_equal(cnf_solve(c, as, nas), 10);
-            check_all(guarded ? "guarded" : "symbolic", c, &o, &w, n, t);
-            rels_free(A);
-            cnf_free(c);
+            sym_trial_begin(&tr, &seed, n, t, guarded);
+            ref_all(&tr.in, &w);
+            check_concrete(&tr.in, &w, t);
+            assert_int_equal(cnf_solve(tr.c, tr.as, tr.nas), 10);
+            check_all(guarded ? "guarded" : "symbolic", tr.c, &tr.o, &w, n, t);
+            sym_trial_end(&tr);
         }
 }
 
@@ -494,28 +515,14 @@ static void test_zero_estimates(void **state)
     int zeros = 0;
     for (int n = 4; n <= MAXN; n++)
         for (int t = 0; t < TRIALS; t++) {
-            struct minput in;
-            struct lout o;
-            lit as[3 * NSQ + MAXN], exec[MAXN], rl[NSQ], sl[NSQ];
-            bool all[NSQ];
-            int nas;
-            struct cnf *c = cnf_new(true);
-            random_input(&seed, n, t, &in);
-            for (int e = 0; e < n * n; e++)
-                all[e] = true;
-            sym_input(c, &seed, &in, exec, rl, sl, as, &nas);
-            struct rels *A = rels_new(c, n, exec);
-            const struct rel *r = matrix_rel(A, n, all, rl), *s = matrix_rel(A, n, all, sl);
-            if (t % 2) {
-                rel_mark_guarded(r);
-                rel_mark_guarded(s);
-            }
-            lib_all(A, r, s, set_of(A, in.a), set_of(A, in.b), in.key, &o);
+            struct sym_trial tr;
+            sym_trial_begin(&tr, &seed, n, t, t % 2);
+            const struct lout o = tr.o;
             long est[NOUT][2][MAXN];
             for (int k = 0; k < NOUT; k++)
                 for (int flip = 0; flip < 2; flip++)
                     for (int i = 0; i < n; i++)
-                        est[k][flip][i] = rel_est(A, o.rel[k], i, flip);
+                        est[k][flip][i] = rel_est(tr.A, o.rel[k], i, flip);
             for (int k = 0; k < NOUT; k++)
                 for (int flip = 0; flip < 2; flip++)
                     for (int i = 0; i < n; i++) {
@@ -527,8 +534,7 @@ static void test_zero_estimates(void **state)
                                      flip ? "column" : "row", i, len);
                         zeros += est[k][flip][i] == 0;
                     }
-            rels_free(A);
-            cnf_free(c);
+            sym_trial_end(&tr);
         }
     assert_true(zeros > 0);
 }
