@@ -172,6 +172,18 @@ static int by_var(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Makes CaDiCaL create its variables up to top in one step, not one per
+ * clause that names a new largest one (each step grows its per-variable
+ * tables: about 2,000 instructions).  The clause top | -top does it: the
+ * solver numbers every variable up to the largest it is given, and drops a
+ * tautology without a trace; flush names top in a clause next. */
+static void introduce_at_once(CCaDiCaL *solver, int top)
+{
+    ccadical_add(solver, top);
+    ccadical_add(solver, -top);
+    ccadical_add(solver, 0);
+}
+
 /* Hands the pending clauses to the solver.  Only the variables they name
  * are numbered there (a gate no clause needs is not), in increasing order
  * of ours among those new to it, so that its order of variables is ours:
@@ -198,6 +210,8 @@ static void flush(struct cnf *c)
         for (size_t k = 0; k < nfresh; k++)
             c->solver_var[c->work[k]] = ++c->solver_vars;
     }
+    if (nfresh > 1)
+        introduce_at_once(c->solver, c->solver_vars);
     for (size_t k = 0; k < c->npending; k++) {
         lit l = c->pending[k];
         ccadical_add(c->solver, l > 0 ? c->solver_var[l] : l < 0 ? -c->solver_var[-l] : 0);
