@@ -173,10 +173,11 @@ static int by_var(const void *x, const void *y)
 }
 
 /* Makes CaDiCaL create its variables up to top in one step, not one per
- * clause that names a new largest one (each step grows its per-variable
+ * literal that names a new largest one (each step grows its per-variable
  * tables: about 2,000 instructions).  The clause top | -top does it: the
  * solver numbers every variable up to the largest it is given, and drops a
- * tautology without a trace; flush names top in a clause next. */
+ * tautology without a trace; the clauses or assumptions that follow name
+ * top, so it knows no variable it would not have known. */
 static void introduce_at_once(CCaDiCaL *solver, int top)
 {
     ccadical_add(solver, top);
@@ -184,13 +185,14 @@ static void introduce_at_once(CCaDiCaL *solver, int top)
     ccadical_add(solver, 0);
 }
 
-/* Hands the pending clauses to the solver.  Only the variables they name
- * are numbered there (a gate no clause needs is not), in increasing order
- * of ours among those new to it, so that its order of variables is ours:
- * CaDiCaL pays for every index up to its largest. */
-static void flush(struct cnf *c)
+/* Hands the pending clauses to the solver, then assumes assumptions[0..n).
+ * Only the variables they name are numbered there (a gate no clause needs
+ * is not): those of the clauses in increasing order of ours among those
+ * new to it, so that its order of variables is ours (CaDiCaL pays for
+ * every index up to its largest), then those first named by an assumption. */
+static void flush(struct cnf *c, const lit *assumptions, int n)
 {
-    int lo = c->nvars + 1, hi = 0;
+    int lo = c->nvars + 1, hi = 0, known = c->solver_vars;
     size_t nfresh = 0;   /* the variables new to the solver, on the work stack (free here) */
     for (size_t k = 0; k < c->npending; k++) {
         int v = c->pending[k] > 0 ? c->pending[k] : -c->pending[k];
@@ -210,13 +212,17 @@ static void flush(struct cnf *c)
         for (size_t k = 0; k < nfresh; k++)
             c->solver_var[c->work[k]] = ++c->solver_vars;
     }
-    if (nfresh > 1)
+    for (int i = 0; i < n; i++)
+        solver_lit(c, assumptions[i]);
+    if (c->solver_vars > known + 1)
         introduce_at_once(c->solver, c->solver_vars);
     for (size_t k = 0; k < c->npending; k++) {
         lit l = c->pending[k];
         ccadical_add(c->solver, l > 0 ? c->solver_var[l] : l < 0 ? -c->solver_var[-l] : 0);
     }
     c->npending = 0;
+    for (int i = 0; i < n; i++)
+        ccadical_assume(c->solver, solver_lit(c, assumptions[i]));
 }
 
 int cnf_solver_val(struct cnf *c, lit l)
@@ -485,9 +491,7 @@ int cnf_solve_limited(struct cnf *c, const lit *assumptions, int n, int conflict
     for (;;) {
         for (int i = 0; i < n; i++)
             cnf_require(c, assumptions[i]);
-        flush(c);
-        for (int i = 0; i < n; i++)
-            ccadical_assume(c->solver, solver_lit(c, assumptions[i]));
+        flush(c, assumptions, n);
         if (conflicts >= 0)
             ccadical_limit(c->solver, "conflicts", conflicts);
         c->generation++;
