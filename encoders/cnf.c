@@ -18,16 +18,18 @@ extern char **environ;
  * environment for each of its options (and CADICAL_API_TRACE): a scan of
  * the whole environment per name.  It is made with the environment's
  * CADICAL_ entries alone, the only ones it reads, so it sees the same
- * settings for a fraction of the scanning. */
+ * settings for a fraction of the scanning; with none, with no environment
+ * at all (NULL), where getenv answers before looking. */
 static CCaDiCaL *new_solver(void)
 {
     size_t n = 0, k = 0;
-    while (environ && environ[n])
-        n++;
-    char **own = xcalloc(n + 1, sizeof *own), **whole = environ;
-    for (size_t i = 0; i < n; i++)
+    char **whole = environ;
+    for (; whole && whole[n]; n++)
+        k += strncmp(whole[n], "CADICAL_", 8) == 0;
+    char **own = k ? xcalloc(k + 1, sizeof *own) : NULL;
+    for (size_t i = 0, j = 0; j < k; i++)
         if (strncmp(whole[i], "CADICAL_", 8) == 0)
-            own[k++] = whole[i];
+            own[j++] = whole[i];
     environ = own;
     CCaDiCaL *solver = ccadical_init();
     environ = whole;
