@@ -62,8 +62,8 @@ struct cnf *cnf_new(bool with_solver)
         c->table = xcalloc(c->cap, sizeof *c->table);
         c->solver = new_solver();
         ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
-        /* No profiling timers: each is a getrusage system call, two per
-         * search phase, which add up over a batch of small sessions. */
+        /* No profiling timers: each reads a clock, two per search phase,
+         * which add up over a batch of small sessions. */
         ccadical_set_option(c->solver, "profile", 0);
         /* Its timer of each solve call (kept at any profiling level) reads
          * the wall clock instead of getrusage: a vDSO call, no system call.
@@ -178,7 +178,7 @@ static int by_var(const void *x, const void *y)
  * literal that names a new largest one (each step grows its per-variable
  * tables: about 2,000 instructions).  The clause top | -top does it: the
  * solver numbers every variable up to the largest it is given, and drops a
- * tautology without a trace; the clauses or assumptions that follow name
+ * tautology, adding no clause; the clauses or assumptions that follow name
  * top, so it knows no variable it would not have known. */
 static void introduce_at_once(CCaDiCaL *solver, int top)
 {
