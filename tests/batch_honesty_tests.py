@@ -518,6 +518,36 @@ def rows_while_waiting(record, run):
                f"(read {len(lines)} lines, still running: {running}, {got[-200:]!r})")
 
 
+def _workers_seen(args, cwd):
+    """Runs gpubmc with args: (its result rows, how many worker processes
+    were seen, sampled every 10 ms)."""
+    p = subprocess.Popen([str(BIN)] + [str(a) for a in args], cwd=cwd, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    seen = set()
+    while p.poll() is None:
+        seen.update(child_pids(p.pid))
+        time.sleep(0.01)
+    return _rows(p.communicate()[0]), len(seen)
+
+
+def workers_retire(record, run):
+    """A worker whose check raised its peak memory by more than a quarter
+    of --max-memory retires: the next check runs in a fresh process (the
+    peak is read only when the time since the last reading allows that
+    much growth, so a check of half a second is always read).  Under a
+    large budget one worker checks them all."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        big = [d / f"big{k}.litmus" for k in range(3)]
+        for f in big:
+            f.write_text(_stores(150))   # about 20 MB each: over a quarter of 60 MB
+        for budget, want in (("60", lambda n: n >= 2), ("4000", lambda n: n == 1)):
+            rows, workers = _workers_seen(["-j", "1", "--json", "--max-memory", budget] + big, d)
+            record(want(workers) and [r.get("result") for r in rows] == ["PASS"] * 3,
+                   f"batch: three 20 MB checks under --max-memory {budget}: {workers} worker processes seen "
+                   f"({[r.get('result') for r in rows]})")
+
+
 def batch_honesty(record, run):
     """Every batch honesty test."""
     big_parent_budget(record, run)
@@ -532,3 +562,4 @@ def batch_honesty(record, run):
     output_directories(record, run)
     queued_jobs(record, run)
     no_job_behind_a_long_check(record, run)
+    workers_retire(record, run)

@@ -179,15 +179,34 @@ static long peak_rss_kib(void)
     return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
 }
 
+/* The fastest a process makes memory resident, in KiB per second: each
+ * fresh page is zeroed by the kernel as it is first touched, well below
+ * 64 GiB/s on any machine (one thread, a page or a huge page at a time). */
+#define RESIDENT_KIB_PER_S (64.0 * (1L << 20))
+
+/* What a worker knows of its peak resident memory: what it started with
+ * (the pages it shares with the parent), the peak when last read, and
+ * when that was (worker_clock). */
+struct rss_watch {
+    long start_kib, peak_kib;
+    double read_at;
+};
+
 /* A worker retires after a check that raised its peak resident memory
  * by more than a quarter of the budget (1 GiB without one) over what it
- * started with (start_kib: the pages it shares with the parent), so that
- * the next check starts in a fresh process rather than in the heap the
- * big one left. */
-static bool should_retire(const struct budget *b, long start_kib)
+ * started with, so that the next check starts in a fresh process rather
+ * than in the heap the big one left.  The peak is read (a system call)
+ * only when the time since the last reading would let it have grown
+ * that far: not after each of a batch's many short checks. */
+static bool should_retire(const struct budget *b, struct rss_watch *w)
 {
     long quarter_kib = b->max_memory_mb > 0 ? b->max_memory_mb * 256 : 1L << 20;
-    return peak_rss_kib() - start_kib > quarter_kib;
+    double now = worker_clock();
+    if (w->peak_kib + (now - w->read_at) * RESIDENT_KIB_PER_S <= (double)(w->start_kib + quarter_kib))
+        return false;
+    w->peak_kib = peak_rss_kib();
+    w->read_at = now;
+    return w->peak_kib - w->start_kib > quarter_kib;
 }
 
 long worker_limit_memory(const struct budget *b)
@@ -260,6 +279,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
     long start_kib = worker_limit_memory(b);
+    struct rss_watch rss = { start_kib, start_kib, worker_clock() };
     static char log[WORKER_LOG_MAX];
     static struct inbox inbox;
     struct job_send sent;
@@ -275,7 +295,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
         memset(&m, 0, offsetof(struct message, r.progress));
         check_job(jobs->jobs[i].file, jobs->jobs[i].spec, &jobs->jobs[i].opts, &m.r);
         name_the_budget(&m.r, jobs->jobs[i].file, b);
-        m.retiring = should_retire(b, start_kib);
+        m.retiring = should_retire(b, &rss);
         m.log_len = take_own_log(err_in, log);
         char *witness = take_json(&m.r.witness, &m.witness_len);
         char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
