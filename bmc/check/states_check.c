@@ -47,11 +47,74 @@ static void starved(const struct litmus *l, const struct state_graph *g, const s
     free(ended);
 }
 
+/* A lasso the check has re-checked, with the outcome: lasso_witness is a
+ * function of the graph and the lasso, so a progress model whose lasso is
+ * the same (every step, and what each thread does for ever) gets the same
+ * outcome without replaying it. */
+struct rechecked {
+    struct lasso la;
+    bool ok;
+    char why[256];
+    cJSON *witness;          /* NULL when none was asked for */
+};
+
+/* The lassos a check has re-checked. */
+struct recheck_log {
+    struct rechecked *done;
+    int n, cap;
+};
+
+/* Lassos a and b of one graph with nthreads threads are one lasso. */
+static bool same_lasso(const struct lasso *a, const struct lasso *b, int nthreads)
+{
+    return a->nstem == b->nstem && a->ncycle == b->ncycle && a->entry == b->entry
+           && memcmp(a->step, b->step, (size_t)(a->nstem + a->ncycle) * sizeof *a->step) == 0
+           && memcmp(a->how, b->how, (size_t)nthreads * sizeof *a->how) == 0;
+}
+
+/* The concrete re-check of lasso la (bmc/concrete/lasso_witness.h), once
+ * per lasso of the check: true when it holds; with witness, *witness gets
+ * the lasso's JSON (a copy of the first's when it was re-checked before).
+ * The log takes la over. */
+static bool recheck_once(struct recheck_log *log, struct lasso_recheck *rc, const struct state_graph *g,
+                         struct lasso *la, cJSON **witness, char *why, size_t len)
+{
+    for (int i = 0; i < log->n; i++) {
+        const struct rechecked *d = &log->done[i];
+        if (!same_lasso(&d->la, la, g->nthreads))
+            continue;
+        lasso_free(la);
+        snprintf(why, len, "%s", d->why);
+        if (witness && d->witness)
+            *witness = cJSON_Duplicate(d->witness, true);
+        return d->ok;
+    }
+    XGROW(log->done, log->cap, log->n + 1);
+    struct rechecked *d = &log->done[log->n++];
+    d->la = *la;
+    d->witness = NULL;
+    d->why[0] = '\0';
+    d->ok = lasso_witness(rc, g, la, witness ? &d->witness : NULL, d->why, sizeof d->why);
+    snprintf(why, len, "%s", d->why);
+    if (witness && d->witness)
+        *witness = cJSON_Duplicate(d->witness, true);
+    return d->ok;
+}
+
+static void recheck_log_free(struct recheck_log *log)
+{
+    for (int i = 0; i < log->n; i++) {
+        lasso_free(&log->done[i].la);
+        cJSON_Delete(log->done[i].witness);
+    }
+    free(log->done);
+}
+
 /* One model's verdict from the components; a FAIL's lasso is re-checked
  * by the concrete evaluator, as every SAT witness is. */
-static void decide(const struct program *p, struct lasso_recheck *rc, const struct check_opts *o,
-                   const struct state_graph *g, const struct fair_sccs *f, const struct fair_tree *tr,
-                   struct progress_result *out, cJSON **witness)
+static void decide(const struct program *p, struct lasso_recheck *rc, struct recheck_log *log,
+                   const struct check_opts *o, const struct state_graph *g, const struct fair_sccs *f,
+                   const struct fair_tree *tr, struct progress_result *out, cJSON **witness)
 {
     bool *need = xcalloc((size_t)g->nthreads + 1, sizeof *need);
     bool strong = progress_is_strong(out->model);
@@ -85,11 +148,10 @@ static void decide(const struct program *p, struct lasso_recheck *rc, const stru
                      "%d states)", full, la.ncycle, la.nstem, g->nstates);
         }
         char why[256];   /* the concrete evaluator checks every lasso, as every SAT witness */
-        if (!lasso_witness(rc, g, &la, o->want_witness ? witness : NULL, why, sizeof why)) {
+        if (!recheck_once(log, rc, g, &la, o->want_witness ? witness : NULL, why, sizeof why)) {
             out->verdict = V_ERROR;
             snprintf(out->reason, sizeof out->reason, "internal error: %s", why);
         }
-        lasso_free(&la);
     }
     free(need);
 }
@@ -107,11 +169,13 @@ bool states_termination(const struct program *p, const struct model_desc *md, co
         struct fair_tree *tr = fair_tree_build(p->lit, &o->hierarchy);
         struct lasso_recheck rc;   /* the progress models' lassos often are one execution */
         lasso_recheck_init(&rc, p->lit, md, o->disabled, o->ndisabled);
+        struct recheck_log log = { NULL, 0, 0 };
         for (int i = 0; i < n; i++) {
             out[i] = (struct progress_result){ .model = ms[i] };
             witnesses[i] = NULL;
-            decide(p, &rc, o, &g, &f, tr, &out[i], &witnesses[i]);
+            decide(p, &rc, &log, o, &g, &f, tr, &out[i], &witnesses[i]);
         }
+        recheck_log_free(&log);
         lasso_recheck_free(&rc);
         fair_tree_free(tr);
         fair_free(&f);
