@@ -9,6 +9,8 @@ cannot say:
   model, and as Dat3M's [SCOPE=MODEL,...] (DEFAULT=MODEL); clear usage
   errors for an unknown scope, a strong model as a scope's scheduler, a
   missing bracket;
+- one check's progress models that share a lasso share its re-check, each
+  keeping the witness it gets alone;
 - the output: JSON "progress" labels the hierarchy and "progress_scopes"
   names every scope's scheduler; witnesses name the scope whose scheduler
   starves a thread; a strong FAIL names the guaranteed threads of its trap;
@@ -101,6 +103,27 @@ def _witnesses(record, run):
            f"progress: SAT proves a strong FAIL when the hang's guaranteed threads only spin: {o}")
 
 
+def _shared_lassos(record, run):
+    """One check re-checks each lasso once (bmc/check/states_check.c): every
+    model's witness in a run of all six is the one a run of that model alone
+    gives.  In Spin-flag-never-written, fair, hsa, hsa_obe and lobe share a
+    lasso (P0 ends, P1 spins) and obe and unfair share another (P0 never
+    runs): a re-check shared wrongly gives one group the other's witness."""
+    def witnesses(progress, tmp):
+        w = pathlib.Path(tmp, progress + ".json")
+        run(["--property", "termination", "--progress", progress, "--witness", str(w),
+             "Spin-flag-never-written.litmus"], TERM)
+        d = json.loads(w.read_text())
+        return {o["progress"]: o["witness"] for o in (d if isinstance(d, list) else [d])}
+    with tempfile.TemporaryDirectory() as tmp:
+        together = witnesses("all", tmp)
+        alone = {m: witnesses(m, tmp)[m] for m in together}
+    stems = {m: len(w["lasso"]["stem"]) for m, w in together.items()}
+    record(len(set(stems.values())) == 2 and all(together[m] == alone[m] for m in together),
+           f"progress: a lasso shared by progress models is re-checked once, each model keeping its own "
+           f"witness: stems {stems}, differing {[m for m in together if together[m] != alone[m]]}")
+
+
 def _csv_headers(record, run):
     """--expect with a strong model and a hierarchy in the header."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,6 +154,7 @@ def progress(record, run):
     """Strong models and hierarchies: command line, output, CSV, random agreement."""
     _cli(record, run)
     _witnesses(record, run)
+    _shared_lassos(record, run)
     _csv_headers(record, run)
     _random(record)
 
