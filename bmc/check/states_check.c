@@ -9,6 +9,7 @@
 #include "bmc/concrete/lasso.h"
 #include "bmc/concrete/lasso_witness.h"
 #include "bmc/concrete/strong.h"
+#include "bmc/concrete/text.h"
 #include "util/xalloc.h"
 
 /* "P0, P1": the threads t with which[t]. */
@@ -40,9 +41,10 @@ static void starved(const struct litmus *l, const struct state_graph *g, const s
         if (la->how[t] != LASSO_HALTED)
             continue;
         fair_starver(tr, m, ended, started, t, why, sizeof why);
+        char digits[12];
         if (why[0])
-            used += (size_t)snprintf(buf + used, len - used, "%sP%d: %s", used ? ", " : "; starved: ",
-                                     l->threads[t].id, why);
+            text_append(buf, len, &used, (const char *const[]){ used ? ", " : "; starved: ", "P",
+                                                                 text_int(l->threads[t].id, digits), ": ", why }, 5);
     }
     free(ended);
 }
@@ -74,8 +76,9 @@ static bool same_lasso(const struct lasso *a, const struct lasso *b, int nthread
 
 /* The concrete re-check of lasso la (bmc/concrete/lasso_witness.h), once
  * per lasso of the check: true when it holds; with witness, *witness gets
- * the lasso's JSON (a copy of the first's when it was re-checked before).
- * The log takes la over. */
+ * the lasso's JSON (a copy of the first's when it was re-checked before);
+ * false, with why filled, when the evaluator rejects it.  The log takes la
+ * over. */
 static bool recheck_once(struct recheck_log *log, struct lasso_recheck *rc, const struct state_graph *g,
                          struct lasso *la, cJSON **witness, char *why, size_t len)
 {
@@ -84,7 +87,8 @@ static bool recheck_once(struct recheck_log *log, struct lasso_recheck *rc, cons
         if (!same_lasso(&d->la, la, g->nthreads))
             continue;
         lasso_free(la);
-        snprintf(why, len, "%s", d->why);
+        if (!d->ok)
+            snprintf(why, len, "%s", d->why);
         if (witness && d->witness)
             *witness = cJSON_Duplicate(d->witness, true);
         return d->ok;
@@ -95,7 +99,8 @@ static bool recheck_once(struct recheck_log *log, struct lasso_recheck *rc, cons
     d->witness = NULL;
     d->why[0] = '\0';
     d->ok = lasso_witness(rc, g, la, witness ? &d->witness : NULL, d->why, sizeof d->why);
-    snprintf(why, len, "%s", d->why);
+    if (!d->ok)
+        snprintf(why, len, "%s", d->why);
     if (witness && d->witness)
         *witness = cJSON_Duplicate(d->witness, true);
     return d->ok;
@@ -121,13 +126,17 @@ static void decide(const struct program *p, struct lasso_recheck *rc, struct rec
     struct lasso la;
     int fair = strong ? -1 : fair_find(f, tr, out->model, need);   /* the fair component, -1: none */
     bool hangs = strong ? strong_find(g, tr, out->model, &la, need) : fair >= 0;
-    snprintf(out->engine, sizeof out->engine, "states");
+    memcpy(out->engine, "states", sizeof "states");
     if (!hangs) {
         out->verdict = V_PASS;
-        snprintf(out->reason, sizeof out->reason, strong
-                 ? "every strongly fair run terminates (states engine: %d states, each with a schedule of "
-                   "its guaranteed threads that terminates)"
-                 : "every fair run terminates (states engine: %d states, no fair cycle)", g->nstates);
+        char states[12];
+        size_t used = 0;
+        text_append(out->reason, sizeof out->reason, &used, strong
+                    ? (const char *const[]){ "every strongly fair run terminates (states engine: ",
+                                             text_int(g->nstates, states), " states, each with a schedule of its "
+                                             "guaranteed threads that terminates)" }
+                    : (const char *const[]){ "every fair run terminates (states engine: ", text_int(g->nstates, states),
+                                             " states, no fair cycle)" }, 3);
     } else {
         if (!strong)
             lasso_find(g, f, fair, need, &la);
@@ -144,8 +153,12 @@ static void decide(const struct program *p, struct lasso_recheck *rc, struct rec
                      "schedule of the guaranteed threads (%s) terminates; a cycle of %d steps, %d states)",
                      full, la.nstem, who, la.ncycle, g->nstates);
         } else {
-            snprintf(out->reason, sizeof out->reason, "%s (states engine: a fair cycle of %d steps after %d, "
-                     "%d states)", full, la.ncycle, la.nstem, g->nstates);
+            char cycle[12], stem[12], states[12];
+            size_t used = 0;
+            text_append(out->reason, sizeof out->reason, &used,
+                        (const char *const[]){ full, " (states engine: a fair cycle of ", text_int(la.ncycle, cycle),
+                                               " steps after ", text_int(la.nstem, stem), ", ",
+                                               text_int(g->nstates, states), " states)" }, 8);
         }
         char why[256];   /* the concrete evaluator checks every lasso, as every SAT witness */
         if (!recheck_once(log, rc, g, &la, o->want_witness ? witness : NULL, why, sizeof why)) {
