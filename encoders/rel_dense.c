@@ -7,7 +7,9 @@
  * whatever reads a relation reads these as any other.  A result with no
  * pair is the arena's empty relation, one with the pairs of an operand is
  * that operand (a third of a model's results are), so that the operations
- * on it are consed and shortened as on the operand. */
+ * on it are consed and shortened as on the operand.  The concrete
+ * evaluator's own relations (rf, co, ...) are made as bits at once too
+ * (rel_build_dense). */
 #include "encoders/rel_impl.h"
 
 #include <string.h>
@@ -183,5 +185,32 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     }
     struct rel *r = node_of_bits(A, m, all, x, a, y, b);
     r->transitive |= op == REL_PLUS;
+    return r;
+}
+
+const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
+{
+    if (!rel_dense(A))
+        return rel_build(A, bld, false);
+    int n = A->n, w = words_of(n);
+    size_t all = (size_t)n * (size_t)w;
+    word m[REL_DENSE_MAX * ((REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS)];
+    memset(m, 0, all * sizeof *m);
+    for (int k = 0; k < bld->count; k++) {   /* in order: the last literal of a pair wins */
+        word *row = m + (size_t)bld->i[k] * w, bit = 1ull << (bld->j[k] % WORD_BITS);
+        if (bld->l[k] == LIT_FALSE)
+            row[bld->j[k] / WORD_BITS] &= ~bit;
+        else
+            row[bld->j[k] / WORD_BITS] |= bit;
+    }
+    rel_builder_free(bld);
+    word any = 0;
+    for (size_t k = 0; k < all; k++)
+        any |= m[k];
+    if (any == 0)
+        return A->empty;
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = rels_alloc(A, all, sizeof *r->bits);
+    memcpy(r->bits, m, all * sizeof *m);
     return r;
 }

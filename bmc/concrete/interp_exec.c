@@ -209,12 +209,12 @@ static void pairs_among(struct rel_builder *bld, const bool *m, int n, const int
                 rel_add(bld, list[a], list[b], LIT_TRUE);
 }
 
-/* The relation of bld's pairs in A; A's empty relation (base_init's
- * value of every relation) when it has none, which saves sorting nothing. */
+/* The relation of bld's pairs in A, as bits (rel_build_dense); A's empty
+ * relation (base_init's value of every relation) when it has none. */
 static const struct rel *built(struct rels *A, struct rel_builder *bld)
 {
     if (bld->count > 0)
-        return rel_build(A, bld, false);
+        return rel_build_dense(A, bld);
     rel_builder_free(bld);
     return rel_empty(A);
 }
