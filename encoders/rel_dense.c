@@ -89,16 +89,14 @@ static const word *bits_of(struct rels *A, const struct rel *r)
     return b;
 }
 
-/* The relation with the pairs of bits m (scratch, all words): A's empty
+/* The relation with the pairs of bits m (scratch, all words; any: the OR
+ * of them, 0 when there is no pair): A's empty
  * relation, operand x or y (bits a, b; b NULL for none) when it has them,
  * else a new node of A with a copy of them, whose rows are made when
  * something reads them (rel_dense_rows), most never are. */
-static struct rel *node_of_bits(struct rels *A, const word *m, size_t all, const struct rel *x, const word *a,
-                                const struct rel *y, const word *b)
+static struct rel *node_of_bits(struct rels *A, const word *m, size_t all, word any, const struct rel *x,
+                                const word *a, const struct rel *y, const word *b)
 {
-    word any = 0;
-    for (size_t k = 0; k < all; k++)
-        any |= m[k];
     if (any == 0)
         return (struct rel *)A->empty;
     if (memcmp(m, a, all * sizeof *m) == 0)
@@ -144,18 +142,19 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     if (op != REL_UNION && op != REL_INTER && op != REL_DIFF && op != REL_PLUS)   /* these write every word */
         memset(m, 0, all * sizeof *m);
     const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
+    word any = 0;
     switch (op) {
     case REL_UNION:
         for (size_t k = 0; k < all; k++)
-            m[k] = a[k] | b[k];
+            any |= m[k] = a[k] | b[k];
         break;
     case REL_INTER:
         for (size_t k = 0; k < all; k++)
-            m[k] = a[k] & b[k];
+            any |= m[k] = a[k] & b[k];
         break;
     case REL_DIFF:
         for (size_t k = 0; k < all; k++)
-            m[k] = a[k] & ~b[k];
+            any |= m[k] = a[k] & ~b[k];
         break;
     case REL_INV:
         for (int i = 0; i < n; i++)
@@ -183,7 +182,10 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     default:
         break;
     }
-    struct rel *r = node_of_bits(A, m, all, x, a, y, b);
+    if (op != REL_UNION && op != REL_INTER && op != REL_DIFF)
+        for (size_t k = 0; k < all; k++)
+            any |= m[k];
+    struct rel *r = node_of_bits(A, m, all, any, x, a, y, b);
     r->transitive |= op == REL_PLUS;
     return r;
 }
