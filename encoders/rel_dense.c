@@ -30,7 +30,8 @@ bool rel_dense(const struct rels *A) { return !cnf_symbolic(A->c) && A->n <= REL
 /* Row `to` becomes a copy of row `from`. */
 static void copy_row(word *b, int w, int to, int from)
 {
-    memcpy(b + (size_t)to * w, b + (size_t)from * w, (size_t)w * sizeof *b);
+    for (int v = 0; v < w; v++)   /* a word or a few: no call to memcpy */
+        b[(size_t)to * w + v] = b[(size_t)from * w + v];
 }
 
 /* The bits of a REL_CLASS leaf: the members of a group, in ascending
