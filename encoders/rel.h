@@ -126,6 +126,10 @@ void rel_builder_init(struct rel_builder *bld);
 void rel_add(struct rel_builder *bld, int i, int j, lit l);
 const struct rel *rel_build(struct rels *A, struct rel_builder *bld, bool is_static);
 void rel_builder_free(struct rel_builder *bld);
+/* rel_build's relation (not static) over a constant-only cnf, made as
+ * rows of bits at once, its rows only when read (encoders/rel_dense.c);
+ * rel_build's where the operations are not made as bits (rel_dense). */
+const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld);
 /* Marks r (made by rel_build) as transitive in every execution. */
 void rel_mark_transitive(const struct rel *r);
 /* Marks r (made by rel_build) as guarded: the cnf has every pair's literal

@@ -7,7 +7,9 @@
  * whatever reads a relation reads these as any other.  A result with no
  * pair is the arena's empty relation, one with the pairs of an operand is
  * that operand (a third of a model's results are), so that the operations
- * on it are consed and shortened as on the operand. */
+ * on it are consed and shortened as on the operand.  The concrete
+ * evaluator's own relations (rf, co, ...) are made as bits at once too
+ * (rel_build_dense). */
 #include "encoders/rel_impl.h"
 
 #include <string.h>
@@ -28,7 +30,8 @@ bool rel_dense(const struct rels *A) { return !cnf_symbolic(A->c) && A->n <= REL
 /* Row `to` becomes a copy of row `from`. */
 static void copy_row(word *b, int w, int to, int from)
 {
-    memcpy(b + (size_t)to * w, b + (size_t)from * w, (size_t)w * sizeof *b);
+    for (int v = 0; v < w; v++)   /* a word or a few: no call to memcpy */
+        b[(size_t)to * w + v] = b[(size_t)from * w + v];
 }
 
 /* The bits of a REL_CLASS leaf: the members of a group, in ascending
@@ -87,16 +90,14 @@ static const word *bits_of(struct rels *A, const struct rel *r)
     return b;
 }
 
-/* The relation with the pairs of bits m (scratch, all words): A's empty
+/* The relation with the pairs of bits m (scratch, all words; any: the OR
+ * of them, 0 when there is no pair): A's empty
  * relation, operand x or y (bits a, b; b NULL for none) when it has them,
  * else a new node of A with a copy of them, whose rows are made when
  * something reads them (rel_dense_rows), most never are. */
-static struct rel *node_of_bits(struct rels *A, const word *m, size_t all, const struct rel *x, const word *a,
-                                const struct rel *y, const word *b)
+static struct rel *node_of_bits(struct rels *A, const word *m, size_t all, word any, const struct rel *x,
+                                const word *a, const struct rel *y, const word *b)
 {
-    word any = 0;
-    for (size_t k = 0; k < all; k++)
-        any |= m[k];
     if (any == 0)
         return (struct rel *)A->empty;
     if (memcmp(m, a, all * sizeof *m) == 0)
@@ -142,18 +143,19 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     if (op != REL_UNION && op != REL_INTER && op != REL_DIFF && op != REL_PLUS)   /* these write every word */
         memset(m, 0, all * sizeof *m);
     const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
+    word any = 0;
     switch (op) {
     case REL_UNION:
         for (size_t k = 0; k < all; k++)
-            m[k] = a[k] | b[k];
+            any |= m[k] = a[k] | b[k];
         break;
     case REL_INTER:
         for (size_t k = 0; k < all; k++)
-            m[k] = a[k] & b[k];
+            any |= m[k] = a[k] & b[k];
         break;
     case REL_DIFF:
         for (size_t k = 0; k < all; k++)
-            m[k] = a[k] & ~b[k];
+            any |= m[k] = a[k] & ~b[k];
         break;
     case REL_INV:
         for (int i = 0; i < n; i++)
@@ -181,7 +183,37 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     default:
         break;
     }
-    struct rel *r = node_of_bits(A, m, all, x, a, y, b);
+    if (op != REL_UNION && op != REL_INTER && op != REL_DIFF)
+        for (size_t k = 0; k < all; k++)
+            any |= m[k];
+    struct rel *r = node_of_bits(A, m, all, any, x, a, y, b);
     r->transitive |= op == REL_PLUS;
+    return r;
+}
+
+const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
+{
+    if (!rel_dense(A))
+        return rel_build(A, bld, false);
+    int n = A->n, w = words_of(n);
+    size_t all = (size_t)n * (size_t)w;
+    word m[REL_DENSE_MAX * ((REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS)];
+    memset(m, 0, all * sizeof *m);
+    for (int k = 0; k < bld->count; k++) {   /* in order: the last literal of a pair wins */
+        word *row = m + (size_t)bld->i[k] * w, bit = 1ull << (bld->j[k] % WORD_BITS);
+        if (bld->l[k] == LIT_FALSE)
+            row[bld->j[k] / WORD_BITS] &= ~bit;
+        else
+            row[bld->j[k] / WORD_BITS] |= bit;
+    }
+    rel_builder_free(bld);
+    word any = 0;
+    for (size_t k = 0; k < all; k++)
+        any |= m[k];
+    if (any == 0)
+        return A->empty;
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = rels_alloc(A, all, sizeof *r->bits);
+    memcpy(r->bits, m, all * sizeof *m);
     return r;
 }

@@ -9,6 +9,8 @@ cannot say:
   model, and as Dat3M's [SCOPE=MODEL,...] (DEFAULT=MODEL); clear usage
   errors for an unknown scope, a strong model as a scope's scheduler, a
   missing bracket;
+- one check's progress models that share a lasso share its re-check, each
+  keeping the witness it gets alone;
 - the output: JSON "progress" labels the hierarchy and "progress_scopes"
   names every scope's scheduler; witnesses name the scope whose scheduler
   starves a thread; a strong FAIL names the guaranteed threads of its trap;
@@ -101,6 +103,46 @@ def _witnesses(record, run):
            f"progress: SAT proves a strong FAIL when the hang's guaranteed threads only spin: {o}")
 
 
+GATED_SPIN = """PTX gated-spin
+{ x = 0; }
+ P0@cta 0,gpu 0       | P1@cta 0,gpu 0       ;
+ LC00:                | st.relaxed.gpu x, 2  ;
+ ld.relaxed.gpu r0, x | LC10:                ;
+ bne r0, 0, LC00      | ld.relaxed.gpu r1, x ;
+                      | bne r1, 5, LC10      ;
+exists (x == 0)
+"""
+
+
+def _shared_lassos(record, run):
+    """One check builds and re-checks each lasso once (bmc/check/states_check.c):
+    every model's witness in a run of all six is the one a run of that model
+    alone gives.  In Spin-flag-never-written, fair, hsa, hsa_obe and lobe
+    share a lasso (P0 ends, P1 spins) and obe and unfair share another (P0
+    never runs).  In gated-spin (below: P0 spins while x is not 0, P1 writes
+    2 and spins for ever) fair and hsa find their cycles in one component,
+    once P1 has written: fair's steps both threads, hsa's P0 alone (P1
+    halted).  A lasso or a re-check shared wrongly gives one model another's
+    witness."""
+    def witnesses(name, progress, cwd):
+        w = pathlib.Path(cwd, progress + ".json")
+        run(["--property", "termination", "--progress", progress, "--witness", str(w), str(name)], cwd)
+        d = json.loads(w.read_text())
+        w.unlink()
+        return {o["progress"]: o["witness"] for o in (d if isinstance(d, list) else [d])}
+    with tempfile.TemporaryDirectory() as tmp:
+        pathlib.Path(tmp, "gated-spin.litmus").write_text(GATED_SPIN)
+        for name, cwd in (("Spin-flag-never-written.litmus", TERM), ("gated-spin.litmus", tmp)):
+            with tempfile.TemporaryDirectory() as out:
+                together = witnesses(pathlib.Path(cwd, name), "all", out)
+                alone = {m: witnesses(pathlib.Path(cwd, name), m, out)[m] for m in together}
+            kinds = len({json.dumps(w, sort_keys=True) for w in together.values()})
+            record(kinds > 1 and all(together[m] == alone[m] for m in together),
+                   f"progress: {name}: lassos shared by progress models are built and re-checked once, each "
+                   f"model keeping its own witness: {kinds} witnesses, differing "
+                   f"{[m for m in together if together[m] != alone[m]]}")
+
+
 def _csv_headers(record, run):
     """--expect with a strong model and a hierarchy in the header."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,6 +173,7 @@ def progress(record, run):
     """Strong models and hierarchies: command line, output, CSV, random agreement."""
     _cli(record, run)
     _witnesses(record, run)
+    _shared_lassos(record, run)
     _csv_headers(record, run)
     _random(record)
 

@@ -48,13 +48,30 @@ static struct final_state final_state_of(const struct program *p, const struct c
     return fs;
 }
 
+/* Whether condition a reads a register or a location (`exists 0==0`,
+ * the liveness tests' condition, reads neither). */
+static bool reads_state(const struct assertion *a)
+{
+    for (; a; a = a->lhs) {   /* down a chain's spine (and a negation's operand) */
+        if (a->kind == A_CMP)
+            return a->a.kind != AV_CONST || a->b.kind != AV_CONST;
+        if ((a->kind == A_AND || a->kind == A_OR) && reads_state(a->rhs))
+            return true;
+    }
+    return false;
+}
+
 /* The filter and the assertion on the final state (true when absent; the
  * final state made once, and only for a condition that reads it). */
 static void final_conditions(struct cnf *c, const struct program *p, const struct concrete *x, struct evaluation *ev)
 {
     ev->filter = ev->assertion = true;
-    if (!p->lit->filter && !p->lit->assertion)
+    if (!reads_state(p->lit->filter) && !reads_state(p->lit->assertion)) {
+        struct final_state none = { NULL, NULL };   /* nothing reads it */
+        ev->filter = assertion_encode(c, p->lit->filter, &none) == LIT_TRUE;
+        ev->assertion = assertion_encode(c, p->lit->assertion, &none) == LIT_TRUE;
         return;
+    }
     struct final_state fs = final_state_of(p, x);
     ev->filter = assertion_encode(c, p->lit->filter, &fs) == LIT_TRUE;
     ev->assertion = assertion_encode(c, p->lit->assertion, &fs) == LIT_TRUE;

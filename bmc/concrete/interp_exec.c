@@ -88,13 +88,15 @@ static bool check_co(const struct program *p, const struct choice *ch, const str
                      struct concrete *out)
 {
     size_t n = (size_t)p->nevents;
-    int *w = xcalloc(n + 1, sizeof *w), m = order_members(p, is_write, w);
+    int *w = xcalloc(2 * (n + 1), sizeof *w), m = order_members(p, is_write, w), *root = w + n + 1;
+    for (int a = 0; a < m; a++)   /* co_pair(i, j) of two writes: one root location, j not initial */
+        root[a] = p->events[w[a]].loc < 0 ? -1 : program_root_location(p->lit, p->events[w[a]].loc);
     const char *why = check_order(p, out->exec, ch->co, w, m, co_pair) ? NULL
                       : "coherence is not a strict order over executed same-location writes";
     for (int a = 0; a < m && !why; a++)
         for (int b = 0; b < m && !why; b++) {
             int i = w[a], j = w[b];
-            if (!co_pair(p, i, j) || !out->exec[i] || !out->exec[j])
+            if (root[a] < 0 || root[a] != root[b] || p->events[j].kind == EV_INIT || !out->exec[i] || !out->exec[j])
                 continue;
             if (ch->co[j * n + i] && base_co_backward_impossible(k, p, i, j))
                 why = "coherence goes against program order";
@@ -209,12 +211,12 @@ static void pairs_among(struct rel_builder *bld, const bool *m, int n, const int
                 rel_add(bld, list[a], list[b], LIT_TRUE);
 }
 
-/* The relation of bld's pairs in A; A's empty relation (base_init's
- * value of every relation) when it has none, which saves sorting nothing. */
+/* The relation of bld's pairs in A, as bits (rel_build_dense); A's empty
+ * relation (base_init's value of every relation) when it has none. */
 static const struct rel *built(struct rels *A, struct rel_builder *bld)
 {
     if (bld->count > 0)
-        return rel_build(A, bld, false);
+        return rel_build_dense(A, bld);
     rel_builder_free(bld);
     return rel_empty(A);
 }

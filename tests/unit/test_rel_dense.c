@@ -3,7 +3,9 @@
  * which are not executed, with one and with two words per row, read
  * through an operation made at once as bits and compared pair by pair
  * with their definition; and a result with no pair, or with an operand's
- * pairs, is that relation, with the pairs it had. */
+ * pairs, is that relation, with the pairs it had; a relation built pair
+ * by pair as bits (rel_build_dense) has rel_build's pairs, the last
+ * literal given for a pair winning. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,11 +159,58 @@ static void test_results_that_are_operands(void **state)
     cnf_free(c);
 }
 
+/* Random pairs, some given twice with the second literal false, some
+ * false then true, with one and two words per row: rel_build_dense has
+ * every pair rel_build has and no other, read as rows and through an
+ * operation; a builder with only false literals gives the empty relation. */
+static void test_build_dense(void **state)
+{
+    (void)state;
+    const int sizes[] = { 6, 64, 90 };
+    uint64_t seed = 11;
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        int n = sizes[z];
+        lit exec[MAXN];
+        for (int i = 0; i < n; i++)
+            exec[i] = LIT_TRUE;
+        struct cnf *c = cnf_new(false);
+        struct rels *A = rels_new(c, n, exec);
+        struct rel_builder sorted, dense;
+        rel_builder_init(&sorted);
+        rel_builder_init(&dense);
+        for (int k = 0; k < 3 * n; k++) {
+            int i = (int)(lcg(&seed) % (uint32_t)n), j = (int)(lcg(&seed) % (uint32_t)n);
+            lit first = lit_of(lcg(&seed) % 2), last = lit_of(lcg(&seed) % 3 != 0);
+            rel_add(&sorted, i, j, first);
+            rel_add(&dense, i, j, first);
+            if (k % 2) {
+                rel_add(&sorted, i, j, last);
+                rel_add(&dense, i, j, last);
+            }
+        }
+        const struct rel *want = rel_build(A, &sorted, false), *got = rel_build_dense(A, &dense);
+        const struct rel *twice = rel_union(A, got, rel_inv(A, got));
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                assert_int_equal(rel_get(got, i, j), rel_get(want, i, j));
+                assert_int_equal(rel_get(twice, i, j) == LIT_TRUE,
+                                 rel_get(want, i, j) == LIT_TRUE || rel_get(want, j, i) == LIT_TRUE);
+            }
+        struct rel_builder none;
+        rel_builder_init(&none);
+        rel_add(&none, 0, n - 1, LIT_FALSE);
+        assert_ptr_equal(rel_build_dense(A, &none), rel_empty(A));
+        rels_free(A);
+        cnf_free(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dense_leaves),
         cmocka_unit_test(test_results_that_are_operands),
+        cmocka_unit_test(test_build_dense),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
