@@ -22,7 +22,8 @@ static bool same_choice(const struct program *p, const struct choice *a, const s
            && memcmp(a->final_pick, b->final_pick, (size_t)p->lit->nlocs * sizeof *a->final_pick) == 0
            && memcmp(a->stop_at, b->stop_at, (size_t)p->nthreads * sizeof *a->stop_at) == 0
            && a->has_hint == b->has_hint
-           && (!a->has_hint || memcmp(a->val_hint, b->val_hint, n * sizeof *a->val_hint) == 0);
+           && (!a->has_hint || memcmp(a->val_hint, b->val_hint, n * sizeof *a->val_hint) == 0)
+           && memcmp(a->any_val, b->any_val, (size_t)p->lit->nanys * sizeof *a->any_val) == 0;
 }
 
 /* The same axioms are off (the same names, in any order). */
@@ -49,6 +50,7 @@ static void copy_choice(const struct program *p, const struct choice *ch, struct
     memcpy(out->stop_at, ch->stop_at, (size_t)p->nthreads * sizeof *ch->stop_at);
     memcpy(out->val_hint, ch->val_hint, n * sizeof *ch->val_hint);
     out->has_hint = ch->has_hint;
+    memcpy(out->any_val, ch->any_val, (size_t)p->lit->nanys * sizeof *ch->any_val);
 }
 
 static void entry_free(const struct program *p, struct eval_entry *e)

@@ -1,7 +1,8 @@
 /* The memo of evaluations (eval_memo.c) keeps the last EVAL_MEMO_SIZE:
  * more than that, and the oldest is evaluated afresh while the newest
  * still come from memory; an evaluation from memory is the one a fresh
- * evaluate() gives; a freed memo starts empty. */
+ * evaluate() gives; a freed memo starts empty; two choices that differ
+ * only in an arbitrary value (SPIR-V's OpUndef) are two evaluations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -64,10 +65,58 @@ static void test_ring(void **state)
     litmus_free(l);
 }
 
+/* One thread whose register takes an arbitrary value: P0:r0 == 1 holds
+ * exactly when the value chosen is 1. */
+static const char *any_text =
+    "PTX any\n"
+    "{ x = 0; }\n"
+    " P0@cta 0,gpu 0 ;\n"
+    " add r0, r0, 0  ;\n"
+    "exists (P0:r0 == 1)\n";
+
+static void test_arbitrary_values(void **state)
+{
+    (void)state;
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("any.litmus", any_text, &err);
+    assert_non_null(l);
+    struct instr *in = &l->threads[0].instrs[0];   /* r0 <- the arbitrary value number 0 */
+    in->kind = I_ANY;
+    in->op = OP_EXCH;
+    in->a = (struct operand){ .is_reg = false, .value = 0 };
+    l->nanys = 1;
+    char msg[128];
+    struct program *p = program_build(l, 1, msg, sizeof msg);
+    assert_non_null(p);
+    const struct model_desc *md = model_find("ptx-v7.5");
+    struct choice ch;
+    choice_init(&ch, p);
+    for (int e = 0; e < p->nevents; e++)   /* x's final value: its initial write's */
+        if (p->events[e].thread < 0)
+            ch.final_pick[p->events[e].loc] = e;
+    struct eval_memo m;
+    eval_memo_init(&m, p, md);
+    for (int32_t v = 0; v < 2; v++) {
+        ch.any_val[0] = v;
+        const struct evaluation *ev = eval_memo_evaluate(&m, NULL, 0, &ch);
+        assert_true(ev->x.valid);
+        assert_int_equal(ev->assertion, v == 1);
+    }
+    ch.any_val[0] = 0;   /* the first again: from memory */
+    assert_false(eval_memo_evaluate(&m, NULL, 0, &ch)->assertion);
+    assert_int_equal(m.evaluated, 2);
+    assert_int_equal(m.reused, 1);
+    eval_memo_free(&m);
+    choice_free(&ch);
+    program_free(p);
+    litmus_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring),
+        cmocka_unit_test(test_arbitrary_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
