@@ -81,6 +81,8 @@ struct rel {
     long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */
     long *est[2];            /* per row (column): 1 + rel_est's guess once made, 0 before
                                 (operations only; leaves answer at once) */
+    unsigned long long *sbits[2]; /* static, over a cnf with a solver and at most REL_DENSE_MAX
+                                events: its pairs (of its inverse) as rows of bits (rel_bits.c) */
     unsigned long long *bits; /* a constant-only cnf's relation over at most REL_DENSE_MAX
                                 events: row i's pairs as bits i * words .. (rel_dense.c) */
     long order;              /* creation order (a child arena's after its parent's): operands

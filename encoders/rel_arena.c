@@ -213,6 +213,7 @@ static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struc
     A->c = c;
     A->n = n;
     A->parent = parent;
+    A->static_bits = cnf_symbolic(c) && n <= REL_DENSE_MAX;
     A->cons_cap = parent ? CONS_FIRST_CHILD : CONS_FIRST_BASE;
     A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
     if (parent) {

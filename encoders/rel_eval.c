@@ -46,7 +46,7 @@ void rel_settle_slow(const struct rel *r)
     }
     if (r->settling)
         return;
-    if (!r->is_static || r->op < REL_UNION || r->op > REL_INV ||
+    if (!r->is_static || r->home->static_bits || r->op < REL_UNION || r->op > REL_INV ||
         static_bound(r) > SMALL_STATIC + SMALL_STATIC_PER_EVENT * r->n) {
         ((struct rel *)r)->unsettled = true;   /* never: its bound is fixed */
         return;
@@ -58,6 +58,8 @@ void rel_settle_slow(const struct rel *r)
 
 bool rel_has(const struct rel *r, int i, int j)
 {
+    if (r->home->static_bits)
+        return rel_bits(r, false)[(size_t)i * rel_bits_words(r->n) + (size_t)(j / 64)] >> (j % 64) & 1;
     for (;;) {
         switch (r->op) {   /* leaves answer at once, rows or not (the same answer) */
         case REL_CLASS: return r->key[i] >= 0 && r->key[i] == r->key[j] && (!r->ordered || i < j);
@@ -281,6 +283,8 @@ long rel_est(struct rels *A, const struct rel *r, int i, bool flip)
         return r->rows->start[i + 1] - r->rows->start[i];
     if (flip && r->cols)
         return r->cols->start[i + 1] - r->cols->start[i];
+    if (rel_bits_on(r))
+        return rel_bits_count(r, i, flip);
     if (r->op < REL_UNION || r->op > REL_SEQ)   /* a leaf or a closure: at hand */
         return guess(A, r, i, flip);
     long **memo = &((struct rel *)r)->est[flip];   /* nested filters and compositions ask often */

@@ -42,6 +42,8 @@ struct rels {
     int stop, scap;
     struct accumulator **accs;   /* per nesting depth of compositions being enumerated */
     int depth, naccs;
+    bool static_bits;            /* its static relations are rows of bits (rel_bits.c): a cnf
+                                    with a solver and at most REL_DENSE_MAX events */
     long pairs;
     long next_order;             /* of the next relation made */
 };
@@ -94,6 +96,20 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
 /* Makes the rows of such a node from its bits (rel_settle does, on the
  * first read). */
 void rel_dense_rows(const struct rel *r);
+/* Words per row of bits over n events. */
+int rel_bits_words(int n);
+/* The pairs of static r (of r^-1 when flip) as rows of bits, row i at
+ * words i * rel_bits_words(n) ..; made on first use, in r's arena; only
+ * where r's arena has static_bits. */
+const unsigned long long *rel_bits(const struct rel *r, bool flip);
+/* The size of row i of static r (column when flip), from its bits. */
+int rel_bits_count(const struct rel *r, int i, bool flip);
+/* Pushes row i of static r (column when flip) from its bits, each pair
+ * with its literal both; returns the number pushed. */
+int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip);
+/* True when static r's pairs are read from its bits. */
+static inline bool rel_bits_on(const struct rel *r) { return r->is_static && r->home->static_bits; }
+
 /* Rows over n nodes built from the entries (i[k], j[k], l[k]), k < count
  * (any order, later duplicates win, LIT_FALSE dropped), owned by A. */
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l);
