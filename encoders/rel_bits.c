@@ -82,11 +82,9 @@ static void leaf_bits(const struct rel *r, bool flip, word *b, int w)
     }
 }
 
-const word *rel_bits(const struct rel *r, bool flip)
+const word *rel_bits_make(const struct rel *r, bool flip)
 {
     assert(rel_bits_on(r));
-    if (r->sbits[flip])
-        return r->sbits[flip];
     int n = r->n, w = rel_bits_words(n);
     size_t all = (size_t)n * (size_t)w;
     word *b = rels_alloc(r->home, all, sizeof *b);

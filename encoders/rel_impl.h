@@ -98,10 +98,15 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
 void rel_dense_rows(const struct rel *r);
 /* Words per row of bits over n events. */
 int rel_bits_words(int n);
+/* Makes and keeps (in r's arena) the bits rel_bits returns. */
+const unsigned long long *rel_bits_make(const struct rel *r, bool flip);
 /* The pairs of static r (of r^-1 when flip) as rows of bits, row i at
- * words i * rel_bits_words(n) ..; made on first use, in r's arena; only
- * where r's arena has static_bits. */
-const unsigned long long *rel_bits(const struct rel *r, bool flip);
+ * words i * rel_bits_words(n) ..; made on first use; only where r's arena
+ * has static_bits. */
+static inline const unsigned long long *rel_bits(const struct rel *r, bool flip)
+{
+    return r->sbits[flip] ? r->sbits[flip] : rel_bits_make(r, flip);
+}
 /* The size of row i of static r (column when flip), from its bits. */
 int rel_bits_count(const struct rel *r, int i, bool flip);
 /* Pushes row i of static r (column when flip) from its bits, each pair
