@@ -9,12 +9,14 @@
  *    intersections, differences and inverses) are decided by the events'
  *    types, threads, locations and scopes before any literal exists; they
  *    are kept as terms and a pair (i, j) of one has the literal
- *    both(i, j) = exec_i & exec_j;
+ *    both(i, j) = exec_i & exec_j; over a cnf with a solver and at most
+ *    REL_DENSE_MAX events, a term's pairs are rows of bits, made once from
+ *    its operands' when first read (rel_bits.c);
  *  - unions, intersections, differences, inverses and compositions are
  *    lazy: a pair is computed when asked, and a row by enumerating the
  *    operand with the fewest candidates (the intersection of a huge static
- *    relation with a sparse one costs the sparse one); a union's row asked
- *    for pair by pair a few times is enumerated once and kept;
+ *    relation with a sparse one costs the sparse one); a pair of a union
+ *    or a composition is read from its row, enumerated once and kept;
  *  - closures (built when first read) and the rows that compositions and
  *    closures read are materialized as sorted rows of literals;
  *  - where a guarded relation (rel_mark_guarded: its literals imply both)
@@ -75,7 +77,6 @@ struct rel {
     struct rel_rows *cols;   /* the rows of the inverse, once asked for */
     struct row_store *store; /* the rows read one by one so far (a lazy relation) */
     bool *enumerated[2];     /* per row (column): enumerated once; a second time keeps it */
-    unsigned char *lookups;  /* REL_UNION, per row: pairs looked up one by one so far */
     struct row_store *cstore; /* the columns kept so */
     int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
     long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */
