@@ -6,8 +6,8 @@ struct bv bv_const(int64_t v)
 {
     struct bv r;
     uint32_t u = (uint32_t)v;
-    for (int i = 0; i < BV_WIDTH; i++)
-        r.b[i] = lit_of((u >> i) & 1u);
+    for (int i = 0; i < BV_WIDTH; i++)   /* LIT_TRUE or LIT_FALSE, without a branch */
+        r.b[i] = LIT_FALSE + (LIT_TRUE - LIT_FALSE) * (lit)((u >> i) & 1u);
     return r;
 }
 
