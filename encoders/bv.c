@@ -56,6 +56,10 @@ static struct bv add_carry(struct cnf *c, struct bv x, struct bv y, lit carry)
 {
     struct bv r;
     for (int i = 0; i < BV_WIDTH; i++) {
+        if (x.b[i] == LIT_FALSE && y.b[i] == LIT_FALSE && carry == LIT_FALSE) {   /* what the gates fold to */
+            r.b[i] = LIT_FALSE;
+            continue;
+        }
         lit t = cnf_xor(c, x.b[i], y.b[i]);
         r.b[i] = cnf_xor(c, t, carry);
         carry = cnf_or(c, cnf_and(c, x.b[i], y.b[i]), cnf_and(c, t, carry));
@@ -92,7 +96,7 @@ struct bv bv_ite(struct cnf *c, lit s, struct bv x, struct bv y)
 {
     struct bv r;
     for (int i = 0; i < BV_WIDTH; i++)
-        r.b[i] = cnf_ite(c, s, x.b[i], y.b[i]);
+        r.b[i] = x.b[i] == y.b[i] ? x.b[i] : cnf_ite(c, s, x.b[i], y.b[i]);
     return r;
 }
 
@@ -149,7 +153,8 @@ lit bv_eq(struct cnf *c, struct bv x, struct bv y)
 {
     lit acc = LIT_TRUE;
     for (int i = 0; i < BV_WIDTH && acc != LIT_FALSE; i++)
-        acc = cnf_and(c, acc, cnf_iff(c, x.b[i], y.b[i]));
+        if (x.b[i] != y.b[i])   /* equal bits: the iff folds to true */
+            acc = cnf_and(c, acc, cnf_iff(c, x.b[i], y.b[i]));
     return acc;
 }
 
@@ -158,6 +163,8 @@ lit bv_ult(struct cnf *c, struct bv x, struct bv y)
     /* scan from the least significant bit: lt = (!x & y) | (x == y) & lt */
     lit lt = LIT_FALSE;
     for (int i = 0; i < BV_WIDTH; i++) {
+        if (x.b[i] == y.b[i])   /* equal bits fold to lt as it is */
+            continue;
         lit less = cnf_and(c, -x.b[i], y.b[i]);
         lit same = cnf_iff(c, x.b[i], y.b[i]);
         lt = cnf_or(c, less, cnf_and(c, same, lt));
