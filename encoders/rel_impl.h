@@ -48,8 +48,23 @@ struct rels {
     long next_order;             /* of the next relation made */
 };
 
-/* Memory owned by the arena (zeroed). */
-void *rels_alloc(struct rels *A, size_t count, size_t size);
+/* rels_alloc of bytes (a multiple of 8) from a new block. */
+void *rels_alloc_block(struct rels *A, size_t bytes);
+/* Memory owned by the arena (zeroed, 8-byte aligned): bumped from the
+ * current block where it fits. */
+static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
+{
+    size_t bytes = ((count ? count : 1) * size + 7) & ~(size_t)7;
+    if (A->nowned) {
+        struct arena_block *cur = &A->owned[A->bump_block];
+        if (bytes <= cur->size - cur->used) {
+            void *p = cur->p + cur->used;
+            cur->used += bytes;
+            return p;
+        }
+    }
+    return rels_alloc_block(A, bytes);
+}
 /* A new relation node of kind op (zeroed, owned by A). */
 struct rel *rel_node(struct rels *A, enum rel_op op);
 /* The node consed under (op, x, y), or NULL; rels_cons_put records one. */
