@@ -66,7 +66,8 @@ struct rel {
                                 model of the cnf (rel_guarded: static ones too) */
     bool empty;              /* known to have no pair */
     bool settling;           /* its rows are being made (no second start) */
-    bool unsettled;          /* rel_settle never materializes it (not static and small) */
+    bool unsettled;          /* rel_settle never materializes it (not static and small, or
+                                static as bits: rel_bits.c) */
     struct rels *home;       /* the arena it lives in */
     const struct rel *a, *b; /* operands */
     const struct set *s, *t; /* REL_PRODUCT s * t; REL_ID [s] */

@@ -1,8 +1,9 @@
 /* Internals of the relation layer, shared by rel_arena.c (the arena,
  * hash-consing, sets, built relations), rel_eval.c (pairs and row-size
  * estimates), rel_rows.c (rows: enumerated, stored, materialized),
- * rel_ops.c (the operations) and rel_query.c (reading and axiom
- * literals); nothing outside encoders/rel*.c includes it. */
+ * rel_ops.c (the operations), rel_query.c (reading and axiom
+ * literals) and rel_bits.c (static terms as rows of bits); nothing
+ * outside encoders/rel*.c includes it. */
 #ifndef GPUBMC_REL_IMPL_H
 #define GPUBMC_REL_IMPL_H
 
@@ -74,8 +75,9 @@ void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *n
 void rels_stack_reserve(struct rels *A, int k);
 
 /* Materializes static composite r when its may-set is small (walking a
- * term per pair costs more than listing a few thousand pairs once), and
- * the rows of a node made as bits (rel_dense_op) on its first read. */
+ * term per pair costs more than listing a few thousand pairs once) and
+ * its arena has no static bits (rel_bits.c), and the rows of a node made
+ * as bits (rel_dense_op) on its first read. */
 void rel_settle_slow(const struct rel *r);
 static inline void rel_settle(const struct rel *r)
 {
