@@ -2,12 +2,22 @@
  * restoring divider, comparators. */
 #include "encoders/bv.h"
 
+#include <string.h>
+
+/* The literals of the four bits of each nibble, lowest first. */
+#define BIT_LIT(b) ((b) ? LIT_TRUE : LIT_FALSE)
+#define NIBBLE(x) { BIT_LIT((x) & 1), BIT_LIT((x) >> 1 & 1), BIT_LIT((x) >> 2 & 1), BIT_LIT((x) >> 3 & 1) }
+static const lit nibbles[16][4] = {
+    NIBBLE(0), NIBBLE(1), NIBBLE(2), NIBBLE(3), NIBBLE(4), NIBBLE(5), NIBBLE(6), NIBBLE(7),
+    NIBBLE(8), NIBBLE(9), NIBBLE(10), NIBBLE(11), NIBBLE(12), NIBBLE(13), NIBBLE(14), NIBBLE(15),
+};
+
 struct bv bv_const(int64_t v)
 {
     struct bv r;
     uint32_t u = (uint32_t)v;
-    for (int i = 0; i < BV_WIDTH; i++)
-        r.b[i] = lit_of((u >> i) & 1u);
+    for (int i = 0; i < BV_WIDTH; i += 4)   /* a nibble's four literals at a time */
+        memcpy(&r.b[i], nibbles[u >> i & 15u], sizeof nibbles[0]);
     return r;
 }
 
@@ -46,6 +56,10 @@ static struct bv add_carry(struct cnf *c, struct bv x, struct bv y, lit carry)
 {
     struct bv r;
     for (int i = 0; i < BV_WIDTH; i++) {
+        if (x.b[i] == LIT_FALSE && y.b[i] == LIT_FALSE && carry == LIT_FALSE) {   /* what the gates fold to */
+            r.b[i] = LIT_FALSE;
+            continue;
+        }
         lit t = cnf_xor(c, x.b[i], y.b[i]);
         r.b[i] = cnf_xor(c, t, carry);
         carry = cnf_or(c, cnf_and(c, x.b[i], y.b[i]), cnf_and(c, t, carry));
@@ -82,7 +96,7 @@ struct bv bv_ite(struct cnf *c, lit s, struct bv x, struct bv y)
 {
     struct bv r;
     for (int i = 0; i < BV_WIDTH; i++)
-        r.b[i] = cnf_ite(c, s, x.b[i], y.b[i]);
+        r.b[i] = x.b[i] == y.b[i] ? x.b[i] : cnf_ite(c, s, x.b[i], y.b[i]);
     return r;
 }
 
@@ -139,7 +153,8 @@ lit bv_eq(struct cnf *c, struct bv x, struct bv y)
 {
     lit acc = LIT_TRUE;
     for (int i = 0; i < BV_WIDTH && acc != LIT_FALSE; i++)
-        acc = cnf_and(c, acc, cnf_iff(c, x.b[i], y.b[i]));
+        if (x.b[i] != y.b[i])   /* equal bits: the iff folds to true */
+            acc = cnf_and(c, acc, cnf_iff(c, x.b[i], y.b[i]));
     return acc;
 }
 
@@ -148,6 +163,8 @@ lit bv_ult(struct cnf *c, struct bv x, struct bv y)
     /* scan from the least significant bit: lt = (!x & y) | (x == y) & lt */
     lit lt = LIT_FALSE;
     for (int i = 0; i < BV_WIDTH; i++) {
+        if (x.b[i] == y.b[i])   /* equal bits fold to lt as it is */
+            continue;
         lit less = cnf_and(c, -x.b[i], y.b[i]);
         lit same = cnf_iff(c, x.b[i], y.b[i]);
         lt = cnf_or(c, less, cnf_and(c, same, lt));

@@ -240,14 +240,22 @@ bool exec_barriers_meet(const struct program *p, const struct event *b1, const s
                               p->lit->dialect == DIALECT_PTX ? SCOPE_CTA : SCOPE_WG);
 }
 
-/* Unsigned sum of single-bit literals. */
+/* Unsigned sum of single-bit literals: each added by a chain of half
+ * adders over the bits a sum of k can use, the bits above them constant 0
+ * (a full-width adder makes their carries gates that are never true). */
 static struct bv count_bits(struct cnf *c, const lit *bits, int k)
 {
     struct bv sum = bv_const(0);
+    int width = 1;
+    while (width < BV_WIDTH - 1 && (1 << width) <= k)
+        width++;
     for (int i = 0; i < k; i++) {
-        struct bv one = bv_const(0);
-        one.b[0] = bits[i];
-        sum = bv_add(c, sum, one);
+        lit carry = bits[i];
+        for (int j = 0; j < width && carry != LIT_FALSE; j++) {
+            lit t = sum.b[j];
+            sum.b[j] = cnf_xor(c, t, carry);
+            carry = cnf_and(c, t, carry);
+        }
     }
     return sum;
 }

@@ -9,12 +9,14 @@
  *    intersections, differences and inverses) are decided by the events'
  *    types, threads, locations and scopes before any literal exists; they
  *    are kept as terms and a pair (i, j) of one has the literal
- *    both(i, j) = exec_i & exec_j;
+ *    both(i, j) = exec_i & exec_j; over a cnf with a solver and at most
+ *    REL_DENSE_MAX events, a term's pairs are rows of bits, made once from
+ *    its operands' when first read (rel_bits.c);
  *  - unions, intersections, differences, inverses and compositions are
  *    lazy: a pair is computed when asked, and a row by enumerating the
  *    operand with the fewest candidates (the intersection of a huge static
- *    relation with a sparse one costs the sparse one); a union's row asked
- *    for pair by pair a few times is enumerated once and kept;
+ *    relation with a sparse one costs the sparse one); a pair of a union
+ *    or a composition is read from its row, enumerated once and kept;
  *  - closures (built when first read) and the rows that compositions and
  *    closures read are materialized as sorted rows of literals;
  *  - where a guarded relation (rel_mark_guarded: its literals imply both)
@@ -64,7 +66,8 @@ struct rel {
                                 model of the cnf (rel_guarded: static ones too) */
     bool empty;              /* known to have no pair */
     bool settling;           /* its rows are being made (no second start) */
-    bool unsettled;          /* rel_settle never materializes it (not static and small) */
+    bool unsettled;          /* rel_settle never materializes it (not static and small, or
+                                static as bits: rel_bits.c) */
     struct rels *home;       /* the arena it lives in */
     const struct rel *a, *b; /* operands */
     const struct set *s, *t; /* REL_PRODUCT s * t; REL_ID [s] */
@@ -75,12 +78,13 @@ struct rel {
     struct rel_rows *cols;   /* the rows of the inverse, once asked for */
     struct row_store *store; /* the rows read one by one so far (a lazy relation) */
     bool *enumerated[2];     /* per row (column): enumerated once; a second time keeps it */
-    unsigned char *lookups;  /* REL_UNION, per row: pairs looked up one by one so far */
     struct row_store *cstore; /* the columns kept so */
     int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
     long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */
     long *est[2];            /* per row (column): 1 + rel_est's guess once made, 0 before
                                 (operations only; leaves answer at once) */
+    unsigned long long *sbits[2]; /* static, over a cnf with a solver and at most REL_DENSE_MAX
+                                events: its pairs (of its inverse) as rows of bits (rel_bits.c) */
     unsigned long long *bits; /* a constant-only cnf's relation over at most REL_DENSE_MAX
                                 events: row i's pairs as bits i * words .. (rel_dense.c) */
     long order;              /* creation order (a child arena's after its parent's): operands

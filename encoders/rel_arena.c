@@ -15,8 +15,7 @@
  * a pool of this process, up to ARENA_POOL_MAX bytes, for the next arena:
  * a worker's checks reuse the same few blocks instead of a calloc and free
  * each.  Every object here (ints, literals, pointers, longs, the structs of
- * rel.h and rel_impl.h) needs at most 8-byte alignment. */
-#define ARENA_ALIGN 8
+ * rel.h and rel_impl.h) needs at most 8-byte alignment (rels_alloc). */
 #define ARENA_BLOCK_FIRST ((size_t)64 << 10)
 #define ARENA_BLOCK_MAX ((size_t)1 << 20)
 #define ARENA_POOL_MAX ((size_t)16 << 20)
@@ -63,26 +62,21 @@ static void give_back(struct arena_block b)
     pool_bytes += b.size;
 }
 
-void *rels_alloc(struct rels *A, size_t count, size_t size)
+void *rels_alloc_block(struct rels *A, size_t bytes)
 {
-    size_t bytes = (count ? count : 1) * size;
-    bytes = (bytes + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-    struct arena_block *cur = A->nowned ? &A->owned[A->bump_block] : NULL;
-    if (!cur || bytes > cur->size - cur->used) {
-        size_t next = A->block_size == 0 ? ARENA_BLOCK_FIRST
-                      : A->block_size < ARENA_BLOCK_MAX ? 2 * A->block_size : A->block_size;
-        if (4 * bytes > next) {   /* big: a block of its own, the current one stays */
-            int k = own_block(A, bytes);   /* may move A->owned: indexed after */
-            struct arena_block *own = &A->owned[k];
-            own->used = own->size;
-            return own->p;
-        }
-        A->bump_block = own_block(A, next);
-        cur = &A->owned[A->bump_block];
-        A->block_size = cur->size;
+    size_t next = A->block_size == 0 ? ARENA_BLOCK_FIRST
+                  : A->block_size < ARENA_BLOCK_MAX ? 2 * A->block_size : A->block_size;
+    if (4 * bytes > next) {   /* big: a block of its own, the current one stays */
+        int k = own_block(A, bytes);   /* may move A->owned: indexed after */
+        struct arena_block *own = &A->owned[k];
+        own->used = own->size;
+        return own->p;
     }
-    void *p = cur->p + cur->used;
-    cur->used += bytes;
+    A->bump_block = own_block(A, next);
+    struct arena_block *cur = &A->owned[A->bump_block];
+    A->block_size = cur->size;
+    void *p = cur->p;
+    cur->used = bytes;
     return p;
 }
 
@@ -213,6 +207,7 @@ static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struc
     A->c = c;
     A->n = n;
     A->parent = parent;
+    A->static_bits = cnf_symbolic(c) && n <= REL_DENSE_MAX;
     A->cons_cap = parent ? CONS_FIRST_CHILD : CONS_FIRST_BASE;
     A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
     if (parent) {

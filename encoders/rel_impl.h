@@ -1,8 +1,9 @@
 /* Internals of the relation layer, shared by rel_arena.c (the arena,
  * hash-consing, sets, built relations), rel_eval.c (pairs and row-size
  * estimates), rel_rows.c (rows: enumerated, stored, materialized),
- * rel_ops.c (the operations) and rel_query.c (reading and axiom
- * literals); nothing outside encoders/rel*.c includes it. */
+ * rel_ops.c (the operations), rel_query.c (reading and axiom
+ * literals) and rel_bits.c (static terms as rows of bits); nothing
+ * outside encoders/rel*.c includes it. */
 #ifndef GPUBMC_REL_IMPL_H
 #define GPUBMC_REL_IMPL_H
 
@@ -42,12 +43,29 @@ struct rels {
     int stop, scap;
     struct accumulator **accs;   /* per nesting depth of compositions being enumerated */
     int depth, naccs;
+    bool static_bits;            /* its static relations are rows of bits (rel_bits.c): a cnf
+                                    with a solver and at most REL_DENSE_MAX events */
     long pairs;
     long next_order;             /* of the next relation made */
 };
 
-/* Memory owned by the arena (zeroed). */
-void *rels_alloc(struct rels *A, size_t count, size_t size);
+/* rels_alloc of bytes (a multiple of 8) from a new block. */
+void *rels_alloc_block(struct rels *A, size_t bytes);
+/* Memory owned by the arena (zeroed, 8-byte aligned): bumped from the
+ * current block where it fits. */
+static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
+{
+    size_t bytes = ((count ? count : 1) * size + 7) & ~(size_t)7;
+    if (A->nowned) {
+        struct arena_block *cur = &A->owned[A->bump_block];
+        if (bytes <= cur->size - cur->used) {
+            void *p = cur->p + cur->used;
+            cur->used += bytes;
+            return p;
+        }
+    }
+    return rels_alloc_block(A, bytes);
+}
 /* A new relation node of kind op (zeroed, owned by A). */
 struct rel *rel_node(struct rels *A, enum rel_op op);
 /* The node consed under (op, x, y), or NULL; rels_cons_put records one. */
@@ -57,8 +75,9 @@ void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *n
 void rels_stack_reserve(struct rels *A, int k);
 
 /* Materializes static composite r when its may-set is small (walking a
- * term per pair costs more than listing a few thousand pairs once), and
- * the rows of a node made as bits (rel_dense_op) on its first read. */
+ * term per pair costs more than listing a few thousand pairs once) and
+ * its arena has no static bits (rel_bits.c), and the rows of a node made
+ * as bits (rel_dense_op) on its first read. */
 void rel_settle_slow(const struct rel *r);
 static inline void rel_settle(const struct rel *r)
 {
@@ -94,6 +113,25 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
 /* Makes the rows of such a node from its bits (rel_settle does, on the
  * first read). */
 void rel_dense_rows(const struct rel *r);
+/* Words per row of bits over n events. */
+int rel_bits_words(int n);
+/* Makes and keeps (in r's arena) the bits rel_bits returns. */
+const unsigned long long *rel_bits_make(const struct rel *r, bool flip);
+/* The pairs of static r (of r^-1 when flip) as rows of bits, row i at
+ * words i * rel_bits_words(n) ..; made on first use; only where r's arena
+ * has static_bits. */
+static inline const unsigned long long *rel_bits(const struct rel *r, bool flip)
+{
+    return r->sbits[flip] ? r->sbits[flip] : rel_bits_make(r, flip);
+}
+/* The size of row i of static r (column when flip), from its bits. */
+int rel_bits_count(const struct rel *r, int i, bool flip);
+/* Pushes row i of static r (column when flip) from its bits, each pair
+ * with its literal both; returns the number pushed. */
+int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip);
+/* True when static r's pairs are read from its bits. */
+static inline bool rel_bits_on(const struct rel *r) { return r->is_static && r->home->static_bits; }
+
 /* Rows over n nodes built from the entries (i[k], j[k], l[k]), k < count
  * (any order, later duplicates win, LIT_FALSE dropped), owned by A. */
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l);

@@ -266,6 +266,8 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
     rel_settle(r);
     if (!flip && r->rows && r->op != REL_PLUS)
         return push_rows(A, r->rows, i);
+    if (rel_bits_on(r))
+        return rel_bits_enum(A, r, i, flip);
     if (!flip && r->store && r->store->len[i] >= 0) {
         const int *cols;
         const lit *lits;

@@ -1,0 +1,130 @@
+/* Static relations of a cnf with a solver over at most REL_DENSE_MAX
+ * events as rows of bits: which pairs a static term holds is decided by
+ * the events alone, so a union, intersection or difference is a word
+ * operation per row and an inverse a transpose, made once per term (and
+ * direction) when first asked for.  Membership is then one bit, a row's
+ * size a population count and a row the set bits in order, each pair
+ * with its literal both(i, j); no static term is walked per pair or
+ * materialized as rows of literals to be read. */
+#include "encoders/rel_impl.h"
+
+#include <assert.h>
+#include <string.h>
+
+typedef unsigned long long word;
+
+#define WORD_BITS 64
+
+int rel_bits_words(int n) { return (n + WORD_BITS - 1) / WORD_BITS; }
+
+static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_BITS); }
+
+/* The bits set in x. */
+static int ones(word x)
+{
+    x -= x >> 1 & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + (x >> 2 & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)(x * 0x0101010101010101ull >> 56);
+}
+
+/* Row `to` of b becomes a copy of row `from` (w words a row). */
+static void copy_row(word *b, int w, int to, int from)
+{
+    memcpy(b + (size_t)to * w, b + (size_t)from * w, (size_t)w * sizeof *b);
+}
+
+/* The rows of a leaf (its inverse when flip) in b, zeroed, w words a row:
+ * rows alike (a product's, the members of one class) made once and
+ * copied. */
+static void leaf_bits(const struct rel *r, bool flip, word *b, int w)
+{
+    switch (r->op) {
+    case REL_PRODUCT: {
+        const struct set *x = flip ? r->t : r->s, *y = flip ? r->s : r->t;
+        int first = x->members[0];
+        for (int e = 0; e < y->size; e++)
+            set_bit(b + (size_t)first * w, y->members[e]);
+        for (int k = 1; k < x->size; k++)
+            copy_row(b, w, x->members[k], first);
+        break;
+    }
+    case REL_ID:
+        for (int k = 0; k < r->s->size; k++)
+            set_bit(b + (size_t)r->s->members[k] * w, r->s->members[k]);
+        break;
+    case REL_CLASS:
+        for (int i = 0; i < r->n; i++) {
+            int key = r->key[i];
+            if (key < 0)
+                continue;
+            const int *g = r->group + r->group_start[key];
+            int size = r->group_start[key + 1] - r->group_start[key];
+            if (r->ordered) {   /* members ascending: each relates to those after it (before it when flip) */
+                for (int m = 0; m < size; m++)
+                    if (flip ? g[m] < i : g[m] > i)
+                        set_bit(b + (size_t)i * w, g[m]);
+            } else if (g[0] != i) {   /* the first member's row is made, the others copy it */
+                copy_row(b, w, i, g[0]);
+            } else {
+                for (int m = 0; m < size; m++)
+                    set_bit(b + (size_t)i * w, g[m]);
+            }
+        }
+        break;
+    case REL_ROWS:
+        for (int i = 0; i < r->n; i++)
+            for (int e = r->rows->start[i]; e < r->rows->start[i + 1]; e++)
+                set_bit(b + (size_t)(flip ? r->rows->col[e] : i) * w, flip ? i : r->rows->col[e]);
+        break;
+    default:
+        break;
+    }
+}
+
+const word *rel_bits_make(const struct rel *r, bool flip)
+{
+    assert(rel_bits_on(r));
+    int n = r->n, w = rel_bits_words(n);
+    size_t all = (size_t)n * (size_t)w;
+    word *b = rels_alloc(r->home, all, sizeof *b);
+    switch (r->op) {
+    case REL_UNION: case REL_INTER: case REL_DIFF: {
+        const word *x = rel_bits(r->a, flip), *y = rel_bits(r->b, flip);
+        for (size_t k = 0; k < all; k++)
+            b[k] = r->op == REL_UNION ? x[k] | y[k] : r->op == REL_INTER ? x[k] & y[k] : x[k] & ~y[k];
+        break;
+    }
+    case REL_INV:
+        memcpy(b, rel_bits(r->a, !flip), all * sizeof *b);
+        break;
+    default:
+        leaf_bits(r, flip, b, w);
+        break;
+    }
+    ((struct rel *)r)->sbits[flip] = b;
+    return b;
+}
+
+int rel_bits_count(const struct rel *r, int i, bool flip)
+{
+    int w = rel_bits_words(r->n), count = 0;
+    const word *row = rel_bits(r, flip) + (size_t)i * w;
+    for (int k = 0; k < w; k++)
+        count += ones(row[k]);
+    return count;
+}
+
+int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip)
+{
+    int w = rel_bits_words(r->n), count = rel_bits_count(r, i, flip);
+    const word *row = rel_bits(r, flip) + (size_t)i * w;
+    rels_stack_reserve(A, count);
+    for (int k = 0; k < w; k++)
+        for (word x = row[k]; x; x &= x - 1) {
+            int j = k * WORD_BITS + __builtin_ctzll(x);
+            A->scol[A->stop] = j;
+            A->sval[A->stop++] = rels_both(A, i, j);
+        }
+    return count;
+}
