@@ -540,8 +540,8 @@ def workers_retire(record, run):
         d = pathlib.Path(tmp)
         big = [d / f"big{k}.litmus" for k in range(3)]
         for f in big:
-            f.write_text(_stores(150))   # about 20 MB each: over a quarter of 60 MB
-        for budget, want in (("60", lambda n: n >= 2), ("4000", lambda n: n == 1)):
+            f.write_text(_stores(200))   # about 20 MB each: twice a quarter of 40 MB
+        for budget, want in (("40", lambda n: n >= 2), ("4000", lambda n: n == 1)):
             rows, workers = _workers_seen(["-j", "1", "--json", "--max-memory", budget] + big, d)
             record(want(workers) and [r.get("result") for r in rows] == ["PASS"] * 3,
                    f"batch: three 20 MB checks under --max-memory {budget}: {workers} worker processes seen "
