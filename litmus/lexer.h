@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "litmus/ast.h"
 
@@ -62,7 +63,12 @@ bool lexer_skip_to_lbrace(struct lexer *lx, struct litmus_error *err);
 /* A short human name for a token kind, e.g. "','" or "end of input". */
 const char *tok_kind_name(enum tok_kind kind);
 
-/* True when tok is the identifier word. */
-bool tok_is(const struct token *tok, const char *word);
+/* True when tok is the identifier word (inline: with a literal word, the
+ * length is a constant and the comparison a few instructions). */
+static inline bool tok_is(const struct token *tok, const char *word)
+{
+    size_t n = strlen(word);
+    return tok->kind == TOK_IDENT && tok->len == n && memcmp(tok->text, word, n) == 0;
+}
 
 #endif
