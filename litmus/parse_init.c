@@ -285,15 +285,15 @@ bool parse_ssw_item(struct parser *p)
 /* ------------------------------------------------------------------------ */
 /* Thread header                                                             */
 
-/* Parses "sg 0" and the like: a scope word and its id. */
-static bool parse_scope_id(struct parser *p, const char *word, int *id)
+/* Parses "sg 0" and the like: the scope word (quoted, "'sg'", for a
+ * message) and its id (what the id is called, "sg id"). */
+static bool parse_scope_id(struct parser *p, const char *quoted, const char *id_what, int *id)
 {
-    char what[32];
-    snprintf(what, sizeof what, "'%s'", word);
-    if (!ps_expect_word(p, word, what))
-        return false;
-    snprintf(what, sizeof what, "%s id", word);
-    return parse_small_number(p, what, id);
+    size_t n = strlen(quoted) - 2;
+    bool is_word = p->tok.kind == TOK_IDENT && p->tok.len == n && memcmp(p->tok.text, quoted + 1, n) == 0;
+    if (!is_word)
+        return ps_fail_expected(p, quoted);
+    return ps_advance(p) && parse_small_number(p, id_what, id);
 }
 
 /* Parses the placement after '@': "cta 0, gpu 0" or "sg 0, wg 0, qf 0". */
@@ -301,15 +301,15 @@ static bool parse_placement(struct parser *p, int scope_id[3])
 {
     if (p->lit->dialect == DIALECT_PTX) {
         scope_id[2] = -1;
-        return parse_scope_id(p, "cta", &scope_id[0])
+        return parse_scope_id(p, "'cta'", "cta id", &scope_id[0])
             && ps_expect(p, TOK_COMMA, "',' after cta id")
-            && parse_scope_id(p, "gpu", &scope_id[1]);
+            && parse_scope_id(p, "'gpu'", "gpu id", &scope_id[1]);
     }
-    return parse_scope_id(p, "sg", &scope_id[0])
+    return parse_scope_id(p, "'sg'", "sg id", &scope_id[0])
         && ps_expect(p, TOK_COMMA, "',' after sg id")
-        && parse_scope_id(p, "wg", &scope_id[1])
+        && parse_scope_id(p, "'wg'", "wg id", &scope_id[1])
         && ps_expect(p, TOK_COMMA, "',' after wg id")
-        && parse_scope_id(p, "qf", &scope_id[2]);
+        && parse_scope_id(p, "'qf'", "qf id", &scope_id[2]);
 }
 
 /* Appends a thread numbered id, declared at pos; NULL on error. */
