@@ -29,16 +29,23 @@
 /* One slot of the name table: (namespace, name) -> value. */
 struct name_entry {
     const char *name;        /* NULL for an empty slot; owned by the AST */
-    size_t len;
-    unsigned hash;
+    uint32_t len;            /* names are shorter than MAX_INPUT_BYTES */
+    uint32_t hash;
     int ns;
     int value;
 };
 
-/* Open-addressing hash table of names; capacity is a power of two. */
+/* The slots a name table starts with, inside the table itself: room for
+ * the names of most tests without an allocation. */
+#define NAME_TABLE_FIRST_CAP 32
+
+/* Open-addressing hash table of names; capacity is a power of two.  Its
+ * slots are first those of its own first array; name_table_init points
+ * there. */
 struct name_table {
     struct name_entry *slots;
     size_t cap, count;
+    struct name_entry first[NAME_TABLE_FIRST_CAP];
 };
 
 enum { NS_LOCATION = 0 };    /* registers of thread t: 1 + 2t, labels: 2 + 2t */

@@ -145,8 +145,6 @@ static unsigned hash_name(int ns, const char *s, size_t len)
 int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
 {
     unsigned h = hash_name(ns, s, len);
-    if (t->cap == 0)
-        return -1;
     for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
         const struct name_entry *e = &t->slots[i];
         if (!e->name)
@@ -166,10 +164,26 @@ static void names_place(struct name_table *t, struct name_entry entry)
     t->count++;
 }
 
+/* An empty table in its own first slots. */
+static void names_init(struct name_table *t)
+{
+    memset(t->first, 0, sizeof t->first);
+    t->slots = t->first;
+    t->cap = NAME_TABLE_FIRST_CAP;
+    t->count = 0;
+}
+
+/* Frees the table's slots unless they are its first ones. */
+static void names_release(struct name_table *t)
+{
+    if (t->slots != t->first)
+        free(t->slots);
+}
+
 /* Doubles the table's capacity. */
 static bool names_grow(struct parser *p, struct name_table *t)
 {
-    size_t new_cap = t->cap ? t->cap * 2 : 64;
+    size_t new_cap = t->cap * 2;
     struct name_entry *old = t->slots;
     size_t old_cap = t->cap;
     if (new_cap > SIZE_MAX / sizeof *old)
@@ -184,7 +198,8 @@ static bool names_grow(struct parser *p, struct name_table *t)
     for (size_t i = 0; i < old_cap; i++)
         if (old[i].name)
             names_place(t, old[i]);
-    free(old);
+    if (old != t->first)
+        free(old);
     return true;
 }
 
@@ -192,7 +207,7 @@ static bool names_grow(struct parser *p, struct name_table *t)
 static bool names_add(struct parser *p, int ns, const char *name, size_t len, int value)
 {
     struct name_table *t = &p->names;
-    struct name_entry entry = { name, len, hash_name(ns, name, len), ns, value };
+    struct name_entry entry = { name, (uint32_t)len, hash_name(ns, name, len), ns, value };
     if ((t->count + 1) * 2 > t->cap && !names_grow(p, t))
         return false;
     names_place(t, entry);
@@ -403,7 +418,7 @@ static bool parse_litmus(struct parser *p)
 /* Frees the parser's own tables (not the AST). */
 static void release_parser(struct parser *p)
 {
-    free(p->names.slots);
+    names_release(&p->names);
     free(p->caps);
     free(p->labels);
     free(p->reg_inits);
@@ -436,6 +451,7 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
         return fail_early(err, lexer_pos_at(text, len, MAX_INPUT_BYTES),
                           "input too large: the limit is 256 MiB, and this is the first byte past it");
     memset(&p, 0, sizeof p);
+    names_init(&p.names);
     lexer_init(&p.lx, text, len);
     p.err = err;
     p.lit = calloc(1, sizeof *p.lit);
