@@ -1,6 +1,7 @@
 /* Tokenizer for litmus files. */
 #include "litmus/lexer.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,6 +101,14 @@ static bool skip_block(struct lexer *lx, const char *close, const char *what,
     return lex_error(err, start, what);
 }
 
+/* True when the eight bytes at s are spaces. */
+static bool eight_spaces(const char *s)
+{
+    uint64_t word;
+    memcpy(&word, s, sizeof word);
+    return word == 0x2020202020202020u;
+}
+
 /* Skips blanks (one tight loop: aligned columns make them most of a file). */
 static void skip_blanks(struct lexer *lx)
 {
@@ -110,6 +119,10 @@ static void skip_blanks(struct lexer *lx)
         unsigned cls = char_class[(unsigned char)s[at]];
         if (cls & CC_SPACE) {
             col++;
+            while (at + 9 <= len && eight_spaces(s + at + 1)) {
+                at += 8;   /* aligned columns: long runs of spaces */
+                col += 8;
+            }
         } else if (!(cls & CC_LINE)) {
             break;
         } else if (s[at] == '\r' && at + 1 < len && s[at + 1] == '\n') {
