@@ -154,6 +154,8 @@ void ps_init_instr(struct instr *in, struct srcpos pos);
 
 /* A NUL-terminated copy of len bytes of s, or NULL when out of memory. */
 char *ps_copy_text(const char *s, size_t len);
+/* The same in the test's string pool (litmus.strings), for its names. */
+char *ps_pool_text(struct parser *p, const char *s, size_t len);
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */
 bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem);

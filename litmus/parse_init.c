@@ -41,7 +41,7 @@ bool parse_header(struct parser *p)
     if (!ps_dialect_word(&p->tok, &p->lit->dialect))
         return ps_fail_expected(p, "'PTX', 'VULKAN' or 'OPENCL' at the start of the test");
     lexer_read_word(&p->lx, &word);
-    p->lit->name = ps_copy_text(word.text, word.len);
+    p->lit->name = ps_pool_text(p, word.text, word.len);
     if (!p->lit->name)
         return ps_out_of_memory(p);
     size_t from = p->lx.off;
@@ -52,7 +52,7 @@ bool parse_header(struct parser *p)
         from++;
     while (to > from && is_doc_blank(p->lx.src[to - 1]))
         to--;
-    if (to > from && !(p->lit->doc = ps_copy_text(p->lx.src + from, to - from)))
+    if (to > from && !(p->lit->doc = ps_pool_text(p, p->lx.src + from, to - from)))
         return ps_out_of_memory(p);
     return ps_advance(p);
 }

@@ -89,6 +89,13 @@ char *ps_copy_text(const char *s, size_t len)
     return copy;
 }
 
+/* A NUL-terminated copy of len bytes of s in the test's string pool, or
+ * NULL when out of memory. */
+char *ps_pool_text(struct parser *p, const char *s, size_t len)
+{
+    return strpool_copy(&p->lit->strings, s, len);
+}
+
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */
 bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
@@ -228,7 +235,7 @@ int ps_location_index(struct parser *p, const char *name, size_t len)
     if (!ps_reserve(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
         return -1;
     struct location *loc = &l->locs[l->nlocs];
-    loc->name = ps_copy_text(name, len);
+    loc->name = ps_pool_text(p, name, len);
     if (!loc->name)
         return ps_out_of_memory(p), -1;
     loc->init = 0;
@@ -252,7 +259,7 @@ int ps_register_index(struct parser *p, int thread, const char *name, size_t len
         || !ps_reserve(p, &t->reg_has_init, t->nregs, &c->reg_has_init, sizeof *t->reg_has_init)
         || !ps_reserve(p, &t->reg_init, t->nregs, &c->reg_init, sizeof *t->reg_init))
         return -1;
-    t->reg_names[t->nregs] = ps_copy_text(name, len);
+    t->reg_names[t->nregs] = ps_pool_text(p, name, len);
     if (!t->reg_names[t->nregs])
         return ps_out_of_memory(p), -1;
     t->reg_has_init[t->nregs] = false;
@@ -273,7 +280,7 @@ int ps_label_info_index(struct parser *p, int thread, const struct token *name)
     if (!ps_reserve(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
         || !ps_reserve(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
         return -1;
-    t->label_names[t->nlabels] = ps_copy_text(name->text, name->len);
+    t->label_names[t->nlabels] = ps_pool_text(p, name->text, name->len);
     if (!t->label_names[t->nlabels])
         return ps_out_of_memory(p), -1;
     info = p->nlabels++;
@@ -457,7 +464,7 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
     p.lit = calloc(1, sizeof *p.lit);
     if (!p.lit)
         return fail_early(err, NO_PLACE, "out of memory");
-    bool ok = !path || (p.lit->path = ps_copy_text(path, strlen(path))) != NULL;
+    bool ok = !path || (p.lit->path = ps_pool_text(&p, path, strlen(path))) != NULL;
     if (!ok)
         ps_out_of_memory(&p);
     ok = ok && parse_litmus(&p);
