@@ -137,11 +137,12 @@ static void skip_blanks(struct lexer *lx)
     lx->col = col;
 }
 
-/* Skips blanks, comments and exec configs. */
+/* Skips comments and exec configs, and the blanks after them, from a
+ * character that may open one (out of the common path of lexer_next). */
+__attribute__((noinline))
 static bool skip_trivia(struct lexer *lx, struct litmus_error *err)
 {
-    for (;;) {
-        skip_blanks(lx);
+    for (;; skip_blanks(lx)) {
         char c = peek_at(lx, 0);
         if (!has_class(c, CC_TRIVIA))
             return true;
@@ -278,7 +279,8 @@ static bool stray_char(struct lexer *lx, struct litmus_error *err)
 /* Reads the next token, skipping blanks, comments and exec configs. */
 bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
 {
-    if (!skip_trivia(lx, err))
+    skip_blanks(lx);
+    if (has_class(peek_at(lx, 0), CC_TRIVIA) && !skip_trivia(lx, err))
         return false;
     tok->pos = here(lx);
     tok->offset = lx->off;
@@ -302,6 +304,23 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
     }
     advance_in_line(lx, len);   /* no token holds a line break */
     tok->len = len;
+    return true;
+}
+
+/* Reads ".word" that starts right at the current character, as the word's
+ * token; false, reading nothing, when none does (or in C mode). */
+bool lexer_next_dotted(struct lexer *lx, struct token *word)
+{
+    size_t at = lx->off;
+    if (lx->c_mode || at + 1 >= lx->len || lx->src[at] != '.' || !is_alpha(lx->src[at + 1]))
+        return false;
+    size_t end = word_end(lx, at + 2);
+    word->kind = TOK_IDENT;
+    word->pos = (struct srcpos){ lx->line, lx->col + 1 };
+    word->offset = at + 1;
+    word->text = lx->src + at + 1;
+    word->len = end - at - 1;
+    advance_in_line(lx, end - at);
     return true;
 }
 

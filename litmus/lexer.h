@@ -53,6 +53,11 @@ struct srcpos lexer_pos_at(const char *text, size_t len, size_t off);
  * returns false and fills err on a lexical error. */
 bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err);
 
+/* Reads ".word" when it starts right at the current character (a '.' then
+ * a word, nothing between): the word's token, as lexer_next would give it
+ * after the '.' token; false, reading nothing, otherwise (and in C mode). */
+bool lexer_next_dotted(struct lexer *lx, struct token *word);
+
 /* Reads the raw word (up to blank or '{') that follows the dialect keyword. */
 void lexer_read_word(struct lexer *lx, struct token *word);
 

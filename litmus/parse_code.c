@@ -213,6 +213,8 @@ static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
             return ps_fail(p, p->tok.pos, "instruction name has too many parts (limit %d)", MAX_PARTS);
         m->parts[m->n++] = p->tok;
         m->all.len = p->tok.offset + p->tok.len - m->all.offset;
+        if (lexer_next_dotted(&p->lx, &p->tok))
+            continue;   /* the next part, read with its dot at once */
         if (!ps_advance(p))
             return false;
         if (p->tok.kind != TOK_DOT || p->tok.offset != p->prev.offset + p->prev.len)

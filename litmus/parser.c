@@ -96,6 +96,10 @@ char *ps_pool_text(struct parser *p, const char *s, size_t len)
     return strpool_copy(&p->lit->strings, s, len);
 }
 
+/* The bytes a growing array's first allocation stays within: malloc hands
+ * out and takes back chunks this small from its per-size caches. */
+#define FIRST_ARRAY_BYTES 1000
+
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */
 bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
@@ -106,7 +110,8 @@ bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
         return true;
     if (*cap > INT_MAX / 2 || (size_t)*cap * 2 > SIZE_MAX / elem / 2)
         return ps_out_of_memory(p);
-    new_cap = *cap < 8 ? 8 : *cap * 2;
+    int first = elem * 8 <= FIRST_ARRAY_BYTES ? 8 : elem <= FIRST_ARRAY_BYTES ? (int)(FIRST_ARRAY_BYTES / elem) : 1;
+    new_cap = *cap < first ? first : *cap * 2;
     memcpy(&arr, arrp, sizeof arr);
     grown = realloc(arr, (size_t)new_cap * elem);
     if (!grown)
