@@ -156,9 +156,15 @@ void ps_init_instr(struct instr *in, struct srcpos pos);
 char *ps_copy_text(const char *s, size_t len);
 /* The same in the test's string pool (litmus.strings), for its names. */
 char *ps_pool_text(struct parser *p, const char *s, size_t len);
+/* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
+ * or gives it its first; new slots are zeroed. */
+bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem);
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */
-bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem);
+static inline bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+{
+    return count < *cap || ps_grow(p, arrp, cap, elem);
+}
 /* True when the token is a register name: r and digits. */
 bool ps_is_register_name(const struct token *t);
 /* True when a comes before b in the text. */

@@ -100,14 +100,12 @@ char *ps_pool_text(struct parser *p, const char *s, size_t len)
  * out and takes back chunks this small from its per-size caches. */
 #define FIRST_ARRAY_BYTES 1000
 
-/* Makes room for element number count in the array at arrp (a pointer to a
- * pointer) whose capacity is *cap; new slots are zeroed. */
-bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+/* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
+ * or gives it its first; new slots are zeroed. */
+bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
 {
     void *arr, *grown;
     int new_cap;
-    if (count < *cap)
-        return true;
     if (*cap > INT_MAX / 2 || (size_t)*cap * 2 > SIZE_MAX / elem / 2)
         return ps_out_of_memory(p);
     int first = elem * 8 <= FIRST_ARRAY_BYTES ? 8 : elem <= FIRST_ARRAY_BYTES ? (int)(FIRST_ARRAY_BYTES / elem) : 1;
@@ -122,19 +120,18 @@ bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
     return true;
 }
 
-/* True when the token text is prefix followed by one or more digits. */
-static bool has_digit_suffix(const struct token *t, const char *prefix)
+/* True when the token text is the letter prefix followed by one or more digits. */
+static bool has_digit_suffix(const struct token *t, char prefix)
 {
-    size_t n = strlen(prefix);
-    if (t->kind != TOK_IDENT || t->len <= n || memcmp(t->text, prefix, n) != 0)
+    if (t->kind != TOK_IDENT || t->len < 2 || t->text[0] != prefix)
         return false;
-    for (size_t i = n; i < t->len; i++)
+    for (size_t i = 1; i < t->len; i++)
         if (t->text[i] < '0' || t->text[i] > '9')
             return false;
     return true;
 }
 
-bool ps_is_register_name(const struct token *t) { return has_digit_suffix(t, "r"); }
+bool ps_is_register_name(const struct token *t) { return has_digit_suffix(t, 'r'); }
 
 /* True when a comes before b in the text. */
 bool ps_pos_before(struct srcpos a, struct srcpos b)
@@ -387,7 +384,7 @@ bool ps_thread_id_of(struct parser *p, const struct token *t, int *id)
 {
     struct token digits = *t;
     uint64_t v;
-    if (has_digit_suffix(t, "P")) {
+    if (has_digit_suffix(t, 'P')) {
         digits.text++;
         digits.len--;
         digits.kind = TOK_NUMBER;
