@@ -478,9 +478,14 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
     return p.lit;
 }
 
+/* The bytes of the caller's buffer read_file fills when a file fits: every
+ * litmus file of the corpus, without an allocation. */
+#define SMALL_FILE_BYTES 8192
+
 /* Reads a file into a NUL-terminated buffer, stopping once it holds more
- * than MAX_INPUT_BYTES (litmus_parse reports that); NULL and err on failure. */
-static char *read_file(const char *path, size_t *len, struct litmus_error *err)
+ * than MAX_INPUT_BYTES (litmus_parse reports that): small (SMALL_FILE_BYTES)
+ * when the file fits, else one it allocates; NULL and err on failure. */
+static char *read_file(const char *path, size_t *len, struct litmus_error *err, char *small)
 {
     /* Opened without blocking and checked after opening: a file replaced
      * by a FIFO (or a device) since it was listed is refused, not waited on.
@@ -503,16 +508,22 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
     }
     size_t cap = st.st_size > 0 && (size_t)st.st_size < MAX_INPUT_BYTES ? (size_t)st.st_size + 2 : 65536;
     char *buf = NULL;
+    if (cap <= SMALL_FILE_BYTES) {
+        buf = small;
+        cap = SMALL_FILE_BYTES;
+    }
     for (;;) {
         if (!buf || cap - *len < 2) {
             size_t new_cap = !buf ? cap : cap * 2;
             if (new_cap > MAX_INPUT_BYTES + 2)
                 new_cap = MAX_INPUT_BYTES + 2;
-            char *grown = realloc(buf, new_cap);
+            char *grown = realloc(buf == small ? NULL : buf, new_cap);
             if (!grown) {
                 snprintf(err->msg, sizeof err->msg, "out of memory");
                 break;
             }
+            if (buf == small)
+                memcpy(grown, small, *len);
             buf = grown;
             cap = new_cap;
         }
@@ -532,7 +543,8 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
         }
     }
     close(fd);
-    free(buf);
+    if (buf != small)
+        free(buf);
     return NULL;
 }
 
@@ -558,7 +570,8 @@ bool litmus_file_dialect(const char *path, enum dialect *d)
 {
     struct litmus_error err;
     size_t len;
-    char *text = read_file(path, &len, &err);
+    char small[SMALL_FILE_BYTES];
+    char *text = read_file(path, &len, &err, small);
     if (!text)
         return false;
     size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
@@ -566,7 +579,8 @@ bool litmus_file_dialect(const char *path, enum dialect *d)
     struct token tok;
     lexer_init(&lx, text + bom, len - bom);
     bool found = lexer_next(&lx, &tok, &err) && ps_dialect_word(&tok, d);
-    free(text);
+    if (text != small)
+        free(text);
     return found;
 }
 
@@ -582,12 +596,14 @@ struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct 
     memset(err, 0, sizeof *err);
     if (!path)
         return fail_early(err, NO_PLACE, "no file name");
-    text = read_file(path, &len, err);
+    char small[SMALL_FILE_BYTES];
+    text = read_file(path, &len, err, small);
     if (!text)
         return NULL;
     size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;   /* a UTF-8 byte-order mark */
     if (!report_nul_byte(text + bom, len - bom, err))
         l = spirv_path(path) ? spirv_parse(path, text + bom, grid, err) : litmus_parse(path, text + bom, err);
-    free(text);
+    if (text != small)
+        free(text);
     return l;
 }
