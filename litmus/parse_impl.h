@@ -90,6 +90,10 @@ struct thread_key {
     struct srcpos pos;
 };
 
+/* The room the parser's own arrays take their first capacity from: every
+ * array of most tests, without an allocation. */
+#define SCRATCH_BYTES 1024
+
 struct parser {
     struct lexer lx;
     struct token tok;        /* current token */
@@ -111,6 +115,9 @@ struct parser {
     int observed_cap;
     int total_instrs;
     int nesting;
+    unsigned char *scratch;  /* SCRATCH_BYTES, not zeroed, for the arrays above
+                                that the parser frees (ps_reserve_scratch) */
+    size_t scratch_used;
 };
 
 /* A dotted instruction name such as ld.acquire.gpu, split at the dots. */
@@ -159,6 +166,15 @@ char *ps_pool_text(struct parser *p, const char *s, size_t len);
 /* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
  * or gives it its first; new slots are zeroed. */
 bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem);
+/* ps_grow for an array the parser frees (release_parser): its first
+ * capacity comes from p->scratch while that has room. */
+bool ps_grow_scratch(struct parser *p, void *arrp, int *cap, size_t elem);
+/* ps_reserve for an array the parser frees: loc_decls, caps, labels,
+ * reg_inits, ssws, thread_keys. */
+static inline bool ps_reserve_scratch(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+{
+    return count < *cap || ps_grow_scratch(p, arrp, cap, elem);
+}
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */
 static inline bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)

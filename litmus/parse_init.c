@@ -76,7 +76,7 @@ static bool parse_register_init(struct parser *p, const struct token *thread)
                     p->tok.kind == TOK_AMP ? "an address" : "a location");
     if (!parse_constant(p, &init.value))
         return false;
-    if (!ps_reserve(p, &p->reg_inits, p->nreg_inits, &p->reg_inits_cap, sizeof *p->reg_inits))
+    if (!ps_reserve_scratch(p, &p->reg_inits, p->nreg_inits, &p->reg_inits_cap, sizeof *p->reg_inits))
         return false;
     p->reg_inits[p->nreg_inits++] = init;
     return true;
@@ -93,7 +93,7 @@ static bool declared(const struct parser *p, int loc)
 static int declare_location(struct parser *p, const struct token *name, bool is_alias)
 {
     int loc = ps_location_index(p, name->text, name->len);
-    if (loc < 0 || !ps_reserve(p, &p->loc_decls, loc, &p->loc_decls_cap, sizeof *p->loc_decls))
+    if (loc < 0 || !ps_reserve_scratch(p, &p->loc_decls, loc, &p->loc_decls_cap, sizeof *p->loc_decls))
         return -1;
     struct loc_decl *d = &p->loc_decls[loc];
     if (d->pos.line > 0 && is_alias == d->is_alias)
@@ -198,7 +198,8 @@ bool ps_check_aliases(struct parser *p)
                     MSG_NAME_MAX, l->locs[l->locs[undeclared].alias_of].name);
     /* every alias chain is a path in a graph of out-degree at most one:
      * walk each once, 1 marking the walk in progress and 2 a finished one */
-    unsigned char *state = calloc((size_t)l->nlocs + 1, 1);
+    unsigned char few[64] = { 0 };
+    unsigned char *state = l->nlocs < (int)sizeof few ? few : calloc((size_t)l->nlocs + 1, 1);
     int cycle = -1;
     if (!state)
         return ps_out_of_memory(p);
@@ -213,7 +214,8 @@ bool ps_check_aliases(struct parser *p)
         for (k = i; k >= 0 && state[k] == 1; k = l->locs[k].alias_of)
             state[k] = 2;
     }
-    free(state);
+    if (state != few)
+        free(state);
     return cycle < 0 || alias_cycle(p, cycle);
 }
 
@@ -276,7 +278,7 @@ bool parse_ssw_item(struct parser *p)
         return false;
     if (pair.to_id == pair.from_id)
         return ps_fail(p, pair.to_pos, "ssw P%d P%d pairs a thread with itself", pair.from_id, pair.to_id);
-    if (!ps_reserve(p, &p->ssws, p->nssws, &p->ssws_cap, sizeof *p->ssws))
+    if (!ps_reserve_scratch(p, &p->ssws, p->nssws, &p->ssws_cap, sizeof *p->ssws))
         return false;
     p->ssws[p->nssws++] = pair;
     return true;
@@ -320,8 +322,8 @@ struct thread *ps_new_thread(struct parser *p, int id, struct srcpos pos)
         return ps_fail(p, pos, "too many threads (limit %d)", MAX_THREADS), NULL;
     if (!ps_reserve(p, &l->threads, l->nthreads, &p->threads_cap, sizeof *l->threads))
         return NULL;
-    if (!ps_reserve(p, &p->caps, l->nthreads, &p->caps_cap, sizeof *p->caps)
-        || !ps_reserve(p, &p->thread_keys, l->nthreads, &p->thread_keys_cap, sizeof *p->thread_keys))
+    if (!ps_reserve_scratch(p, &p->caps, l->nthreads, &p->caps_cap, sizeof *p->caps)
+        || !ps_reserve_scratch(p, &p->thread_keys, l->nthreads, &p->thread_keys_cap, sizeof *p->thread_keys))
         return NULL;
     struct thread *t = &l->threads[l->nthreads];
     memset(t, 0, sizeof *t);
@@ -354,7 +356,11 @@ static int compare_thread_keys(const void *a, const void *b)
 bool ps_index_threads(struct parser *p)
 {
     int n = p->lit->nthreads;
-    qsort(p->thread_keys, (size_t)n, sizeof *p->thread_keys, compare_thread_keys);
+    int sorted = 1;
+    while (sorted < n && compare_thread_keys(&p->thread_keys[sorted - 1], &p->thread_keys[sorted]) < 0)
+        sorted++;
+    if (sorted < n)   /* most tests number their threads in order */
+        qsort(p->thread_keys, (size_t)n, sizeof *p->thread_keys, compare_thread_keys);
     for (int i = 1; i < n; i++)
         if (p->thread_keys[i].id == p->thread_keys[i - 1].id)
             return ps_fail(p, p->thread_keys[i].pos, "duplicate thread P%d", p->thread_keys[i].id);

@@ -100,6 +100,56 @@ char *ps_pool_text(struct parser *p, const char *s, size_t len)
  * out and takes back chunks this small from its per-size caches. */
 #define FIRST_ARRAY_BYTES 1000
 
+/* The first capacity of a growing array of elements of elem bytes. */
+static int first_capacity(size_t elem)
+{
+    return elem * 8 <= FIRST_ARRAY_BYTES ? 8 : elem <= FIRST_ARRAY_BYTES ? (int)(FIRST_ARRAY_BYTES / elem) : 1;
+}
+
+/* True when arr lies in the parser's scratch room. */
+static bool in_scratch(const struct parser *p, const void *arr)
+{
+    uintptr_t at = (uintptr_t)arr, room = (uintptr_t)p->scratch;
+    return p->scratch && at >= room && at < room + SCRATCH_BYTES;
+}
+
+/* Frees an array the parser owns unless it lies in the scratch room. */
+static void free_scratch(const struct parser *p, void *arr)
+{
+    if (!in_scratch(p, arr))
+        free(arr);
+}
+
+/* ps_grow for an array the parser frees: its first capacity from the
+ * scratch room while that has room, a copy on the heap once it outgrows it. */
+bool ps_grow_scratch(struct parser *p, void *arrp, int *cap, size_t elem)
+{
+    void *arr;
+    memcpy(&arr, arrp, sizeof arr);
+    size_t align = _Alignof(max_align_t), at = (p->scratch_used + align - 1) / align * align;
+    size_t first = (size_t)first_capacity(elem);
+    if (*cap == 0 && p->scratch && at <= SCRATCH_BYTES && first * elem <= SCRATCH_BYTES - at) {
+        void *room = p->scratch + at;
+        memset(room, 0, first * elem);
+        p->scratch_used = at + first * elem;
+        memcpy(arrp, &room, sizeof room);
+        *cap = (int)first;
+        return true;
+    }
+    if (!in_scratch(p, arr))
+        return ps_grow(p, arrp, cap, elem);
+    void *none = NULL, *room = arr;   /* outgrown: moved to the heap and grown there */
+    int used = *cap;
+    memcpy(arrp, &none, sizeof none);
+    *cap = 0;
+    while (*cap < used)
+        if (!ps_grow(p, arrp, cap, elem))
+            return false;
+    memcpy(&arr, arrp, sizeof arr);
+    memcpy(arr, room, (size_t)used * elem);
+    return *cap > used || ps_grow(p, arrp, cap, elem);
+}
+
 /* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
  * or gives it its first; new slots are zeroed. */
 bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
@@ -108,7 +158,7 @@ bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
     int new_cap;
     if (*cap > INT_MAX / 2 || (size_t)*cap * 2 > SIZE_MAX / elem / 2)
         return ps_out_of_memory(p);
-    int first = elem * 8 <= FIRST_ARRAY_BYTES ? 8 : elem <= FIRST_ARRAY_BYTES ? (int)(FIRST_ARRAY_BYTES / elem) : 1;
+    int first = first_capacity(elem);
     new_cap = *cap < first ? first : *cap * 2;
     memcpy(&arr, arrp, sizeof arr);
     grown = realloc(arr, (size_t)new_cap * elem);
@@ -280,7 +330,7 @@ int ps_label_info_index(struct parser *p, int thread, const struct token *name)
     if (info >= 0)
         return info;
     if (!ps_reserve(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
-        || !ps_reserve(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
+        || !ps_reserve_scratch(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
         return -1;
     t->label_names[t->nlabels] = ps_pool_text(p, name->text, name->len);
     if (!t->label_names[t->nlabels])
@@ -428,12 +478,12 @@ static bool parse_litmus(struct parser *p)
 static void release_parser(struct parser *p)
 {
     names_release(&p->names);
-    free(p->caps);
-    free(p->labels);
-    free(p->reg_inits);
-    free(p->ssws);
-    free(p->thread_keys);
-    free(p->loc_decls);
+    free_scratch(p, p->caps);
+    free_scratch(p, p->labels);
+    free_scratch(p, p->reg_inits);
+    free_scratch(p, p->ssws);
+    free_scratch(p, p->thread_keys);
+    free_scratch(p, p->loc_decls);
 }
 
 /* Fills err with msg at pos (line 0: no place in the text); returns NULL. */
@@ -459,7 +509,9 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
     if (len > MAX_INPUT_BYTES)
         return fail_early(err, lexer_pos_at(text, len, MAX_INPUT_BYTES),
                           "input too large: the limit is 256 MiB, and this is the first byte past it");
+    _Alignas(max_align_t) unsigned char scratch[SCRATCH_BYTES];
     memset(&p, 0, sizeof p);
+    p.scratch = scratch;
     names_init(&p.names);
     lexer_init(&p.lx, text, len);
     p.err = err;
