@@ -48,23 +48,30 @@ struct assertion *assertion_copy(const struct assertion *a)
     return head;
 }
 
-/* Frees an array of n strings and the array itself. */
-static void free_strings(char **strings, int n)
+/* Frees a string of l unless its string pool holds it. */
+static void free_string(const struct litmus *l, char *s)
+{
+    if (!strpool_owns(&l->strings, s))
+        free(s);
+}
+
+/* Frees an array of n strings of l and the array itself. */
+static void free_strings(const struct litmus *l, char **strings, int n)
 {
     if (!strings)
         return;
     for (int i = 0; i < n; i++)
-        free(strings[i]);
+        free_string(l, strings[i]);
     free(strings);
 }
 
-/* Frees what one thread owns (not the thread struct itself). */
-static void free_thread(struct thread *t)
+/* Frees what one thread of l owns (not the thread struct itself). */
+static void free_thread(const struct litmus *l, struct thread *t)
 {
-    free_strings(t->reg_names, t->nregs);
+    free_strings(l, t->reg_names, t->nregs);
     free(t->reg_has_init);
     free(t->reg_init);
-    free_strings(t->label_names, t->nlabels);
+    free_strings(l, t->label_names, t->nlabels);
     if (t->instrs) {
         for (int i = 0; i < t->ninstrs; i++)
             free(t->instrs[i].text);
@@ -79,21 +86,22 @@ void litmus_free(struct litmus *l)
         return;
     if (l->threads) {
         for (int i = 0; i < l->nthreads; i++)
-            free_thread(&l->threads[i]);
+            free_thread(l, &l->threads[i]);
         free(l->threads);
     }
     if (l->locs) {
         for (int i = 0; i < l->nlocs; i++)
-            free(l->locs[i].name);
+            free_string(l, l->locs[i].name);
         free(l->locs);
     }
     free(l->ssw);
     free(l->observed);
     assertion_free(l->assertion);
     assertion_free(l->filter);
-    free(l->name);
-    free(l->doc);
-    free(l->path);
+    free_string(l, l->name);
+    free_string(l, l->doc);
+    free_string(l, l->path);
+    strpool_free(&l->strings);
     free(l);
 }
 

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#include "litmus/strpool.h"
+
 enum dialect { DIALECT_PTX, DIALECT_VULKAN, DIALECT_OPENCL };
 
 /* Memory order of an instruction (PTX spelling; Vulkan acq/rel/acq_rel map
@@ -185,6 +187,10 @@ struct litmus {
     int nobserved;                 /* its entries, in order (duplicates kept) */
     struct avalue *observed;       /* AV_REG or AV_LOC each; NULL when empty */
     int nanys;                     /* arbitrary values I_ANY reads (SPIR-V) */
+    struct strpool strings;        /* the parser's copies of the names above
+                                      (path, name, doc, locations, registers,
+                                      labels); any of them not in it was
+                                      allocated alone, and is freed alone */
 };
 
 /* A front-end error: position and message, formatted "path:line:col: error: msg";

@@ -1,25 +1,39 @@
 /* Tokenizer for litmus files. */
 #include "litmus/lexer.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+/* Character classes, one bit each, looked up in char_class. */
+enum {
+    CC_ALPHA = 1,            /* [A-Za-z_]: starts a word */
+    CC_DIGIT = 2,            /* [0-9] */
+    CC_HEX = 4,              /* [0-9A-Fa-f] */
+    CC_SPACE = 8,            /* blanks within a line: ' ', '\t', '\f', '\v' */
+    CC_LINE = 16,            /* '\n', '\r' */
+    CC_TRIVIA = 32           /* '(', '/', '<': may open a comment or a config */
+};
 
-static bool is_alpha(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+#define CLASS_OF(c)                                                                   \
+    ((((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || (c) == '_' ? CC_ALPHA : 0) \
+     | ((c) >= '0' && (c) <= '9' ? CC_DIGIT | CC_HEX : 0)                            \
+     | (((c) >= 'a' && (c) <= 'f') || ((c) >= 'A' && (c) <= 'F') ? CC_HEX : 0)       \
+     | ((c) == ' ' || (c) == '\t' || (c) == '\f' || (c) == '\v' ? CC_SPACE : 0)       \
+     | ((c) == '\n' || (c) == '\r' ? CC_LINE : 0)                                     \
+     | ((c) == '(' || (c) == '/' || (c) == '<' ? CC_TRIVIA : 0))
+#define CLASS_4(c) CLASS_OF(c), CLASS_OF((c) + 1), CLASS_OF((c) + 2), CLASS_OF((c) + 3)
+#define CLASS_16(c) CLASS_4(c), CLASS_4((c) + 4), CLASS_4((c) + 8), CLASS_4((c) + 12)
+#define CLASS_64(c) CLASS_16(c), CLASS_16((c) + 16), CLASS_16((c) + 32), CLASS_16((c) + 48)
 
-static bool is_hex_digit(char c)
-{
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+/* The classes of each byte (bytes past 127 have none). */
+static const unsigned char char_class[256] = { CLASS_64(0), CLASS_64(64) };
 
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+static bool has_class(char c, unsigned cls) { return char_class[(unsigned char)c] & cls; }
+static bool is_digit(char c) { return has_class(c, CC_DIGIT); }
+static bool is_alpha(char c) { return has_class(c, CC_ALPHA); }
+static bool is_hex_digit(char c) { return has_class(c, CC_HEX); }
+static bool is_blank(char c) { return has_class(c, CC_SPACE | CC_LINE); }
 
 /* The character at distance ahead from the current one, or NUL past the end. */
 static char peek_at(const struct lexer *lx, size_t ahead)
@@ -29,16 +43,34 @@ static char peek_at(const struct lexer *lx, size_t ahead)
 
 static bool at_end(const struct lexer *lx) { return lx->off >= lx->len; }
 
-/* Moves past one character, keeping line and column up to date. */
-static void advance_char(struct lexer *lx)
+/* Moves to byte offset end (at most len), keeping line and column up to
+ * date: a line ends at '\n', at "\r\n" (its '\n') and at a lone '\r'. */
+static void advance_to(struct lexer *lx, size_t end)
 {
-    char c = lx->src[lx->off++];
-    if (c == '\n' || (c == '\r' && peek_at(lx, 0) != '\n')) {
-        lx->line++;
-        lx->col = 1;
-    } else {
-        lx->col++;
+    const char *s = lx->src;
+    size_t off = lx->off;
+    int line = lx->line, col = lx->col;
+    for (; off < end; off++) {
+        char c = s[off];
+        if ((unsigned char)c > '\r') {
+            col++;   /* the common case: no line break among the characters past '\r' */
+        } else if (c == '\n' || (c == '\r' && (off + 1 >= lx->len || s[off + 1] != '\n'))) {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
     }
+    lx->off = off;
+    lx->line = line;
+    lx->col = col;
+}
+
+/* Moves past n characters of one line (none of them ends a line). */
+static void advance_in_line(struct lexer *lx, size_t n)
+{
+    lx->off += n;
+    lx->col += (int)n;
 }
 
 static struct srcpos here(const struct lexer *lx)
@@ -54,41 +86,83 @@ static bool lex_error(struct litmus_error *err, struct srcpos pos, const char *m
     return false;
 }
 
-/* Skips a block that starts with open and ends with close (both two characters). */
+/* Skips a block that starts with two characters and ends with close (two
+ * characters); at the end of the text without close, fails at its start. */
 static bool skip_block(struct lexer *lx, const char *close, const char *what,
                        struct litmus_error *err)
 {
     struct srcpos start = here(lx);
-    advance_char(lx);
-    advance_char(lx);
-    while (!at_end(lx)) {
-        if (peek_at(lx, 0) == close[0] && peek_at(lx, 1) == close[1]) {
-            advance_char(lx);
-            advance_char(lx);
+    const char *s = lx->src;
+    for (size_t at = lx->off + 2; at + 1 < lx->len; at++) {
+        if (s[at] == close[0] && s[at + 1] == close[1]) {
+            advance_to(lx, at + 2);
             return true;
         }
-        advance_char(lx);
     }
+    advance_to(lx, lx->len);
     return lex_error(err, start, what);
 }
 
-/* Skips blanks, comments and exec configs. */
+/* True when the eight bytes at s are spaces. */
+static bool eight_spaces(const char *s)
+{
+    uint64_t word;
+    memcpy(&word, s, sizeof word);
+    return word == 0x2020202020202020u;
+}
+
+/* Skips blanks (one tight loop: aligned columns make them most of a file;
+ * inline in lexer_next, where it runs before every token). */
+__attribute__((always_inline))
+static inline void skip_blanks(struct lexer *lx)
+{
+    const char *s = lx->src;
+    size_t len = lx->len, at = lx->off;
+    int line = lx->line, col = lx->col;
+    for (; at < len; at++) {
+        unsigned cls = char_class[(unsigned char)s[at]];
+        if (cls & CC_SPACE) {
+            col++;
+            while (at + 9 <= len && eight_spaces(s + at + 1)) {
+                at += 8;   /* aligned columns: long runs of spaces */
+                col += 8;
+            }
+        } else if (!(cls & CC_LINE)) {
+            break;
+        } else if (s[at] == '\r' && at + 1 < len && s[at + 1] == '\n') {
+            col++;   /* the '\n' of "\r\n" ends the line */
+        } else {
+            line++;
+            col = 1;
+        }
+    }
+    lx->off = at;
+    lx->line = line;
+    lx->col = col;
+}
+
+/* Skips comments and exec configs, and the blanks after them, from a
+ * character that may open one (out of the common path of lexer_next). */
+__attribute__((noinline))
 static bool skip_trivia(struct lexer *lx, struct litmus_error *err)
 {
-    for (;;) {
+    for (;; skip_blanks(lx)) {
         char c = peek_at(lx, 0);
-        if (!at_end(lx) && is_blank(c)) {
-            advance_char(lx);
-        } else if (c == '(' && peek_at(lx, 1) == '*' && !lx->c_mode) {
+        if (!has_class(c, CC_TRIVIA))
+            return true;
+        char next = peek_at(lx, 1);
+        if (c == '(' && next == '*' && !lx->c_mode) {
             if (!skip_block(lx, "*)", "unterminated comment '(*'", err))
                 return false;
-        } else if (c == '/' && peek_at(lx, 1) == '*' && lx->c_mode) {
+        } else if (c == '/' && next == '*' && lx->c_mode) {
             if (!skip_block(lx, "*/", "unterminated comment '/*'", err))
                 return false;
-        } else if (c == '/' && peek_at(lx, 1) == '/' && lx->c_mode) {
-            while (!at_end(lx) && peek_at(lx, 0) != '\n' && peek_at(lx, 0) != '\r')
-                advance_char(lx);
-        } else if (c == '<' && peek_at(lx, 1) == '<') {
+        } else if (c == '/' && next == '/' && lx->c_mode) {
+            size_t at = lx->off;
+            while (at < lx->len && lx->src[at] != '\n' && lx->src[at] != '\r')
+                at++;
+            advance_in_line(lx, at - lx->off);
+        } else if (c == '<' && next == '<') {
             if (!skip_block(lx, ">>", "unterminated '<<' block", err))
                 return false;
         } else {
@@ -113,67 +187,86 @@ struct srcpos lexer_pos_at(const char *text, size_t len, size_t off)
 {
     struct lexer lx;
     lexer_init(&lx, text, len);
-    while (lx.off < off && !at_end(&lx))
-        advance_char(&lx);
+    advance_to(&lx, off < len ? off : len);
     return here(&lx);
 }
 
-static void lex_word(struct lexer *lx, struct token *tok)
+/* The end of the word (letters, digits, '_') that goes on at byte at. */
+static size_t word_end(const struct lexer *lx, size_t at)
 {
-    tok->kind = TOK_IDENT;
-    while (!at_end(lx) && (is_alpha(peek_at(lx, 0)) || is_digit(peek_at(lx, 0))))
-        advance_char(lx);
+    while (at < lx->len && has_class(lx->src[at], CC_ALPHA | CC_DIGIT))
+        at++;
+    return at;
 }
 
-static void lex_number(struct lexer *lx, struct token *tok)
+/* The end of the digits (hex digits when hex) that go on at byte at. */
+static size_t digits_end(const struct lexer *lx, size_t at, bool hex)
+{
+    unsigned cls = hex ? CC_HEX : CC_DIGIT;
+    while (at < lx->len && has_class(lx->src[at], cls))
+        at++;
+    return at;
+}
+
+/* The kind and length of the number at the current character: 0x and hex
+ * digits, else decimal digits. */
+static size_t number_length(const struct lexer *lx, enum tok_kind *kind)
 {
     if (peek_at(lx, 0) == '0' && (peek_at(lx, 1) == 'x' || peek_at(lx, 1) == 'X')
         && is_hex_digit(peek_at(lx, 2))) {
-        tok->kind = TOK_HEX;
-        advance_char(lx);
-        advance_char(lx);
-        while (!at_end(lx) && is_hex_digit(peek_at(lx, 0)))
-            advance_char(lx);
-        return;
+        *kind = TOK_HEX;
+        return digits_end(lx, lx->off + 2, true) - lx->off;
     }
-    tok->kind = TOK_NUMBER;
-    while (!at_end(lx) && is_digit(peek_at(lx, 0)))
-        advance_char(lx);
+    *kind = TOK_NUMBER;
+    return digits_end(lx, lx->off, false) - lx->off;
 }
 
-/* Single-character punctuation; TOK_EOF when c is not one. */
-static enum tok_kind single_char_kind(char c)
+/* The kind and length of the operator or punctuation that starts with c
+ * (then next); length 0 when c starts none. */
+static size_t punct_length(char c, char next, bool c_mode, enum tok_kind *kind)
 {
     switch (c) {
-    case '{': return TOK_LBRACE;
-    case '}': return TOK_RBRACE;
-    case '(': return TOK_LPAREN;
-    case ')': return TOK_RPAREN;
-    case '[': return TOK_LBRACKET;
-    case ']': return TOK_RBRACKET;
-    case ';': return TOK_SEMI;
-    case ',': return TOK_COMMA;
-    case ':': return TOK_COLON;
-    case '.': return TOK_DOT;
-    case '|': return TOK_BAR;
-    case '@': return TOK_AT;
-    case '&': return TOK_AMP;
-    case '-': return TOK_MINUS;
-    case '~': return TOK_TILDE;
-    default: return TOK_EOF;
+    case '{': *kind = TOK_LBRACE; return 1;
+    case '}': *kind = TOK_RBRACE; return 1;
+    case '(': *kind = TOK_LPAREN; return 1;
+    case ')': *kind = TOK_RPAREN; return 1;
+    case '[': *kind = TOK_LBRACKET; return 1;
+    case ']': *kind = TOK_RBRACKET; return 1;
+    case ';': *kind = TOK_SEMI; return 1;
+    case ',': *kind = TOK_COMMA; return 1;
+    case ':': *kind = TOK_COLON; return 1;
+    case '.': *kind = TOK_DOT; return 1;
+    case '@': *kind = TOK_AT; return 1;
+    case '-': *kind = TOK_MINUS; return 1;
+    case '~': *kind = TOK_TILDE; return 1;
+    case '|':
+        if (c_mode && next == '|') { *kind = TOK_OROR; return 2; }
+        *kind = TOK_BAR; return 1;
+    case '&':
+        if (c_mode && next == '&') { *kind = TOK_ANDAND; return 2; }
+        *kind = TOK_AMP; return 1;
+    case '/':
+        if (next == '\\') { *kind = TOK_AND; return 2; }
+        *kind = TOK_SLASH; return c_mode;
+    case '\\':
+        *kind = TOK_OR; return next == '/' ? 2 : 0;
+    case '=':
+        if (next == '=') { *kind = TOK_EQ; return 2; }
+        *kind = TOK_ASSIGN; return 1;
+    case '!':
+        if (next == '=') { *kind = TOK_NE; return 2; }
+        *kind = TOK_BANG; return c_mode;
+    case '<':
+        if (next == '=') { *kind = TOK_LE; return 2; }
+        *kind = TOK_LT; return 1;
+    case '>':
+        if (next == '=') { *kind = TOK_GE; return 2; }
+        *kind = TOK_GT; return 1;
+    case '*': *kind = TOK_STAR; return c_mode;
+    case '+': *kind = TOK_PLUS; return c_mode;
+    case '^': *kind = TOK_CARET; return c_mode;
+    default: return 0;
     }
-}
-
-/* Two-character operators; TOK_EOF when the pair is not one. */
-static enum tok_kind double_char_kind(char c, char next)
-{
-    if (c == '/' && next == '\\') return TOK_AND;
-    if (c == '\\' && next == '/') return TOK_OR;
-    if (c == '=' && next == '=') return TOK_EQ;
-    if (c == '!' && next == '=') return TOK_NE;
-    if (c == '<' && next == '=') return TOK_LE;
-    if (c == '>' && next == '=') return TOK_GE;
-    return TOK_EOF;
 }
 
 static bool stray_char(struct lexer *lx, struct litmus_error *err)
@@ -187,74 +280,51 @@ static bool stray_char(struct lexer *lx, struct litmus_error *err)
     return false;
 }
 
-/* C operators (C mode); TOK_EOF when c (then next) starts none. */
-static enum tok_kind c_operator_kind(char c, char next, int *len)
-{
-    *len = 2;
-    if (c == '&' && next == '&') return TOK_ANDAND;
-    if (c == '|' && next == '|') return TOK_OROR;
-    *len = 1;
-    switch (c) {
-    case '*': return TOK_STAR;
-    case '+': return TOK_PLUS;
-    case '/': return TOK_SLASH;
-    case '^': return TOK_CARET;
-    case '!': return next == '=' ? TOK_EOF : TOK_BANG;
-    default: return TOK_EOF;
-    }
-}
-
-/* Lexes an operator or punctuation token. */
-static bool lex_punct(struct lexer *lx, struct token *tok, struct litmus_error *err)
-{
-    char c = peek_at(lx, 0);
-    enum tok_kind kind = double_char_kind(c, peek_at(lx, 1));
-    int clen;
-    if (kind == TOK_EOF && lx->c_mode && (kind = c_operator_kind(c, peek_at(lx, 1), &clen)) != TOK_EOF) {
-        tok->kind = kind;
-        for (int i = 0; i < clen; i++)
-            advance_char(lx);
-        return true;
-    }
-    if (kind != TOK_EOF) {
-        tok->kind = kind;
-        advance_char(lx);
-        advance_char(lx);
-        return true;
-    }
-    kind = single_char_kind(c);
-    if (kind == TOK_EOF) {
-        if (c == '=') kind = TOK_ASSIGN;
-        else if (c == '<') kind = TOK_LT;
-        else if (c == '>') kind = TOK_GT;
-        else return stray_char(lx, err);
-    }
-    tok->kind = kind;
-    advance_char(lx);
-    return true;
-}
-
 /* Reads the next token, skipping blanks, comments and exec configs. */
 bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
 {
-    if (!skip_trivia(lx, err))
+    skip_blanks(lx);
+    if (has_class(peek_at(lx, 0), CC_TRIVIA) && !skip_trivia(lx, err))
         return false;
     tok->pos = here(lx);
     tok->offset = lx->off;
     tok->text = lx->src + lx->off;
+    size_t len = 0;
     if (at_end(lx)) {
         tok->kind = TOK_EOF;
-    } else if (is_alpha(peek_at(lx, 0))) {
-        lex_word(lx, tok);
-    } else if (lx->c_mode && peek_at(lx, 0) == '%' && is_alpha(peek_at(lx, 1))) {
-        advance_char(lx);          /* "%t0": an OpenCL temporary as the printer writes it */
-        lex_word(lx, tok);
-    } else if (is_digit(peek_at(lx, 0))) {
-        lex_number(lx, tok);
-    } else if (!lex_punct(lx, tok, err)) {
-        return false;
+    } else {
+        char c = lx->src[lx->off];
+        if (is_alpha(c)) {
+            tok->kind = TOK_IDENT;
+            len = word_end(lx, lx->off + 1) - lx->off;
+        } else if (lx->c_mode && c == '%' && is_alpha(peek_at(lx, 1))) {
+            tok->kind = TOK_IDENT;   /* "%t0": an OpenCL temporary as the printer writes it */
+            len = word_end(lx, lx->off + 1) - lx->off;
+        } else if (is_digit(c)) {
+            len = number_length(lx, &tok->kind);
+        } else if ((len = punct_length(c, peek_at(lx, 1), lx->c_mode, &tok->kind)) == 0) {
+            return stray_char(lx, err);
+        }
     }
-    tok->len = lx->off - tok->offset;
+    advance_in_line(lx, len);   /* no token holds a line break */
+    tok->len = len;
+    return true;
+}
+
+/* Reads ".word" that starts right at the current character, as the word's
+ * token; false, reading nothing, when none does (or in C mode). */
+bool lexer_next_dotted(struct lexer *lx, struct token *word)
+{
+    size_t at = lx->off;
+    if (lx->c_mode || at + 1 >= lx->len || lx->src[at] != '.' || !is_alpha(lx->src[at + 1]))
+        return false;
+    size_t end = word_end(lx, at + 2);
+    word->kind = TOK_IDENT;
+    word->pos = (struct srcpos){ lx->line, lx->col + 1 };
+    word->offset = at + 1;
+    word->text = lx->src + at + 1;
+    word->len = end - at - 1;
+    advance_in_line(lx, end - at);
     return true;
 }
 
@@ -262,48 +332,49 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
 void lexer_read_word(struct lexer *lx, struct token *word)
 {
     while (!at_end(lx) && (peek_at(lx, 0) == ' ' || peek_at(lx, 0) == '\t'))
-        advance_char(lx);
+        advance_in_line(lx, 1);
     word->kind = TOK_IDENT;
     word->pos = here(lx);
     word->offset = lx->off;
     word->text = lx->src + lx->off;
-    while (!at_end(lx) && !is_blank(peek_at(lx, 0)) && peek_at(lx, 0) != '{')
-        advance_char(lx);
+    size_t end = lx->off;
+    while (end < lx->len && !is_blank(lx->src[end]) && lx->src[end] != '{')
+        end++;
+    advance_in_line(lx, end - lx->off);
     word->len = lx->off - word->offset;
 }
 
-/* Skips a double-quoted string starting at the current character. */
-static bool skip_string(struct lexer *lx, struct litmus_error *err)
-{
-    struct srcpos start = here(lx);
-    advance_char(lx);
-    while (!at_end(lx)) {
-        if (peek_at(lx, 0) == '"') {
-            advance_char(lx);
-            return true;
-        }
-        advance_char(lx);
-    }
-    return lex_error(err, start, "unterminated string");
-}
-
-/* Skips free text up to the next '{'. */
+/* Skips free text up to the next '{': quoted strings and (* comments *)
+ * are skipped whole, so a '{' inside them does not count. */
 bool lexer_skip_to_lbrace(struct lexer *lx, struct litmus_error *err)
 {
-    while (!at_end(lx)) {
-        char c = peek_at(lx, 0);
-        if (c == '{')
+    const char *s = lx->src;
+    size_t at = lx->off;
+    while (at < lx->len) {
+        char c = s[at];
+        if (c == '{') {
+            advance_to(lx, at);
             return true;
+        }
         if (c == '"') {
-            if (!skip_string(lx, err))
-                return false;
-        } else if (c == '(' && peek_at(lx, 1) == '*') {
+            const char *close = memchr(s + at + 1, '"', lx->len - at - 1);
+            if (!close) {
+                advance_to(lx, at);
+                struct srcpos start = here(lx);
+                advance_to(lx, lx->len);
+                return lex_error(err, start, "unterminated string");
+            }
+            at = (size_t)(close - s) + 1;
+        } else if (c == '(' && at + 1 < lx->len && s[at + 1] == '*') {
+            advance_to(lx, at);
             if (!skip_block(lx, "*)", "unterminated comment '(*'", err))
                 return false;
+            at = lx->off;
         } else {
-            advance_char(lx);
+            at++;
         }
     }
+    advance_to(lx, at);
     return lex_error(err, here(lx), "expected '{' to open the initial state");
 }
 
@@ -326,11 +397,4 @@ const char *tok_kind_name(enum tok_kind kind)
     if ((unsigned)kind < sizeof names / sizeof names[0] && names[kind])
         return names[kind];
     return "token";
-}
-
-/* True when tok is the identifier word. */
-bool tok_is(const struct token *tok, const char *word)
-{
-    size_t n = strlen(word);
-    return tok->kind == TOK_IDENT && tok->len == n && memcmp(tok->text, word, n) == 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "litmus/ast.h"
 
@@ -52,6 +53,11 @@ struct srcpos lexer_pos_at(const char *text, size_t len, size_t off);
  * returns false and fills err on a lexical error. */
 bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err);
 
+/* Reads ".word" when it starts right at the current character (a '.' then
+ * a word, nothing between): the word's token, as lexer_next would give it
+ * after the '.' token; false, reading nothing, otherwise (and in C mode). */
+bool lexer_next_dotted(struct lexer *lx, struct token *word);
+
 /* Reads the raw word (up to blank or '{') that follows the dialect keyword. */
 void lexer_read_word(struct lexer *lx, struct token *word);
 
@@ -62,7 +68,12 @@ bool lexer_skip_to_lbrace(struct lexer *lx, struct litmus_error *err);
 /* A short human name for a token kind, e.g. "','" or "end of input". */
 const char *tok_kind_name(enum tok_kind kind);
 
-/* True when tok is the identifier word. */
-bool tok_is(const struct token *tok, const char *word);
+/* True when tok is the identifier word (inline: with a literal word, the
+ * length is a constant and the comparison a few instructions). */
+static inline bool tok_is(const struct token *tok, const char *word)
+{
+    size_t n = strlen(word);
+    return tok->kind == TOK_IDENT && tok->len == n && memcmp(tok->text, word, n) == 0;
+}
 
 #endif

@@ -112,11 +112,22 @@ static bool parse_operands(struct parser *p, int thread, const char *sig,
 /* ------------------------------------------------------------------------ */
 /* Mnemonic decoding shared by both dialects                                 */
 
+/* True when word is exactly the n characters of text (no NUL among them). */
+static bool word_equals(const char *word, const char *text, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (word[i] != text[i])
+            return false;   /* a shorter word fails at its NUL */
+    return word[n] == '\0';
+}
+
 /* Looks t up in a NULL-terminated table. */
 bool ps_lookup(const struct word_value *table, const struct token *t, int *value)
 {
+    if (t->kind != TOK_IDENT)
+        return false;
     for (int i = 0; table[i].word; i++) {
-        if (tok_is(t, table[i].word)) {
+        if (word_equals(table[i].word, t->text, t->len)) {
             *value = table[i].value;
             return true;
         }
@@ -202,6 +213,8 @@ static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
             return ps_fail(p, p->tok.pos, "instruction name has too many parts (limit %d)", MAX_PARTS);
         m->parts[m->n++] = p->tok;
         m->all.len = p->tok.offset + p->tok.len - m->all.offset;
+        if (lexer_next_dotted(&p->lx, &p->tok))
+            continue;   /* the next part, read with its dot at once */
         if (!ps_advance(p))
             return false;
         if (p->tok.kind != TOK_DOT || p->tok.offset != p->prev.offset + p->prev.len)

@@ -29,16 +29,23 @@
 /* One slot of the name table: (namespace, name) -> value. */
 struct name_entry {
     const char *name;        /* NULL for an empty slot; owned by the AST */
-    size_t len;
-    unsigned hash;
+    uint32_t len;            /* names are shorter than MAX_INPUT_BYTES */
+    uint32_t hash;
     int ns;
     int value;
 };
 
-/* Open-addressing hash table of names; capacity is a power of two. */
+/* The slots a name table starts with, inside the table itself: room for
+ * the names of most tests without an allocation. */
+#define NAME_TABLE_FIRST_CAP 32
+
+/* Open-addressing hash table of names; capacity is a power of two.  Its
+ * slots are first those of its own first array; name_table_init points
+ * there. */
 struct name_table {
     struct name_entry *slots;
     size_t cap, count;
+    struct name_entry first[NAME_TABLE_FIRST_CAP];
 };
 
 enum { NS_LOCATION = 0 };    /* registers of thread t: 1 + 2t, labels: 2 + 2t */
@@ -83,6 +90,10 @@ struct thread_key {
     struct srcpos pos;
 };
 
+/* The room the parser's own arrays take their first capacity from: every
+ * array of most tests, without an allocation. */
+#define SCRATCH_BYTES 1024
+
 struct parser {
     struct lexer lx;
     struct token tok;        /* current token */
@@ -104,6 +115,9 @@ struct parser {
     int observed_cap;
     int total_instrs;
     int nesting;
+    unsigned char *scratch;  /* SCRATCH_BYTES, not zeroed, for the arrays above
+                                that the parser frees (ps_reserve_scratch) */
+    size_t scratch_used;
 };
 
 /* A dotted instruction name such as ld.acquire.gpu, split at the dots. */
@@ -147,9 +161,26 @@ void ps_init_instr(struct instr *in, struct srcpos pos);
 
 /* A NUL-terminated copy of len bytes of s, or NULL when out of memory. */
 char *ps_copy_text(const char *s, size_t len);
+/* The same in the test's string pool (litmus.strings), for its names. */
+char *ps_pool_text(struct parser *p, const char *s, size_t len);
+/* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
+ * or gives it its first; new slots are zeroed. */
+bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem);
+/* ps_grow for an array the parser frees (release_parser): its first
+ * capacity comes from p->scratch while that has room. */
+bool ps_grow_scratch(struct parser *p, void *arrp, int *cap, size_t elem);
+/* ps_reserve for an array the parser frees: loc_decls, caps, labels,
+ * reg_inits, ssws, thread_keys. */
+static inline bool ps_reserve_scratch(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+{
+    return count < *cap || ps_grow_scratch(p, arrp, cap, elem);
+}
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */
-bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem);
+static inline bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+{
+    return count < *cap || ps_grow(p, arrp, cap, elem);
+}
 /* True when the token is a register name: r and digits. */
 bool ps_is_register_name(const struct token *t);
 /* True when a comes before b in the text. */

@@ -41,7 +41,7 @@ bool parse_header(struct parser *p)
     if (!ps_dialect_word(&p->tok, &p->lit->dialect))
         return ps_fail_expected(p, "'PTX', 'VULKAN' or 'OPENCL' at the start of the test");
     lexer_read_word(&p->lx, &word);
-    p->lit->name = ps_copy_text(word.text, word.len);
+    p->lit->name = ps_pool_text(p, word.text, word.len);
     if (!p->lit->name)
         return ps_out_of_memory(p);
     size_t from = p->lx.off;
@@ -52,7 +52,7 @@ bool parse_header(struct parser *p)
         from++;
     while (to > from && is_doc_blank(p->lx.src[to - 1]))
         to--;
-    if (to > from && !(p->lit->doc = ps_copy_text(p->lx.src + from, to - from)))
+    if (to > from && !(p->lit->doc = ps_pool_text(p, p->lx.src + from, to - from)))
         return ps_out_of_memory(p);
     return ps_advance(p);
 }
@@ -76,7 +76,7 @@ static bool parse_register_init(struct parser *p, const struct token *thread)
                     p->tok.kind == TOK_AMP ? "an address" : "a location");
     if (!parse_constant(p, &init.value))
         return false;
-    if (!ps_reserve(p, &p->reg_inits, p->nreg_inits, &p->reg_inits_cap, sizeof *p->reg_inits))
+    if (!ps_reserve_scratch(p, &p->reg_inits, p->nreg_inits, &p->reg_inits_cap, sizeof *p->reg_inits))
         return false;
     p->reg_inits[p->nreg_inits++] = init;
     return true;
@@ -93,7 +93,7 @@ static bool declared(const struct parser *p, int loc)
 static int declare_location(struct parser *p, const struct token *name, bool is_alias)
 {
     int loc = ps_location_index(p, name->text, name->len);
-    if (loc < 0 || !ps_reserve(p, &p->loc_decls, loc, &p->loc_decls_cap, sizeof *p->loc_decls))
+    if (loc < 0 || !ps_reserve_scratch(p, &p->loc_decls, loc, &p->loc_decls_cap, sizeof *p->loc_decls))
         return -1;
     struct loc_decl *d = &p->loc_decls[loc];
     if (d->pos.line > 0 && is_alias == d->is_alias)
@@ -198,7 +198,8 @@ bool ps_check_aliases(struct parser *p)
                     MSG_NAME_MAX, l->locs[l->locs[undeclared].alias_of].name);
     /* every alias chain is a path in a graph of out-degree at most one:
      * walk each once, 1 marking the walk in progress and 2 a finished one */
-    unsigned char *state = calloc((size_t)l->nlocs + 1, 1);
+    unsigned char few[64] = { 0 };
+    unsigned char *state = l->nlocs < (int)sizeof few ? few : calloc((size_t)l->nlocs + 1, 1);
     int cycle = -1;
     if (!state)
         return ps_out_of_memory(p);
@@ -213,7 +214,8 @@ bool ps_check_aliases(struct parser *p)
         for (k = i; k >= 0 && state[k] == 1; k = l->locs[k].alias_of)
             state[k] = 2;
     }
-    free(state);
+    if (state != few)
+        free(state);
     return cycle < 0 || alias_cycle(p, cycle);
 }
 
@@ -276,7 +278,7 @@ bool parse_ssw_item(struct parser *p)
         return false;
     if (pair.to_id == pair.from_id)
         return ps_fail(p, pair.to_pos, "ssw P%d P%d pairs a thread with itself", pair.from_id, pair.to_id);
-    if (!ps_reserve(p, &p->ssws, p->nssws, &p->ssws_cap, sizeof *p->ssws))
+    if (!ps_reserve_scratch(p, &p->ssws, p->nssws, &p->ssws_cap, sizeof *p->ssws))
         return false;
     p->ssws[p->nssws++] = pair;
     return true;
@@ -285,15 +287,15 @@ bool parse_ssw_item(struct parser *p)
 /* ------------------------------------------------------------------------ */
 /* Thread header                                                             */
 
-/* Parses "sg 0" and the like: a scope word and its id. */
-static bool parse_scope_id(struct parser *p, const char *word, int *id)
+/* Parses "sg 0" and the like: the scope word (quoted, "'sg'", for a
+ * message) and its id (what the id is called, "sg id"). */
+static bool parse_scope_id(struct parser *p, const char *quoted, const char *id_what, int *id)
 {
-    char what[32];
-    snprintf(what, sizeof what, "'%s'", word);
-    if (!ps_expect_word(p, word, what))
-        return false;
-    snprintf(what, sizeof what, "%s id", word);
-    return parse_small_number(p, what, id);
+    size_t n = strlen(quoted) - 2;
+    bool is_word = p->tok.kind == TOK_IDENT && p->tok.len == n && memcmp(p->tok.text, quoted + 1, n) == 0;
+    if (!is_word)
+        return ps_fail_expected(p, quoted);
+    return ps_advance(p) && parse_small_number(p, id_what, id);
 }
 
 /* Parses the placement after '@': "cta 0, gpu 0" or "sg 0, wg 0, qf 0". */
@@ -301,15 +303,15 @@ static bool parse_placement(struct parser *p, int scope_id[3])
 {
     if (p->lit->dialect == DIALECT_PTX) {
         scope_id[2] = -1;
-        return parse_scope_id(p, "cta", &scope_id[0])
+        return parse_scope_id(p, "'cta'", "cta id", &scope_id[0])
             && ps_expect(p, TOK_COMMA, "',' after cta id")
-            && parse_scope_id(p, "gpu", &scope_id[1]);
+            && parse_scope_id(p, "'gpu'", "gpu id", &scope_id[1]);
     }
-    return parse_scope_id(p, "sg", &scope_id[0])
+    return parse_scope_id(p, "'sg'", "sg id", &scope_id[0])
         && ps_expect(p, TOK_COMMA, "',' after sg id")
-        && parse_scope_id(p, "wg", &scope_id[1])
+        && parse_scope_id(p, "'wg'", "wg id", &scope_id[1])
         && ps_expect(p, TOK_COMMA, "',' after wg id")
-        && parse_scope_id(p, "qf", &scope_id[2]);
+        && parse_scope_id(p, "'qf'", "qf id", &scope_id[2]);
 }
 
 /* Appends a thread numbered id, declared at pos; NULL on error. */
@@ -320,8 +322,8 @@ struct thread *ps_new_thread(struct parser *p, int id, struct srcpos pos)
         return ps_fail(p, pos, "too many threads (limit %d)", MAX_THREADS), NULL;
     if (!ps_reserve(p, &l->threads, l->nthreads, &p->threads_cap, sizeof *l->threads))
         return NULL;
-    if (!ps_reserve(p, &p->caps, l->nthreads, &p->caps_cap, sizeof *p->caps)
-        || !ps_reserve(p, &p->thread_keys, l->nthreads, &p->thread_keys_cap, sizeof *p->thread_keys))
+    if (!ps_reserve_scratch(p, &p->caps, l->nthreads, &p->caps_cap, sizeof *p->caps)
+        || !ps_reserve_scratch(p, &p->thread_keys, l->nthreads, &p->thread_keys_cap, sizeof *p->thread_keys))
         return NULL;
     struct thread *t = &l->threads[l->nthreads];
     memset(t, 0, sizeof *t);
@@ -354,7 +356,11 @@ static int compare_thread_keys(const void *a, const void *b)
 bool ps_index_threads(struct parser *p)
 {
     int n = p->lit->nthreads;
-    qsort(p->thread_keys, (size_t)n, sizeof *p->thread_keys, compare_thread_keys);
+    int sorted = 1;
+    while (sorted < n && compare_thread_keys(&p->thread_keys[sorted - 1], &p->thread_keys[sorted]) < 0)
+        sorted++;
+    if (sorted < n)   /* most tests number their threads in order */
+        qsort(p->thread_keys, (size_t)n, sizeof *p->thread_keys, compare_thread_keys);
     for (int i = 1; i < n; i++)
         if (p->thread_keys[i].id == p->thread_keys[i - 1].id)
             return ps_fail(p, p->thread_keys[i].pos, "duplicate thread P%d", p->thread_keys[i].id);

@@ -89,17 +89,77 @@ char *ps_copy_text(const char *s, size_t len)
     return copy;
 }
 
-/* Makes room for element number count in the array at arrp (a pointer to a
- * pointer) whose capacity is *cap; new slots are zeroed. */
-bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+/* A NUL-terminated copy of len bytes of s in the test's string pool, or
+ * NULL when out of memory. */
+char *ps_pool_text(struct parser *p, const char *s, size_t len)
+{
+    return strpool_copy(&p->lit->strings, s, len);
+}
+
+/* The bytes a growing array's first allocation stays within: malloc hands
+ * out and takes back chunks this small from its per-size caches. */
+#define FIRST_ARRAY_BYTES 1000
+
+/* The first capacity of a growing array of elements of elem bytes. */
+static int first_capacity(size_t elem)
+{
+    return elem * 8 <= FIRST_ARRAY_BYTES ? 8 : elem <= FIRST_ARRAY_BYTES ? (int)(FIRST_ARRAY_BYTES / elem) : 1;
+}
+
+/* True when arr lies in the parser's scratch room. */
+static bool in_scratch(const struct parser *p, const void *arr)
+{
+    uintptr_t at = (uintptr_t)arr, room = (uintptr_t)p->scratch;
+    return p->scratch && at >= room && at < room + SCRATCH_BYTES;
+}
+
+/* Frees an array the parser owns unless it lies in the scratch room. */
+static void free_scratch(const struct parser *p, void *arr)
+{
+    if (!in_scratch(p, arr))
+        free(arr);
+}
+
+/* ps_grow for an array the parser frees: its first capacity from the
+ * scratch room while that has room, a copy on the heap once it outgrows it. */
+bool ps_grow_scratch(struct parser *p, void *arrp, int *cap, size_t elem)
+{
+    void *arr;
+    memcpy(&arr, arrp, sizeof arr);
+    size_t align = _Alignof(max_align_t), at = (p->scratch_used + align - 1) / align * align;
+    size_t first = (size_t)first_capacity(elem);
+    if (*cap == 0 && p->scratch && at <= SCRATCH_BYTES && first * elem <= SCRATCH_BYTES - at) {
+        void *room = p->scratch + at;
+        memset(room, 0, first * elem);
+        p->scratch_used = at + first * elem;
+        memcpy(arrp, &room, sizeof room);
+        *cap = (int)first;
+        return true;
+    }
+    if (!in_scratch(p, arr))
+        return ps_grow(p, arrp, cap, elem);
+    void *none = NULL, *room = arr;   /* outgrown: moved to the heap and grown there */
+    int used = *cap;
+    memcpy(arrp, &none, sizeof none);
+    *cap = 0;
+    while (*cap < used)
+        if (!ps_grow(p, arrp, cap, elem))
+            return false;
+    memcpy(&arr, arrp, sizeof arr);
+    memcpy(arr, room, (size_t)used * elem);
+    return *cap > used || ps_grow(p, arrp, cap, elem);
+}
+
+/* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
+ * or gives it its first; new slots are zeroed. */
+bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
 {
     void *arr, *grown;
     int new_cap;
-    if (count < *cap)
-        return true;
     if (*cap > INT_MAX / 2 || (size_t)*cap * 2 > SIZE_MAX / elem / 2)
         return ps_out_of_memory(p);
-    new_cap = *cap < 8 ? 8 : *cap * 2;
+    int first = first_capacity(elem);
+    new_cap = *cap < first ? first : *cap * 2;
     memcpy(&arr, arrp, sizeof arr);
     grown = realloc(arr, (size_t)new_cap * elem);
     if (!grown)
@@ -110,19 +170,18 @@ bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)
     return true;
 }
 
-/* True when the token text is prefix followed by one or more digits. */
-static bool has_digit_suffix(const struct token *t, const char *prefix)
+/* True when the token text is the letter prefix followed by one or more digits. */
+static bool has_digit_suffix(const struct token *t, char prefix)
 {
-    size_t n = strlen(prefix);
-    if (t->kind != TOK_IDENT || t->len <= n || memcmp(t->text, prefix, n) != 0)
+    if (t->kind != TOK_IDENT || t->len < 2 || t->text[0] != prefix)
         return false;
-    for (size_t i = n; i < t->len; i++)
+    for (size_t i = 1; i < t->len; i++)
         if (t->text[i] < '0' || t->text[i] > '9')
             return false;
     return true;
 }
 
-bool ps_is_register_name(const struct token *t) { return has_digit_suffix(t, "r"); }
+bool ps_is_register_name(const struct token *t) { return has_digit_suffix(t, 'r'); }
 
 /* True when a comes before b in the text. */
 bool ps_pos_before(struct srcpos a, struct srcpos b)
@@ -145,8 +204,6 @@ static unsigned hash_name(int ns, const char *s, size_t len)
 int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
 {
     unsigned h = hash_name(ns, s, len);
-    if (t->cap == 0)
-        return -1;
     for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
         const struct name_entry *e = &t->slots[i];
         if (!e->name)
@@ -166,10 +223,26 @@ static void names_place(struct name_table *t, struct name_entry entry)
     t->count++;
 }
 
+/* An empty table in its own first slots. */
+static void names_init(struct name_table *t)
+{
+    memset(t->first, 0, sizeof t->first);
+    t->slots = t->first;
+    t->cap = NAME_TABLE_FIRST_CAP;
+    t->count = 0;
+}
+
+/* Frees the table's slots unless they are its first ones. */
+static void names_release(struct name_table *t)
+{
+    if (t->slots != t->first)
+        free(t->slots);
+}
+
 /* Doubles the table's capacity. */
 static bool names_grow(struct parser *p, struct name_table *t)
 {
-    size_t new_cap = t->cap ? t->cap * 2 : 64;
+    size_t new_cap = t->cap * 2;
     struct name_entry *old = t->slots;
     size_t old_cap = t->cap;
     if (new_cap > SIZE_MAX / sizeof *old)
@@ -184,7 +257,8 @@ static bool names_grow(struct parser *p, struct name_table *t)
     for (size_t i = 0; i < old_cap; i++)
         if (old[i].name)
             names_place(t, old[i]);
-    free(old);
+    if (old != t->first)
+        free(old);
     return true;
 }
 
@@ -192,7 +266,7 @@ static bool names_grow(struct parser *p, struct name_table *t)
 static bool names_add(struct parser *p, int ns, const char *name, size_t len, int value)
 {
     struct name_table *t = &p->names;
-    struct name_entry entry = { name, len, hash_name(ns, name, len), ns, value };
+    struct name_entry entry = { name, (uint32_t)len, hash_name(ns, name, len), ns, value };
     if ((t->count + 1) * 2 > t->cap && !names_grow(p, t))
         return false;
     names_place(t, entry);
@@ -213,7 +287,7 @@ int ps_location_index(struct parser *p, const char *name, size_t len)
     if (!ps_reserve(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
         return -1;
     struct location *loc = &l->locs[l->nlocs];
-    loc->name = ps_copy_text(name, len);
+    loc->name = ps_pool_text(p, name, len);
     if (!loc->name)
         return ps_out_of_memory(p), -1;
     loc->init = 0;
@@ -237,7 +311,7 @@ int ps_register_index(struct parser *p, int thread, const char *name, size_t len
         || !ps_reserve(p, &t->reg_has_init, t->nregs, &c->reg_has_init, sizeof *t->reg_has_init)
         || !ps_reserve(p, &t->reg_init, t->nregs, &c->reg_init, sizeof *t->reg_init))
         return -1;
-    t->reg_names[t->nregs] = ps_copy_text(name, len);
+    t->reg_names[t->nregs] = ps_pool_text(p, name, len);
     if (!t->reg_names[t->nregs])
         return ps_out_of_memory(p), -1;
     t->reg_has_init[t->nregs] = false;
@@ -256,9 +330,9 @@ int ps_label_info_index(struct parser *p, int thread, const struct token *name)
     if (info >= 0)
         return info;
     if (!ps_reserve(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
-        || !ps_reserve(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
+        || !ps_reserve_scratch(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
         return -1;
-    t->label_names[t->nlabels] = ps_copy_text(name->text, name->len);
+    t->label_names[t->nlabels] = ps_pool_text(p, name->text, name->len);
     if (!t->label_names[t->nlabels])
         return ps_out_of_memory(p), -1;
     info = p->nlabels++;
@@ -360,7 +434,7 @@ bool ps_thread_id_of(struct parser *p, const struct token *t, int *id)
 {
     struct token digits = *t;
     uint64_t v;
-    if (has_digit_suffix(t, "P")) {
+    if (has_digit_suffix(t, 'P')) {
         digits.text++;
         digits.len--;
         digits.kind = TOK_NUMBER;
@@ -403,13 +477,13 @@ static bool parse_litmus(struct parser *p)
 /* Frees the parser's own tables (not the AST). */
 static void release_parser(struct parser *p)
 {
-    free(p->names.slots);
-    free(p->caps);
-    free(p->labels);
-    free(p->reg_inits);
-    free(p->ssws);
-    free(p->thread_keys);
-    free(p->loc_decls);
+    names_release(&p->names);
+    free_scratch(p, p->caps);
+    free_scratch(p, p->labels);
+    free_scratch(p, p->reg_inits);
+    free_scratch(p, p->ssws);
+    free_scratch(p, p->thread_keys);
+    free_scratch(p, p->loc_decls);
 }
 
 /* Fills err with msg at pos (line 0: no place in the text); returns NULL. */
@@ -435,13 +509,16 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
     if (len > MAX_INPUT_BYTES)
         return fail_early(err, lexer_pos_at(text, len, MAX_INPUT_BYTES),
                           "input too large: the limit is 256 MiB, and this is the first byte past it");
+    _Alignas(max_align_t) unsigned char scratch[SCRATCH_BYTES];
     memset(&p, 0, sizeof p);
+    p.scratch = scratch;
+    names_init(&p.names);
     lexer_init(&p.lx, text, len);
     p.err = err;
     p.lit = calloc(1, sizeof *p.lit);
     if (!p.lit)
         return fail_early(err, NO_PLACE, "out of memory");
-    bool ok = !path || (p.lit->path = ps_copy_text(path, strlen(path))) != NULL;
+    bool ok = !path || (p.lit->path = ps_pool_text(&p, path, strlen(path))) != NULL;
     if (!ok)
         ps_out_of_memory(&p);
     ok = ok && parse_litmus(&p);
@@ -453,9 +530,14 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
     return p.lit;
 }
 
+/* The bytes of the caller's buffer read_file fills when a file fits: every
+ * litmus file of the corpus, without an allocation. */
+#define SMALL_FILE_BYTES 8192
+
 /* Reads a file into a NUL-terminated buffer, stopping once it holds more
- * than MAX_INPUT_BYTES (litmus_parse reports that); NULL and err on failure. */
-static char *read_file(const char *path, size_t *len, struct litmus_error *err)
+ * than MAX_INPUT_BYTES (litmus_parse reports that): small (SMALL_FILE_BYTES)
+ * when the file fits, else one it allocates; NULL and err on failure. */
+static char *read_file(const char *path, size_t *len, struct litmus_error *err, char *small)
 {
     /* Opened without blocking and checked after opening: a file replaced
      * by a FIFO (or a device) since it was listed is refused, not waited on.
@@ -478,16 +560,22 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
     }
     size_t cap = st.st_size > 0 && (size_t)st.st_size < MAX_INPUT_BYTES ? (size_t)st.st_size + 2 : 65536;
     char *buf = NULL;
+    if (cap <= SMALL_FILE_BYTES) {
+        buf = small;
+        cap = SMALL_FILE_BYTES;
+    }
     for (;;) {
         if (!buf || cap - *len < 2) {
             size_t new_cap = !buf ? cap : cap * 2;
             if (new_cap > MAX_INPUT_BYTES + 2)
                 new_cap = MAX_INPUT_BYTES + 2;
-            char *grown = realloc(buf, new_cap);
+            char *grown = realloc(buf == small ? NULL : buf, new_cap);
             if (!grown) {
                 snprintf(err->msg, sizeof err->msg, "out of memory");
                 break;
             }
+            if (buf == small)
+                memcpy(grown, small, *len);
             buf = grown;
             cap = new_cap;
         }
@@ -507,7 +595,8 @@ static char *read_file(const char *path, size_t *len, struct litmus_error *err)
         }
     }
     close(fd);
-    free(buf);
+    if (buf != small)
+        free(buf);
     return NULL;
 }
 
@@ -533,7 +622,8 @@ bool litmus_file_dialect(const char *path, enum dialect *d)
 {
     struct litmus_error err;
     size_t len;
-    char *text = read_file(path, &len, &err);
+    char small[SMALL_FILE_BYTES];
+    char *text = read_file(path, &len, &err, small);
     if (!text)
         return false;
     size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
@@ -541,7 +631,8 @@ bool litmus_file_dialect(const char *path, enum dialect *d)
     struct token tok;
     lexer_init(&lx, text + bom, len - bom);
     bool found = lexer_next(&lx, &tok, &err) && ps_dialect_word(&tok, d);
-    free(text);
+    if (text != small)
+        free(text);
     return found;
 }
 
@@ -557,12 +648,14 @@ struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct 
     memset(err, 0, sizeof *err);
     if (!path)
         return fail_early(err, NO_PLACE, "no file name");
-    text = read_file(path, &len, err);
+    char small[SMALL_FILE_BYTES];
+    text = read_file(path, &len, err, small);
     if (!text)
         return NULL;
     size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;   /* a UTF-8 byte-order mark */
     if (!report_nul_byte(text + bom, len - bom, err))
         l = spirv_path(path) ? spirv_parse(path, text + bom, grid, err) : litmus_parse(path, text + bom, err);
-    free(text);
+    if (text != small)
+        free(text);
     return l;
 }

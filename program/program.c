@@ -368,10 +368,10 @@ static int event_proxy(const struct instr *in)
     }
 }
 
-static struct event *new_event(struct program *p, int *cap, enum ev_kind kind, int thread,
-                               int uop, const struct instr *in)
+/* Appends an event (p->events has room: build_events counts them first). */
+static struct event *new_event(struct program *p, enum ev_kind kind, int thread, int uop,
+                               const struct instr *in)
 {
-    XGROW(p->events, *cap, p->nevents + 1);
     struct event *e = &p->events[p->nevents];
     *e = (struct event){ .id = p->nevents, .kind = kind, .thread = thread, .uop = uop, .in = in,
                          .loc = in ? in->loc : -1, .mo = in ? in->mo : MO_NONE,
@@ -381,8 +381,24 @@ static struct event *new_event(struct program *p, int *cap, enum ev_kind kind, i
     return e;
 }
 
+/* How many events micro-op u creates (as uop_events does). */
+static int uop_event_count(const struct uop *u)
+{
+    if (!u->in || u->kind != U_INSTR)
+        return 0;
+    switch (u->in->kind) {
+    case I_LOAD: case I_STORE: case I_FENCE: case I_PROXY_FENCE: case I_ALIAS_FENCE:
+    case I_AVDEVICE: case I_VISDEVICE: case I_BARRIER: case I_UB:
+        return 1;
+    case I_RMW:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
 /* Creates the events of one micro-op. */
-static void uop_events(struct program *p, int *cap, int t, int i)
+static void uop_events(struct program *p, int t, int i)
 {
     struct uop *u = &p->threads[t].code[i];
     const struct instr *in = u->in;
@@ -393,16 +409,16 @@ static void uop_events(struct program *p, int *cap, int t, int i)
     }
     switch (in->kind) {
     case I_LOAD:
-        new_event(p, cap, EV_READ, t, i, in);
+        new_event(p, EV_READ, t, i, in);
         break;
     case I_STORE:
-        new_event(p, cap, EV_WRITE, t, i, in);
+        new_event(p, EV_WRITE, t, i, in);
         break;
     case I_RMW: {
-        struct event *r = new_event(p, cap, EV_READ, t, i, in);
+        struct event *r = new_event(p, EV_READ, t, i, in);
         r->rmw = true;
         r->mo = rmw_read_mo(in->mo, p->lit->dialect);
-        struct event *w = new_event(p, cap, EV_WRITE, t, i, in);
+        struct event *w = new_event(p, EV_WRITE, t, i, in);
         w->rmw = true;
         w->mo = rmw_write_mo(in->mo, p->lit->dialect);
         p->events[p->nevents - 2].rmw_partner = p->nevents - 1;
@@ -410,13 +426,13 @@ static void uop_events(struct program *p, int *cap, int t, int i)
         break;
     }
     case I_FENCE: case I_PROXY_FENCE: case I_ALIAS_FENCE: case I_AVDEVICE: case I_VISDEVICE:
-        new_event(p, cap, EV_FENCE, t, i, in);
+        new_event(p, EV_FENCE, t, i, in);
         break;
     case I_BARRIER:
-        new_event(p, cap, EV_BARRIER, t, i, in);
+        new_event(p, EV_BARRIER, t, i, in);
         break;
     case I_UB:
-        new_event(p, cap, EV_UB, t, i, in);
+        new_event(p, EV_UB, t, i, in);
         break;
     default:
         break;
@@ -424,19 +440,26 @@ static void uop_events(struct program *p, int *cap, int t, int i)
     u->nevents = p->nevents - u->first_event;
 }
 
+/* Builds the event table in one allocation of its exact size. */
 static void build_events(struct program *p)
 {
-    int cap = 0;
+    size_t count = 0;
+    for (int l = 0; l < p->lit->nlocs; l++)
+        count += program_root_location(p->lit, l) == l;
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ncode; i++)
+            count += (size_t)uop_event_count(&p->threads[t].code[i]);
+    p->events = xcalloc(count, sizeof *p->events);
     for (int l = 0; l < p->lit->nlocs; l++) {   /* one initial write per physical location */
         if (program_root_location(p->lit, l) != l)
             continue;
-        struct event *e = new_event(p, &cap, EV_INIT, -1, -1, NULL);
+        struct event *e = new_event(p, EV_INIT, -1, -1, NULL);
         e->loc = l;
     }
     for (int t = 0; t < p->nthreads; t++) {
         p->threads[t].first_event = p->nevents;
         for (int i = 0; i < p->threads[t].ncode; i++)
-            uop_events(p, &cap, t, i);
+            uop_events(p, t, i);
         p->threads[t].nevents = p->nevents - p->threads[t].first_event;
     }
 }
