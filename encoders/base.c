@@ -296,16 +296,33 @@ static const struct rel *same_location(struct rels *A, const struct program *p, 
     return rel_class(A, w->key, false);
 }
 
-/* The tag sets of every event. */
-static void tag_sets(const struct program *p, struct base *b, struct base_scratch *w)
+/* The tag sets of every event: a set no event that can execute is in
+ * (most are) is the empty set, made once. */
+static void tag_sets(const struct program *p, const lit *exec, struct base *b, struct base_scratch *w)
 {
     int n = p->nevents;
-    for (int e = 0; e < n; e++)
+    bool present[S_COUNT] = { false };
+    for (int e = 0; e < n; e++) {
         tag_event(p, &p->events[e], w->in[e]);
+        if (exec[e] != LIT_FALSE)
+            for (int s = 0; s < S_COUNT; s++)
+                present[s] |= w->in[e][s];
+    }
+    const struct set *none = NULL;
     for (int s = 0; s < S_COUNT; s++) {
+        if (s == S_ALL) {
+            b->sets[s] = set_all(b->arena);
+            continue;
+        }
+        if (!present[s] && none) {
+            b->sets[s] = none;
+            continue;
+        }
         for (int e = 0; e < n; e++)
             w->member[e] = w->in[e][s];
-        b->sets[s] = s == S_ALL ? set_all(b->arena) : set_of(b->arena, w->member);
+        b->sets[s] = set_of(b->arena, w->member);
+        if (!present[s])
+            none = b->sets[s];
     }
 }
 
@@ -344,7 +361,7 @@ void base_init(struct base *b, struct cnf *c, const struct program *p, const lit
     struct base_scratch w;
     w.block = xcalloc(1, scratch_layout(p, &w, NULL));
     scratch_layout(p, &w, w.block);
-    tag_sets(p, b, &w);
+    tag_sets(p, exec, b, &w);
     for (int r = 0; r < R_COUNT; r++)
         b->rels[r] = rel_empty(A);
     for (int e = 0; e < n; e++)
