@@ -374,10 +374,11 @@ struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const 
     for (int k = 0; k < count; k++)
         assert(i[k] >= 0 && i[k] < n && j[k] >= 0 && j[k] < n);
     struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
-    struct triple *e = xcalloc((size_t)count + 1, sizeof *e);
+    struct triple *e = count ? xcalloc((size_t)count, sizeof *e) : NULL;
     for (int k = 0; k < count; k++)
         e[k] = (struct triple){ i[k], j[k], k };
-    qsort(e, (size_t)count, sizeof *e, by_place);
+    if (count > 1)
+        qsort(e, (size_t)count, sizeof *e, by_place);
     t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
     t->col = rels_alloc(A, (size_t)count, sizeof *t->col);
     t->val = rels_alloc(A, (size_t)count, sizeof *t->val);
