@@ -27,12 +27,14 @@ const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
             start[k[i]]++;
     bool some = false;
     long pairs = 0;
+    int before = 0;
     for (int g = 0; g < nkeys; g++) {   /* start[g]: where class g ends */
         long size = start[g];
         some |= size > (ordered ? 1 : 0);
         pairs += ordered ? size * (size - 1) / 2 : size * size;
-        start[g + 1] += start[g];
+        before = start[g] += before;
     }
+    start[nkeys] = before;
     r->bound = pairs + 1;
     for (int i = n - 1; i >= 0; i--)   /* filled from the end: start[g] ends where class g begins */
         if (k[i] >= 0)
