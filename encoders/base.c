@@ -207,6 +207,7 @@ struct base_scratch {
     int *key;                /* per event: a class key (rel_class) */
     bool *member;            /* per event: in a set (set_of) */
     int *rep, *tkey;         /* per thread: scope_keys's representatives, keys */
+    int *level;              /* per event: its scope's level, -1 for none */
     bool (*in)[S_COUNT];     /* per event: its tag sets */
     void *block;             /* the allocation of the arrays above */
 };
@@ -220,6 +221,7 @@ static size_t scratch_layout(const struct program *p, struct base_scratch *w, ch
     w->member = xblock_take(&b, n, sizeof *w->member);
     w->rep = xblock_take(&b, nt, sizeof *w->rep);
     w->tkey = xblock_take(&b, nt, sizeof *w->tkey);
+    w->level = xblock_take(&b, n, sizeof *w->level);
     w->in = xblock_take(&b, n, sizeof *w->in);
     return b.size;
 }
@@ -272,12 +274,14 @@ static const struct rel *scope_relation(struct rels *A, const struct program *p,
     bool vulkan = p->lit->dialect == DIALECT_VULKAN;
     int count = vulkan ? 4 : 3, n = p->nevents;
     bool *wide = w->member;
+    for (int e = 0; e < n; e++)
+        w->level[e] = p->events[e].scope == SCOPE_NONE ? -1 : program_scope_level(p->events[e].scope);
     const struct rel *sr = rel_empty(A);
     for (int k = 0; k < count; k++) {
         enum scope s = vulkan ? vk[k] : ptx[k];
+        int level = program_scope_level(s);
         for (int e = 0; e < n; e++)
-            wide[e] = p->events[e].scope != SCOPE_NONE &&
-                      program_scope_level(p->events[e].scope) >= program_scope_level(s);
+            wide[e] = w->level[e] >= level;
         const struct set *ws = set_of(A, wide);
         sr = rel_union(A, sr, rel_inter(A, rel_product(A, ws, ws), same_scope(A, p, s, w)));
     }
@@ -296,16 +300,33 @@ static const struct rel *same_location(struct rels *A, const struct program *p, 
     return rel_class(A, w->key, false);
 }
 
-/* The tag sets of every event. */
-static void tag_sets(const struct program *p, struct base *b, struct base_scratch *w)
+/* The tag sets of every event: a set no event that can execute is in
+ * (most are) is the empty set, made once. */
+static void tag_sets(const struct program *p, const lit *exec, struct base *b, struct base_scratch *w)
 {
     int n = p->nevents;
-    for (int e = 0; e < n; e++)
+    bool present[S_COUNT] = { false };
+    for (int e = 0; e < n; e++) {
         tag_event(p, &p->events[e], w->in[e]);
+        if (exec[e] != LIT_FALSE)
+            for (int s = 0; s < S_COUNT; s++)
+                present[s] |= w->in[e][s];
+    }
+    const struct set *none = NULL;
     for (int s = 0; s < S_COUNT; s++) {
+        if (s == S_ALL) {
+            b->sets[s] = set_all(b->arena);
+            continue;
+        }
+        if (!present[s] && none) {
+            b->sets[s] = none;
+            continue;
+        }
         for (int e = 0; e < n; e++)
             w->member[e] = w->in[e][s];
-        b->sets[s] = s == S_ALL ? set_all(b->arena) : set_of(b->arena, w->member);
+        b->sets[s] = set_of(b->arena, w->member);
+        if (!present[s])
+            none = b->sets[s];
     }
 }
 
@@ -344,7 +365,7 @@ void base_init(struct base *b, struct cnf *c, const struct program *p, const lit
     struct base_scratch w;
     w.block = xcalloc(1, scratch_layout(p, &w, NULL));
     scratch_layout(p, &w, w.block);
-    tag_sets(p, b, &w);
+    tag_sets(p, exec, b, &w);
     for (int r = 0; r < R_COUNT; r++)
         b->rels[r] = rel_empty(A);
     for (int e = 0; e < n; e++)

@@ -106,27 +106,32 @@ void *rels_cons_get(struct rels *A, int op, const void *x, const void *y)
     return NULL;
 }
 
-void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node)
+/* Enters slot s in A's table, which has room; records where. */
+static void cons_insert(struct rels *A, struct cons_slot s)
 {
-    if (2 * (A->cons_used + 1) > A->cons_cap) {
-        struct cons_slot *old = A->cons;
-        size_t oldcap = A->cons_cap;
-        A->cons_cap *= 2;
-        A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
-        for (size_t k = 0; k < oldcap; k++)
-            if (old[k].op) {
-                size_t m = cons_hash(old[k].op, old[k].x, old[k].y) & (A->cons_cap - 1);
-                while (A->cons[m].op)
-                    m = (m + 1) & (A->cons_cap - 1);
-                A->cons[m] = old[k];
-            }
-        free(old);
-    }
-    size_t k = cons_hash(op, x, y) & (A->cons_cap - 1);
+    size_t k = cons_hash(s.op, s.x, s.y) & (A->cons_cap - 1);
     while (A->cons[k].op)
         k = (k + 1) & (A->cons_cap - 1);
-    A->cons[k] = (struct cons_slot){ op, x, y, node };
-    A->cons_used++;
+    A->cons[k] = s;
+    A->cons_at[A->cons_used++] = (int)k;
+}
+
+void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node)
+{
+    if (2 * (A->cons_used + 1) > A->cons_cap) {   /* doubled: the old table's slots entered again */
+        struct cons_slot *old = A->cons;
+        int *old_at = A->cons_at;
+        size_t used = A->cons_used;
+        A->cons_cap *= 2;
+        A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
+        A->cons_at = xcalloc(A->cons_cap / 2, sizeof *A->cons_at);
+        A->cons_used = 0;
+        for (size_t k = 0; k < used; k++)
+            cons_insert(A, old[old_at[k]]);
+        free(old);
+        free(old_at);
+    }
+    cons_insert(A, (struct cons_slot){ op, x, y, node });
 }
 
 void rels_stack_reserve(struct rels *A, int k)
@@ -181,14 +186,14 @@ static const struct set *set_with_members(struct rels *A, int size)
     return s;
 }
 
-/* The set of the events with member[i] that can execute (exec_i not
- * false; their literals exec_i). */
+/* The set of the events with member[i] (every event when member is
+ * NULL) that can execute (exec_i not false; their literals exec_i). */
 static const struct set *new_set(struct rels *A, const bool *member)
 {
     rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
     int size = 0;
     for (int i = 0; i < A->n; i++)
-        if (member[i] && A->exec[i] != LIT_FALSE)
+        if ((!member || member[i]) && A->exec[i] != LIT_FALSE)
             A->scol[A->stop + size++] = i;
     return set_with_members(A, size);
 }
@@ -199,6 +204,48 @@ static const struct set *new_set(struct rels *A, const bool *member)
 #define CONS_FIRST_BASE 64
 #define CONS_FIRST_CHILD 256
 
+/* Freed arenas' tables of their first capacity, emptied (only the slots
+ * they took), wait here for the next arenas of their kind (base, child),
+ * with their arrays of taken slots: a worker's checks (a session's arenas
+ * and an evaluation's beside them) reuse a few of each instead of a
+ * zeroed allocation each. */
+#define CONS_SPARES 4
+static struct cons_slot *spare_cons[2][CONS_SPARES];
+static int *spare_cons_at[2][CONS_SPARES];
+static int nspare_cons[2];
+
+/* A's first, empty table of cap slots. */
+static void cons_start(struct rels *A, size_t cap)
+{
+    int kind = A->parent != NULL;
+    A->cons_cap = cap;
+    if (nspare_cons[kind]) {
+        int k = --nspare_cons[kind];
+        A->cons = spare_cons[kind][k];
+        A->cons_at = spare_cons_at[kind][k];
+        return;
+    }
+    A->cons = xcalloc(cap, sizeof *A->cons);
+    A->cons_at = xcalloc(cap / 2, sizeof *A->cons_at);
+}
+
+/* Empties A's table and keeps it for a next arena of its kind when it has
+ * its first capacity and there is room; else frees it. */
+static void cons_end(struct rels *A)
+{
+    int kind = A->parent != NULL;
+    size_t first = A->parent ? CONS_FIRST_CHILD : CONS_FIRST_BASE;
+    if (A->cons_cap != first || nspare_cons[kind] == CONS_SPARES) {
+        free(A->cons);
+        free(A->cons_at);
+        return;
+    }
+    for (size_t k = 0; k < A->cons_used; k++)
+        A->cons[A->cons_at[k]].op = 0;
+    spare_cons[kind][nspare_cons[kind]] = A->cons;
+    spare_cons_at[kind][nspare_cons[kind]++] = A->cons_at;
+}
+
 /* A new arena over n events with execution literals exec (copied), or,
  * beside parent, with parent's: its set of every event is parent's. */
 static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struct rels *parent)
@@ -208,19 +255,15 @@ static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struc
     A->n = n;
     A->parent = parent;
     A->static_bits = cnf_symbolic(c) && n <= REL_DENSE_MAX;
-    A->cons_cap = parent ? CONS_FIRST_CHILD : CONS_FIRST_BASE;
-    A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
+    A->dense = !cnf_symbolic(c) && n <= REL_DENSE_MAX;
+    cons_start(A, parent ? CONS_FIRST_CHILD : CONS_FIRST_BASE);
     if (parent) {
         A->exec = parent->exec;
         A->all = parent->all;
     } else {
         A->exec = rels_alloc(A, (size_t)n, sizeof *A->exec);
         memcpy(A->exec, exec, (size_t)n * sizeof *exec);
-        bool *every = xcalloc((size_t)n + 1, sizeof *every);
-        for (int i = 0; i < n; i++)
-            every[i] = true;
-        A->all = new_set(A, every);
-        free(every);
+        A->all = new_set(A, NULL);
     }
     struct rel *e = rel_node(A, REL_ROWS);
     e->rows = rows_from_pairs(A, 0, NULL, NULL, NULL);
@@ -251,7 +294,7 @@ void rels_free(struct rels *A)
         free(A->accs[d]);
     }
     free(A->accs);
-    free(A->cons);
+    cons_end(A);
     free(A->scol);
     free(A->sval);
     free(A);
@@ -331,10 +374,11 @@ struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const 
     for (int k = 0; k < count; k++)
         assert(i[k] >= 0 && i[k] < n && j[k] >= 0 && j[k] < n);
     struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
-    struct triple *e = xcalloc((size_t)count + 1, sizeof *e);
+    struct triple *e = count ? xcalloc((size_t)count, sizeof *e) : NULL;
     for (int k = 0; k < count; k++)
         e[k] = (struct triple){ i[k], j[k], k };
-    qsort(e, (size_t)count, sizeof *e, by_place);
+    if (count > 1)
+        qsort(e, (size_t)count, sizeof *e, by_place);
     t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
     t->col = rels_alloc(A, (size_t)count, sizeof *t->col);
     t->val = rels_alloc(A, (size_t)count, sizeof *t->val);

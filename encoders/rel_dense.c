@@ -25,8 +25,6 @@ static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_
 
 static bool has_bit(const word *row, int j) { return row[j / WORD_BITS] >> (j % WORD_BITS) & 1; }
 
-bool rel_dense(const struct rels *A) { return !cnf_symbolic(A->c) && A->n <= REL_DENSE_MAX; }
-
 /* Row `to` becomes a copy of row `from`. */
 static void copy_row(word *b, int w, int to, int from)
 {

@@ -38,11 +38,13 @@ struct rels {
     size_t block_size;
     struct cons_slot *cons;      /* open addressing; op == 0: empty */
     size_t cons_cap, cons_used;
+    int *cons_at;                /* the cons_used slots taken, in cons */
     int *scol;                   /* the row stack: entries (scol, sval)[0 .. stop) */
     lit *sval;
     int stop, scap;
     struct accumulator **accs;   /* per nesting depth of compositions being enumerated */
     int depth, naccs;
+    bool dense;                  /* its operations are made at once as bits (rel_dense) */
     bool static_bits;            /* its static relations are rows of bits (rel_bits.c): a cnf
                                     with a solver and at most REL_DENSE_MAX events */
     long pairs;
@@ -105,7 +107,7 @@ const struct rel_rows *rel_cols_of(struct rels *A, const struct rel *r);
 int rows_find(const struct rel_rows *t, int i, int j);
 /* True when A's operations are made at once as bits: a constant-only cnf
  * and at most REL_DENSE_MAX events. */
-bool rel_dense(const struct rels *A);
+static inline bool rel_dense(const struct rels *A) { return A->dense; }
 /* op(x, y) (y NULL for REL_INV and REL_PLUS) made at once as bits: A's
  * empty relation when it has no pair, x or y when it has their pairs,
  * else a new node of A. */

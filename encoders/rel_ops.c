@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/xalloc.h"
 
 const struct rel *rel_empty(struct rels *A) { return A->empty; }
 
@@ -22,23 +21,24 @@ const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
             nkeys = k[i] + 1;
     }
     int *start = rels_alloc(A, (size_t)nkeys + 1, sizeof *start);
-    int *group = rels_alloc(A, (size_t)n, sizeof *group), *fill = xcalloc((size_t)nkeys + 1, sizeof *fill);
-    for (int i = 0; i < n; i++)
+    int *group = rels_alloc(A, (size_t)n, sizeof *group);
+    for (int i = 0; i < n; i++)   /* start[g]: the size of class g */
         if (k[i] >= 0)
-            start[k[i] + 1]++;
+            start[k[i]]++;
     bool some = false;
     long pairs = 0;
-    for (int g = 0; g < nkeys; g++) {
-        long size = start[g + 1];
+    int before = 0;
+    for (int g = 0; g < nkeys; g++) {   /* start[g]: where class g ends */
+        long size = start[g];
         some |= size > (ordered ? 1 : 0);
         pairs += ordered ? size * (size - 1) / 2 : size * size;
-        start[g + 1] += start[g];
+        before = start[g] += before;
     }
+    start[nkeys] = before;
     r->bound = pairs + 1;
-    for (int i = 0; i < n; i++)
+    for (int i = n - 1; i >= 0; i--)   /* filled from the end: start[g] ends where class g begins */
         if (k[i] >= 0)
-            group[start[k[i]] + fill[k[i]]++] = i;
-    free(fill);
+            group[--start[k[i]]] = i;
     r->key = k;
     r->group_start = start;
     r->group = group;

@@ -775,6 +775,57 @@ static void test_arena_own_blocks(void **state)
     cnf_free(c);
 }
 
+/* rel_class keeps the events that can execute, each class's members in
+ * ascending order, and bounds its pairs: classes {1} and {0, 2, 5} (event
+ * 4, of key 0, never executes) have 1 + 9 pairs, or 0 + 3 ordered. */
+static void test_class_layout(void **state)
+{
+    (void)state;
+    struct cnf *c = cnf_new(false);
+    lit exec[6] = { LIT_TRUE, LIT_TRUE, LIT_TRUE, LIT_TRUE, LIT_FALSE, LIT_TRUE };
+    int key[6] = { 1, 0, 1, -1, 0, 1 }, singles[6] = { 0, 1, 2, 3, 4, 5 };
+    struct rels *A = rels_new(c, 6, exec);
+    const struct rel *k = rel_class(A, key, false), *o = rel_class(A, key, true);
+    const int starts[3] = { 0, 1, 4 }, members[4] = { 1, 0, 2, 5 };
+    for (int g = 0; g < 3; g++) {
+        assert_int_equal(k->group_start[g], starts[g]);
+        assert_int_equal(o->group_start[g], starts[g]);
+    }
+    for (int m = 0; m < 4; m++) {
+        assert_int_equal(k->group[m], members[m]);
+        assert_int_equal(o->group[m], members[m]);
+    }
+    assert_int_equal(k->bound, 1 + 10);
+    assert_int_equal(o->bound, 1 + 3);
+    assert_false(k->empty || o->empty);
+    assert_true(rel_class(A, singles, true)->empty);
+    assert_false(rel_class(A, singles, false)->empty);
+    rels_free(A);
+    cnf_free(c);
+}
+
+/* An arena's consed nodes are not found by the next arena, whose nodes may
+ * lie where the first's did (its table and blocks reused). */
+static void test_cons_not_kept(void **state)
+{
+    (void)state;
+    struct cnf *c = cnf_new(false);
+    lit exec[4] = { LIT_TRUE, LIT_TRUE, LIT_TRUE, LIT_TRUE };
+    for (int round = 0; round < 3; round++) {
+        struct rels *A = rels_new(c, 4, exec);
+        struct rels *B = rels_new_child(A);
+        bool x[4] = { false }, y[4] = { false };
+        x[round] = y[round + 1] = true;
+        const struct set *u = set_union(B, set_of(B, x), set_of(B, y));
+        assert_int_equal(u->size, 2);
+        assert_int_equal(u->members[0], round);
+        assert_int_equal(u->members[1], round + 1);
+        rels_free(B);
+        rels_free(A);
+    }
+    cnf_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -788,6 +839,8 @@ int main(void)
         cmocka_unit_test(test_closure_cyclic_incremental),
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_arena_own_blocks),
+        cmocka_unit_test(test_class_layout),
+        cmocka_unit_test(test_cons_not_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
