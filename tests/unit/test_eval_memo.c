@@ -26,18 +26,25 @@ static const char *mp_text =
  * for the memo, the same evaluation. */
 static const char *const names[EVAL_MEMO_SIZE + 2] = { "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9" };
 
+/* l unrolled once, and an empty choice for it in *ch. */
+static struct program *built(struct litmus *l, struct choice *ch)
+{
+    char msg[128];
+    struct program *p = program_build(l, 1, msg, sizeof msg);
+    assert_non_null(p);
+    choice_init(ch, p);
+    return p;
+}
+
 static void test_ring(void **state)
 {
     (void)state;
     struct litmus_error err;
     struct litmus *l = litmus_parse("mp.litmus", mp_text, &err);
     assert_non_null(l);
-    char msg[128];
-    struct program *p = program_build(l, 1, msg, sizeof msg);
-    assert_non_null(p);
-    const struct model_desc *md = model_find("ptx-v7.5");
     struct choice ch;
-    choice_init(&ch, p);
+    struct program *p = built(l, &ch);
+    const struct model_desc *md = model_find("ptx-v7.5");
     struct skeleton k = model_skeleton_without_facts(md);
     struct evaluation fresh;
     evaluate(p, md, &k, NULL, 0, &ch, &fresh);
@@ -85,12 +92,9 @@ static void test_arbitrary_values(void **state)
     in->op = OP_EXCH;
     in->a = (struct operand){ .is_reg = false, .value = 0 };
     l->nanys = 1;
-    char msg[128];
-    struct program *p = program_build(l, 1, msg, sizeof msg);
-    assert_non_null(p);
-    const struct model_desc *md = model_find("ptx-v7.5");
     struct choice ch;
-    choice_init(&ch, p);
+    struct program *p = built(l, &ch);
+    const struct model_desc *md = model_find("ptx-v7.5");
     for (int e = 0; e < p->nevents; e++)   /* x's final value: its initial write's */
         if (p->events[e].thread < 0)
             ch.final_pick[p->events[e].loc] = e;
