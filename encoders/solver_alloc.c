@@ -1,0 +1,94 @@
+/* operator new and delete (by their mangled names) for the C++ code
+ * gpubmc links, CaDiCaL, with each freed block of up to 1 KiB kept for
+ * the next request of its size class.
+ *
+ * A batch makes and releases a solver per SAT check: hundreds of
+ * thousands of clauses, watch lists and vectors, each a `new`, freed in
+ * bursts by the solver's destructor.  glibc's allocator keeps only seven
+ * freed blocks per size in its fast cache and sorts the rest into bins,
+ * then merges them at the next large request; here the next solver takes
+ * them back as they were.  The kept blocks stay this process's (at most
+ * what the largest solver had at once), which suits workers that check
+ * one file after another.  The sanitizer builds keep the library's own
+ * functions, which their run-time checks watch. */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "util/xalloc.h"
+
+#if defined(__SANITIZE_ADDRESS__) || !defined(__GLIBC__)
+#define OWN_CXX_ALLOCATION 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OWN_CXX_ALLOCATION 0
+#endif
+#endif
+#ifndef OWN_CXX_ALLOCATION
+#define OWN_CXX_ALLOCATION 1
+#endif
+
+#if OWN_CXX_ALLOCATION
+#include <malloc.h>
+
+/* glibc's chunks are multiples of 16 bytes, of which a block has all but
+ * 8 (malloc_usable_size): a block of class k has 16 k - 8 bytes, so its
+ * class is known from the block alone, with no header of its own. */
+enum {
+    CLASS_BYTES = 16,
+    CHUNK_HEAD = 8,
+    CLASSES = 64   /* blocks of up to 1016 bytes are kept */
+};
+
+struct kept_block { struct kept_block *next; };
+
+/* The freed blocks of each class, the last freed first. */
+static struct kept_block *kept[CLASSES + 1];
+
+/* A block for n bytes: a kept one of its class, or a new one. */
+static void *take(size_t n)
+{
+    size_t k = (n + CHUNK_HEAD + CLASS_BYTES - 1) / CLASS_BYTES;
+    if (k < 2)
+        k = 2;   /* glibc's smallest chunk */
+    if (k > CLASSES)
+        return xrealloc(NULL, n);
+    struct kept_block *b = kept[k];
+    if (!b)
+        return xrealloc(NULL, k * CLASS_BYTES - CHUNK_HEAD);
+    kept[k] = b->next;
+    return b;
+}
+
+/* Gives back the block at p (NULL: nothing): kept by its class, or freed
+ * when larger (a chunk glibc did not split may be a class larger than
+ * asked; it holds that class's bytes). */
+static void give(void *p)
+{
+    if (!p)
+        return;
+    size_t k = (malloc_usable_size(p) + CHUNK_HEAD) / CLASS_BYTES;
+    if (k > CLASSES) {
+        free(p);
+        return;
+    }
+    struct kept_block *b = p;
+    b->next = kept[k];
+    kept[k] = b;
+}
+/* The declarations the definitions below need (C++ names: new, new[],
+ * delete, delete[], and the sized deletes). */
+void *_Znwm(size_t n);
+void *_Znam(size_t n);
+void _ZdlPv(void *p);
+void _ZdaPv(void *p);
+void _ZdlPvm(void *p, size_t n);
+void _ZdaPvm(void *p, size_t n);
+
+void *_Znwm(size_t n) { return take(n); }
+void *_Znam(size_t n) { return take(n); }
+void _ZdlPv(void *p) { give(p); }
+void _ZdaPv(void *p) { give(p); }
+void _ZdlPvm(void *p, size_t n) { (void)n; give(p); }
+void _ZdaPvm(void *p, size_t n) { (void)n; give(p); }
+
+#endif
