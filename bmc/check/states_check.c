@@ -24,12 +24,12 @@ static void threads_named(const struct litmus *l, const bool *which, char *buf, 
 
 /* "; starved: P1 by QF 0 (obe) owes WG 1 nothing": for each thread the
  * lasso never runs again, which scope's scheduler lets it starve (at the
- * lasso's entry); "" when none. */
+ * lasso's entry); "" when none.  ended and started are scratch of
+ * nthreads entries. */
 static void starved(const struct litmus *l, const struct state_graph *g, const struct fair_tree *tr,
-                    enum progress_model m, const struct lasso *la, char *buf, size_t len)
+                    enum progress_model m, const struct lasso *la, bool *ended, bool *started, char *buf, size_t len)
 {
     int nt = g->nthreads;
-    bool *ended = xcalloc(2 * ((size_t)nt + 1), sizeof *ended), *started = ended + nt + 1;   /* one allocation */
     for (int t = 0; t < nt; t++) {
         ended[t] = states_pc(g, la->entry, t) >= g->code[t].n;
         started[t] = states_started(g, la->entry, t);
@@ -46,7 +46,6 @@ static void starved(const struct litmus *l, const struct state_graph *g, const s
             text_append(buf, len, &used, (const char *const[]){ used ? ", " : "; starved: ", "P",
                                                                  text_int(l->threads[t].id, digits), ": ", why }, 5);
     }
-    free(ended);
 }
 
 /* A lasso of the check and its re-check: lasso_find is a function of the
@@ -139,12 +138,14 @@ static void recheck_log_free(struct recheck_log *log)
 }
 
 /* One model's verdict from the components; a FAIL's lasso is re-checked
- * by the concrete evaluator, as every SAT witness is. */
+ * by the concrete evaluator, as every SAT witness is.  scratch: three
+ * times nthreads entries. */
 static void decide(const struct program *p, struct lasso_recheck *rc, struct recheck_log *log,
                    const struct check_opts *o, const struct state_graph *g, const struct fair_sccs *f,
-                   const struct fair_tree *tr, struct progress_result *out, cJSON **witness)
+                   const struct fair_tree *tr, struct progress_result *out, cJSON **witness, bool *scratch)
 {
-    bool *need = xcalloc((size_t)g->nthreads + 1, sizeof *need);
+    bool *need = scratch;
+    memset(need, 0, (size_t)g->nthreads * sizeof *need);
     bool strong = progress_is_strong(out->model);
     struct lasso found;
     int fair = strong ? -1 : fair_find(f, tr, out->model, need);   /* the fair component, -1: none */
@@ -166,7 +167,8 @@ static void decide(const struct program *p, struct lasso_recheck *rc, struct rec
         char full[512];
         lasso_describe(p->lit, la, true, full, sizeof full);
         size_t used = strlen(full);
-        starved(p->lit, g, tr, out->model, la, full + used, sizeof full - used);
+        starved(p->lit, g, tr, out->model, la, scratch + g->nthreads, scratch + 2 * g->nthreads, full + used,
+                sizeof full - used);
         lasso_describe(p->lit, la, false, out->brief, sizeof out->brief);
         out->verdict = V_FAIL;
         if (strong) {
@@ -189,7 +191,6 @@ static void decide(const struct program *p, struct lasso_recheck *rc, struct rec
             snprintf(out->reason, sizeof out->reason, "internal error: %s", why);
         }
     }
-    free(need);
 }
 
 bool states_termination(const struct program *p, const struct model_desc *md, const struct check_opts *o,
@@ -206,11 +207,13 @@ bool states_termination(const struct program *p, const struct model_desc *md, co
         struct lasso_recheck rc;   /* the progress models' lassos often are one execution */
         lasso_recheck_init(&rc, p->lit, md, o->disabled, o->ndisabled);
         struct recheck_log log = { NULL, 0, 0 };
+        bool *scratch = xcalloc(3 * ((size_t)g.nthreads + 1), sizeof *scratch);   /* decide's, every model's */
         for (int i = 0; i < n; i++) {
             out[i] = (struct progress_result){ .model = ms[i] };
             witnesses[i] = NULL;
-            decide(p, &rc, &log, o, &g, &f, tr, &out[i], &witnesses[i]);
+            decide(p, &rc, &log, o, &g, &f, tr, &out[i], &witnesses[i], scratch);
         }
+        free(scratch);
         recheck_log_free(&log);
         lasso_recheck_free(&rc);
         fair_tree_free(tr);

@@ -1,12 +1,20 @@
 /* Appending strings and writing integers. */
 #include "bmc/concrete/text.h"
 
+#include <string.h>
+
 void text_append(char *buf, size_t len, size_t *used, const char *const *parts, int n)
 {
-    for (int i = 0; i < n; i++)
-        for (const char *c = parts[i]; *c && *used + 1 < len; c++)
-            buf[(*used)++] = *c;
-    buf[*used] = '\0';
+    size_t at = *used;   /* a local: buf's stores cannot change it */
+    for (int i = 0; i < n && at + 1 < len; i++) {
+        size_t k = strlen(parts[i]);
+        if (k > len - 1 - at)
+            k = len - 1 - at;
+        memcpy(buf + at, parts[i], k);
+        at += k;
+    }
+    buf[at] = '\0';
+    *used = at;
 }
 
 const char *text_int(int v, char *digits)
