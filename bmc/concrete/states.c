@@ -50,6 +50,14 @@ static void liveness(struct st_code *c, bool *now)
     }
 }
 
+/* The first instruction at or after pc that is not a label. */
+static int settle(const struct st_code *c, int pc)
+{
+    while (pc < c->n && c->in[pc].kind == I_LABEL)
+        pc++;
+    return pc;
+}
+
 /* Sets up c for th, with label_at (per label) and now (per register) as
  * scratch; c->target and c->live are placed already. */
 static void code_init(struct st_code *c, const struct thread *th, int *label_at, bool *now)
@@ -64,23 +72,19 @@ static void code_init(struct st_code *c, const struct thread *th, int *label_at,
         enum instr_kind k = c->in[i].kind;
         c->target[i] = k == I_BRANCH || k == I_GOTO ? label_at[c->in[i].label] : -1;
     }
+    for (int i = 0; i < c->n; i++) {
+        c->after[i] = settle(c, i + 1);
+        c->jump[i] = c->target[i] >= 0 ? settle(c, c->target[i]) : -1;
+    }
     liveness(c, now);
-}
-
-/* The first instruction at or after pc that is not a label. */
-static int settle(const struct st_code *c, int pc)
-{
-    while (pc < c->n && c->in[pc].kind == I_LABEL)
-        pc++;
-    return pc;
 }
 
 /* Zeroes the registers that are dead at pc. */
 static void canonical(const struct st_code *c, int pc, int32_t *regs)
 {
+    const bool *live = &c->live[pc * c->nregs];
     for (int r = 0; r < c->nregs; r++)
-        if (!c->live[pc * c->nregs + r])
-            regs[r] = 0;
+        regs[r] = live[r] ? regs[r] : 0;
 }
 
 static int32_t operand(const struct operand *o, const int32_t *regs)
@@ -99,7 +103,7 @@ bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t 
     int32_t *regs = out + w + 1;
     const struct instr *x = &c->in[pc];
     int32_t a = operand(&x->a, before), b = operand(&x->b, before);
-    int next = pc + 1;
+    int next = c->after[pc];
     *wrote = x->kind == I_STORE || (x->kind == I_RMW && !(x->cas_if_equal && in[0] != a));
     switch (x->kind) {
     case I_LOAD:
@@ -119,30 +123,37 @@ bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t 
         break;
     case I_BRANCH:
         if (interp_cmp(x->cmp, a, b))
-            next = c->target[pc];
+            next = c->jump[pc];
         break;
     case I_GOTO:
-        next = c->target[pc];
+        next = c->jump[pc];
         break;
     default:   /* outside the fragment: bmc/concrete/fragment.h keeps them out */
         break;
     }
-    next = settle(c, next);
     canonical(c, next, regs);
     out[w] = next * 2 + 1;
     return true;
 }
 
+/* Two words at a time: a state is a few of them. */
 static uint64_t hash(const int32_t *s, int width)
 {
     uint64_t h = 0x9e3779b97f4a7c15u;
-    for (int i = 0; i < width; i++) {
+    int i = 0;
+    for (; i + 1 < width; i += 2) {
+        h ^= (uint64_t)(uint32_t)s[i] | (uint64_t)(uint32_t)s[i + 1] << 32;
+        h *= 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    if (i < width) {
         h ^= (uint32_t)s[i];
         h *= 0xff51afd7ed558ccdu;
         h ^= h >> 32;
     }
     return h;
 }
+
 
 static void rehash(struct state_graph *g)
 {
@@ -158,26 +169,31 @@ static void rehash(struct state_graph *g)
     }
 }
 
+/* Room for at least n states. */
+static void reserve(struct state_graph *g, int n)
+{
+    if (n <= g->cap)
+        return;
+    g->cap = xcapacity(g->cap, n, 256);
+    g->words = xrealloc(g->words, (size_t)g->cap * (size_t)g->width * sizeof *g->words);
+    g->succ = xrealloc(g->succ, (size_t)g->cap * (size_t)g->nthreads * sizeof *g->succ + 1);
+    XRESIZE(g->parent, g->cap);
+    XRESIZE(g->via, g->cap);
+}
+
 /* The index of state s, added (reached from parent by a step of via) when
  * new; -1 when it is new and the graph already holds limit states. */
 static int intern(struct state_graph *g, const int32_t *s, int parent, int via, long limit)
 {
     size_t mask = (size_t)g->nslots - 1, i = hash(s, g->width) & mask;
-    size_t bytes = (size_t)g->width * sizeof *s;
     for (; g->slot[i] >= 0; i = (i + 1) & mask)
-        if (memcmp(&g->words[(size_t)g->slot[i] * g->width], s, bytes) == 0)
+        if (memcmp(&g->words[(size_t)g->slot[i] * g->width], s, (size_t)g->width * sizeof *s) == 0)
             return g->slot[i];
     if (g->nstates >= limit)
         return -1;
-    if (g->nstates == g->cap) {
-        g->cap = xcapacity(g->cap, g->nstates + 1, 256);
-        g->words = xrealloc(g->words, (size_t)g->cap * bytes);
-        g->succ = xrealloc(g->succ, (size_t)g->cap * (size_t)g->nthreads * sizeof *g->succ + 1);
-        XRESIZE(g->parent, g->cap);
-        XRESIZE(g->via, g->cap);
-    }
+    reserve(g, g->nstates + 1);
     int k = g->nstates++;
-    memcpy(&g->words[(size_t)k * g->width], s, bytes);
+    memcpy(&g->words[(size_t)k * g->width], s, (size_t)g->width * sizeof *s);
     g->parent[k] = parent;
     g->via[k] = via;
     g->slot[i] = k;
@@ -214,11 +230,15 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
         const struct thread *th = &l->threads[t];
         size_t n = (size_t)th->ninstrs, k = (size_t)th->nregs;
         int *target = xblock_take(&b, n + 1, sizeof *target);
+        int *after = xblock_take(&b, n + 1, sizeof *after);
+        int *jump = xblock_take(&b, n + 1, sizeof *jump);
         bool *live = xblock_take(&b, (n + 1) * k + 1, sizeof *live);
         int *label_at = xblock_take(&b, (size_t)th->nlabels + 1, sizeof *label_at);
         bool *now = xblock_take(&b, k + 1, sizeof *now);
         if (block) {
             g->code[t].target = target;
+            g->code[t].after = after;
+            g->code[t].jump = jump;
             g->code[t].live = live;
             w->label_at[t] = label_at;
             w->now[t] = now;
@@ -258,11 +278,12 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
     memset(g, 0, sizeof *g);
     struct explore_work w;
     layout(l, g, &w);
-    int32_t *cur = w.cur, *next = w.next;
+    int32_t *next = w.next;
     rehash(g);
-    bool ok = intern(g, cur, -1, -1, limit) >= 0;
+    bool ok = intern(g, w.cur, -1, -1, limit) >= 0;
     for (int s = 0; ok && s < g->nstates; s++) {
-        memcpy(cur, states_at(g, s), (size_t)g->width * sizeof *cur);
+        reserve(g, g->nstates + g->nthreads);   /* so that cur stays where it is */
+        const int32_t *cur = states_at(g, s);
         for (int t = 0; t < g->nthreads; t++) {
             bool wrote;
             int to = -1;

@@ -19,6 +19,8 @@ struct st_code {
     int n;                   /* instructions; pc == n: the thread has ended */
     const struct instr *in;
     int *target;             /* per instruction: jump target (its label), -1 */
+    int *after, *jump;       /* per instruction: where control goes next when it
+                                falls through (jumps), labels skipped */
     int nregs;
     bool *live;              /* (n + 1) * nregs: register live before pc */
 };
