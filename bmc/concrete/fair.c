@@ -66,11 +66,14 @@ static void search(const struct state_graph *g, struct fair_sccs *f, int s, int 
 static void component_facts(const struct state_graph *g, struct fair_sccs *f)
 {
     int nt = g->nthreads;
-    for (int c = 0; c < f->nscc; c++)
-        for (int t = 0; t < nt; t++) {
-            f->ended[c * nt + t] = states_pc(g, f->first[c], t) >= g->code[t].n;
-            f->started[c * nt + t] = states_started(g, f->first[c], t);
+    for (int c = 0; c < f->nscc; c++) {
+        const int32_t *s = states_at(g, f->first[c]);
+        for (int t = 0; t < nt; t++) {   /* states_pc and states_started, read in place */
+            int32_t w = s[g->offset[t]];
+            f->ended[c * nt + t] = (w >> 1) >= g->code[t].n;
+            f->started[c * nt + t] = w & 1;
         }
+    }
     for (int v = 0; v < g->nstates; v++)
         for (int t = 0; t < nt; t++) {
             int w = g->succ[(size_t)v * nt + t], c = f->scc_of[v];
