@@ -185,19 +185,30 @@ static void place(struct fair_tree *n, const struct progress_hierarchy *h, int s
     n->over = n->overridden ? (enum progress_model)(h->at[scope] - 1) : PROG_FAIR;
 }
 
+/* Where grow takes nodes and scratch from: one allocation per tree. */
+struct tree_block {
+    struct fair_tree *nodes; /* nodes[0] is the root, the allocation */
+    int used;
+    int *members;            /* per level, nthreads entries */
+    bool *placed;            /* likewise */
+    int nthreads;
+};
+
 /* Fills n's children from threads[0..k) at level `level` of the
  * hierarchy; slots lists the scope_id index of each group level, outermost
  * first, and nlevels how many there are. */
-static void grow(const struct litmus *l, const struct progress_hierarchy *h, struct fair_tree *n,
+static void grow(const struct litmus *l, const struct progress_hierarchy *h, struct tree_block *tb, struct fair_tree *n,
                  const int *threads, int k, int level, const int *slots, int nlevels)
 {
-    n->child = xcalloc((size_t)k + 1, sizeof *n->child);
+    n->child = &tb->nodes[tb->used];   /* at most k children */
+    tb->used += k;
     if (level == nlevels) {
         for (int i = 0; i < k; i++)
             n->child[n->nchild++] = (struct fair_tree){ .id = l->threads[threads[i]].id, .thread = threads[i] };
     } else {
-        int *members = xcalloc((size_t)k + 1, sizeof *members);
-        bool *placed = xcalloc((size_t)k + 1, sizeof *placed);
+        int *members = tb->members + (size_t)level * tb->nthreads;
+        bool *placed = tb->placed + (size_t)level * tb->nthreads;
+        memset(placed, 0, (size_t)k * sizeof *placed);
         for (int i = 0; i < k; i++) {
             if (placed[i])
                 continue;
@@ -210,10 +221,8 @@ static void grow(const struct litmus *l, const struct progress_hierarchy *h, str
             struct fair_tree *c = &n->child[n->nchild++];
             *c = (struct fair_tree){ .id = id, .thread = -1 };
             place(c, h, progress_scope_at(l->dialect, level + 1));
-            grow(l, h, c, members, m, level + 1, slots, nlevels);
+            grow(l, h, tb, c, members, m, level + 1, slots, nlevels);
         }
-        free(members);
-        free(placed);
     }
     qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
 }
@@ -222,29 +231,28 @@ struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_
 {
     static const int ptx[] = { 1, 0 }, vulkan[] = { 2, 1, 0 };   /* gpu, cta; qf, wg, sg */
     bool is_ptx = l->dialect == DIALECT_PTX;
-    int *all = xcalloc((size_t)l->nthreads + 1, sizeof *all);
+    int nlevels = is_ptx ? 2 : 3;
+    size_t nt = (size_t)l->nthreads + 1, levels = (size_t)nlevels + 1;
+    /* the root, at most nthreads nodes per level below it, and the
+     * scratch: all threads, then members and placed per level */
+    size_t nodes = 1 + levels * nt;
+    char *block = xcalloc(1, nodes * sizeof(struct fair_tree) + (levels + 1) * nt * sizeof(int) + levels * nt);
+    struct tree_block tb = { (struct fair_tree *)block, 1, NULL, NULL, (int)nt };
+    int *all = (int *)(block + nodes * sizeof(struct fair_tree));
+    tb.members = all + nt;
+    tb.placed = (bool *)(tb.members + levels * nt);
     for (int t = 0; t < l->nthreads; t++)
         all[t] = t;
-    struct fair_tree *root = xcalloc(1, sizeof *root);
+    struct fair_tree *root = tb.nodes;
     *root = (struct fair_tree){ .id = 0, .thread = -1 };
     place(root, h, progress_scope_at(l->dialect, 0));
-    grow(l, h, root, all, l->nthreads, 0, is_ptx ? ptx : vulkan, is_ptx ? 2 : 3);
-    free(all);
+    grow(l, h, &tb, root, all, l->nthreads, 0, is_ptx ? ptx : vulkan, nlevels);
     return root;
-}
-
-static void tree_free(struct fair_tree *n)
-{
-    for (int i = 0; i < n->nchild; i++)
-        tree_free(&n->child[i]);
-    free(n->child);
 }
 
 void fair_tree_free(struct fair_tree *tr)
 {
-    if (tr)
-        tree_free(tr);
-    free(tr);
+    free(tr);   /* every node and the scratch */
 }
 
 /* One component's facts, per thread. */
