@@ -136,22 +136,17 @@ bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t 
     return true;
 }
 
-/* Two words at a time: a state is a few of them. */
+/* Two words at a time (a state is a few of them), the high half folded
+ * into the low one at the end, which the table's mask keeps. */
 static uint64_t hash(const int32_t *s, int width)
 {
     uint64_t h = 0x9e3779b97f4a7c15u;
     int i = 0;
-    for (; i + 1 < width; i += 2) {
-        h ^= (uint64_t)(uint32_t)s[i] | (uint64_t)(uint32_t)s[i + 1] << 32;
-        h *= 0xff51afd7ed558ccdu;
-        h ^= h >> 32;
-    }
-    if (i < width) {
-        h ^= (uint32_t)s[i];
-        h *= 0xff51afd7ed558ccdu;
-        h ^= h >> 32;
-    }
-    return h;
+    for (; i + 1 < width; i += 2)
+        h = (h ^ ((uint64_t)(uint32_t)s[i] | (uint64_t)(uint32_t)s[i + 1] << 32)) * 0xff51afd7ed558ccdu;
+    if (i < width)
+        h = (h ^ (uint32_t)s[i]) * 0xff51afd7ed558ccdu;
+    return h ^ h >> 32;
 }
 
 
@@ -191,7 +186,8 @@ static int intern(struct state_graph *g, const int32_t *s, int parent, int via, 
             return g->slot[i];
     if (g->nstates >= limit)
         return -1;
-    reserve(g, g->nstates + 1);
+    if (g->nstates == g->cap)
+        reserve(g, g->nstates + 1);
     int k = g->nstates++;
     memcpy(&g->words[(size_t)k * g->width], s, (size_t)g->width * sizeof *s);
     g->parent[k] = parent;
