@@ -149,7 +149,6 @@ static uint64_t hash(const int32_t *s, int width)
     return h ^ h >> 32;
 }
 
-
 static void rehash(struct state_graph *g)
 {
     free(g->slot);
