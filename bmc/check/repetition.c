@@ -32,7 +32,8 @@ struct decomposition {
     int *chain_of, *pos_of;  /* per iteration */
     lit *inf, *suf;          /* per iteration */
     int *ev_start, *ev_iters;/* per event: the iterations containing it (CSR) */
-    lit *ev_suf, *ev_pre;    /* per event: executed in the suffix / prefix */
+    lit *in_suf, *in_pre;    /* per event: its place is in the suffix / in the
+                                prefix (whether it executes or not) */
 };
 
 /* First event and end (exclusive) of iteration i. */
@@ -211,14 +212,14 @@ static void encode_matching(struct decomposition *d, struct chain *ch)
     }
 }
 
-/* Per event: executed in the suffix, or in the prefix. */
+/* Per event: its place is in the suffix, or in the prefix. */
 static void encode_membership(struct decomposition *d)
 {
     struct cnf *c = d->c;
     const struct symexec *sx = &d->x->sx;
     int n = d->p->nevents;
-    d->ev_suf = xcalloc((size_t)(n ? n : 1), sizeof *d->ev_suf);
-    d->ev_pre = xcalloc((size_t)(n ? n : 1), sizeof *d->ev_pre);
+    d->in_suf = xcalloc((size_t)(n ? n : 1), sizeof *d->in_suf);
+    d->in_pre = xcalloc((size_t)(n ? n : 1), sizeof *d->in_pre);
     for (int e = 0; e < n; e++) {
         lit suf = sx->in_spin[e], not_prefix = sx->in_spin[e];
         for (int k = d->ev_start[e]; k < d->ev_start[e + 1]; k++) {
@@ -226,9 +227,18 @@ static void encode_membership(struct decomposition *d)
             suf = cnf_or(c, suf, d->suf[i]);
             not_prefix = cnf_or(c, not_prefix, cnf_or(c, d->suf[i], d->inf[i]));
         }
-        d->ev_suf[e] = cnf_and(c, sx->exec[e], suf);
-        d->ev_pre[e] = cnf_and(c, sx->exec[e], -not_prefix);
+        d->in_suf[e] = suf;
+        d->in_pre[e] = -not_prefix;
     }
+}
+
+/* Event e executes in the suffix (in_suf) or the prefix (in_pre), as
+ * a literal beside an edge of relation r: where r is guarded (an edge
+ * implies that both its events execute, rel_mark_guarded), the place
+ * alone says as much in that clause, and its AND gate is not made. */
+static lit executed_in(const struct decomposition *d, const struct rel *r, const lit *in, int e)
+{
+    return rel_guarded(r) ? in[e] : cnf_and(d->c, d->x->sx.exec[e], in[e]);
 }
 
 /* The event of iteration b at the place of event e of iteration a. */
@@ -272,22 +282,25 @@ static void encode_strong_suffix(struct decomposition *d)
 {
     struct cnf *c = d->c;
     const struct base *b = &d->x->base;
+    const struct rel *rco = b->rels[R_CO], *rrf = b->rels[R_RF], *rbar = b->rels[R_SYNCBAR];
+    const lit *suf = d->in_suf, *pre = d->in_pre;
     int n = d->p->nevents;
     for (int e1 = 0; e1 < n; e1++)
         for (int e2 = 0; e2 < n; e2++) {
-            lit co = rel_get(b->rels[R_CO], e2, e1);
-            if (co != LIT_FALSE && d->ev_suf[e2] != LIT_FALSE)   /* prefix co-before suffix */
-                cnf_clause3(c, -d->ev_pre[e1], -d->ev_suf[e2], -co);
-            lit rf = rel_get(b->rels[R_RF], e1, e2);
-            if (rf != LIT_FALSE && d->ev_suf[e1] != LIT_FALSE)   /* only the suffix reads it */
-                cnf_clause3(c, -rf, -d->ev_suf[e1], d->ev_suf[e2]);
-            if (rf != LIT_FALSE && d->ev_suf[e2] != LIT_FALSE) { /* or the last prefix write */
-                lit l[4] = { -rf, -d->ev_suf[e2], -d->ev_pre[e1], d->x->co_last[e1] };
+            lit co = rel_get(rco, e2, e1);
+            if (co != LIT_FALSE && suf[e2] != LIT_FALSE)   /* prefix co-before suffix */
+                cnf_clause3(c, -executed_in(d, rco, pre, e1), -executed_in(d, rco, suf, e2), -co);
+            lit rf = rel_get(rrf, e1, e2);
+            if (rf != LIT_FALSE && suf[e1] != LIT_FALSE)   /* only the suffix reads it */
+                cnf_clause3(c, -rf, -executed_in(d, rrf, suf, e1), executed_in(d, rrf, suf, e2));
+            if (rf != LIT_FALSE && suf[e2] != LIT_FALSE) { /* or the last prefix write */
+                lit l[4] = { -rf, -executed_in(d, rrf, suf, e2), -executed_in(d, rrf, pre, e1),
+                             d->x->co_last[e1] };
                 cnf_clause(c, l, 4);
             }
-            lit bar = rel_get(b->rels[R_SYNCBAR], e1, e2);
-            if (bar != LIT_FALSE && d->ev_suf[e1] != LIT_FALSE)  /* barriers meet in the suffix */
-                cnf_clause3(c, -bar, -d->ev_suf[e1], d->ev_suf[e2]);
+            lit bar = rel_get(rbar, e1, e2);
+            if (bar != LIT_FALSE && suf[e1] != LIT_FALSE)  /* barriers meet in the suffix */
+                cnf_clause3(c, -bar, -executed_in(d, rbar, suf, e1), executed_in(d, rbar, suf, e2));
         }
 }
 
@@ -315,6 +328,6 @@ void repetition_encode(struct cnf *c, const struct program *p, const struct exec
     free(d.suf);
     free(d.ev_start);
     free(d.ev_iters);
-    free(d.ev_suf);
-    free(d.ev_pre);
+    free(d.in_suf);
+    free(d.in_pre);
 }
