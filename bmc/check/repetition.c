@@ -247,16 +247,34 @@ static int mirror(const struct decomposition *d, int e, int a, int b)
     return e - iter_first(d, a) + iter_first(d, b);
 }
 
+/* Under the matches m1 and m2, edge and image agree: two clauses
+ * (an AND and an IFF gate would take as many and two more variables). */
+static void agree_under(struct cnf *c, lit m1, lit m2, lit edge, lit image)
+{
+    if (edge == image)
+        return;
+    lit l[4] = { -m1, -m2, -edge, image };
+    int k = m1 == m2 ? 1 : 0;   /* one match: its literal once */
+    cnf_clause(c, l + k, 4 - k);
+    l[2] = edge;
+    l[3] = -image;
+    cnf_clause(c, l + k, 4 - k);
+}
+
 /* rf and co between infix events recur between their suffix images. */
 static void encode_mirrored(struct decomposition *d, const struct rel *r)
 {
     struct cnf *c = d->c;
     int n = d->p->nevents;
-    for (int e1 = 0; e1 < n; e1++)
-        for (int e2 = 0; e2 < n; e2++) {
-            lit edge = rel_get(r, e1, e2);
-            if (edge == LIT_FALSE)
-                continue;
+    for (int e1 = 0; e1 < n; e1++) {
+        if (d->ev_start[e1] == d->ev_start[e1 + 1])   /* in no loop iteration */
+            continue;
+        const int *cols;
+        const lit *lits;
+        int m = rel_row(r, e1, &cols, &lits);
+        for (int j = 0; j < m; j++) {
+            int e2 = cols[j];
+            lit edge = lits[j];
             for (int k1 = d->ev_start[e1]; k1 < d->ev_start[e1 + 1]; k1++)
                 for (int k2 = d->ev_start[e2]; k2 < d->ev_start[e2 + 1]; k2++) {
                     int a1 = d->ev_iters[k1], a2 = d->ev_iters[k2];
@@ -268,13 +286,13 @@ static void encode_mirrored(struct decomposition *d, const struct rel *r)
                     for (int b1 = p1 + 1; b1 < ch1->len; b1++)
                         for (int b2 = p2 + 1; b2 < ch2->len; b2++) {
                             int s1 = ch1->iters[b1], s2 = ch2->iters[b2];
-                            lit both = cnf_and(c, ch1->match[p1 * ch1->len + b1],
-                                               ch2->match[p2 * ch2->len + b2]);
                             lit image = rel_get(r, mirror(d, e1, a1, s1), mirror(d, e2, a2, s2));
-                            cnf_imply(c, both, cnf_iff(c, edge, image));
+                            agree_under(c, ch1->match[p1 * ch1->len + b1], ch2->match[p2 * ch2->len + b2],
+                                        edge, image);
                         }
                 }
         }
+    }
 }
 
 /* The strong-suffix conditions that make the repetition fair and consistent. */
@@ -285,23 +303,28 @@ static void encode_strong_suffix(struct decomposition *d)
     const struct rel *rco = b->rels[R_CO], *rrf = b->rels[R_RF], *rbar = b->rels[R_SYNCBAR];
     const lit *suf = d->in_suf, *pre = d->in_pre;
     int n = d->p->nevents;
-    for (int e1 = 0; e1 < n; e1++)
-        for (int e2 = 0; e2 < n; e2++) {
-            lit co = rel_get(rco, e2, e1);
-            if (co != LIT_FALSE && suf[e2] != LIT_FALSE)   /* prefix co-before suffix */
-                cnf_clause3(c, -executed_in(d, rco, pre, e1), -executed_in(d, rco, suf, e2), -co);
-            lit rf = rel_get(rrf, e1, e2);
-            if (rf != LIT_FALSE && suf[e1] != LIT_FALSE)   /* only the suffix reads it */
+    const int *cols;
+    const lit *lits;
+    for (int e1 = 0; e1 < n; e1++) {
+        int m = suf[e1] != LIT_FALSE ? rel_row(rco, e1, &cols, &lits) : 0;
+        for (int k = 0; k < m; k++)   /* prefix co-before suffix (e1 in the suffix here) */
+            cnf_clause3(c, -executed_in(d, rco, pre, cols[k]), -executed_in(d, rco, suf, e1), -lits[k]);
+        m = rel_row(rrf, e1, &cols, &lits);
+        for (int k = 0; k < m; k++) {
+            int e2 = cols[k];
+            lit rf = lits[k];
+            if (suf[e1] != LIT_FALSE)   /* only the suffix reads it */
                 cnf_clause3(c, -rf, -executed_in(d, rrf, suf, e1), executed_in(d, rrf, suf, e2));
-            if (rf != LIT_FALSE && suf[e2] != LIT_FALSE) { /* or the last prefix write */
+            if (suf[e2] != LIT_FALSE) { /* or the last prefix write */
                 lit l[4] = { -rf, -executed_in(d, rrf, suf, e2), -executed_in(d, rrf, pre, e1),
                              d->x->co_last[e1] };
                 cnf_clause(c, l, 4);
             }
-            lit bar = rel_get(rbar, e1, e2);
-            if (bar != LIT_FALSE && suf[e1] != LIT_FALSE)  /* barriers meet in the suffix */
-                cnf_clause3(c, -bar, -executed_in(d, rbar, suf, e1), executed_in(d, rbar, suf, e2));
         }
+        m = suf[e1] != LIT_FALSE ? rel_row(rbar, e1, &cols, &lits) : 0;
+        for (int k = 0; k < m; k++)   /* barriers meet in the suffix */
+            cnf_clause3(c, -lits[k], -executed_in(d, rbar, suf, e1), executed_in(d, rbar, suf, cols[k]));
+    }
 }
 
 void repetition_encode(struct cnf *c, const struct program *p, const struct exec_enc *x)
