@@ -149,6 +149,34 @@ static void encode_shape(struct decomposition *d)
     }
 }
 
+/* Where g1 and g2 hold (g2 LIT_TRUE: g1 alone), x and y are equal: two
+ * clauses, where an IFF gate under an implication would take three and a
+ * variable. */
+static void equal_under(struct cnf *c, lit g1, lit g2, lit x, lit y)
+{
+    if (g2 == g1)
+        g2 = LIT_TRUE;
+    if (x == y)
+        return;
+    if (x == -y) {
+        cnf_clause2(c, -g1, -g2);
+        return;
+    }
+    lit l[4] = { -g1, -g2, -x, y };
+    cnf_clause(c, l, 4);
+    l[2] = x;
+    l[3] = -y;
+    cnf_clause(c, l, 4);
+}
+
+/* Where g1 and g2 hold, bit-vectors x and y are equal, bit by bit (no
+ * bv_eq gates). */
+static void equal_bits_under(struct cnf *c, lit g1, lit g2, const struct bv *x, const struct bv *y)
+{
+    for (int i = 0; i < BV_WIDTH; i++)
+        equal_under(c, g1, g2, x->b[i], y->b[i]);
+}
+
 /* Matched iterations a and b of a chain are equivalent: the same events
  * execute, with the same values, the local state ends the same, and the
  * next iteration resumes at the same label. */
@@ -159,21 +187,21 @@ static void encode_equivalence(struct decomposition *d, int a, int b, lit match)
     int fa = iter_first(d, a), fb = iter_first(d, b), n = iter_end(d, a) - fa;
     for (int k = 0; k < n; k++) {
         int ea = fa + k, eb = fb + k;
-        cnf_imply(c, match, cnf_iff(c, sx->exec[ea], sx->exec[eb]));
+        equal_under(c, match, LIT_TRUE, sx->exec[ea], sx->exec[eb]);
         if (event_is_mem(&d->p->events[ea]))
-            cnf_clause3(c, -match, -sx->exec[ea], bv_eq(c, sx->val[ea], sx->val[eb]));
+            equal_bits_under(c, match, sx->exec[ea], &sx->val[ea], &sx->val[eb]);
     }
     const struct sx_iteration *ia = &sx->iters[a], *ib = &sx->iters[b];
     const struct pthread *pt = &d->p->threads[ia->thread];
     const struct loop_info *li = &pt->loops[pt->code[ia->backjump].loop];
     for (int r = 0; r < li->nlive; r++)
-        cnf_imply(c, match, bv_eq(c, ia->end_regs[r], ib->end_regs[r]));
+        equal_bits_under(c, match, LIT_TRUE, &ia->end_regs[r], &ib->end_regs[r]);
     if (li->nentries == 1)
         return;
     for (int k = 0; k <= ia->backjump - ia->head; k++)   /* and leave for the same label */
         if (pt->code[ia->head + k].kind == U_BACKJUMP)
-            cnf_imply(c, match, cnf_iff(c, sx->went_back[ia->thread][ia->head + k],
-                                        sx->went_back[ib->thread][ib->head + k]));
+            equal_under(c, match, LIT_TRUE, sx->went_back[ia->thread][ia->head + k],
+                        sx->went_back[ib->thread][ib->head + k]);
 }
 
 /* For a repeat at chain position n whose suffix starts at s, the infix
@@ -247,20 +275,6 @@ static int mirror(const struct decomposition *d, int e, int a, int b)
     return e - iter_first(d, a) + iter_first(d, b);
 }
 
-/* Under the matches m1 and m2, edge and image agree: two clauses
- * (an AND and an IFF gate would take as many and two more variables). */
-static void agree_under(struct cnf *c, lit m1, lit m2, lit edge, lit image)
-{
-    if (edge == image)
-        return;
-    lit l[4] = { -m1, -m2, -edge, image };
-    int k = m1 == m2 ? 1 : 0;   /* one match: its literal once */
-    cnf_clause(c, l + k, 4 - k);
-    l[2] = edge;
-    l[3] = -image;
-    cnf_clause(c, l + k, 4 - k);
-}
-
 /* rf and co between infix events recur between their suffix images. */
 static void encode_mirrored(struct decomposition *d, const struct rel *r)
 {
@@ -287,7 +301,7 @@ static void encode_mirrored(struct decomposition *d, const struct rel *r)
                         for (int b2 = p2 + 1; b2 < ch2->len; b2++) {
                             int s1 = ch1->iters[b1], s2 = ch2->iters[b2];
                             lit image = rel_get(r, mirror(d, e1, a1, s1), mirror(d, e2, a2, s2));
-                            agree_under(c, ch1->match[p1 * ch1->len + b1], ch2->match[p2 * ch2->len + b2],
+                            equal_under(c, ch1->match[p1 * ch1->len + b1], ch2->match[p2 * ch2->len + b2],
                                         edge, image);
                         }
                 }
