@@ -21,7 +21,6 @@
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
 #include "models/cat_model.h"
-#include "util/xalloc.h"
 
 #define ORACLE_LIMIT 2000000L
 
@@ -574,8 +573,8 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
      * encoding's conditions on runs that repeat for ever decides that) or
      * only none that the model deems fair (a thread spins for ever before
      * an ssw successor may start, say).  Asked of the PASS models only,
-     * the strongest first: a run fair under it is fair under those it
-     * guarantees more than. */
+     * the strongest first: a run fair under it is fair under those that
+     * guarantee less. */
     for (int i = 0; i < n; i++)
         t.known[i] = out[i].verdict == V_PASS ? 0 : 10;
     decide_models(&t, LIT_TRUE, true, false);
