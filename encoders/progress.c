@@ -70,6 +70,27 @@ bool progress_scoped(const struct progress_hierarchy *h)
     return false;
 }
 
+/* Whether weak scheduler a owes a child progress whenever weak scheduler
+ * b does, read off forward() below: fair owes always, unfair never;
+ * hsa_obe owes what hsa and obe owe, and lobe (some child from this one
+ * on has started) what obe owes (this one has started). */
+static bool owes_at_least(enum progress_model a, enum progress_model b)
+{
+    if (a == b || a == PROG_FAIR || b == PROG_UNFAIR)
+        return true;
+    if (a == PROG_HSA_OBE)
+        return b == PROG_HSA || b == PROG_OBE;
+    return a == PROG_LOBE && b == PROG_OBE;
+}
+
+bool progress_stronger(const struct progress_hierarchy *h, enum progress_model a, enum progress_model b)
+{
+    for (int s = -1; s < PROGRESS_SCOPES; s++)
+        if (!owes_at_least(progress_at(h, a, s), progress_at(h, b, s)))
+            return false;
+    return true;
+}
+
 /* The weak model called name, in any case. */
 static bool weak_model(const char *name, enum progress_model *m)
 {
@@ -275,6 +296,18 @@ static void make_group_literals(struct cnf *c, struct node *n)
 void progress_encode(struct cnf *c, const struct program *p, enum progress_model m,
                      const struct progress_hierarchy *h, const struct thread_status *ts, lit active)
 {
+    /* Fair at every scope: every group with progress owes every child
+     * progress, so every thread has it, and the rest (each group
+     * schedulable when a child is, its once when a child's) constrains
+     * nothing that a choice of the groups' own literals cannot meet. */
+    bool fair = true;
+    for (int s = -1; s < PROGRESS_SCOPES; s++)
+        fair &= progress_at(h, m, s) == PROG_FAIR;
+    if (fair) {
+        for (int t = 0; t < p->nthreads; t++)
+            cnf_clause2(c, -active, -ts[t].halted);
+        return;
+    }
     int *all = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *all);
     for (int t = 0; t < p->nthreads; t++)
         all[t] = t;

@@ -67,6 +67,11 @@ bool progress_parse_spec(const char *text, enum progress_model *m, struct progre
 void progress_label(enum progress_model m, const struct progress_hierarchy *h, char *buf, size_t len);
 /* Whether h has any override. */
 bool progress_scoped(const struct progress_hierarchy *h);
+/* Whether model a guarantees at least what model b does under hierarchy h
+ * (NULL: none): at every scope, a's scheduler owes each child progress
+ * whenever b's does, so every execution progress_encode deems fair under
+ * a it deems fair under b too (a strong model is its scheduler here). */
+bool progress_stronger(const struct progress_hierarchy *h, enum progress_model a, enum progress_model b);
 
 /* Per-thread facts of one execution, as literals. */
 struct thread_status {

@@ -11,6 +11,8 @@ cannot say:
   missing bracket;
 - one check's progress models that share a lasso share its re-check, each
   keeping the witness it gets alone;
+- a SAT check of several models gives each the verdict and vacuity it gets
+  alone, though it answers some from others' answers;
 - the output: JSON "progress" labels the hierarchy and "progress_scopes"
   names every scope's scheduler; witnesses name the scope whose scheduler
   starves a thread; a strong FAIL names the guaranteed threads of its trap;
@@ -143,6 +145,38 @@ def _shared_lassos(record, run):
                    f"{[m for m in together if together[m] != alone[m]]}")
 
 
+def _sat_together(record, run):
+    """A SAT check of several progress models answers some models from
+    others' answers (bmc/check/check.c, struct term_models): each model's
+    verdict and vacuity must be the ones it gets alone.  On the own
+    termination tests and 40 random programs of each dialect, bound 2,
+    the six weak models, the five strong ones, and the six under two
+    hierarchies."""
+    lists = ["all", ",".join(STRONG), "all;QF=hsa;SG=obe;CTA=lobe", "all;WG=unfair;GPU=hsa"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for dialect, seed in (("vulkan", "4711"), ("ptx", "4712")):
+            subprocess.run([sys.executable, str(ROOT / "tests" / "random" / "gen.py"), "--seed", seed, "--count", "40",
+                            "--dialect", dialect, "--out", tmp], check=True, capture_output=True, timeout=120)
+        for where in (TERM, pathlib.Path(tmp)):
+            for models in lists:
+                base = ["--json", "--engine", "sat", "--bound", "2", "--property", "termination", "."]
+
+                def answers(progress):
+                    p = run(base + ["--progress", progress], where)
+                    rows = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+                    return {(o["file"], o["progress"]): (o["result"], bool(o.get("vacuous"))) for o in rows}
+                together = answers(models)
+                head, _, scopes = models.partition(";")
+                names = ["fair", "hsa", "obe", "hsa_obe", "lobe", "unfair"] if head == "all" else head.split(",")
+                alone = {}
+                for m in names:
+                    alone.update(answers(m + (";" + scopes if scopes else "")))
+                differ = [k for k in alone if together.get(k) != alone[k]]
+                record(len(together) == len(alone) > 6 * len(names) and not differ,
+                       f"progress: SAT, --progress {models} in {where.name}: each model's verdict and vacuity "
+                       f"as alone ({len(alone)} answers): differing {differ[:5]}")
+
+
 def _csv_headers(record, run):
     """--expect with a strong model and a hierarchy in the header."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -174,6 +208,7 @@ def progress(record, run):
     _cli(record, run)
     _witnesses(record, run)
     _shared_lassos(record, run)
+    _sat_together(record, run)
     _csv_headers(record, run)
     _random(record)
 

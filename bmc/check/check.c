@@ -21,7 +21,6 @@
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
 #include "models/cat_model.h"
-#include "util/xalloc.h"
 
 #define ORACLE_LIMIT 2000000L
 
@@ -128,13 +127,19 @@ bool sat_cut_at_bound(struct sat_check *s)
     return s->cut == 1;
 }
 
+/* Why a check whose search found no witness but cut some execution at
+ * the bound is UNKNOWN. */
+static void cut_reason(const struct sat_check *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "no witness within the loop bound %d, and some loop can run past it", s->p->bound);
+}
+
 /* Sets UNKNOWN when cut: no witness was found, but one might lie past the bound. */
 static void unknown_when_cut(struct sat_check *s, bool cut, struct check_result *r)
 {
     if (cut) {
         r->verdict = V_UNKNOWN;
-        snprintf(r->reason, sizeof r->reason,
-                 "no witness within the loop bound %d, and some loop can run past it", s->p->bound);
+        cut_reason(s, r->reason, sizeof r->reason);
     }
 }
 
@@ -333,10 +338,9 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
 
 /* termination under one progress model (its literal act assumed): some
  * consistent execution, fair under the model and not cut at the bound,
- * has a thread stuck for ever.  *bounded caches cut_at_bound (-1: not
- * asked yet). */
-static void termination_under(struct sat_check *s, lit query, lit act, int *bounded,
-                              struct check_result *r, char *brief, size_t blen)
+ * has a thread stuck for ever. */
+static void termination_under(struct sat_check *s, lit query, lit act, struct check_result *r, char *brief,
+                              size_t blen)
 {
     if (query != LIT_FALSE && solve_with(s, cnf_and(s->c, query, act)) == 10) {
         r->verdict = V_FAIL;
@@ -348,32 +352,30 @@ static void termination_under(struct sat_check *s, lit query, lit act, int *boun
     } else {
         r->verdict = V_PASS;
         snprintf(r->reason, sizeof r->reason, "every thread terminates");
-        if (*bounded < 0)   /* the same for every progress model: asked once */
-            *bounded = sat_cut_at_bound(s);
-        unknown_when_cut(s, *bounded, r);
+        unknown_when_cut(s, sat_cut_at_bound(s), r);
     }
 }
 
-/* A strong model's answer from its scheduler's weakly fair one (r), when
- * no trap was found: a weak PASS is a strong PASS (a state from which no
- * schedule of the guaranteed threads terminates starts a weakly fair run
- * that never does), but a weakly fair hang may have an escape that strong
- * fairness takes: that is UNKNOWN. */
-static void strong_from_weak(struct check_result *r, char *brief)
+/* A strong model's answer from its scheduler's weakly fair one (pr, with
+ * its witness), when no trap was found: a weak PASS is a strong PASS (a
+ * state from which no schedule of the guaranteed threads terminates
+ * starts a weakly fair run that never does), but a weakly fair hang may
+ * have an escape that strong fairness takes: that is UNKNOWN. */
+static void strong_from_weak(struct progress_result *pr, cJSON **witness)
 {
-    if (r->verdict == V_PASS) {
-        size_t used = strlen(r->reason);
-        snprintf(r->reason + used, sizeof r->reason - used, " (weak fairness's PASS, which strong fairness implies)");
-    } else if (r->verdict == V_FAIL) {
-        char weak[sizeof r->reason];
-        snprintf(weak, sizeof weak, "%s", r->reason);
-        r->verdict = V_UNKNOWN;
-        snprintf(r->reason, sizeof r->reason, "a weakly fair run hangs (%.700s), but SAT finds no trap (a hang whose "
-                 "guaranteed threads only spin or wait): strong fairness may escape it (the states engine decides "
-                 "it on the interleaving fragment)", weak);
-        brief[0] = '\0';
-        cJSON_Delete(r->witness);
-        r->witness = NULL;
+    if (pr->verdict == V_PASS) {
+        size_t used = strlen(pr->reason);
+        snprintf(pr->reason + used, sizeof pr->reason - used, " (weak fairness's PASS, which strong fairness implies)");
+    } else if (pr->verdict == V_FAIL) {
+        char weak[sizeof pr->reason];
+        snprintf(weak, sizeof weak, "%s", pr->reason);
+        pr->verdict = V_UNKNOWN;
+        snprintf(pr->reason, sizeof pr->reason, "a weakly fair run hangs (%.700s), but SAT finds no trap (a hang "
+                 "whose guaranteed threads only spin or wait): strong fairness may escape it (the states engine "
+                 "decides it on the interleaving fragment)", weak);
+        pr->brief[0] = '\0';
+        cJSON_Delete(*witness);
+        *witness = NULL;
     }
 }
 
@@ -381,16 +383,17 @@ static void strong_from_weak(struct check_result *r, char *brief)
  * trap (bmc/check/termination.h, termination_trapped: no thread repeats a
  * loop that writes, and every thread guaranteed at its end spins or waits
  * for ever, so nothing any of them can do changes memory again) and, when
- * there is one, puts it in r (a FAIL) in place of the hang and returns true. */
-static bool strong_trap(struct sat_check *s, lit query, lit act, enum progress_model m, int *bounded,
-                        struct check_result *r, char *brief, size_t blen)
+ * there is one, puts it in pr and *witness (a FAIL) in place of the hang
+ * and returns true. */
+static bool strong_trap(struct sat_check *s, lit query, lit act, enum progress_model m,
+                        struct progress_result *pr, cJSON **witness)
 {
     lit none_repeats = LIT_TRUE;
     for (int t = 0; t < s->p->nthreads; t++)
         none_repeats = cnf_and(s->c, none_repeats, -s->x.sx.repeats[t]);
     struct check_result trap = { .verdict = V_ERROR };
     char tbrief[96], who[128];
-    termination_under(s, cnf_and(s->c, query, none_repeats), act, bounded, &trap, tbrief, sizeof tbrief);
+    termination_under(s, cnf_and(s->c, query, none_repeats), act, &trap, tbrief, sizeof tbrief);
     if (trap.verdict != V_FAIL || !termination_trapped(s->c, s->p, &s->x, m, &s->o->hierarchy, who, sizeof who)) {
         cJSON_Delete(trap.witness);
         return false;
@@ -399,14 +402,135 @@ static bool strong_trap(struct sat_check *s, lit query, lit act, enum progress_m
     size_t used = strlen(trap.reason);
     snprintf(trap.reason + used, sizeof trap.reason - used, " (strong fairness: the guaranteed threads (%s) "
              "only spin or wait for ever, writing nothing, so no schedule of them terminates)", who);
-    cJSON_Delete(r->witness);
-    *r = trap;
-    snprintf(brief, blen, "%s", tbrief);
+    cJSON_Delete(*witness);
+    *witness = trap.witness;
+    snprintf(pr->reason, sizeof pr->reason, "%s", trap.reason);
+    snprintf(pr->brief, sizeof pr->brief, "%s", tbrief);
     return true;
 }
 
+/* The progress models of one termination check by SAT: each model's
+ * literal (0 until its constraints are encoded), and the answer of the
+ * question asked of every model, a stuck run or any run fair under it
+ * (0 not known yet, then the solver's 10 yes or 20 no).
+ *
+ * One answer may decide other models' (progress_stronger): the models'
+ * constraints are over the same execution, each under its own literal,
+ * and where model a guarantees at least what model b does, b's group
+ * literals given the values of a's in a solution under a satisfy b's
+ * constraints too (each of b's clauses "a group with progress owes this
+ * child progress" follows from a's, and its other clauses are a's, over
+ * b's own literals).  So an execution fair under a is fair under b: a
+ * solution of the question under a answers it yes for b, and a no under b
+ * answers it no for a.  A solution in which some other model's literal is
+ * true satisfies that model's constraints: a yes for it as well.  Every
+ * yes is the solution read, re-checked as any witness is; every no is
+ * the solver's proof for a model that guarantees no more. */
+struct term_models {
+    struct sat_check *s;
+    const enum progress_model *ms;
+    int n;
+    lit act[CHECK_PROGRESS_MODELS];
+    int known[CHECK_PROGRESS_MODELS];
+    struct progress_result *out;   /* the results and their witnesses */
+    cJSON **witnesses;
+};
+
+/* Model i's literal: its scheduler's constraints, encoded once for every
+ * model with that scheduler (a strong model and its weak twin). */
+static lit model_act(struct term_models *t, int i)
+{
+    for (int j = 0; !t->act[i] && j < t->n; j++)
+        if (t->act[j] && progress_scheduler(t->ms[j]) == progress_scheduler(t->ms[i]))
+            t->act[i] = t->act[j];
+    if (!t->act[i])
+        t->act[i] = termination_progress(t->s->c, t->s->p, &t->s->x, t->ms[i], &t->s->o->hierarchy);
+    return t->act[i];
+}
+
+/* The unknown model to ask next, -1 when none is: with strongest_first
+ * the one whose yes decides the most unknown models (it guarantees the
+ * most), else the one whose no does (it guarantees the least), then the
+ * one comparable with the most.  (Stuck runs, weakest first: in the
+ * corpus's CADP tests this costs the least, less than the strongest
+ * first or the model whose either answer decides the most.) */
+static int next_model(const struct term_models *t, bool strongest_first)
+{
+    const struct progress_hierarchy *h = &t->s->o->hierarchy;
+    int pick = -1, best = -1, best_sum = -1;
+    for (int i = 0; i < t->n; i++) {
+        if (t->known[i])
+            continue;
+        int by_no = 0, by_yes = 0;
+        for (int j = 0; j < t->n; j++)
+            if (!t->known[j]) {
+                by_no += progress_stronger(h, t->ms[j], t->ms[i]);
+                by_yes += progress_stronger(h, t->ms[i], t->ms[j]);
+            }
+        int score = strongest_first ? by_yes : by_no;
+        if (score > best || (score == best && by_no + by_yes > best_sum)) {
+            pick = i;
+            best = score;
+            best_sum = by_no + by_yes;
+        }
+    }
+    return pick;
+}
+
+/* The models marked in now get the solver's current solution, a stuck run
+ * fair under each, as their FAIL: re-checked once, and each model gets its
+ * copy of the witness. */
+static void stuck_results(struct term_models *t, const bool *now)
+{
+    struct sat_check *s = t->s;
+    struct check_result one;   /* sat_recheck writes its reason and witness */
+    one.reason[0] = '\0';
+    one.witness = NULL;
+    char brief[96];
+    termination_brief(s->c, s->p, &s->x, brief, sizeof brief);
+    bool ok = sat_recheck(s, GOAL_STUCK, &one);
+    if (ok)
+        termination_describe(s->c, s->p, &s->x, one.reason, sizeof one.reason);
+    bool first = true;
+    for (int i = 0; i < t->n; i++) {
+        if (!now[i])
+            continue;
+        struct progress_result *pr = &t->out[i];
+        pr->verdict = ok ? V_FAIL : V_ERROR;
+        snprintf(pr->brief, sizeof pr->brief, "%s", brief);
+        snprintf(pr->reason, sizeof pr->reason, "%s", one.reason);
+        if (ok)
+            termination_starved(s->c, s->p, &s->x, t->ms[i], &s->o->hierarchy, pr->reason, sizeof pr->reason);
+        t->witnesses[i] = first ? one.witness : cJSON_Duplicate(one.witness, true);
+        first = false;
+    }
+}
+
+/* Asks question q of every unknown model, each under its literal, one
+ * solve at a time (in next_model's order), until every answer is known;
+ * each answer decides the models it can (struct term_models).  With
+ * stuck, each yes's models get the solution as their FAIL. */
+static void decide_models(struct term_models *t, lit q, bool strongest_first, bool stuck)
+{
+    const struct progress_hierarchy *h = &t->s->o->hierarchy;
+    for (int i; (i = next_model(t, strongest_first)) >= 0;) {
+        int res = solve_with(t->s, cnf_and(t->s->c, q, model_act(t, i)));
+        bool now[CHECK_PROGRESS_MODELS] = { false };
+        for (int j = 0; j < t->n; j++)
+            if (!t->known[j] && (res == 10 ? progress_stronger(h, t->ms[i], t->ms[j])
+                                             || (t->act[j] && cnf_value(t->s->c, t->act[j]))
+                                           : progress_stronger(h, t->ms[j], t->ms[i]))) {
+                t->known[j] = res;
+                now[j] = true;
+            }
+        if (res == 10 && stuck)
+            stuck_results(t, now);
+    }
+}
+
 /* termination by SAT under each model ms[0..n): one encoding and one
- * solver session, each model's constraints under its own literal. */
+ * solver session, each model's constraints under its own literal; a
+ * model's answer is asked only when no other model's decides it. */
 static void termination_by_sat(struct sat_check *s, const enum progress_model *ms, int n,
                                struct progress_result *out, cJSON **witnesses, struct check_result *r)
 {
@@ -418,22 +542,29 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     lit stuck = termination_encode(s->c, s->p, &s->x);
     /* no filter: it constrains final states, and a hang has none */
     lit query = stuck == LIT_FALSE ? LIT_FALSE : cnf_and(s->c, stuck, -some_bound_hit(s));
-    int bounded = -1;
-    lit *acts = xcalloc((size_t)n, sizeof *acts);
+    struct term_models t = { .s = s, .ms = ms, .n = n, .out = out, .witnesses = witnesses };
     for (int i = 0; i < n; i++) {
-        struct check_result one = { .verdict = V_ERROR };
         out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
-        lit act = termination_progress(s->c, s->p, &s->x, ms[i], &s->o->hierarchy);
-        acts[i] = act;
-        termination_under(s, query, act, &bounded, &one, out[i].brief, sizeof out[i].brief);
-        if (one.verdict == V_FAIL)
-            termination_starved(s->c, s->p, &s->x, ms[i], &s->o->hierarchy, one.reason, sizeof one.reason);
-        if (progress_is_strong(ms[i]) && !(one.verdict == V_FAIL && strong_trap(s, query, act, ms[i], &bounded, &one,
-                                                                                  out[i].brief, sizeof out[i].brief)))
-            strong_from_weak(&one, out[i].brief);
-        out[i].verdict = one.verdict;
-        snprintf(out[i].reason, sizeof out[i].reason, "%s", one.reason);
-        witnesses[i] = one.witness;
+        t.known[i] = query == LIT_FALSE ? 20 : 0;
+    }
+    /* every model's literal before the first solve: a solution then shows
+     * more models whose constraints it satisfies (CaDiCaL's first guess
+     * for a free literal is true) */
+    for (int i = 0; i < n && query != LIT_FALSE; i++)
+        model_act(&t, i);
+    decide_models(&t, query, false, true);
+    for (int i = 0; i < n; i++) {
+        if (t.known[i] == 20) {
+            out[i].verdict = V_PASS;
+            snprintf(out[i].reason, sizeof out[i].reason, "every thread terminates");
+            if (sat_cut_at_bound(s)) {   /* the same for every progress model: asked once */
+                out[i].verdict = V_UNKNOWN;
+                cut_reason(s, out[i].reason, sizeof out[i].reason);
+            }
+        }
+        if (progress_is_strong(ms[i]) && !(out[i].verdict == V_FAIL
+                                           && strong_trap(s, query, model_act(&t, i), ms[i], &out[i], &witnesses[i])))
+            strong_from_weak(&out[i], &witnesses[i]);
     }
     /* Every fair execution terminates, but is there one?  An execution that
      * terminates is fair under every model; a PASS under a model that no
@@ -441,10 +572,15 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
      * consistent execution at all (a session without the termination
      * encoding's conditions on runs that repeat for ever decides that) or
      * only none that the model deems fair (a thread spins for ever before
-     * an ssw successor may start, say). */
+     * an ssw successor may start, say).  Asked of the PASS models only,
+     * the strongest first: a run fair under it is fair under those that
+     * guarantee less. */
+    for (int i = 0; i < n; i++)
+        t.known[i] = out[i].verdict == V_PASS ? 0 : 10;
+    decide_models(&t, LIT_TRUE, true, false);
     bool some_vacuous = false;
     for (int i = 0; i < n; i++)
-        if (out[i].verdict == V_PASS && no_execution(s, acts[i]))
+        if (out[i].verdict == V_PASS && t.known[i] == 20)
             some_vacuous = out[i].vacuous = true;
     if (some_vacuous) {
         struct sat_check plain = { .p = s->p, .md = s->md, .o = s->o };
@@ -463,7 +599,6 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
                          progress_name(ms[i]));
         }
     }
-    free(acts);
     sat_teardown(s, r);
 }
 

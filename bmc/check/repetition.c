@@ -32,7 +32,8 @@ struct decomposition {
     int *chain_of, *pos_of;  /* per iteration */
     lit *inf, *suf;          /* per iteration */
     int *ev_start, *ev_iters;/* per event: the iterations containing it (CSR) */
-    lit *ev_suf, *ev_pre;    /* per event: executed in the suffix / prefix */
+    lit *in_suf, *in_pre;    /* per event: its place is in the suffix / in the
+                                prefix (whether it executes or not) */
 };
 
 /* First event and end (exclusive) of iteration i. */
@@ -148,6 +149,34 @@ static void encode_shape(struct decomposition *d)
     }
 }
 
+/* Where g1 and g2 hold (g2 LIT_TRUE: g1 alone), x and y are equal: two
+ * clauses, where an IFF gate under an implication would take three and a
+ * variable. */
+static void equal_under(struct cnf *c, lit g1, lit g2, lit x, lit y)
+{
+    if (g2 == g1)
+        g2 = LIT_TRUE;
+    if (x == y)
+        return;
+    if (x == -y) {
+        cnf_clause2(c, -g1, -g2);
+        return;
+    }
+    lit l[4] = { -g1, -g2, -x, y };
+    cnf_clause(c, l, 4);
+    l[2] = x;
+    l[3] = -y;
+    cnf_clause(c, l, 4);
+}
+
+/* Where g1 and g2 hold, bit-vectors x and y are equal, bit by bit (no
+ * bv_eq gates). */
+static void equal_bits_under(struct cnf *c, lit g1, lit g2, const struct bv *x, const struct bv *y)
+{
+    for (int i = 0; i < BV_WIDTH; i++)
+        equal_under(c, g1, g2, x->b[i], y->b[i]);
+}
+
 /* Matched iterations a and b of a chain are equivalent: the same events
  * execute, with the same values, the local state ends the same, and the
  * next iteration resumes at the same label. */
@@ -158,21 +187,21 @@ static void encode_equivalence(struct decomposition *d, int a, int b, lit match)
     int fa = iter_first(d, a), fb = iter_first(d, b), n = iter_end(d, a) - fa;
     for (int k = 0; k < n; k++) {
         int ea = fa + k, eb = fb + k;
-        cnf_imply(c, match, cnf_iff(c, sx->exec[ea], sx->exec[eb]));
+        equal_under(c, match, LIT_TRUE, sx->exec[ea], sx->exec[eb]);
         if (event_is_mem(&d->p->events[ea]))
-            cnf_clause3(c, -match, -sx->exec[ea], bv_eq(c, sx->val[ea], sx->val[eb]));
+            equal_bits_under(c, match, sx->exec[ea], &sx->val[ea], &sx->val[eb]);
     }
     const struct sx_iteration *ia = &sx->iters[a], *ib = &sx->iters[b];
     const struct pthread *pt = &d->p->threads[ia->thread];
     const struct loop_info *li = &pt->loops[pt->code[ia->backjump].loop];
     for (int r = 0; r < li->nlive; r++)
-        cnf_imply(c, match, bv_eq(c, ia->end_regs[r], ib->end_regs[r]));
+        equal_bits_under(c, match, LIT_TRUE, &ia->end_regs[r], &ib->end_regs[r]);
     if (li->nentries == 1)
         return;
     for (int k = 0; k <= ia->backjump - ia->head; k++)   /* and leave for the same label */
         if (pt->code[ia->head + k].kind == U_BACKJUMP)
-            cnf_imply(c, match, cnf_iff(c, sx->went_back[ia->thread][ia->head + k],
-                                        sx->went_back[ib->thread][ib->head + k]));
+            equal_under(c, match, LIT_TRUE, sx->went_back[ia->thread][ia->head + k],
+                        sx->went_back[ib->thread][ib->head + k]);
 }
 
 /* For a repeat at chain position n whose suffix starts at s, the infix
@@ -211,14 +240,14 @@ static void encode_matching(struct decomposition *d, struct chain *ch)
     }
 }
 
-/* Per event: executed in the suffix, or in the prefix. */
+/* Per event: its place is in the suffix, or in the prefix. */
 static void encode_membership(struct decomposition *d)
 {
     struct cnf *c = d->c;
     const struct symexec *sx = &d->x->sx;
     int n = d->p->nevents;
-    d->ev_suf = xcalloc((size_t)(n ? n : 1), sizeof *d->ev_suf);
-    d->ev_pre = xcalloc((size_t)(n ? n : 1), sizeof *d->ev_pre);
+    d->in_suf = xcalloc((size_t)(n ? n : 1), sizeof *d->in_suf);
+    d->in_pre = xcalloc((size_t)(n ? n : 1), sizeof *d->in_pre);
     for (int e = 0; e < n; e++) {
         lit suf = sx->in_spin[e], not_prefix = sx->in_spin[e];
         for (int k = d->ev_start[e]; k < d->ev_start[e + 1]; k++) {
@@ -226,9 +255,18 @@ static void encode_membership(struct decomposition *d)
             suf = cnf_or(c, suf, d->suf[i]);
             not_prefix = cnf_or(c, not_prefix, cnf_or(c, d->suf[i], d->inf[i]));
         }
-        d->ev_suf[e] = cnf_and(c, sx->exec[e], suf);
-        d->ev_pre[e] = cnf_and(c, sx->exec[e], -not_prefix);
+        d->in_suf[e] = suf;
+        d->in_pre[e] = -not_prefix;
     }
+}
+
+/* Event e executes in the suffix (in_suf) or the prefix (in_pre), as
+ * a literal beside an edge of relation r: where r is guarded (an edge
+ * implies that both its events execute, rel_mark_guarded), the place
+ * alone says as much in that clause, and its AND gate is not made. */
+static lit executed_in(const struct decomposition *d, const struct rel *r, const lit *in, int e)
+{
+    return rel_guarded(r) ? in[e] : cnf_and(d->c, d->x->sx.exec[e], in[e]);
 }
 
 /* The event of iteration b at the place of event e of iteration a. */
@@ -242,11 +280,15 @@ static void encode_mirrored(struct decomposition *d, const struct rel *r)
 {
     struct cnf *c = d->c;
     int n = d->p->nevents;
-    for (int e1 = 0; e1 < n; e1++)
-        for (int e2 = 0; e2 < n; e2++) {
-            lit edge = rel_get(r, e1, e2);
-            if (edge == LIT_FALSE)
-                continue;
+    for (int e1 = 0; e1 < n; e1++) {
+        if (d->ev_start[e1] == d->ev_start[e1 + 1])   /* in no loop iteration */
+            continue;
+        const int *cols;
+        const lit *lits;
+        int m = rel_row(r, e1, &cols, &lits);
+        for (int j = 0; j < m; j++) {
+            int e2 = cols[j];
+            lit edge = lits[j];
             for (int k1 = d->ev_start[e1]; k1 < d->ev_start[e1 + 1]; k1++)
                 for (int k2 = d->ev_start[e2]; k2 < d->ev_start[e2 + 1]; k2++) {
                     int a1 = d->ev_iters[k1], a2 = d->ev_iters[k2];
@@ -258,13 +300,13 @@ static void encode_mirrored(struct decomposition *d, const struct rel *r)
                     for (int b1 = p1 + 1; b1 < ch1->len; b1++)
                         for (int b2 = p2 + 1; b2 < ch2->len; b2++) {
                             int s1 = ch1->iters[b1], s2 = ch2->iters[b2];
-                            lit both = cnf_and(c, ch1->match[p1 * ch1->len + b1],
-                                               ch2->match[p2 * ch2->len + b2]);
                             lit image = rel_get(r, mirror(d, e1, a1, s1), mirror(d, e2, a2, s2));
-                            cnf_imply(c, both, cnf_iff(c, edge, image));
+                            equal_under(c, ch1->match[p1 * ch1->len + b1], ch2->match[p2 * ch2->len + b2],
+                                        edge, image);
                         }
                 }
         }
+    }
 }
 
 /* The strong-suffix conditions that make the repetition fair and consistent. */
@@ -272,23 +314,31 @@ static void encode_strong_suffix(struct decomposition *d)
 {
     struct cnf *c = d->c;
     const struct base *b = &d->x->base;
+    const struct rel *rco = b->rels[R_CO], *rrf = b->rels[R_RF], *rbar = b->rels[R_SYNCBAR];
+    const lit *suf = d->in_suf, *pre = d->in_pre;
     int n = d->p->nevents;
-    for (int e1 = 0; e1 < n; e1++)
-        for (int e2 = 0; e2 < n; e2++) {
-            lit co = rel_get(b->rels[R_CO], e2, e1);
-            if (co != LIT_FALSE && d->ev_suf[e2] != LIT_FALSE)   /* prefix co-before suffix */
-                cnf_clause3(c, -d->ev_pre[e1], -d->ev_suf[e2], -co);
-            lit rf = rel_get(b->rels[R_RF], e1, e2);
-            if (rf != LIT_FALSE && d->ev_suf[e1] != LIT_FALSE)   /* only the suffix reads it */
-                cnf_clause3(c, -rf, -d->ev_suf[e1], d->ev_suf[e2]);
-            if (rf != LIT_FALSE && d->ev_suf[e2] != LIT_FALSE) { /* or the last prefix write */
-                lit l[4] = { -rf, -d->ev_suf[e2], -d->ev_pre[e1], d->x->co_last[e1] };
+    const int *cols;
+    const lit *lits;
+    for (int e1 = 0; e1 < n; e1++) {
+        int m = suf[e1] != LIT_FALSE ? rel_row(rco, e1, &cols, &lits) : 0;
+        for (int k = 0; k < m; k++)   /* prefix co-before suffix (e1 in the suffix here) */
+            cnf_clause3(c, -executed_in(d, rco, pre, cols[k]), -executed_in(d, rco, suf, e1), -lits[k]);
+        m = rel_row(rrf, e1, &cols, &lits);
+        for (int k = 0; k < m; k++) {
+            int e2 = cols[k];
+            lit rf = lits[k];
+            if (suf[e1] != LIT_FALSE)   /* only the suffix reads it */
+                cnf_clause3(c, -rf, -executed_in(d, rrf, suf, e1), executed_in(d, rrf, suf, e2));
+            if (suf[e2] != LIT_FALSE) { /* or the last prefix write */
+                lit l[4] = { -rf, -executed_in(d, rrf, suf, e2), -executed_in(d, rrf, pre, e1),
+                             d->x->co_last[e1] };
                 cnf_clause(c, l, 4);
             }
-            lit bar = rel_get(b->rels[R_SYNCBAR], e1, e2);
-            if (bar != LIT_FALSE && d->ev_suf[e1] != LIT_FALSE)  /* barriers meet in the suffix */
-                cnf_clause3(c, -bar, -d->ev_suf[e1], d->ev_suf[e2]);
         }
+        m = suf[e1] != LIT_FALSE ? rel_row(rbar, e1, &cols, &lits) : 0;
+        for (int k = 0; k < m; k++)   /* barriers meet in the suffix */
+            cnf_clause3(c, -lits[k], -executed_in(d, rbar, suf, e1), executed_in(d, rbar, suf, cols[k]));
+    }
 }
 
 void repetition_encode(struct cnf *c, const struct program *p, const struct exec_enc *x)
@@ -315,6 +365,6 @@ void repetition_encode(struct cnf *c, const struct program *p, const struct exec
     free(d.suf);
     free(d.ev_start);
     free(d.ev_iters);
-    free(d.ev_suf);
-    free(d.ev_pre);
+    free(d.in_suf);
+    free(d.in_pre);
 }

@@ -34,6 +34,14 @@ lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *
 lit termination_progress(struct cnf *c, const struct program *p, const struct exec_enc *x,
                          enum progress_model m, const struct progress_hierarchy *h)
 {
+    /* when no thread can halt, every model's constraints hold of every
+     * execution: all progress literals true, each group schedulable and
+     * started exactly when some child is */
+    bool halts = false;
+    for (int t = 0; t < p->nthreads; t++)
+        halts |= x->sx.halted[t] != LIT_FALSE;
+    if (!halts)
+        return LIT_TRUE;
     struct thread_status *ts = xcalloc((size_t)p->nthreads + 1, sizeof *ts);
     for (int t = 0; t < p->nthreads; t++)
         ts[t] = (struct thread_status){ .started = x->sx.started[t], .halted = x->sx.halted[t],
