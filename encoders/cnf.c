@@ -488,8 +488,10 @@ void cnf_define_or(struct cnf *c, lit v, const lit *l, int n)
         lit x = c->pending[c->named_upto];
         c->named[x > 0 ? x : -x] = 1;
     }
-    XGROW_FROM(c->or_lits, c->or_lits_cap, c->nor_lits + (size_t)n, 64);
-    memcpy(c->or_lits + c->nor_lits, l, (size_t)n * sizeof *l);
+    if (n > 0) {   /* the OR of nothing (false) has no inputs to keep */
+        XGROW_FROM(c->or_lits, c->or_lits_cap, c->nor_lits + (size_t)n, 64);
+        memcpy(c->or_lits + c->nor_lits, l, (size_t)n * sizeof *l);
+    }
     c->defs[v] = (struct gate_def){ GATE_OR, 0, (lit)c->nor_lits, n };
     c->nor_lits += (size_t)n;
     if (c->named[v] || c->solver_var[v]) {   /* already in a clause as a plain variable */
