@@ -99,6 +99,8 @@ void cnf_free(struct cnf *c)
     free(c->eval_val);
     free(c->pending);
     free(c->solver_var);
+    free(c->named);
+    free(c->or_lits);
     for (int k = 0; k < EXT_COUNT; k++)
         if (c->ext[k])
             c->ext[k]->release(c);
@@ -117,7 +119,9 @@ static void grow_vars(struct cnf *c)
     XRESIZE(c->eval_at, cap);
     XRESIZE(c->eval_val, cap);
     XRESIZE(c->solver_var, cap);
+    XRESIZE(c->named, cap);
     memset(c->defs + old, 0, (cap - old) * sizeof *c->defs);
+    memset(c->named + old, 0, (cap - old) * sizeof *c->named);
     memset(c->solver_var + old, 0, (cap - old) * sizeof *c->solver_var);
     memset(c->eval_at + old, 0, (cap - old) * sizeof *c->eval_at);
     c->defs_cap = cap;
@@ -222,7 +226,7 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
         lit l = c->pending[k];
         ccadical_add(c->solver, l > 0 ? c->solver_var[l] : l < 0 ? -c->solver_var[-l] : 0);
     }
-    c->npending = 0;
+    c->npending = c->named_upto = 0;   /* what they named has a solver index now */
     for (int i = 0; i < n; i++)
         ccadical_assume(c->solver, solver_lit(c, assumptions[i]));
 }
@@ -235,12 +239,20 @@ int cnf_solver_val(struct cnf *c, lit l)
     return l > 0 ? val : -val;
 }
 
-void cnf_emit(struct cnf *c, const lit *l, int n)
+/* Hands the clause first | l[0] | ... | l[n-1] (first == 0: none) to the
+ * solver with constants folded. */
+static void emit_prefixed(struct cnf *c, lit first, const lit *l, int n)
 {
     int kept = 0;
+    if (first == LIT_TRUE)
+        return;
     for (int i = 0; i < n; i++)
         if (l[i] == LIT_TRUE)
             return;
+    if (first && first != LIT_FALSE) {
+        hand_over(c, first);
+        kept++;
+    }
     for (int i = 0; i < n; i++)
         if (l[i] != LIT_FALSE) {
             hand_over(c, l[i]);
@@ -252,6 +264,8 @@ void cnf_emit(struct cnf *c, const lit *l, int n)
     c->nclauses++;
     c->core_valid = false;
 }
+
+void cnf_emit(struct cnf *c, const lit *l, int n) { emit_prefixed(c, 0, l, n); }
 
 /* Hands the clause a | b | d (d == 0: a | b) to the solver. */
 static void emit(struct cnf *c, lit a, lit b, lit d)
@@ -281,6 +295,15 @@ void cnf_require(struct cnf *c, lit l)
         } else if (d->op == GATE_AND) {                       /* a & b -> o */
             emit(c, o, -a, -b);
             top = cnf_push(c, cnf_push(c, top, -a), -b);
+        } else if (d->op == GATE_OR && side == SIDE_POS) {    /* o -> in[0] | ... */
+            emit_prefixed(c, -o, c->or_lits + a, b);
+            for (int k = 0; k < b; k++)
+                top = cnf_push(c, top, c->or_lits[a + k]);
+        } else if (d->op == GATE_OR) {                        /* in[k] -> o, each */
+            for (int k = 0; k < b; k++) {
+                emit(c, o, -c->or_lits[a + k], 0);
+                top = cnf_push(c, top, -c->or_lits[a + k]);
+            }
         } else {                                              /* xor: both signs of both inputs */
             if (side == SIDE_POS) {
                 emit(c, -o, a, b);
@@ -455,6 +478,28 @@ lit cnf_or_n(struct cnf *c, const lit *l, int n)
     return acc;
 }
 
+void cnf_define_or(struct cnf *c, lit v, const lit *l, int n)
+{
+    if (v <= LIT_TRUE || v > c->nvars || c->defs[v].op) {
+        fprintf(stderr, "gpubmc: internal error: cnf_define_or on %d, not a plain variable\n", v);
+        abort();
+    }
+    for (; c->named_upto < c->npending; c->named_upto++) {
+        lit x = c->pending[c->named_upto];
+        c->named[x > 0 ? x : -x] = 1;
+    }
+    if (n > 0) {   /* the OR of nothing (false) has no inputs to keep */
+        XGROW_FROM(c->or_lits, c->or_lits_cap, c->nor_lits + (size_t)n, 64);
+        memcpy(c->or_lits + c->nor_lits, l, (size_t)n * sizeof *l);
+    }
+    c->defs[v] = (struct gate_def){ GATE_OR, 0, (lit)c->nor_lits, n };
+    c->nor_lits += (size_t)n;
+    if (c->named[v] || c->solver_var[v]) {   /* already in a clause as a plain variable */
+        cnf_require(c, v);
+        cnf_require(c, -v);
+    }
+}
+
 void cnf_at_most_one(struct cnf *c, const lit *l, int n)
 {
     if (n <= 6) {
@@ -542,6 +587,23 @@ static bool var_value(struct cnf *c, int v)
         }
         if (d->op == GATE_CLOSURE) {
             top = c->ext[EXT_CLOSURE]->evaluate(c, u, top);
+            continue;
+        }
+        if (d->op == GATE_OR) {
+            size_t before = top;
+            bool any = false;
+            for (int k = 0; k < d->b; k++) {
+                lit in = c->or_lits[d->a + k];
+                if (cnf_pending(c, in))
+                    top = cnf_push(c, top, in > 0 ? in : -in);
+                else
+                    any = any || cnf_known_value(c, in);
+            }
+            if (top > before)
+                continue;
+            c->eval_val[u] = any;
+            c->eval_at[u] = c->generation;
+            top--;
             continue;
         }
         size_t before = top;

@@ -64,6 +64,12 @@ lit cnf_iff(struct cnf *c, lit a, lit b);
 lit cnf_ite(struct cnf *c, lit s, lit t, lit e);
 lit cnf_and_n(struct cnf *c, const lit *l, int n);
 lit cnf_or_n(struct cnf *c, const lit *l, int n);
+/* Makes v, a variable of cnf_var with no definition yet, the OR of
+ * l[0..n): a gate from now on, its halves handed over on demand (both now
+ * when a clause already names v).  For a variable made before its inputs
+ * (a read's value bits, defined by its reads-from choices).  One clause per
+ * half and input at most (the positive half: one clause of n + 1). */
+void cnf_define_or(struct cnf *c, lit v, const lit *l, int n);
 /* The transitive closure t of the relation r over n nodes, given as sorted
  * rows (row i is col/val[start[i] .. start[i+1]), no LIT_FALSE entry):
  * t(i, j) is true iff a path of r leads from i to j.  Returns its number

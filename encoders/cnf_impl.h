@@ -9,14 +9,15 @@
 
 #include "encoders/cnf.h"
 
-enum gate_op { GATE_AND = 1, GATE_XOR = 2, GATE_CLOSURE = 3 };
+enum gate_op { GATE_AND = 1, GATE_XOR = 2, GATE_CLOSURE = 3, GATE_OR = 4 };
 
 /* Which halves of a gate's definition the solver has: out -> body (the
  * output occurs positively somewhere) and body -> out (it occurs negatively). */
 enum { SIDE_POS = 1, SIDE_NEG = 2 };
 
 /* The definition of a gate variable, kept so clauses are emitted on demand;
- * for GATE_CLOSURE, a and b are the extension's own (closure and entry). */
+ * for GATE_CLOSURE, a and b are the extension's own (closure and entry);
+ * for GATE_OR (cnf_define_or), the inputs are or_lits[a .. a + b). */
 struct gate_def { unsigned char op, sides; lit a, b; };
 
 struct gate_slot { int op; lit a, b, out; };
@@ -64,6 +65,10 @@ struct cnf {
     int *solver_var;           /* by variable: its index in the solver, 0 while no clause
                                   or assumption has named it (gates no clause needs) */
     int solver_vars;           /* the variables the solver has */
+    lit *or_lits;              /* the inputs of the GATE_OR gates, one run each */
+    size_t nor_lits, or_lits_cap;
+    unsigned char *named;      /* by variable: named by pending[0 .. named_upto) (cnf_define_or) */
+    size_t named_upto;
 };
 
 /* The solver's value of literal l in its last model (> 0 true, < 0 false),

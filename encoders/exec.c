@@ -5,15 +5,35 @@
 
 #include "util/xalloc.h"
 
-/* Constrains rf -> (val(w) == val(r)) bit by bit; a bit with the same
- * literal on both sides (most are the constant 0) needs no clause. */
-static void same_value_if(struct cnf *c, lit cond, const struct bv *a, const struct bv *b)
+/* Ties bit i of read r's value to its reads-from choices choice[0..k)
+ * from writes w[0..k).  Where every such write's bit is a constant, the
+ * read's bit (a variable of its own) becomes the OR of the choices from
+ * writes with a 1 there: a gate, whose halves reach the solver only when a
+ * clause names the bit (a loaded value the property and the program never
+ * look at costs nothing), and which reads 0 when the read does not
+ * execute.  Otherwise each choice implies the two bits equal, two clauses
+ * (none where both sides are the same literal, mostly the constant 0). */
+static void tie_value_bit(struct cnf *c, const struct exec_enc *x, int r, int i, const int *w,
+                          const lit *choice, lit *ones, int k)
 {
-    for (int i = 0; i < BV_WIDTH; i++) {
-        if (a->b[i] == b->b[i])
+    lit rb = x->sx.val[r].b[i];
+    bool constant = rb > LIT_TRUE;   /* the read's own variable: definable */
+    for (int q = 0; q < k && constant; q++)
+        constant = lit_is_const(x->sx.val[w[q]].b[i]);
+    if (constant) {
+        int n = 0;
+        for (int q = 0; q < k; q++)
+            if (x->sx.val[w[q]].b[i] == LIT_TRUE)
+                ones[n++] = choice[q];
+        cnf_define_or(c, rb, ones, n);
+        return;
+    }
+    for (int q = 0; q < k; q++) {
+        lit wb = x->sx.val[w[q]].b[i];
+        if (wb == rb)
             continue;
-        cnf_clause3(c, -cond, -a->b[i], b->b[i]);
-        cnf_clause3(c, -cond, a->b[i], -b->b[i]);
+        cnf_clause3(c, -choice[q], -wb, rb);
+        cnf_clause3(c, -choice[q], wb, -rb);
     }
 }
 
@@ -44,7 +64,8 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
                       struct exec_enc *x, const struct location_writes *lw)
 {
     int n = p->nevents;
-    lit *choices = xcalloc((size_t)n + 1, sizeof *choices);
+    lit *choices = xcalloc((size_t)n + 1, sizeof *choices), *ones = xcalloc((size_t)n + 1, sizeof *ones);
+    int *from = xcalloc((size_t)n + 1, sizeof *from);
     struct rel_builder rf;
     rel_builder_init(&rf);
     for (int r = 0; r < n; r++) {
@@ -61,15 +82,20 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
                 continue;
             lit v = cnf_var(c);
             cnf_imply(c, v, both);
-            same_value_if(c, v, &x->sx.val[w], &x->sx.val[r]);
             rel_add(&rf, w, r, v);
+            from[k] = w;
             choices[k++] = v;
         }
+        for (int i = 0; i < BV_WIDTH; i++)
+            if (!lit_is_const(x->sx.val[r].b[i]))
+                tie_value_bit(c, x, r, i, from, choices, ones, k);
         choices[k] = -x->sx.exec[r];
         cnf_clause(c, choices, k + 1);
         cnf_at_most_one(c, choices, k);
     }
     free(choices);
+    free(ones);
+    free(from);
     x->base.rels[R_RF] = rel_build(x->base.arena, &rf, false);
     rel_mark_guarded(x->base.rels[R_RF]);   /* v -> both */
 }

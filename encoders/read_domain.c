@@ -104,14 +104,66 @@ static bool widen_regs(const struct program *p, struct reg_doms *rd)
     return changed;
 }
 
-/* Widens every location by what its writes store. */
+/* The largest sum of the constants the adding (or subtracting) RMWs of one
+ * location may add to (take from) its other values: values stay below
+ * 2^31, and no sum of them wraps. */
+#define STEP_MAX ((uint64_t)1 << 31)
+
+/* The constant c that write event ev adds to its location's old value (an
+ * RMW add of a known constant 1 <= c < STEP_MAX; *down false) or takes from
+ * it (a subtract; *down true); 0 for any other write. */
+static uint64_t step_constant(const struct reg_doms *rd, const struct event *ev, bool *down)
+{
+    const struct instr *in = ev->in;
+    if (!in || in->kind != I_RMW || (in->op != OP_ADD && in->op != OP_SUB))
+        return 0;
+    *down = in->op == OP_SUB;
+    struct dom a = operand_dom(rd, ev->thread, &in->a);
+    return a.known && a.any == a.all && a.any >= 1 && a.any < STEP_MAX ? a.any : 0;
+}
+
+/* Widens every location by what its writes store.  A location whose
+ * writes are constants (known bits) and RMWs adding constants of at least
+ * 1 (a ticket or a counter) holds values from 0 to the largest constant
+ * plus the sum of all the added ones, whatever the model: a write's value
+ * is a constant's plus the constants of a chain of distinct such RMWs
+ * (each reads a value another write stored; a chain that came back to an
+ * RMW would add a positive sum below 2^32 to a value and get it back,
+ * which 32-bit addition never does), so the bits above that sum's highest
+ * are 0.  (Constants added by several RMWs in a thin-air cycle that a
+ * model allows justify nothing: the sum of a cycle is never 0.)  Likewise
+ * RMWs subtracting constants, when the smallest constant is at least their
+ * sum: values from that difference to the largest constant.  Adds and
+ * subtracts on one location could cancel out in a cycle: any value. */
 static void widen_locs(const struct program *p, struct read_domain *d, const struct reg_doms *rd)
 {
+    uint64_t *steps = xcalloc(2 * ((size_t)d->nlocs + 1), sizeof *steps);   /* up, down per root */
     for (int e = 0; e < p->nevents; e++) {
         const struct event *ev = &p->events[e];
-        if (event_is_write(ev) && ev->loc >= 0 && ev->loc < d->nlocs)
-            widen_loc(d, program_root_location(p->lit, ev->loc), written_dom(p, rd, ev));
+        if (!event_is_write(ev) || ev->loc < 0 || ev->loc >= d->nlocs)
+            continue;
+        int root = program_root_location(p->lit, ev->loc);
+        bool down = false;
+        uint64_t c = step_constant(rd, ev, &down);
+        uint64_t *sum = &steps[2 * (size_t)root + down];
+        if (c && *sum < STEP_MAX)
+            *sum += c;
+        else
+            widen_loc(d, root, written_dom(p, rd, ev));
     }
+    for (int l = 0; l < d->nlocs; l++) {
+        uint64_t up = steps[2 * (size_t)l], down = steps[2 * (size_t)l + 1];
+        if ((!up && !down) || !d->known[l])
+            continue;
+        uint64_t top = (uint64_t)d->any[l] + up;   /* the largest value; the smallest at least all - down */
+        bool some = (d->all[l] & ~d->any[l]) == 0;   /* a constant is written (the initial value) */
+        d->known[l] = some && top < STEP_MAX && (!up || !down) && (uint64_t)d->all[l] >= down;
+        d->any[l] = (uint32_t)top;
+        for (int shift = 1; shift < 32; shift *= 2)   /* every bit up to top's highest */
+            d->any[l] |= d->any[l] >> shift;
+        d->all[l] = 0;
+    }
+    free(steps);
 }
 
 /* Places d's per-location arrays in block (NULL: measures), known first,

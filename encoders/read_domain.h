@@ -25,9 +25,12 @@ struct read_domain {
 
 /* The domains of p's locations: every initial value, store, exchange and
  * compare-and-swap that writes only when equal counted, a register by the
- * constants its thread moves into it; a loaded or computed value
- * (arithmetic, another RMW, an arbitrary value) makes its location
- * unknown. */
+ * constants its thread moves into it; RMWs adding known constants of at
+ * least 1 to a location of such values widen it to every bit up to the
+ * highest of its largest value plus their sum (subtracting ones, up to
+ * its largest value, when its smallest is at least their sum); a loaded
+ * or computed value (arithmetic, another RMW, an arbitrary value) makes
+ * its location unknown. */
 void read_domain_build(const struct program *p, struct read_domain *d);
 /* A value for a read of location loc: constant bits where every write to
  * loc agrees, a fresh variable for each other bit. */

@@ -298,6 +298,34 @@ static void test_definitions_on_demand(void **state)
     cnf_free(c);
 }
 
+/* A variable defined later as an OR (cnf_define_or): no clause while
+ * nothing names it, then the half of its definition a clause's sign needs;
+ * one a clause named before its definition gets both halves at once.  Its
+ * value is its inputs' OR, whatever half the solver has. */
+static void test_define_or(void **state)
+{
+    (void)state;
+    struct cnf *c = cnf_new(true);
+    lit v = cnf_var(c), w = cnf_var(c), a = cnf_var(c), b = cnf_var(c), d = cnf_var(c);
+    lit in[3] = { a, -b, d };
+    long before = cnf_num_clauses(c);
+    cnf_define_or(c, v, in, 3);
+    assert_int_equal(cnf_num_clauses(c), before);
+    cnf_imply(c, v, a);                      /* -v: needs a | -b | d -> v, three clauses */
+    assert_int_equal(cnf_num_clauses(c), before + 4);
+    lit as[2] = { b, d };                    /* d makes v, hence a */
+    assert_int_equal(cnf_solve(c, as, 2), 10);
+    assert_true(cnf_value(c, v) && cnf_value(c, a));
+    lit bs[3] = { b, -d, -a };               /* no input: v false, whatever the solver has */
+    assert_int_equal(cnf_solve(c, bs, 3), 10);
+    assert_false(cnf_value(c, v));
+    cnf_unit(c, w);                          /* w named before its definition */
+    lit none[1] = { LIT_FALSE };
+    cnf_define_or(c, w, none, 0);            /* the OR of nothing: false */
+    assert_int_equal(cnf_solve(c, NULL, 0), 20);
+    cnf_free(c);
+}
+
 /* Checks that fixing the lits in l[0..n-1] to the given truths is (un)satisfiable. */
 static void check_amo(struct cnf *c, const lit *l, int n, unsigned truths, int want)
 {
@@ -473,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_gates_exhaustive),
         cmocka_unit_test(test_gates_enforced),
         cmocka_unit_test(test_definitions_on_demand),
+        cmocka_unit_test(test_define_or),
         cmocka_unit_test(test_at_most_one),
         cmocka_unit_test(test_false_clause),
         cmocka_unit_test(test_failed),

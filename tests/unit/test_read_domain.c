@@ -1,6 +1,7 @@
 /* The bits a read can see (read_domain.c): a location written only with
  * constants, or with registers that hold only constants, keeps its
- * constant bits; a location written with a computed or a loaded value is
+ * constant bits; one that RMWs add constants to (or subtract them from)
+ * is bounded; a location written with a computed or a loaded value is
  * any value (a loaded one could come out of thin air). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -71,10 +72,79 @@ static void test_register_stores(void **state)
     litmus_free(l);
 }
 
+/* c starts at 1 and gets 3 added twice and 2 stored: values 0 to 1 + 6;
+ * d gets 0 added (a thin-air cycle of such adds justifies any value), e a
+ * register that may hold 0 or 4, f a loaded value besides an add, g an add
+ * to a negative initial value (its sum leaves 31 bits). */
+static const char *counters_text =
+    "PTX counters\n"
+    "{ c = 1; d = 0; e = 0; f = 0; g = -1; }\n"
+    " P0@cta 0,gpu 0                    | P1@cta 0,gpu 0                    ;\n"
+    " atom.relaxed.gpu.add r0, c, 3     | atom.relaxed.gpu.add r0, c, 3     ;\n"
+    " st.relaxed.gpu c, 2               | atom.relaxed.gpu.add r1, d, 0     ;\n"
+    " ld r1, 4                          | ld.relaxed.gpu r2, c              ;\n"
+    " atom.relaxed.gpu.add r2, e, r1    | st.relaxed.gpu f, r2              ;\n"
+    " atom.relaxed.gpu.add r3, f, 1     | atom.relaxed.gpu.add r3, g, 1     ;\n"
+    "exists (P1:r0 == 0)\n";
+
+static void test_adding_rmws(void **state)
+{
+    (void)state;
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("counters.litmus", counters_text, &err);
+    assert_non_null(l);
+    char msg[256];
+    struct program *p = program_build(l, 1, msg, sizeof msg);
+    assert_non_null(p);
+    struct read_domain d;
+    read_domain_build(p, &d);
+    expect_domain(&d, l, "c", true, 15, 0);  /* 1 | 2 plus 3 + 3: up to 9, bits 0 to 3 */
+    expect_domain(&d, l, "d", false, 0, 0);
+    expect_domain(&d, l, "e", false, 0, 0);
+    expect_domain(&d, l, "f", false, 0, 0);
+    expect_domain(&d, l, "g", false, 0, 0);
+    read_domain_free(&d);
+    program_free(p);
+    litmus_free(l);
+}
+
+/* s starts at 5 and loses 2 and 3: values 0 to 5; t starts at 1 and loses
+ * 2 (it would wrap); m gets 1 added and 1 taken (a cycle of the two
+ * cancels out: any value). */
+static const char *subtracts_text =
+    "PTX subtracts\n"
+    "{ s = 5; t = 1; m = 0; }\n"
+    " P0@cta 0,gpu 0                    | P1@cta 0,gpu 0                    ;\n"
+    " atom.relaxed.gpu.sub r0, s, 2     | atom.relaxed.gpu.sub r0, s, 3     ;\n"
+    " atom.relaxed.gpu.sub r1, t, 2     | atom.relaxed.gpu.add r1, m, 1     ;\n"
+    " atom.relaxed.gpu.sub r2, m, 1     |                                   ;\n"
+    "exists (P1:r0 == 0)\n";
+
+static void test_subtracting_rmws(void **state)
+{
+    (void)state;
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("subtracts.litmus", subtracts_text, &err);
+    assert_non_null(l);
+    char msg[256];
+    struct program *p = program_build(l, 1, msg, sizeof msg);
+    assert_non_null(p);
+    struct read_domain d;
+    read_domain_build(p, &d);
+    expect_domain(&d, l, "s", true, 7, 0);   /* 5 less 2 + 3: 0 to 5, bits 0 to 2 */
+    expect_domain(&d, l, "t", false, 0, 0);
+    expect_domain(&d, l, "m", false, 0, 0);
+    read_domain_free(&d);
+    program_free(p);
+    litmus_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_register_stores),
+        cmocka_unit_test(test_adding_rmws),
+        cmocka_unit_test(test_subtracting_rmws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,10 +93,13 @@ static void test_honest_witness_accepted(void **state)
 }
 
 /* Makes the read of x read from the write it does not read in the
- * solver's model (both are plain variables). */
+ * solver's model (both are plain variables), its value the one the model
+ * gave it (the read's bits are gates of its rf choices, evaluated here
+ * before the choices change, as a witness carries them). */
 static void corrupt_rf(struct session *x)
 {
     int r = read_of_x(x->p);
+    bv_model_value(x->s.c, &x->s.x.sx.val[r]);
     const struct rel *rf = x->s.x.base.rels[R_RF];
     lit chosen = LIT_FALSE, other = LIT_FALSE;
     for (int w = 0; w < x->p->nevents; w++) {
