@@ -293,7 +293,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
          * m.r.nprogress are neither read nor sent, and a check that
          * reports some starts from a result check_begin zeroed. */
         memset(&m, 0, offsetof(struct message, r.progress));
-        check_job(jobs->jobs[i].file, jobs->jobs[i].spec, &jobs->jobs[i].opts, &m.r);
+        check_job(jobs->jobs[i].file, jobs->jobs[i].spec, jobs->jobs[i].opts, &m.r);
         name_the_budget(&m.r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, &rss);
         m.log_len = take_own_log(err_in, log);
@@ -536,7 +536,7 @@ static bool explain(const struct worker *w, const struct job *job, const struct 
 {
     const char *file = job->file;
     memset(r, 0, sizeof *r);
-    snprintf(r->model, sizeof r->model, "%s", job->opts.model ? job->opts.model : "");
+    snprintf(r->model, sizeof r->model, "%s", job->opts->model ? job->opts->model : "");
     r->ms = (worker_clock() - w->started) * 1000;
     r->verdict = V_ERROR;
     if (w->killed) {
