@@ -24,6 +24,9 @@ struct merge_table;
 static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
                     const struct check_opts *o, bool has_expected, enum verdict expected, const char *error);
 
+/* Makes room in t for the groups, sets and kept jobs of n jobs at once. */
+static void merge_table_reserve(struct merge_table *t, int n);
+
 /* Orders row indices by the rows' real paths, then by place. */
 static const struct rows *sorting_rows;
 
@@ -100,6 +103,7 @@ static void jobs_for_rows(const struct job_request *req, const struct rows *rows
     char why[128];
     const char *problem = NULL;
     XGROW(out->jobs, out->cap, rows->n);   /* at most one each: a list that is never moved */
+    merge_table_reserve(t, rows->n);
     for (int k = 0; k < rows->n; k++) {
         if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
             problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
@@ -375,6 +379,13 @@ static void keep_or_merge(struct merge_table *t, struct job_list *l, const struc
     merged.has_expected = merged.expected_models != 0;
     *into = merged;
     push_kept(t, g, models_of(into), k);
+}
+
+static void merge_table_reserve(struct merge_table *t, int n)
+{
+    XGROW(t->g, t->cap, n);   /* a group, a set and an entry at most per job */
+    XGROW(t->sets, t->sets_cap, n);
+    XGROW(t->pushes, t->pushes_cap, n);
 }
 
 /* Frees the merge groups of t. */
