@@ -120,7 +120,7 @@ static bool some_row_compares(const struct job_request *req, const struct rows *
         if (jobs->jobs[i].has_expected)
             return true;
     for (int k = 0; k < rows->n && req->npaths == 0; k++)
-        if (rows->r[k].real)
+        if (rows->r[k].exists)
             return true;
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
@@ -422,7 +422,7 @@ void jobs_keep_shard(struct job_list *l, int k, int n)
 bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, int msglen)
 {
     memset(out, 0, sizeof *out);
-    struct rows rows = { 0 };
+    struct rows rows = { .want_real = req->npaths > 0 };   /* rows matched to the files given */
     bool ok = true;
     struct check_opts defaults = *req->opts;   /* a CSV without property= takes the first */
     if (req->nproperties > 0)
