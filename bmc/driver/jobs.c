@@ -292,7 +292,7 @@ static void *keep_bytes(struct job_list *l, const void *p, size_t len, size_t al
     if (!l->text_at || skip + len > l->text_room) {
         size_t size = len > TEXT_BLOCK ? len : TEXT_BLOCK;
         XGROW(l->blocks, l->blocks_cap, l->nblocks + 1);
-        l->text_at = l->blocks[l->nblocks++] = xcalloc(size, 1);   /* malloc's alignment */
+        l->text_at = l->blocks[l->nblocks++] = xrealloc(NULL, size);   /* malloc's alignment; not zeroed */
         l->text_room = size;
         skip = 0;
     }

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -54,36 +55,36 @@ struct message {
 /* The bytes of a message before its result. */
 #define MESSAGE_HEAD sizeof(struct message)
 
-/* The shortest run of zeros that pack_zeros leaves out. */
-#define ZERO_RUN 8
+/* True when the (up to 8) bytes at src[at] before src[n] are zeros. */
+static bool zero_word(const unsigned char *src, size_t at, size_t n)
+{
+    uint64_t w = 0;
+    memcpy(&w, src + at, n - at < 8 ? n - at : 8);
+    return w == 0;
+}
 
-/* Packs the n bytes at src into dst (room for n + n / 32 + 8 bytes):
- * pieces of a 16-bit count of bytes copied, those bytes, and a 16-bit
- * count of zeros left out.  Returns the packed length. */
+/* The longest piece pack_zeros copies or leaves out: a multiple of 8
+ * that a 16-bit count holds. */
+#define PIECE_MAX 65528
+
+/* Packs the n bytes at src into dst (room for n + n / 32 + 8 bytes),
+ * eight bytes at a time: pieces of a 16-bit count of bytes copied, those
+ * bytes, and a 16-bit count of zeros left out.  Returns the packed
+ * length. */
 static size_t pack_zeros(const unsigned char *src, size_t n, unsigned char *dst)
 {
     size_t in = 0, out = 0;
     while (in < n) {
-        size_t kept = in, zeros = 0;
-        while (kept < n && kept - in < 65535) {   /* the copied bytes end at a run of ZERO_RUN zeros */
-            if (src[kept] != 0) {
-                kept++;
-                continue;
-            }
-            size_t end = kept;
-            while (end < n && src[end] == 0 && end - kept < 65535)
-                end++;
-            if (end - kept >= ZERO_RUN || end == n) {
-                zeros = end - kept;
-                break;
-            }
-            kept = end - in > 65535 ? in + 65535 : end;
-        }
-        unsigned short counts[2] = { (unsigned short)(kept - in), (unsigned short)zeros };
+        size_t kept = in, end;
+        while (kept < n && kept - in < PIECE_MAX && !zero_word(src, kept, n))
+            kept += n - kept < 8 ? n - kept : 8;
+        for (end = kept; end < n && end - kept < PIECE_MAX && zero_word(src, end, n);)
+            end += n - end < 8 ? n - end : 8;
+        unsigned short counts[2] = { (unsigned short)(kept - in), (unsigned short)(end - kept) };
         memcpy(dst + out, counts, sizeof counts);
         memcpy(dst + out + sizeof counts, src + in, kept - in);
         out += sizeof counts + (kept - in);
-        in = kept + zeros;
+        in = end;
     }
     return out;
 }
