@@ -55,17 +55,27 @@ struct message {
 /* The bytes of a message before its result. */
 #define MESSAGE_HEAD sizeof(struct message)
 
-/* True when the (up to 8) bytes at src[at] before src[n] are zeros. */
-static bool zero_word(const unsigned char *src, size_t at, size_t n)
+/* The k-th group of eight bytes at src, as one word. */
+static uint64_t word_at(const unsigned char *src, size_t k)
 {
-    uint64_t w = 0;
-    memcpy(&w, src + at, n - at < 8 ? n - at : 8);
-    return w == 0;
+    uint64_t w;
+    memcpy(&w, src + 8 * k, 8);
+    return w;
 }
 
-/* The longest piece pack_zeros copies or leaves out: a multiple of 8
- * that a 16-bit count holds. */
-#define PIECE_MAX 65528
+/* Appends to dst at *out a piece of pack_zeros: the count of the len
+ * bytes at kept, those bytes, and the count of zeros after them. */
+static void put_piece(unsigned char *dst, size_t *out, const unsigned char *kept, size_t len, size_t zeros)
+{
+    unsigned short counts[2] = { (unsigned short)len, (unsigned short)zeros };
+    memcpy(dst + *out, counts, sizeof counts);
+    memcpy(dst + *out + sizeof counts, kept, len);
+    *out += sizeof counts + len;
+}
+
+/* The most groups of eight bytes one piece of pack_zeros copies or
+ * leaves out (a 16-bit count of bytes). */
+#define PIECE_WORDS 8191
 
 /* Packs the n bytes at src into dst (room for n + n / 32 + 8 bytes),
  * eight bytes at a time: pieces of a 16-bit count of bytes copied, those
@@ -73,19 +83,17 @@ static bool zero_word(const unsigned char *src, size_t at, size_t n)
  * length. */
 static size_t pack_zeros(const unsigned char *src, size_t n, unsigned char *dst)
 {
-    size_t in = 0, out = 0;
-    while (in < n) {
-        size_t kept = in, end;
-        while (kept < n && kept - in < PIECE_MAX && !zero_word(src, kept, n))
-            kept += n - kept < 8 ? n - kept : 8;
-        for (end = kept; end < n && end - kept < PIECE_MAX && zero_word(src, end, n);)
-            end += n - end < 8 ? n - end : 8;
-        unsigned short counts[2] = { (unsigned short)(kept - in), (unsigned short)(end - kept) };
-        memcpy(dst + out, counts, sizeof counts);
-        memcpy(dst + out + sizeof counts, src + in, kept - in);
-        out += sizeof counts + (kept - in);
+    size_t words = n / 8, in = 0, out = 0, kept, end;
+    while (in < words) {
+        for (kept = in; kept < words && kept - in < PIECE_WORDS && word_at(src, kept) != 0; kept++)
+            continue;
+        for (end = kept; end < words && end - kept < PIECE_WORDS && word_at(src, end) == 0; end++)
+            continue;
+        put_piece(dst, &out, src + 8 * in, 8 * (kept - in), 8 * (end - kept));
         in = end;
     }
+    if (n % 8)
+        put_piece(dst, &out, src + 8 * words, n % 8, 0);
     return out;
 }
 
