@@ -167,11 +167,14 @@ static int poll_timeout(const struct worker *w, int n)
 /* While every busy worker has a job queued (so none can go idle), the
  * main process naps this long before it waits for results: it then wakes
  * once per several short checks rather than once per check, a wake-up
- * costing more CPU than a short check's share of the batch.  A result
- * that came during the nap waits at most this long (and a queued job's
- * deadline, counted from the arrival of the result before it, starts at
- * most this late); the nap ends at the nearest deadline. */
-#define RESULT_NAP_US 1000
+ * costing more CPU than a short check's share of the batch (a sleep and a
+ * wake-up cost about 50 us of CPU on a virtual machine, nearly as much as
+ * a median check: docs/benchmarks.md).  A result that came during the nap
+ * waits at most this long (and a queued job's deadline, counted from the
+ * arrival of the result before it, starts at most this late), far below
+ * the progress line's tenth of a second; the nap ends at the nearest
+ * deadline. */
+#define RESULT_NAP_US 2000
 
 /* Naps RESULT_NAP_US (or until the nearest deadline) when each of the n
  * workers that is checking has a job queued behind. */

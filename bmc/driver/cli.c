@@ -615,10 +615,10 @@ int cli_check_jobs(const struct cli *cli, const struct job_list *jobs)
 {
     bool termination = false, program_spec = false, cat_spec = false, divergence = false;
     for (int i = 0; i < jobs->n; i++) {
-        divergence |= jobs->jobs[i].opts.property == P_BARRIER_DIVERGENCE;
-        termination |= jobs->jobs[i].opts.property == P_TERMINATION;
-        program_spec |= jobs->jobs[i].opts.property == P_PROGRAM_SPEC;
-        cat_spec |= jobs->jobs[i].opts.property == P_CAT_SPEC;
+        divergence |= jobs->jobs[i].opts->property == P_BARRIER_DIVERGENCE;
+        termination |= jobs->jobs[i].opts->property == P_TERMINATION;
+        program_spec |= jobs->jobs[i].opts->property == P_PROGRAM_SPEC;
+        cat_spec |= jobs->jobs[i].opts->property == P_CAT_SPEC;
     }
     if (cli->opts.oracle && (termination || divergence))
         return usage_error("%s", "--engine oracle decides program_spec and cat_spec, not termination or "

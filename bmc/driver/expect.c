@@ -190,21 +190,23 @@ struct dir_cache {
     struct dir_list listing;   /* dir's entries, read at its second such row */
 };
 
-/* realpath(path) for a CSV row, a copy, or NULL when the file is absent:
- * the realpath of its directory (kept from the row before when it is the
- * same) and its name, when the name is no link, not "." or ".."; else
- * realpath itself.  What the name is comes from lstat, or from the
- * directory's listing, read at the second of the rows of one directory
- * that come one after the other: such rows cost no system call each,
- * not a readlink per component and a getcwd; *regular says whether the
- * name is a regular file. */
-static char *row_realpath(struct dir_cache *dc, const char *path, bool *regular)
+/* Whether the file of a CSV row is there, and with real its realpath
+ * (a copy; NULL when absent): the realpath of its directory (kept from
+ * the row before when it is the same) and its name, when the name is no
+ * link, not "." or ".."; else realpath itself.  What the name is comes
+ * from lstat, or from the directory's listing, read at the second of the
+ * rows of one directory that come one after the other: such rows cost no
+ * system call each, not a readlink per component and a getcwd; *regular
+ * says whether the name is a regular file. */
+static bool row_realpath(struct dir_cache *dc, const char *path, bool *regular, char **real)
 {
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
     char dir[PATH_MAX], resolved[PATH_MAX];
     bool plain = slash != path && *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0
                  && (size_t)(name - path) < sizeof dir;
     *regular = false;
+    if (real)
+        *real = NULL;
     if (plain) {
         size_t len = slash ? (size_t)(slash - path) : 1;
         memcpy(dir, slash ? path : ".", len);
@@ -229,14 +231,20 @@ static char *row_realpath(struct dir_cache *dc, const char *path, bool *regular)
     if (plain) {
         size_t r = strcmp(dc->real, "/") == 0 ? 0 : strlen(dc->real), k = strlen(name);
         if (dc->real[0] && r + 1 + k < PATH_MAX) {
-            char *out = xcalloc(r + k + 2, 1);
-            memcpy(out, dc->real, r);
-            out[r] = '/';
-            memcpy(out + r + 1, name, k);
-            return out;
+            if (real) {
+                *real = xcalloc(r + k + 2, 1);
+                memcpy(*real, dc->real, r);
+                (*real)[r] = '/';
+                memcpy(*real + r + 1, name, k);
+            }
+            return true;
         }
     }
-    return realpath(path, resolved) ? xstrdup(resolved) : NULL;
+    if (!realpath(path, resolved))
+        return false;
+    if (real)
+        *real = xstrdup(resolved);
+    return true;
 }
 
 static size_t name_hash(const char *name)
@@ -292,14 +300,18 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
     if (ok)
         ok = row_settings(f, nf, cols, copy, header, out, &opts, path, ln, msg, msglen);
     if (ok) {
-        XGROW(out->r, out->cap, out->n + 1);
+        /* room for 4096 rows at first (128 KiB, an allocation of its own, its
+         * pages touched as rows fill them), doubled in place: no copies */
+        XGROW_FROM(out->r, out->cap, out->n + 1, 4096);
         const struct row *prev = listed_before(out, f[0]);
         bool again = prev != NULL, regular = again && prev->regular;
         if (again) {   /* a file listed again: resolved once, its texts shared */
-            out->r[out->n++] = (struct row){ prev->file, prev->real, opts, v, regular, true };
+            out->r[out->n++] = (struct row){ prev->file, prev->real, opts, v, prev->exists, regular, true };
         } else {
-            char *real = row_realpath(dirs, f[0], &regular);
-            out->r[out->n++] = (struct row){ xstrdup(f[0]), real, opts, v, regular, false };
+            char *real;
+            bool exists = row_realpath(dirs, f[0], &regular, out->want_real ? &real : NULL);
+            out->r[out->n++] = (struct row){ xstrdup(f[0]), out->want_real ? real : NULL, opts, v, exists,
+                                             regular, false };
         }
     }
     free(copy);

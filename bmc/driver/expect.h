@@ -8,14 +8,17 @@
 /* A CSV row: a file and what its suite expects under its options. */
 struct row {
     char *file;
-    char *real;              /* realpath, or NULL when the file is absent */
+    char *real;              /* realpath (with rows.want_real), or NULL when the file is absent */
     const struct check_opts *opts;   /* its CSV's, or its own (both in rows.opts) */
     enum verdict expected;
+    bool exists;             /* the file was there when read */
     bool regular;            /* found a regular file (no link) when read: no need to look again */
     bool listed_again;       /* file and real are those of an earlier row of the same file */
 };
 
 struct rows {
+    bool want_real;          /* set before reading: make each row's realpath (to match
+                                files named on the command line) */
     int n, cap;
     struct row *r;
     int nopts, opts_cap;

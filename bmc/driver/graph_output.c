@@ -159,8 +159,8 @@ static void graph_path(const struct cli *cli, const struct job *job, char *buf, 
         buf[base - 7] = '\0';
     base = strlen(buf);
     bool several = job_several_models(job);   /* one graph per progress model */
-    snprintf(buf + base, len - base, ".%s%s%s.%s", property_name(job->opts.property), several ? "-" : "",
-             several ? progress_name(job->opts.progress) : "", cli->graph_format ? cli->graph_format : "dot");
+    snprintf(buf + base, len - base, ".%s%s%s.%s", property_name(job->opts->property), several ? "-" : "",
+             several ? progress_name(job->opts->progress) : "", cli->graph_format ? cli->graph_format : "dot");
 }
 
 /* For a transformation's picture (the first adding site's execution, in
@@ -199,10 +199,10 @@ bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct
         return true;   /* the error is already reported */
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", job->file);
-    cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
+    cJSON_AddStringToObject(o, "property", property_name(job->opts->property));
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
-    if (job->opts.property == P_TERMINATION)
-        output_progress(o, job->opts.progress, &job->opts.hierarchy, r->model);
+    if (job->opts->property == P_TERMINATION)
+        output_progress(o, job->opts->progress, &job->opts->hierarchy, r->model);
     if (r->witness)
         cJSON_AddItemReferenceToObject(o, "witness", r->witness);
     if (r->explanation)
@@ -218,8 +218,8 @@ bool graph_output(const struct cli *cli, struct graph_renderer *gr, const struct
     const char *file = output_shown(job->file, shown, sizeof shown);
     if (!dot && !r->witness && !(r->explanation && cJSON_GetObjectItem(r->explanation, "witness"))) {
         fprintf(stderr, "%s: note: no graph: no single execution decides %s %s%s\n", file,
-                property_name(job->opts.property), verdict_name(r->verdict),
-                job->opts.explain ? "" : " (--explain draws the execution without the axioms that forbid it)");
+                property_name(job->opts->property), verdict_name(r->verdict),
+                job->opts->explain ? "" : " (--explain draws the execution without the axioms that forbid it)");
     } else if (!dot) {
         fprintf(stderr, "%s: error: %s\n", file, err);
         ok = false;

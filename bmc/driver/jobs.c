@@ -5,6 +5,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,9 @@ struct merge_table;
  * be: keep_or_merge). */
 static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
                     const struct check_opts *o, bool has_expected, enum verdict expected, const char *error);
+
+/* Makes room in t for the groups, sets and kept jobs of n jobs at once. */
+static void merge_table_reserve(struct merge_table *t, int n);
 
 /* Orders row indices by the rows' real paths, then by place. */
 static const struct rows *sorting_rows;
@@ -99,6 +103,7 @@ static void jobs_for_rows(const struct job_request *req, const struct rows *rows
     char why[128];
     const char *problem = NULL;
     XGROW(out->jobs, out->cap, rows->n);   /* at most one each: a list that is never moved */
+    merge_table_reserve(t, rows->n);
     for (int k = 0; k < rows->n; k++) {
         if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
             problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
@@ -115,7 +120,7 @@ static bool some_row_compares(const struct job_request *req, const struct rows *
         if (jobs->jobs[i].has_expected)
             return true;
     for (int k = 0; k < rows->n && req->npaths == 0; k++)
-        if (rows->r[k].real)
+        if (rows->r[k].exists)
             return true;
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
@@ -132,35 +137,41 @@ static bool some_row_compares(const struct job_request *req, const struct rows *
 /* The progress models job j checks, as a bit set. */
 static unsigned models_of(const struct job *j)
 {
-    return j->opts.progress_set ? j->opts.progress_set : 1u << j->opts.progress;
+    return j->opts->progress_set ? j->opts->progress_set : 1u << j->opts->progress;
 }
 
 /* Records the expectations of job j per progress model in into. */
 static void expect_by_model(struct job *into, const struct job *j)
 {
-    if (j->opts.progress_set) {
+    if (j->opts->progress_set) {
         into->expected_models |= j->expected_models;
         for (int m = 0; m < CHECK_PROGRESS_MODELS; m++)
             if (j->expected_models & (1u << m))
                 into->expected_by[m] = j->expected_by[m];
     } else if (j->has_expected) {
-        into->expected_models |= 1u << j->opts.progress;
-        into->expected_by[j->opts.progress] = j->expected;
+        into->expected_models |= 1u << j->opts->progress;
+        into->expected_by[j->opts->progress] = (unsigned char)j->expected;
     }
 }
 
-/* The kept jobs of one merge group (termination jobs of one file, model
- * and bound without an error) whose progress models are one set. */
-struct set_stack {
+/* The merge groups (termination jobs of one file, model and bound
+ * without an error) and, per group, its kept jobs by progress model set:
+ * a stack per set, whose entries may be stale (a job whose set has grown
+ * since).  All in three arrays, linked by index (-1: none), not an
+ * allocation per group and set. */
+struct merge_push {
+    int job, below;          /* a kept job, and the entry pushed before it */
+};
+
+struct merge_set {
     unsigned set;
-    int n, cap;
-    int *kept;               /* in increasing order; one whose set has grown since is stale */
+    int top;                 /* the last entry pushed (merge_table.pushes) */
+    int next;                /* the group's next set (merge_table.sets) */
 };
 
 struct merge_group {
     int first;               /* a kept job of the group, for its key */
-    int nsets, sets_cap;
-    struct set_stack *sets;
+    int sets;                /* its first set */
 };
 
 /* Merge groups by key, in a hash table of group indices (-1: empty). */
@@ -169,6 +180,10 @@ struct merge_table {
     size_t mask;
     int n, cap;
     struct merge_group *g;
+    int nsets, sets_cap;
+    struct merge_set *sets;
+    int npushes, pushes_cap;
+    struct merge_push *pushes;
 };
 
 static unsigned long key_hash(const struct job *j)
@@ -177,16 +192,16 @@ static unsigned long key_hash(const struct job *j)
     for (const char *c = j->file; *c; c++)
         h = (h ^ (unsigned char)*c) * 1099511628211UL;
     h = (h ^ 0xff) * 1099511628211UL;
-    for (const char *c = j->opts.model ? j->opts.model : "\x01"; *c; c++)
+    for (const char *c = j->opts->model ? j->opts->model : "\x01"; *c; c++)
         h = (h ^ (unsigned char)*c) * 1099511628211UL;
-    return (h ^ (unsigned long)j->opts.bound) * 1099511628211UL;
+    return (h ^ (unsigned long)j->opts->bound) * 1099511628211UL;
 }
 
 /* True when jobs a and b are in one merge group: one file, model, bound,
  * filter setting and hierarchy. */
 static bool same_key(const struct job *a, const struct job *b)
 {
-    const struct check_opts *x = &a->opts, *y = &b->opts;
+    const struct check_opts *x = a->opts, *y = b->opts;
     bool same_model = x->model == y->model || (x->model && y->model && strcmp(x->model, y->model) == 0);
     return same_model && x->bound == y->bound && x->ignore_filter == y->ignore_filter
         && strcmp(a->file, b->file) == 0 && memcmp(&x->hierarchy, &y->hierarchy, sizeof x->hierarchy) == 0;
@@ -196,53 +211,53 @@ static bool same_key(const struct job *a, const struct job *b)
  * their progress models, and those do not overlap. */
 static bool mergeable(const struct job *a, const struct job *b)
 {
-    return a->opts.property == P_TERMINATION && b->opts.property == P_TERMINATION && !a->error && !b->error
+    return a->opts->property == P_TERMINATION && b->opts->property == P_TERMINATION && !a->error && !b->error
         && same_key(a, b) && !(models_of(a) & models_of(b));
 }
 
-/* Job j's merge group among the kept jobs of l, made if new. */
-static struct merge_group *group_of(struct merge_table *t, const struct job_list *l, const struct job *j,
-                                    int kept_index)
+/* The index of job j's merge group among the kept jobs of l, made if new. */
+static int group_of(struct merge_table *t, const struct job_list *l, const struct job *j, int kept_index)
 {
     size_t at = key_hash(j) & t->mask;
     while (t->slot[at] >= 0 && !same_key(&l->jobs[t->g[t->slot[at]].first], j))
         at = (at + 1) & t->mask;
     if (t->slot[at] < 0) {
         XGROW(t->g, t->cap, t->n + 1);
-        t->g[t->n] = (struct merge_group){ .first = kept_index };
+        t->g[t->n] = (struct merge_group){ .first = kept_index, .sets = -1 };
         t->slot[at] = t->n++;
     }
-    return &t->g[t->slot[at]];
+    return t->slot[at];
 }
 
 /* Records that kept job k of group g now checks the progress models set. */
-static void push_kept(struct merge_group *g, unsigned set, int k)
+static void push_kept(struct merge_table *t, int g, unsigned set, int k)
 {
-    int s = 0;
-    while (s < g->nsets && g->sets[s].set != set)
-        s++;
-    if (s == g->nsets) {
-        XGROW(g->sets, g->sets_cap, g->nsets + 1);
-        g->sets[g->nsets++] = (struct set_stack){ .set = set };
+    int s = t->g[g].sets;
+    while (s >= 0 && t->sets[s].set != set)
+        s = t->sets[s].next;
+    if (s < 0) {
+        XGROW(t->sets, t->sets_cap, t->nsets + 1);
+        t->sets[t->nsets] = (struct merge_set){ .set = set, .top = -1, .next = t->g[g].sets };
+        s = t->g[g].sets = t->nsets++;
     }
-    struct set_stack *st = &g->sets[s];
-    XGROW(st->kept, st->cap, st->n + 1);
-    st->kept[st->n++] = k;
+    XGROW(t->pushes, t->pushes_cap, t->npushes + 1);
+    t->pushes[t->npushes] = (struct merge_push){ .job = k, .below = t->sets[s].top };
+    t->sets[s].top = t->npushes++;
 }
 
 /* The last kept job of group g whose progress models are disjoint from
  * set, or -1. */
-static int last_disjoint(struct merge_group *g, const struct job_list *l, unsigned set)
+static int last_disjoint(struct merge_table *t, int g, const struct job_list *l, unsigned set)
 {
     int best = -1;
-    for (int s = 0; s < g->nsets; s++) {
-        struct set_stack *st = &g->sets[s];
+    for (int s = t->g[g].sets; s >= 0; s = t->sets[s].next) {
+        struct merge_set *st = &t->sets[s];
         if (st->set & set)
             continue;
-        while (st->n > 0 && models_of(&l->jobs[st->kept[st->n - 1]]) != st->set)
-            st->n--;   /* stale: it has merged since */
-        if (st->n > 0 && st->kept[st->n - 1] > best)
-            best = st->kept[st->n - 1];
+        while (st->top >= 0 && models_of(&l->jobs[t->pushes[st->top].job]) != st->set)
+            st->top = t->pushes[st->top].below;   /* stale: it has merged since */
+        if (st->top >= 0 && t->pushes[st->top].job > best)
+            best = t->pushes[st->top].job;
     }
     return best;
 }
@@ -270,22 +285,61 @@ static void table_room(struct merge_table *t, const struct job_list *l)
 /* The bytes of a block of job texts (a longer text gets a block of its own). */
 #define TEXT_BLOCK 65536
 
+/* A copy of the len bytes at p in l's blocks, at a multiple of align. */
+static void *keep_bytes(struct job_list *l, const void *p, size_t len, size_t align)
+{
+    size_t skip = (align - (size_t)(uintptr_t)l->text_at % align) % align;
+    if (!l->text_at || skip + len > l->text_room) {
+        size_t size = len > TEXT_BLOCK ? len : TEXT_BLOCK;
+        XGROW(l->blocks, l->blocks_cap, l->nblocks + 1);
+        l->text_at = l->blocks[l->nblocks++] = xrealloc(NULL, size);   /* malloc's alignment; not zeroed */
+        l->text_room = size;
+        skip = 0;
+    }
+    char *copy = memcpy(l->text_at + skip, p, len);
+    l->text_at += skip + len;
+    l->text_room -= skip + len;
+    return copy;
+}
+
 /* A copy of s in l's blocks of texts (NULL for NULL). */
 static char *keep_text(struct job_list *l, const char *s)
 {
-    if (!s)
-        return NULL;
-    size_t len = strlen(s) + 1;
-    if (len > l->text_room) {
-        size_t size = len > TEXT_BLOCK ? len : TEXT_BLOCK;
-        XGROW(l->blocks, l->blocks_cap, l->nblocks + 1);
-        l->text_at = l->blocks[l->nblocks++] = xcalloc(size, 1);
-        l->text_room = size;
+    return s ? keep_bytes(l, s, strlen(s) + 1, 1) : NULL;
+}
+
+/* Where options o are, or go, in l's table of options. */
+static int *opts_slot(const struct job_list *l, const struct check_opts *o)
+{
+    unsigned long h = (unsigned long)(uintptr_t)o->model * 31 + (unsigned long)(uintptr_t)o->cat;
+    h = h * 31 + ((unsigned long)o->property << 8 | (unsigned long)o->progress);
+    h = (h * 31 + o->progress_set) * 31 + (unsigned long)o->bound;
+    h ^= h >> 29;
+    size_t at = (h * 0x9e3779b97f4a7c15UL >> 20) & l->opts_mask;
+    while (l->opts_slot[at] && memcmp(l->opts[l->opts_slot[at] - 1], o, sizeof *o) != 0)
+        at = (at + 1) & l->opts_mask;
+    return &l->opts_slot[at];
+}
+
+/* l's copy of options o (made when l has none equal to it): jobs share
+ * their options, a few for a whole batch. */
+static const struct check_opts *job_opts(struct job_list *l, const struct check_opts *o)
+{
+    if (2 * ((size_t)l->nopts + 1) > l->opts_mask + 1 || !l->opts_slot) {
+        size_t size = l->opts_slot ? 2 * (l->opts_mask + 1) : 16;
+        free(l->opts_slot);
+        l->opts_slot = xcalloc(size, sizeof *l->opts_slot);
+        l->opts_mask = size - 1;
+        for (int k = 0; k < l->nopts; k++)
+            *opts_slot(l, l->opts[k]) = k + 1;
     }
-    char *copy = memcpy(l->text_at, s, len);
-    l->text_at += len;
-    l->text_room -= len;
-    return copy;
+    int *slot = opts_slot(l, o);
+    if (!*slot) {
+        XGROW(l->opts, l->opts_cap, l->nopts + 1);
+        l->opts[l->nopts++] = keep_bytes(l, o, sizeof *o, _Alignof(struct check_opts));
+        *slot = l->nopts;
+    }
+    return l->opts[*slot - 1];
 }
 
 /* Adds job j to l, or merges it there: termination jobs of one file that
@@ -299,18 +353,18 @@ static void keep_or_merge(struct merge_table *t, struct job_list *l, const struc
     XGROW(l->jobs, l->cap, l->n + 1);
     struct job *kept = &l->jobs[l->n];
     *kept = *j;
-    if (j->opts.property != P_TERMINATION || j->error) {
+    if (j->opts->property != P_TERMINATION || j->error) {
         kept->file = keep_text(l, j->file);
         kept->error = keep_text(l, j->error);
         l->n++;
         return;
     }
     table_room(t, l);
-    struct merge_group *g = group_of(t, l, kept, l->n);
-    int k = last_disjoint(g, l, models_of(kept));
+    int g = group_of(t, l, kept, l->n);
+    int k = last_disjoint(t, g, l, models_of(kept));
     if (k < 0) {
         kept->file = keep_text(l, j->file);
-        push_kept(g, models_of(kept), l->n++);
+        push_kept(t, g, models_of(kept), l->n++);
         return;
     }
     struct job *into = &l->jobs[k];
@@ -319,21 +373,27 @@ static void keep_or_merge(struct merge_table *t, struct job_list *l, const struc
     merged.expected_models = 0;
     expect_by_model(&merged, into);
     expect_by_model(&merged, kept);
-    merged.opts.progress_set = models_of(into) | models_of(kept);
+    struct check_opts o = *into->opts;
+    o.progress_set = models_of(into) | models_of(kept);
+    merged.opts = job_opts(l, &o);
     merged.has_expected = merged.expected_models != 0;
     *into = merged;
-    push_kept(g, models_of(into), k);
+    push_kept(t, g, models_of(into), k);
+}
+
+static void merge_table_reserve(struct merge_table *t, int n)
+{
+    XGROW(t->g, t->cap, n);   /* a group, a set and an entry at most per job */
+    XGROW(t->sets, t->sets_cap, n);
+    XGROW(t->pushes, t->pushes_cap, n);
 }
 
 /* Frees the merge groups of t. */
 static void merge_table_free(struct merge_table *t)
 {
-    for (int k = 0; k < t->n; k++) {
-        for (int s = 0; s < t->g[k].nsets; s++)
-            free(t->g[k].sets[s].kept);
-        free(t->g[k].sets);
-    }
     free(t->g);
+    free(t->sets);
+    free(t->pushes);
     free(t->slot);
 }
 
@@ -342,7 +402,7 @@ static void merge_table_free(struct merge_table *t)
 static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
                     const struct check_opts *o, bool has_expected, enum verdict expected, const char *error)
 {
-    struct job j = { .file = (char *)file, .spec = spec, .opts = *o, .has_expected = has_expected,
+    struct job j = { .file = (char *)file, .spec = spec, .opts = job_opts(l, o), .has_expected = has_expected,
                      .expected = expected, .error = (char *)error };
     keep_or_merge(t, l, &j);
 }
@@ -362,7 +422,7 @@ void jobs_keep_shard(struct job_list *l, int k, int n)
 bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, int msglen)
 {
     memset(out, 0, sizeof *out);
-    struct rows rows = { 0 };
+    struct rows rows = { .want_real = req->npaths > 0 };   /* rows matched to the files given */
     bool ok = true;
     struct check_opts defaults = *req->opts;   /* a CSV without property= takes the first */
     if (req->nproperties > 0)
@@ -393,5 +453,7 @@ void jobs_free(struct job_list *l)
         free(l->blocks[b]);
     free(l->blocks);
     free(l->jobs);
+    free(l->opts);
+    free(l->opts_slot);
     memset(l, 0, sizeof *l);
 }

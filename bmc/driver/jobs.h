@@ -7,35 +7,41 @@
 #include "bmc/driver/job_check.h"
 
 /* One check: a file, what to do with it under options, and the verdict a
- * CSV expects. */
+ * CSV expects.  Small: a batch holds thousands, and each page of them is
+ * a page fault in the main process. */
 struct job {
     char *file;
     const struct job_spec *spec;     /* the run's, the same for every job */
-    struct check_opts opts;
-    bool has_expected;
-    enum verdict expected;
-    unsigned expected_models;    /* with several progress models (opts.progress_set):
-                                    bit m when a CSV row expects expected_by[m] */
-    enum verdict expected_by[CHECK_PROGRESS_MODELS];
+    const struct check_opts *opts;   /* one of the list's (job_list.opts): the jobs
+                                        with equal options share one */
     char *error;             /* set: the file cannot be checked, and why */
     int shard_index;         /* under --shard: 1 + the job's place in the whole list; else 0 */
+    unsigned expected_models;    /* with several progress models (opts->progress_set):
+                                    bit m when a CSV row expects expected_by[m] */
+    enum verdict expected;
+    unsigned char expected_by[CHECK_PROGRESS_MODELS];   /* an enum verdict each */
+    bool has_expected;
 };
 
 struct job_list {
     int n, cap;
     struct job *jobs;
-    char **blocks;           /* the jobs' file and error texts, many to a block:
-                                a few frees at the end, not one per job */
+    char **blocks;           /* the jobs' file and error texts and options, many to a
+                                block: a few frees at the end, not one per job */
     int nblocks, blocks_cap;
     char *text_at;           /* the free end of the last block */
     size_t text_room;        /* and its bytes */
+    struct check_opts **opts;    /* the jobs' options, each different, in the blocks */
+    int nopts, opts_cap;
+    int *opts_slot;          /* open addressing: 1 + an index into opts (0: empty) */
+    size_t opts_mask;
 };
 
 /* True when job j checks termination under several progress models at
  * once (one result per model). */
 static inline bool job_several_models(const struct job *j)
 {
-    return j->opts.property == P_TERMINATION && j->opts.progress_set != 0;
+    return j->opts->property == P_TERMINATION && j->opts->progress_set != 0;
 }
 
 /* What the command line asks for. */
@@ -58,7 +64,7 @@ struct job_request {
  * property; with CSVs alone, every row of every CSV, under the model,
  * property and progress model of its header.  Termination jobs of one file
  * that differ only in the progress model become one job with several
- * (opts.progress_set, expected_by), at the place of the first.  A path that cannot be
+ * (opts->progress_set, expected_by), at the place of the first.  A path that cannot be
  * checked (not a regular file, an unreadable directory) becomes a job
  * with its error.  Returns false with msg filled (FILE[:LINE:COL]: error:
  * lines) when a CSV is unreadable or malformed, has no rows, or when no

@@ -46,11 +46,16 @@ static bool word_needs_escape(uint64_t w)
 }
 
 /* True when one of the n bytes at p needs an escape: eight at a time,
- * the last eight overlapping those before when n is no multiple of 8. */
+ * the last eight overlapping those before when n is no multiple of 8;
+ * from 4 to 7 bytes (most keys) as the first four and the last four. */
 static bool needs_escape(const unsigned char *p, size_t n)
 {
     uint64_t w;
     if (n < 8) {
+        uint32_t first, last;
+        if (n >= 4)
+            return memcpy(&first, p, 4), memcpy(&last, p + n - 4, 4),
+                   word_needs_escape((uint64_t)first | (uint64_t)last << 32);
         for (size_t k = 0; k < n; k++)
             if (p[k] < 32 || p[k] == '"' || p[k] == '\\')
                 return true;

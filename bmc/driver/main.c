@@ -61,9 +61,9 @@ static void report_json(struct run *run, const struct job *job, const struct che
         json_text_string(line, "model", r->model);
     else
         json_text_null(line, "model");        /* no model was chosen: the input is in error */
-    json_text_string(line, "property", property_name(job->opts.property));
-    if (job->opts.property == P_TERMINATION)
-        output_progress_text(line, job->opts.progress, &job->opts.hierarchy, r->model);
+    json_text_string(line, "property", property_name(job->opts->property));
+    if (job->opts->property == P_TERMINATION)
+        output_progress_text(line, job->opts->progress, &job->opts->hierarchy, r->model);
     json_text_string(line, "result", verdict_name(r->verdict));
     if (r->engine[0])
         json_text_string(line, "engine", r->engine);
@@ -110,20 +110,20 @@ static void report_human(const struct run *run, const struct job *job, const str
     const char *file = output_shown(job->file, shown, sizeof shown);
     const char *reason = output_shown(r->reason, reason_shown, sizeof reason_shown);
     char label[128];
-    progress_label(job->opts.progress, &job->opts.hierarchy, label, sizeof label);
+    progress_label(job->opts->progress, &job->opts->hierarchy, label, sizeof label);
     if (job->has_expected) {
         if (job->expected != r->verdict && job_several_models(job))
-            printf("%s: %s (%s): expected %s, got %s (%s)\n", file, property_name(job->opts.property),
+            printf("%s: %s (%s): expected %s, got %s (%s)\n", file, property_name(job->opts->property),
                    label, verdict_name(job->expected), verdict_name(r->verdict), reason);
         else if (job->expected != r->verdict)
-            printf("%s: %s: expected %s, got %s (%s)\n", file, property_name(job->opts.property),
+            printf("%s: %s: expected %s, got %s (%s)\n", file, property_name(job->opts->property),
                    verdict_name(job->expected), verdict_name(r->verdict), reason);
         return;
     }
     if (r->verdict == V_ERROR)
         return;
-    if (run->cli->nproperties > 1 || job->opts.property != run->cli->properties[0])   /* or one added by default */
-        printf("%s: %s: %s (%s)\n", file, property_name(job->opts.property),
+    if (run->cli->nproperties > 1 || job->opts->property != run->cli->properties[0])   /* or one added by default */
+        printf("%s: %s: %s (%s)\n", file, property_name(job->opts->property),
                verdict_name(r->verdict), reason);
     else
         printf("%s: %s (%s)\n", file, verdict_name(r->verdict), reason);
@@ -146,9 +146,9 @@ static void add_witness(struct json_stream *all, const struct job *job, struct c
         cJSON_AddStringToObject(o, "model", r->model);
     else
         cJSON_AddNullToObject(o, "model");
-    cJSON_AddStringToObject(o, "property", property_name(job->opts.property));
-    if (job->opts.property == P_TERMINATION)
-        output_progress(o, job->opts.progress, &job->opts.hierarchy, r->model);
+    cJSON_AddStringToObject(o, "property", property_name(job->opts->property));
+    if (job->opts->property == P_TERMINATION)
+        output_progress(o, job->opts->progress, &job->opts->hierarchy, r->model);
     cJSON_AddStringToObject(o, "result", verdict_name(r->verdict));
     if (r->witness)
         cJSON_AddItemToObject(o, "witness", r->witness);
@@ -190,10 +190,10 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
     run->any_error |= !graph_output(run->cli, run->renderer, job, r);
     if (run->witnesses)
         add_witness(run->witnesses, job, r);
-    const struct model_desc *md = check_model(&job->opts, r->model, 0);
+    const struct model_desc *md = check_model(job->opts, r->model, 0);
     run->some_model |= md != NULL;
-    for (int i = 0; md && i < job->opts.ndisabled; i++)
-        run->axiom_applies[i] |= model_has_axiom(md, job->opts.disabled[i]);
+    for (int i = 0; md && i < job->opts->ndisabled; i++)
+        run->axiom_applies[i] |= model_has_axiom(md, job->opts->disabled[i]);
 }
 
 /* "FILE: fair PASS, hsa FAIL (P1 spins), ...": a check of several progress
@@ -205,7 +205,7 @@ static void report_table(const struct run *run, const struct job *job, const str
     for (int i = 0; i < r->nprogress; i++) {
         const struct progress_result *pr = &r->progress[i];
         char label[128];
-        progress_label(pr->model, &job->opts.hierarchy, label, sizeof label);
+        progress_label(pr->model, &job->opts->hierarchy, label, sizeof label);
         printf("%s %s %s", i ? "," : "", label, verdict_name(pr->verdict));
         if (pr->verdict == V_FAIL && pr->brief[0])
             printf(" (%s)", pr->brief);
@@ -234,7 +234,7 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
     }
     if (r->nprogress == 0) {   /* no check ran (an error, a timeout): the same for every model */
         enum progress_model ms[CHECK_PROGRESS_MODELS];
-        r->nprogress = check_progress_models(&job->opts, ms);
+        r->nprogress = check_progress_models(job->opts, ms);
         for (int i = 0; i < r->nprogress; i++) {
             r->progress[i] = (struct progress_result){ .model = ms[i], .verdict = r->verdict };
             copy_text(r->progress[i].engine, sizeof r->progress[i].engine, r->engine);
@@ -247,9 +247,11 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
     for (int i = 0; i < r->nprogress; i++) {
         const struct progress_result *pr = &r->progress[i];
         struct job one = *job;
-        one.opts.progress = pr->model;
+        struct check_opts opts = *job->opts;
+        opts.progress = pr->model;
+        one.opts = &opts;
         one.has_expected = job->expected_models & (1u << pr->model);
-        one.expected = job->expected_by[pr->model];
+        one.expected = (enum verdict)job->expected_by[pr->model];
         struct check_result each;   /* all but the progress results, which it has none of */
         memcpy(&each, r, offsetof(struct check_result, progress));
         each.nprogress = 0;
@@ -289,7 +291,7 @@ static long results_of(const struct job_list *jobs)
     long n = 0;
     for (int i = 0; i < jobs->n; i++) {
         enum progress_model ms[CHECK_PROGRESS_MODELS];
-        n += job_several_models(&jobs->jobs[i]) ? check_progress_models(&jobs->jobs[i].opts, ms) : 1;
+        n += job_several_models(&jobs->jobs[i]) ? check_progress_models(jobs->jobs[i].opts, ms) : 1;
     }
     return n;
 }

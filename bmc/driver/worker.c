@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,18 +42,81 @@
 /* What a worker sends per job: the lengths of what it wrote on stderr
  * during the job and of the witness, outcomes, explanation and details
  * JSON texts that follow the result (0: none), whether it exits after
- * this job, and the result (pointers cleared), of which only its first
- * r_len bytes are sent (worker_result_size: not the unused progress
- * results, most of its size). */
+ * this job, the bytes of the result (pointers cleared) that are sent
+ * (worker_result_size: not the unused progress results, most of its
+ * size) and of their packed form (pack_zeros: the texts' unused bytes,
+ * most of the rest, are zeros), which follows this head. */
 struct message {
     long log_len, witness_len, outcomes_len, explanation_len, details_len;
     bool retiring;
-    size_t r_len;
-    struct check_result r;
+    size_t r_len, packed_len;
 };
 
 /* The bytes of a message before its result. */
-#define MESSAGE_HEAD offsetof(struct message, r)
+#define MESSAGE_HEAD sizeof(struct message)
+
+/* The k-th group of eight bytes at src, as one word. */
+static uint64_t word_at(const unsigned char *src, size_t k)
+{
+    uint64_t w;
+    memcpy(&w, src + 8 * k, 8);
+    return w;
+}
+
+/* Appends to dst at *out a piece of pack_zeros: the count of the len
+ * bytes at kept, those bytes, and the count of zeros after them. */
+static void put_piece(unsigned char *dst, size_t *out, const unsigned char *kept, size_t len, size_t zeros)
+{
+    unsigned short counts[2] = { (unsigned short)len, (unsigned short)zeros };
+    memcpy(dst + *out, counts, sizeof counts);
+    memcpy(dst + *out + sizeof counts, kept, len);
+    *out += sizeof counts + len;
+}
+
+/* The most groups of eight bytes one piece of pack_zeros copies or
+ * leaves out (a 16-bit count of bytes). */
+#define PIECE_WORDS 8191
+
+/* Packs the n bytes at src into dst (room for n + n / 32 + 8 bytes),
+ * eight bytes at a time: pieces of a 16-bit count of bytes copied, those
+ * bytes, and a 16-bit count of zeros left out.  Returns the packed
+ * length. */
+static size_t pack_zeros(const unsigned char *src, size_t n, unsigned char *dst)
+{
+    size_t words = n / 8, in = 0, out = 0, kept, end;
+    while (in < words) {
+        for (kept = in; kept < words && kept - in < PIECE_WORDS && word_at(src, kept) != 0; kept++)
+            continue;
+        for (end = kept; end < words && end - kept < PIECE_WORDS && word_at(src, end) == 0; end++)
+            continue;
+        put_piece(dst, &out, src + 8 * in, 8 * (kept - in), 8 * (end - kept));
+        in = end;
+    }
+    if (n % 8)
+        put_piece(dst, &out, src + 8 * words, n % 8, 0);
+    return out;
+}
+
+/* Unpacks the len bytes at src (pack_zeros) into the n bytes at dst;
+ * false when they do not make exactly n bytes. */
+static bool unpack_zeros(const unsigned char *src, size_t len, unsigned char *dst, size_t n)
+{
+    size_t in = 0, out = 0;
+    while (in < len) {
+        unsigned short counts[2];
+        if (len - in < sizeof counts)
+            return false;
+        memcpy(counts, src + in, sizeof counts);
+        in += sizeof counts;
+        if (counts[0] > len - in || (size_t)counts[0] + counts[1] > n - out)
+            return false;
+        memcpy(dst + out, src + in, counts[0]);
+        memset(dst + out + counts[0], 0, counts[1]);
+        in += counts[0];
+        out += (size_t)counts[0] + counts[1];
+    }
+    return out == n;
+}
 
 size_t worker_result_size(const struct check_result *r)
 {
@@ -149,12 +213,17 @@ static char *take_json(cJSON **j, long *len)
  * when unknown). */
 static void memory_now(unsigned long long *size_kib, long *resident_kib)
 {
+    /* read(2) into a buffer here, not stdio: no FILE and its buffer to
+     * allocate, in the parent at its start and in each worker */
+    char text[128];
     unsigned long long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f && fscanf(f, "%llu %llu", &pages, &resident) != 2)
+    int fd = open("/proc/self/statm", O_RDONLY);
+    ssize_t got = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    text[got > 0 ? got : 0] = '\0';
+    if (sscanf(text, "%llu %llu", &pages, &resident) != 2)
         pages = resident = 0;
-    if (f)
-        fclose(f);
     long page = sysconf(_SC_PAGESIZE);
     unsigned long long kib = (unsigned long long)(page > 0 ? page : 4096) / 1024;
     *size_kib = pages * kib;
@@ -282,32 +351,35 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
     struct rss_watch rss = { start_kib, start_kib, worker_clock() };
     static char log[WORKER_LOG_MAX];
     static struct inbox inbox;
+    static struct check_result r;
+    static unsigned char packed[sizeof r + sizeof r / 32 + 8];
     struct job_send sent;
     bool ok = true;
     while (ok && next_sent(cmd, &inbox, &sent) && sent.job >= 0 && sent.job < jobs->n) {
         if (!claim(bd, sent))   /* taken back */
             continue;
         int i = sent.job;
-        struct message m;
-        /* All of m but its 14 KB of progress results: those past
-         * m.r.nprogress are neither read nor sent, and a check that
+        struct message m = { 0 };
+        /* All of r but its 14 KB of progress results: those past
+         * r.nprogress are neither read nor sent, and a check that
          * reports some starts from a result check_begin zeroed. */
-        memset(&m, 0, offsetof(struct message, r.progress));
-        check_job(jobs->jobs[i].file, jobs->jobs[i].spec, &jobs->jobs[i].opts, &m.r);
-        name_the_budget(&m.r, jobs->jobs[i].file, b);
+        memset(&r, 0, offsetof(struct check_result, progress));
+        check_job(jobs->jobs[i].file, jobs->jobs[i].spec, jobs->jobs[i].opts, &r);
+        name_the_budget(&r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, &rss);
         m.log_len = take_own_log(err_in, log);
-        char *witness = take_json(&m.r.witness, &m.witness_len);
-        char *outcomes = take_json(&m.r.outcomes, &m.outcomes_len);
-        char *explanation = take_json(&m.r.explanation, &m.explanation_len);
-        char *details = take_json(&m.r.details, &m.details_len);
-        m.r_len = worker_result_size(&m.r);
-        struct iovec iov[6] = {
-            { &m, MESSAGE_HEAD + m.r_len }, { log, (size_t)m.log_len }, { witness, (size_t)m.witness_len },
-            { outcomes, (size_t)m.outcomes_len }, { explanation, (size_t)m.explanation_len },
-            { details, (size_t)m.details_len },
+        char *witness = take_json(&r.witness, &m.witness_len);
+        char *outcomes = take_json(&r.outcomes, &m.outcomes_len);
+        char *explanation = take_json(&r.explanation, &m.explanation_len);
+        char *details = take_json(&r.details, &m.details_len);
+        m.r_len = worker_result_size(&r);
+        m.packed_len = pack_zeros((const unsigned char *)&r, m.r_len, packed);
+        struct iovec iov[7] = {
+            { &m, MESSAGE_HEAD }, { packed, m.packed_len }, { log, (size_t)m.log_len },
+            { witness, (size_t)m.witness_len }, { outcomes, (size_t)m.outcomes_len },
+            { explanation, (size_t)m.explanation_len }, { details, (size_t)m.details_len },
         };
-        ok = write_all(out, iov, 6) && !m.retiring;
+        ok = write_all(out, iov, 7) && !m.retiring;
         free(witness);
         free(outcomes);
         free(explanation);
@@ -407,15 +479,27 @@ int worker_take_back(struct worker *w, struct ticket_board *bd)
     return first.job;
 }
 
-/* Reads once from the result pipe (which 0) or the stderr pipe (which 1);
- * the bytes read, 0 at end of file (the pipe is then closed), -1 when
- * nothing is ready. */
+/* The free bytes kept at the end of a worker's result buffer before each
+ * read: the results of a nap's several checks come in one read, into the
+ * same pages each time. */
+#define RESULT_ROOM 32768
+
+/* Reads once from the result pipe (which 0) or the stderr pipe (which 1),
+ * straight into the buffer (or log) that keeps it; the bytes read, 0 at
+ * end of file (the pipe is then closed), -1 when nothing is ready. */
 static ssize_t read_some(struct worker *w, int which)
 {
-    char chunk[65536];
+    char dropped[4096];      /* stderr past WORKER_LOG_MAX - 1 bytes */
     int *fd = which == 0 ? &w->out : &w->err;
+    if (which == 0 && w->cap - w->len < RESULT_ROOM) {
+        w->cap = w->cap ? 2 * w->cap : 2 * RESULT_ROOM;
+        w->buf = xrealloc(w->buf, w->cap);
+    }
+    size_t log_room = WORKER_LOG_MAX - 1 - w->log_len;
+    char *into = which == 0 ? w->buf + w->len : log_room > 0 ? w->log + w->log_len : dropped;
+    size_t room = which == 0 ? w->cap - w->len : log_room > 0 ? log_room : sizeof dropped;
     ssize_t got;
-    while ((got = read(*fd, chunk, sizeof chunk)) < 0 && errno == EINTR)
+    while ((got = read(*fd, into, room)) < 0 && errno == EINTR)
         continue;
     if (got < 0 && errno == EAGAIN)
         return -1;
@@ -424,19 +508,10 @@ static ssize_t read_some(struct worker *w, int which)
         *fd = -1;
         return 0;
     }
-    size_t len = (size_t)got;
     if (which == 0) {
-        if (w->len + len > w->cap) {
-            w->cap = 2 * (w->len + len);
-            w->buf = xrealloc(w->buf, w->cap);
-        }
-        memcpy(w->buf + w->len, chunk, len);
-        w->len += len;
-    } else {
-        size_t room = WORKER_LOG_MAX - 1 - w->log_len;
-        len = len < room ? len : room;
-        memcpy(w->log + w->log_len, chunk, len);
-        w->log_len += len;
+        w->len += (size_t)got;
+    } else if (log_room > 0) {
+        w->log_len += (size_t)got;
         w->log[w->log_len] = '\0';
     }
     return got;
@@ -463,9 +538,10 @@ static size_t whole_message(const struct worker *w)
         return 0;
     memcpy(&m, w->buf, MESSAGE_HEAD);
     if (m.log_len < 0 || m.log_len >= WORKER_LOG_MAX || m.witness_len < 0 || m.outcomes_len < 0
-        || m.explanation_len < 0 || m.details_len < 0 || m.r_len > sizeof m.r)
+        || m.explanation_len < 0 || m.details_len < 0 || m.r_len > sizeof(struct check_result)
+        || m.packed_len > sizeof(struct check_result) + sizeof(struct check_result) / 32 + 8)
         return 0;
-    size_t size = MESSAGE_HEAD + m.r_len + (size_t)m.log_len + (size_t)m.witness_len
+    size_t size = MESSAGE_HEAD + m.packed_len + (size_t)m.log_len + (size_t)m.witness_len
                 + (size_t)m.outcomes_len + (size_t)m.explanation_len + (size_t)m.details_len;
     return w->len >= size ? size : 0;
 }
@@ -506,8 +582,13 @@ static void decode(struct worker *w, struct check_result *r)
     struct message m;
     size_t size = whole_message(w);
     memcpy(&m, w->buf, MESSAGE_HEAD);
-    memcpy(r, w->buf + MESSAGE_HEAD, m.r_len);   /* the progress results past nprogress stay unset */
-    const char *at = w->buf + MESSAGE_HEAD + m.r_len;
+    /* the progress results past nprogress stay unset */
+    if (!unpack_zeros((const unsigned char *)w->buf + MESSAGE_HEAD, m.packed_len, (unsigned char *)r, m.r_len)) {
+        memset(r, 0, offsetof(struct check_result, progress));
+        r->verdict = V_ERROR;
+        snprintf(r->reason, sizeof r->reason, "internal error: a malformed result from the worker");
+    }
+    const char *at = w->buf + MESSAGE_HEAD + m.packed_len;
     memcpy(w->log, at, (size_t)m.log_len);
     w->log_len = (size_t)m.log_len;
     w->log[w->log_len] = '\0';
@@ -536,7 +617,7 @@ static bool explain(const struct worker *w, const struct job *job, const struct 
 {
     const char *file = job->file;
     memset(r, 0, sizeof *r);
-    snprintf(r->model, sizeof r->model, "%s", job->opts.model ? job->opts.model : "");
+    snprintf(r->model, sizeof r->model, "%s", job->opts->model ? job->opts->model : "");
     r->ms = (worker_clock() - w->started) * 1000;
     r->verdict = V_ERROR;
     if (w->killed) {

@@ -26,8 +26,10 @@ struct budget {
 };
 
 /* Jobs a busy worker is sent beyond the one it checks: enough short
- * checks to keep it busy while the main process naps (batch.c). */
-#define WORKER_AHEAD 16
+ * checks to keep it busy while the main process naps (batch.c), from
+ * when its queue is topped up, at half, to the next nap's end: a worker
+ * with none left waits, a sleep and a wake-up more. */
+#define WORKER_AHEAD 48
 
 /* Per job, the ticket its latest sending carried, shared with the
  * workers: 0 once a worker started it, -1 once taken back.  A worker

@@ -68,6 +68,30 @@ static void test_escapes_anywhere(void **state)
     json_text_free(&t);
 }
 
+/* Short strings (keys, most of them), a special byte at each place of
+ * each length up to nine. */
+static void test_short_escapes(void **state)
+{
+    (void)state;
+    const char specials[] = { '"', '\\', '\n', '\x01', '\x1f', ' ', '\x7f', '!' };
+    struct json_text t = { 0 };
+    json_text_begin(&t);
+    cJSON *tree = cJSON_CreateObject();
+    for (size_t k = 0; k < sizeof specials; k++)
+        for (int len = 1; len <= 9; len++)
+            for (int at = 0; at < len; at++) {
+                char key[12];
+                memset(key, 'a' + len, (size_t)len);
+                key[len] = '\0';
+                key[at] = specials[k];
+                json_text_string(&t, key, key);
+                cJSON_AddStringToObject(tree, key, key);
+            }
+    json_text_close(&t);
+    assert_prints_as(&t, tree);
+    json_text_free(&t);
+}
+
 static void test_integers(void **state)
 {
     (void)state;
@@ -144,6 +168,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_escapes_anywhere),
+        cmocka_unit_test(test_short_escapes),
         cmocka_unit_test(test_integers),
         cmocka_unit_test(test_thousandths),
         cmocka_unit_test(test_nesting),
