@@ -9,25 +9,26 @@
 
 #include "util/xalloc.h"
 
-/* Arena memory is bumped from zeroed blocks (so no object is zeroed
- * again), and a request too big for a block gets a block of its own.  When
- * an arena is freed its blocks are zeroed where they were used and kept in
- * a pool of this process, up to ARENA_POOL_MAX bytes, for the next arena:
- * a worker's checks reuse the same few blocks instead of a calloc and free
- * each.  Every object here (ints, literals, pointers, longs, the structs of
- * rel.h and rel_impl.h) needs at most 8-byte alignment (rels_alloc). */
+/* Arena memory is bumped from blocks, and a request too big for a block
+ * gets a block of its own.  Blocks are not zeroed: rels_alloc zeroes what
+ * it hands out, rels_alloc_raw hands out arrays their maker writes whole.
+ * When an arena is freed its blocks are kept in a pool of this process,
+ * up to ARENA_POOL_MAX bytes, for the next arena: a worker's checks reuse
+ * the same few blocks instead of a malloc and free each.  Every object
+ * here (ints, literals, pointers, longs, the structs of rel.h and
+ * rel_impl.h) needs at most 8-byte alignment (rels_alloc). */
 #define ARENA_BLOCK_FIRST ((size_t)64 << 10)
 #define ARENA_BLOCK_MAX ((size_t)1 << 20)
 #define ARENA_POOL_MAX ((size_t)16 << 20)
 #define ARENA_POOL_BLOCKS 64
 
-/* Zeroed blocks no arena owns, and their bytes in all. */
+/* Blocks no arena owns, and their bytes in all. */
 static struct arena_block pool[ARENA_POOL_BLOCKS];
 static int npool;
 static size_t pool_bytes;
 
-/* A zeroed block of at least bytes (exactly bytes when none is pooled),
- * owned by A from now on; its index in A->owned. */
+/* A block of at least bytes (exactly bytes when none is pooled), owned
+ * by A from now on; its index in A->owned. */
 static int own_block(struct rels *A, size_t bytes)
 {
     XGROW_FROM(A->owned, A->owned_cap, A->nowned + 1, 64);
@@ -42,21 +43,19 @@ static int own_block(struct rels *A, size_t bytes)
         pool_bytes -= b.size;
         b.used = 0;
     } else {
-        b.p = xcalloc(bytes, 1);
+        b.p = xrealloc(NULL, bytes);
     }
     A->owned[A->nowned] = b;
     return A->nowned++;
 }
 
-/* Gives block b back: to the pool, zeroed where it was used, while the
- * pool has room; else to the system. */
+/* Gives block b back: to the pool while it has room; else to the system. */
 static void give_back(struct arena_block b)
 {
     if (npool == ARENA_POOL_BLOCKS || pool_bytes + b.size > ARENA_POOL_MAX) {
         free(b.p);
         return;
     }
-    memset(b.p, 0, b.used);
     b.used = 0;
     pool[npool++] = b;
     pool_bytes += b.size;
