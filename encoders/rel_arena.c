@@ -245,11 +245,25 @@ static void cons_end(struct rels *A)
     spare_cons_at[kind][nspare_cons[kind]++] = A->cons_at;
 }
 
+/* Freed arenas' records, emptied but for the arrays that grow (the list
+ * of owned blocks and the row stack), wait here for the next arenas: an
+ * evaluation makes two and frees them, so a worker reuses a few records
+ * instead of a zeroed allocation and those arrays' growth each. */
+#define ARENA_SPARES 8
+static struct rels *spare_arena[ARENA_SPARES];
+static int nspare_arena;
+
+/* An empty arena record, with a freed one's arrays when one waits. */
+static struct rels *arena_record(void)
+{
+    return nspare_arena ? spare_arena[--nspare_arena] : xcalloc(1, sizeof(struct rels));
+}
+
 /* A new arena over n events with execution literals exec (copied), or,
  * beside parent, with parent's: its set of every event is parent's. */
 static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struct rels *parent)
 {
-    struct rels *A = xcalloc(1, sizeof *A);
+    struct rels *A = arena_record();
     A->c = c;
     A->n = n;
     A->parent = parent;
@@ -286,7 +300,6 @@ void rels_free(struct rels *A)
         return;
     for (int k = 0; k < A->nowned; k++)
         give_back(A->owned[k]);
-    free(A->owned);
     for (int d = 0; d < A->naccs; d++) {
         free(A->accs[d]->acc);
         free(A->accs[d]->touched);
@@ -294,6 +307,13 @@ void rels_free(struct rels *A)
     }
     free(A->accs);
     cons_end(A);
+    if (nspare_arena < ARENA_SPARES) {   /* kept empty, with its growing arrays */
+        *A = (struct rels){ .owned = A->owned, .owned_cap = A->owned_cap, .scol = A->scol, .sval = A->sval,
+                            .scap = A->scap };
+        spare_arena[nspare_arena++] = A;
+        return;
+    }
+    free(A->owned);
     free(A->scol);
     free(A->sval);
     free(A);
