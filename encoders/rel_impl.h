@@ -75,6 +75,12 @@ static inline void *rels_alloc_raw(struct rels *A, size_t count, size_t size)
     }
     return rels_alloc_block(A, bytes);
 }
+/* Gives back the last memory rels_alloc_raw took, count elements of size
+ * bytes (nothing taken since). */
+static inline void rels_alloc_undo(struct rels *A, size_t count, size_t size)
+{
+    A->owned[A->bump_block].used -= rels_alloc_bytes(count, size);
+}
 /* Zeroed memory owned by the arena (zeroed here, when taken: the arena's
  * blocks are not zeroed when given back). */
 static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
@@ -125,6 +131,10 @@ static inline bool rel_dense(const struct rels *A) { return A->dense; }
  * empty relation when it has no pair, x or y when it has their pairs,
  * else a new node of A. */
 struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y);
+/* [a]; x; [b] (a and b sets of A) made at once as bits, without the
+ * product of a and b: A's empty relation when it has no pair, x when it
+ * has x's pairs, else a new node of A. */
+struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct rel *x, const struct set *b);
 /* Makes the rows of such a node from its bits (rel_settle does, on the
  * first read). */
 void rel_dense_rows(const struct rel *r);

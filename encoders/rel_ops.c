@@ -181,6 +181,8 @@ const struct rel *rel_filter(struct rels *A, const struct set *a, const struct r
         b = NULL;
     if (!a && !b)
         return r;
+    if (rel_dense(A))
+        return rel_dense_filter(A, a ? a : A->all, r, b ? b : A->all);
     return rel_inter(A, r, rel_product(A, a ? a : A->all, b ? b : A->all));
 }
 
