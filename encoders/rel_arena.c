@@ -203,38 +203,41 @@ static const struct set *new_set(struct rels *A, const bool *member)
 #define CONS_FIRST_BASE 64
 #define CONS_FIRST_CHILD 256
 
-/* Freed arenas' tables of their first capacity, emptied (only the slots
- * they took), wait here for the next arenas of their kind (base, child),
- * with their arrays of taken slots: a worker's checks (a session's arenas
- * and an evaluation's beside them) reuse a few of each instead of a
- * zeroed allocation each. */
+/* Freed arenas' tables, emptied (only the slots they took), wait here
+ * for the next arenas of their kind (base, child), with their arrays of
+ * taken slots and their capacity (the first one or a doubling of it, up
+ * to CONS_SPARE_MAX slots): a worker's checks (a session's arenas and an
+ * evaluation's beside them) reuse a few of each instead of a zeroed
+ * allocation each, and a model's arena a table already grown. */
 #define CONS_SPARES 4
+#define CONS_SPARE_MAX 4096
 static struct cons_slot *spare_cons[2][CONS_SPARES];
 static int *spare_cons_at[2][CONS_SPARES];
+static size_t spare_cons_cap[2][CONS_SPARES];
 static int nspare_cons[2];
 
-/* A's first, empty table of cap slots. */
+/* A's first, empty table: a spare one of its kind, else one of cap slots. */
 static void cons_start(struct rels *A, size_t cap)
 {
     int kind = A->parent != NULL;
-    A->cons_cap = cap;
     if (nspare_cons[kind]) {
         int k = --nspare_cons[kind];
         A->cons = spare_cons[kind][k];
         A->cons_at = spare_cons_at[kind][k];
+        A->cons_cap = spare_cons_cap[kind][k];
         return;
     }
+    A->cons_cap = cap;
     A->cons = xcalloc(cap, sizeof *A->cons);
     A->cons_at = xcalloc(cap / 2, sizeof *A->cons_at);
 }
 
-/* Empties A's table and keeps it for a next arena of its kind when it has
- * its first capacity and there is room; else frees it. */
+/* Empties A's table and keeps it for a next arena of its kind when it is
+ * at most CONS_SPARE_MAX slots and there is room; else frees it. */
 static void cons_end(struct rels *A)
 {
     int kind = A->parent != NULL;
-    size_t first = A->parent ? CONS_FIRST_CHILD : CONS_FIRST_BASE;
-    if (A->cons_cap != first || nspare_cons[kind] == CONS_SPARES) {
+    if (A->cons_cap > CONS_SPARE_MAX || nspare_cons[kind] == CONS_SPARES) {
         free(A->cons);
         free(A->cons_at);
         return;
@@ -242,7 +245,8 @@ static void cons_end(struct rels *A)
     for (size_t k = 0; k < A->cons_used; k++)
         A->cons[A->cons_at[k]].op = 0;
     spare_cons[kind][nspare_cons[kind]] = A->cons;
-    spare_cons_at[kind][nspare_cons[kind]++] = A->cons_at;
+    spare_cons_at[kind][nspare_cons[kind]] = A->cons_at;
+    spare_cons_cap[kind][nspare_cons[kind]++] = A->cons_cap;
 }
 
 /* Freed arenas' records, emptied but for the arrays that grow (the list
