@@ -339,11 +339,23 @@ static const struct set *set_op(struct rels *A, int op, const struct set *x, con
     if (s)
         return s;
     rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
-    int size = 0;
-    for (int i = 0; i < A->n; i++) {
-        bool a = set_has(x, i), b = set_has(y, i);
-        if (op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b)
-            A->scol[A->stop + size++] = i;
+    int size = 0, *members = A->scol + A->stop;
+    switch (op) {   /* one loop per operation: no test of op per event */
+    case CONS_SET_UNION:
+        for (int i = 0; i < A->n; i++)
+            if (set_has(x, i) || set_has(y, i))
+                members[size++] = i;
+        break;
+    case CONS_SET_INTER:
+        for (int i = 0; i < A->n; i++)
+            if (set_has(x, i) && set_has(y, i))
+                members[size++] = i;
+        break;
+    default:
+        for (int i = 0; i < A->n; i++)
+            if (set_has(x, i) && !set_has(y, i))
+                members[size++] = i;
+        break;
     }
     s = set_with_members(A, size);
     rels_cons_put(A, op, x, y, (void *)s);
