@@ -230,6 +230,56 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     return r;
 }
 
+struct rel *rel_dense_class(struct rels *A, const int *key, bool ordered)
+{
+    int n = A->n, w = words_of(n), nkeys = 0;
+    for (int i = 0; i < n; i++)
+        if (key[i] >= nkeys)
+            nkeys = key[i] + 1;
+    rels_stack_reserve(A, nkeys);   /* scratch: per key, the member whose row the next copies */
+    int *at = A->scol + A->stop;
+    for (int k = 0; k < nkeys; k++)
+        at[k] = -1;
+    size_t all = (size_t)n * (size_t)w;
+    word *m = rels_alloc(A, all, sizeof *m), any = 0;   /* taken last: given back if it has no pair */
+    if (ordered) {   /* from the last: a row is the next member's row and that member */
+        for (int i = n - 1; i >= 0; i--) {
+            int k = A->exec[i] == LIT_FALSE ? -1 : key[i];
+            if (k < 0)
+                continue;
+            if (at[k] >= 0) {
+                copy_row(m, w, i, at[k]);
+                set_bit(m + (size_t)i * w, at[k]);
+                any = 1;
+            }
+            at[k] = i;
+        }
+    } else {   /* the first member's row made bit by bit, the others copied */
+        for (int i = 0; i < n; i++) {
+            int k = A->exec[i] == LIT_FALSE ? -1 : key[i];
+            if (k < 0)
+                continue;
+            if (at[k] < 0)
+                at[k] = i;
+            set_bit(m + (size_t)at[k] * w, i);
+            any = 1;
+        }
+        for (int i = 0; i < n; i++) {
+            int k = A->exec[i] == LIT_FALSE ? -1 : key[i];
+            if (k >= 0 && at[k] != i)
+                copy_row(m, w, i, at[k]);
+        }
+    }
+    if (!any) {
+        rels_alloc_undo(A, all, sizeof *m);
+        return (struct rel *)A->empty;
+    }
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = m;
+    r->transitive = true;
+    return r;
+}
+
 struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct rel *x, const struct set *b)
 {
     if (x->empty || a->size == 0 || b->size == 0)

@@ -131,6 +131,9 @@ static inline bool rel_dense(const struct rels *A) { return A->dense; }
  * empty relation when it has no pair, x or y when it has their pairs,
  * else a new node of A. */
 struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y);
+/* rel_class's relation made at once as bits: A's empty relation when it
+ * has no pair, else a new node of A (transitive). */
+struct rel *rel_dense_class(struct rels *A, const int *key, bool ordered);
 /* [a]; x; [b] (a and b sets of A) made at once as bits, without the
  * product of a and b: A's empty relation when it has no pair, x when it
  * has x's pairs, else a new node of A. */

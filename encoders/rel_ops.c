@@ -13,6 +13,8 @@ const struct rel *rel_empty(struct rels *A) { return A->empty; }
 
 const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
 {
+    if (rel_dense(A))
+        return rel_dense_class(A, key, ordered);
     int n = A->n, nkeys = 0;
     struct rel *r = rel_node(A, REL_CLASS);
     int *k = rels_alloc(A, (size_t)n, sizeof *k);
