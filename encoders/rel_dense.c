@@ -109,7 +109,7 @@ static struct rel *node_of_bits(struct rels *A, word *m, size_t all, word any, c
     const struct rel *same = any == 0 ? A->empty : same_words(m, a, all) ? x
                              : b && same_words(m, b, all) ? y : NULL;
     if (same) {
-        rels_alloc_undo(A, all, sizeof *m);
+        rels_alloc_undo(A, m, all, sizeof *m);
         return (struct rel *)same;
     }
     struct rel *r = rel_node(A, REL_ROWS);
@@ -271,7 +271,7 @@ struct rel *rel_dense_class(struct rels *A, const int *key, bool ordered)
         }
     }
     if (!any) {
-        rels_alloc_undo(A, all, sizeof *m);
+        rels_alloc_undo(A, m, all, sizeof *m);
         return (struct rel *)A->empty;
     }
     struct rel *r = rel_node(A, REL_ROWS);
@@ -318,7 +318,7 @@ const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
     for (size_t k = 0; k < all; k++)
         any |= m[k];
     if (any == 0) {
-        rels_alloc_undo(A, all, sizeof *m);
+        rels_alloc_undo(A, m, all, sizeof *m);
         return A->empty;
     }
     struct rel *r = rel_node(A, REL_ROWS);

@@ -75,11 +75,14 @@ static inline void *rels_alloc_raw(struct rels *A, size_t count, size_t size)
     }
     return rels_alloc_block(A, bytes);
 }
-/* Gives back the last memory rels_alloc_raw took, count elements of size
- * bytes (nothing taken since). */
-static inline void rels_alloc_undo(struct rels *A, size_t count, size_t size)
+/* Gives back p, count elements of size bytes that rels_alloc_raw took
+ * last, when it was bumped from the current block (else it stays A's). */
+static inline void rels_alloc_undo(struct rels *A, void *p, size_t count, size_t size)
 {
-    A->owned[A->bump_block].used -= rels_alloc_bytes(count, size);
+    struct arena_block *cur = &A->owned[A->bump_block];
+    size_t bytes = rels_alloc_bytes(count, size);
+    if ((char *)p + bytes == cur->p + cur->used)
+        cur->used -= bytes;
 }
 /* Zeroed memory owned by the arena (zeroed here, when taken: the arena's
  * blocks are not zeroed when given back). */
