@@ -4,12 +4,15 @@
  * a word operation per row, a composition an OR of rows, a closure
  * Warshall's.  The results are REL_ROWS nodes whose rows (every literal
  * LIT_TRUE) are made from the bits when first read (rel_settle), so
- * whatever reads a relation reads these as any other.  A result with no
- * pair is the arena's empty relation, one with the pairs of an operand is
- * that operand (a third of a model's results are), so that the operations
- * on it are consed and shortened as on the operand.  The concrete
- * evaluator's own relations (rf, co, ...) are made as bits at once too
- * (rel_build_dense). */
+ * whatever reads a relation reads these as any other.  A result is made
+ * in place in the arena; one with no pair is the arena's empty relation,
+ * one with the pairs of an operand is that operand (a third of a model's
+ * results are), so that the operations on it are shortened as on the
+ * operand, and its bits are given back.  Results are not consed (making
+ * one again costs less than looking it up).  Classes and filters [a]; r;
+ * [b] are made as bits at once too, a filter without the product of its
+ * sets, and so are the concrete evaluator's own relations (rf, co, ...:
+ * rel_build_dense). */
 #include "encoders/rel_impl.h"
 
 #include <string.h>
@@ -142,8 +145,9 @@ void rel_dense_rows(const struct rel *r)
     A->pairs += size;
 }
 
-/* Rows m (n rows of w words, zeroed) |= a; b: for each pair (i, k) of
- * a, row k of b ORed into row i. */
+/* Rows m (n rows of w words, zeroed unless w is 1: one-word rows are
+ * written whole) become a; b: for each pair (i, k) of a, row k of b ORed
+ * into row i. */
 static void seq_bits(word *m, const word *a, const word *b, int n, int w)
 {
     if (w == 1) {   /* one word a row: each row made in a register */
