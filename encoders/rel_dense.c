@@ -223,7 +223,8 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
         memcpy(m, a, all * sizeof *m);
         plus_bits(m, n, w);
         break;
-    default:
+    default:   /* no other operation is made as bits: no pair */
+        memset(m, 0, all * sizeof *m);
         break;
     }
     if (op != REL_UNION && op != REL_INTER && op != REL_DIFF)
