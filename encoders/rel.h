@@ -145,8 +145,10 @@ void rel_mark_guarded(const struct rel *r);
 static inline bool rel_guarded(const struct rel *r) { return r->is_static || r->guarded; }
 
 /* r | s, r & s, r \ s, r ; s, r^-1, r+, r? (= r | [every event]),
- * [a]; r; [b] (a or b NULL: any event), and imm(r) = r \ (r; r+).  The same
- * operation on the same operands returns the same relation. */
+ * [a]; r; [b] (a or b NULL: any event), and imm(r) = r \ (r; r+).  Over a
+ * cnf with a solver the same operation on the same operands returns the
+ * same relation; where the operations are made as bits (rel_dense), an
+ * equal one. */
 const struct rel *rel_union(struct rels *A, const struct rel *r, const struct rel *s);
 const struct rel *rel_inter(struct rels *A, const struct rel *r, const struct rel *s);
 const struct rel *rel_diff(struct rels *A, const struct rel *r, const struct rel *s);

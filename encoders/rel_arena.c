@@ -9,25 +9,26 @@
 
 #include "util/xalloc.h"
 
-/* Arena memory is bumped from zeroed blocks (so no object is zeroed
- * again), and a request too big for a block gets a block of its own.  When
- * an arena is freed its blocks are zeroed where they were used and kept in
- * a pool of this process, up to ARENA_POOL_MAX bytes, for the next arena:
- * a worker's checks reuse the same few blocks instead of a calloc and free
- * each.  Every object here (ints, literals, pointers, longs, the structs of
- * rel.h and rel_impl.h) needs at most 8-byte alignment (rels_alloc). */
+/* Arena memory is bumped from blocks, and a request too big for a block
+ * gets a block of its own.  Blocks are not zeroed: rels_alloc zeroes what
+ * it hands out, rels_alloc_raw hands out arrays their maker writes whole.
+ * When an arena is freed its blocks are kept in a pool of this process,
+ * up to ARENA_POOL_MAX bytes, for the next arena: a worker's checks reuse
+ * the same few blocks instead of a malloc and free each.  Every object
+ * here (ints, literals, pointers, longs, the structs of rel.h and
+ * rel_impl.h) needs at most 8-byte alignment (rels_alloc). */
 #define ARENA_BLOCK_FIRST ((size_t)64 << 10)
 #define ARENA_BLOCK_MAX ((size_t)1 << 20)
 #define ARENA_POOL_MAX ((size_t)16 << 20)
 #define ARENA_POOL_BLOCKS 64
 
-/* Zeroed blocks no arena owns, and their bytes in all. */
+/* Blocks no arena owns, and their bytes in all. */
 static struct arena_block pool[ARENA_POOL_BLOCKS];
 static int npool;
 static size_t pool_bytes;
 
-/* A zeroed block of at least bytes (exactly bytes when none is pooled),
- * owned by A from now on; its index in A->owned. */
+/* A block of at least bytes (exactly bytes when none is pooled), owned
+ * by A from now on; its index in A->owned. */
 static int own_block(struct rels *A, size_t bytes)
 {
     XGROW_FROM(A->owned, A->owned_cap, A->nowned + 1, 64);
@@ -42,21 +43,19 @@ static int own_block(struct rels *A, size_t bytes)
         pool_bytes -= b.size;
         b.used = 0;
     } else {
-        b.p = xcalloc(bytes, 1);
+        b.p = xrealloc(NULL, bytes);
     }
     A->owned[A->nowned] = b;
     return A->nowned++;
 }
 
-/* Gives block b back: to the pool, zeroed where it was used, while the
- * pool has room; else to the system. */
+/* Gives block b back: to the pool while it has room; else to the system. */
 static void give_back(struct arena_block b)
 {
     if (npool == ARENA_POOL_BLOCKS || pool_bytes + b.size > ARENA_POOL_MAX) {
         free(b.p);
         return;
     }
-    memset(b.p, 0, b.used);
     b.used = 0;
     pool[npool++] = b;
     pool_bytes += b.size;
@@ -204,38 +203,41 @@ static const struct set *new_set(struct rels *A, const bool *member)
 #define CONS_FIRST_BASE 64
 #define CONS_FIRST_CHILD 256
 
-/* Freed arenas' tables of their first capacity, emptied (only the slots
- * they took), wait here for the next arenas of their kind (base, child),
- * with their arrays of taken slots: a worker's checks (a session's arenas
- * and an evaluation's beside them) reuse a few of each instead of a
- * zeroed allocation each. */
+/* Freed arenas' tables, emptied (only the slots they took), wait here
+ * for the next arenas of their kind (base, child), with their arrays of
+ * taken slots and their capacity (the first one or a doubling of it, up
+ * to CONS_SPARE_MAX slots): a worker's checks (a session's arenas and an
+ * evaluation's beside them) reuse a few of each instead of a zeroed
+ * allocation each, and a model's arena a table already grown. */
 #define CONS_SPARES 4
+#define CONS_SPARE_MAX 4096
 static struct cons_slot *spare_cons[2][CONS_SPARES];
 static int *spare_cons_at[2][CONS_SPARES];
+static size_t spare_cons_cap[2][CONS_SPARES];
 static int nspare_cons[2];
 
-/* A's first, empty table of cap slots. */
+/* A's first, empty table: a spare one of its kind, else one of cap slots. */
 static void cons_start(struct rels *A, size_t cap)
 {
     int kind = A->parent != NULL;
-    A->cons_cap = cap;
     if (nspare_cons[kind]) {
         int k = --nspare_cons[kind];
         A->cons = spare_cons[kind][k];
         A->cons_at = spare_cons_at[kind][k];
+        A->cons_cap = spare_cons_cap[kind][k];
         return;
     }
+    A->cons_cap = cap;
     A->cons = xcalloc(cap, sizeof *A->cons);
     A->cons_at = xcalloc(cap / 2, sizeof *A->cons_at);
 }
 
-/* Empties A's table and keeps it for a next arena of its kind when it has
- * its first capacity and there is room; else frees it. */
+/* Empties A's table and keeps it for a next arena of its kind when it is
+ * at most CONS_SPARE_MAX slots and there is room; else frees it. */
 static void cons_end(struct rels *A)
 {
     int kind = A->parent != NULL;
-    size_t first = A->parent ? CONS_FIRST_CHILD : CONS_FIRST_BASE;
-    if (A->cons_cap != first || nspare_cons[kind] == CONS_SPARES) {
+    if (A->cons_cap > CONS_SPARE_MAX || nspare_cons[kind] == CONS_SPARES) {
         free(A->cons);
         free(A->cons_at);
         return;
@@ -243,14 +245,29 @@ static void cons_end(struct rels *A)
     for (size_t k = 0; k < A->cons_used; k++)
         A->cons[A->cons_at[k]].op = 0;
     spare_cons[kind][nspare_cons[kind]] = A->cons;
-    spare_cons_at[kind][nspare_cons[kind]++] = A->cons_at;
+    spare_cons_at[kind][nspare_cons[kind]] = A->cons_at;
+    spare_cons_cap[kind][nspare_cons[kind]++] = A->cons_cap;
+}
+
+/* Freed arenas' records, emptied but for the arrays that grow (the list
+ * of owned blocks and the row stack), wait here for the next arenas: an
+ * evaluation makes two and frees them, so a worker reuses a few records
+ * instead of a zeroed allocation and those arrays' growth each. */
+#define ARENA_SPARES 8
+static struct rels *spare_arena[ARENA_SPARES];
+static int nspare_arena;
+
+/* An empty arena record, with a freed one's arrays when one waits. */
+static struct rels *arena_record(void)
+{
+    return nspare_arena ? spare_arena[--nspare_arena] : xcalloc(1, sizeof(struct rels));
 }
 
 /* A new arena over n events with execution literals exec (copied), or,
  * beside parent, with parent's: its set of every event is parent's. */
 static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struct rels *parent)
 {
-    struct rels *A = xcalloc(1, sizeof *A);
+    struct rels *A = arena_record();
     A->c = c;
     A->n = n;
     A->parent = parent;
@@ -287,7 +304,6 @@ void rels_free(struct rels *A)
         return;
     for (int k = 0; k < A->nowned; k++)
         give_back(A->owned[k]);
-    free(A->owned);
     for (int d = 0; d < A->naccs; d++) {
         free(A->accs[d]->acc);
         free(A->accs[d]->touched);
@@ -295,6 +311,13 @@ void rels_free(struct rels *A)
     }
     free(A->accs);
     cons_end(A);
+    if (nspare_arena < ARENA_SPARES) {   /* kept empty, with its growing arrays */
+        *A = (struct rels){ .owned = A->owned, .owned_cap = A->owned_cap, .scol = A->scol, .sval = A->sval,
+                            .scap = A->scap };
+        spare_arena[nspare_arena++] = A;
+        return;
+    }
+    free(A->owned);
     free(A->scol);
     free(A->sval);
     free(A);
@@ -316,11 +339,23 @@ static const struct set *set_op(struct rels *A, int op, const struct set *x, con
     if (s)
         return s;
     rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
-    int size = 0;
-    for (int i = 0; i < A->n; i++) {
-        bool a = set_has(x, i), b = set_has(y, i);
-        if (op == CONS_SET_UNION ? a || b : op == CONS_SET_INTER ? a && b : a && !b)
-            A->scol[A->stop + size++] = i;
+    int size = 0, *members = A->scol + A->stop;
+    switch (op) {   /* one loop per operation: no test of op per event */
+    case CONS_SET_UNION:
+        for (int i = 0; i < A->n; i++)
+            if (set_has(x, i) || set_has(y, i))
+                members[size++] = i;
+        break;
+    case CONS_SET_INTER:
+        for (int i = 0; i < A->n; i++)
+            if (set_has(x, i) && set_has(y, i))
+                members[size++] = i;
+        break;
+    default:
+        for (int i = 0; i < A->n; i++)
+            if (set_has(x, i) && !set_has(y, i))
+                members[size++] = i;
+        break;
     }
     s = set_with_members(A, size);
     rels_cons_put(A, op, x, y, (void *)s);

@@ -4,12 +4,15 @@
  * a word operation per row, a composition an OR of rows, a closure
  * Warshall's.  The results are REL_ROWS nodes whose rows (every literal
  * LIT_TRUE) are made from the bits when first read (rel_settle), so
- * whatever reads a relation reads these as any other.  A result with no
- * pair is the arena's empty relation, one with the pairs of an operand is
- * that operand (a third of a model's results are), so that the operations
- * on it are consed and shortened as on the operand.  The concrete
- * evaluator's own relations (rf, co, ...) are made as bits at once too
- * (rel_build_dense). */
+ * whatever reads a relation reads these as any other.  A result is made
+ * in place in the arena; one with no pair is the arena's empty relation,
+ * one with the pairs of an operand is that operand (a third of a model's
+ * results are), so that the operations on it are shortened as on the
+ * operand, and its bits are given back.  Results are not consed (making
+ * one again costs less than looking it up).  Classes and filters [a]; r;
+ * [b] are made as bits at once too, a filter without the product of its
+ * sets, and so are the concrete evaluator's own relations (rf, co, ...:
+ * rel_build_dense). */
 #include "encoders/rel_impl.h"
 
 #include <string.h>
@@ -88,23 +91,32 @@ static const word *bits_of(struct rels *A, const struct rel *r)
     return b;
 }
 
-/* The relation with the pairs of bits m (scratch, all words; any: the OR
- * of them, 0 when there is no pair): A's empty
- * relation, operand x or y (bits a, b; b NULL for none) when it has them,
- * else a new node of A with a copy of them, whose rows are made when
- * something reads them (rel_dense_rows), most never are. */
-static struct rel *node_of_bits(struct rels *A, const word *m, size_t all, word any, const struct rel *x,
+/* True when the all words at x and y are equal (stops at the first
+ * difference: a few words, no call). */
+static bool same_words(const word *x, const word *y, size_t all)
+{
+    for (size_t k = 0; k < all; k++)
+        if (x[k] != y[k])
+            return false;
+    return true;
+}
+
+/* The relation with the pairs of bits m (all words, just taken from A,
+ * the last thing taken; any: the OR of them, 0 when there is no pair):
+ * A's empty relation, operand x or y (bits a, b; b NULL for none) when it
+ * has them (m given back), else a new node of A with them, whose rows are
+ * made when something reads them (rel_dense_rows), most never are. */
+static struct rel *node_of_bits(struct rels *A, word *m, size_t all, word any, const struct rel *x,
                                 const word *a, const struct rel *y, const word *b)
 {
-    if (any == 0)
-        return (struct rel *)A->empty;
-    if (memcmp(m, a, all * sizeof *m) == 0)
-        return (struct rel *)x;
-    if (b && memcmp(m, b, all * sizeof *m) == 0)
-        return (struct rel *)y;
+    const struct rel *same = any == 0 ? A->empty : same_words(m, a, all) ? x
+                             : b && same_words(m, b, all) ? y : NULL;
+    if (same) {
+        rels_alloc_undo(A, m, all, sizeof *m);
+        return (struct rel *)same;
+    }
     struct rel *r = rel_node(A, REL_ROWS);
-    r->bits = rels_alloc(A, all, sizeof *r->bits);
-    memcpy(r->bits, m, all * sizeof *m);
+    r->bits = m;
     return r;
 }
 
@@ -133,15 +145,55 @@ void rel_dense_rows(const struct rel *r)
     A->pairs += size;
 }
 
+/* Rows m (n rows of w words, zeroed unless w is 1: one-word rows are
+ * written whole) become a; b: for each pair (i, k) of a, row k of b ORed
+ * into row i. */
+static void seq_bits(word *m, const word *a, const word *b, int n, int w)
+{
+    if (w == 1) {   /* one word a row: each row made in a register */
+        for (int i = 0; i < n; i++) {
+            word row = 0;
+            for (word bit = a[i]; bit; bit &= bit - 1)
+                row |= b[__builtin_ctzll(bit)];
+            m[i] = row;
+        }
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        for (int v = 0; v < w; v++)
+            for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1) {
+                const word *row = b + (size_t)(v * WORD_BITS + __builtin_ctzll(bit)) * w;
+                for (int u = 0; u < w; u++)
+                    m[(size_t)i * w + u] |= row[u];
+            }
+}
+
+/* Rows m (n rows of w words) become their transitive closure (Warshall:
+ * after step k, paths through 0..k are edges). */
+static void plus_bits(word *m, int n, int w)
+{
+    if (w == 1) {
+        for (int k = 0; k < n; k++) {
+            word through = 1ull << k, row = m[k];
+            for (int i = 0; i < n; i++)
+                if (m[i] & through)
+                    m[i] |= row;
+        }
+        return;
+    }
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++)
+            if (has_bit(m + (size_t)i * w, k))
+                for (int v = 0; v < w; v++)
+                    m[(size_t)i * w + v] |= m[(size_t)k * w + v];
+}
+
 struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
 {
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
-    word m[REL_DENSE_MAX * ((REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS)];
-    if (op != REL_UNION && op != REL_INTER && op != REL_DIFF && op != REL_PLUS)   /* these write every word */
-        memset(m, 0, all * sizeof *m);
     const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
-    word any = 0;
+    word *m = rels_alloc_raw(A, all, sizeof *m), any = 0;   /* taken last: given back if not kept */
     switch (op) {
     case REL_UNION:
         for (size_t k = 0; k < all; k++)
@@ -156,29 +208,23 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
             any |= m[k] = a[k] & ~b[k];
         break;
     case REL_INV:
+        memset(m, 0, all * sizeof *m);
         for (int i = 0; i < n; i++)
             for (int v = 0; v < w; v++)
                 for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1)
                     set_bit(m + (size_t)(v * WORD_BITS + __builtin_ctzll(bit)) * w, i);
         break;
     case REL_SEQ:
-        for (int i = 0; i < n; i++)
-            for (int v = 0; v < w; v++)
-                for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1) {
-                    const word *row = b + (size_t)(v * WORD_BITS + __builtin_ctzll(bit)) * w;
-                    for (int u = 0; u < w; u++)
-                        m[(size_t)i * w + u] |= row[u];
-                }
+        if (w > 1)
+            memset(m, 0, all * sizeof *m);
+        seq_bits(m, a, b, n, w);
         break;
-    case REL_PLUS:   /* Warshall: after step k, paths through 0..k are edges */
+    case REL_PLUS:
         memcpy(m, a, all * sizeof *m);
-        for (int k = 0; k < n; k++)
-            for (int i = 0; i < n; i++)
-                if (has_bit(m + (size_t)i * w, k))
-                    for (int v = 0; v < w; v++)
-                        m[(size_t)i * w + v] |= m[(size_t)k * w + v];
+        plus_bits(m, n, w);
         break;
-    default:
+    default:   /* no other operation is made as bits: no pair */
+        memset(m, 0, all * sizeof *m);
         break;
     }
     if (op != REL_UNION && op != REL_INTER && op != REL_DIFF)
@@ -189,14 +235,82 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     return r;
 }
 
+struct rel *rel_dense_class(struct rels *A, const int *key, bool ordered)
+{
+    int n = A->n, w = words_of(n), nkeys = 0;
+    for (int i = 0; i < n; i++)
+        if (key[i] >= nkeys)
+            nkeys = key[i] + 1;
+    rels_stack_reserve(A, nkeys);   /* scratch: per key, the member whose row the next copies */
+    int *at = A->scol + A->stop;
+    for (int k = 0; k < nkeys; k++)
+        at[k] = -1;
+    size_t all = (size_t)n * (size_t)w;
+    word *m = rels_alloc(A, all, sizeof *m), any = 0;   /* taken last: given back if it has no pair */
+    if (ordered) {   /* from the last: a row is the next member's row and that member */
+        for (int i = n - 1; i >= 0; i--) {
+            int k = A->exec[i] == LIT_FALSE ? -1 : key[i];
+            if (k < 0)
+                continue;
+            if (at[k] >= 0) {
+                copy_row(m, w, i, at[k]);
+                set_bit(m + (size_t)i * w, at[k]);
+                any = 1;
+            }
+            at[k] = i;
+        }
+    } else {   /* the first member's row made bit by bit, the others copied */
+        for (int i = 0; i < n; i++) {
+            int k = A->exec[i] == LIT_FALSE ? -1 : key[i];
+            if (k < 0)
+                continue;
+            if (at[k] < 0)
+                at[k] = i;
+            set_bit(m + (size_t)at[k] * w, i);
+            any = 1;
+        }
+        for (int i = 0; i < n; i++) {
+            int k = A->exec[i] == LIT_FALSE ? -1 : key[i];
+            if (k >= 0 && at[k] != i)
+                copy_row(m, w, i, at[k]);
+        }
+    }
+    if (!any) {
+        rels_alloc_undo(A, m, all, sizeof *m);
+        return (struct rel *)A->empty;
+    }
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = m;
+    r->transitive = true;
+    return r;
+}
+
+struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct rel *x, const struct set *b)
+{
+    if (x->empty || a->size == 0 || b->size == 0)
+        return (struct rel *)A->empty;
+    int n = A->n, w = words_of(n);
+    size_t all = (size_t)n * (size_t)w;
+    word cols[(REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS] = { 0 };
+    for (int e = 0; e < b->size; e++)
+        set_bit(cols, b->members[e]);
+    const word *r = bits_of(A, x);
+    word *m = rels_alloc_raw(A, all, sizeof *m), any = 0;   /* taken last: given back if not kept */
+    for (int i = 0; i < n; i++) {
+        bool row = set_has(a, i);
+        for (int v = 0; v < w; v++)
+            any |= m[(size_t)i * w + v] = row ? r[(size_t)i * w + v] & cols[v] : 0;
+    }
+    return node_of_bits(A, m, all, any, x, r, NULL, NULL);
+}
+
 const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
 {
     if (!rel_dense(A))
         return rel_build(A, bld, false);
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
-    word m[REL_DENSE_MAX * ((REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS)];
-    memset(m, 0, all * sizeof *m);
+    word *m = rels_alloc(A, all, sizeof *m);   /* taken last: given back if it has no pair */
     for (int k = 0; k < bld->count; k++) {   /* in order: the last literal of a pair wins */
         word *row = m + (size_t)bld->i[k] * w, bit = 1ull << (bld->j[k] % WORD_BITS);
         if (bld->l[k] == LIT_FALSE)
@@ -208,10 +322,11 @@ const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
     word any = 0;
     for (size_t k = 0; k < all; k++)
         any |= m[k];
-    if (any == 0)
+    if (any == 0) {
+        rels_alloc_undo(A, m, all, sizeof *m);
         return A->empty;
+    }
     struct rel *r = rel_node(A, REL_ROWS);
-    r->bits = rels_alloc(A, all, sizeof *r->bits);
-    memcpy(r->bits, m, all * sizeof *m);
+    r->bits = m;
     return r;
 }

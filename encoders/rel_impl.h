@@ -7,6 +7,8 @@
 #ifndef GPUBMC_REL_IMPL_H
 #define GPUBMC_REL_IMPL_H
 
+#include <string.h>
+
 #include "encoders/rel.h"
 
 /* Operations consed beside the relation kinds. */
@@ -21,8 +23,7 @@ struct accumulator { lit *acc; int *touched; };
 /* Rows of a lazy relation kept as they are first read (len < 0: not yet). */
 struct row_store { int *len; int **col; lit **val; };
 
-/* A block of arena memory: its size and the bytes handed out of it (the
- * only ones that need zeroing again before it is reused). */
+/* A block of arena memory: its size and the bytes handed out of it. */
 struct arena_block { char *p; size_t size, used; };
 
 struct rels {
@@ -51,13 +52,19 @@ struct rels {
     long next_order;             /* of the next relation made */
 };
 
-/* rels_alloc of bytes (a multiple of 8) from a new block. */
+/* rels_alloc_raw of bytes (a multiple of 8) from a new block. */
 void *rels_alloc_block(struct rels *A, size_t bytes);
-/* Memory owned by the arena (zeroed, 8-byte aligned): bumped from the
- * current block where it fits. */
-static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
+/* The bytes rels_alloc takes for count elements of size bytes. */
+static inline size_t rels_alloc_bytes(size_t count, size_t size)
 {
-    size_t bytes = ((count ? count : 1) * size + 7) & ~(size_t)7;
+    return ((count ? count : 1) * size + 7) & ~(size_t)7;
+}
+/* Memory owned by the arena (8-byte aligned, NOT zeroed: for an array
+ * written whole before it is read): bumped from the current block where
+ * it fits. */
+static inline void *rels_alloc_raw(struct rels *A, size_t count, size_t size)
+{
+    size_t bytes = rels_alloc_bytes(count, size);
     if (A->nowned) {
         struct arena_block *cur = &A->owned[A->bump_block];
         if (bytes <= cur->size - cur->used) {
@@ -67,6 +74,21 @@ static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
         }
     }
     return rels_alloc_block(A, bytes);
+}
+/* Gives back p, count elements of size bytes that rels_alloc_raw took
+ * last, when it was bumped from the current block (else it stays A's). */
+static inline void rels_alloc_undo(struct rels *A, void *p, size_t count, size_t size)
+{
+    struct arena_block *cur = &A->owned[A->bump_block];
+    size_t bytes = rels_alloc_bytes(count, size);
+    if ((char *)p + bytes == cur->p + cur->used)
+        cur->used -= bytes;
+}
+/* Zeroed memory owned by the arena (zeroed here, when taken: the arena's
+ * blocks are not zeroed when given back). */
+static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
+{
+    return memset(rels_alloc_raw(A, count, size), 0, rels_alloc_bytes(count, size));
 }
 /* A new relation node of kind op (zeroed, owned by A). */
 struct rel *rel_node(struct rels *A, enum rel_op op);
@@ -112,6 +134,13 @@ static inline bool rel_dense(const struct rels *A) { return A->dense; }
  * empty relation when it has no pair, x or y when it has their pairs,
  * else a new node of A. */
 struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y);
+/* rel_class's relation made at once as bits: A's empty relation when it
+ * has no pair, else a new node of A (transitive). */
+struct rel *rel_dense_class(struct rels *A, const int *key, bool ordered);
+/* [a]; x; [b] (a and b sets of A) made at once as bits, without the
+ * product of a and b: A's empty relation when it has no pair, x when it
+ * has x's pairs, else a new node of A. */
+struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct rel *x, const struct set *b);
 /* Makes the rows of such a node from its bits (rel_settle does, on the
  * first read). */
 void rel_dense_rows(const struct rel *r);

@@ -1,6 +1,7 @@
 /* The relation operations: static leaves and lazy terms, consed so that
- * the same operation on the same operands is one relation, and simplified
- * where an operand is empty, an identity or the other operand. */
+ * the same operation on the same operands is one relation (over a cnf
+ * with a solver: a constant-only one's are made as bits, not consed), and
+ * simplified where an operand is empty, an identity or the other operand. */
 #include "encoders/rel_impl.h"
 
 #include <assert.h>
@@ -12,6 +13,8 @@ const struct rel *rel_empty(struct rels *A) { return A->empty; }
 
 const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
 {
+    if (rel_dense(A))
+        return rel_dense_class(A, key, ordered);
     int n = A->n, nkeys = 0;
     struct rel *r = rel_node(A, REL_CLASS);
     int *k = rels_alloc(A, (size_t)n, sizeof *k);
@@ -91,24 +94,27 @@ static bool guarded_op(enum rel_op op, const struct rel *x, const struct rel *y)
     }
 }
 
-/* The consed node op(x, y), made with the given properties when new (at
- * once, as rows of bits, where rel_dense says so). */
+/* The node op(x, y): where rel_dense says so, made at once as rows of
+ * bits (not consed: a pair holds or not, so no formula grows by a node
+ * made twice, and making it again costs less than a table of them); else
+ * consed, made with the given properties when new. */
 static const struct rel *binary(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y,
                                 bool is_static, bool transitive)
 {
     assert(x->n == A->n && (!y || y->n == A->n));
+    if (rel_dense(A)) {
+        struct rel *r = rel_dense_op(A, op, x, y);
+        r->transitive |= transitive;
+        r->guarded = guarded_op(op, x, y);
+        return r;
+    }
     struct rel *r = rels_cons_get(A, op, x, y);
     if (!r) {
-        if (rel_dense(A)) {
-            r = rel_dense_op(A, op, x, y);
-            r->transitive |= transitive;
-        } else {
-            r = rel_node(A, op);
-            r->a = x;
-            r->b = y;
-            r->is_static = is_static;
-            r->transitive = transitive;
-        }
+        r = rel_node(A, op);
+        r->a = x;
+        r->b = y;
+        r->is_static = is_static;
+        r->transitive = transitive;
         r->guarded = guarded_op(op, x, y);
         rels_cons_put(A, op, x, y, r);
     }
@@ -177,6 +183,8 @@ const struct rel *rel_filter(struct rels *A, const struct set *a, const struct r
         b = NULL;
     if (!a && !b)
         return r;
+    if (rel_dense(A))
+        return rel_dense_filter(A, a ? a : A->all, r, b ? b : A->all);
     return rel_inter(A, r, rel_product(A, a ? a : A->all, b ? b : A->all));
 }
 

@@ -775,13 +775,15 @@ static void test_arena_own_blocks(void **state)
     cnf_free(c);
 }
 
-/* rel_class keeps the events that can execute, each class's members in
- * ascending order, and bounds its pairs: classes {1} and {0, 2, 5} (event
- * 4, of key 0, never executes) have 1 + 9 pairs, or 0 + 3 ordered. */
+/* rel_class (a lazy leaf: over a cnf with a solver) keeps the events that
+ * can execute, each class's members in ascending order, and bounds its
+ * pairs: classes {1} and {0, 2, 5} (event 4, of key 0, never executes)
+ * have 1 + 9 pairs, or 0 + 3 ordered.  Over a constant-only cnf (made as
+ * bits) it has those pairs, and a class of singles ordered is empty. */
 static void test_class_layout(void **state)
 {
     (void)state;
-    struct cnf *c = cnf_new(false);
+    struct cnf *c = cnf_new(true);
     lit exec[6] = { LIT_TRUE, LIT_TRUE, LIT_TRUE, LIT_TRUE, LIT_FALSE, LIT_TRUE };
     int key[6] = { 1, 0, 1, -1, 0, 1 }, singles[6] = { 0, 1, 2, 3, 4, 5 };
     struct rels *A = rels_new(c, 6, exec);
@@ -798,6 +800,22 @@ static void test_class_layout(void **state)
     assert_int_equal(k->bound, 1 + 10);
     assert_int_equal(o->bound, 1 + 3);
     assert_false(k->empty || o->empty);
+    assert_true(rel_class(A, singles, true)->empty);
+    assert_false(rel_class(A, singles, false)->empty);
+    rels_free(A);
+    cnf_free(c);
+    c = cnf_new(false);
+    A = rels_new(c, 6, exec);
+    k = rel_class(A, key, false);
+    o = rel_class(A, key, true);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            bool same = exec[i] == LIT_TRUE && exec[j] == LIT_TRUE && key[i] >= 0 && key[i] == key[j];
+            assert_int_equal(rel_get(k, i, j) == LIT_TRUE, same);
+            assert_int_equal(rel_get(o, i, j) == LIT_TRUE, same && i < j);
+        }
+    assert_int_equal(rel_may_size(k), 10);
+    assert_int_equal(rel_may_size(o), 3);
     assert_true(rel_class(A, singles, true)->empty);
     assert_false(rel_class(A, singles, false)->empty);
     rels_free(A);
