@@ -1,6 +1,7 @@
 /* Base sets and relations derived from the event table and exec literals. */
 #include "encoders/base.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "util/xalloc.h"
@@ -19,6 +20,10 @@ const char *const base_rel_names[R_COUNT] = {
     "sr", "scta", "syncbar", "sync_fence", "vloc",
     "ssg", "swg", "sqf", "ssw", "sdv",
 };
+
+/* A set of tag sets, a bit per set. */
+typedef uint64_t tag_mask;
+_Static_assert(S_COUNT <= 64, "a tag_mask holds every tag set");
 
 bool base_same_location(const struct program *p, const struct event *e1, const struct event *e2)
 {
@@ -91,105 +96,95 @@ static unsigned vk_event_flags(const struct event *e, bool acq, bool rel, unsign
     return f;
 }
 
-/* The Vulkan tag sets of a thread event. */
-static void tag_vulkan(const struct event *e, bool in[S_COUNT])
+/* The mask of tag set s when on holds, else 0. */
+static inline tag_mask tag(enum base_set s, bool on) { return (tag_mask)on << s; }
+
+/* The Vulkan tag sets of a thread event, over the common ones in common:
+ * ACQ, REL and F are Vulkan's own. */
+static tag_mask tag_vulkan(const struct event *e, tag_mask common)
 {
     bool acq = e->mo == MO_ACQUIRE || e->mo == MO_ACQ_REL;
     bool rel = e->mo == MO_RELEASE || e->mo == MO_ACQ_REL;
-    in[S_ACQ] = acq;
-    in[S_REL] = rel;
-    in[S_F] = (e->kind == EV_FENCE && e->in->kind == I_FENCE) ||
-              (e->kind == EV_BARRIER && e->mo != MO_NONE);
-    in[S_CBAR] = e->kind == EV_BARRIER;
-    in[S_AVDEVICE] = e->kind == EV_FENCE && e->in->kind == I_AVDEVICE;
-    in[S_VISDEVICE] = e->kind == EV_FENCE && e->in->kind == I_VISDEVICE;
-    in[S_RMW] = e->rmw;
+    tag_mask in = common & ~(tag(S_ACQ, true) | tag(S_REL, true) | tag(S_F, true));
+    in |= tag(S_ACQ, acq) | tag(S_REL, rel);
+    in |= tag(S_F, (e->kind == EV_FENCE && e->in->kind == I_FENCE) ||
+                   (e->kind == EV_BARRIER && e->mo != MO_NONE));
+    in |= tag(S_CBAR, e->kind == EV_BARRIER);
+    in |= tag(S_AVDEVICE, e->kind == EV_FENCE && e->in->kind == I_AVDEVICE);
+    in |= tag(S_VISDEVICE, e->kind == EV_FENCE && e->in->kind == I_VISDEVICE);
+    in |= tag(S_RMW, e->rmw);
     unsigned semsc;
     unsigned f = vk_event_flags(e, acq, rel, &semsc);
-    in[S_ATOM] = f & VK_ATOMIC;
-    in[S_NONPRIV] = f & VK_NONPRIV;
-    in[S_AV] = f & VK_AV;
-    in[S_VIS] = f & VK_VIS;
-    in[S_SEMAV] = f & VK_SEMAV;
-    in[S_SEMVIS] = f & VK_SEMVIS;
+    in |= tag(S_ATOM, f & VK_ATOMIC) | tag(S_NONPRIV, f & VK_NONPRIV);
+    in |= tag(S_AV, f & VK_AV) | tag(S_VIS, f & VK_VIS);
+    in |= tag(S_SEMAV, f & VK_SEMAV) | tag(S_SEMVIS, f & VK_SEMVIS);
     for (int k = 0; k < 4; k++) {
-        in[S_SC0 + k] = e->in->storage_class == k;
-        in[S_SEMSC0 + k] = semsc & (1u << k);
+        in |= tag(S_SC0 + k, e->in->storage_class == k);
+        in |= tag(S_SEMSC0 + k, semsc & (1u << k));
     }
-    in[S_SG] = e->scope == SCOPE_SG;
-    in[S_WG] = e->scope == SCOPE_WG;
-    in[S_QF] = e->scope == SCOPE_QF;
-    in[S_DV] = e->scope == SCOPE_DV;
+    in |= tag(S_SG, e->scope == SCOPE_SG) | tag(S_WG, e->scope == SCOPE_WG);
+    in |= tag(S_QF, e->scope == SCOPE_QF) | tag(S_DV, e->scope == SCOPE_DV);
+    return in;
 }
 
-/* The OpenCL tag sets of an event: F holds fences and barriers, the order
- * tags are C11's (a non-atomic access has none), the scope its own
- * (Dat3M: atomics default to device, non-atomic writes work-item,
- * non-atomic reads none, barriers work-group), and the spaces and NAL are
- * a fence's flags or an initial write's location tags. */
-static void tag_opencl(const struct program *p, const struct event *e, bool in[S_COUNT])
+/* The OpenCL tag sets of an event, over the common ones in common: F
+ * holds fences and barriers, the order tags are C11's (a non-atomic
+ * access has none), the scope its own (Dat3M: atomics default to device,
+ * non-atomic writes work-item, non-atomic reads none, barriers
+ * work-group), and the spaces and NAL are a fence's flags or an initial
+ * write's location tags. */
+static tag_mask tag_opencl(const struct program *p, const struct event *e, tag_mask common)
 {
-    in[S_WEAK] = false;
-    in[S_F] = e->kind == EV_FENCE || e->kind == EV_BARRIER;
-    in[S_RMW] = e->rmw;
-    in[S_WI] = e->scope == SCOPE_WI;
-    in[S_WG] = e->scope == SCOPE_WG;
-    in[S_DV] = e->scope == SCOPE_DV;
-    in[S_ALL_SCOPE] = e->scope == SCOPE_ALL;
+    bool fence = e->kind == EV_FENCE || e->kind == EV_BARRIER;
+    tag_mask in = common & ~(tag(S_WEAK, true) | tag(S_F, true));
+    in |= tag(S_F, fence) | tag(S_RMW, e->rmw);
+    in |= tag(S_WI, e->scope == SCOPE_WI) | tag(S_WG, e->scope == SCOPE_WG);
+    in |= tag(S_DV, e->scope == SCOPE_DV) | tag(S_ALL_SCOPE, e->scope == SCOPE_ALL);
     unsigned tags = 0;
     if (e->kind == EV_INIT)
         tags = p->lit->locs[e->loc].cl_tags;
-    else if (in[S_F])
+    else if (fence)
         tags = e->in->cl_flags;
-    in[S_GLOBAL] = tags & CL_GLOBAL;
-    in[S_LOCAL] = tags & CL_LOCAL;
-    in[S_NAL] = tags & CL_NAL;
+    in |= tag(S_GLOBAL, tags & CL_GLOBAL) | tag(S_LOCAL, tags & CL_LOCAL) | tag(S_NAL, tags & CL_NAL);
+    return in;
 }
 
-/* The tag sets an event belongs to. */
-static void tag_event(const struct program *p, const struct event *e, bool in[S_COUNT])
+/* The tag set of memory order mo (none for MO_NONE). */
+static tag_mask order_tag(enum mo mo)
+{
+    switch (mo) {
+    case MO_WEAK: return tag(S_WEAK, true);
+    case MO_RELAXED: return tag(S_RLX, true);
+    case MO_ACQUIRE: return tag(S_ACQ, true);
+    case MO_RELEASE: return tag(S_REL, true);
+    case MO_ACQ_REL: return tag(S_ACQ_REL, true);
+    case MO_SC: return tag(S_SC, true);
+    default: return 0;
+    }
+}
+
+/* The tag sets an event belongs to, a bit per set. */
+static tag_mask tag_event(const struct program *p, const struct event *e)
 {
     enum dialect d = p->lit->dialect;
-    for (int s = 0; s < S_COUNT; s++)
-        in[s] = false;
-    in[S_ALL] = true;
-    in[S_M] = event_is_mem(e);
-    in[S_R] = e->kind == EV_READ;
-    in[S_W] = event_is_write(e);
-    in[S_F] = e->kind == EV_FENCE;
-    in[S_INIT] = e->kind == EV_INIT;
-    in[S_BAR] = e->kind == EV_BARRIER;
-    in[S_UB] = e->kind == EV_UB;
-    switch (e->mo) {
-    case MO_WEAK: in[S_WEAK] = true; break;
-    case MO_RELAXED: in[S_RLX] = true; break;
-    case MO_ACQUIRE: in[S_ACQ] = true; break;
-    case MO_RELEASE: in[S_REL] = true; break;
-    case MO_ACQ_REL: in[S_ACQ_REL] = true; break;
-    case MO_SC: in[S_SC] = true; break;
-    default: break;
-    }
-    if (d == DIALECT_VULKAN) {
-        if (e->in)
-            tag_vulkan(e, in);
-        return;
-    }
-    if (d == DIALECT_OPENCL) {
-        tag_opencl(p, e, in);
-        return;
-    }
-    in[S_GEN] = e->proxy == PROXY_GENERIC;
-    in[S_SUR] = e->proxy == PROXY_SURFACE;
-    in[S_TEX] = e->proxy == PROXY_TEXTURE;
-    in[S_CON] = e->proxy == PROXY_CONSTANT;
-    in[S_ALIAS] = e->kind == EV_FENCE && e->in->kind == I_ALIAS_FENCE;
+    tag_mask in = tag(S_ALL, true) | tag(S_M, event_is_mem(e)) | tag(S_R, e->kind == EV_READ);
+    in |= tag(S_W, event_is_write(e)) | tag(S_F, e->kind == EV_FENCE);
+    in |= tag(S_INIT, e->kind == EV_INIT) | tag(S_BAR, e->kind == EV_BARRIER);
+    in |= tag(S_UB, e->kind == EV_UB);
+    in |= order_tag(e->mo);
+    if (d == DIALECT_VULKAN)
+        return e->in ? tag_vulkan(e, in) : in;
+    if (d == DIALECT_OPENCL)
+        return tag_opencl(p, e, in);
+    in |= tag(S_GEN, e->proxy == PROXY_GENERIC) | tag(S_SUR, e->proxy == PROXY_SURFACE);
+    in |= tag(S_TEX, e->proxy == PROXY_TEXTURE) | tag(S_CON, e->proxy == PROXY_CONSTANT);
+    in |= tag(S_ALIAS, e->kind == EV_FENCE && e->in->kind == I_ALIAS_FENCE);
+    return in;
 }
 
 bool base_event_in(const struct program *p, int e, enum base_set s)
 {
-    bool in[S_COUNT];
-    tag_event(p, &p->events[e], in);
-    return in[s];
+    return tag_event(p, &p->events[e]) >> s & 1;
 }
 
 /* True when thread `from` is declared to system-synchronise with `to`. */
@@ -205,10 +200,14 @@ static bool ssw_declared(const struct litmus *l, int from, int to)
  * relation it builds (rel_class and set_of copy what they are given). */
 struct base_scratch {
     int *key;                /* per event: a class key (rel_class) */
+    int *generic_key;        /* per event: another (location_relations) */
     bool *member;            /* per event: in a set (set_of) */
     int *rep, *tkey;         /* per thread: scope_keys's representatives, keys */
     int *level;              /* per event: its scope's level, -1 for none */
-    bool (*in)[S_COUNT];     /* per event: its tag sets */
+    const struct rel *by_scope[SCOPE_ALL + 1];   /* same_scope's relations made */
+    tag_mask *tags;          /* per event: its tag sets */
+    uint64_t *columns;       /* per tag set: its executable events, a bit each */
+    int column_words;        /* the words of a column */
     void *block;             /* the allocation of the arrays above */
 };
 
@@ -218,11 +217,14 @@ static size_t scratch_layout(const struct program *p, struct base_scratch *w, ch
     struct xblock b = { block, 0 };
     size_t n = (size_t)p->nevents + 1, nt = (size_t)p->nthreads + 1;
     w->key = xblock_take(&b, n, sizeof *w->key);
+    w->generic_key = xblock_take(&b, n, sizeof *w->generic_key);
     w->member = xblock_take(&b, n, sizeof *w->member);
     w->rep = xblock_take(&b, nt, sizeof *w->rep);
     w->tkey = xblock_take(&b, nt, sizeof *w->tkey);
     w->level = xblock_take(&b, n, sizeof *w->level);
-    w->in = xblock_take(&b, n, sizeof *w->in);
+    w->tags = xblock_take(&b, n, sizeof *w->tags);
+    w->column_words = (p->nevents + 63) / 64;
+    w->columns = xblock_take(&b, (size_t)S_COUNT * (size_t)w->column_words, sizeof *w->columns);
     return b.size;
 }
 
@@ -247,11 +249,14 @@ static const int *scope_keys(const struct program *p, enum scope s, struct base_
     return w->key;
 }
 
-/* i, j in the same instance of scope s. */
+/* i, j in the same instance of scope s, made once per scope (in
+ * w->by_scope). */
 static const struct rel *same_scope(struct rels *A, const struct program *p, enum scope s,
                                     struct base_scratch *w)
 {
-    return rel_class(A, scope_keys(p, s, w), false);
+    if (!w->by_scope[s])
+        w->by_scope[s] = rel_class(A, scope_keys(p, s, w), false);
+    return w->by_scope[s];
 }
 
 /* OpenCL's sdv: i, j of threads on one device (placement {0, wg, dev}). */
@@ -288,44 +293,74 @@ static const struct rel *scope_relation(struct rels *A, const struct program *p,
     return sr;
 }
 
-/* Per event: key(e) when e is a memory access, -1 otherwise. */
-static const struct rel *same_location(struct rels *A, const struct program *p, bool generic,
-                                       struct base_scratch *w)
+/* loc and vloc: i, j memory accesses of one root location, and of one
+ * generic location; one relation when the two partitions agree. */
+static void location_relations(struct rels *A, const struct program *p, struct base *b,
+                               struct base_scratch *w)
 {
+    bool agree = true;
     for (int e = 0; e < p->nevents; e++) {
         const struct event *ev = &p->events[e];
-        w->key[e] = !event_is_mem(ev) || ev->loc < 0 ? -1
-                    : generic ? program_generic_location(p->lit, ev->loc) : program_root_location(p->lit, ev->loc);
+        bool access = event_is_mem(ev) && ev->loc >= 0;
+        w->key[e] = access ? program_root_location(p->lit, ev->loc) : -1;
+        w->generic_key[e] = access ? program_generic_location(p->lit, ev->loc) : -1;
+        agree &= w->key[e] == w->generic_key[e];
     }
-    return rel_class(A, w->key, false);
+    b->rels[R_LOC] = rel_class(A, w->key, false);
+    b->rels[R_VLOC] = agree ? b->rels[R_LOC] : rel_class(A, w->generic_key, false);
 }
 
-/* The tag sets of every event: a set no event that can execute is in
- * (most are) is the empty set, made once. */
+/* Tag sets s and t have the same executable events. */
+static bool same_column(const struct base_scratch *w, int s, int t)
+{
+    const uint64_t *a = w->columns + s * w->column_words, *b = w->columns + t * w->column_words;
+    for (int k = 0; k < w->column_words; k++)
+        if (a[k] != b[k])
+            return false;
+    return true;
+}
+
+/* The tag sets of every event: sets with the same events that can
+ * execute (most are empty) are one set, made once (set_of would find it).
+ * Each set's executable events are a column of bits in w->columns. */
 static void tag_sets(const struct program *p, const lit *exec, struct base *b, struct base_scratch *w)
 {
-    int n = p->nevents;
-    bool present[S_COUNT] = { false };
+    int n = p->nevents, words = w->column_words;
+    tag_mask present = 0;
     for (int e = 0; e < n; e++) {
-        tag_event(p, &p->events[e], w->in[e]);
-        if (exec[e] != LIT_FALSE)
-            for (int s = 0; s < S_COUNT; s++)
-                present[s] |= w->in[e][s];
-    }
-    const struct set *none = NULL;
-    for (int s = 0; s < S_COUNT; s++) {
-        if (s == S_ALL) {
-            b->sets[s] = set_all(b->arena);
+        w->tags[e] = tag_event(p, &p->events[e]);
+        if (exec[e] == LIT_FALSE)
             continue;
-        }
-        if (!present[s] && none) {
+        present |= w->tags[e];
+        for (tag_mask m = w->tags[e]; m; m &= m - 1)
+            w->columns[__builtin_ctzll(m) * words + e / 64] |= (uint64_t)1 << (e % 64);
+    }
+    int made[S_COUNT], nmade = 0;   /* the sets with executable events made so far */
+    const struct set *none = NULL;
+    b->sets[S_ALL] = set_all(b->arena);
+    if (present)
+        made[nmade++] = S_ALL;
+    for (int s = 0; s < S_COUNT; s++) {
+        if (s == S_ALL)
+            continue;
+        if (!(present >> s & 1) && none) {
             b->sets[s] = none;
             continue;
         }
+        int same = -1;
+        for (int k = 0; k < nmade && same < 0; k++)
+            if (same_column(w, made[k], s))
+                same = made[k];
+        if (same >= 0) {
+            b->sets[s] = b->sets[same];
+            continue;
+        }
         for (int e = 0; e < n; e++)
-            w->member[e] = w->in[e][s];
+            w->member[e] = w->tags[e] >> s & 1;
         b->sets[s] = set_of(b->arena, w->member);
-        if (!present[s])
+        if (present >> s & 1)
+            made[nmade++] = s;
+        else
             none = b->sets[s];
     }
 }
@@ -362,7 +397,7 @@ void base_init(struct base *b, struct cnf *c, const struct program *p, const lit
     b->n = n;
     b->arena = rels_new(c, n, exec);
     struct rels *A = b->arena;
-    struct base_scratch w;
+    struct base_scratch w = { 0 };
     w.block = xcalloc(1, scratch_layout(p, &w, NULL));
     scratch_layout(p, &w, w.block);
     tag_sets(p, exec, b, &w);
@@ -374,8 +409,7 @@ void base_init(struct base *b, struct cnf *c, const struct program *p, const lit
     b->rels[R_INT] = rel_class(A, w.key, false);   /* initial writes are in neither int nor ext */
     b->rels[R_EXT] = rel_diff(A, rel_product(A, set_all(A), set_all(A)),
                               rel_union(A, b->rels[R_INT], rel_id(A, set_all(A))));
-    b->rels[R_LOC] = same_location(A, p, false, &w);
-    b->rels[R_VLOC] = same_location(A, p, true, &w);
+    location_relations(A, p, b, &w);
     b->rels[R_SR] = scope_relation(A, p, &w);
     bool vulkan = p->lit->dialect == DIALECT_VULKAN;
     b->rels[R_SCTA] = same_scope(A, p, vulkan ? SCOPE_WG : SCOPE_CTA, &w);
