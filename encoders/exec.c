@@ -311,16 +311,18 @@ static lit blocks_if_unreached(struct cnf *c, const struct program *p, struct ex
  * the others). */
 static void encode_occurrences(struct cnf *c, const struct program *p, struct exec_enc *x)
 {
+    const struct bv zero = bv_const(0);
+    for (int b = 0; b <= p->nevents; b++)   /* a barrier's counted below */
+        x->bar_occ[b] = zero;
     for (int b = 0; b < p->nevents; b++) {
         const struct event *eb = &p->events[b];
-        x->bar_occ[b] = bv_const(0);
         if (eb->kind != EV_BARRIER)
             continue;
         const struct pthread *pt = &p->threads[eb->thread];
         for (int o = pt->first_event; o < b; o++) {
             if (!exec_barriers_meet(p, eb, &p->events[o]))
                 continue;
-            struct bv one = bv_const(0);
+            struct bv one = zero;
             one.b[0] = eb->in->has_bar_id
                 ? cnf_and(c, x->sx.cf[o], bv_eq(c, x->sx.operand[o], x->sx.operand[b])) : x->sx.cf[o];
             x->bar_occ[b] = bv_add(c, x->bar_occ[b], one);
@@ -477,7 +479,7 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
     struct rel_builder just, syncbar;
     rel_builder_init(&just);
     rel_builder_init(&syncbar);
-    x->bar_occ = xcalloc((size_t)n + 1, sizeof *x->bar_occ);
+    x->bar_occ = xrealloc(NULL, ((size_t)n + 1) * sizeof *x->bar_occ);   /* encode_occurrences fills it */
     lit *le = xcalloc(((size_t)n + 1) * (size_t)(p->nthreads + 1), sizeof *le);   /* 0: not made */
     for (int b = 0; b < n; b++) {
         const struct event *eb = &p->events[b];
@@ -552,8 +554,9 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
                     cnf_clause2(c, -pick, -x->sx.exec[o]);
             x->final_pick[w] = pick;
             picks[k++] = pick;
-            for (int i = 0; i < BV_WIDTH; i++)
-                v.b[i] = cnf_or(c, v.b[i], cnf_and(c, pick, x->sx.val[w].b[i]));
+            for (int i = 0; i < BV_WIDTH; i++)   /* a bit w stores as 0 adds nothing */
+                if (x->sx.val[w].b[i] != LIT_FALSE)
+                    v.b[i] = cnf_or(c, v.b[i], cnf_and(c, pick, x->sx.val[w].b[i]));
         }
         cnf_clause(c, picks, k);
         cnf_at_most_one(c, picks, k);

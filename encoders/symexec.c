@@ -712,7 +712,6 @@ static size_t symexec_layout(const struct program *p, struct symexec *s, char *b
     s->cf = xblock_take(&b, n, sizeof *s->cf);
     s->in_spin = xblock_take(&b, n, sizeof *s->in_spin);
     s->exec = xblock_take(&b, n, sizeof *s->exec);
-    s->val = xblock_take(&b, n, sizeof *s->val);
     s->operand = xblock_take(&b, n, sizeof *s->operand);
     s->quorum = xblock_take(&b, n, sizeof *s->quorum);
     s->any = xblock_take(&b, (size_t)p->lit->nanys + 1, sizeof *s->any);
@@ -744,13 +743,18 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
     int n = p->nevents;
     s->block = xcalloc(1, symexec_layout(p, s, NULL));
     symexec_layout(p, s, s->block);
+    s->val = xrealloc(NULL, ((size_t)n + 1) * sizeof *s->val);   /* not zeroed: each is set below */
     for (int k = 0; k < p->lit->nanys; k++)
         s->any[k] = bv_fresh(c);
+    const struct bv zero = bv_const(0);
+    for (int e = 0; e <= n; e++)
+        s->val[e] = zero;
     for (int e = 0; e < n; e++) {
         bool init = p->events[e].kind == EV_INIT;
         s->cf[e] = s->exec[e] = lit_of(init);
         s->in_spin[e] = LIT_FALSE;
-        s->val[e] = bv_const(init ? p->lit->locs[p->events[e].loc].init : 0);
+        if (init)
+            s->val[e] = bv_const(p->lit->locs[p->events[e].loc].init);
     }
     rel_builder_init(&s->data);
     rel_builder_init(&s->ctrl);
@@ -776,6 +780,7 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
 void symexec_free(struct symexec *s)
 {
     free(s->block);
+    free(s->val);
     rel_builder_free(&s->data);
     rel_builder_free(&s->ctrl);
     for (int i = 0; i < s->niters; i++)
