@@ -712,8 +712,6 @@ static size_t symexec_layout(const struct program *p, struct symexec *s, char *b
     s->cf = xblock_take(&b, n, sizeof *s->cf);
     s->in_spin = xblock_take(&b, n, sizeof *s->in_spin);
     s->exec = xblock_take(&b, n, sizeof *s->exec);
-    s->operand = xblock_take(&b, n, sizeof *s->operand);
-    s->quorum = xblock_take(&b, n, sizeof *s->quorum);
     s->any = xblock_take(&b, (size_t)p->lit->nanys + 1, sizeof *s->any);
     s->terminated = xblock_take(&b, nt, sizeof *s->terminated);
     s->bound_hit = xblock_take(&b, nt, sizeof *s->bound_hit);
@@ -743,12 +741,14 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
     int n = p->nevents;
     s->block = xcalloc(1, symexec_layout(p, s, NULL));
     symexec_layout(p, s, s->block);
-    s->val = xrealloc(NULL, ((size_t)n + 1) * sizeof *s->val);   /* not zeroed: each is set below */
+    s->val = xrealloc(NULL, 3 * ((size_t)n + 1) * sizeof *s->val);   /* one block, set below, not zeroed */
+    s->operand = s->val + n + 1;
+    s->quorum = s->operand + n + 1;
     for (int k = 0; k < p->lit->nanys; k++)
         s->any[k] = bv_fresh(c);
     const struct bv zero = bv_const(0);
-    for (int e = 0; e <= n; e++)
-        s->val[e] = zero;
+    for (int e = 0; e <= n; e++)   /* a barrier's operand and quorum are its own (step) */
+        s->val[e] = s->operand[e] = s->quorum[e] = zero;
     for (int e = 0; e < n; e++) {
         bool init = p->events[e].kind == EV_INIT;
         s->cf[e] = s->exec[e] = lit_of(init);
@@ -780,7 +780,7 @@ void symexec_run(struct cnf *c, const struct program *p, int mode, struct symexe
 void symexec_free(struct symexec *s)
 {
     free(s->block);
-    free(s->val);
+    free(s->val);   /* with operand and quorum */
     rel_builder_free(&s->data);
     rel_builder_free(&s->ctrl);
     for (int i = 0; i < s->niters; i++)
