@@ -272,19 +272,26 @@ static const struct rel *same_device(struct rels *A, const struct program *p, st
 /* sr: each event's scope includes the other's thread.  Scope instances
  * nest, so that is one instance of the narrower of the two scopes: the
  * union over scopes S of (events scoped S or wider)^2 & same instance of S. */
-static const struct rel *scope_relation(struct rels *A, const struct program *p, struct base_scratch *w)
+static const struct rel *scope_relation(struct rels *A, const struct program *p, const lit *exec,
+                                        struct base_scratch *w)
 {
     static const enum scope ptx[] = { SCOPE_CTA, SCOPE_GPU, SCOPE_SYS };
     static const enum scope vk[] = { SCOPE_SG, SCOPE_WG, SCOPE_QF, SCOPE_DV };
     bool vulkan = p->lit->dialect == DIALECT_VULKAN;
     int count = vulkan ? 4 : 3, n = p->nevents;
     bool *wide = w->member;
-    for (int e = 0; e < n; e++)
+    int widest = -1;   /* the widest scope level of an event that can execute */
+    for (int e = 0; e < n; e++) {
         w->level[e] = p->events[e].scope == SCOPE_NONE ? -1 : program_scope_level(p->events[e].scope);
+        if (exec[e] != LIT_FALSE && w->level[e] > widest)
+            widest = w->level[e];
+    }
     const struct rel *sr = rel_empty(A);
     for (int k = 0; k < count; k++) {
         enum scope s = vulkan ? vk[k] : ptx[k];
         int level = program_scope_level(s);
+        if (level > widest)   /* no event scoped this wide, nor wider */
+            break;
         for (int e = 0; e < n; e++)
             wide[e] = w->level[e] >= level;
         const struct set *ws = set_of(A, wide);
@@ -410,7 +417,7 @@ void base_init(struct base *b, struct cnf *c, const struct program *p, const lit
     b->rels[R_EXT] = rel_diff(A, rel_product(A, set_all(A), set_all(A)),
                               rel_union(A, b->rels[R_INT], rel_id(A, set_all(A))));
     location_relations(A, p, b, &w);
-    b->rels[R_SR] = scope_relation(A, p, &w);
+    b->rels[R_SR] = scope_relation(A, p, exec, &w);
     bool vulkan = p->lit->dialect == DIALECT_VULKAN;
     b->rels[R_SCTA] = same_scope(A, p, vulkan ? SCOPE_WG : SCOPE_CTA, &w);
     if (p->lit->dialect == DIALECT_OPENCL) {
