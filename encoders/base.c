@@ -99,6 +99,18 @@ static unsigned vk_event_flags(const struct event *e, bool acq, bool rel, unsign
 /* The mask of tag set s when on holds, else 0. */
 static inline tag_mask tag(enum base_set s, bool on) { return (tag_mask)on << s; }
 
+/* The Vulkan tag set of scope s (none for another scope). */
+static tag_mask vulkan_scope_tag(enum scope s)
+{
+    switch (s) {
+    case SCOPE_SG: return tag(S_SG, true);
+    case SCOPE_WG: return tag(S_WG, true);
+    case SCOPE_QF: return tag(S_QF, true);
+    case SCOPE_DV: return tag(S_DV, true);
+    default: return 0;
+    }
+}
+
 /* The Vulkan tag sets of a thread event, over the common ones in common:
  * ACQ, REL and F are Vulkan's own. */
 static tag_mask tag_vulkan(const struct event *e, tag_mask common)
@@ -118,13 +130,11 @@ static tag_mask tag_vulkan(const struct event *e, tag_mask common)
     in |= tag(S_ATOM, f & VK_ATOMIC) | tag(S_NONPRIV, f & VK_NONPRIV);
     in |= tag(S_AV, f & VK_AV) | tag(S_VIS, f & VK_VIS);
     in |= tag(S_SEMAV, f & VK_SEMAV) | tag(S_SEMVIS, f & VK_SEMVIS);
-    for (int k = 0; k < 4; k++) {
-        in |= tag(S_SC0 + k, e->in->storage_class == k);
-        in |= tag(S_SEMSC0 + k, semsc & (1u << k));
-    }
-    in |= tag(S_SG, e->scope == SCOPE_SG) | tag(S_WG, e->scope == SCOPE_WG);
-    in |= tag(S_QF, e->scope == SCOPE_QF) | tag(S_DV, e->scope == SCOPE_DV);
-    return in;
+    int sc = e->in->storage_class;
+    if (sc >= 0 && sc < 4)
+        in |= tag(S_SC0 + sc, true);
+    in |= (tag_mask)(semsc & 15u) << S_SEMSC0;   /* SEMSC0..3 are consecutive */
+    return in | vulkan_scope_tag(e->scope);
 }
 
 /* The OpenCL tag sets of an event, over the common ones in common: F
