@@ -48,8 +48,9 @@ struct assertion *assertion_copy(const struct assertion *a)
     return head;
 }
 
-/* Frees a string of l unless its string pool holds it. */
-static void free_string(const struct litmus *l, char *s)
+/* Frees a string of l (a name or an instruction's text) unless its string
+ * pool holds it. */
+void litmus_free_string(const struct litmus *l, char *s)
 {
     if (!strpool_owns(&l->strings, s))
         free(s);
@@ -61,7 +62,7 @@ static void free_strings(const struct litmus *l, char **strings, int n)
     if (!strings)
         return;
     for (int i = 0; i < n; i++)
-        free_string(l, strings[i]);
+        litmus_free_string(l, strings[i]);
     free(strings);
 }
 
@@ -74,7 +75,7 @@ static void free_thread(const struct litmus *l, struct thread *t)
     free_strings(l, t->label_names, t->nlabels);
     if (t->instrs) {
         for (int i = 0; i < t->ninstrs; i++)
-            free(t->instrs[i].text);
+            litmus_free_string(l, t->instrs[i].text);
         free(t->instrs);
     }
 }
@@ -91,16 +92,16 @@ void litmus_free(struct litmus *l)
     }
     if (l->locs) {
         for (int i = 0; i < l->nlocs; i++)
-            free_string(l, l->locs[i].name);
+            litmus_free_string(l, l->locs[i].name);
         free(l->locs);
     }
     free(l->ssw);
     free(l->observed);
     assertion_free(l->assertion);
     assertion_free(l->filter);
-    free_string(l, l->name);
-    free_string(l, l->doc);
-    free_string(l, l->path);
+    litmus_free_string(l, l->name);
+    litmus_free_string(l, l->doc);
+    litmus_free_string(l, l->path);
     strpool_free(&l->strings);
     free(l);
 }

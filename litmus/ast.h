@@ -189,7 +189,8 @@ struct litmus {
     int nanys;                     /* arbitrary values I_ANY reads (SPIR-V) */
     struct strpool strings;        /* the parser's copies of the names above
                                       (path, name, doc, locations, registers,
-                                      labels); any of them not in it was
+                                      labels) and of the instructions' texts;
+                                      any of them not in it was
                                       allocated alone, and is freed alone */
 };
 
@@ -224,6 +225,9 @@ void litmus_drop_filter(struct litmus *l);
 
 /* Frees everything litmus_parse allocated. */
 void litmus_free(struct litmus *l);
+/* Frees a string of l (a name or an instruction's text) unless its string
+ * pool holds it. */
+void litmus_free_string(const struct litmus *l, char *s);
 
 /* The number of operands of the chain a heads: of the A_AND or A_OR nodes
  * reached from a down lhs while their kind is a's (1 when a is neither);

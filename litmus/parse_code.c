@@ -266,7 +266,7 @@ bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *t
     struct thread *t = &p->lit->threads[thread];
     if (!ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
         return false;
-    in->text = ps_copy_text(text, len);
+    in->text = ps_pool_text(p, text, len);
     if (!in->text)
         return ps_out_of_memory(p);
     t->instrs[t->ninstrs++] = *in;

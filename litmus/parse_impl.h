@@ -159,9 +159,9 @@ bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *t
 /* A fresh instruction at pos with "none" in every optional field. */
 void ps_init_instr(struct instr *in, struct srcpos pos);
 
-/* A NUL-terminated copy of len bytes of s, or NULL when out of memory. */
-char *ps_copy_text(const char *s, size_t len);
-/* The same in the test's string pool (litmus.strings), for its names. */
+/* A NUL-terminated copy of len bytes of s in the test's string pool
+ * (litmus.strings), for its names and instruction texts; NULL when out of
+ * memory. */
 char *ps_pool_text(struct parser *p, const char *s, size_t len);
 /* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
  * or gives it its first; new slots are zeroed. */

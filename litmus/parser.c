@@ -78,17 +78,6 @@ bool ps_expect_word(struct parser *p, const char *word, const char *what)
     return ps_advance(p);
 }
 
-/* A NUL-terminated copy of len bytes of s, or NULL when out of memory. */
-char *ps_copy_text(const char *s, size_t len)
-{
-    char *copy = malloc(len + 1);
-    if (copy) {
-        memcpy(copy, s, len);
-        copy[len] = '\0';
-    }
-    return copy;
-}
-
 /* A NUL-terminated copy of len bytes of s in the test's string pool, or
  * NULL when out of memory. */
 char *ps_pool_text(struct parser *p, const char *s, size_t len)

@@ -259,7 +259,7 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
                  pt->src->id, bound, PROGRAM_MAX_UOPS);
         return -1;
     }
-    struct uop *out = xcalloc((size_t)newn, sizeof *out);
+    struct uop *out = xrealloc(NULL, (size_t)newn * sizeof *out);   /* every slot is written below */
     for (int x = 0; x < n; x++) {
         if (x >= t && x <= j)
             continue;
@@ -322,7 +322,7 @@ static void initial_code(struct pthread *pt, struct scratch *w)
 {
     const struct thread *th = pt->src;
     pt->ncode = th->ninstrs;
-    pt->code = xcalloc((size_t)(th->ninstrs ? th->ninstrs : 1), sizeof *pt->code);
+    pt->code = xrealloc(NULL, (size_t)th->ninstrs * sizeof *pt->code);   /* written below */
     int *label_at = scratch_ints(w, th->nlabels + 1);
     memset(label_at, 0, (size_t)(th->nlabels + 1) * sizeof *label_at);
     for (int i = 0; i < th->ninstrs; i++)
@@ -449,7 +449,7 @@ static void build_events(struct program *p)
     for (int t = 0; t < p->nthreads; t++)
         for (int i = 0; i < p->threads[t].ncode; i++)
             count += (size_t)uop_event_count(&p->threads[t].code[i]);
-    p->events = xcalloc(count, sizeof *p->events);
+    p->events = xrealloc(NULL, count * sizeof *p->events);   /* new_event writes each */
     for (int l = 0; l < p->lit->nlocs; l++) {   /* one initial write per physical location */
         if (program_root_location(p->lit, l) != l)
             continue;

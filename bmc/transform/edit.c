@@ -17,9 +17,9 @@ struct litmus *edit_copy(const struct litmus *l)
     return copy;
 }
 
-void edit_remove(struct thread *th, int i)
+void edit_remove(const struct litmus *l, struct thread *th, int i)
 {
-    free(th->instrs[i].text);
+    litmus_free_string(l, th->instrs[i].text);
     memmove(&th->instrs[i], &th->instrs[i + 1], (size_t)(th->ninstrs - i - 1) * sizeof *th->instrs);
     th->ninstrs--;
 }

@@ -8,8 +8,8 @@
 /* A copy of l to edit (l printed and parsed back); NULL when that fails. */
 struct litmus *edit_copy(const struct litmus *l);
 
-/* Removes instruction i of thread th. */
-void edit_remove(struct thread *th, int i);
+/* Removes instruction i of thread th of l. */
+void edit_remove(const struct litmus *l, struct thread *th, int i);
 
 /* Inserts a copy of in before instruction i of thread th (i == ninstrs:
  * at the end). */

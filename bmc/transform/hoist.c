@@ -79,7 +79,7 @@ static bool hoist(const struct litmus *l, int t, int k, int exit_at, struct vari
     edit_quote(l, th, in, was, sizeof was);
     if (in->kind == I_FENCE) {
         edit_insert(ct, exit_at, in);
-        edit_remove(ct, k);
+        edit_remove(copy, ct, k);
         snprintf(change, sizeof change, "%s moved after the loop", was);
     } else {
         struct instr read, f;

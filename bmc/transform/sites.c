@@ -25,7 +25,7 @@ bool rewrite_weaken(const struct litmus *l, unsigned mask, int line, struct vari
                 char was[160], now[160], change[400];
                 edit_quote(l, th, in, was, sizeof was);
                 if (w[i].remove) {
-                    edit_remove(&copy->threads[t], k);
+                    edit_remove(copy, &copy->threads[t], k);
                     snprintf(change, sizeof change, "%s dropped", was);
                 } else {
                     struct instr *c = &copy->threads[t].instrs[k];

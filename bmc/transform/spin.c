@@ -37,7 +37,7 @@ bool rewrite_remove_spin(const struct litmus *l, int line, struct variants *out,
             for (int x = j; x > lp.head; x--) {
                 int h;
                 if (loops_jump_target(th, &th->instrs[x], &h) && h == lp.head) {
-                    edit_remove(&copy->threads[t], x);
+                    edit_remove(copy, &copy->threads[t], x);
                     removed++;
                 }
             }
