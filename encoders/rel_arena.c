@@ -133,10 +133,8 @@ void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *n
     cons_insert(A, (struct cons_slot){ op, x, y, node });
 }
 
-void rels_stack_reserve(struct rels *A, int k)
+void rels_stack_grow(struct rels *A, int k)
 {
-    if (A->stop + k <= A->scap)
-        return;
     A->scap = xcapacity(A->scap, A->stop + k, 1024);
     XRESIZE(A->scol, A->scap);
     XRESIZE(A->sval, A->scap);

@@ -95,8 +95,15 @@ struct rel *rel_node(struct rels *A, enum rel_op op);
 /* The node consed under (op, x, y), or NULL; rels_cons_put records one. */
 void *rels_cons_get(struct rels *A, int op, const void *x, const void *y);
 void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node);
+/* Grows the row stack to room for k more entries (rels_stack_reserve's
+ * slow path). */
+void rels_stack_grow(struct rels *A, int k);
 /* Makes room for k more entries on the row stack. */
-void rels_stack_reserve(struct rels *A, int k);
+static inline void rels_stack_reserve(struct rels *A, int k)
+{
+    if (A->stop + k > A->scap)
+        rels_stack_grow(A, k);
+}
 
 /* Materializes static composite r when its may-set is small (walking a
  * term per pair costs more than listing a few thousand pairs once) and

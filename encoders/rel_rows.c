@@ -15,14 +15,21 @@ static void push(struct rels *A, int j, lit l)
     A->sval[A->stop++] = l;
 }
 
+/* Copies the k pairs (cols, lits) to (to_cols, to_lits): rows are short,
+ * and a loop costs less than two calls of memcpy. */
+static void copy_pairs(int *to_cols, lit *to_lits, const int *cols, const lit *lits, int k)
+{
+    for (int x = 0; x < k; x++) {
+        to_cols[x] = cols[x];
+        to_lits[x] = lits[x];
+    }
+}
+
 /* Pushes the k pairs (cols[x], lits[x]) of a row; returns k. */
 static int push_span(struct rels *A, const int *cols, const lit *lits, int k)
 {
-    if (k == 0)                             /* an empty row may have no arrays at all */
-        return 0;
-    rels_stack_reserve(A, k);
-    memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
-    memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
+    rels_stack_reserve(A, k);   /* an empty row may have no arrays at all: none read */
+    copy_pairs(A->scol + A->stop, A->sval + A->stop, cols, lits, k);
     A->stop += k;
     return k;
 }
@@ -54,11 +61,10 @@ static int line_kept(struct rels *A, const struct rel *r, struct row_store **slo
     }
     if (st->len[i] < 0) {
         int base = A->stop, k = enum_fresh(A, r, i, flip);
-        st->col[i] = rels_alloc(r->home, (size_t)k, sizeof **st->col);
-        st->val[i] = rels_alloc(r->home, (size_t)k, sizeof **st->val);
-        if (k > 0) {
-            memcpy(st->col[i], A->scol + base, (size_t)k * sizeof **st->col);
-            memcpy(st->val[i], A->sval + base, (size_t)k * sizeof **st->val);
+        if (k > 0) {   /* an empty row keeps no arrays (its readers read none) */
+            st->col[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->col);
+            st->val[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->val);
+            copy_pairs(st->col[i], st->val[i], A->scol + base, A->sval + base, k);
         }
         st->len[i] = k;
         r->home->pairs += k;
@@ -334,8 +340,8 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
     for (int i = 0; i < n; i++)
         t->start[i + 1] = t->start[i] + rel_enum(A, r, i, flip);
     int size = t->start[n];
-    t->col = rels_alloc(home, (size_t)size, sizeof *t->col);
-    t->val = rels_alloc(home, (size_t)size, sizeof *t->val);
+    t->col = rels_alloc_raw(home, (size_t)size, sizeof *t->col);   /* written whole */
+    t->val = rels_alloc_raw(home, (size_t)size, sizeof *t->val);
     if (size > 0) {
         memcpy(t->col, A->scol + base, (size_t)size * sizeof *t->col);
         memcpy(t->val, A->sval + base, (size_t)size * sizeof *t->val);
@@ -351,8 +357,8 @@ static struct rel_rows *transpose(struct rels *home, const struct rel_rows *t, i
     int size = t->start[n];
     struct rel_rows *u = rels_alloc(home, 1, sizeof *u);
     u->start = rels_alloc(home, (size_t)n + 1, sizeof *u->start);
-    u->col = rels_alloc(home, (size_t)size, sizeof *u->col);
-    u->val = rels_alloc(home, (size_t)size, sizeof *u->val);
+    u->col = rels_alloc_raw(home, (size_t)size, sizeof *u->col);   /* written whole */
+    u->val = rels_alloc_raw(home, (size_t)size, sizeof *u->val);
     int *fill = xcalloc((size_t)n + 1, sizeof *fill);
     for (int e = 0; e < size; e++)
         u->start[t->col[e] + 1]++;
