@@ -302,11 +302,8 @@ void rels_free(struct rels *A)
         return;
     for (int k = 0; k < A->nowned; k++)
         give_back(A->owned[k]);
-    for (int d = 0; d < A->naccs; d++) {
-        free(A->accs[d]->acc);
-        free(A->accs[d]->touched);
-        free(A->accs[d]);
-    }
+    for (int d = 0; d < A->naccs; d++)
+        free(A->accs[d]);   /* its arrays in the same block */
     free(A->accs);
     cons_end(A);
     if (nspare_arena < ARENA_SPARES) {   /* kept empty, with its growing arrays */

@@ -87,7 +87,7 @@ const word *rel_bits_make(const struct rel *r, bool flip)
     assert(rel_bits_on(r));
     int n = r->n, w = rel_bits_words(n);
     size_t all = (size_t)n * (size_t)w;
-    word *b = rels_alloc(r->home, all, sizeof *b);
+    word *b = rels_alloc_raw(r->home, all, sizeof *b);   /* an operation's bits are written whole */
     switch (r->op) {
     case REL_UNION: case REL_INTER: case REL_DIFF: {
         const word *x = rel_bits(r->a, flip), *y = rel_bits(r->b, flip);
@@ -99,6 +99,7 @@ const word *rel_bits_make(const struct rel *r, bool flip)
         memcpy(b, rel_bits(r->a, !flip), all * sizeof *b);
         break;
     default:
+        memset(b, 0, all * sizeof *b);
         leaf_bits(r, flip, b, w);
         break;
     }
@@ -117,14 +118,14 @@ int rel_bits_count(const struct rel *r, int i, bool flip)
 
 int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip)
 {
-    int w = rel_bits_words(r->n), count = rel_bits_count(r, i, flip);
+    int w = rel_bits_words(r->n), base = A->stop;
     const word *row = rel_bits(r, flip) + (size_t)i * w;
-    rels_stack_reserve(A, count);
+    rels_stack_reserve(A, r->n);   /* room for a full row: counting the bits first costs more */
     for (int k = 0; k < w; k++)
         for (word x = row[k]; x; x &= x - 1) {
             int j = k * WORD_BITS + __builtin_ctzll(x);
             A->scol[A->stop] = j;
             A->sval[A->stop++] = rels_both(A, i, j);
         }
-    return count;
+    return A->stop - base;
 }

@@ -17,7 +17,8 @@ enum { CONS_PLUS = 32, CONS_SET_UNION, CONS_SET_INTER, CONS_SET_DIFF, CONS_SET_C
 struct cons_slot { int op; const void *x, *y; void *node; };
 
 /* A composition's row under construction: per event its literal so far
- * (LIT_FALSE: none), and the events touched. */
+ * (LIT_FALSE: none), and the events touched; both arrays lie in the
+ * record's own block (one free). */
 struct accumulator { lit *acc; int *touched; };
 
 /* Rows of a lazy relation kept as they are first read (len < 0: not yet). */
