@@ -15,8 +15,6 @@ typedef unsigned long long word;
 
 #define WORD_BITS 64
 
-int rel_bits_words(int n) { return (n + WORD_BITS - 1) / WORD_BITS; }
-
 static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_BITS); }
 
 /* The bits set in x. */
@@ -91,8 +89,15 @@ const word *rel_bits_make(const struct rel *r, bool flip)
     switch (r->op) {
     case REL_UNION: case REL_INTER: case REL_DIFF: {
         const word *x = rel_bits(r->a, flip), *y = rel_bits(r->b, flip);
-        for (size_t k = 0; k < all; k++)
-            b[k] = r->op == REL_UNION ? x[k] | y[k] : r->op == REL_INTER ? x[k] & y[k] : x[k] & ~y[k];
+        if (r->op == REL_UNION)   /* one loop per operation, none chosen per word */
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] | y[k];
+        else if (r->op == REL_INTER)
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] & y[k];
+        else
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] & ~y[k];
         break;
     }
     case REL_INV:
