@@ -17,14 +17,6 @@ typedef unsigned long long word;
 
 static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_BITS); }
 
-/* The bits set in x. */
-static int ones(word x)
-{
-    x -= x >> 1 & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + (x >> 2 & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)(x * 0x0101010101010101ull >> 56);
-}
 
 /* Row `to` of b becomes a copy of row `from` (w words a row). */
 static void copy_row(word *b, int w, int to, int from)
@@ -112,14 +104,6 @@ const word *rel_bits_make(const struct rel *r, bool flip)
     return b;
 }
 
-int rel_bits_count(const struct rel *r, int i, bool flip)
-{
-    int w = rel_bits_words(r->n), count = 0;
-    const word *row = rel_bits(r, flip) + (size_t)i * w;
-    for (int k = 0; k < w; k++)
-        count += ones(row[k]);
-    return count;
-}
 
 int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip)
 {

@@ -163,8 +163,23 @@ static inline const unsigned long long *rel_bits(const struct rel *r, bool flip)
 {
     return r->sbits[flip] ? r->sbits[flip] : rel_bits_make(r, flip);
 }
+/* The bits set in x. */
+static inline int rel_bits_ones(unsigned long long x)
+{
+    x -= x >> 1 & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + (x >> 2 & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)(x * 0x0101010101010101ull >> 56);
+}
 /* The size of row i of static r (column when flip), from its bits. */
-int rel_bits_count(const struct rel *r, int i, bool flip);
+static inline int rel_bits_count(const struct rel *r, int i, bool flip)
+{
+    int w = rel_bits_words(r->n), count = 0;
+    const unsigned long long *row = rel_bits(r, flip) + (size_t)i * w;
+    for (int k = 0; k < w; k++)
+        count += rel_bits_ones(row[k]);
+    return count;
+}
 /* Pushes row i of static r (column when flip) from its bits, each pair
  * with its literal both; returns the number pushed. */
 int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip);
