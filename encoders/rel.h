@@ -165,6 +165,9 @@ lit rel_get(const struct rel *r, int i, int j);
  * their number.  Materializes r on first use; the pointers stay valid
  * while the arena lives. */
 int rel_row(const struct rel *r, int i, const int **cols, const lit **lits);
+/* The literals of every pair of r, row by row (rel_row's, one after the
+ * other); returns their number.  Materializes r on first use. */
+int rel_lits(const struct rel *r, const lit **lits);
 /* Column j of r (row j of r^-1), likewise. */
 int rel_col(const struct rel *r, int j, const int **rows, const lit **lits);
 

@@ -133,10 +133,8 @@ void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *n
     cons_insert(A, (struct cons_slot){ op, x, y, node });
 }
 
-void rels_stack_reserve(struct rels *A, int k)
+void rels_stack_grow(struct rels *A, int k)
 {
-    if (A->stop + k <= A->scap)
-        return;
     A->scap = xcapacity(A->scap, A->stop + k, 1024);
     XRESIZE(A->scol, A->scap);
     XRESIZE(A->sval, A->scap);
@@ -304,11 +302,8 @@ void rels_free(struct rels *A)
         return;
     for (int k = 0; k < A->nowned; k++)
         give_back(A->owned[k]);
-    for (int d = 0; d < A->naccs; d++) {
-        free(A->accs[d]->acc);
-        free(A->accs[d]->touched);
-        free(A->accs[d]);
-    }
+    for (int d = 0; d < A->naccs; d++)
+        free(A->accs[d]);   /* its arrays in the same block */
     free(A->accs);
     cons_end(A);
     if (nspare_arena < ARENA_SPARES) {   /* kept empty, with its growing arrays */

@@ -15,18 +15,8 @@ typedef unsigned long long word;
 
 #define WORD_BITS 64
 
-int rel_bits_words(int n) { return (n + WORD_BITS - 1) / WORD_BITS; }
-
 static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_BITS); }
 
-/* The bits set in x. */
-static int ones(word x)
-{
-    x -= x >> 1 & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + (x >> 2 & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)(x * 0x0101010101010101ull >> 56);
-}
 
 /* Row `to` of b becomes a copy of row `from` (w words a row). */
 static void copy_row(word *b, int w, int to, int from)
@@ -87,18 +77,26 @@ const word *rel_bits_make(const struct rel *r, bool flip)
     assert(rel_bits_on(r));
     int n = r->n, w = rel_bits_words(n);
     size_t all = (size_t)n * (size_t)w;
-    word *b = rels_alloc(r->home, all, sizeof *b);
+    word *b = rels_alloc_raw(r->home, all, sizeof *b);   /* an operation's bits are written whole */
     switch (r->op) {
     case REL_UNION: case REL_INTER: case REL_DIFF: {
         const word *x = rel_bits(r->a, flip), *y = rel_bits(r->b, flip);
-        for (size_t k = 0; k < all; k++)
-            b[k] = r->op == REL_UNION ? x[k] | y[k] : r->op == REL_INTER ? x[k] & y[k] : x[k] & ~y[k];
+        if (r->op == REL_UNION)   /* one loop per operation, none chosen per word */
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] | y[k];
+        else if (r->op == REL_INTER)
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] & y[k];
+        else
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] & ~y[k];
         break;
     }
     case REL_INV:
         memcpy(b, rel_bits(r->a, !flip), all * sizeof *b);
         break;
     default:
+        memset(b, 0, all * sizeof *b);
         leaf_bits(r, flip, b, w);
         break;
     }
@@ -106,25 +104,17 @@ const word *rel_bits_make(const struct rel *r, bool flip)
     return b;
 }
 
-int rel_bits_count(const struct rel *r, int i, bool flip)
-{
-    int w = rel_bits_words(r->n), count = 0;
-    const word *row = rel_bits(r, flip) + (size_t)i * w;
-    for (int k = 0; k < w; k++)
-        count += ones(row[k]);
-    return count;
-}
 
 int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip)
 {
-    int w = rel_bits_words(r->n), count = rel_bits_count(r, i, flip);
+    int w = rel_bits_words(r->n), base = A->stop;
     const word *row = rel_bits(r, flip) + (size_t)i * w;
-    rels_stack_reserve(A, count);
+    rels_stack_reserve(A, r->n);   /* room for a full row: counting the bits first costs more */
     for (int k = 0; k < w; k++)
         for (word x = row[k]; x; x &= x - 1) {
             int j = k * WORD_BITS + __builtin_ctzll(x);
             A->scol[A->stop] = j;
             A->sval[A->stop++] = rels_both(A, i, j);
         }
-    return count;
+    return A->stop - base;
 }

@@ -17,7 +17,8 @@ enum { CONS_PLUS = 32, CONS_SET_UNION, CONS_SET_INTER, CONS_SET_DIFF, CONS_SET_C
 struct cons_slot { int op; const void *x, *y; void *node; };
 
 /* A composition's row under construction: per event its literal so far
- * (LIT_FALSE: none), and the events touched. */
+ * (LIT_FALSE: none), and the events touched; both arrays lie in the
+ * record's own block (one free). */
 struct accumulator { lit *acc; int *touched; };
 
 /* Rows of a lazy relation kept as they are first read (len < 0: not yet). */
@@ -95,8 +96,15 @@ struct rel *rel_node(struct rels *A, enum rel_op op);
 /* The node consed under (op, x, y), or NULL; rels_cons_put records one. */
 void *rels_cons_get(struct rels *A, int op, const void *x, const void *y);
 void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node);
+/* Grows the row stack to room for k more entries (rels_stack_reserve's
+ * slow path). */
+void rels_stack_grow(struct rels *A, int k);
 /* Makes room for k more entries on the row stack. */
-void rels_stack_reserve(struct rels *A, int k);
+static inline void rels_stack_reserve(struct rels *A, int k)
+{
+    if (A->stop + k > A->scap)
+        rels_stack_grow(A, k);
+}
 
 /* Materializes static composite r when its may-set is small (walking a
  * term per pair costs more than listing a few thousand pairs once) and
@@ -145,7 +153,7 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
  * first read). */
 void rel_dense_rows(const struct rel *r);
 /* Words per row of bits over n events. */
-int rel_bits_words(int n);
+static inline int rel_bits_words(int n) { return (n + 63) / 64; }
 /* Makes and keeps (in r's arena) the bits rel_bits returns. */
 const unsigned long long *rel_bits_make(const struct rel *r, bool flip);
 /* The pairs of static r (of r^-1 when flip) as rows of bits, row i at
@@ -155,8 +163,23 @@ static inline const unsigned long long *rel_bits(const struct rel *r, bool flip)
 {
     return r->sbits[flip] ? r->sbits[flip] : rel_bits_make(r, flip);
 }
+/* The bits set in x. */
+static inline int rel_bits_ones(unsigned long long x)
+{
+    x -= x >> 1 & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + (x >> 2 & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)(x * 0x0101010101010101ull >> 56);
+}
 /* The size of row i of static r (column when flip), from its bits. */
-int rel_bits_count(const struct rel *r, int i, bool flip);
+static inline int rel_bits_count(const struct rel *r, int i, bool flip)
+{
+    int w = rel_bits_words(r->n), count = 0;
+    const unsigned long long *row = rel_bits(r, flip) + (size_t)i * w;
+    for (int k = 0; k < w; k++)
+        count += rel_bits_ones(row[k]);
+    return count;
+}
 /* Pushes row i of static r (column when flip) from its bits, each pair
  * with its literal both; returns the number pushed. */
 int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip);

@@ -21,6 +21,13 @@ int rel_row(const struct rel *r, int i, const int **cols, const lit **lits)
     return t->start[i + 1] - t->start[i];
 }
 
+int rel_lits(const struct rel *r, const lit **lits)
+{
+    const struct rel_rows *t = rel_rows_of(r->home, r);
+    *lits = t->val;
+    return t->start[r->n];
+}
+
 int rel_col(const struct rel *r, int j, const int **rows, const lit **lits)
 {
     assert(j >= 0 && j < r->n);

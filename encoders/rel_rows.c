@@ -15,14 +15,21 @@ static void push(struct rels *A, int j, lit l)
     A->sval[A->stop++] = l;
 }
 
+/* Copies the k pairs (cols, lits) to (to_cols, to_lits): rows are short,
+ * and a loop costs less than two calls of memcpy. */
+static void copy_pairs(int *to_cols, lit *to_lits, const int *cols, const lit *lits, int k)
+{
+    for (int x = 0; x < k; x++) {
+        to_cols[x] = cols[x];
+        to_lits[x] = lits[x];
+    }
+}
+
 /* Pushes the k pairs (cols[x], lits[x]) of a row; returns k. */
 static int push_span(struct rels *A, const int *cols, const lit *lits, int k)
 {
-    if (k == 0)                             /* an empty row may have no arrays at all */
-        return 0;
-    rels_stack_reserve(A, k);
-    memcpy(A->scol + A->stop, cols, (size_t)k * sizeof *cols);
-    memcpy(A->sval + A->stop, lits, (size_t)k * sizeof *lits);
+    rels_stack_reserve(A, k);   /* an empty row may have no arrays at all: none read */
+    copy_pairs(A->scol + A->stop, A->sval + A->stop, cols, lits, k);
     A->stop += k;
     return k;
 }
@@ -45,20 +52,18 @@ static int line_kept(struct rels *A, const struct rel *r, struct row_store **slo
     if (!st) {
         struct rels *home = r->home;
         st = rels_alloc(home, 1, sizeof *st);
-        st->len = rels_alloc(home, (size_t)r->n, sizeof *st->len);
+        st->len = rels_alloc_raw(home, (size_t)r->n, sizeof *st->len);
+        memset(st->len, 0xff, (size_t)r->n * sizeof *st->len);   /* every byte 0xff: every len -1 */
         st->col = rels_alloc(home, (size_t)r->n, sizeof *st->col);
         st->val = rels_alloc(home, (size_t)r->n, sizeof *st->val);
-        for (int k = 0; k < r->n; k++)
-            st->len[k] = -1;
         *slot = st;
     }
     if (st->len[i] < 0) {
         int base = A->stop, k = enum_fresh(A, r, i, flip);
-        st->col[i] = rels_alloc(r->home, (size_t)k, sizeof **st->col);
-        st->val[i] = rels_alloc(r->home, (size_t)k, sizeof **st->val);
-        if (k > 0) {
-            memcpy(st->col[i], A->scol + base, (size_t)k * sizeof **st->col);
-            memcpy(st->val[i], A->sval + base, (size_t)k * sizeof **st->val);
+        if (k > 0) {   /* an empty row keeps no arrays (its readers read none) */
+            st->col[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->col);
+            st->val[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->val);
+            copy_pairs(st->col[i], st->val[i], A->scol + base, A->sval + base, k);
         }
         st->len[i] = k;
         r->home->pairs += k;
@@ -164,13 +169,15 @@ static int enum_filter(struct rels *A, const struct rel *r, int i, bool flip, bo
         }
     }
     int base = A->stop, nx = rel_enum(A, x, i, flip), kept = 0;
+    bool static_test = r->is_static || (y->is_static && x->guarded),   /* l implies both(p, q) */
+         y_alone = !static_test && keep && x->is_static && y->guarded; /* both(p, q) & y(p, q) */
     for (int e = 0; e < nx; e++) {
         int j = A->scol[base + e], p = flip ? j : i, q = flip ? i : j;
         lit l = A->sval[base + e];
-        if (r->is_static || (y->is_static && x->guarded)) {   /* l implies both(p, q) */
+        if (static_test) {
             if (rel_has(y, p, q) != keep)
                 continue;
-        } else if (keep && x->is_static && y->guarded) {      /* both(p, q) & y(p, q) */
+        } else if (y_alone) {
             l = rel_at(A, y, p, q);
             if (l == LIT_FALSE)
                 continue;
@@ -193,15 +200,33 @@ static int by_int(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Sorts the k distinct events v ascending: by insertion when few (a
+ * composition's row touches a few columns, and qsort's calls per
+ * comparison cost more), else by qsort. */
+static void sort_events(int *v, int k)
+{
+    if (k > 24) {
+        qsort(v, (size_t)k, sizeof *v, by_int);
+        return;
+    }
+    for (int x = 1; x < k; x++) {
+        int e = v[x], y = x;
+        for (; y > 0 && v[y - 1] > e; y--)
+            v[y] = v[y - 1];
+        v[y] = e;
+    }
+}
+
 /* The accumulator of the next nesting depth (an operand's row may be a
  * composition's, enumerated while this one accumulates). */
 static struct accumulator *accumulator_enter(struct rels *A)
 {
     if (A->depth == A->naccs) {   /* one per depth, never moved: an outer one stays valid */
         A->accs = xrealloc(A->accs, (size_t)(A->naccs + 1) * sizeof *A->accs);
-        struct accumulator *ac = xcalloc(1, sizeof *ac);
-        ac->acc = xcalloc((size_t)A->n + 1, sizeof *ac->acc);
-        ac->touched = xcalloc((size_t)A->n + 1, sizeof *ac->touched);
+        size_t len = (size_t)A->n + 1;   /* one block: the record, then its two arrays */
+        struct accumulator *ac = xcalloc(1, sizeof *ac + len * (sizeof *ac->acc + sizeof *ac->touched));
+        ac->acc = (lit *)(ac + 1);
+        ac->touched = (int *)(ac->acc + len);
         for (int j = 0; j < A->n; j++)
             ac->acc[j] = LIT_FALSE;
         A->accs[A->naccs++] = ac;
@@ -247,7 +272,7 @@ static int enum_seq(struct rels *A, const struct rel *r, int i, bool flip)
         A->stop = top;
     }
     A->stop = base;
-    qsort(ac->touched, (size_t)nt, sizeof *ac->touched, by_int);
+    sort_events(ac->touched, nt);
     rels_stack_reserve(A, nt);
     for (int k = 0; k < nt; k++) {
         int j = ac->touched[k];
@@ -334,8 +359,8 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
     for (int i = 0; i < n; i++)
         t->start[i + 1] = t->start[i] + rel_enum(A, r, i, flip);
     int size = t->start[n];
-    t->col = rels_alloc(home, (size_t)size, sizeof *t->col);
-    t->val = rels_alloc(home, (size_t)size, sizeof *t->val);
+    t->col = rels_alloc_raw(home, (size_t)size, sizeof *t->col);   /* written whole */
+    t->val = rels_alloc_raw(home, (size_t)size, sizeof *t->val);
     if (size > 0) {
         memcpy(t->col, A->scol + base, (size_t)size * sizeof *t->col);
         memcpy(t->val, A->sval + base, (size_t)size * sizeof *t->val);
@@ -351,8 +376,8 @@ static struct rel_rows *transpose(struct rels *home, const struct rel_rows *t, i
     int size = t->start[n];
     struct rel_rows *u = rels_alloc(home, 1, sizeof *u);
     u->start = rels_alloc(home, (size_t)n + 1, sizeof *u->start);
-    u->col = rels_alloc(home, (size_t)size, sizeof *u->col);
-    u->val = rels_alloc(home, (size_t)size, sizeof *u->val);
+    u->col = rels_alloc_raw(home, (size_t)size, sizeof *u->col);   /* written whole */
+    u->val = rels_alloc_raw(home, (size_t)size, sizeof *u->val);
     int *fill = xcalloc((size_t)n + 1, sizeof *fill);
     for (int e = 0; e < size; e++)
         u->start[t->col[e] + 1]++;

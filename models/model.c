@@ -190,16 +190,11 @@ void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
     const struct rel *r = ax->rel;
     if (ax->kind != AX_EMPTY && ax->kind != AX_IRREFLEXIVE)
         return;
-    int count = 0, cap = r->n + 1;
-    lit *pairs = xcalloc((size_t)cap, sizeof *pairs);
-    for (int i = 0; i < r->n; i++) {
-        const int *cols;
-        const lit *lits;
-        int len = ax->kind == AX_EMPTY ? rel_row(r, i, &cols, &lits) : 1;
-        XGROW(pairs, cap, count + len);
-        for (int e = 0; e < len; e++)
-            pairs[count++] = ax->kind == AX_EMPTY ? lits[e] : rel_get(r, i, i);
-    }
+    const lit *lits = NULL;
+    int count = ax->kind == AX_EMPTY ? rel_lits(r, &lits) : r->n;
+    lit *pairs = xcalloc((size_t)count + 1, sizeof *pairs);
+    for (int e = 0; e < count; e++)
+        pairs[e] = ax->kind == AX_EMPTY ? lits[e] : rel_get(r, e, e);
     qsort(pairs, (size_t)count, sizeof *pairs, by_lit);   /* one clause per literal */
     for (int e = 0; e < count; e++)
         if (e == 0 || pairs[e] != pairs[e - 1])

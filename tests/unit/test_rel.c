@@ -234,6 +234,16 @@ static void check_all(const char *mode, struct cnf *c, const struct lout *o, con
             }
             assert_int_equal(at, len);
         }
+        const lit *all;   /* rel_lits: every row's literals, one row after the other */
+        int total = rel_lits(o->rel[k], &all), e = 0;
+        for (int i = 0; i < n; i++) {
+            const int *cols;
+            const lit *lits;
+            for (int x = 0, len = rel_row(o->rel[k], i, &cols, &lits); x < len; x++, e++)
+                if (e >= total || all[e] != lits[x])
+                    fail_msg("%s n=%d trial %d: rel_lits of %s differs at %d", mode, n, trial, out_name[k], e);
+        }
+        assert_int_equal(e, total);
     }
     for (int k = 0; k < NLITS; k++)
         if (cnf_value(c, o->lit[k]) != w->lit[k])
