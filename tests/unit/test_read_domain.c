@@ -50,26 +50,45 @@ static void expect_domain(const struct read_domain *d, const struct litmus *l, c
     }
 }
 
+/* A test's program, unrolled once, and its read domains. */
+struct domains {
+    struct litmus *l;
+    struct program *p;
+    struct read_domain d;
+};
+
+/* Parses text (named name), unrolls it once and builds its read domains. */
+static void domains_of(struct domains *x, const char *name, const char *text)
+{
+    struct litmus_error err;
+    x->l = litmus_parse(name, text, &err);
+    assert_non_null(x->l);
+    char msg[256];
+    x->p = program_build(x->l, 1, msg, sizeof msg);
+    assert_non_null(x->p);
+    read_domain_build(x->p, &x->d);
+}
+
+/* Frees what domains_of made. */
+static void domains_free(struct domains *x)
+{
+    read_domain_free(&x->d);
+    program_free(x->p);
+    litmus_free(x->l);
+}
+
 static void test_register_stores(void **state)
 {
     (void)state;
-    struct litmus_error err;
-    struct litmus *l = litmus_parse("domains.litmus", domains_text, &err);
-    assert_non_null(l);
-    char msg[256];
-    struct program *p = program_build(l, 1, msg, sizeof msg);
-    assert_non_null(p);
-    struct read_domain d;
-    read_domain_build(p, &d);
-    expect_domain(&d, l, "x", true, 2, 0);
-    expect_domain(&d, l, "y", false, 0, 0);  /* a register loaded from x */
-    expect_domain(&d, l, "w", true, 4, 0);   /* a register moved a constant */
-    expect_domain(&d, l, "v", true, 4, 0);   /* an exchange of that register */
-    expect_domain(&d, l, "z", false, 0, 0);  /* a sum: any value */
-    expect_domain(&d, l, "u", false, 0, 0);  /* an old value written back */
-    read_domain_free(&d);
-    program_free(p);
-    litmus_free(l);
+    struct domains x;
+    domains_of(&x, "domains.litmus", domains_text);
+    expect_domain(&x.d, x.l, "x", true, 2, 0);
+    expect_domain(&x.d, x.l, "y", false, 0, 0);  /* a register loaded from x */
+    expect_domain(&x.d, x.l, "w", true, 4, 0);   /* a register moved a constant */
+    expect_domain(&x.d, x.l, "v", true, 4, 0);   /* an exchange of that register */
+    expect_domain(&x.d, x.l, "z", false, 0, 0);  /* a sum: any value */
+    expect_domain(&x.d, x.l, "u", false, 0, 0);  /* an old value written back */
+    domains_free(&x);
 }
 
 /* c starts at 1 and gets 3 added twice and 2 stored: values 0 to 1 + 6;
@@ -90,22 +109,14 @@ static const char *counters_text =
 static void test_adding_rmws(void **state)
 {
     (void)state;
-    struct litmus_error err;
-    struct litmus *l = litmus_parse("counters.litmus", counters_text, &err);
-    assert_non_null(l);
-    char msg[256];
-    struct program *p = program_build(l, 1, msg, sizeof msg);
-    assert_non_null(p);
-    struct read_domain d;
-    read_domain_build(p, &d);
-    expect_domain(&d, l, "c", true, 15, 0);  /* 1 | 2 plus 3 + 3: up to 9, bits 0 to 3 */
-    expect_domain(&d, l, "d", false, 0, 0);
-    expect_domain(&d, l, "e", false, 0, 0);
-    expect_domain(&d, l, "f", false, 0, 0);
-    expect_domain(&d, l, "g", false, 0, 0);
-    read_domain_free(&d);
-    program_free(p);
-    litmus_free(l);
+    struct domains x;
+    domains_of(&x, "counters.litmus", counters_text);
+    expect_domain(&x.d, x.l, "c", true, 15, 0);  /* 1 | 2 plus 3 + 3: up to 9, bits 0 to 3 */
+    expect_domain(&x.d, x.l, "d", false, 0, 0);
+    expect_domain(&x.d, x.l, "e", false, 0, 0);
+    expect_domain(&x.d, x.l, "f", false, 0, 0);
+    expect_domain(&x.d, x.l, "g", false, 0, 0);
+    domains_free(&x);
 }
 
 /* s starts at 5 and loses 2 and 3: values 0 to 5; t starts at 1 and loses
@@ -123,20 +134,12 @@ static const char *subtracts_text =
 static void test_subtracting_rmws(void **state)
 {
     (void)state;
-    struct litmus_error err;
-    struct litmus *l = litmus_parse("subtracts.litmus", subtracts_text, &err);
-    assert_non_null(l);
-    char msg[256];
-    struct program *p = program_build(l, 1, msg, sizeof msg);
-    assert_non_null(p);
-    struct read_domain d;
-    read_domain_build(p, &d);
-    expect_domain(&d, l, "s", true, 7, 0);   /* 5 less 2 + 3: 0 to 5, bits 0 to 2 */
-    expect_domain(&d, l, "t", false, 0, 0);
-    expect_domain(&d, l, "m", false, 0, 0);
-    read_domain_free(&d);
-    program_free(p);
-    litmus_free(l);
+    struct domains x;
+    domains_of(&x, "subtracts.litmus", subtracts_text);
+    expect_domain(&x.d, x.l, "s", true, 7, 0);   /* 5 less 2 + 3: 0 to 5, bits 0 to 2 */
+    expect_domain(&x.d, x.l, "t", false, 0, 0);
+    expect_domain(&x.d, x.l, "m", false, 0, 0);
+    domains_free(&x);
 }
 
 int main(void)
