@@ -15,7 +15,10 @@ rel cat_prod(struct cat *m, set a, set b) { return rel_product(m->arena, a, b); 
 rel cat_id(struct cat *m, set a) { return rel_id(m->arena, a); }
 rel cat_empty(struct cat *m) { return rel_empty(m->arena); }
 
-set cat_sor(struct cat *m, set a, set b) { return set_union(m->arena, a, b); }
-set cat_sand(struct cat *m, set a, set b) { return set_inter(m->arena, a, b); }
-set cat_sminus(struct cat *m, set a, set b) { return set_diff(m->arena, a, b); }
+/* Sets are one object per content (encoders/rel_arena.c), so where an
+ * operand is empty the result is the other operand's object (or the empty
+ * one), which is returned without the operation's pass over the events. */
+set cat_sor(struct cat *m, set a, set b) { return a->size == 0 ? b : b->size == 0 ? a : set_union(m->arena, a, b); }
+set cat_sand(struct cat *m, set a, set b) { return a->size == 0 ? a : b->size == 0 ? b : set_inter(m->arena, a, b); }
+set cat_sminus(struct cat *m, set a, set b) { return a->size == 0 || b->size == 0 ? a : set_diff(m->arena, a, b); }
 set cat_snone(struct cat *m) { return set_diff(m->arena, set_all(m->arena), set_all(m->arena)); }
