@@ -14,7 +14,11 @@ const struct axiom_decl model_vulkan_axioms[] = {
 /* The definitions later ones use, by their cat names. */
 struct vk {
     set priv, avsg_set, vissg_set, avwg_set, viswg_set, avqf_set, visqf_set, avshader, visshader, e;
+    set w_np, r_np;                  /* W \ PRIV, R \ PRIV */
+    set sc[16];                      /* sc[mask]: SC<k> for every k in mask, united; NULL until made */
     rel inscope, mutordatom, asmo, avvisinc, sw, hb;
+    rel po_opt, po_avvis, w_start;   /* po?, po? & avvisinc, [W \ PRIV]; (po? & avvisinc); NULL until made */
+    rel hb_ssg, hb_swg, hb_sqf;      /* hb & ssg, hb & swg, hb & sqf */
     /* chains as the availability (visibility) chains meet it; NULL where
      * that meeting keeps every pair (vulkan_build) */
     rel av_chains, vis_chains;
@@ -26,26 +30,33 @@ static rel chained(struct cat *m, rel chains, rel r)
     return chains ? cat_and(m, chains, r) : r;
 }
 
-/* a is a subset of b. */
-static bool within(struct cat *m, set a, set b)
+/* a is a subset of b and of c (read from the members: no set is made). */
+static bool within(set a, set b, set c)
 {
-    return cat_sminus(m, a, b)->size == 0;
+    for (int x = 0; x < a->size; x++)
+        if (!set_has(b, a->members[x]) || !set_has(c, a->members[x]))
+            return false;
+    return true;
 }
 
-/* SC<k> for every k in mask, united: SC0, SC01, ..., SC0123. */
-static set sc_any(struct cat *m, unsigned mask)
+/* SC<k> for every k in mask, united: SC0, SC01, ..., SC0123; each mask's
+ * made once per build, from the mask without its highest class. */
+static set sc_any(struct cat *m, struct vk *v, unsigned mask)
 {
-    set s = cat_snone(m);
-    for (int k = 0; k < 4; k++)
-        if (mask & (1u << k))
-            s = cat_sor(m, s, SET(S_SC0 + k));
-    return s;
+    if (!v->sc[mask]) {
+        int high = 31 - __builtin_clz(mask);
+        unsigned rest = mask & ~(1u << high);
+        v->sc[mask] = rest ? cat_sor(m, sc_any(m, v, rest), SET(S_SC0 + high)) : SET(S_SC0 + high);
+    }
+    return v->sc[mask];
 }
 
 /* The tag sets of the auxiliaries. */
 static void tags(struct cat *m, struct vk *v)
 {
     v->priv = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), SET(S_NONPRIV));   /* let PRIV = (R | W) \ NONPRIV */
+    v->w_np = cat_sminus(m, SET(S_W), v->priv);
+    v->r_np = cat_sminus(m, SET(S_R), v->priv);
     set av = cat_sor(m, SET(S_AV), SET(S_SEMAV)), vis = cat_sor(m, SET(S_VIS), SET(S_SEMVIS));
     set dv_qf = cat_sor(m, SET(S_DV), SET(S_QF)), dv_qf_wg = cat_sor(m, dv_qf, SET(S_WG));
     v->avshader = cat_sand(m, av, SET(S_DV));            /* let AVSHADER = (AV | SEMAV) & DV */
@@ -80,11 +91,11 @@ static rel inscope(struct cat *m)
 }
 
 /* let avvisinc = avvisSem | avvisSet | avvisSet^-1 */
-static rel avvisinc(struct cat *m)
+static rel avvisinc(struct cat *m, struct vk *v)
 {
     /* let avvisSem = (SC0123 * AVDEVICE) | (VISDEVICE * SC0123) |
      *   (SC0 * (SEMSC0 & SEMAV)) | ... | ((SEMSC0 & SEMVIS) * SC0) | ... */
-    rel sem = cat_or(m, cat_prod(m, sc_any(m, 0xf), SET(S_AVDEVICE)), cat_prod(m, SET(S_VISDEVICE), sc_any(m, 0xf)));
+    rel sem = cat_or(m, cat_prod(m, sc_any(m, v, 0xf), SET(S_AVDEVICE)), cat_prod(m, SET(S_VISDEVICE), sc_any(m, v, 0xf)));
     for (int k = 0; k < 4; k++) {
         sem = cat_or(m, sem, cat_prod(m, SET(S_SC0 + k), cat_sand(m, SET(S_SEMSC0 + k), SET(S_SEMAV))));
         sem = cat_or(m, sem, cat_prod(m, cat_sand(m, SET(S_SEMSC0 + k), SET(S_SEMVIS)), SET(S_SC0 + k)));
@@ -106,28 +117,47 @@ static rel po_class(struct cat *m, bool to_sem)
 }
 
 /* let sw = inscope & (...): the four atomic/fence shapes and fence-cbar-cbar-fence */
-static rel synchronizes_with(struct cat *m, const struct vk *v)
+/* po?, made once per build. */
+static rel po_opt(struct cat *m, struct vk *v)
+{
+    if (!v->po_opt)
+        v->po_opt = cat_opt(m, REL(R_PO));
+    return v->po_opt;
+}
+
+/* let sw = inscope & (...): the four atomic/fence shapes and fence-cbar-cbar-fence.
+ * A term that starts or ends in an empty set of events is empty, and is
+ * not built: the fence shapes without a release (acquire) fence, the
+ * barrier shape without a control barrier or either fence, and
+ * imm(asmo); [RMW] without an RMW, whose star is then the identity. */
+static rel synchronizes_with(struct cat *m, struct vk *v)
 {
     /* let imm(r) = r \ (r; r+); (imm(asmo); [RMW])* */
-    rel chain = cat_star(m, cat_seq(m, cat_imm(m, v->asmo), cat_id(m, SET(S_RMW))));
+    rel step = SET(S_RMW)->size ? cat_seq(m, cat_imm(m, v->asmo), cat_id(m, SET(S_RMW))) : cat_empty(m);
+    rel chain = cat_star(m, step);
     rel rs = cat_seq(m, cat_id(m, cat_sand(m, SET(S_REL), SET(S_ATOM))), chain);   /* let rs = [REL & ATOM]; ... */
-    rel hypors = cat_seq(m, cat_id(m, cat_sand(m, SET(S_W), SET(S_ATOM))), chain); /* let hypors = [W & ATOM]; ... */
+    set rel_f = cat_sand(m, SET(S_REL), SET(S_F)), acq_f = cat_sand(m, SET(S_ACQ), SET(S_F));
+    rel hypors = rel_f->size ? cat_seq(m, cat_id(m, cat_sand(m, SET(S_W), SET(S_ATOM))), chain)
+                             : cat_empty(m);                                      /* let hypors = [W & ATOM]; ... */
     rel rf_mo = cat_and(m, REL(R_RF), v->mutordatom);
     set rel_atom = cat_sand(m, SET(S_REL), SET(S_ATOM)), acq_atom = cat_sand(m, SET(S_ACQ), SET(S_ATOM));
-    set rel_f = cat_sand(m, SET(S_REL), SET(S_F)), acq_f = cat_sand(m, SET(S_ACQ), SET(S_F));
     /* [REL & ATOM]; rs; (rf & mutordatom)  |  [REL & F]; posemtosc; [ATOM & W]; hypors; (rf & mutordatom) */
     rel from_atomic = cat_seq(m, cat_filter(m, rel_atom, rs, NULL), rf_mo);
-    rel from_fence = cat_seq(m, cat_seq(m, cat_filter(m, rel_f, po_class(m, false), cat_sand(m, SET(S_ATOM), SET(S_W))),
-                                        hypors), rf_mo);
+    rel from_fence = rel_f->size ? cat_seq(m, cat_seq(m, cat_filter(m, rel_f, po_class(m, false),
+                                                                    cat_sand(m, SET(S_ATOM), SET(S_W))),
+                                                      hypors), rf_mo)
+                                 : cat_empty(m);
     /* ...; [ACQ & ATOM]  |  ...; [ATOM & R]; posctosem; [ACQ & F] */
     rel to_atomic = cat_id(m, acq_atom);
-    rel to_fence = cat_filter(m, cat_sand(m, SET(S_ATOM), SET(S_R)), po_class(m, true), acq_f);
+    rel to_fence = acq_f->size ? cat_filter(m, cat_sand(m, SET(S_ATOM), SET(S_R)), po_class(m, true), acq_f)
+                               : cat_empty(m);
     rel shapes = cat_seq(m, cat_or(m, from_atomic, from_fence), cat_or(m, to_atomic, to_fence));
     /* [REL & F]; po?; [CBAR]; ((syncbar & inscope) \ id); [CBAR]; po?; [ACQ & F] */
+    if (!SET(S_CBAR)->size || !rel_f->size || !acq_f->size)
+        return cat_and(m, v->inscope, shapes);
     rel bar = cat_filter(m, SET(S_CBAR), cat_minus(m, cat_and(m, REL(R_SYNCBAR), v->inscope), cat_id(m, SET(S_ALL))),
                          SET(S_CBAR));
-    bar = cat_seq(m, cat_seq(m, cat_filter(m, rel_f, cat_opt(m, REL(R_PO)), NULL), bar),
-                  cat_filter(m, NULL, cat_opt(m, REL(R_PO)), acq_f));
+    bar = cat_seq(m, cat_seq(m, cat_filter(m, rel_f, po_opt(m, v), NULL), bar), cat_filter(m, NULL, po_opt(m, v), acq_f));
     return cat_and(m, v->inscope, cat_or(m, shapes, bar));
 }
 
@@ -150,7 +180,7 @@ static rel ithbsemsc(struct cat *m, const struct vk *v, set sc, set semsc)
  * one's, which is left out.  Of the masks with one SEMSC set, the union
  * of them all is kept (its SEMSC is the same); a program that uses one
  * storage class keeps one closure. */
-static rel happens_before(struct cat *m, const struct vk *v)
+static rel happens_before(struct cat *m, struct vk *v)
 {
     set semsc[16];   /* semsc[mask]: SEMSC<k> for every k in mask, intersected */
     semsc[0] = SET(S_ALL);
@@ -164,74 +194,116 @@ static rel happens_before(struct cat *m, const struct vk *v)
         for (int k = 0; k < 4 && widest; k++)
             widest = (mask & (1u << k)) || semsc[mask | (1u << k)] != semsc[mask];
         if (widest)
-            hb = cat_or(m, hb, ithbsemsc(m, v, sc_any(m, mask), semsc[mask]));
+            hb = cat_or(m, hb, ithbsemsc(m, v, sc_any(m, v, mask), semsc[mask]));
     }
     return hb;
 }
 
 /* The availability and visibility operations at each instance domain. */
-struct chains { rel avsg, avwg, avqf, avsh, avdv, vissg, viswg, visqf, vissh, visdv; };
+struct chains { rel avsg, avwg, avqf, avsh, vissg, viswg, visqf, vissh; };
 
-/* hb & s<level> & avvisinc */
-static rel hb_in(struct cat *m, const struct vk *v, enum base_rel same)
+/* hb & s<level> & avvisinc, keeping hb & s<level> in *hb_same. */
+static rel hb_in(struct cat *m, const struct vk *v, enum base_rel same, rel *hb_same)
 {
-    return cat_and(m, cat_and(m, v->hb, REL(same)), v->avvisinc);
+    *hb_same = cat_and(m, v->hb, REL(same));
+    return cat_and(m, *hb_same, v->avvisinc);
 }
 
-static void build_chains(struct cat *m, const struct vk *v, struct chains *ch)
+/* The chains (with chains = E * E where product, else [E]) of a program
+ * with an availability operation (AVSG not empty).  av<k> = ...; [AV<k>] is empty where AV<k> is, and vis<k> =
+ * [VIS<k>]; ... where VIS<k> is: such an operation is not built (its
+ * terms in locord are left out, location_order), nor, where VISSG is
+ * empty, any visibility operation. */
+static void build_chains(struct cat *m, struct vk *v, bool product, struct chains *ch)
 {
-    rel h_sg = hb_in(m, v, R_SSG), h_wg = hb_in(m, v, R_SWG), h_qf = hb_in(m, v, R_SQF);
+    /* let E = (M | F | CBAR | AVDEVICE | VISDEVICE) \ IW; let chains = E * E (or [E]) */
+    set e = cat_sor(m, cat_sor(m, cat_sor(m, SET(S_M), SET(S_F)), SET(S_CBAR)),
+                    cat_sor(m, SET(S_AVDEVICE), SET(S_VISDEVICE)));
+    v->e = cat_sminus(m, e, SET(S_INIT));
+    rel chains = product ? cat_prod(m, v->e, v->e) : cat_id(m, v->e);
+    /* With chains = E * E, an availability chain (chains & path); [AV<k>]
+     * keeps every pair of path; [AV<k>] where AVSG lies within E: each of
+     * its pairs starts at an AVSG event (every step that is not the
+     * identity begins with [AVSG] or with an earlier av<k>, whose pairs
+     * start there) or is (x, x) with x in AV<k>, within AVSG, and ends in
+     * AV<k>.  Likewise a visibility chain [VIS<k>]; (chains & path) with
+     * VISSG within E (every pair ends in VISSG or is the identity). */
+    v->av_chains = product && within(v->avsg_set, v->e, v->e) ? NULL : chains;
+    v->vis_chains = product && within(v->vissg_set, v->e, v->e) ? NULL : chains;
+    rel h_sg = hb_in(m, v, R_SSG, &v->hb_ssg), h_wg = hb_in(m, v, R_SWG, &v->hb_swg);
+    rel h_qf = hb_in(m, v, R_SQF, &v->hb_sqf);
+    rel none = cat_empty(m);
     ch->avsg = cat_id(m, v->avsg_set);                                  /* let avsg = [AVSG] */
     rel sg = cat_opt(m, cat_seq(m, ch->avsg, h_sg));                    /* (avsg; (hb & ssg & avvisinc))? */
-    ch->avwg = cat_seq(m, chained(m, v->av_chains, sg), cat_id(m, v->avwg_set));   /* let avwg = (chains & sg); [AVWG] */
+    ch->avwg = v->avwg_set->size ? cat_seq(m, chained(m, v->av_chains, sg), cat_id(m, v->avwg_set))
+                                 : none;                                /* let avwg = (chains & sg); [AVWG] */
     rel wg = cat_opt(m, cat_seq(m, ch->avwg, h_wg));                    /* (avwg; (hb & swg & avvisinc))? */
-    ch->avqf = cat_seq(m, chained(m, v->av_chains, cat_seq(m, sg, wg)), cat_id(m, v->avqf_set));  /* let avqf */
+    ch->avqf = v->avqf_set->size ? cat_seq(m, chained(m, v->av_chains, cat_seq(m, sg, wg)), cat_id(m, v->avqf_set))
+                                 : none;                                /* let avqf */
     rel qf = cat_opt(m, cat_seq(m, ch->avqf, h_qf));                    /* (avqf; (hb & sqf & avvisinc))? */
-    ch->avsh = cat_seq(m, chained(m, v->av_chains, cat_seq(m, cat_seq(m, sg, wg), qf)),
-                       cat_id(m, v->avshader));                         /* let avsh */
-    ch->avdv = cat_id(m, SET(S_AVDEVICE));                              /* let avdv = [AVDEVICE] */
+    ch->avsh = v->avshader->size ? cat_seq(m, chained(m, v->av_chains, cat_seq(m, cat_seq(m, sg, wg), qf)),
+                                           cat_id(m, v->avshader))
+                                 : none;                                /* let avsh */
+    ch->vissg = ch->viswg = ch->visqf = ch->vissh = none;
+    if (!v->vissg_set->size)
+        return;
     ch->vissg = cat_id(m, v->vissg_set);                                /* let vissg = [VISSG] */
     rel vsg = cat_opt(m, cat_seq(m, h_sg, ch->vissg));                  /* ((hb & ssg & avvisinc); vissg)? */
-    ch->viswg = cat_seq(m, cat_id(m, v->viswg_set), chained(m, v->vis_chains, vsg));  /* let viswg */
+    if (v->viswg_set->size)
+        ch->viswg = cat_seq(m, cat_id(m, v->viswg_set), chained(m, v->vis_chains, vsg));  /* let viswg */
     rel vwg = cat_opt(m, cat_seq(m, h_wg, ch->viswg));                  /* ((hb & swg & avvisinc); viswg)? */
-    ch->visqf = cat_seq(m, cat_id(m, v->visqf_set), chained(m, v->vis_chains, cat_seq(m, vwg, vsg)));   /* let visqf */
+    if (v->visqf_set->size)
+        ch->visqf = cat_seq(m, cat_id(m, v->visqf_set), chained(m, v->vis_chains, cat_seq(m, vwg, vsg)));   /* let visqf */
     rel vqf = cat_opt(m, cat_seq(m, h_qf, ch->visqf));                  /* ((hb & sqf & avvisinc); visqf)? */
-    ch->vissh = cat_seq(m, cat_id(m, v->visshader),
-                        chained(m, v->vis_chains, cat_seq(m, cat_seq(m, vqf, vwg), vsg)));           /* let vissh */
-    ch->visdv = cat_id(m, SET(S_VISDEVICE));                            /* let visdv = [VISDEVICE] */
+    if (v->visshader->size)
+        ch->vissh = cat_seq(m, cat_id(m, v->visshader),
+                            chained(m, v->vis_chains, cat_seq(m, cat_seq(m, vqf, vwg), vsg)));       /* let vissh */
 }
 
-/* vloc & ([W \ PRIV]; (po? & avvisinc); av; order; [W \ PRIV])  (WaW), or with
- * vis; (po? & avvisinc); [R \ PRIV] at the end (RaW), through one instance domain */
-static rel through_domain(struct cat *m, const struct vk *v, rel av, rel order, rel vis, bool raw)
+/* r | vloc & ([W \ PRIV]; (po? & avvisinc); av; order; [W \ PRIV])  (WaW, where
+ * waw) | vloc & (...; av; order; vis; (po? & avvisinc); [R \ PRIV])  (RaW, where
+ * raw), through one instance domain: the two share their path up to order,
+ * and every domain its start [W \ PRIV]; (po? & avvisinc). */
+static rel through_domain(struct cat *m, struct vk *v, rel r, rel av, rel order, rel vis, bool waw, bool raw)
 {
-    rel po_avvis = cat_and(m, cat_opt(m, REL(R_PO)), v->avvisinc);
-    set w_np = cat_sminus(m, SET(S_W), v->priv), r_np = cat_sminus(m, SET(S_R), v->priv);
-    rel path = cat_seq(m, cat_seq(m, cat_filter(m, w_np, po_avvis, NULL), av), order);
-    path = raw ? cat_filter(m, NULL, cat_seq(m, cat_seq(m, path, vis), po_avvis), r_np) : cat_filter(m, NULL, path, w_np);
-    return cat_and(m, REL(R_VLOC), path);
+    if (!v->po_avvis) {
+        v->po_avvis = cat_and(m, po_opt(m, v), v->avvisinc);
+        v->w_start = cat_filter(m, v->w_np, v->po_avvis, NULL);
+    }
+    rel path = cat_seq(m, cat_seq(m, v->w_start, av), order);
+    if (waw)
+        r = cat_or(m, r, cat_and(m, REL(R_VLOC), cat_filter(m, NULL, path, v->w_np)));
+    if (raw)
+        r = cat_or(m, r, cat_and(m, REL(R_VLOC), cat_filter(m, NULL, cat_seq(m, cat_seq(m, path, vis), v->po_avvis),
+                                                             v->r_np)));
+    return r;
 }
 
 /* let locord = loc & (...): the location order of memory accesses; with
- * ch NULL only its first three terms, which neither flavour's chains change */
-static rel location_order(struct cat *m, const struct vk *v, const struct chains *ch)
+ * full false only its first three terms, which neither flavour's chains
+ * change.  The other terms each pass through an availability operation
+ * (av<k> or [AVDEVICE]), and the RaW ones through a visibility operation:
+ * with ch NULL (no AVSG event: every av<k> is empty) the domains' terms
+ * are empty and left out, as are the device terms without an AVDEVICE
+ * event, and a RaW term whose visibility operation is empty. */
+static rel location_order(struct cat *m, struct vk *v, bool full, const struct chains *ch)
 {
-    set r_np = cat_sminus(m, SET(S_R), v->priv), rw_np = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), v->priv);
+    set rw_np = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), v->priv);
     rel r = cat_and(m, cat_and(m, v->hb, REL(R_INT)), REL(R_VLOC));          /* (hb & int & vloc) */
-    r = cat_or(m, r, cat_filter(m, r_np, v->hb, rw_np));                     /* | ([R \ PRIV]; hb; [(R | W) \ PRIV]) */
+    r = cat_or(m, r, cat_filter(m, v->r_np, v->hb, rw_np));                  /* | ([R \ PRIV]; hb; [(R | W) \ PRIV]) */
     r = cat_or(m, r, cat_filter(m, SET(S_R), cat_plus(m, REL(R_SSW)), cat_sor(m, SET(S_R), SET(S_W))));
                                                                              /* | ([R]; ssw+; [R | W]) */
-    if (!ch)
+    if (!full)
         return cat_and(m, REL(R_LOC), r);
     /* WaW and RaW via subgroup, workgroup, queue family and shader */
     const struct domain {
         rel av, order, vis;
         set av_set, vis_set;
     } dom[] = {
-        { ch->avsg, cat_and(m, v->hb, REL(R_SSG)), ch->vissg, v->avsg_set, v->vissg_set },
-        { ch->avwg, cat_and(m, v->hb, REL(R_SWG)), ch->viswg, v->avwg_set, v->viswg_set },
-        { ch->avqf, cat_and(m, v->hb, REL(R_SQF)), ch->visqf, v->avqf_set, v->visqf_set },
-        { ch->avsh, v->hb, ch->vissh, v->avshader, v->visshader },
+        { ch ? ch->avsg : NULL, v->hb_ssg, ch ? ch->vissg : NULL, v->avsg_set, v->vissg_set },
+        { ch ? ch->avwg : NULL, v->hb_swg, ch ? ch->viswg : NULL, v->avwg_set, v->viswg_set },
+        { ch ? ch->avqf : NULL, v->hb_sqf, ch ? ch->visqf : NULL, v->avqf_set, v->visqf_set },
+        { ch ? ch->avsh : NULL, v->hb, ch ? ch->vissh : NULL, v->avshader, v->visshader },
     };
     /* A domain's term is left out where the next one's contains it, which
      * leaves the union as it is.  The next domain's order contains this
@@ -248,20 +320,24 @@ static rel location_order(struct cat *m, const struct vk *v, const struct chains
      * has a scope between the two: a test whose operations are all at
      * device scope keeps the shader terms alone.  WaW has no visibility
      * operation, so the availability side alone decides its omission. */
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; ch && k < 4; k++) {
         const struct domain *d = &dom[k], *next = k < 3 ? &dom[k + 1] : NULL;
-        bool av_in_next = next && within(m, d->av_set, cat_sand(m, next->av_set, v->e));
-        bool vis_in_next = next && within(m, d->vis_set, cat_sand(m, next->vis_set, v->e));
-        if (!av_in_next)
-            r = cat_or(m, r, through_domain(m, v, d->av, d->order, d->vis, false));
-        if (!av_in_next || !vis_in_next)
-            r = cat_or(m, r, through_domain(m, v, d->av, d->order, d->vis, true));
+        if (!d->av_set->size)
+            continue;
+        bool av_in_next = next && within(d->av_set, next->av_set, v->e);
+        bool vis_in_next = next && within(d->vis_set, next->vis_set, v->e);
+        bool raw = (!av_in_next || !vis_in_next) && d->vis_set->size;
+        if (!av_in_next || raw)
+            r = through_domain(m, v, r, d->av, d->order, d->vis, !av_in_next, raw);
     }
     /* | ([W]; (hb & avvisinc); avdv; (hb); [W])  |  ([W]; (hb & avvisinc); avdv; (hb); visdv; (hb & avvisinc); [R]) */
-    rel hb_avvis = cat_and(m, v->hb, v->avvisinc);
-    rel dev = cat_seq(m, cat_seq(m, cat_filter(m, SET(S_W), hb_avvis, NULL), ch->avdv), v->hb);
-    r = cat_or(m, r, cat_filter(m, NULL, dev, SET(S_W)));
-    r = cat_or(m, r, cat_filter(m, NULL, cat_seq(m, cat_seq(m, dev, ch->visdv), hb_avvis), SET(S_R)));
+    if (SET(S_AVDEVICE)->size) {
+        rel hb_avvis = cat_and(m, v->hb, v->avvisinc);
+        rel avdv = cat_id(m, SET(S_AVDEVICE)), visdv = cat_id(m, SET(S_VISDEVICE));   /* let avdv, visdv */
+        rel dev = cat_seq(m, cat_seq(m, cat_filter(m, SET(S_W), hb_avvis, NULL), avdv), v->hb);
+        r = cat_or(m, r, cat_filter(m, NULL, dev, SET(S_W)));
+        r = cat_or(m, r, cat_filter(m, NULL, cat_seq(m, cat_seq(m, dev, visdv), hb_avvis), SET(S_R)));
+    }
     return cat_and(m, REL(R_LOC), r);
 }
 
@@ -289,7 +365,7 @@ enum vk_flavour { VK_CHAINS, VK_NOCHAINS, VK_WEAK };
 
 static void vulkan_build(struct cat *m, enum vk_flavour f)
 {
-    struct vk v;
+    struct vk v = { 0 };
     tags(m, &v);
     v.inscope = inscope(m);
     /* let mutordatom = (loc & vloc & inscope & (ATOM * ATOM)) \ id */
@@ -297,27 +373,17 @@ static void vulkan_build(struct cat *m, enum vk_flavour f)
                                         cat_prod(m, SET(S_ATOM), SET(S_ATOM))),
                              cat_id(m, SET(S_ALL)));
     v.asmo = cat_and(m, REL(R_CO), v.mutordatom);                       /* let asmo = co & mutordatom */
-    v.avvisinc = avvisinc(m);
+    /* avvisinc, E and the chains are read only by locord's availability
+     * terms, which are built only with an availability operation (an AVSG
+     * or AVDEVICE event; location_order) */
+    bool full = f != VK_WEAK, has_av = full && v.avsg_set->size;
+    v.avvisinc = full && (has_av || SET(S_AVDEVICE)->size) ? avvisinc(m, &v) : NULL;
     v.sw = synchronizes_with(m, &v);
     v.hb = happens_before(m, &v);
-    /* let E = (M | F | CBAR | AVDEVICE | VISDEVICE) \ IW; let chains = E * E (or [E]) */
-    set e = cat_sor(m, cat_sor(m, cat_sor(m, SET(S_M), SET(S_F)), SET(S_CBAR)),
-                    cat_sor(m, SET(S_AVDEVICE), SET(S_VISDEVICE)));
-    v.e = cat_sminus(m, e, SET(S_INIT));
-    rel chains = f == VK_CHAINS ? cat_prod(m, v.e, v.e) : cat_id(m, v.e);
-    /* With chains = E * E, an availability chain (chains & path); [AV<k>]
-     * keeps every pair of path; [AV<k>] where AVSG lies within E: each of
-     * its pairs starts at an AVSG event (every step that is not the
-     * identity begins with [AVSG] or with an earlier av<k>, whose pairs
-     * start there) or is (x, x) with x in AV<k>, within AVSG, and ends in
-     * AV<k>.  Likewise a visibility chain [VIS<k>]; (chains & path) with
-     * VISSG within E (every pair ends in VISSG or is the identity). */
-    v.av_chains = f == VK_CHAINS && within(m, v.avsg_set, v.e) ? NULL : chains;
-    v.vis_chains = f == VK_CHAINS && within(m, v.vissg_set, v.e) ? NULL : chains;
     struct chains ch;
-    if (f != VK_WEAK)
-        build_chains(m, &v, &ch);
-    rel locord = location_order(m, &v, f == VK_WEAK ? NULL : &ch);
+    if (has_av)
+        build_chains(m, &v, f == VK_CHAINS, &ch);
+    rel locord = location_order(m, &v, full, has_av ? &ch : NULL);
     rel fr = from_read(m, &v, locord);
     rel fre = cat_and(m, fr, REL(R_EXT));                               /* let fre = fr & ext */
 
