@@ -15,10 +15,28 @@ rel cat_prod(struct cat *m, set a, set b) { return rel_product(m->arena, a, b); 
 rel cat_id(struct cat *m, set a) { return rel_id(m->arena, a); }
 rel cat_empty(struct cat *m) { return rel_empty(m->arena); }
 
-/* Sets are one object per content (encoders/rel_arena.c), so where an
- * operand is empty the result is the other operand's object (or the empty
- * one), which is returned without the operation's pass over the events. */
-set cat_sor(struct cat *m, set a, set b) { return a->size == 0 ? b : b->size == 0 ? a : set_union(m->arena, a, b); }
-set cat_sand(struct cat *m, set a, set b) { return a->size == 0 ? a : b->size == 0 ? b : set_inter(m->arena, a, b); }
-set cat_sminus(struct cat *m, set a, set b) { return a->size == 0 || b->size == 0 ? a : set_diff(m->arena, a, b); }
+/* a's members are all in b (a loop over a's members: no set is made). */
+static bool subset(set a, set b)
+{
+    for (int x = 0; x < a->size; x++)
+        if (!set_has(b, a->members[x]))
+            return false;
+    return true;
+}
+
+/* a and b have no member in common. */
+static bool disjoint(set a, set b)
+{
+    for (int x = 0; x < a->size; x++)
+        if (set_has(b, a->members[x]))
+            return false;
+    return true;
+}
+
+/* Sets are one object per content (encoders/rel_arena.c), so where the
+ * result has an operand's members it is that operand's object, returned
+ * without the operation's pass over the events, its hash and its lookups. */
+set cat_sor(struct cat *m, set a, set b) { return subset(a, b) ? b : subset(b, a) ? a : set_union(m->arena, a, b); }
+set cat_sand(struct cat *m, set a, set b) { return subset(a, b) ? a : subset(b, a) ? b : set_inter(m->arena, a, b); }
+set cat_sminus(struct cat *m, set a, set b) { return disjoint(a, b) ? a : set_diff(m->arena, a, b); }
 set cat_snone(struct cat *m) { return set_diff(m->arena, set_all(m->arena), set_all(m->arena)); }

@@ -57,7 +57,14 @@ static void tags(struct cat *m, struct vk *v)
     v->priv = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), SET(S_NONPRIV));   /* let PRIV = (R | W) \ NONPRIV */
     v->w_np = cat_sminus(m, SET(S_W), v->priv);
     v->r_np = cat_sminus(m, SET(S_R), v->priv);
-    set av = cat_sor(m, SET(S_AV), SET(S_SEMAV)), vis = cat_sor(m, SET(S_VIS), SET(S_SEMVIS));
+    v->avsg_set = cat_sor(m, SET(S_AV), SET(S_SEMAV));   /* let AVSG = AV | SEMAV */
+    v->vissg_set = cat_sor(m, SET(S_VIS), SET(S_SEMVIS)); /* let VISSG = VIS | SEMVIS */
+}
+
+/* The scoped sets of the auxiliaries, which only the chains read. */
+static void scoped_tags(struct cat *m, struct vk *v)
+{
+    set av = v->avsg_set, vis = v->vissg_set;
     set dv_qf = cat_sor(m, SET(S_DV), SET(S_QF)), dv_qf_wg = cat_sor(m, dv_qf, SET(S_WG));
     v->avshader = cat_sand(m, av, SET(S_DV));            /* let AVSHADER = (AV | SEMAV) & DV */
     v->visshader = cat_sand(m, vis, SET(S_DV));          /* let VISSHADER = (VIS | SEMVIS) & DV */
@@ -65,8 +72,6 @@ static void tags(struct cat *m, struct vk *v)
     v->visqf_set = cat_sand(m, vis, dv_qf);              /* let VISQF = (VIS | SEMVIS) & (DV | QF) */
     v->avwg_set = cat_sand(m, av, dv_qf_wg);             /* let AVWG = (AV | SEMAV) & (DV | QF | WG) */
     v->viswg_set = cat_sand(m, vis, dv_qf_wg);           /* let VISWG = (VIS | SEMVIS) & (DV | QF | WG) */
-    v->avsg_set = av;                                    /* let AVSG = AV | SEMAV */
-    v->vissg_set = vis;                                  /* let VISSG = VIS | SEMVIS */
 }
 
 /* let inscope = (DV * DV) | (sqf & ((DV | QF) * (DV | QF))) |
@@ -216,6 +221,7 @@ static rel hb_in(struct cat *m, const struct vk *v, enum base_rel same, rel *hb_
  * empty, any visibility operation. */
 static void build_chains(struct cat *m, struct vk *v, bool product, struct chains *ch)
 {
+    scoped_tags(m, v);
     /* let E = (M | F | CBAR | AVDEVICE | VISDEVICE) \ IW; let chains = E * E (or [E]) */
     set e = cat_sor(m, cat_sor(m, cat_sor(m, SET(S_M), SET(S_F)), SET(S_CBAR)),
                     cat_sor(m, SET(S_AVDEVICE), SET(S_VISDEVICE)));
@@ -345,7 +351,8 @@ static rel location_order(struct cat *m, struct vk *v, bool full, const struct c
 static rel from_read(struct cat *m, const struct vk *v, rel locord)
 {
     rel fr = cat_seq(m, cat_inv(m, cat_and(m, REL(R_RF), locord)), cat_and(m, cat_prod(m, SET(S_W), SET(S_W)), locord));
-    fr = cat_or(m, fr, cat_seq(m, cat_inv(m, REL(R_RF)), v->asmo));
+    if (!v->asmo->empty)   /* else rf^-1; asmo is empty */
+        fr = cat_or(m, fr, cat_seq(m, cat_inv(m, REL(R_RF)), v->asmo));
     rel later = cat_minus(m, cat_seq(m, REL(R_LOC), cat_id(m, SET(S_W))), cat_id(m, SET(S_ALL)));
     return cat_or(m, fr, cat_seq(m, cat_inv(m, cat_seq(m, cat_id(m, SET(S_INIT)), REL(R_RF))), later));
 }
@@ -353,11 +360,12 @@ static rel from_read(struct cat *m, const struct vk *v, rel locord)
 /* let dr = loc & (pair_with_write \ mutordatom \ id \ (locord | locord^-1)) */
 static rel data_race(struct cat *m, const struct vk *v, rel locord)
 {
-    set w = SET(S_W), r = SET(S_R), iw = SET(S_INIT), all = SET(S_ALL);
-    /* let pair_with_write = ((W * W) | (W * R) | (R * W)) \ ((IW * _) | (_ * IW)) */
-    rel pairs = cat_or(m, cat_or(m, cat_prod(m, w, w), cat_prod(m, w, r)), cat_prod(m, r, w));
-    pairs = cat_minus(m, pairs, cat_or(m, cat_prod(m, iw, all), cat_prod(m, all, iw)));
-    pairs = cat_minus(m, cat_minus(m, pairs, v->mutordatom), cat_id(m, all));
+    /* let pair_with_write = ((W * W) | (W * R) | (R * W)) \ ((IW * _) | (_ * IW)),
+     * the same pairs as (W' * M') | (M' * W') with W' = W \ IW and
+     * M' = (R | W) \ IW: a pair of accesses, neither initial, one a write */
+    set w = cat_sminus(m, SET(S_W), SET(S_INIT)), rw = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), SET(S_INIT));
+    rel pairs = cat_or(m, cat_prod(m, w, rw), cat_prod(m, rw, w));
+    pairs = cat_minus(m, cat_minus(m, pairs, v->mutordatom), cat_id(m, SET(S_ALL)));
     return cat_and(m, REL(R_LOC), cat_minus(m, pairs, cat_or(m, locord, cat_inv(m, locord))));
 }
 
@@ -368,10 +376,12 @@ static void vulkan_build(struct cat *m, enum vk_flavour f)
     struct vk v = { 0 };
     tags(m, &v);
     v.inscope = inscope(m);
-    /* let mutordatom = (loc & vloc & inscope & (ATOM * ATOM)) \ id */
-    v.mutordatom = cat_minus(m, cat_and(m, cat_and(m, cat_and(m, REL(R_LOC), REL(R_VLOC)), v.inscope),
-                                        cat_prod(m, SET(S_ATOM), SET(S_ATOM))),
-                             cat_id(m, SET(S_ALL)));
+    /* let mutordatom = (loc & vloc & inscope & (ATOM * ATOM)) \ id: empty without an atomic */
+    v.mutordatom = cat_empty(m);
+    if (SET(S_ATOM)->size)
+        v.mutordatom = cat_minus(m, cat_and(m, cat_and(m, cat_and(m, REL(R_LOC), REL(R_VLOC)), v.inscope),
+                                            cat_prod(m, SET(S_ATOM), SET(S_ATOM))),
+                                 cat_id(m, SET(S_ALL)));
     v.asmo = cat_and(m, REL(R_CO), v.mutordatom);                       /* let asmo = co & mutordatom */
     /* avvisinc, E and the chains are read only by locord's availability
      * terms, which are built only with an availability operation (an AVSG
@@ -385,16 +395,24 @@ static void vulkan_build(struct cat *m, enum vk_flavour f)
         build_chains(m, &v, f == VK_CHAINS, &ch);
     rel locord = location_order(m, &v, full, has_av ? &ch : NULL);
     rel fr = from_read(m, &v, locord);
-    rel fre = cat_and(m, fr, REL(R_EXT));                               /* let fre = fr & ext */
 
     /* acyclic (locord | rf | fr | asmo) as consistency-cycle */
     cat_axiom(m, "consistency-cycle", cat_or(m, cat_or(m, cat_or(m, locord, REL(R_RF)), fr), v.asmo));
     /* empty (rf; ([R \ ATOM])) & (([W]; locord); ([W]; locord)+) as consistency-rf */
-    rel w_locord = cat_filter(m, SET(S_W), locord, NULL);
-    cat_axiom(m, "consistency-rf", cat_and(m, cat_filter(m, NULL, REL(R_RF), cat_sminus(m, SET(S_R), SET(S_ATOM))),
-                                           cat_seq(m, w_locord, cat_plus(m, w_locord))));
-    /* empty rmw & (fre; (asmo & ext)) as atomic */
-    cat_axiom(m, "atomic", cat_and(m, REL(R_RMW), cat_seq(m, fre, cat_and(m, v.asmo, REL(R_EXT)))));
+    /* (empty where every read is atomic: its closure is not built) */
+    set plain_r = cat_sminus(m, SET(S_R), SET(S_ATOM));
+    rel shadowed = cat_empty(m);
+    if (plain_r->size) {
+        rel w_locord = cat_filter(m, SET(S_W), locord, NULL);
+        shadowed = cat_and(m, cat_filter(m, NULL, REL(R_RF), plain_r), cat_seq(m, w_locord, cat_plus(m, w_locord)));
+    }
+    cat_axiom(m, "consistency-rf", shadowed);
+    /* empty rmw & (fre; (asmo & ext)) as atomic, with let fre = fr & ext;
+     * empty without an rmw pair (fre is read only here) */
+    rel rmw_cut = cat_empty(m);
+    if (!REL(R_RMW)->empty)
+        rmw_cut = cat_and(m, REL(R_RMW), cat_seq(m, cat_and(m, fr, REL(R_EXT)), cat_and(m, v.asmo, REL(R_EXT))));
+    cat_axiom(m, "atomic", rmw_cut);
     /* flag ~empty dr as racy */
     cat_axiom(m, "racy", data_race(m, &v, locord));
     cat_undefined_behavior(m);
