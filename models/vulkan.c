@@ -133,30 +133,35 @@ static rel po_opt(struct cat *m, struct vk *v)
 /* let sw = inscope & (...): the four atomic/fence shapes and fence-cbar-cbar-fence.
  * A term that starts or ends in an empty set of events is empty, and is
  * not built: the fence shapes without a release (acquire) fence, the
- * barrier shape without a control barrier or either fence, and
- * imm(asmo); [RMW] without an RMW, whose star is then the identity. */
+ * barrier shape without a control barrier or either fence, the four
+ * shapes where rf & mutordatom is empty (known at once on a concrete
+ * execution), and imm(asmo); [RMW] without an RMW, whose star is then the
+ * identity. */
 static rel synchronizes_with(struct cat *m, struct vk *v)
 {
-    /* let imm(r) = r \ (r; r+); (imm(asmo); [RMW])* */
-    rel step = SET(S_RMW)->size ? cat_seq(m, cat_imm(m, v->asmo), cat_id(m, SET(S_RMW))) : cat_empty(m);
-    rel chain = cat_star(m, step);
-    rel rs = cat_seq(m, cat_id(m, cat_sand(m, SET(S_REL), SET(S_ATOM))), chain);   /* let rs = [REL & ATOM]; ... */
     set rel_f = cat_sand(m, SET(S_REL), SET(S_F)), acq_f = cat_sand(m, SET(S_ACQ), SET(S_F));
-    rel hypors = rel_f->size ? cat_seq(m, cat_id(m, cat_sand(m, SET(S_W), SET(S_ATOM))), chain)
-                             : cat_empty(m);                                      /* let hypors = [W & ATOM]; ... */
     rel rf_mo = cat_and(m, REL(R_RF), v->mutordatom);
-    set rel_atom = cat_sand(m, SET(S_REL), SET(S_ATOM)), acq_atom = cat_sand(m, SET(S_ACQ), SET(S_ATOM));
-    /* [REL & ATOM]; rs; (rf & mutordatom)  |  [REL & F]; posemtosc; [ATOM & W]; hypors; (rf & mutordatom) */
-    rel from_atomic = cat_seq(m, cat_filter(m, rel_atom, rs, NULL), rf_mo);
-    rel from_fence = rel_f->size ? cat_seq(m, cat_seq(m, cat_filter(m, rel_f, po_class(m, false),
-                                                                    cat_sand(m, SET(S_ATOM), SET(S_W))),
-                                                      hypors), rf_mo)
-                                 : cat_empty(m);
-    /* ...; [ACQ & ATOM]  |  ...; [ATOM & R]; posctosem; [ACQ & F] */
-    rel to_atomic = cat_id(m, acq_atom);
-    rel to_fence = acq_f->size ? cat_filter(m, cat_sand(m, SET(S_ATOM), SET(S_R)), po_class(m, true), acq_f)
-                               : cat_empty(m);
-    rel shapes = cat_seq(m, cat_or(m, from_atomic, from_fence), cat_or(m, to_atomic, to_fence));
+    rel shapes = cat_empty(m);   /* each shape passes through rf & mutordatom */
+    if (!rf_mo->empty) {
+        /* let imm(r) = r \ (r; r+); (imm(asmo); [RMW])* */
+        rel step = SET(S_RMW)->size ? cat_seq(m, cat_imm(m, v->asmo), cat_id(m, SET(S_RMW))) : cat_empty(m);
+        rel chain = cat_star(m, step);
+        rel rs = cat_seq(m, cat_id(m, cat_sand(m, SET(S_REL), SET(S_ATOM))), chain);   /* let rs = [REL & ATOM]; ... */
+        rel hypors = rel_f->size ? cat_seq(m, cat_id(m, cat_sand(m, SET(S_W), SET(S_ATOM))), chain)
+                                 : cat_empty(m);                                      /* let hypors = [W & ATOM]; ... */
+        set rel_atom = cat_sand(m, SET(S_REL), SET(S_ATOM)), acq_atom = cat_sand(m, SET(S_ACQ), SET(S_ATOM));
+        /* [REL & ATOM]; rs; (rf & mutordatom)  |  [REL & F]; posemtosc; [ATOM & W]; hypors; (rf & mutordatom) */
+        rel from_atomic = cat_seq(m, cat_filter(m, rel_atom, rs, NULL), rf_mo);
+        rel from_fence = rel_f->size ? cat_seq(m, cat_seq(m, cat_filter(m, rel_f, po_class(m, false),
+                                                                        cat_sand(m, SET(S_ATOM), SET(S_W))),
+                                                          hypors), rf_mo)
+                                     : cat_empty(m);
+        /* ...; [ACQ & ATOM]  |  ...; [ATOM & R]; posctosem; [ACQ & F] */
+        rel to_atomic = cat_id(m, acq_atom);
+        rel to_fence = acq_f->size ? cat_filter(m, cat_sand(m, SET(S_ATOM), SET(S_R)), po_class(m, true), acq_f)
+                                   : cat_empty(m);
+        shapes = cat_seq(m, cat_or(m, from_atomic, from_fence), cat_or(m, to_atomic, to_fence));
+    }
     /* [REL & F]; po?; [CBAR]; ((syncbar & inscope) \ id); [CBAR]; po?; [ACQ & F] */
     if (!SET(S_CBAR)->size || !rel_f->size || !acq_f->size)
         return cat_and(m, v->inscope, shapes);
