@@ -398,6 +398,10 @@ static void vulkan_build(struct cat *m, enum vk_flavour f)
     struct chains ch;
     if (has_av)
         build_chains(m, &v, f == VK_CHAINS, &ch);
+    /* [W] * _ made before locord: an intersection lists its older operand
+     * first (encoders/rel_ops.c), and the guard's row estimates of
+     * [W]; locord (consistency-rf) cost less with the static one first */
+    cat_prod(m, SET(S_W), SET(S_ALL));
     rel locord = location_order(m, &v, full, has_av ? &ch : NULL);
     rel fr = from_read(m, &v, locord);
 
