@@ -13,8 +13,8 @@ const struct axiom_decl model_vulkan_axioms[] = {
 
 /* The definitions later ones use, by their cat names. */
 struct vk {
-    set priv, avsg_set, vissg_set, avwg_set, viswg_set, avqf_set, visqf_set, avshader, visshader, e;
-    set w_np, r_np;                  /* W \ PRIV, R \ PRIV */
+    set avsg_set, vissg_set, avwg_set, viswg_set, avqf_set, visqf_set, avshader, visshader, e;
+    set w_np, r_np, rw_np;           /* W \ PRIV, R \ PRIV, (R | W) \ PRIV */
     set sc[16];                      /* sc[mask]: SC<k> for every k in mask, united; NULL until made */
     rel inscope, mutordatom, asmo, avvisinc, sw, hb;
     rel po_opt, po_avvis, w_start;   /* po?, po? & avvisinc, [W \ PRIV]; (po? & avvisinc); NULL until made */
@@ -54,9 +54,11 @@ static set sc_any(struct cat *m, struct vk *v, unsigned mask)
 /* The tag sets of the auxiliaries. */
 static void tags(struct cat *m, struct vk *v)
 {
-    v->priv = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), SET(S_NONPRIV));   /* let PRIV = (R | W) \ NONPRIV */
-    v->w_np = cat_sminus(m, SET(S_W), v->priv);
-    v->r_np = cat_sminus(m, SET(S_R), v->priv);
+    /* let PRIV = (R | W) \ NONPRIV, read only as X \ PRIV with X within
+     * R | W: X & NONPRIV (the same set, one object per content) */
+    v->w_np = cat_sand(m, SET(S_W), SET(S_NONPRIV));
+    v->r_np = cat_sand(m, SET(S_R), SET(S_NONPRIV));
+    v->rw_np = cat_sand(m, cat_sor(m, SET(S_R), SET(S_W)), SET(S_NONPRIV));
     v->avsg_set = cat_sor(m, SET(S_AV), SET(S_SEMAV));   /* let AVSG = AV | SEMAV */
     v->vissg_set = cat_sor(m, SET(S_VIS), SET(S_SEMVIS)); /* let VISSG = VIS | SEMVIS */
 }
@@ -299,9 +301,8 @@ static rel through_domain(struct cat *m, struct vk *v, rel r, rel av, rel order,
  * event, and a RaW term whose visibility operation is empty. */
 static rel location_order(struct cat *m, struct vk *v, bool full, const struct chains *ch)
 {
-    set rw_np = cat_sminus(m, cat_sor(m, SET(S_R), SET(S_W)), v->priv);
     rel r = cat_and(m, cat_and(m, v->hb, REL(R_INT)), REL(R_VLOC));          /* (hb & int & vloc) */
-    r = cat_or(m, r, cat_filter(m, v->r_np, v->hb, rw_np));                  /* | ([R \ PRIV]; hb; [(R | W) \ PRIV]) */
+    r = cat_or(m, r, cat_filter(m, v->r_np, v->hb, v->rw_np));                  /* | ([R \ PRIV]; hb; [(R | W) \ PRIV]) */
     r = cat_or(m, r, cat_filter(m, SET(S_R), cat_plus(m, REL(R_SSW)), cat_sor(m, SET(S_R), SET(S_W))));
                                                                              /* | ([R]; ssw+; [R | W]) */
     if (!full)
