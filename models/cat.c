@@ -39,4 +39,3 @@ static bool disjoint(set a, set b)
 set cat_sor(struct cat *m, set a, set b) { return subset(a, b) ? b : subset(b, a) ? a : set_union(m->arena, a, b); }
 set cat_sand(struct cat *m, set a, set b) { return subset(a, b) ? a : subset(b, a) ? b : set_inter(m->arena, a, b); }
 set cat_sminus(struct cat *m, set a, set b) { return disjoint(a, b) ? a : set_diff(m->arena, a, b); }
-set cat_snone(struct cat *m) { return set_diff(m->arena, set_all(m->arena), set_all(m->arena)); }

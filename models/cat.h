@@ -38,11 +38,10 @@ rel cat_prod(struct cat *m, set a, set b);
 rel cat_id(struct cat *m, set a);
 rel cat_empty(struct cat *m);
 
-/* a | b, a & b, a \ b, and the empty set. */
+/* a | b, a & b, a \ b. */
 set cat_sor(struct cat *m, set a, set b);
 set cat_sand(struct cat *m, set a, set b);
 set cat_sminus(struct cat *m, set a, set b);
-set cat_snone(struct cat *m);
 
 /* The axiom `name` of the model's table over r (its kind from the table). */
 void cat_axiom(struct cat *m, const char *name, rel r);

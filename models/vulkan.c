@@ -18,9 +18,9 @@ struct vk {
     set sc[16];                      /* sc[mask]: SC<k> for every k in mask, united; NULL until made */
     rel inscope, mutordatom, asmo, avvisinc, sw, hb;
     rel po_opt, po_avvis, w_start;   /* po?, po? & avvisinc, [W \ PRIV]; (po? & avvisinc); NULL until made */
-    rel hb_ssg, hb_swg, hb_sqf;      /* hb & ssg, hb & swg, hb & sqf */
+    rel hb_ssg, hb_swg, hb_sqf;      /* hb & ssg, hb & swg, hb & sqf (made with the chains) */
     /* chains as the availability (visibility) chains meet it; NULL where
-     * that meeting keeps every pair (vulkan_build) */
+     * that meeting keeps every pair (build_chains) */
     rel av_chains, vis_chains;
 };
 
