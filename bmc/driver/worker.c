@@ -1,6 +1,6 @@
 /* Worker processes: fork, limits, the job and result protocol, and what a
  * worker that died or ran out of time or memory means. */
-#define _DEFAULT_SOURCE   /* for MAP_ANONYMOUS */
+#define _GNU_SOURCE   /* for MAP_ANONYMOUS, F_SETPIPE_SZ */
 #include "bmc/driver/worker.h"
 
 #include <errno.h>
@@ -432,6 +432,9 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
         errno = e;
         return false;
     }
+#ifdef F_SETPIPE_SZ
+    fcntl(fds[2], F_SETPIPE_SZ, RESULT_PIPE_BYTES);
+#endif
     *w = (struct worker){ .pid = pid, .cmd = fds[1], .out = fds[2], .err = fds[4], .job = -1 };
     return true;
 }
