@@ -22,7 +22,7 @@
 #include <sys/prctl.h>
 #endif
 
-#include "bmc/driver/heap_ahead.h"
+#include "bmc/driver/prefault.h"
 #include "bmc/driver/job_check.h"
 #include "util/xalloc.h"
 
@@ -355,7 +355,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
     long start_kib = worker_limit_memory(b);
-    heap_ahead_init();
+    prefault_worker_start();
     struct rss_watch rss = { start_kib, start_kib, worker_clock() };
     static char log[WORKER_LOG_MAX];
     static struct inbox inbox;
@@ -376,7 +376,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
         name_the_budget(&r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, &rss);
         if (!m.retiring && job_waiting(&inbox))
-            heap_ahead_map();
+            prefault_heap_growth();
         m.log_len = take_own_log(err_in, log);
         char *witness = take_json(&r.witness, &m.witness_len);
         char *outcomes = take_json(&r.outcomes, &m.outcomes_len);
