@@ -174,7 +174,7 @@ static int poll_timeout(const struct worker *w, int n)
  * arrival of the result before it, starts at most this late), far below
  * the progress line's tenth of a second; the nap ends at the nearest
  * deadline. */
-#define RESULT_NAP_US 2000
+#define RESULT_NAP_US 5000
 
 /* Naps RESULT_NAP_US (or until the nearest deadline) when each of the n
  * workers that is checking has a job queued behind. */

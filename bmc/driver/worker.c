@@ -1,6 +1,6 @@
 /* Worker processes: fork, limits, the job and result protocol, and what a
  * worker that died or ran out of time or memory means. */
-#define _DEFAULT_SOURCE   /* for MAP_ANONYMOUS */
+#define _GNU_SOURCE   /* for MAP_ANONYMOUS, F_SETPIPE_SZ */
 #include "bmc/driver/worker.h"
 
 #include <errno.h>
@@ -22,6 +22,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "bmc/driver/prefault.h"
 #include "bmc/driver/job_check.h"
 #include "util/xalloc.h"
 
@@ -155,6 +156,12 @@ static bool next_sent(int cmd, struct inbox *in, struct job_send *s)
     memcpy(s, in->bytes + in->start, sizeof *s);
     in->start += sizeof *s;
     return true;
+}
+
+/* True when a job sent is already read and waiting in in. */
+static bool job_waiting(const struct inbox *in)
+{
+    return in->end - in->start >= sizeof(struct job_send);
 }
 
 /* Writes the n pieces of iov whole, in one system call when the pipe has
@@ -348,6 +355,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
     long start_kib = worker_limit_memory(b);
+    prefault_worker_start();
     struct rss_watch rss = { start_kib, start_kib, worker_clock() };
     static char log[WORKER_LOG_MAX];
     static struct inbox inbox;
@@ -367,6 +375,8 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
         check_job(jobs->jobs[i].file, jobs->jobs[i].spec, jobs->jobs[i].opts, &r);
         name_the_budget(&r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, &rss);
+        if (!m.retiring && job_waiting(&inbox))
+            prefault_heap_growth();
         m.log_len = take_own_log(err_in, log);
         char *witness = take_json(&r.witness, &m.witness_len);
         char *outcomes = take_json(&r.outcomes, &m.outcomes_len);
@@ -432,6 +442,9 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
         errno = e;
         return false;
     }
+#ifdef F_SETPIPE_SZ
+    fcntl(fds[2], F_SETPIPE_SZ, RESULT_PIPE_BYTES);
+#endif
     *w = (struct worker){ .pid = pid, .cmd = fds[1], .out = fds[2], .err = fds[4], .job = -1 };
     return true;
 }

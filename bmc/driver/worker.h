@@ -29,7 +29,11 @@ struct budget {
  * checks to keep it busy while the main process naps (batch.c), from
  * when its queue is topped up, at half, to the next nap's end: a worker
  * with none left waits, a sleep and a wake-up more. */
-#define WORKER_AHEAD 48
+#define WORKER_AHEAD 128
+
+/* The size asked for a worker's result pipe: the results of a nap's
+ * checks fit without the worker waiting for the main process to read. */
+#define RESULT_PIPE_BYTES (256 << 10)
 
 /* Per job, the ticket its latest sending carried, shared with the
  * workers: 0 once a worker started it, -1 once taken back.  A worker
