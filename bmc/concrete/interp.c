@@ -725,6 +725,15 @@ void concrete_free(const struct program *p, struct concrete *x)
     x->storage = NULL;
 }
 
+/* Forgets how each thread ended in an earlier round (a round's walks
+ * record it anew). */
+static void forget_thread_ends(const struct program *p, struct concrete *out)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        out->terminated[t] = out->spins[t] = out->repeats[t] = out->blocked[t] = out->halted[t] =
+            out->bound_hit[t] = false;
+}
+
 /* Whether some executed access has no known value yet. */
 static bool values_missing(const struct ictx *x)
 {
@@ -793,11 +802,12 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
     walk_alloc(&w, &x);
     out->valid = true;
     bool all_complete = false;
-    do {
+    do {   /* the rounds end with one that learns nothing: its walks record how each thread ends */
         x.changed = true;
         while (out->valid && x.changed) {
             x.changed = false;
             all_complete = true;
+            forget_thread_ends(p, out);
             for (int t = 0; t < p->nthreads && out->valid; t++) {
                 bool complete;
                 if (!walk_thread(&w, t, &complete))
@@ -807,16 +817,6 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
         }
     } while (out->valid && (!all_complete || values_missing(&x)) && resolve_stall(&x));
     if (out->valid) {
-        memset(out->terminated, 0, (size_t)p->nthreads * sizeof *out->terminated);
-        memset(out->spins, 0, (size_t)p->nthreads * sizeof *out->spins);
-        memset(out->repeats, 0, (size_t)p->nthreads * sizeof *out->repeats);
-        memset(out->blocked, 0, (size_t)p->nthreads * sizeof *out->blocked);
-        memset(out->halted, 0, (size_t)p->nthreads * sizeof *out->halted);
-        memset(out->bound_hit, 0, (size_t)p->nthreads * sizeof *out->bound_hit);
-        for (int t = 0; t < p->nthreads; t++) {   /* final pass records termination */
-            bool complete;
-            walk_thread(&w, t, &complete);
-        }
         for (int e = 0; e < n; e++) {
             out->cf[e] = x.cf[e] == YES;
             out->exec[e] = x.ex[e] == YES;
