@@ -1,10 +1,11 @@
 /* The operations of a constant-only cnf (one concrete execution) over at
  * most REL_DENSE_MAX events, made at once: every pair holds or not, so a
  * relation is n rows of bits, and a union, intersection or difference is
- * a word operation per row, a composition an OR of rows, a closure
- * Warshall's.  The results are REL_ROWS nodes whose rows (every literal
- * LIT_TRUE) are made from the bits when first read (rel_settle), so
- * whatever reads a relation reads these as any other.  A result is made
+ * a word operation per row, a composition an OR of rows, a closure each
+ * row's reach (Warshall's beyond 64 events).  The results are REL_ROWS
+ * nodes whose rows (every literal LIT_TRUE) are made from the bits when
+ * first read (rel_settle), so whatever reads a relation reads these as
+ * any other.  A result is made
  * in place in the arena; one with no pair is the arena's empty relation,
  * one with the pairs of an operand is that operand (a third of a model's
  * results are), so that the operations on it are shortened as on the
@@ -168,16 +169,23 @@ static void seq_bits(word *m, const word *a, const word *b, int n, int w)
             }
 }
 
-/* Rows m (n rows of w words) become their transitive closure (Warshall:
- * after step k, paths through 0..k are edges). */
+/* Rows m (n rows of w words) become their transitive closure: with one
+ * word a row, each row gathers what its events reach, row by row (rows
+ * already closed or not, both lie between the relation and its closure),
+ * which costs the pairs of the closure, not n * n; wider rows by Warshall
+ * (after step k, paths through 0..k are edges). */
 static void plus_bits(word *m, int n, int w)
 {
     if (w == 1) {
-        for (int k = 0; k < n; k++) {
-            word through = 1ull << k, row = m[k];
-            for (int i = 0; i < n; i++)
-                if (m[i] & through)
-                    m[i] |= row;
+        for (int i = 0; i < n; i++) {
+            word reach = m[i], todo = reach;   /* todo: reached, its row not yet read */
+            while (todo) {
+                word more = m[__builtin_ctzll(todo)] & ~reach;
+                todo &= todo - 1;
+                reach |= more;
+                todo |= more;
+            }
+            m[i] = reach;
         }
         return;
     }
