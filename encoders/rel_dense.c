@@ -13,7 +13,7 @@
  * one again costs less than looking it up).  Classes and filters [a]; r;
  * [b] are made as bits at once too, a filter without the product of its
  * sets, and so are the concrete evaluator's own relations (rf, co, ...:
- * rel_build_dense). */
+ * rel_build_dense, one builder's arrays reused for them all). */
 #include "encoders/rel_impl.h"
 
 #include <string.h>
@@ -314,8 +314,14 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
 
 const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
 {
-    if (!rel_dense(A))
-        return rel_build(A, bld, false);
+    if (!rel_dense(A)) {   /* rel_build frees the builder it reads: a copy of bld's pairs */
+        struct rel_builder copy;
+        rel_builder_init(&copy);
+        for (int k = 0; k < bld->count; k++)
+            rel_add(&copy, bld->i[k], bld->j[k], bld->l[k]);
+        bld->count = 0;
+        return rel_build(A, &copy, false);
+    }
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
     word *m = rels_alloc(A, all, sizeof *m);   /* taken last: given back if it has no pair */
@@ -326,7 +332,7 @@ const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
         else
             row[bld->j[k] / WORD_BITS] |= bit;
     }
-    rel_builder_free(bld);
+    bld->count = 0;   /* its arrays kept for the caller's next relation */
     word any = 0;
     for (size_t k = 0; k < all; k++)
         any |= m[k];

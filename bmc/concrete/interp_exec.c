@@ -184,14 +184,6 @@ static bool check_final(const struct program *p, const struct choice *ch, struct
     return true;
 }
 
-static lit *bools_to_lits(const bool *v, int count)
-{
-    lit *l = xcalloc((size_t)count, sizeof *l);
-    for (int i = 0; i < count; i++)
-        l[i] = lit_of(v[i]);
-    return l;
-}
-
 /* The events of kind `kind` (EV_WRITE also takes initial writes). */
 static int events_of(const struct program *p, enum ev_kind kind, int *out)
 {
@@ -211,47 +203,20 @@ static void pairs_among(struct rel_builder *bld, const bool *m, int n, const int
                 rel_add(bld, list[a], list[b], LIT_TRUE);
 }
 
-/* The relation of bld's pairs in A, as bits (rel_build_dense); A's empty
- * relation (base_init's value of every relation) when it has none. */
+/* The relation of bld's pairs in A, as bits (rel_build_dense: bld is
+ * emptied, its arrays kept for the next relation); A's empty relation
+ * (base_init's value of every relation) when it has none. */
 static const struct rel *built(struct rels *A, struct rel_builder *bld)
 {
-    if (bld->count > 0)
-        return rel_build_dense(A, bld);
-    rel_builder_free(bld);
-    return rel_empty(A);
+    return bld->count > 0 ? rel_build_dense(A, bld) : rel_empty(A);
 }
 
-void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
-                 const struct concrete *x, struct base *b)
+/* The syncbar pairs: executed barriers that meet in the same dynamic
+ * instance (named ones only where i synchronises). */
+static void syncbar_pairs(const struct program *p, const struct choice *ch, const struct concrete *x,
+                          struct rel_builder *bar, int *list)
 {
-    int n = p->nevents, *list = xcalloc((size_t)n + 1, sizeof *list), k;
-    lit *exec = bools_to_lits(x->exec, n);
-    base_init(b, c, p, exec);
-    free(exec);
-    struct rel_builder rf, co, sf, data, ctrl, bar;
-    struct rel_builder *all[] = { &rf, &co, &sf, &data, &ctrl, &bar };
-    for (size_t a = 0; a < sizeof all / sizeof all[0]; a++)
-        rel_builder_init(all[a]);
-    for (int j = 0; j < n; j++)
-        if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] >= 0)
-            rel_add(&rf, ch->rf[j], j, LIT_TRUE);
-    k = events_of(p, EV_WRITE, list);
-    pairs_among(&co, ch->co, n, list, k);
-    k = events_of(p, EV_FENCE, list);
-    pairs_among(&sf, ch->sf, n, list, k);
-    for (int t = 0; t < p->nthreads; t++) {   /* dependencies stay inside a thread */
-        const struct pthread *pt = &p->threads[t];
-        for (int i = pt->first_event; i < pt->first_event + pt->nevents; i++)
-            for (int j = pt->first_event; j < pt->first_event + pt->nevents; j++) {
-                if (!x->exec[i] || !x->exec[j])
-                    continue;
-                if (x->data[(size_t)i * n + j])
-                    rel_add(&data, i, j, LIT_TRUE);
-                if (x->ctrl[(size_t)i * n + j])
-                    rel_add(&ctrl, i, j, LIT_TRUE);
-            }
-    }
-    k = events_of(p, EV_BARRIER, list);
+    int k = events_of(p, EV_BARRIER, list);
     for (int a = 0; a < k; a++)
         for (int d = 0; d < k; d++) {
             int i = list[a], j = list[d];
@@ -259,18 +224,50 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
             if (exec_barriers_meet(p, bi, bj) && !bj->in->arrive && x->exec[i] && x->exec[j]) {
                 bool named_ok = !bi->in->has_bar_id || (ch->sync[i] && x->bar_id[i] == x->bar_id[j]);
                 if (named_ok && x->bar_occ[i] == x->bar_occ[j])
-                    rel_add(&bar, i, j, LIT_TRUE);
+                    rel_add(bar, i, j, LIT_TRUE);
             }
         }
+}
+
+void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
+                 const struct concrete *x, struct base *b)
+{
+    int n = p->nevents, *list = xcalloc((size_t)n + 1, sizeof *list), k;
+    lit *exec = xcalloc((size_t)n + 1, sizeof *exec);
+    for (int i = 0; i < n; i++)
+        exec[i] = lit_of(x->exec[i]);
+    base_init(b, c, p, exec);
+    free(exec);
     struct rels *A = b->arena;
-    b->rels[R_RF] = built(A, &rf);
-    b->rels[R_CO] = built(A, &co);
-    b->rels[R_SYNC_FENCE] = built(A, &sf);
+    struct rel_builder bld;   /* one builder, emptied by each relation it makes */
+    rel_builder_init(&bld);
+    for (int j = 0; j < n; j++)
+        if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] >= 0)
+            rel_add(&bld, ch->rf[j], j, LIT_TRUE);
+    b->rels[R_RF] = built(A, &bld);
+    k = events_of(p, EV_WRITE, list);
+    pairs_among(&bld, ch->co, n, list, k);
+    b->rels[R_CO] = built(A, &bld);
+    k = events_of(p, EV_FENCE, list);
+    pairs_among(&bld, ch->sf, n, list, k);
+    b->rels[R_SYNC_FENCE] = built(A, &bld);
     rel_mark_transitive(b->rels[R_CO]);          /* interp_run checked both orders */
     rel_mark_transitive(b->rels[R_SYNC_FENCE]);
-    b->rels[R_DATA] = built(A, &data);
-    b->rels[R_CTRL] = built(A, &ctrl);
-    b->rels[R_SYNCBAR] = built(A, &bar);
+    const bool *deps[2] = { x->data, x->ctrl };
+    enum base_rel dep_rel[2] = { R_DATA, R_CTRL };
+    for (int d = 0; d < 2; d++) {
+        for (int t = 0; t < p->nthreads; t++) {   /* dependencies stay inside a thread */
+            const struct pthread *pt = &p->threads[t];
+            for (int i = pt->first_event; i < pt->first_event + pt->nevents; i++)
+                for (int j = pt->first_event; x->exec[i] && j < pt->first_event + pt->nevents; j++)
+                    if (x->exec[j] && deps[d][(size_t)i * n + j])
+                        rel_add(&bld, i, j, LIT_TRUE);
+        }
+        b->rels[dep_rel[d]] = built(A, &bld);
+    }
+    syncbar_pairs(p, ch, x, &bld, list);
+    b->rels[R_SYNCBAR] = built(A, &bld);
+    rel_builder_free(&bld);
     free(list);
 }
 

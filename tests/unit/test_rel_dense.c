@@ -5,7 +5,8 @@
  * with their definition; and a result with no pair, or with an operand's
  * pairs, is that relation, with the pairs it had; a relation built pair
  * by pair as bits (rel_build_dense) has rel_build's pairs, the last
- * literal given for a pair winning. */
+ * literal given for a pair winning, and leaves its builder emptied for
+ * the next; closures have the pairs of the paths. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -196,13 +197,46 @@ static void test_build_dense(void **state)
                 assert_int_equal(rel_get(twice, i, j) == LIT_TRUE,
                                  rel_get(want, i, j) == LIT_TRUE || rel_get(want, j, i) == LIT_TRUE);
             }
-        struct rel_builder none;
-        rel_builder_init(&none);
-        rel_add(&none, 0, n - 1, LIT_FALSE);
-        assert_ptr_equal(rel_build_dense(A, &none), rel_empty(A));
+        assert_int_equal(dense.count, 0);   /* emptied, its arrays kept for the next */
+        rel_add(&dense, 0, n - 1, LIT_FALSE);
+        assert_ptr_equal(rel_build_dense(A, &dense), rel_empty(A));
+        rel_add(&dense, n - 1, 0, LIT_TRUE);
+        const struct rel *one = rel_build_dense(A, &dense);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                assert_int_equal(rel_get(one, i, j) == LIT_TRUE, i == n - 1 && j == 0);
+        rel_builder_free(&dense);
         rels_free(A);
         cnf_free(c);
     }
+}
+
+/* Beyond REL_DENSE_MAX events rel_build_dense is rel_build, and it too
+ * keeps the builder's arrays, emptied, for the next relation. */
+static void test_build_dense_beyond(void **state)
+{
+    (void)state;
+    enum { N = REL_DENSE_MAX + 4 };
+    static lit exec[N];
+    for (int i = 0; i < N; i++)
+        exec[i] = LIT_TRUE;
+    struct cnf *c = cnf_new(false);
+    struct rels *A = rels_new(c, N, exec);
+    assert_false(rel_dense(A));
+    struct rel_builder bld;
+    rel_builder_init(&bld);
+    for (int pass = 0; pass < 2; pass++) {
+        rel_add(&bld, pass, N - 1, LIT_TRUE);
+        rel_add(&bld, N - 1, pass, LIT_FALSE);
+        const struct rel *r = rel_build_dense(A, &bld);
+        assert_int_equal(bld.count, 0);
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+                assert_int_equal(rel_get(r, i, j) == LIT_TRUE, i == pass && j == N - 1);
+    }
+    rel_builder_free(&bld);
+    rels_free(A);
+    cnf_free(c);
 }
 
 /* The closure of bool matrix r over n events into t, by the definition:
@@ -269,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_dense_leaves),
         cmocka_unit_test(test_results_that_are_operands),
         cmocka_unit_test(test_build_dense),
+        cmocka_unit_test(test_build_dense_beyond),
         cmocka_unit_test(test_closure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
