@@ -217,6 +217,12 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
         break;
     case REL_INV:
         memset(m, 0, all * sizeof *m);
+        if (w == 1) {   /* one word a row */
+            for (int i = 0; i < n; i++)
+                for (word bit = a[i]; bit; bit &= bit - 1)
+                    m[__builtin_ctzll(bit)] |= 1ull << i;
+            break;
+        }
         for (int i = 0; i < n; i++)
             for (int v = 0; v < w; v++)
                 for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1)
@@ -243,12 +249,44 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     return r;
 }
 
+/* rel_dense_class over one-word rows and nkeys <= 64 keys: each key's
+ * executed members as one word, each member's row that word (ordered:
+ * its bits past the member). */
+static struct rel *class_in_words(struct rels *A, const int *key, bool ordered, int nkeys)
+{
+    int n = A->n;
+    word members[WORD_BITS], any = 0;
+    for (int k = 0; k < nkeys; k++)
+        members[k] = 0;
+    for (int i = 0; i < n; i++)
+        if (key[i] >= 0 && A->exec[i] != LIT_FALSE)
+            members[key[i]] |= 1ull << i;
+    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m);   /* taken last: given back if it has no pair */
+    for (int i = 0; i < n; i++) {
+        word row = key[i] >= 0 && A->exec[i] != LIT_FALSE ? members[key[i]] : 0;
+        if (ordered)
+            row &= ~((1ull << i << 1) - 1);   /* the members after i */
+        m[i] = row;
+        any |= row;
+    }
+    if (!any) {
+        rels_alloc_undo(A, m, (size_t)n, sizeof *m);
+        return (struct rel *)A->empty;
+    }
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = m;
+    r->transitive = true;
+    return r;
+}
+
 struct rel *rel_dense_class(struct rels *A, const int *key, bool ordered)
 {
     int n = A->n, w = words_of(n), nkeys = 0;
     for (int i = 0; i < n; i++)
         if (key[i] >= nkeys)
             nkeys = key[i] + 1;
+    if (w == 1 && nkeys <= WORD_BITS)
+        return class_in_words(A, key, ordered, nkeys);
     rels_stack_reserve(A, nkeys);   /* scratch: per key, the member whose row the next copies */
     int *at = A->scol + A->stop;
     for (int k = 0; k < nkeys; k++)
@@ -304,6 +342,11 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
         set_bit(cols, b->members[e]);
     const word *r = bits_of(A, x);
     word *m = rels_alloc_raw(A, all, sizeof *m), any = 0;   /* taken last: given back if not kept */
+    if (w == 1) {   /* one word a row */
+        for (int i = 0; i < n; i++)
+            any |= m[i] = set_has(a, i) ? r[i] & cols[0] : 0;
+        return node_of_bits(A, m, all, any, x, r, NULL, NULL);
+    }
     for (int i = 0; i < n; i++) {
         bool row = set_has(a, i);
         for (int v = 0; v < w; v++)
