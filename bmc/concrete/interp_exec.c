@@ -4,6 +4,7 @@
 #include "bmc/concrete/interp.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "encoders/exec.h"
 #include "util/xalloc.h"
@@ -12,10 +13,10 @@
  * strict partial order relating only executed pairs allowed by pair();
  * transitivity through successor bitsets. */
 static bool check_order(const struct program *p, const bool *exec, const bool *ord, const int *member, int m,
-                        bool (*pair)(const struct program *, int, int))
+                        bool (*pair)(const struct program *, int, int), uint64_t *succ)
 {
     int n = p->nevents, words = (m + 63) / 64;
-    uint64_t *succ = xcalloc((size_t)m * words + 1, sizeof *succ);
+    memset(succ, 0, (size_t)m * words * sizeof *succ);
     bool ok = true;
     for (int a = 0; a < m && ok; a++)
         for (int b = 0; b < m && ok; b++) {
@@ -33,8 +34,21 @@ static bool check_order(const struct program *p, const bool *exec, const bool *o
                 for (uint64_t x = succ[(size_t)b * words + w] & ~succ[(size_t)a * words + w]; x && ok; x &= x - 1)
                     ok = !pair(p, member[a], member[w * 64 + __builtin_ctzll(x)]);
         }
-    free(succ);
     return ok;
+}
+
+/* Scratch of the order checks, made once per run: the members of an
+ * order, their root locations, and the successor bitsets (succ: n rows of
+ * enough words for n members). */
+struct order_scratch { int *member, *root; uint64_t *succ; };
+
+/* Lays sc out in b for p (its base NULL: only counts). */
+static void order_scratch_layout(const struct program *p, struct order_scratch *sc, struct xblock *b)
+{
+    size_t n = (size_t)p->nevents, words = (n + 63) / 64;
+    sc->member = xblock_take(b, n + 1, sizeof *sc->member);
+    sc->root = xblock_take(b, n + 1, sizeof *sc->root);
+    sc->succ = xblock_take(b, n * words + 1, sizeof *sc->succ);
 }
 
 /* The events that can be ordered (is_member) into member; their number. */
@@ -85,13 +99,13 @@ static bool check_rf(const struct program *p, const struct choice *ch, const str
  * total if the model says so, and against or along program order within a
  * thread only as far as the model's facts allow. */
 static bool check_co(const struct program *p, const struct choice *ch, const struct skeleton *k,
-                     struct concrete *out)
+                     struct concrete *out, const struct order_scratch *sc)
 {
     size_t n = (size_t)p->nevents;
-    int *w = xcalloc(2 * (n + 1), sizeof *w), m = order_members(p, is_write, w), *root = w + n + 1;
+    int *w = sc->member, m = order_members(p, is_write, w), *root = sc->root;
     for (int a = 0; a < m; a++)   /* co_pair(i, j) of two writes: one root location, j not initial */
         root[a] = p->events[w[a]].loc < 0 ? -1 : program_root_location(p->lit, p->events[w[a]].loc);
-    const char *why = check_order(p, out->exec, ch->co, w, m, co_pair) ? NULL
+    const char *why = check_order(p, out->exec, ch->co, w, m, co_pair, sc->succ) ? NULL
                       : "coherence is not a strict order over executed same-location writes";
     for (int a = 0; a < m && !why; a++)
         for (int b = 0; b < m && !why; b++) {
@@ -109,15 +123,15 @@ static bool check_co(const struct program *p, const struct choice *ch, const str
             else if (k->co_total && i != j && !ch->co[j * n + i])
                 why = "two writes to a location are coherence-unordered";
         }
-    free(w);
     return why ? concrete_fail(out, why) : true;
 }
 
-static bool check_sf(const struct program *p, const struct choice *ch, struct concrete *out)
+static bool check_sf(const struct program *p, const struct choice *ch, struct concrete *out,
+                     const struct order_scratch *sc)
 {
     size_t n = (size_t)p->nevents;
-    int *f = xcalloc(n + 1, sizeof *f), m = order_members(p, is_fence_sc, f);
-    const char *why = check_order(p, out->exec, ch->sf, f, m, sf_pair) ? NULL
+    int *f = sc->member, m = order_members(p, is_fence_sc, f);
+    const char *why = check_order(p, out->exec, ch->sf, f, m, sf_pair, sc->succ) ? NULL
                       : "the fence.sc order is not a strict order";
     for (int a = 0; a < m && !why; a++)
         for (int b = a + 1; b < m && !why; b++) {
@@ -125,7 +139,6 @@ static bool check_sf(const struct program *p, const struct choice *ch, struct co
             if (sf_pair(p, i, j) && out->exec[i] && out->exec[j] && !ch->sf[i * n + j] && !ch->sf[j * n + i])
                 why = "two fence.sc in scope are unordered";
         }
-    free(f);
     return why ? concrete_fail(out, why) : true;
 }
 
@@ -275,7 +288,14 @@ void interp_run(const struct program *p, const struct choice *ch, const struct s
                 struct concrete *out)
 {
     interp_execute(p, ch, out);
-    if (out->valid && check_rf(p, ch, k, out) && check_co(p, ch, k, out) && check_sf(p, ch, out) &&
-        check_sync(p, ch, out))
+    if (!out->valid || !check_rf(p, ch, k, out))
+        return;
+    struct order_scratch sc;
+    struct xblock b = { NULL, 0 };
+    order_scratch_layout(p, &sc, &b);
+    b = (struct xblock){ xcalloc(b.size + 1, 1), 0 };   /* one allocation, sc.member first */
+    order_scratch_layout(p, &sc, &b);
+    if (check_co(p, ch, k, out, &sc) && check_sf(p, ch, out, &sc) && check_sync(p, ch, out))
         check_final(p, ch, out);
+    free(sc.member);
 }
