@@ -70,7 +70,13 @@ static const word *bits_of(struct rels *A, const struct rel *r)
         return r->bits;
     int n = r->n, w = words_of(n);
     word *b = rels_alloc(r->home, (size_t)n * (size_t)w, sizeof *b);
-    if (r->op == REL_PRODUCT) {   /* every row of s is t: one made, the others copied */
+    if (r->op == REL_PRODUCT && w == 1) {   /* every row of s is t's members, one word */
+        word row = 0;
+        for (int y = 0; y < r->t->size; y++)
+            row |= 1ull << r->t->members[y];
+        for (int x = 0; x < r->s->size; x++)
+            b[r->s->members[x]] = row;
+    } else if (r->op == REL_PRODUCT) {   /* every row of s is t: one made, the others copied */
         int first = r->s->members[0];
         for (int y = 0; y < r->t->size; y++)
             set_bit(b + (size_t)first * w, r->t->members[y]);
