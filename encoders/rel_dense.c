@@ -154,25 +154,27 @@ void rel_dense_rows(const struct rel *r)
 
 /* Rows m (n rows of w words, zeroed unless w is 1: one-word rows are
  * written whole) become a; b: for each pair (i, k) of a, row k of b ORed
- * into row i. */
-static void seq_bits(word *m, const word *a, const word *b, int n, int w)
+ * into row i.  Returns the OR of m's words (0: no pair). */
+static word seq_bits(word *m, const word *a, const word *b, int n, int w)
 {
+    word any = 0;
     if (w == 1) {   /* one word a row: each row made in a register */
         for (int i = 0; i < n; i++) {
             word row = 0;
             for (word bit = a[i]; bit; bit &= bit - 1)
                 row |= b[__builtin_ctzll(bit)];
-            m[i] = row;
+            any |= m[i] = row;
         }
-        return;
+        return any;
     }
     for (int i = 0; i < n; i++)
         for (int v = 0; v < w; v++)
             for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1) {
                 const word *row = b + (size_t)(v * WORD_BITS + __builtin_ctzll(bit)) * w;
                 for (int u = 0; u < w; u++)
-                    m[(size_t)i * w + u] |= row[u];
+                    any |= m[(size_t)i * w + u] |= row[u];
             }
+    return any;
 }
 
 /* Rows m (n rows of w words) become their transitive closure: with one
@@ -221,35 +223,37 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
         for (size_t k = 0; k < all; k++)
             any |= m[k] = a[k] & ~b[k];
         break;
-    case REL_INV:
+    case REL_INV:   /* has a pair when a has one */
         memset(m, 0, all * sizeof *m);
         if (w == 1) {   /* one word a row */
-            for (int i = 0; i < n; i++)
+            for (int i = 0; i < n; i++) {
+                any |= a[i];
                 for (word bit = a[i]; bit; bit &= bit - 1)
                     m[__builtin_ctzll(bit)] |= 1ull << i;
+            }
             break;
         }
         for (int i = 0; i < n; i++)
-            for (int v = 0; v < w; v++)
+            for (int v = 0; v < w; v++) {
+                any |= a[(size_t)i * w + v];
                 for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1)
                     set_bit(m + (size_t)(v * WORD_BITS + __builtin_ctzll(bit)) * w, i);
+            }
         break;
     case REL_SEQ:
         if (w > 1)
             memset(m, 0, all * sizeof *m);
-        seq_bits(m, a, b, n, w);
+        any = seq_bits(m, a, b, n, w);
         break;
-    case REL_PLUS:
-        memcpy(m, a, all * sizeof *m);
+    case REL_PLUS:   /* has a pair when a has one */
+        for (size_t k = 0; k < all; k++)
+            any |= m[k] = a[k];
         plus_bits(m, n, w);
         break;
     default:   /* no other operation is made as bits: no pair */
         memset(m, 0, all * sizeof *m);
         break;
     }
-    if (op != REL_UNION && op != REL_INTER && op != REL_DIFF)
-        for (size_t k = 0; k < all; k++)
-            any |= m[k];
     struct rel *r = node_of_bits(A, m, all, any, x, a, y, b);
     r->transitive |= op == REL_PLUS;
     return r;
