@@ -132,7 +132,9 @@ const struct rel *rel_build(struct rels *A, struct rel_builder *bld, bool is_sta
 void rel_builder_free(struct rel_builder *bld);
 /* rel_build's relation (not static) over a constant-only cnf, made as
  * rows of bits at once, its rows only when read (encoders/rel_dense.c);
- * rel_build's where the operations are not made as bits (rel_dense). */
+ * rel_build's where the operations are not made as bits (rel_dense).
+ * Unlike rel_build it keeps bld's arrays, emptied, for the next relation:
+ * the caller frees them (rel_builder_free). */
 const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld);
 /* Marks r (made by rel_build) as transitive in every execution. */
 void rel_mark_transitive(const struct rel *r);

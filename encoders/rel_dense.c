@@ -1,10 +1,11 @@
 /* The operations of a constant-only cnf (one concrete execution) over at
  * most REL_DENSE_MAX events, made at once: every pair holds or not, so a
  * relation is n rows of bits, and a union, intersection or difference is
- * a word operation per row, a composition an OR of rows, a closure
- * Warshall's.  The results are REL_ROWS nodes whose rows (every literal
- * LIT_TRUE) are made from the bits when first read (rel_settle), so
- * whatever reads a relation reads these as any other.  A result is made
+ * a word operation per row, a composition an OR of rows, a closure each
+ * row's reach (Warshall's beyond 64 events).  The results are REL_ROWS
+ * nodes whose rows (every literal LIT_TRUE) are made from the bits when
+ * first read (rel_settle), so whatever reads a relation reads these as
+ * any other.  A result is made
  * in place in the arena; one with no pair is the arena's empty relation,
  * one with the pairs of an operand is that operand (a third of a model's
  * results are), so that the operations on it are shortened as on the
@@ -12,7 +13,7 @@
  * one again costs less than looking it up).  Classes and filters [a]; r;
  * [b] are made as bits at once too, a filter without the product of its
  * sets, and so are the concrete evaluator's own relations (rf, co, ...:
- * rel_build_dense). */
+ * rel_build_dense, one builder's arrays reused for them all). */
 #include "encoders/rel_impl.h"
 
 #include <string.h>
@@ -69,7 +70,13 @@ static const word *bits_of(struct rels *A, const struct rel *r)
         return r->bits;
     int n = r->n, w = words_of(n);
     word *b = rels_alloc(r->home, (size_t)n * (size_t)w, sizeof *b);
-    if (r->op == REL_PRODUCT) {   /* every row of s is t: one made, the others copied */
+    if (r->op == REL_PRODUCT && w == 1) {   /* every row of s is t's members, one word */
+        word row = 0;
+        for (int y = 0; y < r->t->size; y++)
+            row |= 1ull << r->t->members[y];
+        for (int x = 0; x < r->s->size; x++)
+            b[r->s->members[x]] = row;
+    } else if (r->op == REL_PRODUCT) {   /* every row of s is t: one made, the others copied */
         int first = r->s->members[0];
         for (int y = 0; y < r->t->size; y++)
             set_bit(b + (size_t)first * w, r->t->members[y]);
@@ -147,37 +154,46 @@ void rel_dense_rows(const struct rel *r)
 
 /* Rows m (n rows of w words, zeroed unless w is 1: one-word rows are
  * written whole) become a; b: for each pair (i, k) of a, row k of b ORed
- * into row i. */
-static void seq_bits(word *m, const word *a, const word *b, int n, int w)
+ * into row i.  Returns the OR of m's words (0: no pair). */
+static word seq_bits(word *m, const word *a, const word *b, int n, int w)
 {
+    word any = 0;
     if (w == 1) {   /* one word a row: each row made in a register */
         for (int i = 0; i < n; i++) {
             word row = 0;
             for (word bit = a[i]; bit; bit &= bit - 1)
                 row |= b[__builtin_ctzll(bit)];
-            m[i] = row;
+            any |= m[i] = row;
         }
-        return;
+        return any;
     }
     for (int i = 0; i < n; i++)
         for (int v = 0; v < w; v++)
             for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1) {
                 const word *row = b + (size_t)(v * WORD_BITS + __builtin_ctzll(bit)) * w;
                 for (int u = 0; u < w; u++)
-                    m[(size_t)i * w + u] |= row[u];
+                    any |= m[(size_t)i * w + u] |= row[u];
             }
+    return any;
 }
 
-/* Rows m (n rows of w words) become their transitive closure (Warshall:
- * after step k, paths through 0..k are edges). */
+/* Rows m (n rows of w words) become their transitive closure: with one
+ * word a row, each row gathers what its events reach, row by row (rows
+ * already closed or not, both lie between the relation and its closure),
+ * which costs the pairs of the closure, not n * n; wider rows by Warshall
+ * (after step k, paths through 0..k are edges). */
 static void plus_bits(word *m, int n, int w)
 {
     if (w == 1) {
-        for (int k = 0; k < n; k++) {
-            word through = 1ull << k, row = m[k];
-            for (int i = 0; i < n; i++)
-                if (m[i] & through)
-                    m[i] |= row;
+        for (int i = 0; i < n; i++) {
+            word reach = m[i], todo = reach;   /* todo: reached, its row not yet read */
+            while (todo) {
+                word more = m[__builtin_ctzll(todo)] & ~reach;
+                todo &= todo - 1;
+                reach |= more;
+                todo |= more;
+            }
+            m[i] = reach;
         }
         return;
     }
@@ -207,31 +223,69 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
         for (size_t k = 0; k < all; k++)
             any |= m[k] = a[k] & ~b[k];
         break;
-    case REL_INV:
+    case REL_INV:   /* has a pair when a has one */
         memset(m, 0, all * sizeof *m);
+        if (w == 1) {   /* one word a row */
+            for (int i = 0; i < n; i++) {
+                any |= a[i];
+                for (word bit = a[i]; bit; bit &= bit - 1)
+                    m[__builtin_ctzll(bit)] |= 1ull << i;
+            }
+            break;
+        }
         for (int i = 0; i < n; i++)
-            for (int v = 0; v < w; v++)
+            for (int v = 0; v < w; v++) {
+                any |= a[(size_t)i * w + v];
                 for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1)
                     set_bit(m + (size_t)(v * WORD_BITS + __builtin_ctzll(bit)) * w, i);
+            }
         break;
     case REL_SEQ:
         if (w > 1)
             memset(m, 0, all * sizeof *m);
-        seq_bits(m, a, b, n, w);
+        any = seq_bits(m, a, b, n, w);
         break;
-    case REL_PLUS:
-        memcpy(m, a, all * sizeof *m);
+    case REL_PLUS:   /* has a pair when a has one */
+        for (size_t k = 0; k < all; k++)
+            any |= m[k] = a[k];
         plus_bits(m, n, w);
         break;
     default:   /* no other operation is made as bits: no pair */
         memset(m, 0, all * sizeof *m);
         break;
     }
-    if (op != REL_UNION && op != REL_INTER && op != REL_DIFF)
-        for (size_t k = 0; k < all; k++)
-            any |= m[k];
     struct rel *r = node_of_bits(A, m, all, any, x, a, y, b);
     r->transitive |= op == REL_PLUS;
+    return r;
+}
+
+/* rel_dense_class over one-word rows and nkeys <= 64 keys: each key's
+ * executed members as one word, each member's row that word (ordered:
+ * its bits past the member). */
+static struct rel *class_in_words(struct rels *A, const int *key, bool ordered, int nkeys)
+{
+    int n = A->n;
+    word members[WORD_BITS], any = 0;
+    for (int k = 0; k < nkeys; k++)
+        members[k] = 0;
+    for (int i = 0; i < n; i++)
+        if (key[i] >= 0 && A->exec[i] != LIT_FALSE)
+            members[key[i]] |= 1ull << i;
+    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m);   /* taken last: given back if it has no pair */
+    for (int i = 0; i < n; i++) {
+        word row = key[i] >= 0 && A->exec[i] != LIT_FALSE ? members[key[i]] : 0;
+        if (ordered)
+            row &= ~((1ull << i << 1) - 1);   /* the members after i */
+        m[i] = row;
+        any |= row;
+    }
+    if (!any) {
+        rels_alloc_undo(A, m, (size_t)n, sizeof *m);
+        return (struct rel *)A->empty;
+    }
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = m;
+    r->transitive = true;
     return r;
 }
 
@@ -241,6 +295,8 @@ struct rel *rel_dense_class(struct rels *A, const int *key, bool ordered)
     for (int i = 0; i < n; i++)
         if (key[i] >= nkeys)
             nkeys = key[i] + 1;
+    if (w == 1 && nkeys <= WORD_BITS)
+        return class_in_words(A, key, ordered, nkeys);
     rels_stack_reserve(A, nkeys);   /* scratch: per key, the member whose row the next copies */
     int *at = A->scol + A->stop;
     for (int k = 0; k < nkeys; k++)
@@ -296,6 +352,11 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
         set_bit(cols, b->members[e]);
     const word *r = bits_of(A, x);
     word *m = rels_alloc_raw(A, all, sizeof *m), any = 0;   /* taken last: given back if not kept */
+    if (w == 1) {   /* one word a row */
+        for (int i = 0; i < n; i++)
+            any |= m[i] = set_has(a, i) ? r[i] & cols[0] : 0;
+        return node_of_bits(A, m, all, any, x, r, NULL, NULL);
+    }
     for (int i = 0; i < n; i++) {
         bool row = set_has(a, i);
         for (int v = 0; v < w; v++)
@@ -306,8 +367,14 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
 
 const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
 {
-    if (!rel_dense(A))
-        return rel_build(A, bld, false);
+    if (!rel_dense(A)) {   /* rel_build frees the builder it reads: a copy of bld's pairs */
+        struct rel_builder copy;
+        rel_builder_init(&copy);
+        for (int k = 0; k < bld->count; k++)
+            rel_add(&copy, bld->i[k], bld->j[k], bld->l[k]);
+        bld->count = 0;
+        return rel_build(A, &copy, false);
+    }
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
     word *m = rels_alloc(A, all, sizeof *m);   /* taken last: given back if it has no pair */
@@ -318,7 +385,7 @@ const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
         else
             row[bld->j[k] / WORD_BITS] |= bit;
     }
-    rel_builder_free(bld);
+    bld->count = 0;   /* its arrays kept for the caller's next relation */
     word any = 0;
     for (size_t k = 0; k < all; k++)
         any |= m[k];

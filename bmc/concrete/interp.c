@@ -26,7 +26,7 @@ struct ictx {
 struct ireg { bool known; int32_t v; };
 
 /* One walk of a thread: where it is and what it knows, in scratch that
- * walk_alloc makes once per run for the largest thread. */
+ * scratch_alloc makes once per run for the largest thread. */
 struct walk {
     struct ictx *x;
     const struct pthread *pt;
@@ -474,11 +474,10 @@ bool concrete_fail(struct concrete *out, const char *why)
     return false;
 }
 
-/* Lays w's scratch for the largest thread of x's program out in storage
- * (NULL: only counts); the bytes it takes. */
-static size_t walk_layout(struct walk *w, struct ictx *x, char *storage)
+/* Lays w's scratch for the largest thread of x's program out in b (its
+ * base NULL: only counts). */
+static void walk_layout(struct walk *w, struct ictx *x, struct xblock *b)
 {
-    struct xblock b = { storage, 0 };
     size_t regs = 0, dep = 0, nev = 0, snap = 0, code = 0;
     for (int t = 0; t < x->p->nthreads; t++) {
         const struct pthread *pt = &x->p->threads[t];
@@ -490,25 +489,12 @@ static size_t walk_layout(struct walk *w, struct ictx *x, char *storage)
         code = nc > code ? nc : code;
     }
     *w = (struct walk){ .x = x };
-    w->regs = xblock_take(&b, regs, sizeof *w->regs);
-    w->dep = xblock_take(&b, dep, sizeof *w->dep);
-    w->ctrl = xblock_take(&b, nev, sizeof *w->ctrl);
-    w->snap = xblock_take(&b, snap, sizeof *w->snap);
-    w->entry = xblock_take(&b, code, sizeof *w->entry);
-    w->row = xblock_take(&b, nev, sizeof *w->row);
-    return b.size;
-}
-
-/* Allocates w's scratch, all at once (w->regs first). */
-static void walk_alloc(struct walk *w, struct ictx *x)
-{
-    walk_layout(w, x, xcalloc(walk_layout(w, x, NULL) + 1, 1));
-}
-
-/* Frees what walk_alloc made. */
-static void walk_free(struct walk *w)
-{
-    free(w->regs);
+    w->regs = xblock_take(b, regs, sizeof *w->regs);
+    w->dep = xblock_take(b, dep, sizeof *w->dep);
+    w->ctrl = xblock_take(b, nev, sizeof *w->ctrl);
+    w->snap = xblock_take(b, snap, sizeof *w->snap);
+    w->entry = xblock_take(b, code, sizeof *w->entry);
+    w->row = xblock_take(b, nev, sizeof *w->row);
 }
 
 /* Puts w at the start of thread t: its initial registers, nothing known. */
@@ -725,6 +711,15 @@ void concrete_free(const struct program *p, struct concrete *x)
     x->storage = NULL;
 }
 
+/* Forgets how each thread ended in an earlier round (a round's walks
+ * record it anew). */
+static void forget_thread_ends(const struct program *p, struct concrete *out)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        out->terminated[t] = out->spins[t] = out->repeats[t] = out->blocked[t] = out->halted[t] =
+            out->bound_hit[t] = false;
+}
+
 /* Whether some executed access has no known value yet. */
 static bool values_missing(const struct ictx *x)
 {
@@ -761,19 +756,29 @@ static bool resolve_stall(struct ictx *x)
     return progress;
 }
 
-/* Lays x's per-event arrays out in storage (NULL: only counts); the bytes
- * they take. */
-static size_t ictx_layout(struct ictx *x, char *storage)
+/* Lays x's per-event arrays out in b (its base NULL: only counts). */
+static void ictx_layout(struct ictx *x, struct xblock *b)
 {
-    struct xblock b = { storage, 0 };
     size_t n = (size_t)x->p->nevents;
-    x->cf = xblock_take(&b, n, sizeof *x->cf);
-    x->ex = xblock_take(&b, n, sizeof *x->ex);
-    x->vknown = xblock_take(&b, n, sizeof *x->vknown);
-    x->idknown = xblock_take(&b, n, sizeof *x->idknown);
-    x->occknown = xblock_take(&b, n, sizeof *x->occknown);
-    x->deadlocked = xblock_take(&b, n, sizeof *x->deadlocked);
-    return b.size;
+    x->cf = xblock_take(b, n, sizeof *x->cf);
+    x->ex = xblock_take(b, n, sizeof *x->ex);
+    x->vknown = xblock_take(b, n, sizeof *x->vknown);
+    x->idknown = xblock_take(b, n, sizeof *x->idknown);
+    x->occknown = xblock_take(b, n, sizeof *x->occknown);
+    x->deadlocked = xblock_take(b, n, sizeof *x->deadlocked);
+}
+
+/* Allocates x's arrays and w's scratch, zeroed, all at once; returns the
+ * allocation (one free). */
+static char *scratch_alloc(struct ictx *x, struct walk *w)
+{
+    struct xblock b = { NULL, 0 };
+    ictx_layout(x, &b);
+    walk_layout(w, x, &b);
+    b = (struct xblock){ xcalloc(b.size + 1, 1), 0 };
+    ictx_layout(x, &b);
+    walk_layout(w, x, &b);
+    return b.base;
 }
 
 void interp_execute(const struct program *p, const struct choice *ch, struct concrete *out)
@@ -781,23 +786,22 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
     int n = p->nevents;
     concrete_alloc(p, out);
     struct ictx x = { .p = p, .ch = ch, .out = out };
-    char *known = xcalloc(ictx_layout(&x, NULL) + 1, 1);   /* every array of x at once */
-    ictx_layout(&x, known);
+    struct walk w;
+    char *scratch = scratch_alloc(&x, &w);
     for (int e = 0; e < n; e++)
         if (p->events[e].kind == EV_INIT) {
             x.cf[e] = x.ex[e] = YES;
             x.vknown[e] = true;
             out->val[e] = (int32_t)p->lit->locs[p->events[e].loc].init;
         }
-    struct walk w;
-    walk_alloc(&w, &x);
     out->valid = true;
     bool all_complete = false;
-    do {
+    do {   /* the rounds end with one that learns nothing: its walks record how each thread ends */
         x.changed = true;
         while (out->valid && x.changed) {
             x.changed = false;
             all_complete = true;
+            forget_thread_ends(p, out);
             for (int t = 0; t < p->nthreads && out->valid; t++) {
                 bool complete;
                 if (!walk_thread(&w, t, &complete))
@@ -807,16 +811,6 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
         }
     } while (out->valid && (!all_complete || values_missing(&x)) && resolve_stall(&x));
     if (out->valid) {
-        memset(out->terminated, 0, (size_t)p->nthreads * sizeof *out->terminated);
-        memset(out->spins, 0, (size_t)p->nthreads * sizeof *out->spins);
-        memset(out->repeats, 0, (size_t)p->nthreads * sizeof *out->repeats);
-        memset(out->blocked, 0, (size_t)p->nthreads * sizeof *out->blocked);
-        memset(out->halted, 0, (size_t)p->nthreads * sizeof *out->halted);
-        memset(out->bound_hit, 0, (size_t)p->nthreads * sizeof *out->bound_hit);
-        for (int t = 0; t < p->nthreads; t++) {   /* final pass records termination */
-            bool complete;
-            walk_thread(&w, t, &complete);
-        }
         for (int e = 0; e < n; e++) {
             out->cf[e] = x.cf[e] == YES;
             out->exec[e] = x.ex[e] == YES;
@@ -836,8 +830,7 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
             if (p->events[e].kind == EV_READ && !out->exec[e] && ch->rf[e] >= 0)
                 concrete_fail(out, "an unexecuted read reads from a write");
     }
-    walk_free(&w);
-    free(known);
+    free(scratch);
 }
 
 int32_t interp_binop(enum binop op, int32_t a, int32_t b)

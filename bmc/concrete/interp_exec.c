@@ -4,6 +4,7 @@
 #include "bmc/concrete/interp.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "encoders/exec.h"
 #include "util/xalloc.h"
@@ -12,10 +13,10 @@
  * strict partial order relating only executed pairs allowed by pair();
  * transitivity through successor bitsets. */
 static bool check_order(const struct program *p, const bool *exec, const bool *ord, const int *member, int m,
-                        bool (*pair)(const struct program *, int, int))
+                        bool (*pair)(const struct program *, int, int), uint64_t *succ)
 {
     int n = p->nevents, words = (m + 63) / 64;
-    uint64_t *succ = xcalloc((size_t)m * words + 1, sizeof *succ);
+    memset(succ, 0, (size_t)m * words * sizeof *succ);
     bool ok = true;
     for (int a = 0; a < m && ok; a++)
         for (int b = 0; b < m && ok; b++) {
@@ -33,8 +34,21 @@ static bool check_order(const struct program *p, const bool *exec, const bool *o
                 for (uint64_t x = succ[(size_t)b * words + w] & ~succ[(size_t)a * words + w]; x && ok; x &= x - 1)
                     ok = !pair(p, member[a], member[w * 64 + __builtin_ctzll(x)]);
         }
-    free(succ);
     return ok;
+}
+
+/* Scratch of the order checks, made once per run: the members of an
+ * order, their root locations, and the successor bitsets (succ: n rows of
+ * enough words for n members). */
+struct order_scratch { int *member, *root; uint64_t *succ; };
+
+/* Lays sc out in b for p (its base NULL: only counts). */
+static void order_scratch_layout(const struct program *p, struct order_scratch *sc, struct xblock *b)
+{
+    size_t n = (size_t)p->nevents, words = (n + 63) / 64;
+    sc->member = xblock_take(b, n + 1, sizeof *sc->member);
+    sc->root = xblock_take(b, n + 1, sizeof *sc->root);
+    sc->succ = xblock_take(b, n * words + 1, sizeof *sc->succ);
 }
 
 /* The events that can be ordered (is_member) into member; their number. */
@@ -85,13 +99,13 @@ static bool check_rf(const struct program *p, const struct choice *ch, const str
  * total if the model says so, and against or along program order within a
  * thread only as far as the model's facts allow. */
 static bool check_co(const struct program *p, const struct choice *ch, const struct skeleton *k,
-                     struct concrete *out)
+                     struct concrete *out, const struct order_scratch *sc)
 {
     size_t n = (size_t)p->nevents;
-    int *w = xcalloc(2 * (n + 1), sizeof *w), m = order_members(p, is_write, w), *root = w + n + 1;
+    int *w = sc->member, m = order_members(p, is_write, w), *root = sc->root;
     for (int a = 0; a < m; a++)   /* co_pair(i, j) of two writes: one root location, j not initial */
         root[a] = p->events[w[a]].loc < 0 ? -1 : program_root_location(p->lit, p->events[w[a]].loc);
-    const char *why = check_order(p, out->exec, ch->co, w, m, co_pair) ? NULL
+    const char *why = check_order(p, out->exec, ch->co, w, m, co_pair, sc->succ) ? NULL
                       : "coherence is not a strict order over executed same-location writes";
     for (int a = 0; a < m && !why; a++)
         for (int b = 0; b < m && !why; b++) {
@@ -109,15 +123,15 @@ static bool check_co(const struct program *p, const struct choice *ch, const str
             else if (k->co_total && i != j && !ch->co[j * n + i])
                 why = "two writes to a location are coherence-unordered";
         }
-    free(w);
     return why ? concrete_fail(out, why) : true;
 }
 
-static bool check_sf(const struct program *p, const struct choice *ch, struct concrete *out)
+static bool check_sf(const struct program *p, const struct choice *ch, struct concrete *out,
+                     const struct order_scratch *sc)
 {
     size_t n = (size_t)p->nevents;
-    int *f = xcalloc(n + 1, sizeof *f), m = order_members(p, is_fence_sc, f);
-    const char *why = check_order(p, out->exec, ch->sf, f, m, sf_pair) ? NULL
+    int *f = sc->member, m = order_members(p, is_fence_sc, f);
+    const char *why = check_order(p, out->exec, ch->sf, f, m, sf_pair, sc->succ) ? NULL
                       : "the fence.sc order is not a strict order";
     for (int a = 0; a < m && !why; a++)
         for (int b = a + 1; b < m && !why; b++) {
@@ -125,7 +139,6 @@ static bool check_sf(const struct program *p, const struct choice *ch, struct co
             if (sf_pair(p, i, j) && out->exec[i] && out->exec[j] && !ch->sf[i * n + j] && !ch->sf[j * n + i])
                 why = "two fence.sc in scope are unordered";
         }
-    free(f);
     return why ? concrete_fail(out, why) : true;
 }
 
@@ -184,14 +197,6 @@ static bool check_final(const struct program *p, const struct choice *ch, struct
     return true;
 }
 
-static lit *bools_to_lits(const bool *v, int count)
-{
-    lit *l = xcalloc((size_t)count, sizeof *l);
-    for (int i = 0; i < count; i++)
-        l[i] = lit_of(v[i]);
-    return l;
-}
-
 /* The events of kind `kind` (EV_WRITE also takes initial writes). */
 static int events_of(const struct program *p, enum ev_kind kind, int *out)
 {
@@ -211,47 +216,20 @@ static void pairs_among(struct rel_builder *bld, const bool *m, int n, const int
                 rel_add(bld, list[a], list[b], LIT_TRUE);
 }
 
-/* The relation of bld's pairs in A, as bits (rel_build_dense); A's empty
- * relation (base_init's value of every relation) when it has none. */
+/* The relation of bld's pairs in A, as bits (rel_build_dense: bld is
+ * emptied, its arrays kept for the next relation); A's empty relation
+ * (base_init's value of every relation) when it has none. */
 static const struct rel *built(struct rels *A, struct rel_builder *bld)
 {
-    if (bld->count > 0)
-        return rel_build_dense(A, bld);
-    rel_builder_free(bld);
-    return rel_empty(A);
+    return bld->count > 0 ? rel_build_dense(A, bld) : rel_empty(A);
 }
 
-void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
-                 const struct concrete *x, struct base *b)
+/* The syncbar pairs: executed barriers that meet in the same dynamic
+ * instance (named ones only where i synchronises). */
+static void syncbar_pairs(const struct program *p, const struct choice *ch, const struct concrete *x,
+                          struct rel_builder *bar, int *list)
 {
-    int n = p->nevents, *list = xcalloc((size_t)n + 1, sizeof *list), k;
-    lit *exec = bools_to_lits(x->exec, n);
-    base_init(b, c, p, exec);
-    free(exec);
-    struct rel_builder rf, co, sf, data, ctrl, bar;
-    struct rel_builder *all[] = { &rf, &co, &sf, &data, &ctrl, &bar };
-    for (size_t a = 0; a < sizeof all / sizeof all[0]; a++)
-        rel_builder_init(all[a]);
-    for (int j = 0; j < n; j++)
-        if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] >= 0)
-            rel_add(&rf, ch->rf[j], j, LIT_TRUE);
-    k = events_of(p, EV_WRITE, list);
-    pairs_among(&co, ch->co, n, list, k);
-    k = events_of(p, EV_FENCE, list);
-    pairs_among(&sf, ch->sf, n, list, k);
-    for (int t = 0; t < p->nthreads; t++) {   /* dependencies stay inside a thread */
-        const struct pthread *pt = &p->threads[t];
-        for (int i = pt->first_event; i < pt->first_event + pt->nevents; i++)
-            for (int j = pt->first_event; j < pt->first_event + pt->nevents; j++) {
-                if (!x->exec[i] || !x->exec[j])
-                    continue;
-                if (x->data[(size_t)i * n + j])
-                    rel_add(&data, i, j, LIT_TRUE);
-                if (x->ctrl[(size_t)i * n + j])
-                    rel_add(&ctrl, i, j, LIT_TRUE);
-            }
-    }
-    k = events_of(p, EV_BARRIER, list);
+    int k = events_of(p, EV_BARRIER, list);
     for (int a = 0; a < k; a++)
         for (int d = 0; d < k; d++) {
             int i = list[a], j = list[d];
@@ -259,18 +237,50 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
             if (exec_barriers_meet(p, bi, bj) && !bj->in->arrive && x->exec[i] && x->exec[j]) {
                 bool named_ok = !bi->in->has_bar_id || (ch->sync[i] && x->bar_id[i] == x->bar_id[j]);
                 if (named_ok && x->bar_occ[i] == x->bar_occ[j])
-                    rel_add(&bar, i, j, LIT_TRUE);
+                    rel_add(bar, i, j, LIT_TRUE);
             }
         }
+}
+
+void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
+                 const struct concrete *x, struct base *b)
+{
+    int n = p->nevents, *list = xcalloc((size_t)n + 1, sizeof *list), k;
+    lit *exec = xcalloc((size_t)n + 1, sizeof *exec);
+    for (int i = 0; i < n; i++)
+        exec[i] = lit_of(x->exec[i]);
+    base_init(b, c, p, exec);
+    free(exec);
     struct rels *A = b->arena;
-    b->rels[R_RF] = built(A, &rf);
-    b->rels[R_CO] = built(A, &co);
-    b->rels[R_SYNC_FENCE] = built(A, &sf);
+    struct rel_builder bld;   /* one builder, emptied by each relation it makes */
+    rel_builder_init(&bld);
+    for (int j = 0; j < n; j++)
+        if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] >= 0)
+            rel_add(&bld, ch->rf[j], j, LIT_TRUE);
+    b->rels[R_RF] = built(A, &bld);
+    k = events_of(p, EV_WRITE, list);
+    pairs_among(&bld, ch->co, n, list, k);
+    b->rels[R_CO] = built(A, &bld);
+    k = events_of(p, EV_FENCE, list);
+    pairs_among(&bld, ch->sf, n, list, k);
+    b->rels[R_SYNC_FENCE] = built(A, &bld);
     rel_mark_transitive(b->rels[R_CO]);          /* interp_run checked both orders */
     rel_mark_transitive(b->rels[R_SYNC_FENCE]);
-    b->rels[R_DATA] = built(A, &data);
-    b->rels[R_CTRL] = built(A, &ctrl);
-    b->rels[R_SYNCBAR] = built(A, &bar);
+    const bool *deps[2] = { x->data, x->ctrl };
+    enum base_rel dep_rel[2] = { R_DATA, R_CTRL };
+    for (int d = 0; d < 2; d++) {
+        for (int t = 0; t < p->nthreads; t++) {   /* dependencies stay inside a thread */
+            const struct pthread *pt = &p->threads[t];
+            for (int i = pt->first_event; i < pt->first_event + pt->nevents; i++)
+                for (int j = pt->first_event; x->exec[i] && j < pt->first_event + pt->nevents; j++)
+                    if (x->exec[j] && deps[d][(size_t)i * n + j])
+                        rel_add(&bld, i, j, LIT_TRUE);
+        }
+        b->rels[dep_rel[d]] = built(A, &bld);
+    }
+    syncbar_pairs(p, ch, x, &bld, list);
+    b->rels[R_SYNCBAR] = built(A, &bld);
+    rel_builder_free(&bld);
     free(list);
 }
 
@@ -278,7 +288,14 @@ void interp_run(const struct program *p, const struct choice *ch, const struct s
                 struct concrete *out)
 {
     interp_execute(p, ch, out);
-    if (out->valid && check_rf(p, ch, k, out) && check_co(p, ch, k, out) && check_sf(p, ch, out) &&
-        check_sync(p, ch, out))
+    if (!out->valid || !check_rf(p, ch, k, out))
+        return;
+    struct order_scratch sc;
+    struct xblock b = { NULL, 0 };
+    order_scratch_layout(p, &sc, &b);
+    b = (struct xblock){ xcalloc(b.size + 1, 1), 0 };   /* one allocation, sc.member first */
+    order_scratch_layout(p, &sc, &b);
+    if (check_co(p, ch, k, out, &sc) && check_sf(p, ch, out, &sc) && check_sync(p, ch, out))
         check_final(p, ch, out);
+    free(sc.member);
 }

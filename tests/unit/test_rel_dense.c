@@ -5,7 +5,8 @@
  * with their definition; and a result with no pair, or with an operand's
  * pairs, is that relation, with the pairs it had; a relation built pair
  * by pair as bits (rel_build_dense) has rel_build's pairs, the last
- * literal given for a pair winning. */
+ * literal given for a pair winning, and leaves its builder emptied for
+ * the next; closures have the pairs of the paths. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -196,13 +197,104 @@ static void test_build_dense(void **state)
                 assert_int_equal(rel_get(twice, i, j) == LIT_TRUE,
                                  rel_get(want, i, j) == LIT_TRUE || rel_get(want, j, i) == LIT_TRUE);
             }
-        struct rel_builder none;
-        rel_builder_init(&none);
-        rel_add(&none, 0, n - 1, LIT_FALSE);
-        assert_ptr_equal(rel_build_dense(A, &none), rel_empty(A));
+        assert_int_equal(dense.count, 0);   /* emptied, its arrays kept for the next */
+        rel_add(&dense, 0, n - 1, LIT_FALSE);
+        assert_ptr_equal(rel_build_dense(A, &dense), rel_empty(A));
+        rel_add(&dense, n - 1, 0, LIT_TRUE);
+        const struct rel *one = rel_build_dense(A, &dense);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                assert_int_equal(rel_get(one, i, j) == LIT_TRUE, i == n - 1 && j == 0);
+        rel_builder_free(&dense);
         rels_free(A);
         cnf_free(c);
     }
+}
+
+/* Beyond REL_DENSE_MAX events rel_build_dense is rel_build, and it too
+ * keeps the builder's arrays, emptied, for the next relation. */
+static void test_build_dense_beyond(void **state)
+{
+    (void)state;
+    enum { N = REL_DENSE_MAX + 4 };
+    static lit exec[N];
+    for (int i = 0; i < N; i++)
+        exec[i] = LIT_TRUE;
+    struct cnf *c = cnf_new(false);
+    struct rels *A = rels_new(c, N, exec);
+    assert_false(rel_dense(A));
+    struct rel_builder bld;
+    rel_builder_init(&bld);
+    for (int pass = 0; pass < 2; pass++) {
+        rel_add(&bld, pass, N - 1, LIT_TRUE);
+        rel_add(&bld, N - 1, pass, LIT_FALSE);
+        const struct rel *r = rel_build_dense(A, &bld);
+        assert_int_equal(bld.count, 0);
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+                assert_int_equal(rel_get(r, i, j) == LIT_TRUE, i == pass && j == N - 1);
+    }
+    rel_builder_free(&bld);
+    rels_free(A);
+    cnf_free(c);
+}
+
+/* The closure of bool matrix r over n events into t, by the definition:
+ * (i, j) when a path of one or more pairs leads from i to j. */
+static void closure_by_paths(int n, const bool *r, bool *t)
+{
+    for (int i = 0; i < n; i++) {
+        bool seen[MAXN] = { false };
+        int stack[MAXN], top = 0;
+        for (int j = 0; j < n; j++)
+            if (r[i * n + j] && !seen[j])
+                seen[j] = true, stack[top++] = j;
+        while (top > 0) {
+            int k = stack[--top];
+            for (int j = 0; j < n; j++)
+                if (r[k * n + j] && !seen[j])
+                    seen[j] = true, stack[top++] = j;
+        }
+        for (int j = 0; j < n; j++)
+            t[i * n + j] = seen[j];
+    }
+}
+
+/* Closures of random relations, sparse and dense, with cycles and
+ * without, with one and two words per row: rel_plus has exactly the
+ * pairs of the paths. */
+static void test_closure(void **state)
+{
+    (void)state;
+    const int sizes[] = { 5, 17, 63, 64, 65, 97 }, density[] = { 2, 10, 40 };
+    uint64_t seed = 13;
+    static bool r[MAXN * MAXN], t[MAXN * MAXN];
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (size_t d = 0; d < sizeof density / sizeof density[0]; d++)
+            for (int acyclic = 0; acyclic < 2; acyclic++) {
+                int n = sizes[z];
+                lit exec[MAXN];
+                struct rel_builder bld;
+                rel_builder_init(&bld);
+                for (int i = 0; i < n; i++) {
+                    exec[i] = LIT_TRUE;
+                    for (int j = 0; j < n; j++) {
+                        r[i * n + j] = (!acyclic || i < j) && (int)(lcg(&seed) % 1000) < density[d] * 1000 / n;
+                        if (r[i * n + j])
+                            rel_add(&bld, i, j, LIT_TRUE);
+                    }
+                }
+                closure_by_paths(n, r, t);
+                struct cnf *c = cnf_new(false);
+                struct rels *A = rels_new(c, n, exec);
+                const struct rel *plus = rel_plus(A, rel_build(A, &bld, false));
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < n; j++)
+                        if ((rel_get(plus, i, j) == LIT_TRUE) != t[i * n + j])
+                            fail_msg("n=%d: closure (%d, %d) should be %d", n, i, j, t[i * n + j]);
+                rels_free(A);
+                cnf_free(c);
+            }
 }
 
 int main(void)
@@ -211,6 +303,8 @@ int main(void)
         cmocka_unit_test(test_dense_leaves),
         cmocka_unit_test(test_results_that_are_operands),
         cmocka_unit_test(test_build_dense),
+        cmocka_unit_test(test_build_dense_beyond),
+        cmocka_unit_test(test_closure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
