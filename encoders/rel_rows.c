@@ -88,6 +88,11 @@ int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, con
         *lits = r->rows->val + r->rows->start[i];
         return r->rows->start[i + 1] - r->rows->start[i];
     }
+    if (r->op == REL_PLUS && rel_may_on(r) && rel_may_count(r, i, false) == 0) {
+        *cols = NULL;   /* no candidate: the closure is not built for it */
+        *lits = NULL;
+        return 0;
+    }
     if (r->op == REL_PLUS)
         return cnf_closure_row(A->c, rel_closure_of(A, r), i, false, cols, lits);
     return line_kept(A, r, &((struct rel *)r)->store, i, false, cols, lits);
@@ -170,11 +175,16 @@ static int enum_filter(struct rels *A, const struct rel *r, int i, bool flip, bo
     }
     int base = A->stop, nx = rel_enum(A, x, i, flip), kept = 0;
     bool static_test = r->is_static || (y->is_static && x->guarded),   /* l implies both(p, q) */
-         y_alone = !static_test && keep && x->is_static && y->guarded; /* both(p, q) & y(p, q) */
+         y_alone = !static_test && keep && x->is_static && y->guarded, /* both(p, q) & y(p, q) */
+         may = !static_test && rel_may_on(y);
+    const unsigned long long *ymay = may ? rel_may(y, flip) + (size_t)i * rel_bits_words(r->n) : NULL;
     for (int e = 0; e < nx; e++) {
         int j = A->scol[base + e], p = flip ? j : i, q = flip ? i : j;
         lit l = A->sval[base + e];
-        if (static_test) {
+        if (may && !(ymay[j / 64] >> (j % 64) & 1)) {   /* y(p, q) is false */
+            if (keep)
+                continue;
+        } else if (static_test) {
             if (rel_has(y, p, q) != keep)
                 continue;
         } else if (y_alone) {
@@ -323,6 +333,8 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
  * from r's operands. */
 static int enum_fresh(struct rels *A, const struct rel *r, int i, bool flip)
 {
+    if (rel_may_on(r) && rel_may_count(r, i, flip) == 0)   /* no candidate: nothing to walk */
+        return 0;
     switch (r->op) {
     case REL_CLASS: return enum_class(A, r, i, flip);
     case REL_PRODUCT: return enum_product(A, r, i, flip);
