@@ -156,6 +156,25 @@ static int enum_union(struct rels *A, const struct rel *r, int i, bool flip)
     return k;
 }
 
+/* Row i of static x & guarded y (column when flip): y's literal for each
+ * pair of both x's bits and y's candidates (both(i, j) & y(i, j) is
+ * y(i, j)), x's pairs and their literals never made. */
+static int filter_static_guarded(struct rels *A, const struct rel *x, const struct rel *y, int i, bool flip)
+{
+    int w = rel_bits_words(x->n), base = A->stop;
+    const unsigned long long *xs = rel_bits(x, flip) + (size_t)i * w, *ys = rel_may(y, flip) + (size_t)i * w;
+    for (int k = 0; k < w; k++)
+        for (unsigned long long m = xs[k] & ys[k]; m; m &= m - 1) {
+            int j = k * 64 + __builtin_ctzll(m);
+            lit l = flip ? rel_at(A, y, j, i) : rel_at(A, y, i, j);
+            if (l != LIT_FALSE) {
+                rels_stack_reserve(A, 1);
+                push(A, j, l);
+            }
+        }
+    return A->stop - base;
+}
+
 /* Row i of a & b (keep: true) or a \ b: the operand with the fewest
  * candidates (a for a difference) enumerated, the other one looked up.
  * An intersection with an operand whose row is estimated at 0 is empty
@@ -173,6 +192,8 @@ static int enum_filter(struct rels *A, const struct rel *r, int i, bool flip, bo
             y = r->a;
         }
     }
+    if (keep && x->is_static && y->guarded && rel_may_on(y))
+        return filter_static_guarded(A, x, y, i, flip);
     int base = A->stop, nx = rel_enum(A, x, i, flip), kept = 0;
     bool static_test = r->is_static || (y->is_static && x->guarded),   /* l implies both(p, q) */
          y_alone = !static_test && keep && x->is_static && y->guarded, /* both(p, q) & y(p, q) */
