@@ -214,6 +214,20 @@ static inline int rel_may_count(const struct rel *r, int i, bool flip)
     return count;
 }
 
+/* True when row i of r (column when flip) has no candidate (where
+ * rel_may_on(r); false elsewhere): it is empty. */
+static inline bool rel_may_none(const struct rel *r, int i, bool flip)
+{
+    if (!rel_may_on(r))
+        return false;
+    int w = rel_bits_words(r->n);
+    const unsigned long long *row = rel_may(r, flip) + (size_t)i * w;
+    for (int k = 0; k < w; k++)
+        if (row[k])
+            return false;
+    return true;
+}
+
 /* Rows over n nodes built from the entries (i[k], j[k], l[k]), k < count
  * (any order, later duplicates win, LIT_FALSE dropped), owned by A. */
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l);

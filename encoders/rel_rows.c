@@ -88,8 +88,8 @@ int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, con
         *lits = r->rows->val + r->rows->start[i];
         return r->rows->start[i + 1] - r->rows->start[i];
     }
-    if (r->op == REL_PLUS && rel_may_on(r) && rel_may_count(r, i, false) == 0) {
-        *cols = NULL;   /* no candidate: the closure is not built for it */
+    if (rel_may_none(r, i, false)) {
+        *cols = NULL;   /* no candidate: nothing kept (nor a closure built) for it */
         *lits = NULL;
         return 0;
     }
@@ -324,6 +324,8 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
         return push_rows(A, r->rows, i);
     if (rel_bits_on(r))
         return rel_bits_enum(A, r, i, flip);
+    if (rel_may_none(r, i, flip))   /* no candidate: nothing to walk or keep */
+        return 0;
     if (!flip && r->store && r->store->len[i] >= 0) {
         const int *cols;
         const lit *lits;
@@ -354,7 +356,7 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
  * from r's operands. */
 static int enum_fresh(struct rels *A, const struct rel *r, int i, bool flip)
 {
-    if (rel_may_on(r) && rel_may_count(r, i, flip) == 0)   /* no candidate: nothing to walk */
+    if (rel_may_none(r, i, flip))   /* no candidate: nothing to walk */
         return 0;
     switch (r->op) {
     case REL_CLASS: return enum_class(A, r, i, flip);
