@@ -176,6 +176,9 @@ int rel_row(const struct rel *r, int i, const int **cols, const lit **lits);
 /* The literals of every pair of r, row by row (rel_row's, one after the
  * other); returns their number.  Materializes r on first use. */
 int rel_lits(const struct rel *r, const lit **lits);
+/* Every row of r at once (rel_row's, as one struct); materializes r on
+ * first use. */
+const struct rel_rows *rel_all_rows(const struct rel *r);
 /* Column j of r (row j of r^-1), likewise. */
 int rel_col(const struct rel *r, int j, const int **rows, const lit **lits);
 
