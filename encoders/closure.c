@@ -247,15 +247,13 @@ static void closure_release(struct cnf *c)
     struct closures *cs = c->ext_state[EXT_CLOSURE];
     for (int k = 0; k < cs->count; k++) {
         struct closure *cl = &cs->list[k];
-        void *arrays[] = { cl->rs, cl->rc, cl->rv, cl->ps, cl->pk, cl->pe, cl->ei, cl->ej, cl->ev,
+        void *arrays[] = { cl->rs /* and the rest of the input: copy_input */, cl->ei, cl->ej, cl->ev,
                            cl->need, cl->keys, cl->slot, cl->exact };
         for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++)
             free(arrays[a]);
         for (int d = 0; d < 2; d++) {
-            for (int i = 0; cl->rows[d] && i < cl->n; i++) {
-                free(cl->rows[d][i].col);
-                free(cl->rows[d][i].val);
-            }
+            for (int i = 0; cl->rows[d] && i < cl->n; i++)
+                free(cl->rows[d][i].col);   /* and its literals, in the same allocation */
             free(cl->rows[d]);
             free(cl->size[d]);
         }
@@ -268,20 +266,30 @@ static void closure_release(struct cnf *c)
 
 static const struct cnf_ext closure_ext = { closure_require, closure_evaluate, closure_refine, closure_release };
 
-/* Copies of r's rows and its predecessor lists into cl. */
-static void copy_input(struct closure *cl, int n, const int *start, const int *col, const lit *val)
+/* Places the closure's copy of r (rs, rc, rv) and its predecessor lists
+ * (ps, pk, pe) for n nodes and size pairs in block (NULL: measures);
+ * returns its size. */
+static size_t input_layout(struct closure *cl, int n, int size, char *block)
+{
+    struct xblock b = { block, 0 };
+    cl->rs = xblock_take(&b, (size_t)n + 1, sizeof *cl->rs);
+    cl->ps = xblock_take(&b, (size_t)n + 1, sizeof *cl->ps);
+    cl->rc = xblock_take(&b, (size_t)size + 1, sizeof *cl->rc);
+    cl->pk = xblock_take(&b, (size_t)size + 1, sizeof *cl->pk);
+    cl->pe = xblock_take(&b, (size_t)size + 1, sizeof *cl->pe);
+    cl->rv = xblock_take(&b, (size_t)size + 1, sizeof *cl->rv);
+    return b.size;
+}
+
+/* Copies of r's rows and its predecessor lists into cl, in one block
+ * (cl->rs is its start); fill is scratch of n + 1 zeroed ints. */
+static void copy_input(struct closure *cl, int n, const int *start, const int *col, const lit *val, int *fill)
 {
     int size = start[n];
-    cl->rs = xcalloc((size_t)n + 1, sizeof *cl->rs);
-    cl->rc = xcalloc((size_t)size + 1, sizeof *cl->rc);
-    cl->rv = xcalloc((size_t)size + 1, sizeof *cl->rv);
+    input_layout(cl, n, size, xcalloc(1, input_layout(cl, n, size, NULL)));
     memcpy(cl->rs, start, ((size_t)n + 1) * sizeof *start);
     memcpy(cl->rc, col, (size_t)size * sizeof *col);
     memcpy(cl->rv, val, (size_t)size * sizeof *val);
-    cl->ps = xcalloc((size_t)n + 1, sizeof *cl->ps);
-    cl->pk = xcalloc((size_t)size + 1, sizeof *cl->pk);
-    cl->pe = xcalloc((size_t)size + 1, sizeof *cl->pe);
-    int *fill = xcalloc((size_t)n + 1, sizeof *fill);
     for (int e = 0; e < size; e++)
         cl->ps[col[e] + 1]++;
     for (int j = 0; j < n; j++)
@@ -292,7 +300,6 @@ static void copy_input(struct closure *cl, int n, const int *start, const int *c
             cl->pk[at] = k;
             cl->pe[at] = e;
         }
-    free(fill);
 }
 
 int cnf_closure(struct cnf *c, int n, const int *start, const int *col, const lit *val)
@@ -306,13 +313,16 @@ int cnf_closure(struct cnf *c, int n, const int *start, const int *col, const li
     int index = cs->count++;
     struct closure *cl = &cs->list[index];
     *cl = (struct closure){ .n = n };
-    copy_input(cl, n, start, col, val);
-    bool *must_on = xcalloc((size_t)start[n] + 1, sizeof *must_on);
+    /* scratch: the predecessor lists' fill (n + 1 ints), then which pairs are true */
+    size_t fill_bytes = ((size_t)n + 1) * sizeof(int);
+    char *scratch = xcalloc(1, fill_bytes + (size_t)start[n] + 1);
+    bool *must_on = (bool *)(scratch + fill_bytes);
+    copy_input(cl, n, start, col, val, (int *)scratch);
     for (int e = 0; e < start[n]; e++)
         must_on[e] = val[e] == LIT_TRUE;
     reach_compute(&cl->may, n, start, col, NULL);
     reach_compute(&cl->must, n, start, col, must_on);
-    free(must_on);
+    free(scratch);
     long steps = 0;                          /* every entry's step clauses: sum over the may-set of |pred(j)| */
     for (int i = 0; i < n && steps <= EAGER_STEPS; i++)
         FOR_MAY_ROW(cl, i, j, steps += cl->ps[j + 1] - cl->ps[j]);
@@ -356,8 +366,8 @@ int cnf_closure_row(struct cnf *c, int id, int i, bool col, const int **cols, co
     struct trow *t = &cl->rows[col][i];
     if (!t->col) {
         int len = cnf_closure_row_size(c, id, i, col);
-        t->col = xcalloc((size_t)len + 1, sizeof *t->col);
-        t->val = xcalloc((size_t)len + 1, sizeof *t->val);
+        t->col = xrealloc(NULL, ((size_t)len + 1) * (sizeof *t->col + sizeof *t->val));   /* written before read */
+        t->val = (lit *)(t->col + len + 1);
         if (col) {
             for (int u = 0; u < cl->n; u++)
                 if (reach_has(&cl->may, u, i)) {

@@ -92,10 +92,30 @@ static size_t reach_layout(struct reach *R, char *block)
     return b.size;
 }
 
+/* True when on marks some of the size edges (every one when on is NULL). */
+static bool some_on(const bool *on, int size)
+{
+    if (!on)
+        return size > 0;
+    for (int e = 0; e < size; e++)
+        if (on[e])
+            return true;
+    return false;
+}
+
 void reach_compute(struct reach *R, int n, const int *start, const int *col, const bool *on)
 {
     *R = (struct reach){ .n = n, .words = (n + 63) / 64 };
     reach_layout(R, xcalloc(1, reach_layout(R, NULL)));
+    if (!some_on(on, start[n])) {   /* no edge: each node alone, reaching nothing */
+        for (int u = 0; u < n; u++) {
+            R->scc[u] = u;
+            R->offset[u] = -1;
+        }
+        R->nscc = n;
+        R->bits = xcalloc(1, sizeof *R->bits);
+        return;
+    }
     struct reach_work wk;
     void *work = xcalloc(1, work_layout(&wk, n, NULL));
     work_layout(&wk, n, work);

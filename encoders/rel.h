@@ -17,6 +17,11 @@
  *    operand with the fewest candidates (the intersection of a huge static
  *    relation with a sparse one costs the sparse one); a pair of a union
  *    or a composition is read from its row, enumerated once and kept;
+ *  - over a cnf with a solver and at most REL_DENSE_MAX events, every
+ *    relation's candidate pairs (a superset of its pairs) are rows of
+ *    bits, made from its operands' when first read (rel_may.c): a row
+ *    with no candidate is not walked, a row's size is estimated from
+ *    them, and a filter looks up no pair outside them;
  *  - closures (built when first read) and the rows that compositions and
  *    closures read are materialized as sorted rows of literals;
  *  - where a guarded relation (rel_mark_guarded: its literals imply both)
@@ -85,6 +90,9 @@ struct rel {
                                 (operations only; leaves answer at once) */
     unsigned long long *sbits[2]; /* static, over a cnf with a solver and at most REL_DENSE_MAX
                                 events: its pairs (of its inverse) as rows of bits (rel_bits.c) */
+    unsigned long long *may[2]; /* over a cnf with a solver and at most REL_DENSE_MAX events: a
+                                superset of its pairs (of its inverse's) as rows of bits, made
+                                when first asked for (rel_may.c); sbits[] where static */
     unsigned long long *bits; /* a constant-only cnf's relation over at most REL_DENSE_MAX
                                 events: row i's pairs as bits i * words .. (rel_dense.c) */
     long order;              /* creation order (a child arena's after its parent's): operands
@@ -170,6 +178,9 @@ int rel_row(const struct rel *r, int i, const int **cols, const lit **lits);
 /* The literals of every pair of r, row by row (rel_row's, one after the
  * other); returns their number.  Materializes r on first use. */
 int rel_lits(const struct rel *r, const lit **lits);
+/* Every row of r at once (rel_row's, as one struct); materializes r on
+ * first use. */
+const struct rel_rows *rel_all_rows(const struct rel *r);
 /* Column j of r (row j of r^-1), likewise. */
 int rel_col(const struct rel *r, int j, const int **rows, const lit **lits);
 

@@ -184,6 +184,8 @@ lit rel_at(struct rels *A, const struct rel *r, int i, int j)
 {
     if (r->bits && r->op == REL_ROWS)   /* made as bits: a constant */
         return r->bits[(size_t)i * (size_t)((r->n + 63) / 64) + (size_t)(j / 64)] >> (j % 64) & 1 ? LIT_TRUE : LIT_FALSE;
+    if (rel_may_on(r) && !rel_may_has(r, i, j))   /* not a candidate: no lookup */
+        return LIT_FALSE;
     if (r->rows) {
         int k = rows_find(r->rows, i, j);
         return k < 0 ? LIT_FALSE : r->rows->val[k];
@@ -274,8 +276,8 @@ long rel_est(struct rels *A, const struct rel *r, int i, bool flip)
         return r->rows->start[i + 1] - r->rows->start[i];
     if (flip && r->cols)
         return r->cols->start[i + 1] - r->cols->start[i];
-    if (rel_bits_on(r))
-        return rel_bits_count(r, i, flip);
+    if (rel_may_on(r))   /* its candidates: no walk of the term */
+        return rel_may_count(r, i, flip);
     if (r->op < REL_UNION || r->op > REL_SEQ)   /* a leaf or a closure: at hand */
         return guess(A, r, i, flip);
     long **memo = &((struct rel *)r)->est[flip];   /* nested filters and compositions ask often */

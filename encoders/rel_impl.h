@@ -2,7 +2,8 @@
  * hash-consing, sets, built relations), rel_eval.c (pairs and row-size
  * estimates), rel_rows.c (rows: enumerated, stored, materialized),
  * rel_ops.c (the operations), rel_query.c (reading and axiom
- * literals) and rel_bits.c (static terms as rows of bits); nothing
+ * literals), rel_bits.c (static terms as rows of bits) and rel_may.c
+ * (every relation's candidate pairs as rows of bits); nothing
  * outside encoders/rel*.c includes it. */
 #ifndef GPUBMC_REL_IMPL_H
 #define GPUBMC_REL_IMPL_H
@@ -185,6 +186,47 @@ static inline int rel_bits_count(const struct rel *r, int i, bool flip)
 int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip);
 /* True when static r's pairs are read from its bits. */
 static inline bool rel_bits_on(const struct rel *r) { return r->is_static && r->home->static_bits; }
+
+/* True when r has candidate rows of bits (rel_may): its arena's static
+ * relations are rows of bits. */
+static inline bool rel_may_on(const struct rel *r) { return r->home->static_bits; }
+/* Makes and keeps (in r's arena) the bits rel_may returns. */
+const unsigned long long *rel_may_make(const struct rel *r, bool flip);
+/* A superset of the pairs of r (of r^-1 when flip) as rows of bits, row i
+ * at words i * rel_bits_words(n) ..: a pair outside it is LIT_FALSE; made
+ * on first use, only where rel_may_on(r). */
+static inline const unsigned long long *rel_may(const struct rel *r, bool flip)
+{
+    return r->may[flip] ? r->may[flip] : rel_may_make(r, flip);
+}
+/* True when (i, j) is a candidate pair of r (where rel_may_on(r)). */
+static inline bool rel_may_has(const struct rel *r, int i, int j)
+{
+    return rel_may(r, false)[(size_t)i * rel_bits_words(r->n) + (size_t)(j / 64)] >> (j % 64) & 1;
+}
+/* The candidates of row i of r (column when flip; where rel_may_on(r)). */
+static inline int rel_may_count(const struct rel *r, int i, bool flip)
+{
+    int w = rel_bits_words(r->n), count = 0;
+    const unsigned long long *row = rel_may(r, flip) + (size_t)i * w;
+    for (int k = 0; k < w; k++)
+        count += rel_bits_ones(row[k]);
+    return count;
+}
+
+/* True when row i of r (column when flip) has no candidate (where
+ * rel_may_on(r); false elsewhere): it is empty. */
+static inline bool rel_may_none(const struct rel *r, int i, bool flip)
+{
+    if (!rel_may_on(r))
+        return false;
+    int w = rel_bits_words(r->n);
+    const unsigned long long *row = rel_may(r, flip) + (size_t)i * w;
+    for (int k = 0; k < w; k++)
+        if (row[k])
+            return false;
+    return true;
+}
 
 /* Rows over n nodes built from the entries (i[k], j[k], l[k]), k < count
  * (any order, later duplicates win, LIT_FALSE dropped), owned by A. */

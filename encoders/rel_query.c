@@ -28,6 +28,11 @@ int rel_lits(const struct rel *r, const lit **lits)
     return t->start[r->n];
 }
 
+const struct rel_rows *rel_all_rows(const struct rel *r)
+{
+    return rel_rows_of(r->home, r);
+}
+
 int rel_col(const struct rel *r, int j, const int **rows, const lit **lits)
 {
     assert(j >= 0 && j < r->n);

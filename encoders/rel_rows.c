@@ -88,6 +88,11 @@ int rel_row_of(struct rels *A, const struct rel *r, int i, const int **cols, con
         *lits = r->rows->val + r->rows->start[i];
         return r->rows->start[i + 1] - r->rows->start[i];
     }
+    if (rel_may_none(r, i, false)) {
+        *cols = NULL;   /* no candidate: nothing kept (nor a closure built) for it */
+        *lits = NULL;
+        return 0;
+    }
     if (r->op == REL_PLUS)
         return cnf_closure_row(A->c, rel_closure_of(A, r), i, false, cols, lits);
     return line_kept(A, r, &((struct rel *)r)->store, i, false, cols, lits);
@@ -151,6 +156,25 @@ static int enum_union(struct rels *A, const struct rel *r, int i, bool flip)
     return k;
 }
 
+/* Row i of static x & guarded y (column when flip): y's literal for each
+ * pair of both x's bits and y's candidates (both(i, j) & y(i, j) is
+ * y(i, j)), x's pairs and their literals never made. */
+static int filter_static_guarded(struct rels *A, const struct rel *x, const struct rel *y, int i, bool flip)
+{
+    int w = rel_bits_words(x->n), base = A->stop;
+    const unsigned long long *xs = rel_bits(x, flip) + (size_t)i * w, *ys = rel_may(y, flip) + (size_t)i * w;
+    for (int k = 0; k < w; k++)
+        for (unsigned long long m = xs[k] & ys[k]; m; m &= m - 1) {
+            int j = k * 64 + __builtin_ctzll(m);
+            lit l = flip ? rel_at(A, y, j, i) : rel_at(A, y, i, j);
+            if (l != LIT_FALSE) {
+                rels_stack_reserve(A, 1);
+                push(A, j, l);
+            }
+        }
+    return A->stop - base;
+}
+
 /* Row i of a & b (keep: true) or a \ b: the operand with the fewest
  * candidates (a for a difference) enumerated, the other one looked up.
  * An intersection with an operand whose row is estimated at 0 is empty
@@ -168,13 +192,20 @@ static int enum_filter(struct rels *A, const struct rel *r, int i, bool flip, bo
             y = r->a;
         }
     }
+    if (keep && x->is_static && y->guarded && rel_may_on(y))
+        return filter_static_guarded(A, x, y, i, flip);
     int base = A->stop, nx = rel_enum(A, x, i, flip), kept = 0;
     bool static_test = r->is_static || (y->is_static && x->guarded),   /* l implies both(p, q) */
-         y_alone = !static_test && keep && x->is_static && y->guarded; /* both(p, q) & y(p, q) */
+         y_alone = !static_test && keep && x->is_static && y->guarded, /* both(p, q) & y(p, q) */
+         may = !static_test && rel_may_on(y);
+    const unsigned long long *ymay = may ? rel_may(y, flip) + (size_t)i * rel_bits_words(r->n) : NULL;
     for (int e = 0; e < nx; e++) {
         int j = A->scol[base + e], p = flip ? j : i, q = flip ? i : j;
         lit l = A->sval[base + e];
-        if (static_test) {
+        if (may && !(ymay[j / 64] >> (j % 64) & 1)) {   /* y(p, q) is false */
+            if (keep)
+                continue;
+        } else if (static_test) {
             if (rel_has(y, p, q) != keep)
                 continue;
         } else if (y_alone) {
@@ -293,6 +324,8 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
         return push_rows(A, r->rows, i);
     if (rel_bits_on(r))
         return rel_bits_enum(A, r, i, flip);
+    if (rel_may_none(r, i, flip))   /* no candidate: nothing to walk or keep */
+        return 0;
     if (!flip && r->store && r->store->len[i] >= 0) {
         const int *cols;
         const lit *lits;
@@ -323,6 +356,8 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
  * from r's operands. */
 static int enum_fresh(struct rels *A, const struct rel *r, int i, bool flip)
 {
+    if (rel_may_none(r, i, flip))   /* no candidate: nothing to walk */
+        return 0;
     switch (r->op) {
     case REL_CLASS: return enum_class(A, r, i, flip);
     case REL_PRODUCT: return enum_product(A, r, i, flip);

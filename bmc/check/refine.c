@@ -20,11 +20,8 @@ struct graph {
 /* The edges of r that hold in the solver's model, with room for the search. */
 static struct graph model_graph(struct cnf *c, const struct rel *r)
 {
-    int n = r->n, m = 0;
-    const int *cols;
-    const lit *lits;
-    for (int i = 0; i < n; i++)
-        m += rel_row(r, i, &cols, &lits);
+    const struct rel_rows *t = rel_all_rows(r);
+    int n = r->n, m = t->start[n];
     /* ints: out_at, in_at, indeg, outdeg, stack, parent, queue, cycle (n + 1
      * each), out, in (m + 1 each); then the clause (n + 2 literals), then
      * gone (n + 1) and each candidate edge's value (m + 1) */
@@ -40,23 +37,24 @@ static struct graph model_graph(struct cnf *c, const struct rel *r)
     g.clause = (lit *)(g.in + m + 1);
     g.gone = (bool *)(g.clause + n + 2);
     bool *on = g.gone + n + 1;
-    for (int i = 0, e = 0; i < n; i++)
-        for (int k = 0, len = rel_row(r, i, &cols, &lits); k < len; k++, e++)
-            if (cnf_value(c, lits[k])) {
+    for (int i = 0; i < n; i++)
+        for (int e = t->start[i]; e < t->start[i + 1]; e++)
+            if (cnf_value(c, t->val[e])) {
                 on[e] = true;
                 g.out_at[i + 1]++;
-                g.in_at[cols[k] + 1]++;
+                g.in_at[t->col[e] + 1]++;
             }
     for (int i = 0; i < n; i++) {
         g.out_at[i + 1] += g.out_at[i];
         g.in_at[i + 1] += g.in_at[i];
     }
     int *in_fill = g.indeg;   /* zero until peel counts the degrees */
-    for (int i = 0, e = 0, k = 0; i < n; i++)
-        for (int a = 0, len = rel_row(r, i, &cols, &lits); a < len; a++, e++)
+    for (int i = 0, k = 0; i < n; i++)
+        for (int e = t->start[i]; e < t->start[i + 1]; e++)
             if (on[e]) {
-                g.out[k++] = cols[a];
-                g.in[g.in_at[cols[a]] + in_fill[cols[a]]++] = i;
+                int j = t->col[e];
+                g.out[k++] = j;
+                g.in[g.in_at[j] + in_fill[j]++] = i;
             }
     return g;
 }

@@ -1,0 +1,123 @@
+/* Candidate pairs of every relation over a cnf with a solver and at most
+ * REL_DENSE_MAX events, as rows of bits: a pair outside them has the
+ * literal LIT_FALSE.  A static term's are its own bits (rel_bits.c); an
+ * operation's are its operands' combined word by word (a composition's
+ * rows the OR of the second operand's rows its first one's row reaches,
+ * a closure's the transitive closure of its operand's), made once per
+ * relation and direction when first asked for, before any literal of it.
+ * The lazy rows read them first: an empty candidate row is not walked, a
+ * row's size is estimated by a population count instead of a walk of the
+ * term, and a filter looks up no pair its other operand cannot have. */
+#include "encoders/rel_impl.h"
+
+#include <string.h>
+
+typedef unsigned long long word;
+
+/* The candidate rows of a built relation, from its rows, in b (w words
+ * a row), zeroed first. */
+static void rows_bits(const struct rel *r, word *b, int w)
+{
+    memset(b, 0, (size_t)r->n * (size_t)w * sizeof *b);
+    const struct rel_rows *t = r->rows;
+    for (int i = 0; i < r->n; i++)
+        for (int e = t->start[i]; e < t->start[i + 1]; e++) {
+            int j = t->col[e];
+            b[(size_t)i * w + (size_t)(j / 64)] |= 1ull << (j % 64);
+        }
+}
+
+/* b = the transpose of x, n rows of w words (zeroed first). */
+static void transpose_bits(word *b, const word *x, int n, int w)
+{
+    memset(b, 0, (size_t)n * (size_t)w * sizeof *b);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < w; k++)
+            for (word m = x[(size_t)i * w + k]; m; m &= m - 1) {
+                int j = k * 64 + __builtin_ctzll(m);
+                b[(size_t)j * w + (size_t)(i / 64)] |= 1ull << (i % 64);
+            }
+}
+
+/* b = x ; y over n rows of w words: row i the OR of y's rows k for the
+ * bits k of x's row i. */
+static void compose_bits(word *b, const word *x, const word *y, int n, int w)
+{
+    memset(b, 0, (size_t)n * (size_t)w * sizeof *b);
+    for (int i = 0; i < n; i++) {
+        word *row = b + (size_t)i * w;
+        for (int k = 0; k < w; k++)
+            for (word m = x[(size_t)i * w + k]; m; m &= m - 1) {
+                const word *from = y + (size_t)(k * 64 + __builtin_ctzll(m)) * w;
+                for (int v = 0; v < w; v++)
+                    row[v] |= from[v];
+            }
+    }
+}
+
+/* b = x+ over n rows of w words (Warshall's algorithm on bits: a node
+ * whose row is empty leads nowhere and is skipped). */
+static void close_bits(word *b, const word *x, int n, int w)
+{
+    memcpy(b, x, (size_t)n * (size_t)w * sizeof *b);
+    for (int k = 0; k < n; k++) {
+        const word *through = b + (size_t)k * w;
+        word any = 0;
+        for (int v = 0; v < w; v++)
+            any |= through[v];
+        for (int i = 0; any && i < n; i++) {
+            word *row = b + (size_t)i * w;
+            if (row[k / 64] >> (k % 64) & 1)
+                for (int v = 0; v < w; v++)
+                    row[v] |= through[v];
+        }
+    }
+}
+
+const word *rel_may_make(const struct rel *r, bool flip)
+{
+    if (r->is_static)   /* exact: its own bits */
+        return ((struct rel *)r)->may[flip] = (word *)rel_bits(r, flip);
+    int n = r->n, w = rel_bits_words(n);
+    size_t all = (size_t)n * (size_t)w;
+    word *b = rels_alloc_raw(r->home, all, sizeof *b);   /* written whole below */
+    const word *x, *y;
+    if (flip) {   /* the rows' transpose: no second walk of the term */
+        transpose_bits(b, rel_may(r, false), n, w);
+        ((struct rel *)r)->may[flip] = b;
+        return b;
+    }
+    switch (r->op) {
+    case REL_UNION: case REL_INTER:
+        x = rel_may(r->a, false);
+        y = rel_may(r->b, false);
+        if (r->op == REL_UNION)
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] | y[k];
+        else
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] & y[k];
+        break;
+    case REL_DIFF:
+        /* a guarded x(i, j) & -both(i, j) is false where static y has (i, j) */
+        x = rel_may(r->a, false);
+        y = r->b->is_static && rel_guarded(r->a) ? rel_bits(r->b, false) : NULL;
+        for (size_t k = 0; k < all; k++)
+            b[k] = y ? x[k] & ~y[k] : x[k];
+        break;
+    case REL_INV:
+        memcpy(b, rel_may(r->a, true), all * sizeof *b);
+        break;
+    case REL_SEQ:
+        compose_bits(b, rel_may(r->a, false), rel_may(r->b, false), n, w);
+        break;
+    case REL_PLUS:
+        close_bits(b, rel_may(r->a, false), n, w);
+        break;
+    default:   /* a built relation */
+        rows_bits(r, b, w);
+        break;
+    }
+    ((struct rel *)r)->may[false] = b;
+    return b;
+}
