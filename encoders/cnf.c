@@ -274,6 +274,52 @@ static void emit(struct cnf *c, lit a, lit b, lit d)
     cnf_emit(c, l, d ? 3 : 2);
 }
 
+/* Widest conjunction require_and flattens a gate into. */
+#define FLAT_WIDTH 16
+
+/* Emits the given side of AND gate o's definition, over its conjuncts
+ * flattened: an input that is itself an AND gate whose side no clause has
+ * yet, and that no other gate has been flattened through for that side,
+ * gives its own inputs instead (an n-ary AND: o -> x for each conjunct x,
+ * or one clause of o and the conjuncts negated, not a chain of gates each
+ * with its clauses and variable).  Pushes the conjuncts at depth top and
+ * returns the new depth. */
+static size_t require_and(struct cnf *c, lit o, int side, size_t top)
+{
+    const struct gate_def *d = &c->defs[o];
+    int flat = side == SIDE_POS ? FLAT_POS : FLAT_NEG;
+    lit x[FLAT_WIDTH + 1];
+    int n = 0;
+    x[n++] = side == SIDE_POS ? -o : o;
+    x[n++] = d->a;
+    x[n++] = d->b;
+    for (int i = 1; i < n; i++) {
+        struct gate_def *g = x[i] > LIT_TRUE ? &c->defs[x[i]] : NULL;
+        if (!g || g->op != GATE_AND || (g->sides & (side | flat)) || n >= FLAT_WIDTH + 1)
+            continue;
+        g->sides |= flat;
+        x[i--] = g->a;
+        bool seen = false;
+        for (int j = 1; j < n && !seen; j++)
+            seen = x[j] == g->b;
+        if (!seen)
+            x[n++] = g->b;
+    }
+    if (side == SIDE_POS) {
+        for (int i = 1; i < n; i++) {
+            emit(c, x[0], x[i], 0);
+            top = cnf_push(c, top, x[i]);
+        }
+        return top;
+    }
+    for (int i = 1; i < n; i++) {
+        x[i] = -x[i];
+        top = cnf_push(c, top, x[i]);
+    }
+    cnf_emit(c, x, n);
+    return top;
+}
+
 void cnf_require(struct cnf *c, lit l)
 {
     size_t top = cnf_push(c, 0, l);
@@ -288,13 +334,8 @@ void cnf_require(struct cnf *c, lit l)
         lit a = d->a, b = d->b;
         if (d->op == GATE_CLOSURE) {
             top = c->ext[EXT_CLOSURE]->require(c, o, side, top);
-        } else if (d->op == GATE_AND && side == SIDE_POS) {          /* o -> a & b */
-            emit(c, -o, a, 0);
-            emit(c, -o, b, 0);
-            top = cnf_push(c, cnf_push(c, top, a), b);
-        } else if (d->op == GATE_AND) {                       /* a & b -> o */
-            emit(c, o, -a, -b);
-            top = cnf_push(c, cnf_push(c, top, -a), -b);
+        } else if (d->op == GATE_AND) {
+            top = require_and(c, o, side, top);
         } else if (d->op == GATE_OR && side == SIDE_POS) {    /* o -> in[0] | ... */
             emit_prefixed(c, -o, c->or_lits + a, b);
             for (int k = 0; k < b; k++)
