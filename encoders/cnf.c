@@ -279,25 +279,23 @@ static void emit(struct cnf *c, lit a, lit b, lit d)
 
 /* Emits the given side of AND gate o's definition, over its conjuncts
  * flattened: an input that is itself an AND gate whose side no clause has
- * yet, and that no other gate has been flattened through for that side,
- * gives its own inputs instead (an n-ary AND: o -> x for each conjunct x,
- * or one clause of o and the conjuncts negated, not a chain of gates each
- * with its clauses and variable).  Pushes the conjuncts at depth top and
- * returns the new depth. */
+ * yet gives its own inputs instead, up to FLAT_WIDTH conjuncts (an n-ary
+ * AND: o -> x for each conjunct x, or one clause of o and the conjuncts
+ * negated, not a chain of gates each with its clauses and variable; the
+ * gate flattened through stays undefined to the solver until a clause
+ * needs it).  Pushes the conjuncts at depth top and returns the new depth. */
 static size_t require_and(struct cnf *c, lit o, int side, size_t top)
 {
     const struct gate_def *d = &c->defs[o];
-    int flat = side == SIDE_POS ? FLAT_POS : FLAT_NEG;
     lit x[FLAT_WIDTH + 1];
     int n = 0;
     x[n++] = side == SIDE_POS ? -o : o;
     x[n++] = d->a;
     x[n++] = d->b;
     for (int i = 1; i < n; i++) {
-        struct gate_def *g = x[i] > LIT_TRUE ? &c->defs[x[i]] : NULL;
-        if (!g || g->op != GATE_AND || (g->sides & (side | flat)) || n >= FLAT_WIDTH + 1)
+        const struct gate_def *g = x[i] > LIT_TRUE ? &c->defs[x[i]] : NULL;
+        if (!g || g->op != GATE_AND || (g->sides & side) || n >= FLAT_WIDTH + 1)
             continue;
-        g->sides |= flat;
         x[i--] = g->a;
         bool seen = false;
         for (int j = 1; j < n && !seen; j++)

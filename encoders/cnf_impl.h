@@ -14,9 +14,6 @@ enum gate_op { GATE_AND = 1, GATE_XOR = 2, GATE_CLOSURE = 3, GATE_OR = 4 };
 /* Which halves of a gate's definition the solver has: out -> body (the
  * output occurs positively somewhere) and body -> out (it occurs negatively). */
 enum { SIDE_POS = 1, SIDE_NEG = 2 };
-/* An AND gate some other gate's clauses for that side took the inputs of
- * (cnf.c, require_and): the next such gate names it instead. */
-enum { FLAT_POS = 4, FLAT_NEG = 8 };
 
 /* The definition of a gate variable, kept so clauses are emitted on demand;
  * for GATE_CLOSURE, a and b are the extension's own (closure and entry);
