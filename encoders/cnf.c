@@ -555,16 +555,15 @@ void cnf_at_most_one(struct cnf *c, const lit *l, int n)
     }
 }
 
-/* Copies the values of the plain variables out of the solver after a SAT
- * answer, so that the model stays readable as clauses come (CaDiCaL answers
- * values only until its next clause, which the next solve hands it). */
-static void snapshot_model(struct cnf *c, int res)
+/* Records what the last answer makes readable: the values of variables
+ * 1..nvars after SAT (a plain variable's read from the solver when first
+ * asked, cnf_known_value: CaDiCaL answers values until its next clause,
+ * and clauses reach it only at the next solve), the failed assumptions
+ * after UNSAT. */
+static void note_answer(struct cnf *c, int res)
 {
     c->model_vars = res == 10 ? c->nvars : 0;
     c->core_valid = res == 20;
-    for (int v = 2; v <= c->model_vars; v++)
-        if (!c->defs[v].op)
-            c->eval_val[v] = cnf_solver_val(c, v) > 0;
 }
 
 int cnf_solve(struct cnf *c, const lit *assumptions, int n)
@@ -582,7 +581,7 @@ int cnf_solve_limited(struct cnf *c, const lit *assumptions, int n, int conflict
             ccadical_limit(c->solver, "conflicts", conflicts);
         c->generation++;
         int res = ccadical_solve(c->solver);
-        snapshot_model(c, res);
+        note_answer(c, res);
         long added = 0;   /* one extension at a time: its clauses end the model's values */
         for (int k = 0; k < EXT_COUNT && res == 10 && added == 0; k++)
             if (c->ext[k] && c->ext[k]->refine)
@@ -600,6 +599,10 @@ bool cnf_known_value(struct cnf *c, lit l)
     if (!c->defs[v].op && v > c->model_vars) {
         fprintf(stderr, "gpubmc: internal error: value of variable %d read with no model for it\n", v);
         abort();
+    }
+    if (!c->defs[v].op && c->eval_at[v] != c->generation) {   /* first read in this model */
+        c->eval_val[v] = cnf_solver_val(c, v) > 0;
+        c->eval_at[v] = c->generation;
     }
     bool val = c->eval_val[v];
     return l > 0 ? val : !val;
