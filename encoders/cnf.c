@@ -320,6 +320,9 @@ static size_t require_and(struct cnf *c, lit o, int side, size_t top)
 
 void cnf_require(struct cnf *c, lit l)
 {
+    const struct gate_def *first = &c->defs[l > 0 ? l : -l];
+    if (!first->op || (first->sides & (l > 0 ? SIDE_POS : SIDE_NEG)))
+        return;   /* a plain variable, or a half the solver has: nothing to push */
     size_t top = cnf_push(c, 0, l);
     while (top > 0) {
         lit x = c->work[--top];
