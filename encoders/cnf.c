@@ -11,6 +11,7 @@
 
 static void grow_vars(struct cnf *c);
 static void hand_over(struct cnf *c, lit l);
+static void room_for(struct cnf *c, size_t n);
 
 extern char **environ;
 
@@ -75,6 +76,7 @@ struct cnf *cnf_new(bool with_solver)
             if (c->dimacs)
                 fprintf(c->dimacs, DIMACS_HEADER, 0, 0L);
         }
+        room_for(c, 2);
         hand_over(c, LIT_TRUE);
         hand_over(c, 0);
     }
@@ -153,13 +155,18 @@ size_t cnf_push(struct cnf *c, size_t top, lit l)
 }
 
 /* Gives the solver (and the DIMACS copy) literal l of the clause being
- * added; 0 ends it. */
+ * added; 0 ends it.  The caller has made room (room_for). */
 static void hand_over(struct cnf *c, lit l)
 {
-    XGROW_FROM(c->pending, c->pending_cap, c->npending + 1, 1024);
     c->pending[c->npending++] = l;
     if (c->dimacs)
         fprintf(c->dimacs, l ? "%d " : "%d\n", l);
+}
+
+/* Makes room for n more literals in the pending clauses. */
+static void room_for(struct cnf *c, size_t n)
+{
+    XGROW_FROM(c->pending, c->pending_cap, c->npending + n, 1024);
 }
 
 /* Literal l in the solver's numbering (numbering its variable now if no
@@ -249,6 +256,7 @@ static void emit_prefixed(struct cnf *c, lit first, const lit *l, int n)
     for (int i = 0; i < n; i++)
         if (l[i] == LIT_TRUE)
             return;
+    room_for(c, (size_t)n + 2);
     if (first && first != LIT_FALSE) {
         hand_over(c, first);
         kept++;
