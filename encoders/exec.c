@@ -80,8 +80,9 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
             lit both = cnf_and(c, x->sx.exec[w], x->sx.exec[r]);
             if (both == LIT_FALSE)
                 continue;
-            lit v = cnf_var(c);
-            cnf_imply(c, v, both);
+            lit v = cnf_var(c);   /* v -> both, as two clauses: none for the gate */
+            cnf_imply(c, v, x->sx.exec[w]);
+            cnf_imply(c, v, x->sx.exec[r]);
             rel_add(&rf, w, r, v);
             from[k] = w;
             choices[k++] = v;
