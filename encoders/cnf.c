@@ -11,6 +11,7 @@
 
 static void grow_vars(struct cnf *c);
 static void hand_over(struct cnf *c, lit l);
+static void room_for(struct cnf *c, size_t n);
 
 extern char **environ;
 
@@ -75,6 +76,7 @@ struct cnf *cnf_new(bool with_solver)
             if (c->dimacs)
                 fprintf(c->dimacs, DIMACS_HEADER, 0, 0L);
         }
+        room_for(c, 2);
         hand_over(c, LIT_TRUE);
         hand_over(c, 0);
     }
@@ -153,13 +155,18 @@ size_t cnf_push(struct cnf *c, size_t top, lit l)
 }
 
 /* Gives the solver (and the DIMACS copy) literal l of the clause being
- * added; 0 ends it. */
+ * added; 0 ends it.  The caller has made room (room_for). */
 static void hand_over(struct cnf *c, lit l)
 {
-    XGROW_FROM(c->pending, c->pending_cap, c->npending + 1, 1024);
     c->pending[c->npending++] = l;
     if (c->dimacs)
         fprintf(c->dimacs, l ? "%d " : "%d\n", l);
+}
+
+/* Makes room for n more literals in the pending clauses. */
+static void room_for(struct cnf *c, size_t n)
+{
+    XGROW_FROM(c->pending, c->pending_cap, c->npending + n, 1024);
 }
 
 /* Literal l in the solver's numbering (numbering its variable now if no
@@ -249,6 +256,7 @@ static void emit_prefixed(struct cnf *c, lit first, const lit *l, int n)
     for (int i = 0; i < n; i++)
         if (l[i] == LIT_TRUE)
             return;
+    room_for(c, (size_t)n + 2);
     if (first && first != LIT_FALSE) {
         hand_over(c, first);
         kept++;
@@ -274,8 +282,55 @@ static void emit(struct cnf *c, lit a, lit b, lit d)
     cnf_emit(c, l, d ? 3 : 2);
 }
 
+/* Widest conjunction require_and flattens a gate into. */
+#define FLAT_WIDTH 16
+
+/* Emits the given side of AND gate o's definition, over its conjuncts
+ * flattened: an input that is itself an AND gate whose side no clause has
+ * yet gives its own inputs instead, up to FLAT_WIDTH conjuncts (an n-ary
+ * AND: o -> x for each conjunct x, or one clause of o and the conjuncts
+ * negated, not a chain of gates each with its clauses and variable; the
+ * gate flattened through stays undefined to the solver until a clause
+ * needs it).  Pushes the conjuncts at depth top and returns the new depth. */
+static size_t require_and(struct cnf *c, lit o, int side, size_t top)
+{
+    const struct gate_def *d = &c->defs[o];
+    lit x[FLAT_WIDTH + 1];
+    int n = 0;
+    x[n++] = side == SIDE_POS ? -o : o;
+    x[n++] = d->a;
+    x[n++] = d->b;
+    for (int i = 1; i < n; i++) {
+        const struct gate_def *g = x[i] > LIT_TRUE ? &c->defs[x[i]] : NULL;
+        if (!g || g->op != GATE_AND || (g->sides & side) || n >= FLAT_WIDTH + 1)
+            continue;
+        x[i--] = g->a;
+        bool seen = false;
+        for (int j = 1; j < n && !seen; j++)
+            seen = x[j] == g->b;
+        if (!seen)
+            x[n++] = g->b;
+    }
+    if (side == SIDE_POS) {
+        for (int i = 1; i < n; i++) {
+            emit(c, x[0], x[i], 0);
+            top = cnf_push(c, top, x[i]);
+        }
+        return top;
+    }
+    for (int i = 1; i < n; i++) {
+        x[i] = -x[i];
+        top = cnf_push(c, top, x[i]);
+    }
+    cnf_emit(c, x, n);
+    return top;
+}
+
 void cnf_require(struct cnf *c, lit l)
 {
+    const struct gate_def *first = &c->defs[l > 0 ? l : -l];
+    if (!first->op || (first->sides & (l > 0 ? SIDE_POS : SIDE_NEG)))
+        return;   /* a plain variable, or a half the solver has: nothing to push */
     size_t top = cnf_push(c, 0, l);
     while (top > 0) {
         lit x = c->work[--top];
@@ -288,13 +343,8 @@ void cnf_require(struct cnf *c, lit l)
         lit a = d->a, b = d->b;
         if (d->op == GATE_CLOSURE) {
             top = c->ext[EXT_CLOSURE]->require(c, o, side, top);
-        } else if (d->op == GATE_AND && side == SIDE_POS) {          /* o -> a & b */
-            emit(c, -o, a, 0);
-            emit(c, -o, b, 0);
-            top = cnf_push(c, cnf_push(c, top, a), b);
-        } else if (d->op == GATE_AND) {                       /* a & b -> o */
-            emit(c, o, -a, -b);
-            top = cnf_push(c, cnf_push(c, top, -a), -b);
+        } else if (d->op == GATE_AND) {
+            top = require_and(c, o, side, top);
         } else if (d->op == GATE_OR && side == SIDE_POS) {    /* o -> in[0] | ... */
             emit_prefixed(c, -o, c->or_lits + a, b);
             for (int k = 0; k < b; k++)
@@ -516,16 +566,15 @@ void cnf_at_most_one(struct cnf *c, const lit *l, int n)
     }
 }
 
-/* Copies the values of the plain variables out of the solver after a SAT
- * answer, so that the model stays readable as clauses come (CaDiCaL answers
- * values only until its next clause, which the next solve hands it). */
-static void snapshot_model(struct cnf *c, int res)
+/* Records what the last answer makes readable: the values of variables
+ * 1..nvars after SAT (a plain variable's read from the solver when first
+ * asked, cnf_known_value: CaDiCaL answers values until its next clause,
+ * and clauses reach it only at the next solve), the failed assumptions
+ * after UNSAT. */
+static void note_answer(struct cnf *c, int res)
 {
     c->model_vars = res == 10 ? c->nvars : 0;
     c->core_valid = res == 20;
-    for (int v = 2; v <= c->model_vars; v++)
-        if (!c->defs[v].op)
-            c->eval_val[v] = cnf_solver_val(c, v) > 0;
 }
 
 int cnf_solve(struct cnf *c, const lit *assumptions, int n)
@@ -543,7 +592,7 @@ int cnf_solve_limited(struct cnf *c, const lit *assumptions, int n, int conflict
             ccadical_limit(c->solver, "conflicts", conflicts);
         c->generation++;
         int res = ccadical_solve(c->solver);
-        snapshot_model(c, res);
+        note_answer(c, res);
         long added = 0;   /* one extension at a time: its clauses end the model's values */
         for (int k = 0; k < EXT_COUNT && res == 10 && added == 0; k++)
             if (c->ext[k] && c->ext[k]->refine)
@@ -561,6 +610,10 @@ bool cnf_known_value(struct cnf *c, lit l)
     if (!c->defs[v].op && v > c->model_vars) {
         fprintf(stderr, "gpubmc: internal error: value of variable %d read with no model for it\n", v);
         abort();
+    }
+    if (!c->defs[v].op && c->eval_at[v] != c->generation) {   /* first read in this model */
+        c->eval_val[v] = cnf_solver_val(c, v) > 0;
+        c->eval_at[v] = c->generation;
     }
     bool val = c->eval_val[v];
     return l > 0 ? val : !val;

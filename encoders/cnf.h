@@ -54,9 +54,10 @@ void cnf_forbid(struct cnf *c, lit a, lit e);
  * clauses reach the solver on demand: when a clause or an assumption
  * mentions its output, the half of the definition that sign needs
  * (Plaisted-Greenbaum), transitively; a gate nothing mentions costs
- * nothing.  Every satisfiable query stays satisfiable and every model
- * read through cnf_value is exact, since gates are evaluated from their
- * inputs. */
+ * nothing.  An AND gate's half is over its conjuncts flattened through
+ * the AND gates whose half the solver lacks (an n-ary AND's clauses).
+ * Every satisfiable query stays satisfiable and every model read through
+ * cnf_value is exact, since gates are evaluated from their inputs. */
 lit cnf_and(struct cnf *c, lit a, lit b);
 lit cnf_or(struct cnf *c, lit a, lit b);
 lit cnf_xor(struct cnf *c, lit a, lit b);

@@ -80,8 +80,9 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
             lit both = cnf_and(c, x->sx.exec[w], x->sx.exec[r]);
             if (both == LIT_FALSE)
                 continue;
-            lit v = cnf_var(c);
-            cnf_imply(c, v, both);
+            lit v = cnf_var(c);   /* v -> both, as two clauses: none for the gate */
+            cnf_imply(c, v, x->sx.exec[w]);
+            cnf_imply(c, v, x->sx.exec[r]);
             rel_add(&rf, w, r, v);
             from[k] = w;
             choices[k++] = v;
@@ -524,8 +525,12 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
 /* The final value of each location: the value of some co-maximal write
  * that its own thread does not overwrite later (the write picked has no
  * co-successor and no executed event_overwrites successor, one clause
- * per pair).  With with_last, co_last too. */
-static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x, bool with_last)
+ * per pair).  At most one write is picked: said by clauses where co is
+ * partial; where it is total (co_total) two executed writes are ordered,
+ * so two picks would each have the other as a co-successor.  With
+ * with_last, co_last too. */
+static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x, bool co_total,
+                                bool with_last)
 {
     int n = p->nevents, nl = p->lit->nlocs;
     x->final_mem = xcalloc((size_t)nl, sizeof *x->final_mem);
@@ -559,7 +564,8 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
                     v.b[i] = cnf_or(c, v.b[i], cnf_and(c, pick, x->sx.val[w].b[i]));
         }
         cnf_clause(c, picks, k);
-        cnf_at_most_one(c, picks, k);
+        if (!co_total)
+            cnf_at_most_one(c, picks, k);
         x->final_mem[loc] = v;
     }
     for (int loc = 0; loc < nl; loc++)
@@ -590,7 +596,7 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
     x->base.rels[R_CTRL] = rel_build(x->base.arena, &x->sx.ctrl, false);
     rel_mark_guarded(x->base.rels[R_DATA]);   /* symexec ANDs both exec literals in */
     rel_mark_guarded(x->base.rels[R_CTRL]);
-    encode_final_memory(c, p, x, sx_mode & SX_MAY_REPEAT);
+    encode_final_memory(c, p, x, k->co_total, sx_mode & SX_MAY_REPEAT);
 }
 
 void exec_free(struct exec_enc *x)

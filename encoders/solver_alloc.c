@@ -1,6 +1,7 @@
 /* operator new and delete (by their mangled names) for the C++ code
  * gpubmc links, CaDiCaL, with each freed block of up to 1 KiB kept for
- * the next request of its size class.
+ * the next request of its size class; and toupper, which its constructor
+ * calls per character of its options' names.
  *
  * A batch makes and releases a solver per SAT check: hundreds of
  * thousands of clauses, watch lists and vectors, each a `new`, freed in
@@ -92,3 +93,12 @@ void _ZdlPvm(void *p, size_t n) { (void)n; give(p); }
 void _ZdaPvm(void *p, size_t n) { (void)n; give(p); }
 
 #endif
+
+/* toupper for the C library's "C" locale, the only one gpubmc runs in (it
+ * never calls setlocale): only 'a' to 'z' change.  CaDiCaL's constructor
+ * upper-cases each of its 164 option names a character at a time to look
+ * it up in the environment (about 1,700 calls per solver); glibc's toupper
+ * is a call through the PLT that fetches the locale's table each time,
+ * this one a few instructions that the static link binds directly. */
+int toupper(int ch);
+int toupper(int ch) { return ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch; }

@@ -3,7 +3,7 @@
  * class and of no other, every block holds what was asked and is 16-byte
  * aligned, and a solver still answers after thousands of blocks went
  * round.  (The sanitizer build keeps the C++ library's own functions:
- * no reuse to see there.) */
+ * no reuse to see there.)  And its toupper: the "C" locale's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +17,7 @@
 void *_Znwm(size_t n);
 void _ZdlPv(void *p);
 void _ZdaPvm(void *p, size_t n);
+int toupper(int ch);
 
 static void test_reuse_by_class(void **state)
 {
@@ -81,12 +82,22 @@ static void test_solvers_in_turn(void **state)
     }
 }
 
+/* toupper changes 'a' to 'z' and nothing else, EOF included. */
+static void test_toupper(void **state)
+{
+    (void)state;
+    for (int ch = -1; ch < 256; ch++)
+        assert_int_equal(toupper(ch), ch >= 'a' && ch <= 'z' ? ch - 32 : ch);
+    assert_int_equal(toupper('q'), 'Q');
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_by_class),
         cmocka_unit_test(test_sizes_and_alignment),
         cmocka_unit_test(test_solvers_in_turn),
+        cmocka_unit_test(test_toupper),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
