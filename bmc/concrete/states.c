@@ -24,7 +24,7 @@ static int writes(const struct instr *x)
 
 /* Registers live before each instruction: a backward fixpoint over the
  * source control flow (jumps to labels, fall-through to the next). */
-static void liveness(struct st_code *c, bool *now)
+static void liveness(const struct st_code *c, bool *live, bool *now)
 {
     int n = c->n, k = c->nregs;
     for (bool changed = true; changed;) {
@@ -33,8 +33,8 @@ static void liveness(struct st_code *c, bool *now)
             const struct instr *x = &c->in[i];
             memset(now, 0, (size_t)k * sizeof *now);
             for (int r = 0; r < k; r++)
-                now[r] = (x->kind != I_GOTO && c->live[(i + 1) * k + r])
-                      || (c->target[i] >= 0 && c->live[c->target[i] * k + r]);
+                now[r] = (x->kind != I_GOTO && live[(i + 1) * k + r])
+                      || (c->target[i] >= 0 && live[c->target[i] * k + r]);
             if (writes(x) >= 0)
                 now[writes(x)] = false;
             int rd[2];
@@ -42,8 +42,8 @@ static void liveness(struct st_code *c, bool *now)
             for (int j = 0; j < 2; j++)
                 if (rd[j] >= 0)
                     now[rd[j]] = true;
-            if (memcmp(now, &c->live[i * k], (size_t)k * sizeof *now) != 0) {
-                memcpy(&c->live[i * k], now, (size_t)k * sizeof *now);
+            if (memcmp(now, &live[i * k], (size_t)k * sizeof *now) != 0) {
+                memcpy(&live[i * k], now, (size_t)k * sizeof *now);
                 changed = true;
             }
         }
@@ -58,9 +58,24 @@ static int settle(const struct st_code *c, int pc)
     return pc;
 }
 
-/* Sets up c for th, with label_at (per label) and now (per register) as
- * scratch; c->target and c->live are placed already. */
-static void code_init(struct st_code *c, const struct thread *th, int *label_at, bool *now)
+/* Lists, per pc (and the end), the registers dead there: c->dead_from and
+ * c->dead from the liveness matrix live. */
+static void dead_lists(struct st_code *c, const bool *live)
+{
+    int k = c->nregs, m = 0;
+    for (int pc = 0; pc <= c->n; pc++) {
+        c->dead_from[pc] = m;
+        for (int r = 0; r < k; r++)
+            if (!live[pc * k + r])
+                c->dead[m++] = r;
+    }
+    c->dead_from[c->n + 1] = m;
+}
+
+/* Sets up c for th, with label_at (per label), now (per register) and
+ * live ((n + 1) * nregs, zeroed) as scratch; c->target, c->dead_from and
+ * c->dead are placed already. */
+static void code_init(struct st_code *c, const struct thread *th, int *label_at, bool *now, bool *live)
 {
     c->n = th->ninstrs;
     c->in = th->instrs;
@@ -76,23 +91,25 @@ static void code_init(struct st_code *c, const struct thread *th, int *label_at,
         c->after[i] = settle(c, i + 1);
         c->jump[i] = c->target[i] >= 0 ? settle(c, c->target[i]) : -1;
     }
-    liveness(c, now);
+    liveness(c, live, now);
+    dead_lists(c, live);
 }
 
 /* Zeroes the registers that are dead at pc. */
-static void canonical(const struct st_code *c, int pc, int32_t *regs)
+static inline void canonical(const struct st_code *c, int pc, int32_t *regs)
 {
-    const bool *live = &c->live[pc * c->nregs];
-    for (int r = 0; r < c->nregs; r++)
-        regs[r] = live[r] ? regs[r] : 0;
+    for (int i = c->dead_from[pc]; i < c->dead_from[pc + 1]; i++)
+        regs[c->dead[i]] = 0;
 }
 
-static int32_t operand(const struct operand *o, const int32_t *regs)
+static inline int32_t operand(const struct operand *o, const int32_t *regs)
 {
     return o->is_reg ? regs[o->reg] : (int32_t)o->value;
 }
 
-bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
+/* states_step, inlined into the explorer's loop. */
+__attribute__((always_inline))
+static inline bool step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
 {
     const struct st_code *c = &g->code[t];
     int w = g->offset[t], pc = in[w] >> 1;
@@ -136,9 +153,14 @@ bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t 
     return true;
 }
 
+bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
+{
+    return step(g, in, t, out, wrote);
+}
+
 /* Two words at a time (a state is a few of them), the high half folded
  * into the low one at the end, which the table's mask keeps. */
-static uint64_t hash(const int32_t *s, int width)
+static inline uint64_t hash(const int32_t *s, int width)
 {
     uint64_t h = 0x9e3779b97f4a7c15u;
     int i = 0;
@@ -177,7 +199,7 @@ static void reserve(struct state_graph *g, int n)
 
 /* The index of state s, added (reached from parent by a step of via) when
  * new; -1 when it is new and the graph already holds limit states. */
-static int intern(struct state_graph *g, const int32_t *s, int parent, int via, long limit)
+static inline int intern(struct state_graph *g, const int32_t *s, int parent, int via, long limit)
 {
     size_t mask = (size_t)g->nslots - 1, i = hash(s, g->width) & mask;
     for (; g->slot[i] >= 0; i = (i + 1) & mask)
@@ -202,12 +224,12 @@ static int intern(struct state_graph *g, const int32_t *s, int parent, int via, 
 struct explore_work {
     int32_t *cur, *next;
     int **label_at;
-    bool **now;
+    bool **now, **live;
 };
 
 /* Places, for l, g's code and offset (code first: the allocation is
- * g->code), every thread's target and live, and w's arrays in block
- * (NULL: measures); returns its size. */
+ * g->code), every thread's target, after, jump and dead lists, and w's
+ * arrays in block (NULL: measures); returns its size. */
 static size_t explore_layout(const struct litmus *l, struct state_graph *g, struct explore_work *w,
                              char *block)
 {
@@ -219,6 +241,7 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
     g->offset = xblock_take(&b, nt, sizeof *g->offset);
     w->label_at = xblock_take(&b, nt, sizeof *w->label_at);
     w->now = xblock_take(&b, nt, sizeof *w->now);
+    w->live = xblock_take(&b, nt, sizeof *w->live);
     w->cur = xblock_take(&b, width, sizeof *w->cur);
     w->next = xblock_take(&b, width, sizeof *w->next);
     for (int t = 0; t < l->nthreads; t++) {
@@ -227,6 +250,8 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
         int *target = xblock_take(&b, n + 1, sizeof *target);
         int *after = xblock_take(&b, n + 1, sizeof *after);
         int *jump = xblock_take(&b, n + 1, sizeof *jump);
+        int *dead_from = xblock_take(&b, n + 2, sizeof *dead_from);
+        int *dead = xblock_take(&b, (n + 1) * k + 1, sizeof *dead);
         bool *live = xblock_take(&b, (n + 1) * k + 1, sizeof *live);
         int *label_at = xblock_take(&b, (size_t)th->nlabels + 1, sizeof *label_at);
         bool *now = xblock_take(&b, k + 1, sizeof *now);
@@ -234,7 +259,9 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
             g->code[t].target = target;
             g->code[t].after = after;
             g->code[t].jump = jump;
-            g->code[t].live = live;
+            g->code[t].dead_from = dead_from;
+            g->code[t].dead = dead;
+            w->live[t] = live;
             w->label_at[t] = label_at;
             w->now[t] = now;
         }
@@ -250,7 +277,7 @@ static void layout(const struct litmus *l, struct state_graph *g, struct explore
     g->width = 1;
     g->loc = -1;
     for (int t = 0; t < l->nthreads; t++) {
-        code_init(&g->code[t], &l->threads[t], w->label_at[t], w->now[t]);
+        code_init(&g->code[t], &l->threads[t], w->label_at[t], w->now[t], w->live[t]);
         g->offset[t] = g->width;
         g->width += 1 + l->threads[t].nregs;
         for (int i = 0; i < l->threads[t].ninstrs && g->loc < 0; i++)
@@ -282,7 +309,7 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
         for (int t = 0; t < g->nthreads; t++) {
             bool wrote;
             int to = -1;
-            if (states_step(g, cur, t, next, &wrote) && (to = intern(g, next, s, t, limit)) < 0) {
+            if (step(g, cur, t, next, &wrote) && (to = intern(g, next, s, t, limit)) < 0) {
                 ok = false;   /* past the limit */
                 break;
             }
@@ -294,7 +321,7 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
 
 void states_free(struct state_graph *g)
 {
-    free(g->code);   /* and offset, every thread's target and live */
+    free(g->code);   /* and offset, every thread's target, after, jump and dead lists */
     free(g->words);
     free(g->succ);
     free(g->parent);

@@ -22,7 +22,8 @@ struct st_code {
     int *after, *jump;       /* per instruction: where control goes next when it
                                 falls through (jumps), labels skipped */
     int nregs;
-    bool *live;              /* (n + 1) * nregs: register live before pc */
+    int *dead_from, *dead;   /* the registers dead before pc (n: at the end):
+                                dead[dead_from[pc] .. dead_from[pc + 1]) */
 };
 
 /* The explored graph. */
@@ -40,7 +41,7 @@ struct state_graph {
                                 then its registers); word 0 holds the value
                                 of the location */
     struct st_code *code;    /* per thread (the allocation of offset and of
-                                every thread's target and live too) */
+                                every thread's arrays too) */
 };
 
 /* Explores every state reachable from the initial one, breadth first;
