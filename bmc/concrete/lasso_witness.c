@@ -325,11 +325,31 @@ void lasso_recheck_init(struct lasso_recheck *rc, const struct litmus *l, const 
     *rc = (struct lasso_recheck){ .l = l, .md = md, .disabled = disabled, .ndisabled = ndisabled };
 }
 
+/* One more unrolled program, p at bound; built: p when rc built it. */
+static struct unrolled *add_unrolled(struct lasso_recheck *rc, const struct program *p, struct program *built,
+                                     int bound)
+{
+    XGROW(rc->unrolled, rc->cap, rc->nunrolled + 1);
+    struct unrolled *u = &rc->unrolled[rc->nunrolled++];
+    u->bound = bound;
+    u->p = p;
+    u->built = built;
+    eval_memo_init(&u->memo, p, rc->md);
+    return u;
+}
+
+void lasso_recheck_lend(struct lasso_recheck *rc, const struct program *p)
+{
+    if (p->lit == rc->l)
+        add_unrolled(rc, p, NULL, p->bound);
+}
+
 void lasso_recheck_free(struct lasso_recheck *rc)
 {
     for (int i = 0; i < rc->nunrolled; i++) {
         eval_memo_free(&rc->unrolled[i].memo);
-        program_free(rc->unrolled[i].p);
+        if (rc->unrolled[i].built)
+            program_free(rc->unrolled[i].built);
     }
     free(rc->unrolled);
     rc->unrolled = NULL;
@@ -349,12 +369,7 @@ static struct unrolled *unrolled_at(struct lasso_recheck *rc, int bound, char *w
         snprintf(why, len, "no witness: the unrolled program for %d iterations: %s", bound, msg[0] ? msg : "too many");
         return NULL;
     }
-    XGROW(rc->unrolled, rc->cap, rc->nunrolled + 1);
-    struct unrolled *u = &rc->unrolled[rc->nunrolled++];
-    u->bound = bound;
-    u->p = p;
-    eval_memo_init(&u->memo, p, rc->md);
-    return u;
+    return add_unrolled(rc, p, p, bound);
 }
 
 bool lasso_witness(struct lasso_recheck *rc, const struct state_graph *g, const struct lasso *la, cJSON **witness,
