@@ -171,18 +171,25 @@ static inline uint64_t hash(const int32_t *s, int width)
     return h ^ h >> 32;
 }
 
+/* Doubles the hash table (makes it at first), placing each state again
+ * by the hash its slot keeps. */
 static void rehash(struct state_graph *g)
 {
-    free(g->slot);
-    g->nslots = g->nslots ? g->nslots * 2 : 256;
+    struct state_slot *old = g->slot;
+    int nold = g->nslots;
+    g->nslots = nold ? nold * 2 : 256;
     g->slot = xrealloc(NULL, (size_t)g->nslots * sizeof *g->slot);   /* every slot set just below */
     memset(g->slot, -1, (size_t)g->nslots * sizeof *g->slot);
-    for (int s = 0; s < g->nstates; s++) {
-        size_t i = hash(&g->words[(size_t)s * g->width], g->width) & (size_t)(g->nslots - 1);
-        while (g->slot[i] >= 0)
-            i = (i + 1) & (size_t)(g->nslots - 1);
-        g->slot[i] = s;
+    size_t mask = (size_t)g->nslots - 1;
+    for (int k = 0; k < nold; k++) {
+        if (old[k].index < 0)
+            continue;
+        size_t i = old[k].hash & mask;
+        while (g->slot[i].index >= 0)
+            i = (i + 1) & mask;
+        g->slot[i] = old[k];
     }
+    free(old);
 }
 
 /* Room for at least n states. */
@@ -197,32 +204,33 @@ static void reserve(struct state_graph *g, int n)
     XRESIZE(g->via, g->cap);
 }
 
-/* The index of state s, added (reached from parent by a step of via) when
- * new; -1 when it is new and the graph already holds limit states. */
-static inline int intern(struct state_graph *g, const int32_t *s, int parent, int via, long limit)
+/* The index of the state written at g's first free place (room reserved),
+ * added there (reached from parent by a step of via) when new; -1 when it
+ * is new and the graph already holds limit states. */
+static inline int intern_next(struct state_graph *g, int parent, int via, long limit)
 {
-    size_t mask = (size_t)g->nslots - 1, i = hash(s, g->width) & mask;
-    for (; g->slot[i] >= 0; i = (i + 1) & mask)
-        if (memcmp(&g->words[(size_t)g->slot[i] * g->width], s, (size_t)g->width * sizeof *s) == 0)
-            return g->slot[i];
+    const int32_t *s = &g->words[(size_t)g->nstates * g->width];
+    uint32_t h = (uint32_t)hash(s, g->width);
+    size_t mask = (size_t)g->nslots - 1, i = h & mask;
+    for (; g->slot[i].index >= 0; i = (i + 1) & mask)
+        if (g->slot[i].hash == h
+            && memcmp(&g->words[(size_t)g->slot[i].index * g->width], s, (size_t)g->width * sizeof *s) == 0)
+            return g->slot[i].index;
     if (g->nstates >= limit)
         return -1;
-    if (g->nstates == g->cap)
-        reserve(g, g->nstates + 1);
     int k = g->nstates++;
-    memcpy(&g->words[(size_t)k * g->width], s, (size_t)g->width * sizeof *s);
     g->parent[k] = parent;
     g->via[k] = via;
-    g->slot[i] = k;
+    g->slot[i] = (struct state_slot){ k, h };
     if (2 * g->nstates > g->nslots)
         rehash(g);
     return k;
 }
 
-/* Scratch of states_explore besides the graph: two states and, per
- * thread, code_init's. */
+/* Scratch of states_explore besides the graph: the initial state and,
+ * per thread, code_init's. */
 struct explore_work {
-    int32_t *cur, *next;
+    int32_t *cur;
     int **label_at;
     bool **now, **live;
 };
@@ -243,7 +251,6 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
     w->now = xblock_take(&b, nt, sizeof *w->now);
     w->live = xblock_take(&b, nt, sizeof *w->live);
     w->cur = xblock_take(&b, width, sizeof *w->cur);
-    w->next = xblock_take(&b, width, sizeof *w->next);
     for (int t = 0; t < l->nthreads; t++) {
         const struct thread *th = &l->threads[t];
         size_t n = (size_t)th->ninstrs, k = (size_t)th->nregs;
@@ -300,20 +307,22 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
     memset(g, 0, sizeof *g);
     struct explore_work w;
     layout(l, g, &w);
-    int32_t *next = w.next;
     rehash(g);
-    bool ok = intern(g, w.cur, -1, -1, limit) >= 0;
+    reserve(g, 1);
+    memcpy(g->words, w.cur, (size_t)g->width * sizeof *g->words);
+    bool ok = intern_next(g, -1, -1, limit) >= 0;
     for (int s = 0; ok && s < g->nstates; s++) {
-        reserve(g, g->nstates + g->nthreads);   /* so that cur stays where it is */
+        reserve(g, g->nstates + g->nthreads + 1);   /* so that cur and the successors stay where they are */
         const int32_t *cur = states_at(g, s);
+        int *succ = &g->succ[(size_t)s * g->nthreads];
         for (int t = 0; t < g->nthreads; t++) {
             bool wrote;
-            int to = -1;
-            if (step(g, cur, t, next, &wrote) && (to = intern(g, next, s, t, limit)) < 0) {
+            succ[t] = -1;
+            if (step(g, cur, t, &g->words[(size_t)g->nstates * g->width], &wrote)
+                && (succ[t] = intern_next(g, s, t, limit)) < 0) {
                 ok = false;   /* past the limit */
                 break;
             }
-            g->succ[(size_t)s * g->nthreads + t] = to;
         }
     }
     return ok;

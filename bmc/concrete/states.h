@@ -35,7 +35,10 @@ struct state_graph {
                                 thread t, -1 when t has ended */
     int *parent, *via;       /* breadth-first tree: predecessor and its thread */
     int nslots;
-    int *slot;               /* hash table of state indices, -1: empty */
+    struct state_slot {      /* hash table: a state's index (-1: empty) and hash */
+        int index;
+        uint32_t hash;
+    } *slot;
     int loc;                 /* the one location, -1 when nothing accesses memory */
     int *offset;             /* per thread: its first word (pc * 2 + started,
                                 then its registers); word 0 holds the value
