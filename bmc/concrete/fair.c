@@ -93,49 +93,32 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
     }
 }
 
-/* Tarjan's scratch, per state, in one allocation (index). */
+/* Tarjan's scratch, per state. */
 struct tarjan {
     int *index, *low, *stack;
     bool *on;
     struct frame *calls;
 };
 
-/* Places, for n states, f's per-state and per-component arrays (scc_of
- * first: the allocation) in block (NULL: measures); returns its size.  A
- * graph has at most as many components as states. */
-static size_t state_layout(struct fair_sccs *f, int n, char *block)
+/* Places, for n states, f's arrays (scc_of first: the allocation) and w's
+ * in block (NULL: measures); returns its size.  A graph has at most as
+ * many components as states. */
+static size_t sccs_layout(struct fair_sccs *f, struct tarjan *w, int n, char *block)
 {
     struct xblock b = { block, 0 };
-    size_t len = (size_t)n + 1;
+    size_t len = (size_t)n + 1, words = (size_t)n * (size_t)f->nwords + 1;
     f->scc_of = xblock_take(&b, len, sizeof *f->scc_of);
     f->first = xblock_take(&b, len, sizeof *f->first);
     f->cyclic = xblock_take(&b, len, sizeof *f->cyclic);
     f->cycles = xblock_take(&b, len, sizeof *f->cycles);
-    return b.size;
-}
-
-/* Places w's arrays for n states in block (NULL: measures); returns its size. */
-static size_t tarjan_layout(struct tarjan *w, int n, char *block)
-{
-    struct xblock b = { block, 0 };
-    size_t len = (size_t)n + 1;
+    f->runs = xblock_take(&b, (size_t)n * (size_t)f->nthreads + 1, sizeof *f->runs);
+    f->ended = xblock_take(&b, words, sizeof *f->ended);
+    f->started = xblock_take(&b, words, sizeof *f->started);
     w->index = xblock_take(&b, len, sizeof *w->index);
     w->low = xblock_take(&b, len, sizeof *w->low);
     w->stack = xblock_take(&b, len, sizeof *w->stack);
     w->on = xblock_take(&b, len, sizeof *w->on);
     w->calls = xblock_take(&b, len, sizeof *w->calls);
-    return b.size;
-}
-
-/* Places f's per component and thread arrays (runs first: the
- * allocation) in block (NULL: measures); returns its size. */
-static size_t thread_layout(struct fair_sccs *f, char *block)
-{
-    struct xblock b = { block, 0 };
-    size_t words = (size_t)f->nscc * (size_t)f->nwords + 1;
-    f->runs = xblock_take(&b, (size_t)f->nscc * (size_t)f->nthreads + 1, sizeof *f->runs);
-    f->ended = xblock_take(&b, words, sizeof *f->ended);
-    f->started = xblock_take(&b, words, sizeof *f->started);
     return b.size;
 }
 
@@ -146,21 +129,23 @@ void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
     f->nthreads = nt;
     f->nwords = (nt + 63) / 64;
     struct tarjan w;
-    state_layout(f, n, xcalloc(1, state_layout(f, n, NULL)));
-    tarjan_layout(&w, n, xcalloc(1, tarjan_layout(&w, n, NULL)));
+    sccs_layout(f, &w, n, xrealloc(NULL, sccs_layout(f, &w, n, NULL)));   /* zeroed below where read first */
     memset(w.index, -1, (size_t)n * sizeof *w.index);
+    memset(w.on, 0, (size_t)n * sizeof *w.on);
     for (int s = 0; s < n; s++)
         if (w.index[s] < 0)
             search(g, f, s, w.index, w.low, w.stack, &top, w.on, w.calls, &counter);
-    free(w.index);
-    thread_layout(f, xcalloc(1, thread_layout(f, NULL)));
+    size_t nscc = (size_t)f->nscc;
+    memset(f->cyclic, 0, nscc * sizeof *f->cyclic);
+    memset(f->runs, 0, nscc * (size_t)nt * sizeof *f->runs);
+    memset(f->ended, 0, nscc * (size_t)f->nwords * sizeof *f->ended);
+    memset(f->started, 0, nscc * (size_t)f->nwords * sizeof *f->started);
     component_facts(g, f);
 }
 
 void fair_free(struct fair_sccs *f)
 {
-    free(f->scc_of);   /* and first, cyclic, cycles */
-    free(f->runs);     /* and ended, started */
+    free(f->scc_of);   /* and every other array */
     memset(f, 0, sizeof *f);
 }
 

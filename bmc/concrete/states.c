@@ -338,18 +338,3 @@ void states_free(struct state_graph *g)
     free(g->slot);
     memset(g, 0, sizeof *g);
 }
-
-const int32_t *states_at(const struct state_graph *g, int s)
-{
-    return &g->words[(size_t)s * g->width];
-}
-
-int states_pc(const struct state_graph *g, int s, int t)
-{
-    return states_at(g, s)[g->offset[t]] >> 1;
-}
-
-bool states_started(const struct state_graph *g, int s, int t)
-{
-    return states_at(g, s)[g->offset[t]] & 1;
-}

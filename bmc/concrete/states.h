@@ -54,11 +54,22 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g);
 void states_free(struct state_graph *g);
 
 /* The words of state s. */
-const int32_t *states_at(const struct state_graph *g, int s);
+static inline const int32_t *states_at(const struct state_graph *g, int s)
+{
+    return &g->words[(size_t)s * g->width];
+}
+
 /* Thread t's pc in state s (code[t].n when it has ended). */
-int states_pc(const struct state_graph *g, int s, int t);
+static inline int states_pc(const struct state_graph *g, int s, int t)
+{
+    return states_at(g, s)[g->offset[t]] >> 1;
+}
+
 /* Whether thread t has taken a step in state s. */
-bool states_started(const struct state_graph *g, int s, int t);
+static inline bool states_started(const struct state_graph *g, int s, int t)
+{
+    return states_at(g, s)[g->offset[t]] & 1;
+}
 /* Runs thread t's step from state words in into out (g->width words);
  * false when t has ended.  *wrote: the step writes memory. */
 bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote);
