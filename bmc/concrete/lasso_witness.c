@@ -377,7 +377,7 @@ bool lasso_witness(struct lasso_recheck *rc, const struct state_graph *g, const 
 {
     int n = la->nstem + la->ncycle;
     struct run r = { .g = g, .n = n, .thread = la->step };
-    r.block = xcalloc(1, run_layout(&r, NULL));
+    r.block = xrealloc(NULL, run_layout(&r, NULL));   /* every array written before it is read */
     run_layout(&r, r.block);
     memcpy(r.state, states_at(g, 0), (size_t)g->width * sizeof *r.state);
     for (int k = 0; k < n; k++) {

@@ -23,28 +23,26 @@ static int writes(const struct instr *x)
 }
 
 /* Registers live before each instruction: a backward fixpoint over the
- * source control flow (jumps to labels, fall-through to the next). */
-static void liveness(const struct st_code *c, bool *live, bool *now)
+ * source control flow (jumps to labels, fall-through to the next), into
+ * live ((n + 1) * nregs, zeroed). */
+static void liveness(const struct st_code *c, bool *live)
 {
     int n = c->n, k = c->nregs;
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct instr *x = &c->in[i];
-            memset(now, 0, (size_t)k * sizeof *now);
-            for (int r = 0; r < k; r++)
-                now[r] = (x->kind != I_GOTO && live[(i + 1) * k + r])
-                      || (c->target[i] >= 0 && live[c->target[i] * k + r]);
-            if (writes(x) >= 0)
-                now[writes(x)] = false;
-            int rd[2];
+            int rd[2], wr = writes(x);
             reads(x, rd);
-            for (int j = 0; j < 2; j++)
-                if (rd[j] >= 0)
-                    now[rd[j]] = true;
-            if (memcmp(now, &live[i * k], (size_t)k * sizeof *now) != 0) {
-                memcpy(&live[i * k], now, (size_t)k * sizeof *now);
-                changed = true;
+            const bool *fall = x->kind != I_GOTO ? &live[(i + 1) * k] : NULL;
+            const bool *jump = c->target[i] >= 0 ? &live[c->target[i] * k] : NULL;
+            for (int r = 0; r < k; r++) {
+                bool now = r == rd[0] || r == rd[1]
+                        || (r != wr && ((fall && fall[r]) || (jump && jump[r])));
+                if (now != live[i * k + r]) {
+                    live[i * k + r] = now;
+                    changed = true;
+                }
             }
         }
     }
@@ -72,10 +70,10 @@ static void dead_lists(struct st_code *c, const bool *live)
     c->dead_from[c->n + 1] = m;
 }
 
-/* Sets up c for th, with label_at (per label), now (per register) and
- * live ((n + 1) * nregs, zeroed) as scratch; c->target, c->dead_from and
- * c->dead are placed already. */
-static void code_init(struct st_code *c, const struct thread *th, int *label_at, bool *now, bool *live)
+/* Sets up c for th, with label_at (per label) and live ((n + 1) * nregs,
+ * zeroed) as scratch; c->target, c->dead_from and c->dead are placed
+ * already. */
+static void code_init(struct st_code *c, const struct thread *th, int *label_at, bool *live)
 {
     c->n = th->ninstrs;
     c->in = th->instrs;
@@ -91,7 +89,7 @@ static void code_init(struct st_code *c, const struct thread *th, int *label_at,
         c->after[i] = settle(c, i + 1);
         c->jump[i] = c->target[i] >= 0 ? settle(c, c->target[i]) : -1;
     }
-    liveness(c, live, now);
+    liveness(c, live);
     dead_lists(c, live);
 }
 
@@ -232,7 +230,7 @@ static inline int intern_next(struct state_graph *g, int parent, int via, long l
 struct explore_work {
     int32_t *cur;
     int **label_at;
-    bool **now, **live;
+    bool **live;
 };
 
 /* Places, for l, g's code and offset (code first: the allocation is
@@ -248,7 +246,6 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
     g->code = xblock_take(&b, nt, sizeof *g->code);
     g->offset = xblock_take(&b, nt, sizeof *g->offset);
     w->label_at = xblock_take(&b, nt, sizeof *w->label_at);
-    w->now = xblock_take(&b, nt, sizeof *w->now);
     w->live = xblock_take(&b, nt, sizeof *w->live);
     w->cur = xblock_take(&b, width, sizeof *w->cur);
     for (int t = 0; t < l->nthreads; t++) {
@@ -261,7 +258,6 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
         int *dead = xblock_take(&b, (n + 1) * k + 1, sizeof *dead);
         bool *live = xblock_take(&b, (n + 1) * k + 1, sizeof *live);
         int *label_at = xblock_take(&b, (size_t)th->nlabels + 1, sizeof *label_at);
-        bool *now = xblock_take(&b, k + 1, sizeof *now);
         if (block) {
             g->code[t].target = target;
             g->code[t].after = after;
@@ -270,7 +266,6 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
             g->code[t].dead = dead;
             w->live[t] = live;
             w->label_at[t] = label_at;
-            w->now[t] = now;
         }
     }
     return b.size;
@@ -284,7 +279,7 @@ static void layout(const struct litmus *l, struct state_graph *g, struct explore
     g->width = 1;
     g->loc = -1;
     for (int t = 0; t < l->nthreads; t++) {
-        code_init(&g->code[t], &l->threads[t], w->label_at[t], w->now[t], w->live[t]);
+        code_init(&g->code[t], &l->threads[t], w->label_at[t], w->live[t]);
         g->offset[t] = g->width;
         g->width += 1 + l->threads[t].nregs;
         for (int i = 0; i < l->threads[t].ninstrs && g->loc < 0; i++)
