@@ -62,22 +62,11 @@ static void search(const struct state_graph *g, struct fair_sccs *f, int s, int 
     }
 }
 
-/* What each component says about each thread. */
+/* What each component says about each thread (ended and started: for the
+ * cyclic ones, which alone fair_find reads). */
 static void component_facts(const struct state_graph *g, struct fair_sccs *f)
 {
     int nt = g->nthreads, nw = f->nwords;
-    for (int c = 0; c < f->nscc; c++) {
-        const int32_t *s = states_at(g, f->first[c]);
-        uint64_t *ended = &f->ended[(size_t)c * nw], *started = &f->started[(size_t)c * nw];
-        for (int t = 0; t < nt; t++) {   /* states_pc and states_started, read in place */
-            int32_t w = s[g->offset[t]];
-            uint64_t bit = (uint64_t)1 << (t % 64);
-            if ((w >> 1) >= g->code[t].n)
-                ended[t / 64] |= bit;
-            if (w & 1)
-                started[t / 64] |= bit;
-        }
-    }
     for (int v = 0; v < g->nstates; v++)
         for (int t = 0; t < nt; t++) {
             int w = g->succ[(size_t)v * nt + t], c = f->scc_of[v];
@@ -90,6 +79,21 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
         int c = f->scc_of[v];
         if (f->first[c] == v && f->cyclic[c])
             f->cycles[f->ncycles++] = c;
+    }
+    for (int k = 0; k < f->ncycles; k++) {
+        int c = f->cycles[k];
+        const int32_t *s = states_at(g, f->first[c]);
+        uint64_t *ended = &f->ended[(size_t)c * nw], *started = &f->started[(size_t)c * nw];
+        memset(ended, 0, (size_t)nw * sizeof *ended);
+        memset(started, 0, (size_t)nw * sizeof *started);
+        for (int t = 0; t < nt; t++) {   /* states_pc and states_started, read in place */
+            int32_t w = s[g->offset[t]];
+            uint64_t bit = (uint64_t)1 << (t % 64);
+            if ((w >> 1) >= g->code[t].n)
+                ended[t / 64] |= bit;
+            if (w & 1)
+                started[t / 64] |= bit;
+        }
     }
 }
 
@@ -138,8 +142,6 @@ void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
     size_t nscc = (size_t)f->nscc;
     memset(f->cyclic, 0, nscc * sizeof *f->cyclic);
     memset(f->runs, 0, nscc * (size_t)nt * sizeof *f->runs);
-    memset(f->ended, 0, nscc * (size_t)f->nwords * sizeof *f->ended);
-    memset(f->started, 0, nscc * (size_t)f->nwords * sizeof *f->started);
     component_facts(g, f);
 }
 

@@ -26,8 +26,9 @@ struct fair_sccs {
     int ncycles, *cycles;    /* the cyclic components, by increasing first state */
     bool *runs;              /* nscc * nthreads: thread t takes a step inside */
     int nwords;              /* 64-bit words of a set of threads */
-    uint64_t *ended, *started;   /* nscc * nwords: the threads at their end, and
-                                    those that have taken a step, a bit each */
+    uint64_t *ended, *started;   /* nscc * nwords, set for the cyclic components:
+                                    the threads at their end, and those that
+                                    have taken a step, a bit each */
 };
 
 /* Splits the graph into strongly connected components (Tarjan's
