@@ -162,8 +162,11 @@ static inline uint64_t hash(const int32_t *s, int width)
 {
     uint64_t h = 0x9e3779b97f4a7c15u;
     int i = 0;
-    for (; i + 1 < width; i += 2)
-        h = (h ^ ((uint64_t)(uint32_t)s[i] | (uint64_t)(uint32_t)s[i + 1] << 32)) * 0xff51afd7ed558ccdu;
+    for (; i + 1 < width; i += 2) {
+        uint64_t pair;   /* one load (its value, whatever the byte order, only places states) */
+        memcpy(&pair, s + i, sizeof pair);
+        h = (h ^ pair) * 0xff51afd7ed558ccdu;
+    }
     if (i < width)
         h = (h ^ (uint32_t)s[i]) * 0xff51afd7ed558ccdu;
     return h ^ h >> 32;
