@@ -340,8 +340,7 @@ static struct unrolled *add_unrolled(struct lasso_recheck *rc, const struct prog
 
 void lasso_recheck_lend(struct lasso_recheck *rc, const struct program *p)
 {
-    if (p->lit == rc->l)
-        add_unrolled(rc, p, NULL, p->bound);
+    rc->lent = p->lit == rc->l ? p : NULL;
 }
 
 void lasso_recheck_free(struct lasso_recheck *rc)
@@ -363,6 +362,8 @@ static struct unrolled *unrolled_at(struct lasso_recheck *rc, int bound, char *w
     for (int i = 0; i < rc->nunrolled; i++)
         if (rc->unrolled[i].bound == bound)
             return &rc->unrolled[i];
+    if (rc->lent && rc->lent->bound == bound)
+        return add_unrolled(rc, rc->lent, NULL, bound);
     char msg[256] = "";
     struct program *p = bound <= 10000 ? program_build(rc->l, bound, msg, sizeof msg) : NULL;
     if (!p) {

@@ -21,6 +21,7 @@ struct lasso_recheck {
     const struct model_desc *md;
     const char *const *disabled;
     int ndisabled;
+    const struct program *lent;   /* lasso_recheck_lend's program, NULL: none */
     int nunrolled, cap;
     struct unrolled {
         int bound;
@@ -37,7 +38,8 @@ void lasso_recheck_init(struct lasso_recheck *rc, const struct litmus *l, const 
                         const char *const *disabled, int ndisabled);
 /* Lassos whose run needs p's bound are re-checked as executions of p
  * (l unrolled, as program_build does, when p->lit is rc's l) instead of
- * a program built again; p must outlive rc, which does not free it. */
+ * a program built again; p must outlive rc, which does not free it.  One
+ * program at a time: a later call replaces it. */
 void lasso_recheck_lend(struct lasso_recheck *rc, const struct program *p);
 /* Frees the unrolled programs (not a lent one) and evaluations. */
 void lasso_recheck_free(struct lasso_recheck *rc);
