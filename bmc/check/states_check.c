@@ -59,6 +59,8 @@ struct rechecked {
     int scc;                 /* the fair component lasso_find built la in; -1: strong_find's */
     bool *need;              /* the threads its cycle steps (for lasso_find) */
     bool checked, ok;        /* re-checked, and its outcome */
+    bool described;          /* full and brief are filled */
+    char full[512], brief[96];   /* lasso_describe's texts */
     char why[256];
     cJSON *witness;          /* NULL when none was asked for */
 };
@@ -164,12 +166,17 @@ static void decide(const struct program *p, struct lasso_recheck *rc, struct rec
     } else {
         struct rechecked *d = strong ? log_lasso(log, &found, -1, need, g->nthreads) : fair_lasso(log, g, f, fair, need);
         const struct lasso *la = &d->la;
-        char full[512];
-        lasso_describe(p->lit, la, true, full, sizeof full);
-        size_t used = strlen(full);
+        if (!d->described) {
+            lasso_describe(p->lit, la, true, d->full, sizeof d->full);
+            lasso_describe(p->lit, la, false, d->brief, sizeof d->brief);
+            d->described = true;
+        }
+        char full[sizeof d->full];
+        size_t used = strlen(d->full);
+        memcpy(full, d->full, used + 1);
         starved(p->lit, g, tr, out->model, la, scratch + g->nthreads, scratch + 2 * g->nthreads, full + used,
                 sizeof full - used);
-        lasso_describe(p->lit, la, false, out->brief, sizeof out->brief);
+        memcpy(out->brief, d->brief, sizeof out->brief);
         out->verdict = V_FAIL;
         if (strong) {
             char who[128];
@@ -206,6 +213,7 @@ bool states_termination(const struct program *p, const struct model_desc *md, co
         struct fair_tree *tr = fair_tree_build(p->lit, &o->hierarchy);
         struct lasso_recheck rc;   /* the progress models' lassos often are one execution */
         lasso_recheck_init(&rc, p->lit, md, o->disabled, o->ndisabled);
+        lasso_recheck_lend(&rc, p);   /* a lasso that needs the check's bound is an execution of p */
         struct recheck_log log = { NULL, 0, 0 };
         bool *scratch = xcalloc(3 * ((size_t)g.nthreads + 1), sizeof *scratch);   /* decide's, every model's */
         for (int i = 0; i < n; i++) {

@@ -62,18 +62,11 @@ static void search(const struct state_graph *g, struct fair_sccs *f, int s, int 
     }
 }
 
-/* What each component says about each thread. */
+/* What each component says about each thread (ended and started: for the
+ * cyclic ones, which alone fair_find reads). */
 static void component_facts(const struct state_graph *g, struct fair_sccs *f)
 {
-    int nt = g->nthreads;
-    for (int c = 0; c < f->nscc; c++) {
-        const int32_t *s = states_at(g, f->first[c]);
-        for (int t = 0; t < nt; t++) {   /* states_pc and states_started, read in place */
-            int32_t w = s[g->offset[t]];
-            f->ended[c * nt + t] = (w >> 1) >= g->code[t].n;
-            f->started[c * nt + t] = w & 1;
-        }
-    }
+    int nt = g->nthreads, nw = f->nwords;
     for (int v = 0; v < g->nstates; v++)
         for (int t = 0; t < nt; t++) {
             int w = g->succ[(size_t)v * nt + t], c = f->scc_of[v];
@@ -87,34 +80,44 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
         if (f->first[c] == v && f->cyclic[c])
             f->cycles[f->ncycles++] = c;
     }
+    for (int k = 0; k < f->ncycles; k++) {
+        int c = f->cycles[k];
+        const int32_t *s = states_at(g, f->first[c]);
+        uint64_t *ended = &f->ended[(size_t)c * nw], *started = &f->started[(size_t)c * nw];
+        memset(ended, 0, (size_t)nw * sizeof *ended);
+        memset(started, 0, (size_t)nw * sizeof *started);
+        for (int t = 0; t < nt; t++) {   /* states_pc and states_started, read in place */
+            int32_t w = s[g->offset[t]];
+            uint64_t bit = (uint64_t)1 << (t % 64);
+            if ((w >> 1) >= g->code[t].n)
+                ended[t / 64] |= bit;
+            if (w & 1)
+                started[t / 64] |= bit;
+        }
+    }
 }
 
-/* Tarjan's scratch, per state, in one allocation (index). */
+/* Tarjan's scratch, per state. */
 struct tarjan {
     int *index, *low, *stack;
     bool *on;
     struct frame *calls;
 };
 
-/* Places, for n states, f's per-state and per-component arrays (scc_of
- * first: the allocation) in block (NULL: measures); returns its size.  A
- * graph has at most as many components as states. */
-static size_t state_layout(struct fair_sccs *f, int n, char *block)
+/* Places, for n states, f's arrays (scc_of first: the allocation) and w's
+ * in block (NULL: measures); returns its size.  A graph has at most as
+ * many components as states. */
+static size_t sccs_layout(struct fair_sccs *f, struct tarjan *w, int n, char *block)
 {
     struct xblock b = { block, 0 };
-    size_t len = (size_t)n + 1;
+    size_t len = (size_t)n + 1, words = (size_t)n * (size_t)f->nwords + 1;
     f->scc_of = xblock_take(&b, len, sizeof *f->scc_of);
     f->first = xblock_take(&b, len, sizeof *f->first);
     f->cyclic = xblock_take(&b, len, sizeof *f->cyclic);
     f->cycles = xblock_take(&b, len, sizeof *f->cycles);
-    return b.size;
-}
-
-/* Places w's arrays for n states in block (NULL: measures); returns its size. */
-static size_t tarjan_layout(struct tarjan *w, int n, char *block)
-{
-    struct xblock b = { block, 0 };
-    size_t len = (size_t)n + 1;
+    f->runs = xblock_take(&b, (size_t)n * (size_t)f->nthreads + 1, sizeof *f->runs);
+    f->ended = xblock_take(&b, words, sizeof *f->ended);
+    f->started = xblock_take(&b, words, sizeof *f->started);
     w->index = xblock_take(&b, len, sizeof *w->index);
     w->low = xblock_take(&b, len, sizeof *w->low);
     w->stack = xblock_take(&b, len, sizeof *w->stack);
@@ -123,39 +126,28 @@ static size_t tarjan_layout(struct tarjan *w, int n, char *block)
     return b.size;
 }
 
-/* Places f's per component and thread arrays (ended first: the
- * allocation) in block (NULL: measures); returns its size. */
-static size_t thread_layout(struct fair_sccs *f, char *block)
-{
-    struct xblock b = { block, 0 };
-    size_t len = (size_t)f->nscc * (size_t)f->nthreads + 1;
-    f->ended = xblock_take(&b, len, sizeof *f->ended);
-    f->started = xblock_take(&b, len, sizeof *f->started);
-    f->runs = xblock_take(&b, len, sizeof *f->runs);
-    return b.size;
-}
-
 void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
 {
     int n = g->nstates, nt = g->nthreads, top = 0, counter = 0;
     memset(f, 0, sizeof *f);
     f->nthreads = nt;
+    f->nwords = (nt + 63) / 64;
     struct tarjan w;
-    state_layout(f, n, xcalloc(1, state_layout(f, n, NULL)));
-    tarjan_layout(&w, n, xcalloc(1, tarjan_layout(&w, n, NULL)));
+    sccs_layout(f, &w, n, xrealloc(NULL, sccs_layout(f, &w, n, NULL)));   /* zeroed below where read first */
     memset(w.index, -1, (size_t)n * sizeof *w.index);
+    memset(w.on, 0, (size_t)n * sizeof *w.on);
     for (int s = 0; s < n; s++)
         if (w.index[s] < 0)
             search(g, f, s, w.index, w.low, w.stack, &top, w.on, w.calls, &counter);
-    free(w.index);
-    thread_layout(f, xcalloc(1, thread_layout(f, NULL)));
+    size_t nscc = (size_t)f->nscc;
+    memset(f->cyclic, 0, nscc * sizeof *f->cyclic);
+    memset(f->runs, 0, nscc * (size_t)nt * sizeof *f->runs);
     component_facts(g, f);
 }
 
 void fair_free(struct fair_sccs *f)
 {
-    free(f->scc_of);   /* and first, cyclic, cycles */
-    free(f->ended);    /* and started, runs */
+    free(f->scc_of);   /* and every other array */
     memset(f, 0, sizeof *f);
 }
 
@@ -169,6 +161,8 @@ struct fair_tree {
     bool overridden;
     int nchild;
     struct fair_tree *child;
+    int nthreads, nwords;    /* of the program; 64-bit words of a set of threads */
+    const uint64_t *below;   /* the threads below, a bit each */
 };
 
 static int by_id(const void *a, const void *b)
@@ -192,6 +186,7 @@ struct tree_block {
     int *members;            /* per level, nthreads entries */
     bool *placed;            /* likewise */
     int nthreads;
+    uint64_t *below;         /* per node, nwords words */
 };
 
 /* Fills n's children from threads[0..k) at level `level` of the
@@ -227,18 +222,37 @@ static void grow(const struct litmus *l, const struct progress_hierarchy *h, str
     qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
 }
 
+/* Sets the threads below n and every node under it, from the words of
+ * tb->below at each node's index. */
+static void set_below(struct tree_block *tb, struct fair_tree *n, int nthreads, int nwords)
+{
+    uint64_t *below = tb->below + (size_t)(n - tb->nodes) * nwords;
+    n->nthreads = nthreads;
+    n->nwords = nwords;
+    n->below = below;
+    if (n->thread >= 0)
+        below[n->thread / 64] |= (uint64_t)1 << (n->thread % 64);
+    for (int i = 0; i < n->nchild; i++) {
+        set_below(tb, &n->child[i], nthreads, nwords);
+        for (int w = 0; w < nwords; w++)
+            below[w] |= n->child[i].below[w];
+    }
+}
+
 struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_hierarchy *h)
 {
     static const int ptx[] = { 1, 0 }, vulkan[] = { 2, 1, 0 };   /* gpu, cta; qf, wg, sg */
     bool is_ptx = l->dialect == DIALECT_PTX;
-    int nlevels = is_ptx ? 2 : 3;
+    int nlevels = is_ptx ? 2 : 3, nwords = (l->nthreads + 63) / 64;
     size_t nt = (size_t)l->nthreads + 1, levels = (size_t)nlevels + 1;
-    /* the root, at most nthreads nodes per level below it, and the
-     * scratch: all threads, then members and placed per level */
-    size_t nodes = 1 + levels * nt;
-    char *block = xcalloc(1, nodes * sizeof(struct fair_tree) + (levels + 1) * nt * sizeof(int) + levels * nt);
-    struct tree_block tb = { (struct fair_tree *)block, 1, NULL, NULL, (int)nt };
-    int *all = (int *)(block + nodes * sizeof(struct fair_tree));
+    /* the root, at most nthreads nodes per level below it, their sets of
+     * threads, and the scratch: all threads, then members and placed per level */
+    size_t nodes = 1 + levels * nt, words = nodes * (size_t)nwords;
+    char *block = xcalloc(1, nodes * sizeof(struct fair_tree) + words * sizeof(uint64_t)
+                             + (levels + 1) * nt * sizeof(int) + levels * nt);
+    struct tree_block tb = { (struct fair_tree *)block, 1, NULL, NULL, (int)nt,
+                             (uint64_t *)(block + nodes * sizeof(struct fair_tree)) };
+    int *all = (int *)(tb.below + words);
     tb.members = all + nt;
     tb.placed = (bool *)(tb.members + levels * nt);
     for (int t = 0; t < l->nthreads; t++)
@@ -247,6 +261,7 @@ struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_
     *root = (struct fair_tree){ .id = 0, .thread = -1 };
     place(root, h, progress_scope_at(l->dialect, 0));
     grow(l, h, &tb, root, all, l->nthreads, 0, is_ptx ? ptx : vulkan, nlevels);
+    set_below(&tb, root, l->nthreads, nwords);
     return root;
 }
 
@@ -255,17 +270,23 @@ void fair_tree_free(struct fair_tree *tr)
     free(tr);   /* every node and the scratch */
 }
 
-/* One component's facts, per thread. */
-struct facts { const bool *ended, *started, *runs; };
+/* One component's facts: the threads at their end and those that have
+ * taken a step (sets of threads, nwords words each) and, per thread,
+ * whether it steps inside. */
+struct facts { const uint64_t *ended, *started; const bool *runs; };
+
+/* Whether thread t is in set s. */
+static bool has_thread(const uint64_t *s, int t)
+{
+    return s[t / 64] >> (t % 64) & 1;
+}
 
 /* Schedulable: some thread below has not ended (nothing blocks in the
  * fragment, and a thread stopped by the scheduler stays schedulable). */
 static bool sched(const struct fair_tree *n, const struct facts *x)
 {
-    if (n->thread >= 0)
-        return !x->ended[n->thread];
-    for (int i = 0; i < n->nchild; i++)
-        if (sched(&n->child[i], x))
+    for (int w = 0; w < n->nwords; w++)
+        if (n->below[w] & ~x->ended[w])
             return true;
     return false;
 }
@@ -273,10 +294,8 @@ static bool sched(const struct fair_tree *n, const struct facts *x)
 /* Scheduled once: some thread below has taken a step. */
 static bool once(const struct fair_tree *n, const struct facts *x)
 {
-    if (n->thread >= 0)
-        return x->started[n->thread];
-    for (int i = 0; i < n->nchild; i++)
-        if (once(&n->child[i], x))
+    for (int w = 0; w < n->nwords; w++)
+        if (n->below[w] & x->started[w])
             return true;
     return false;
 }
@@ -307,10 +326,17 @@ static bool owed(const struct fair_tree *g, int i, enum progress_model m, const 
  * need, when not NULL, gets the threads that must step (for one choice). */
 static bool fair_node(const struct fair_tree *n, enum progress_model m, const struct facts *x, bool *need)
 {
+    /* A group with one child is fair exactly when the child is, with the
+     * same need: owed, the child has progress; not owed, minimal progress
+     * reaches it when it is schedulable, and when it is not, every thread
+     * below has ended, so the child is fair and needs none of them. */
+    while (n->thread < 0 && n->nchild == 1)
+        n = &n->child[0];
     if (n->thread >= 0) {
-        if (need && !x->ended[n->thread])
+        bool ended = has_thread(x->ended, n->thread);
+        if (need && !ended)
             need[n->thread] = true;
-        return x->ended[n->thread] || x->runs[n->thread];
+        return ended || x->runs[n->thread];
     }
     bool minimal = !sched(n, x);
     for (int i = 0; i < n->nchild; i++)
@@ -333,33 +359,50 @@ static void reach(const struct fair_tree *n, enum progress_model m, const struct
                   bool *guaranteed)
 {
     if (n->thread >= 0) {
-        guaranteed[n->thread] = has && !x->ended[n->thread];
+        guaranteed[n->thread] = has && !has_thread(x->ended, n->thread);
         return;
     }
     for (int i = 0; i < n->nchild; i++)
         reach(&n->child[i], m, x, has && owed(n, i, m, x), guaranteed);
 }
 
+/* A set of threads made from per-thread flags: a few words in place,
+ * more from the heap. */
+struct thread_set {
+    uint64_t small[4];
+    uint64_t *words;
+};
+
+/* The threads t of tr's program with flags[t], into s (thread_set_free
+ * frees it). */
+static const uint64_t *thread_set_of(const struct fair_tree *tr, const bool *flags, struct thread_set *s)
+{
+    size_t nw = (size_t)tr->nwords;
+    s->words = nw <= 4 ? memset(s->small, 0, sizeof s->small) : xcalloc(nw, sizeof *s->words);
+    for (int t = 0; t < tr->nthreads; t++)
+        if (flags[t])
+            s->words[t / 64] |= (uint64_t)1 << (t % 64);
+    return s->words;
+}
+
+static void thread_set_free(struct thread_set *s)
+{
+    if (s->words != s->small)
+        free(s->words);
+}
+
 void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
                      bool *guaranteed)
 {
-    struct facts x = { ended, started, NULL };
+    struct thread_set e, s;
+    struct facts x = { thread_set_of(tr, ended, &e), thread_set_of(tr, started, &s), NULL };
     /* the root above the whole device passes progress to it under m itself */
     enum progress_model top = progress_scheduler(m);
     bool has = top == PROG_FAIR || top == PROG_HSA || top == PROG_HSA_OBE || ((top == PROG_OBE || top == PROG_LOBE)
                                                                                 && once(tr, &x));
     reach(tr, m, &x, has, guaranteed);
-}
-
-/* Whether thread t is below n. */
-static bool holds(const struct fair_tree *n, int t)
-{
-    if (n->thread >= 0)
-        return n->thread == t;
-    for (int i = 0; i < n->nchild; i++)
-        if (holds(&n->child[i], t))
-            return true;
-    return false;
+    thread_set_free(&e);
+    thread_set_free(&s);
 }
 
 /* "WG 1" for a group of scope s, "P2" for a thread, into buf (len bytes). */
@@ -378,14 +421,15 @@ static void node_name(const struct fair_tree *n, int scope, char *buf, size_t le
 void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started, int t,
                   char *buf, size_t len)
 {
-    struct facts x = { ended, started, NULL };
+    struct thread_set e, s;
+    struct facts x = { thread_set_of(tr, ended, &e), thread_set_of(tr, started, &s), NULL };
     buf[0] = '\0';
     for (const struct fair_tree *g = tr; g->thread < 0;) {
         int i = 0;
-        while (i < g->nchild && !holds(&g->child[i], t))
+        while (i < g->nchild && !has_thread(g->child[i].below, t))
             i++;
         if (i == g->nchild)
-            return;
+            break;
         int rivals = 0;   /* other schedulable children: minimal progress may go to them */
         for (int j = 0; j < g->nchild; j++)
             rivals += j != i && sched(&g->child[j], &x);
@@ -396,18 +440,20 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
             size_t used = 0;
             text_append(buf, len, &used, (const char *const[]){ parent, " (",
                         progress_name(g->overridden ? g->over : progress_scheduler(m)), ") owes ", child, " nothing" }, 6);
-            return;
+            break;
         }
         g = &g->child[i];
     }
+    thread_set_free(&e);
+    thread_set_free(&s);
 }
 
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need)
 {
-    int nt = f->nthreads;
+    int nt = f->nthreads, nw = f->nwords;
     for (int k = 0; k < f->ncycles; k++) {   /* the first fair one has the lowest first state */
         int c = f->cycles[k];
-        struct facts x = { &f->ended[c * nt], &f->started[c * nt], &f->runs[c * nt] };
+        struct facts x = { &f->ended[(size_t)c * nw], &f->started[(size_t)c * nw], &f->runs[c * nt] };
         memset(need, 0, (size_t)nt * sizeof *need);   /* what it holds counts only when c is fair */
         if (fair_node(tr, m, &x, need))
             return c;

@@ -11,6 +11,8 @@
 #ifndef GPUBMC_FAIR_H
 #define GPUBMC_FAIR_H
 
+#include <stdint.h>
+
 #include "bmc/concrete/states.h"
 #include "encoders/progress.h"
 
@@ -22,8 +24,11 @@ struct fair_sccs {
                                 one a breadth-first stem reaches soonest) */
     bool *cyclic;            /* per component: it has an edge inside */
     int ncycles, *cycles;    /* the cyclic components, by increasing first state */
-    bool *ended, *started, *runs;   /* nscc * nthreads: thread t is at its end,
-                                       has taken a step, takes a step inside */
+    bool *runs;              /* nscc * nthreads: thread t takes a step inside */
+    int nwords;              /* 64-bit words of a set of threads */
+    uint64_t *ended, *started;   /* nscc * nwords, set for the cyclic components:
+                                    the threads at their end, and those that
+                                    have taken a step, a bit each */
 };
 
 /* Splits the graph into strongly connected components (Tarjan's

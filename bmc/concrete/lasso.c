@@ -124,7 +124,7 @@ void lasso_find(const struct state_graph *g, const struct fair_sccs *f, int scc,
     for (int v = entry; g->parent[v] >= 0; v = g->parent[v])
         out->step[--k] = g->via[v];
     struct search s = { .g = g, .f = f, .scc = scc };
-    s.block = xcalloc(1, search_layout(&s, NULL));
+    s.block = xrealloc(NULL, search_layout(&s, NULL));   /* prev set just below, the rest written before read */
     search_layout(&s, s.block);
     for (int v = 0; v < g->nstates; v++)
         s.prev[v] = -2;

@@ -325,11 +325,30 @@ void lasso_recheck_init(struct lasso_recheck *rc, const struct litmus *l, const 
     *rc = (struct lasso_recheck){ .l = l, .md = md, .disabled = disabled, .ndisabled = ndisabled };
 }
 
+/* One more unrolled program, p at bound; built: p when rc built it. */
+static struct unrolled *add_unrolled(struct lasso_recheck *rc, const struct program *p, struct program *built,
+                                     int bound)
+{
+    XGROW(rc->unrolled, rc->cap, rc->nunrolled + 1);
+    struct unrolled *u = &rc->unrolled[rc->nunrolled++];
+    u->bound = bound;
+    u->p = p;
+    u->built = built;
+    eval_memo_init(&u->memo, p, rc->md);
+    return u;
+}
+
+void lasso_recheck_lend(struct lasso_recheck *rc, const struct program *p)
+{
+    rc->lent = p->lit == rc->l ? p : NULL;
+}
+
 void lasso_recheck_free(struct lasso_recheck *rc)
 {
     for (int i = 0; i < rc->nunrolled; i++) {
         eval_memo_free(&rc->unrolled[i].memo);
-        program_free(rc->unrolled[i].p);
+        if (rc->unrolled[i].built)
+            program_free(rc->unrolled[i].built);
     }
     free(rc->unrolled);
     rc->unrolled = NULL;
@@ -343,18 +362,15 @@ static struct unrolled *unrolled_at(struct lasso_recheck *rc, int bound, char *w
     for (int i = 0; i < rc->nunrolled; i++)
         if (rc->unrolled[i].bound == bound)
             return &rc->unrolled[i];
+    if (rc->lent && rc->lent->bound == bound)
+        return add_unrolled(rc, rc->lent, NULL, bound);
     char msg[256] = "";
     struct program *p = bound <= 10000 ? program_build(rc->l, bound, msg, sizeof msg) : NULL;
     if (!p) {
         snprintf(why, len, "no witness: the unrolled program for %d iterations: %s", bound, msg[0] ? msg : "too many");
         return NULL;
     }
-    XGROW(rc->unrolled, rc->cap, rc->nunrolled + 1);
-    struct unrolled *u = &rc->unrolled[rc->nunrolled++];
-    u->bound = bound;
-    u->p = p;
-    eval_memo_init(&u->memo, p, rc->md);
-    return u;
+    return add_unrolled(rc, p, p, bound);
 }
 
 bool lasso_witness(struct lasso_recheck *rc, const struct state_graph *g, const struct lasso *la, cJSON **witness,
@@ -362,7 +378,7 @@ bool lasso_witness(struct lasso_recheck *rc, const struct state_graph *g, const 
 {
     int n = la->nstem + la->ncycle;
     struct run r = { .g = g, .n = n, .thread = la->step };
-    r.block = xcalloc(1, run_layout(&r, NULL));
+    r.block = xrealloc(NULL, run_layout(&r, NULL));   /* every array written before it is read */
     run_layout(&r, r.block);
     memcpy(r.state, states_at(g, 0), (size_t)g->width * sizeof *r.state);
     for (int k = 0; k < n; k++) {

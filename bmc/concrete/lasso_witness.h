@@ -21,10 +21,13 @@ struct lasso_recheck {
     const struct model_desc *md;
     const char *const *disabled;
     int ndisabled;
+    const struct program *lent;   /* lasso_recheck_lend's program, NULL: none */
     int nunrolled, cap;
     struct unrolled {
         int bound;
-        struct program *p;
+        const struct program *p;
+        struct program *built;   /* p when rc built it (freed with rc); NULL when
+                                    lent (lasso_recheck_lend) */
         struct eval_memo memo;
     } *unrolled;
 };
@@ -33,7 +36,12 @@ struct lasso_recheck {
  * with the axioms disabled[0..ndisabled) off. */
 void lasso_recheck_init(struct lasso_recheck *rc, const struct litmus *l, const struct model_desc *md,
                         const char *const *disabled, int ndisabled);
-/* Frees the unrolled programs and evaluations. */
+/* Lassos whose run needs p's bound are re-checked as executions of p
+ * (l unrolled, as program_build does, when p->lit is rc's l) instead of
+ * a program built again; p must outlive rc, which does not free it.  One
+ * program at a time: a later call replaces it. */
+void lasso_recheck_lend(struct lasso_recheck *rc, const struct program *p);
+/* Frees the unrolled programs (not a lent one) and evaluations. */
 void lasso_recheck_free(struct lasso_recheck *rc);
 
 /* Re-checks lasso la of graph g as an execution: steps of a thread that

@@ -23,28 +23,26 @@ static int writes(const struct instr *x)
 }
 
 /* Registers live before each instruction: a backward fixpoint over the
- * source control flow (jumps to labels, fall-through to the next). */
-static void liveness(struct st_code *c, bool *now)
+ * source control flow (jumps to labels, fall-through to the next), into
+ * live ((n + 1) * nregs, zeroed). */
+static void liveness(const struct st_code *c, bool *live)
 {
     int n = c->n, k = c->nregs;
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct instr *x = &c->in[i];
-            memset(now, 0, (size_t)k * sizeof *now);
-            for (int r = 0; r < k; r++)
-                now[r] = (x->kind != I_GOTO && c->live[(i + 1) * k + r])
-                      || (c->target[i] >= 0 && c->live[c->target[i] * k + r]);
-            if (writes(x) >= 0)
-                now[writes(x)] = false;
-            int rd[2];
+            int rd[2], wr = writes(x);
             reads(x, rd);
-            for (int j = 0; j < 2; j++)
-                if (rd[j] >= 0)
-                    now[rd[j]] = true;
-            if (memcmp(now, &c->live[i * k], (size_t)k * sizeof *now) != 0) {
-                memcpy(&c->live[i * k], now, (size_t)k * sizeof *now);
-                changed = true;
+            const bool *fall = x->kind != I_GOTO ? &live[(i + 1) * k] : NULL;
+            const bool *jump = c->target[i] >= 0 ? &live[c->target[i] * k] : NULL;
+            for (int r = 0; r < k; r++) {
+                bool now = r == rd[0] || r == rd[1]
+                        || (r != wr && ((fall && fall[r]) || (jump && jump[r])));
+                if (now != live[i * k + r]) {
+                    live[i * k + r] = now;
+                    changed = true;
+                }
             }
         }
     }
@@ -58,9 +56,24 @@ static int settle(const struct st_code *c, int pc)
     return pc;
 }
 
-/* Sets up c for th, with label_at (per label) and now (per register) as
- * scratch; c->target and c->live are placed already. */
-static void code_init(struct st_code *c, const struct thread *th, int *label_at, bool *now)
+/* Lists, per pc (and the end), the registers dead there: c->dead_from and
+ * c->dead from the liveness matrix live. */
+static void dead_lists(struct st_code *c, const bool *live)
+{
+    int k = c->nregs, m = 0;
+    for (int pc = 0; pc <= c->n; pc++) {
+        c->dead_from[pc] = m;
+        for (int r = 0; r < k; r++)
+            if (!live[pc * k + r])
+                c->dead[m++] = r;
+    }
+    c->dead_from[c->n + 1] = m;
+}
+
+/* Sets up c for th, with label_at (per label) and live ((n + 1) * nregs,
+ * zeroed) as scratch; c->target, c->dead_from and c->dead are placed
+ * already. */
+static void code_init(struct st_code *c, const struct thread *th, int *label_at, bool *live)
 {
     c->n = th->ninstrs;
     c->in = th->instrs;
@@ -76,23 +89,25 @@ static void code_init(struct st_code *c, const struct thread *th, int *label_at,
         c->after[i] = settle(c, i + 1);
         c->jump[i] = c->target[i] >= 0 ? settle(c, c->target[i]) : -1;
     }
-    liveness(c, now);
+    liveness(c, live);
+    dead_lists(c, live);
 }
 
 /* Zeroes the registers that are dead at pc. */
-static void canonical(const struct st_code *c, int pc, int32_t *regs)
+static inline void canonical(const struct st_code *c, int pc, int32_t *regs)
 {
-    const bool *live = &c->live[pc * c->nregs];
-    for (int r = 0; r < c->nregs; r++)
-        regs[r] = live[r] ? regs[r] : 0;
+    for (int i = c->dead_from[pc]; i < c->dead_from[pc + 1]; i++)
+        regs[c->dead[i]] = 0;
 }
 
-static int32_t operand(const struct operand *o, const int32_t *regs)
+static inline int32_t operand(const struct operand *o, const int32_t *regs)
 {
     return o->is_reg ? regs[o->reg] : (int32_t)o->value;
 }
 
-bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
+/* states_step, inlined into the explorer's loop. */
+__attribute__((always_inline))
+static inline bool step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
 {
     const struct st_code *c = &g->code[t];
     int w = g->offset[t], pc = in[w] >> 1;
@@ -136,31 +151,46 @@ bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t 
     return true;
 }
 
+bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
+{
+    return step(g, in, t, out, wrote);
+}
+
 /* Two words at a time (a state is a few of them), the high half folded
  * into the low one at the end, which the table's mask keeps. */
-static uint64_t hash(const int32_t *s, int width)
+static inline uint64_t hash(const int32_t *s, int width)
 {
     uint64_t h = 0x9e3779b97f4a7c15u;
     int i = 0;
-    for (; i + 1 < width; i += 2)
-        h = (h ^ ((uint64_t)(uint32_t)s[i] | (uint64_t)(uint32_t)s[i + 1] << 32)) * 0xff51afd7ed558ccdu;
+    for (; i + 1 < width; i += 2) {
+        uint64_t pair;   /* one load (its value, whatever the byte order, only places states) */
+        memcpy(&pair, s + i, sizeof pair);
+        h = (h ^ pair) * 0xff51afd7ed558ccdu;
+    }
     if (i < width)
         h = (h ^ (uint32_t)s[i]) * 0xff51afd7ed558ccdu;
     return h ^ h >> 32;
 }
 
+/* Doubles the hash table (makes it at first), placing each state again
+ * by the hash its slot keeps. */
 static void rehash(struct state_graph *g)
 {
-    free(g->slot);
-    g->nslots = g->nslots ? g->nslots * 2 : 256;
+    struct state_slot *old = g->slot;
+    int nold = g->nslots;
+    g->nslots = nold ? nold * 2 : 256;
     g->slot = xrealloc(NULL, (size_t)g->nslots * sizeof *g->slot);   /* every slot set just below */
     memset(g->slot, -1, (size_t)g->nslots * sizeof *g->slot);
-    for (int s = 0; s < g->nstates; s++) {
-        size_t i = hash(&g->words[(size_t)s * g->width], g->width) & (size_t)(g->nslots - 1);
-        while (g->slot[i] >= 0)
-            i = (i + 1) & (size_t)(g->nslots - 1);
-        g->slot[i] = s;
+    size_t mask = (size_t)g->nslots - 1;
+    for (int k = 0; k < nold; k++) {
+        if (old[k].index < 0)
+            continue;
+        size_t i = old[k].hash & mask;
+        while (g->slot[i].index >= 0)
+            i = (i + 1) & mask;
+        g->slot[i] = old[k];
     }
+    free(old);
 }
 
 /* Room for at least n states. */
@@ -175,39 +205,40 @@ static void reserve(struct state_graph *g, int n)
     XRESIZE(g->via, g->cap);
 }
 
-/* The index of state s, added (reached from parent by a step of via) when
- * new; -1 when it is new and the graph already holds limit states. */
-static int intern(struct state_graph *g, const int32_t *s, int parent, int via, long limit)
+/* The index of the state written at g's first free place (room reserved),
+ * added there (reached from parent by a step of via) when new; -1 when it
+ * is new and the graph already holds limit states. */
+static inline int intern_next(struct state_graph *g, int parent, int via, long limit)
 {
-    size_t mask = (size_t)g->nslots - 1, i = hash(s, g->width) & mask;
-    for (; g->slot[i] >= 0; i = (i + 1) & mask)
-        if (memcmp(&g->words[(size_t)g->slot[i] * g->width], s, (size_t)g->width * sizeof *s) == 0)
-            return g->slot[i];
+    const int32_t *s = &g->words[(size_t)g->nstates * g->width];
+    uint32_t h = (uint32_t)hash(s, g->width);
+    size_t mask = (size_t)g->nslots - 1, i = h & mask;
+    for (; g->slot[i].index >= 0; i = (i + 1) & mask)
+        if (g->slot[i].hash == h
+            && memcmp(&g->words[(size_t)g->slot[i].index * g->width], s, (size_t)g->width * sizeof *s) == 0)
+            return g->slot[i].index;
     if (g->nstates >= limit)
         return -1;
-    if (g->nstates == g->cap)
-        reserve(g, g->nstates + 1);
     int k = g->nstates++;
-    memcpy(&g->words[(size_t)k * g->width], s, (size_t)g->width * sizeof *s);
     g->parent[k] = parent;
     g->via[k] = via;
-    g->slot[i] = k;
+    g->slot[i] = (struct state_slot){ k, h };
     if (2 * g->nstates > g->nslots)
         rehash(g);
     return k;
 }
 
-/* Scratch of states_explore besides the graph: two states and, per
- * thread, code_init's. */
+/* Scratch of states_explore besides the graph: the initial state and,
+ * per thread, code_init's. */
 struct explore_work {
-    int32_t *cur, *next;
+    int32_t *cur;
     int **label_at;
-    bool **now;
+    bool **live;
 };
 
 /* Places, for l, g's code and offset (code first: the allocation is
- * g->code), every thread's target and live, and w's arrays in block
- * (NULL: measures); returns its size. */
+ * g->code), every thread's target, after, jump and dead lists, and w's
+ * arrays in block (NULL: measures); returns its size. */
 static size_t explore_layout(const struct litmus *l, struct state_graph *g, struct explore_work *w,
                              char *block)
 {
@@ -218,25 +249,26 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
     g->code = xblock_take(&b, nt, sizeof *g->code);
     g->offset = xblock_take(&b, nt, sizeof *g->offset);
     w->label_at = xblock_take(&b, nt, sizeof *w->label_at);
-    w->now = xblock_take(&b, nt, sizeof *w->now);
+    w->live = xblock_take(&b, nt, sizeof *w->live);
     w->cur = xblock_take(&b, width, sizeof *w->cur);
-    w->next = xblock_take(&b, width, sizeof *w->next);
     for (int t = 0; t < l->nthreads; t++) {
         const struct thread *th = &l->threads[t];
         size_t n = (size_t)th->ninstrs, k = (size_t)th->nregs;
         int *target = xblock_take(&b, n + 1, sizeof *target);
         int *after = xblock_take(&b, n + 1, sizeof *after);
         int *jump = xblock_take(&b, n + 1, sizeof *jump);
+        int *dead_from = xblock_take(&b, n + 2, sizeof *dead_from);
+        int *dead = xblock_take(&b, (n + 1) * k + 1, sizeof *dead);
         bool *live = xblock_take(&b, (n + 1) * k + 1, sizeof *live);
         int *label_at = xblock_take(&b, (size_t)th->nlabels + 1, sizeof *label_at);
-        bool *now = xblock_take(&b, k + 1, sizeof *now);
         if (block) {
             g->code[t].target = target;
             g->code[t].after = after;
             g->code[t].jump = jump;
-            g->code[t].live = live;
+            g->code[t].dead_from = dead_from;
+            g->code[t].dead = dead;
+            w->live[t] = live;
             w->label_at[t] = label_at;
-            w->now[t] = now;
         }
     }
     return b.size;
@@ -250,7 +282,7 @@ static void layout(const struct litmus *l, struct state_graph *g, struct explore
     g->width = 1;
     g->loc = -1;
     for (int t = 0; t < l->nthreads; t++) {
-        code_init(&g->code[t], &l->threads[t], w->label_at[t], w->now[t]);
+        code_init(&g->code[t], &l->threads[t], w->label_at[t], w->live[t]);
         g->offset[t] = g->width;
         g->width += 1 + l->threads[t].nregs;
         for (int i = 0; i < l->threads[t].ninstrs && g->loc < 0; i++)
@@ -273,20 +305,22 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
     memset(g, 0, sizeof *g);
     struct explore_work w;
     layout(l, g, &w);
-    int32_t *next = w.next;
     rehash(g);
-    bool ok = intern(g, w.cur, -1, -1, limit) >= 0;
+    reserve(g, 1);
+    memcpy(g->words, w.cur, (size_t)g->width * sizeof *g->words);
+    bool ok = intern_next(g, -1, -1, limit) >= 0;
     for (int s = 0; ok && s < g->nstates; s++) {
-        reserve(g, g->nstates + g->nthreads);   /* so that cur stays where it is */
+        reserve(g, g->nstates + g->nthreads + 1);   /* so that cur and the successors stay where they are */
         const int32_t *cur = states_at(g, s);
+        int *succ = &g->succ[(size_t)s * g->nthreads];
         for (int t = 0; t < g->nthreads; t++) {
             bool wrote;
-            int to = -1;
-            if (states_step(g, cur, t, next, &wrote) && (to = intern(g, next, s, t, limit)) < 0) {
+            succ[t] = -1;
+            if (step(g, cur, t, &g->words[(size_t)g->nstates * g->width], &wrote)
+                && (succ[t] = intern_next(g, s, t, limit)) < 0) {
                 ok = false;   /* past the limit */
                 break;
             }
-            g->succ[(size_t)s * g->nthreads + t] = to;
         }
     }
     return ok;
@@ -294,26 +328,11 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
 
 void states_free(struct state_graph *g)
 {
-    free(g->code);   /* and offset, every thread's target and live */
+    free(g->code);   /* and offset, every thread's target, after, jump and dead lists */
     free(g->words);
     free(g->succ);
     free(g->parent);
     free(g->via);
     free(g->slot);
     memset(g, 0, sizeof *g);
-}
-
-const int32_t *states_at(const struct state_graph *g, int s)
-{
-    return &g->words[(size_t)s * g->width];
-}
-
-int states_pc(const struct state_graph *g, int s, int t)
-{
-    return states_at(g, s)[g->offset[t]] >> 1;
-}
-
-bool states_started(const struct state_graph *g, int s, int t)
-{
-    return states_at(g, s)[g->offset[t]] & 1;
 }

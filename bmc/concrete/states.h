@@ -22,7 +22,8 @@ struct st_code {
     int *after, *jump;       /* per instruction: where control goes next when it
                                 falls through (jumps), labels skipped */
     int nregs;
-    bool *live;              /* (n + 1) * nregs: register live before pc */
+    int *dead_from, *dead;   /* the registers dead before pc (n: at the end):
+                                dead[dead_from[pc] .. dead_from[pc + 1]) */
 };
 
 /* The explored graph. */
@@ -34,13 +35,16 @@ struct state_graph {
                                 thread t, -1 when t has ended */
     int *parent, *via;       /* breadth-first tree: predecessor and its thread */
     int nslots;
-    int *slot;               /* hash table of state indices, -1: empty */
+    struct state_slot {      /* hash table: a state's index (-1: empty) and hash */
+        int index;
+        uint32_t hash;
+    } *slot;
     int loc;                 /* the one location, -1 when nothing accesses memory */
     int *offset;             /* per thread: its first word (pc * 2 + started,
                                 then its registers); word 0 holds the value
                                 of the location */
     struct st_code *code;    /* per thread (the allocation of offset and of
-                                every thread's target and live too) */
+                                every thread's arrays too) */
 };
 
 /* Explores every state reachable from the initial one, breadth first;
@@ -50,11 +54,22 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g);
 void states_free(struct state_graph *g);
 
 /* The words of state s. */
-const int32_t *states_at(const struct state_graph *g, int s);
+static inline const int32_t *states_at(const struct state_graph *g, int s)
+{
+    return &g->words[(size_t)s * g->width];
+}
+
 /* Thread t's pc in state s (code[t].n when it has ended). */
-int states_pc(const struct state_graph *g, int s, int t);
+static inline int states_pc(const struct state_graph *g, int s, int t)
+{
+    return states_at(g, s)[g->offset[t]] >> 1;
+}
+
 /* Whether thread t has taken a step in state s. */
-bool states_started(const struct state_graph *g, int s, int t);
+static inline bool states_started(const struct state_graph *g, int s, int t)
+{
+    return states_at(g, s)[g->offset[t]] & 1;
+}
 /* Runs thread t's step from state words in into out (g->width words);
  * false when t has ended.  *wrote: the step writes memory. */
 bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote);

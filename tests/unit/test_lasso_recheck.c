@@ -1,7 +1,8 @@
 /* The concrete re-check of a termination lasso (lasso_witness) accepts the
  * explorer's lasso and rejects it once the explorer's run is corrupted,
  * also when the memo already holds the lasso's execution; lassos that are
- * one execution are evaluated once. */
+ * one execution are evaluated once; a program lent at the bound a lasso
+ * needs is the one it is re-checked on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,6 +141,53 @@ static void test_same_execution_evaluated_once(void **state)
     session_close(&x);
 }
 
+/* A program lent at the bound the lasso's run needs is what the run is
+ * re-checked on (nothing is built) and gives the witness a built program
+ * gives; one lent at another bound is left alone (a program is built); a
+ * corrupted run is still rejected on the lent program. */
+static void test_lent_program_used_at_its_bound(void **state)
+{
+    (void)state;
+    struct session x;
+    session_open(&x);
+    char why[256] = "", msg[128] = "";
+    cJSON *built = NULL, *lent = NULL;
+    assert_true(lasso_witness(&x.rc, &x.g, &x.la, &built, why, sizeof why));
+    assert_int_equal(x.rc.nunrolled, 1);
+    int bound = x.rc.unrolled[0].bound;
+    struct program *other = program_build(x.l, bound + 1, msg, sizeof msg);
+    struct program *at = program_build(x.l, bound, msg, sizeof msg);
+    assert_non_null(other);
+    assert_non_null(at);
+    struct lasso_recheck rc;
+    lasso_recheck_init(&rc, x.l, model_find("ptx-v7.5"), NULL, 0);
+    lasso_recheck_lend(&rc, other);
+    assert_true(lasso_witness(&rc, &x.g, &x.la, NULL, why, sizeof why));
+    assert_int_equal(rc.nunrolled, 1);
+    assert_non_null(rc.unrolled[0].built);   /* other's bound is not the run's */
+    lasso_recheck_free(&rc);
+    lasso_recheck_init(&rc, x.l, model_find("ptx-v7.5"), NULL, 0);
+    lasso_recheck_lend(&rc, at);
+    assert_true(lasso_witness(&rc, &x.g, &x.la, &lent, why, sizeof why));
+    assert_int_equal(rc.nunrolled, 1);
+    assert_ptr_equal(rc.unrolled[0].p, at);
+    assert_null(rc.unrolled[0].built);
+    assert_int_equal(rc.unrolled[0].memo.evaluated, 1);
+    assert_true(cJSON_Compare(built, lent, true));
+    lasso_recheck_free(&rc);
+    lasso_recheck_init(&rc, x.l, model_find("ptx-v7.5"), NULL, 0);
+    lasso_recheck_lend(&rc, at);
+    corrupt_initial_value(&x);
+    assert_false(lasso_witness(&rc, &x.g, &x.la, NULL, why, sizeof why));
+    assert_ptr_equal(rc.unrolled[0].p, at);
+    lasso_recheck_free(&rc);
+    program_free(at);
+    program_free(other);
+    cJSON_Delete(built);
+    cJSON_Delete(lent);
+    session_close(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_corrupted_lasso_rejected),
         cmocka_unit_test(test_corrupted_lasso_rejected_from_memory),
         cmocka_unit_test(test_same_execution_evaluated_once),
+        cmocka_unit_test(test_lent_program_used_at_its_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
