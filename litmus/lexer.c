@@ -43,12 +43,21 @@ static char peek_at(const struct lexer *lx, size_t ahead)
 static bool at_end(const struct lexer *lx) { return lx->off >= lx->len; }
 
 /* Moves to byte offset end (at most len), keeping line and column up to
- * date: a line ends at '\n', at "\r\n" (its '\n') and at a lone '\r'. */
+ * date: a line ends at '\n', at "\r\n" (its '\n') and at a lone '\r'.
+ * Without a '\r' in the way, from one '\n' to the next by memchr. */
 static void advance_to(struct lexer *lx, size_t end)
 {
     const char *s = lx->src;
     size_t off = lx->off;
     int line = lx->line, col = lx->col;
+    if (!memchr(s + off, '\r', end - off)) {
+        for (const char *nl; (nl = memchr(s + off, '\n', end - off)) != NULL; off = (size_t)(nl - s) + 1) {
+            line++;
+            col = 1;
+        }
+        col += (int)(end - off);
+        off = end;
+    }
     for (; off < end; off++) {
         char c = s[off];
         if ((unsigned char)c > '\r') {
@@ -123,7 +132,7 @@ static inline void skip_blanks(struct lexer *lx)
         unsigned cls = char_class[(unsigned char)s[at]];
         if (cls & CC_SPACE) {
             col++;
-            while (at + 9 <= len && eight_spaces(s + at + 1)) {
+            while (s[at + 1] == ' ' && at + 9 <= len && eight_spaces(s + at + 1)) {
                 at += 8;   /* aligned columns: long runs of spaces */
                 col += 8;
             }
