@@ -180,7 +180,7 @@ static bool skip_trivia(struct lexer *lx, struct litmus_error *err)
     }
 }
 
-/* Starts lexing at line 1, column 1. */
+/* Starts lexing at line 1, column 1 (a NUL byte at text[len]). */
 void lexer_init(struct lexer *lx, const char *text, size_t len)
 {
     lx->src = text;
