@@ -132,7 +132,7 @@ static inline void skip_blanks(struct lexer *lx)
         unsigned cls = char_class[(unsigned char)s[at]];
         if (cls & CC_SPACE) {
             col++;
-            while (s[at + 1] == ' ' && at + 9 <= len && eight_spaces(s + at + 1)) {
+            while (at + 9 <= len && eight_spaces(s + at + 1)) {
                 at += 8;   /* aligned columns: long runs of spaces */
                 col += 8;
             }
