@@ -30,7 +30,6 @@ enum {
 static const unsigned char char_class[256] = { CLASS_64(0), CLASS_64(64) };
 
 static bool has_class(char c, unsigned cls) { return char_class[(unsigned char)c] & cls; }
-static bool is_digit(char c) { return has_class(c, CC_DIGIT); }
 static bool is_alpha(char c) { return has_class(c, CC_ALPHA); }
 static bool is_hex_digit(char c) { return has_class(c, CC_HEX); }
 static bool is_blank(char c) { return has_class(c, CC_SPACE | CC_LINE); }
@@ -44,12 +43,21 @@ static char peek_at(const struct lexer *lx, size_t ahead)
 static bool at_end(const struct lexer *lx) { return lx->off >= lx->len; }
 
 /* Moves to byte offset end (at most len), keeping line and column up to
- * date: a line ends at '\n', at "\r\n" (its '\n') and at a lone '\r'. */
+ * date: a line ends at '\n', at "\r\n" (its '\n') and at a lone '\r'.
+ * Without a '\r' in the way, from one '\n' to the next by memchr. */
 static void advance_to(struct lexer *lx, size_t end)
 {
     const char *s = lx->src;
     size_t off = lx->off;
     int line = lx->line, col = lx->col;
+    if (!memchr(s + off, '\r', end - off)) {
+        for (const char *nl; (nl = memchr(s + off, '\n', end - off)) != NULL; off = (size_t)(nl - s) + 1) {
+            line++;
+            col = 1;
+        }
+        col += (int)(end - off);
+        off = end;
+    }
     for (; off < end; off++) {
         char c = s[off];
         if ((unsigned char)c > '\r') {
@@ -112,14 +120,15 @@ static bool eight_spaces(const char *s)
 }
 
 /* Skips blanks (one tight loop: aligned columns make them most of a file;
- * inline in lexer_next, where it runs before every token). */
+ * inline in lexer_next, where it runs before every token); the NUL after
+ * the text stops it, having no class. */
 __attribute__((always_inline))
 static inline void skip_blanks(struct lexer *lx)
 {
     const char *s = lx->src;
     size_t len = lx->len, at = lx->off;
     int line = lx->line, col = lx->col;
-    for (; at < len; at++) {
+    for (;; at++) {
         unsigned cls = char_class[(unsigned char)s[at]];
         if (cls & CC_SPACE) {
             col++;
@@ -129,7 +138,7 @@ static inline void skip_blanks(struct lexer *lx)
             }
         } else if (!(cls & CC_LINE)) {
             break;
-        } else if (s[at] == '\r' && at + 1 < len && s[at + 1] == '\n') {
+        } else if (s[at] == '\r' && s[at + 1] == '\n') {
             col++;   /* the '\n' of "\r\n" ends the line */
         } else {
             line++;
@@ -171,7 +180,7 @@ static bool skip_trivia(struct lexer *lx, struct litmus_error *err)
     }
 }
 
-/* Starts lexing at line 1, column 1. */
+/* Starts lexing at line 1, column 1 (a NUL byte at text[len]). */
 void lexer_init(struct lexer *lx, const char *text, size_t len)
 {
     lx->src = text;
@@ -194,7 +203,7 @@ struct srcpos lexer_pos_at(const char *text, size_t len, size_t off)
 /* The end of the word (letters, digits, '_') that goes on at byte at. */
 static size_t word_end(const struct lexer *lx, size_t at)
 {
-    while (at < lx->len && has_class(lx->src[at], CC_ALPHA | CC_DIGIT))
+    while (has_class(lx->src[at], CC_ALPHA | CC_DIGIT))   /* the NUL after the text stops it */
         at++;
     return at;
 }
@@ -203,7 +212,7 @@ static size_t word_end(const struct lexer *lx, size_t at)
 static size_t digits_end(const struct lexer *lx, size_t at, bool hex)
 {
     unsigned cls = hex ? CC_HEX : CC_DIGIT;
-    while (at < lx->len && has_class(lx->src[at], cls))
+    while (has_class(lx->src[at], cls))   /* the NUL after the text stops it */
         at++;
     return at;
 }
@@ -280,31 +289,47 @@ static bool stray_char(struct lexer *lx, struct litmus_error *err)
     return false;
 }
 
+/* The kinds of the characters that are a token alone in every mode (0:
+ * none; TOK_EOF is 0, but no character stands for it). */
+static const unsigned char single_kind[256] = {
+    ['{'] = TOK_LBRACE, ['}'] = TOK_RBRACE, ['('] = TOK_LPAREN, [')'] = TOK_RPAREN,
+    ['['] = TOK_LBRACKET, [']'] = TOK_RBRACKET, [';'] = TOK_SEMI, [','] = TOK_COMMA,
+    [':'] = TOK_COLON, ['.'] = TOK_DOT, ['@'] = TOK_AT, ['-'] = TOK_MINUS, ['~'] = TOK_TILDE,
+};
+
 /* Reads the next token, skipping blanks, comments and exec configs. */
 bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
 {
     skip_blanks(lx);
-    if (has_class(peek_at(lx, 0), CC_TRIVIA) && !skip_trivia(lx, err))
-        return false;
+    const char *s = lx->src;
+    size_t off = lx->off;
+    unsigned char c = (unsigned char)s[off];
+    if ((char_class[c] & CC_TRIVIA) && (c != '(' || s[off + 1] == '*')) {
+        if (!skip_trivia(lx, err))
+            return false;
+        off = lx->off;
+        c = (unsigned char)s[off];
+    }
     tok->pos = here(lx);
-    tok->offset = lx->off;
-    tok->text = lx->src + lx->off;
-    size_t len = 0;
-    if (at_end(lx)) {
+    tok->offset = off;
+    tok->text = s + off;
+    size_t len;
+    if (char_class[c] & CC_ALPHA) {
+        tok->kind = TOK_IDENT;
+        len = word_end(lx, off + 1) - off;
+    } else if (single_kind[c]) {
+        tok->kind = (enum tok_kind)single_kind[c];
+        len = 1;
+    } else if (off >= lx->len) {
         tok->kind = TOK_EOF;
-    } else {
-        char c = lx->src[lx->off];
-        if (is_alpha(c)) {
-            tok->kind = TOK_IDENT;
-            len = word_end(lx, lx->off + 1) - lx->off;
-        } else if (lx->c_mode && c == '%' && is_alpha(peek_at(lx, 1))) {
-            tok->kind = TOK_IDENT;   /* "%t0": an OpenCL temporary as the printer writes it */
-            len = word_end(lx, lx->off + 1) - lx->off;
-        } else if (is_digit(c)) {
-            len = number_length(lx, &tok->kind);
-        } else if ((len = punct_length(c, peek_at(lx, 1), lx->c_mode, &tok->kind)) == 0) {
-            return stray_char(lx, err);
-        }
+        len = 0;
+    } else if (lx->c_mode && c == '%' && is_alpha(s[off + 1])) {
+        tok->kind = TOK_IDENT;   /* "%t0": an OpenCL temporary as the printer writes it */
+        len = word_end(lx, off + 1) - off;
+    } else if (char_class[c] & CC_DIGIT) {
+        len = number_length(lx, &tok->kind);
+    } else if ((len = punct_length((char)c, s[off + 1], lx->c_mode, &tok->kind)) == 0) {
+        return stray_char(lx, err);
     }
     advance_in_line(lx, len);   /* no token holds a line break */
     tok->len = len;

@@ -42,7 +42,8 @@ struct lexer {
                               operators, and no herd comments */
 };
 
-/* Starts lexing text of len bytes at line 1, column 1. */
+/* Starts lexing text of len bytes at line 1, column 1; text[len] must be
+ * a NUL byte (the lexer's loops stop at it without testing len). */
 void lexer_init(struct lexer *lx, const char *text, size_t len);
 
 /* The line:col of byte offset off (at most len) of text, counting lines as

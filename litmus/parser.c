@@ -370,9 +370,9 @@ static bool token_magnitude(const struct token *t, uint64_t limit, uint64_t *out
         char c = t->text[i];
         unsigned d = c <= '9' ? (unsigned)(c - '0')
                    : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
-        if (v > (limit - d) / base)
+        v = v * base + d;   /* no wrap: v was at most limit, and every limit is under 2^32 */
+        if (v > limit)
             return false;
-        v = v * base + d;
     }
     *out = v;
     return true;

@@ -47,7 +47,8 @@ static void liveness(const struct uop *code, int n, int words, uint64_t *live, u
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct uop *u = &code[i];
-            memset(out, 0, (size_t)words * sizeof *out);
+            for (int w = 0; w < words; w++)   /* a word or two: loops, not calls */
+                out[w] = 0;
             /* a backjump that is not taken leaves the loop at its exit */
             bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
             int fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
@@ -66,10 +67,11 @@ static void liveness(const struct uop *code, int n, int words, uint64_t *live, u
                 if (rd[k] >= 0)
                     out[rd[k] / 64] |= (uint64_t)1 << (rd[k] % 64);
             uint64_t *here = &live[(size_t)i * words];
-            if (memcmp(out, here, (size_t)words * sizeof *out) != 0) {
-                memcpy(here, out, (size_t)words * sizeof *out);
-                changed = true;
-            }
+            for (int w = 0; w < words; w++)
+                if (here[w] != out[w]) {
+                    here[w] = out[w];
+                    changed = true;
+                }
         }
     }
 }

@@ -678,6 +678,17 @@ static void test_names(void **state)
     assert_null(litmus_parse("x", NULL, NULL));
 }
 
+/* Line and column after a header's free text: '\n', "\r\n" and a lone '\r'
+ * each end a line, a tab is one column. */
+static void test_positions_after_the_header(void **state)
+{
+    (void)state;
+    expect_error("PTX t\n\"doc\nmore\"\n\n{ x=0; $ }", 5, 8, "unexpected character '$'");
+    expect_error("PTX t\r\n\"doc\rmore\"\r\n{ x=0; $ }", 4, 8, "unexpected character '$'");
+    expect_error("PTX t \"a\" (* b\n c *)\n   \n\t\n   { x=0; $ }", 5, 11, "unexpected character '$'");
+    expect_error("PTX t\n\"doc\"  {\r\r\n x=0;\r  $ }", 5, 3, "unexpected character '$'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -687,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_assertion_precedence),
         cmocka_unit_test(test_comments_and_configs_are_skipped),
         cmocka_unit_test(test_syntax_errors),
+        cmocka_unit_test(test_positions_after_the_header),
         cmocka_unit_test(test_row_and_label_errors),
         cmocka_unit_test(test_ptx_validity_errors),
         cmocka_unit_test(test_vulkan_validity_errors),
