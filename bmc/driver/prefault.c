@@ -2,6 +2,7 @@
 #define _GNU_SOURCE   /* for sbrk, dl_iterate_phdr */
 #include "bmc/driver/prefault.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -53,19 +54,41 @@ static int populate_object(struct dl_phdr_info *info, size_t size, void *unused)
 }
 #endif
 
+#if defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
+/* Maps the whole heap writable; its end, or NULL when there is none. */
+static char *populate_heap(void)
+{
+    char *end = sbrk(0);
+    if (end == (char *)-1)
+        return NULL;
+    populate((uintptr_t)end - mallinfo2().arena, (uintptr_t)end, MADV_POPULATE_WRITE);
+    return end;
+}
+
+/* Sets malloc up to grow the heap in steps it keeps: the top pad is the
+ * step, and the heap is never trimmed, so that a stretch mapped once stays
+ * mapped for what follows; true when malloc took it. */
+static bool grow_in_steps(void)
+{
+    return mallopt(M_TOP_PAD, (int)PREFAULT_HEAP_STEP) && mallopt(M_TRIM_THRESHOLD, INT32_MAX) &&
+           mallopt(M_MMAP_THRESHOLD, (int)PREFAULT_MMAP_MIN);
+}
+#endif
+
 void prefault_worker_start(void)
 {
 #if defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
     dl_iterate_phdr(populate_object, NULL);
-    char *end = sbrk(0);
-    if (end == (char *)-1)
-        return;
-    populate((uintptr_t)end - mallinfo2().arena, (uintptr_t)end, MADV_POPULATE_WRITE);
-    /* the top pad is the step; the heap is never trimmed, so that a
-     * stretch mapped once stays mapped for the checks that follow */
-    if (mallopt(M_TOP_PAD, (int)PREFAULT_HEAP_STEP) && mallopt(M_TRIM_THRESHOLD, INT32_MAX) &&
-        mallopt(M_MMAP_THRESHOLD, (int)PREFAULT_MMAP_MIN))
+    char *end = populate_heap();
+    if (end && grow_in_steps())
         mapped_to = end;
+#endif
+}
+
+void prefault_after_fork(void)
+{
+#if defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
+    populate_heap();
 #endif
 }
 
