@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "bmc/check/parse_cache.h"
 #include "models/cat_model.h"
 
 /* The model a test is checked under without --model: ptx-v7.5 for PTX,
@@ -67,12 +66,14 @@ bool load_program(const char *path, const struct check_opts *o, struct loaded *o
     struct litmus_error err = { 0 };
     char msg[256] = "";
     memset(out, 0, sizeof *out);
-    out->lit = parse_cache_load(path, o->has_grid ? o->grid : NULL, o->ignore_filter, &err, &out->own_lit);
+    out->lit = litmus_parse_file_grid(path, o->has_grid ? o->grid : NULL, &err);
     if (!out->lit) {
         snprintf(r->reason, sizeof r->reason, "%s", err.msg);
         check_name_error(path, err.pos.line, err.pos.col, r);
         return false;
     }
+    if (o->ignore_filter)
+        litmus_drop_filter(out->lit);
     const char *name = o->model ? o->model : default_model(out->lit);
     out->md = check_model(o, name, out->lit->dialect);
     name = out->md ? out->md->name : name;
@@ -97,6 +98,6 @@ const struct model_desc *check_model(const struct check_opts *o, const char *nam
 void loaded_free(struct loaded *l)
 {
     program_free(l->p);
-    litmus_free(l->own_lit);
+    litmus_free(l->lit);
     memset(l, 0, sizeof *l);
 }

@@ -11,9 +11,7 @@
 
 /* A file under check: parsed, its model, unrolled; and when the check began. */
 struct loaded {
-    const struct litmus *lit;
-    struct litmus *own_lit;  /* lit when this check alone holds it; NULL when the
-                                parse cache keeps it for a later check */
+    struct litmus *lit;
     const struct model_desc *md;
     struct program *p;
     double t0;               /* check_clock_ms() at check_begin */

@@ -457,32 +457,3 @@ void jobs_free(struct job_list *l)
     free(l->opts_slot);
     memset(l, 0, sizeof *l);
 }
-
-/* FNV-1a of a file name. */
-static size_t name_hash(const char *s)
-{
-    size_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
-int *jobs_next_same_file(const struct job_list *l)
-{
-    size_t mask = 15;
-    while (mask + 1 < 2 * (size_t)l->n)
-        mask = 2 * mask + 1;
-    int *last = xrealloc(NULL, (mask + 1) * sizeof *last);   /* a file's latest job seen, from the end; -1: empty */
-    int *next = xrealloc(NULL, ((size_t)l->n + 1) * sizeof *next);
-    memset(last, -1, (mask + 1) * sizeof *last);
-    for (int i = l->n - 1; i >= 0; i--) {
-        const char *file = l->jobs[i].file;
-        size_t at = name_hash(file) & mask;
-        while (last[at] >= 0 && strcmp(l->jobs[last[at]].file, file) != 0)
-            at = (at + 1) & mask;
-        next[i] = last[at];
-        last[at] = i;
-    }
-    free(last);
-    return next;
-}

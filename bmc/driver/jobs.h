@@ -73,9 +73,6 @@ bool jobs_build(const struct job_request *req, struct job_list *out, char *msg, 
 /* Keeps jobs k-1, k-1+n, k-1+2n, ... of the list (--shard k/n), each
  * remembering its place in the whole list (shard_index). */
 void jobs_keep_shard(struct job_list *l, int k, int n);
-/* For each job, the index of the next job of the list naming the same
- * file (-1: none), in a new array. */
-int *jobs_next_same_file(const struct job_list *l);
 /* Frees a job list. */
 void jobs_free(struct job_list *l);
 

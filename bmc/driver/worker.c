@@ -24,7 +24,6 @@
 
 #include "bmc/driver/prefault.h"
 #include "bmc/driver/job_check.h"
-#include "bmc/check/parse_cache.h"
 #include "util/xalloc.h"
 
 /* AddressSanitizer reserves terabytes of address space at start-up, so an
@@ -362,8 +361,6 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
     static struct inbox inbox;
     static struct check_result r;
     static unsigned char packed[sizeof r + sizeof r / 32 + 8];
-    static int *next_same_file;   /* static: still reachable at _exit */
-    next_same_file = jobs_next_same_file(jobs);
     struct job_send sent;
     bool ok = true;
     while (ok && next_sent(cmd, &inbox, &sent) && sent.job >= 0 && sent.job < jobs->n) {
@@ -375,7 +372,6 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
          * r.nprogress are neither read nor sent, and a check that
          * reports some starts from a result check_begin zeroed. */
         memset(&r, 0, offsetof(struct check_result, progress));
-        parse_cache_plan(i, jobs->jobs[i].file, next_same_file[i]);
         check_job(jobs->jobs[i].file, jobs->jobs[i].spec, jobs->jobs[i].opts, &r);
         name_the_budget(&r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, &rss);
