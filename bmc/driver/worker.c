@@ -506,6 +506,11 @@ static ssize_t read_some(struct worker *w, int which)
 {
     char dropped[4096];      /* stderr past WORKER_LOG_MAX - 1 bytes */
     int *fd = which == 0 ? &w->out : &w->err;
+    if (which == 0 && w->taken > 0) {   /* the decoded messages dropped once per read, not once each */
+        memmove(w->buf, w->buf + w->taken, w->len - w->taken);
+        w->len -= w->taken;
+        w->taken = 0;
+    }
     if (which == 0 && w->cap - w->len < RESULT_ROOM) {
         w->cap = w->cap ? 2 * w->cap : 2 * RESULT_ROOM;
         w->buf = xrealloc(w->buf, w->cap);
@@ -549,16 +554,16 @@ void worker_enforce(struct worker *w, double now)
 static size_t whole_message(const struct worker *w)
 {
     struct message m;
-    if (w->len < MESSAGE_HEAD)
+    if (w->len - w->taken < MESSAGE_HEAD)
         return 0;
-    memcpy(&m, w->buf, MESSAGE_HEAD);
+    memcpy(&m, w->buf + w->taken, MESSAGE_HEAD);
     if (m.log_len < 0 || m.log_len >= WORKER_LOG_MAX || m.witness_len < 0 || m.outcomes_len < 0
         || m.explanation_len < 0 || m.details_len < 0 || m.r_len > sizeof(struct check_result)
         || m.packed_len > sizeof(struct check_result) + sizeof(struct check_result) / 32 + 8)
         return 0;
     size_t size = MESSAGE_HEAD + m.packed_len + (size_t)m.log_len + (size_t)m.witness_len
                 + (size_t)m.outcomes_len + (size_t)m.explanation_len + (size_t)m.details_len;
-    return w->len >= size ? size : 0;
+    return w->len - w->taken >= size ? size : 0;
 }
 
 /* True when the bytes received start with one whole message. */
@@ -591,19 +596,20 @@ static cJSON *json_at(const char **at, long len)
 }
 
 /* Decodes the first message received into r (and the stderr text it
- * carries into w->log), and drops its bytes. */
+ * carries into w->log), and marks its bytes taken. */
 static void decode(struct worker *w, struct check_result *r)
 {
     struct message m;
     size_t size = whole_message(w);
-    memcpy(&m, w->buf, MESSAGE_HEAD);
+    const char *head = w->buf + w->taken;
+    memcpy(&m, head, MESSAGE_HEAD);
     /* the progress results past nprogress stay unset */
-    if (!unpack_zeros((const unsigned char *)w->buf + MESSAGE_HEAD, m.packed_len, (unsigned char *)r, m.r_len)) {
+    if (!unpack_zeros((const unsigned char *)head + MESSAGE_HEAD, m.packed_len, (unsigned char *)r, m.r_len)) {
         memset(r, 0, offsetof(struct check_result, progress));
         r->verdict = V_ERROR;
         snprintf(r->reason, sizeof r->reason, "internal error: a malformed result from the worker");
     }
-    const char *at = w->buf + MESSAGE_HEAD + m.packed_len;
+    const char *at = head + MESSAGE_HEAD + m.packed_len;
     memcpy(w->log, at, (size_t)m.log_len);
     w->log_len = (size_t)m.log_len;
     w->log[w->log_len] = '\0';
@@ -613,8 +619,9 @@ static void decode(struct worker *w, struct check_result *r)
     r->explanation = json_at(&at, m.explanation_len);
     r->details = json_at(&at, m.details_len);
     w->retiring = m.retiring;
-    memmove(w->buf, w->buf + size, w->len - size);
-    w->len -= size;
+    w->taken += size;
+    if (w->taken == w->len)
+        w->taken = w->len = 0;
 }
 
 /* True when the worker's stderr says an allocation failed. */
@@ -677,7 +684,7 @@ static int reap(struct worker *w, bool read_log)
     w->pid = 0;
     free(w->buf);
     w->buf = NULL;
-    w->len = w->cap = 0;
+    w->taken = w->len = w->cap = 0;
     return status;
 }
 

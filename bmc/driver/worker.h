@@ -57,8 +57,8 @@ struct worker {
     int job;                 /* the job it is checking, -1: idle */
     struct job_send queued[WORKER_AHEAD];   /* jobs sent to it after that one, in order */
     int nqueued;
-    char *buf;               /* result bytes received */
-    size_t len, cap;
+    char *buf;               /* result bytes received: buf[taken, len) not decoded yet */
+    size_t taken, len, cap;
     char log[WORKER_LOG_MAX];    /* its stderr during the job, NUL-terminated */
     size_t log_len;
     double started, deadline;    /* worker_clock() seconds; deadline 0: none */
