@@ -1,4 +1,4 @@
-/* A worker's memory mapped ahead of its checks (prefault.h). */
+/* Memory mapped ahead of use (prefault.h). */
 #define _GNU_SOURCE   /* for sbrk, dl_iterate_phdr */
 #include "bmc/driver/prefault.h"
 
@@ -11,6 +11,7 @@
 #include <malloc.h>
 #endif
 
+#if defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
 /* Blocks up to this size come from the heap (glibc maps bigger ones
  * apart, each freed to the system and faulted again when made anew). */
 #define PREFAULT_MMAP_MIN ((size_t)8 << 20)
@@ -18,7 +19,6 @@
 /* The heap's end up to which it is mapped; NULL when off. */
 static char *mapped_to;
 
-#if defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
 /* Maps the pages of [from, to) (widened to whole pages) with advice. */
 static void populate(uintptr_t from, uintptr_t to, int advice)
 {
@@ -52,9 +52,7 @@ static int populate_object(struct dl_phdr_info *info, size_t size, void *unused)
     }
     return 0;
 }
-#endif
 
-#if defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
 /* Maps the whole heap writable; its end, or NULL when there is none. */
 static char *populate_heap(void)
 {
