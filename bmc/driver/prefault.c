@@ -1,4 +1,4 @@
-/* Memory mapped ahead of use (prefault.h). */
+/* A worker's memory mapped ahead of its checks (prefault.h). */
 #define _GNU_SOURCE   /* for sbrk, dl_iterate_phdr */
 #include "bmc/driver/prefault.h"
 
@@ -80,13 +80,6 @@ void prefault_worker_start(void)
     char *end = populate_heap();
     if (end && grow_in_steps())
         mapped_to = end;
-#endif
-}
-
-void prefault_after_fork(void)
-{
-#if defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
-    populate_heap();
 #endif
 }
 

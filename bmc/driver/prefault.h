@@ -1,4 +1,4 @@
-/* Memory mapped ahead of use, in a few system calls
+/* A worker's memory mapped ahead of its checks, in a few system calls
  * (MADV_POPULATE_READ/WRITE) instead of a page fault per page: on the
  * virtual machines we measure a fault costs about 19 us of CPU, a page
  * mapped ahead about 1 us and a page of program text 0.1 us
@@ -9,9 +9,7 @@
  *     fork (shared until written).
  *   - Between its checks, the heap: glibc's malloc grows it in steps of
  *     PREFAULT_HEAP_STEP and keeps it, and each new stretch is mapped at
- *     once.
- *   - In the main process, after each fork, its heap, shared with the
- *     worker until written (a first write to each page would fault). */
+ *     once. */
 #ifndef GPUBMC_PREFAULT_H
 #define GPUBMC_PREFAULT_H
 
@@ -27,8 +25,5 @@ void prefault_worker_start(void);
  * call (when another check follows: the next check's first writes find
  * them mapped); nothing when it did not grow. */
 void prefault_heap_growth(void);
-
-/* Maps the heap writable again after a fork (the main process). */
-void prefault_after_fork(void);
 
 #endif

@@ -435,8 +435,6 @@ bool worker_start(struct worker *w, const struct job_list *jobs, const struct bu
     }
     if (made == 6 && pid < 0)
         e = errno;
-    if (pid > 0)   /* its heap is shared with the worker now: each page would fault on its next write */
-        prefault_after_fork();
     for (int k = 0; k < made; k++)   /* the worker's ends, or all of them */
         if (pid < 0 || k == 0 || k == 3 || k == 5)
             close(fds[k]);
