@@ -172,14 +172,19 @@ static inline int rel_bits_ones(unsigned long long x)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)(x * 0x0101010101010101ull >> 56);
 }
-/* The size of row i of static r (column when flip), from its bits. */
-static inline int rel_bits_count(const struct rel *r, int i, bool flip)
+/* The ones of row i of rows, rows of bits over n events. */
+static inline int rel_row_ones(const unsigned long long *rows, int n, int i)
 {
-    int w = rel_bits_words(r->n), count = 0;
-    const unsigned long long *row = rel_bits(r, flip) + (size_t)i * w;
+    int w = rel_bits_words(n), count = 0;
+    const unsigned long long *row = rows + (size_t)i * w;
     for (int k = 0; k < w; k++)
         count += rel_bits_ones(row[k]);
     return count;
+}
+/* The size of row i of static r (column when flip), from its bits. */
+static inline int rel_bits_count(const struct rel *r, int i, bool flip)
+{
+    return rel_row_ones(rel_bits(r, flip), r->n, i);
 }
 /* Pushes row i of static r (column when flip) from its bits, each pair
  * with its literal both; returns the number pushed. */
@@ -207,11 +212,7 @@ static inline bool rel_may_has(const struct rel *r, int i, int j)
 /* The candidates of row i of r (column when flip; where rel_may_on(r)). */
 static inline int rel_may_count(const struct rel *r, int i, bool flip)
 {
-    int w = rel_bits_words(r->n), count = 0;
-    const unsigned long long *row = rel_may(r, flip) + (size_t)i * w;
-    for (int k = 0; k < w; k++)
-        count += rel_bits_ones(row[k]);
-    return count;
+    return rel_row_ones(rel_may(r, flip), r->n, i);
 }
 
 /* True when row i of r (column when flip) has no candidate (where
