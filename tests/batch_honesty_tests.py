@@ -327,6 +327,32 @@ def fifo_after_listing(record, run):
                              f"{out!r}, {err!r})")
 
 
+def rewritten_while_queued(record, run):
+    """A file rewritten while a long check runs ahead of it is checked as
+    it is when its turn comes: the worker reads the files of the jobs
+    queued behind a check together with it (util/read_ahead.c), and uses
+    what it read only for a moment."""
+    slow = ROOT / "tests" / "heavy" / "lock-cas-10.litmus"
+    with tempfile.TemporaryDirectory() as tmp:
+        d = pathlib.Path(tmp)
+        x = d / "x.litmus"
+        x.write_text(MP.read_text())
+        behind = _fast_files(d, 2)   # jobs are queued only while more are pending than workers run
+        p = subprocess.Popen([str(BIN), "--json", "-j", "1", "--bound", "2", str(slow), str(x)] + [str(f) for f in behind], cwd=d,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)   # the slow check runs (about 2 s); x was read with it
+        x.write_text("PTX broken\n{\n")
+        try:
+            out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        rows = [r for r in _rows(out) if r.get("file") == str(x)]
+        record(len(rows) == 1 and rows[0].get("result") == "ERROR"
+               and rows[0].get("reason", "").startswith(f"{x}:3:1: error: "),
+               f"read ahead: a queued file rewritten during the check before it is checked as rewritten ({rows}, {err!r})")
+
+
 def small_ones(record, run):
     """'--' ends the options; a UTF-8 byte-order mark is accepted (litmus
     and CSV); a CSV line of any length is one row; a check that runs out
@@ -558,6 +584,7 @@ def batch_honesty(record, run):
     rendering_budget(record, run)
     outputs_kept_apart(record, run)
     fifo_after_listing(record, run)
+    rewritten_while_queued(record, run)
     small_ones(record, run)
     output_directories(record, run)
     queued_jobs(record, run)

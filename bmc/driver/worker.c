@@ -24,6 +24,7 @@
 
 #include "bmc/driver/prefault.h"
 #include "bmc/driver/job_check.h"
+#include "util/read_ahead.h"
 #include "util/xalloc.h"
 
 /* AddressSanitizer reserves terabytes of address space at start-up, so an
@@ -338,6 +339,32 @@ static bool claim(const struct ticket_board *bd, struct job_send s)
     return !bd->ticket || atomic_compare_exchange_strong(&bd->ticket[s.job], &want, 0);
 }
 
+/* Reads ahead, unless it is held already, the file of the job about to
+ * be checked with those of the jobs queued behind it in in (each file
+ * once): a group's files cost a few system calls in all, not four each.
+ * A job alone reads its file itself. */
+static void read_ahead_queued(const struct job_list *jobs, const struct inbox *in, int job)
+{
+    const char *paths[READ_AHEAD_FILES];
+    int n = 0;
+    if (!jobs->jobs[job].file || read_ahead_holds(jobs->jobs[job].file))
+        return;
+    paths[n++] = jobs->jobs[job].file;
+    for (size_t at = in->start; n < READ_AHEAD_FILES && in->end - at >= sizeof(struct job_send);
+         at += sizeof(struct job_send)) {
+        struct job_send s;
+        memcpy(&s, in->bytes + at, sizeof s);
+        const char *path = s.job >= 0 && s.job < jobs->n ? jobs->jobs[s.job].file : NULL;
+        bool listed = !path;
+        for (int k = 0; k < n && !listed; k++)
+            listed = strcmp(paths[k], path) == 0;
+        if (!listed)
+            paths[n++] = path;
+    }
+    if (n > 1)
+        read_ahead(paths, n);
+}
+
 /* The worker: dies with its parent, limits its memory, then checks each
  * job it reads and can claim on bd and sends the result, with what it
  * wrote on stderr (err_in: that pipe's read end) during the job, until
@@ -372,6 +399,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
          * r.nprogress are neither read nor sent, and a check that
          * reports some starts from a result check_begin zeroed. */
         memset(&r, 0, offsetof(struct check_result, progress));
+        read_ahead_queued(jobs, &inbox, i);
         check_job(jobs->jobs[i].file, jobs->jobs[i].spec, jobs->jobs[i].opts, &r);
         name_the_budget(&r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, &rss);
