@@ -185,6 +185,33 @@ static bool write_all(int fd, struct iovec *iov, int n)
     return true;
 }
 
+/* Set by SIGIO when something is written on the worker's stderr pipe
+ * (watch_own_log), and at first; cleared when the pipe is read. */
+static volatile sig_atomic_t own_log_written = 1;
+
+/* Whether SIGIO says when the stderr pipe is written; if not, the pipe is
+ * read after every check. */
+static bool own_log_watched;
+
+static void note_own_log(int sig)
+{
+    (void)sig;
+    own_log_written = 1;
+}
+
+/* Asks the kernel for SIGIO whenever the stderr pipe whose read end is
+ * err_in is written, so that a check that wrote nothing (nearly all do)
+ * costs no read of it.  The writer is this process (or a child it waits
+ * for), so the signal has come before the check returns. */
+static void watch_own_log(int err_in)
+{
+    struct sigaction sa = { .sa_handler = note_own_log, .sa_flags = SA_RESTART };
+    sigemptyset(&sa.sa_mask);
+    int flags = fcntl(err_in, F_GETFL);
+    own_log_watched = sigaction(SIGIO, &sa, NULL) == 0 && fcntl(err_in, F_SETOWN, getpid()) == 0
+                      && flags >= 0 && fcntl(err_in, F_SETFL, flags | O_ASYNC) == 0;
+}
+
 /* What this worker wrote on its stderr (a pipe whose non-blocking read
  * end it holds too) since the last call: the first WORKER_LOG_MAX - 1
  * bytes go to log, the rest is dropped; returns how many went to log. */
@@ -194,6 +221,9 @@ static long take_own_log(int err_in, char *log)
     size_t len = 0;
     ssize_t got;
     fflush(stderr);
+    if (own_log_watched && !own_log_written)
+        return 0;
+    own_log_written = 0;   /* before the read: a write after it signals again */
     while ((got = read(err_in, chunk, sizeof chunk)) > 0 || (got < 0 && errno == EINTR)) {
         if (got < 0)
             continue;
@@ -381,6 +411,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
      * parent decides what is done and kills the workers. */
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
+    watch_own_log(err_in);
     long start_kib = worker_limit_memory(b);
     prefault_worker_start();
     struct rss_watch rss = { start_kib, start_kib, worker_clock() };
