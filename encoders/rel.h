@@ -133,7 +133,7 @@ const struct rel *rel_id(struct rels *A, const struct set *s);
  * last one given wins; LIT_FALSE entries are dropped); rel_build makes the
  * relation in A and empties the builder (static when every literal is
  * both(i, j)); rel_builder_free drops what a builder holds. */
-struct rel_builder { int count, cap; int *i, *j; lit *l; };
+struct rel_builder { int count, cap; int *i, *j; lit *l; };   /* j and l lie in i's block */
 void rel_builder_init(struct rel_builder *bld);
 void rel_add(struct rel_builder *bld, int i, int j, lit l);
 const struct rel *rel_build(struct rels *A, struct rel_builder *bld, bool is_static);

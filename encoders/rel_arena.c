@@ -385,46 +385,50 @@ int rows_find(const struct rel_rows *t, int i, int j)
     return lo < t->start[i + 1] && t->col[lo] == j ? lo : -1;
 }
 
-/* One entry to sort: row, column, and its place in the input. */
-struct triple { int i, j, k; };
-
-static int by_place(const void *x, const void *y)
-{
-    const struct triple *a = x, *b = y;
-    if (a->i != b->i)
-        return a->i < b->i ? -1 : 1;
-    if (a->j != b->j)
-        return a->j < b->j ? -1 : 1;
-    return (a->k > b->k) - (a->k < b->k);
-}
-
+/* Rows from the entries sorted by row, then column, then place in the
+ * input: two stable counting passes (by column, then by row) over the
+ * entries' places, with the row stack's free room as scratch (the entries
+ * are the caller's arrays, never the stack). */
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l)
 {
     int n = A->n;
     for (int k = 0; k < count; k++)
         assert(i[k] >= 0 && i[k] < n && j[k] >= 0 && j[k] < n);
     struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
-    struct triple *e = count ? xcalloc((size_t)count, sizeof *e) : NULL;
-    for (int k = 0; k < count; k++)
-        e[k] = (struct triple){ i[k], j[k], k };
-    if (count > 1)
-        qsort(e, (size_t)count, sizeof *e, by_place);
     t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
-    t->col = rels_alloc(A, (size_t)count, sizeof *t->col);
-    t->val = rels_alloc(A, (size_t)count, sizeof *t->val);
+    t->col = rels_alloc_raw(A, (size_t)count, sizeof *t->col);
+    t->val = rels_alloc_raw(A, (size_t)count, sizeof *t->val);
+    if (count == 0)
+        return t;
+    rels_stack_reserve(A, count + n + 1);
+    int *by_col = A->scol + A->stop, *at = by_col + count, *by_row = A->sval + A->stop;
+    memset(at, 0, ((size_t)n + 1) * sizeof *at);
+    for (int k = 0; k < count; k++)   /* at[c + 1]: entries of column c */
+        at[j[k] + 1]++;
+    for (int c = 0; c < n; c++)   /* at[c]: where column c's entries begin */
+        at[c + 1] += at[c];
+    for (int k = 0; k < count; k++)
+        by_col[at[j[k]]++] = k;
+    memset(at, 0, ((size_t)n + 1) * sizeof *at);
+    for (int k = 0; k < count; k++)
+        at[i[k] + 1]++;
+    for (int r = 0; r < n; r++)
+        at[r + 1] += at[r];
+    for (int e = 0; e < count; e++)
+        by_row[at[i[by_col[e]]]++] = by_col[e];
     int kept = 0;
     for (int a = 0; a < count; a++) {
-        bool last = a + 1 == count || e[a + 1].i != e[a].i || e[a + 1].j != e[a].j;
-        if (!last || l[e[a].k] == LIT_FALSE)
+        int k = by_row[a];
+        bool last = a + 1 == count || i[by_row[a + 1]] != i[k] || j[by_row[a + 1]] != j[k];
+        if (!last || l[k] == LIT_FALSE)
             continue;
-        t->start[e[a].i + 1]++;
-        t->col[kept] = e[a].j;
-        t->val[kept++] = l[e[a].k];
+        t->start[i[k] + 1]++;
+        t->col[kept] = j[k];
+        t->val[kept++] = l[k];
     }
     for (int r = 0; r < n; r++)
         t->start[r + 1] += t->start[r];
     A->pairs += kept;
-    free(e);
     return t;
 }
 
@@ -433,14 +437,29 @@ void rel_builder_init(struct rel_builder *bld)
     *bld = (struct rel_builder){ 0 };
 }
 
+/* Grows bld to room for twice its pairs: its three arrays are one block
+ * (i, then j, then l), moved whole. */
+static void builder_grow(struct rel_builder *bld)
+{
+    int cap = (int)xcapacity((size_t)bld->cap, (size_t)bld->count + 1, 64);
+    int *block = xrealloc(NULL, (size_t)cap * (2 * sizeof *bld->i + sizeof *bld->l));
+    size_t used = (size_t)bld->count;
+    if (used) {
+        memcpy(block, bld->i, used * sizeof *bld->i);
+        memcpy(block + cap, bld->j, used * sizeof *bld->j);
+        memcpy(block + 2 * (size_t)cap, bld->l, used * sizeof *bld->l);
+    }
+    free(bld->i);
+    bld->i = block;
+    bld->j = block + cap;
+    bld->l = (lit *)(block + 2 * (size_t)cap);
+    bld->cap = cap;
+}
+
 void rel_add(struct rel_builder *bld, int i, int j, lit l)
 {
-    if (bld->count == bld->cap) {
-        bld->cap = xcapacity(bld->cap, bld->count + 1, 64);
-        XRESIZE(bld->i, bld->cap);
-        XRESIZE(bld->j, bld->cap);
-        XRESIZE(bld->l, bld->cap);
-    }
+    if (bld->count == bld->cap)
+        builder_grow(bld);
     bld->i[bld->count] = i;
     bld->j[bld->count] = j;
     bld->l[bld->count++] = l;
@@ -448,9 +467,7 @@ void rel_add(struct rel_builder *bld, int i, int j, lit l)
 
 void rel_builder_free(struct rel_builder *bld)
 {
-    free(bld->i);
-    free(bld->j);
-    free(bld->l);
+    free(bld->i);   /* j and l lie in its block */
     *bld = (struct rel_builder){ 0 };
 }
 

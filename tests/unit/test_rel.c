@@ -6,7 +6,8 @@
  * closures; closures and strict orders big enough to be refined lazily;
  * the arena's blocks of their own; constant relations made at once as
  * bits and lazily, either side of REL_DENSE_MAX events; a row estimated
- * at 0 is empty. */
+ * at 0 is empty; a built relation's rows from pairs given unordered and
+ * repeated. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -854,10 +855,58 @@ static void test_cons_not_kept(void **state)
     cnf_free(c);
 }
 
+/* rel_build over a cnf with a solver (rows, not bits): pairs given in no
+ * order, across more than one growth of the builder, come out in rows
+ * sorted by column; of a pair given twice the later literal is kept, and
+ * a pair whose later literal is LIT_FALSE is dropped. */
+static void test_build_duplicates(void **state)
+{
+    (void)state;
+    enum { N = 9 };
+    struct cnf *c = cnf_new(true);
+    lit exec[N], expect[N][N];
+    for (int i = 0; i < N; i++)
+        exec[i] = LIT_TRUE;
+    struct rels *A = rels_new(c, N, exec);
+    struct rel_builder bld;
+    rel_builder_init(&bld);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            expect[i][j] = LIT_FALSE;
+    for (int round = 0; round < 3; round++)   /* 3 * 81 pairs: past two doublings of 64 */
+        for (int k = 0; k < N * N; k++) {
+            int i = (k * 5 + round) % N, j = (k * 7 + 2 * round) % N;
+            lit l = (i + j + round) % 3 == 0 ? LIT_FALSE : cnf_var(c);
+            rel_add(&bld, i, j, l);
+            expect[i][j] = l;
+        }
+    const struct rel *r = rel_build(A, &bld, false);
+    const struct rel_rows *t = r->rows;
+    int pairs = 0;
+    for (int i = 0; i < N; i++) {
+        int at = t->start[i];
+        for (int j = 0; j < N; j++) {
+            if (expect[i][j] == LIT_FALSE)
+                continue;
+            assert_true(at < t->start[i + 1]);
+            assert_int_equal(t->col[at], j);
+            assert_int_equal(t->val[at], expect[i][j]);
+            at++;
+            pairs++;
+        }
+        assert_int_equal(at, t->start[i + 1]);
+    }
+    assert_int_equal(t->start[N], pairs);
+    assert_int_equal(rels_pairs(A), pairs);
+    rels_free(A);
+    cnf_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_concrete),
+        cmocka_unit_test(test_build_duplicates),
         cmocka_unit_test(test_concrete_dense_and_lazy),
         cmocka_unit_test(test_symbolic),
         cmocka_unit_test(test_symbolic_guarded),
