@@ -99,20 +99,31 @@ static size_t cons_hash(int op, const void *x, const void *y)
 
 void *rels_cons_get(struct rels *A, int op, const void *x, const void *y)
 {
-    for (size_t k = cons_hash(op, x, y) & (A->cons_cap - 1); A->cons[k].op; k = (k + 1) & (A->cons_cap - 1))
+    size_t k = cons_hash(op, x, y) & (A->cons_cap - 1);
+    for (; A->cons[k].op; k = (k + 1) & (A->cons_cap - 1))
         if (A->cons[k].op == op && A->cons[k].x == x && A->cons[k].y == y)
             return A->cons[k].node;
+    A->miss = (struct cons_slot){ op, x, y, NULL };
+    A->miss_at = k;
     return NULL;
 }
 
-/* Enters slot s in A's table, which has room; records where. */
-static void cons_insert(struct rels *A, struct cons_slot s)
+/* Enters (op, x, y, node) in A's table, which has room, at slot k (empty,
+ * where a probe for it ends); records where. */
+static inline void cons_insert_at(struct rels *A, size_t k, int op, const void *x, const void *y, void *node)
 {
-    size_t k = cons_hash(s.op, s.x, s.y) & (A->cons_cap - 1);
+    A->cons[k] = (struct cons_slot){ op, x, y, node };
+    A->cons_at[A->cons_used++] = (int)k;
+}
+
+/* Enters (op, x, y, node) in A's table, which has room, where its probe
+ * ends. */
+static void cons_insert(struct rels *A, int op, const void *x, const void *y, void *node)
+{
+    size_t k = cons_hash(op, x, y) & (A->cons_cap - 1);
     while (A->cons[k].op)
         k = (k + 1) & (A->cons_cap - 1);
-    A->cons[k] = s;
-    A->cons_at[A->cons_used++] = (int)k;
+    cons_insert_at(A, k, op, x, y, node);
 }
 
 void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node)
@@ -125,12 +136,22 @@ void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *n
         A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
         A->cons_at = xcalloc(A->cons_cap / 2, sizeof *A->cons_at);
         A->cons_used = 0;
-        for (size_t k = 0; k < used; k++)
-            cons_insert(A, old[old_at[k]]);
+        A->miss.op = 0;   /* its slot was the old table's */
+        for (size_t k = 0; k < used; k++) {
+            const struct cons_slot *s = &old[old_at[k]];
+            cons_insert(A, s->op, s->x, s->y, s->node);
+        }
         free(old);
         free(old_at);
     }
-    cons_insert(A, (struct cons_slot){ op, x, y, node });
+    /* Put right after the get that missed it (the common case): where that
+     * probe ended, while that slot is still empty. */
+    if (A->miss.op == op && A->miss.x == x && A->miss.y == y && !A->cons[A->miss_at].op) {
+        A->miss.op = 0;
+        cons_insert_at(A, A->miss_at, op, x, y, node);
+        return;
+    }
+    cons_insert(A, op, x, y, node);
 }
 
 void rels_stack_grow(struct rels *A, int k)
@@ -218,6 +239,7 @@ static int nspare_cons[2];
 static void cons_start(struct rels *A, size_t cap)
 {
     int kind = A->parent != NULL;
+    A->miss.op = 0;
     if (nspare_cons[kind]) {
         int k = --nspare_cons[kind];
         A->cons = spare_cons[kind][k];

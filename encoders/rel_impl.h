@@ -42,6 +42,8 @@ struct rels {
     struct cons_slot *cons;      /* open addressing; op == 0: empty */
     size_t cons_cap, cons_used;
     int *cons_at;                /* the cons_used slots taken, in cons */
+    struct cons_slot miss;       /* the key of the last lookup that missed (op 0: none), */
+    size_t miss_at;              /* and the empty slot where its probe ended */
     int *scol;                   /* the row stack: entries (scol, sval)[0 .. stop) */
     lit *sval;
     int stop, scap;
