@@ -31,6 +31,12 @@ static void rows_bits(const struct rel *r, word *b, int w)
 static void transpose_bits(word *b, const word *x, int n, int w)
 {
     memset(b, 0, (size_t)n * (size_t)w * sizeof *b);
+    if (w == 1) {   /* one word a row: no loop over a row's words */
+        for (int i = 0; i < n; i++)
+            for (word m = x[i]; m; m &= m - 1)
+                b[__builtin_ctzll(m)] |= 1ull << i;
+        return;
+    }
     for (int i = 0; i < n; i++)
         for (int k = 0; k < w; k++)
             for (word m = x[(size_t)i * w + k]; m; m &= m - 1) {
@@ -43,6 +49,15 @@ static void transpose_bits(word *b, const word *x, int n, int w)
  * bits k of x's row i. */
 static void compose_bits(word *b, const word *x, const word *y, int n, int w)
 {
+    if (w == 1) {   /* one word a row: each row made in a register, written whole */
+        for (int i = 0; i < n; i++) {
+            word row = 0;
+            for (word m = x[i]; m; m &= m - 1)
+                row |= y[__builtin_ctzll(m)];
+            b[i] = row;
+        }
+        return;
+    }
     memset(b, 0, (size_t)n * (size_t)w * sizeof *b);
     for (int i = 0; i < n; i++) {
         word *row = b + (size_t)i * w;
@@ -55,11 +70,27 @@ static void compose_bits(word *b, const word *x, const word *y, int n, int w)
     }
 }
 
-/* b = x+ over n rows of w words (Warshall's algorithm on bits: a node
- * whose row is empty leads nowhere and is skipped). */
+/* b = x+ over n rows of w words: with one word a row, each row gathers
+ * what its events reach, row by row (rows already closed or not, both lie
+ * between x and x+), which costs the pairs of the closure; wider rows by
+ * Warshall's algorithm on bits (a node whose row is empty leads nowhere
+ * and is skipped). */
 static void close_bits(word *b, const word *x, int n, int w)
 {
     memcpy(b, x, (size_t)n * (size_t)w * sizeof *b);
+    if (w == 1) {
+        for (int i = 0; i < n; i++) {
+            word reach = b[i], todo = reach;   /* todo: reached, its row not yet read */
+            while (todo) {
+                word more = b[__builtin_ctzll(todo)] & ~reach;
+                todo &= todo - 1;
+                reach |= more;
+                todo |= more;
+            }
+            b[i] = reach;
+        }
+        return;
+    }
     for (int k = 0; k < n; k++) {
         const word *through = b + (size_t)k * w;
         word any = 0;
