@@ -1,7 +1,6 @@
 /* Checked allocation helpers. */
 #include "util/xalloc.h"
 
-#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +41,4 @@ size_t xcapacity(size_t cap, size_t need, size_t first)
     while (ncap < need)
         ncap *= 2;
     return ncap;
-}
-
-void *xblock_take(struct xblock *b, size_t n, size_t size)
-{
-    size_t align = alignof(max_align_t);
-    size_t at = (b->size + align - 1) / align * align;
-    b->size = at + n * size;
-    return b->base ? b->base + at : NULL;
 }
