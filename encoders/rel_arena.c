@@ -192,8 +192,8 @@ static const struct set *set_with_members(struct rels *A, int size)
     struct set *s = rels_alloc(A, 1, sizeof *s);
     s->n = A->n;
     s->size = size;
-    s->m = rels_alloc(A, (size_t)A->n, sizeof *s->m);
-    s->members = rels_alloc(A, (size_t)size, sizeof *s->members);
+    s->m = rels_alloc_raw(A, (size_t)A->n, sizeof *s->m);   /* both written whole below */
+    s->members = rels_alloc_raw(A, (size_t)size, sizeof *s->members);
     if (size > 0)
         memcpy(s->members, members, bytes);
     for (int i = 0; i < A->n; i++)

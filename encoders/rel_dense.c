@@ -137,8 +137,8 @@ void rel_dense_rows(const struct rel *r)
             size++;
     struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
     t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
-    t->col = rels_alloc(A, (size_t)size, sizeof *t->col);
-    t->val = rels_alloc(A, (size_t)size, sizeof *t->val);
+    t->col = rels_alloc_raw(A, (size_t)size, sizeof *t->col);   /* written whole below */
+    t->val = rels_alloc_raw(A, (size_t)size, sizeof *t->val);
     int at = 0;
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < w; k++)

@@ -17,7 +17,7 @@ const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
         return rel_dense_class(A, key, ordered);
     int n = A->n, nkeys = 0;
     struct rel *r = rel_node(A, REL_CLASS);
-    int *k = rels_alloc(A, (size_t)n, sizeof *k);
+    int *k = rels_alloc_raw(A, (size_t)n, sizeof *k);   /* written whole below */
     for (int i = 0; i < n; i++) {
         k[i] = A->exec[i] == LIT_FALSE ? -1 : key[i];
         if (k[i] >= nkeys)

@@ -390,7 +390,8 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
     struct rels *home = r->home;
     int n = r->n, base = A->stop;   /* every row stays on the row stack, then is copied once */
     struct rel_rows *t = rels_alloc(home, 1, sizeof *t);
-    t->start = rels_alloc(home, (size_t)n + 1, sizeof *t->start);
+    t->start = rels_alloc_raw(home, (size_t)n + 1, sizeof *t->start);   /* written whole */
+    t->start[0] = 0;
     for (int i = 0; i < n; i++)
         t->start[i + 1] = t->start[i] + rel_enum(A, r, i, flip);
     int size = t->start[n];
@@ -413,18 +414,19 @@ static struct rel_rows *transpose(struct rels *home, const struct rel_rows *t, i
     u->start = rels_alloc(home, (size_t)n + 1, sizeof *u->start);
     u->col = rels_alloc_raw(home, (size_t)size, sizeof *u->col);   /* written whole */
     u->val = rels_alloc_raw(home, (size_t)size, sizeof *u->val);
-    int *fill = xcalloc((size_t)n + 1, sizeof *fill);
-    for (int e = 0; e < size; e++)
+    for (int e = 0; e < size; e++)   /* u->start[j + 1]: column j's size */
         u->start[t->col[e] + 1]++;
-    for (int j = 0; j < n; j++)
+    for (int j = 0; j < n; j++)   /* u->start[j]: where column j begins */
         u->start[j + 1] += u->start[j];
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++)   /* u->start[j] moves to where column j ends */
         for (int e = t->start[i]; e < t->start[i + 1]; e++) {
-            int j = t->col[e], at = u->start[j] + fill[j]++;
+            int at = u->start[t->col[e]]++;
             u->col[at] = i;
             u->val[at] = t->val[e];
         }
-    free(fill);
+    for (int j = n; j > 0; j--)   /* back: column j begins where column j - 1 ended */
+        u->start[j] = u->start[j - 1];
+    u->start[0] = 0;
     home->pairs += size;
     return u;
 }
