@@ -71,12 +71,13 @@ void *rels_alloc_block(struct rels *A, size_t bytes)
         own->used = own->size;
         return own->p;
     }
-    A->bump_block = own_block(A, next);
-    struct arena_block *cur = &A->owned[A->bump_block];
+    int k = own_block(A, next);   /* may move A->owned: indexed after */
+    struct arena_block *cur = &A->owned[k];
     A->block_size = cur->size;
-    void *p = cur->p;
     cur->used = bytes;
-    return p;
+    A->bump = cur->p + bytes;
+    A->bump_end = cur->p + cur->size;
+    return cur->p;
 }
 
 struct rel *rel_node(struct rels *A, enum rel_op op)

@@ -25,7 +25,8 @@ struct accumulator { lit *acc; int *touched; };
 /* Rows of a lazy relation kept as they are first read (len < 0: not yet). */
 struct row_store { int *len; int **col; lit **val; };
 
-/* A block of arena memory: its size and the bytes handed out of it. */
+/* A block of arena memory: its size and the bytes handed out of it when
+ * it was taken (the block being bumped hands out more: rels.bump). */
 struct arena_block { char *p; size_t size, used; };
 
 struct rels {
@@ -35,9 +36,9 @@ struct rels {
     lit *exec;
     const struct set *all;
     const struct rel *empty;
-    struct arena_block *owned;   /* every block the arena gives back; the last
-                                    one bumped is owned[bump_block] */
-    int nowned, owned_cap, bump_block;
+    struct arena_block *owned;   /* every block the arena gives back */
+    int nowned, owned_cap;
+    char *bump, *bump_end;       /* the free bytes of the block being bumped */
     size_t block_size;
     struct cons_slot *cons;      /* open addressing; op == 0: empty */
     size_t cons_cap, cons_used;
@@ -69,13 +70,10 @@ static inline size_t rels_alloc_bytes(size_t count, size_t size)
 static inline void *rels_alloc_raw(struct rels *A, size_t count, size_t size)
 {
     size_t bytes = rels_alloc_bytes(count, size);
-    if (A->nowned) {
-        struct arena_block *cur = &A->owned[A->bump_block];
-        if (bytes <= cur->size - cur->used) {
-            void *p = cur->p + cur->used;
-            cur->used += bytes;
-            return p;
-        }
+    if (bytes <= (size_t)(A->bump_end - A->bump)) {
+        void *p = A->bump;
+        A->bump += bytes;
+        return p;
     }
     return rels_alloc_block(A, bytes);
 }
@@ -83,10 +81,9 @@ static inline void *rels_alloc_raw(struct rels *A, size_t count, size_t size)
  * last, when it was bumped from the current block (else it stays A's). */
 static inline void rels_alloc_undo(struct rels *A, void *p, size_t count, size_t size)
 {
-    struct arena_block *cur = &A->owned[A->bump_block];
     size_t bytes = rels_alloc_bytes(count, size);
-    if ((char *)p + bytes == cur->p + cur->used)
-        cur->used -= bytes;
+    if ((char *)p + bytes == A->bump)
+        A->bump -= bytes;
 }
 /* Zeroed memory owned by the arena (zeroed here, when taken: the arena's
  * blocks are not zeroed when given back). */
