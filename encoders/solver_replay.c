@@ -35,6 +35,7 @@ struct record {
     int *calls, *answers;
     size_t ncalls, nanswers;
     size_t bucket;
+    int followers;          /* live sessions that follow it: it is kept while any does */
     struct record *next;    /* the next of its bucket */
     struct record *newer;   /* the next recorded after it */
 };
@@ -52,7 +53,7 @@ static struct record *buckets[BUCKETS];
 static struct record *oldest, *newest;
 static size_t recorded;
 
-/* Forgets the oldest record. */
+/* Forgets the oldest record (none followed by a live session). */
 static void forget_oldest(void)
 {
     struct record *q = oldest, **p = &buckets[q->bucket];
@@ -73,7 +74,7 @@ struct replay {
     bool recordable;           /* no CADICAL_ setting when it began */
     int *calls, *answers;
     size_t ncalls, calls_cap, nanswers, answers_cap;
-    const struct record *rec;  /* the record it follows: calls[0..checked) are its */
+    struct record *rec;        /* the record it follows: calls[0..checked) are its */
     size_t checked;
     size_t bucket;             /* of its calls up to its first answer; BUCKETS before */
 };
@@ -168,11 +169,21 @@ static size_t hash_calls(const int *calls, size_t n)
     return (size_t)(h ^ (h >> 32)) % BUCKETS;
 }
 
+/* Makes q (NULL: none) the record session r follows. */
+static void follow(struct replay *r, struct record *q)
+{
+    if (r->rec)
+        r->rec->followers--;
+    r->rec = q;
+    if (q)
+        q->followers++;
+}
+
 /* A record whose calls begin with all of the session's, or NULL. */
 static const struct record *find_record(struct replay *r)
 {
     size_t n = r->ncalls;
-    const struct record *q = r->rec;
+    struct record *q = r->rec;
     if (q && q->ncalls >= n &&
         memcmp(q->calls + r->checked, r->calls + r->checked, (n - r->checked) * sizeof *r->calls) == 0) {
         r->checked = n;
@@ -182,7 +193,7 @@ static const struct record *find_record(struct replay *r)
         r->bucket = hash_calls(r->calls, n);
     for (q = buckets[r->bucket]; q; q = q->next)
         if (q != r->rec && q->ncalls >= n && memcmp(q->calls, r->calls, n * sizeof *r->calls) == 0) {
-            r->rec = q;
+            follow(r, q);
             r->checked = n;
             return q;
         }
@@ -251,10 +262,13 @@ void replay_free(struct replay *r)
         return;
     size_t size = r->ncalls + r->nanswers;
     bool keep = r->solver && r->recordable && r->nanswers > 0 && size <= RECORDED_MAX;
+    follow(r, NULL);
     if (r->solver)
         ccadical_release(r->solver);
     if (keep) {
-        while (recorded + size > RECORDED_MAX)
+        /* a record a live session follows stays (and those newer with it):
+         * there are only as many as sessions live at once */
+        while (oldest && oldest->followers == 0 && recorded + size > RECORDED_MAX)
             forget_oldest();
         struct record *q = xcalloc(1, sizeof *q);
         q->calls = xrealloc(r->calls, r->ncalls * sizeof *r->calls);

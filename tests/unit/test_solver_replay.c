@@ -94,6 +94,42 @@ static void test_other_question_asks_the_solver(void **state)
     replay_free(b);
 }
 
+/* A session of n binary clauses over fresh variables from base on, solved
+ * and asked one value: recorded when freed, about 3 n ints. */
+static void big_session(int base, int n)
+{
+    struct replay *r = replay_new();
+    for (int k = 0; k < n; k++) {
+        const int clause[] = { base + 2 * k, base + 2 * k + 1, 0 };
+        replay_clauses(r, clause, 3);
+    }
+    assert_int_equal(replay_solve(r), 10);
+    assert_true(replay_val(r, base) != 0);
+    replay_free(r);
+}
+
+static void test_followed_record_outlives_eviction(void **state)
+{
+    (void)state;
+    const int first[] = { 1, 0 };   /* x1, so x2 */
+    struct replay *a = session(first, 2, 0);
+    assert_int_equal(replay_solve(a), 10);
+    assert_true(replay_val(a, 1) > 0);
+    assert_true(replay_val(a, 2) > 0);
+    replay_free(a);
+
+    struct replay *b = session(first, 2, 0);   /* follows a's record */
+    assert_int_equal(replay_solve(b), 10);
+    assert_true(replay_val(b, 1) > 0);
+    /* sessions recorded meanwhile pass the memory budget several times:
+     * the oldest records go, but not the one b follows */
+    for (int k = 0; k < 8; k++)
+        big_session(100 + 10000 * k, 2000);
+    assert_true(replay_val(b, 2) > 0);
+    assert_false(replay_has_solver(b));
+    replay_free(b);
+}
+
 static void test_settings_make_a_solver_at_once(void **state)
 {
     (void)state;
@@ -113,6 +149,7 @@ int main(void)
         cmocka_unit_test(test_repeat_makes_no_solver),
         cmocka_unit_test(test_other_clauses_solve_for_themselves),
         cmocka_unit_test(test_other_question_asks_the_solver),
+        cmocka_unit_test(test_followed_record_outlives_eviction),
         cmocka_unit_test(test_settings_make_a_solver_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
