@@ -13,31 +13,6 @@ static void grow_vars(struct cnf *c);
 static void hand_over(struct cnf *c, lit l);
 static void room_for(struct cnf *c, size_t n);
 
-extern char **environ;
-
-/* A new CaDiCaL solver.  Its constructor looks up CADICAL_<OPTION> in the
- * environment for each of its options (and CADICAL_API_TRACE): a scan of
- * the whole environment per name.  It is made with the environment's
- * CADICAL_ entries alone, the only ones it reads, so it sees the same
- * settings for a fraction of the scanning; with none, with no environment
- * at all (NULL), where getenv answers before looking. */
-static CCaDiCaL *new_solver(void)
-{
-    size_t n = 0, k = 0;
-    char **whole = environ;
-    for (; whole && whole[n]; n++)
-        k += strncmp(whole[n], "CADICAL_", 8) == 0;
-    char **own = k ? xcalloc(k + 1, sizeof *own) : NULL;
-    for (size_t i = 0, j = 0; j < k; i++)
-        if (strncmp(whole[i], "CADICAL_", 8) == 0)
-            own[j++] = whole[i];
-    environ = own;
-    CCaDiCaL *solver = ccadical_init();
-    environ = whole;
-    free(own);
-    return solver;
-}
-
 /* The first capacities of the per-variable arrays and of the gate table: a
  * typical session has a few dozen variables and gates (a median of 42 and
  * 11 over the corpus), and a larger first table is zeroed for nothing;
@@ -61,15 +36,7 @@ struct cnf *cnf_new(bool with_solver)
         grow_vars(c);
         c->cap = GATE_TABLE_FIRST;
         c->table = xcalloc(c->cap, sizeof *c->table);
-        c->solver = new_solver();
-        ccadical_set_option(c->solver, "quiet", 1);   /* no messages on stdout */
-        /* No profiling timers: each reads a clock, two per search phase,
-         * which add up over a batch of small sessions. */
-        ccadical_set_option(c->solver, "profile", 0);
-        /* Its timer of each solve call (kept at any profiling level) reads
-         * the wall clock instead of getrusage: a vDSO call, no system call.
-         * Time only ever feeds its statistics, never its search. */
-        ccadical_set_option(c->solver, "realtime", 1);
+        c->solver = replay_new();
         if (dimacs_path) {
             c->dimacs = fopen(dimacs_path, "w");
             dimacs_path = NULL;
@@ -87,8 +54,7 @@ void cnf_free(struct cnf *c)
 {
     if (!c)
         return;
-    if (c->solver)
-        ccadical_release(c->solver);
+    replay_free(c->solver);
     if (c->dimacs) {
         rewind(c->dimacs);
         fprintf(c->dimacs, DIMACS_HEADER, c->nvars, c->nclauses + 1);
@@ -191,11 +157,10 @@ static int by_var(const void *x, const void *y)
  * solver numbers every variable up to the largest it is given, and drops a
  * tautology, adding no clause; the clauses or assumptions that follow name
  * top, so it knows no variable it would not have known. */
-static void introduce_at_once(CCaDiCaL *solver, int top)
+static void introduce_at_once(struct replay *solver, int top)
 {
-    ccadical_add(solver, top);
-    ccadical_add(solver, -top);
-    ccadical_add(solver, 0);
+    int clause[3] = { top, -top, 0 };
+    replay_clauses(solver, clause, 3);
 }
 
 /* Hands the pending clauses to the solver, then assumes assumptions[0..n).
@@ -229,20 +194,21 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
         solver_lit(c, assumptions[i]);
     if (c->solver_vars > known + 1)
         introduce_at_once(c->solver, c->solver_vars);
-    for (size_t k = 0; k < c->npending; k++) {
+    for (size_t k = 0; k < c->npending; k++) {   /* in the solver's numbering, in place */
         lit l = c->pending[k];
-        ccadical_add(c->solver, l > 0 ? c->solver_var[l] : l < 0 ? -c->solver_var[-l] : 0);
+        c->pending[k] = l > 0 ? c->solver_var[l] : l < 0 ? -c->solver_var[-l] : 0;
     }
+    replay_clauses(c->solver, c->pending, c->npending);
     c->npending = c->named_upto = 0;   /* what they named has a solver index now */
     for (int i = 0; i < n; i++)
-        ccadical_assume(c->solver, solver_lit(c, assumptions[i]));
+        replay_assume(c->solver, solver_lit(c, assumptions[i]));
 }
 
 int cnf_solver_val(struct cnf *c, lit l)
 {
     int v = l > 0 ? l : -l, s = c->solver_var[v];
     /* a variable no clause or assumption names is unconstrained: false */
-    int val = s ? (ccadical_val(c->solver, s) > 0 ? 1 : -1) : -1;
+    int val = s ? (replay_val(c->solver, s) > 0 ? 1 : -1) : -1;
     return l > 0 ? val : -val;
 }
 
@@ -589,9 +555,9 @@ int cnf_solve_limited(struct cnf *c, const lit *assumptions, int n, int conflict
             cnf_require(c, assumptions[i]);
         flush(c, assumptions, n);
         if (conflicts >= 0)
-            ccadical_limit(c->solver, "conflicts", conflicts);
+            replay_limit_conflicts(c->solver, conflicts);
         c->generation++;
-        int res = ccadical_solve(c->solver);
+        int res = replay_solve(c->solver);
         note_answer(c, res);
         long added = 0;   /* one extension at a time: its clauses end the model's values */
         for (int k = 0; k < EXT_COUNT && res == 10 && added == 0; k++)
@@ -695,7 +661,7 @@ bool cnf_failed(struct cnf *c, lit l)
         abort();
     }
     int v = l > 0 ? l : -l;
-    return c->solver_var[v] && ccadical_failed(c->solver, solver_lit(c, l)) != 0;
+    return c->solver_var[v] && replay_failed(c->solver, solver_lit(c, l));
 }
 
 int cnf_num_vars(const struct cnf *c) { return c->nvars; }

@@ -4,10 +4,10 @@
 #ifndef GPUBMC_CNF_IMPL_H
 #define GPUBMC_CNF_IMPL_H
 
-#include <ccadical.h>
 #include <stdio.h>
 
 #include "encoders/cnf.h"
+#include "encoders/solver_replay.h"
 
 enum gate_op { GATE_AND = 1, GATE_XOR = 2, GATE_CLOSURE = 3, GATE_OR = 4 };
 
@@ -43,7 +43,7 @@ struct cnf_ext {
 enum { EXT_ORDER, EXT_CLOSURE, EXT_COUNT };   /* refined in this order: orders first */
 
 struct cnf {
-    CCaDiCaL *solver;
+    struct replay *solver;     /* CaDiCaL's session; NULL in a constant-only cnf */
     int nvars;
     long nclauses;
     struct gate_slot *table;   /* open addressing; op == 0 means empty */

@@ -45,12 +45,17 @@ struct kept_block { struct kept_block *next; };
 /* The freed blocks of each class, the last freed first. */
 static struct kept_block *kept[CLASSES + 1];
 
+/* The class of a request of n bytes. */
+static size_t class_of(size_t n)
+{
+    size_t k = (n + CHUNK_HEAD + CLASS_BYTES - 1) / CLASS_BYTES;
+    return k < 2 ? 2 : k;   /* glibc's smallest chunk */
+}
+
 /* A block for n bytes: a kept one of its class, or a new one. */
 static void *take(size_t n)
 {
-    size_t k = (n + CHUNK_HEAD + CLASS_BYTES - 1) / CLASS_BYTES;
-    if (k < 2)
-        k = 2;   /* glibc's smallest chunk */
+    size_t k = class_of(n);
     if (k > CLASSES)
         return xrealloc(NULL, n);
     struct kept_block *b = kept[k];
@@ -60,14 +65,12 @@ static void *take(size_t n)
     return b;
 }
 
-/* Gives back the block at p (NULL: nothing): kept by its class, or freed
- * when larger (a chunk glibc did not split may be a class larger than
- * asked; it holds that class's bytes). */
-static void give(void *p)
+/* Gives back the block at p of class k (NULL: nothing): kept by its
+ * class, or freed when larger. */
+static void give_as(void *p, size_t k)
 {
     if (!p)
         return;
-    size_t k = (malloc_usable_size(p) + CHUNK_HEAD) / CLASS_BYTES;
     if (k > CLASSES) {
         free(p);
         return;
@@ -76,6 +79,16 @@ static void give(void *p)
     b->next = kept[k];
     kept[k] = b;
 }
+
+/* Gives back the block at p (NULL: nothing) by the class of its chunk (a
+ * chunk glibc did not split may be a class larger than asked; it holds
+ * that class's bytes). */
+static void give(void *p)
+{
+    if (p)
+        give_as(p, (malloc_usable_size(p) + CHUNK_HEAD) / CLASS_BYTES);
+}
+
 /* The declarations the definitions below need (C++ names: new, new[],
  * delete, delete[], and the sized deletes). */
 void *_Znwm(size_t n);
@@ -89,8 +102,10 @@ void *_Znwm(size_t n) { return take(n); }
 void *_Znam(size_t n) { return take(n); }
 void _ZdlPv(void *p) { give(p); }
 void _ZdaPv(void *p) { give(p); }
-void _ZdlPvm(void *p, size_t n) { (void)n; give(p); }
-void _ZdaPvm(void *p, size_t n) { (void)n; give(p); }
+/* A sized delete names the size its new asked for: its class, with no
+ * look at the chunk. */
+void _ZdlPvm(void *p, size_t n) { give_as(p, class_of(n)); }
+void _ZdaPvm(void *p, size_t n) { give_as(p, class_of(n)); }
 
 #endif
 

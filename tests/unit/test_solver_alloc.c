@@ -1,6 +1,7 @@
 /* CaDiCaL's operator new and delete (encoders/solver_alloc.c): a freed
  * block of up to 1016 bytes comes back for the next request of its size
- * class and of no other, every block holds what was asked and is 16-byte
+ * class and of no other (by the size a sized delete names, with no look
+ * at the chunk), every block holds what was asked and is 16-byte
  * aligned, and a solver still answers after thousands of blocks went
  * round.  (The sanitizer build keeps the C++ library's own functions:
  * no reuse to see there.)  And its toupper: the "C" locale's. */
@@ -16,6 +17,7 @@
 
 void *_Znwm(size_t n);
 void _ZdlPv(void *p);
+void _ZdlPvm(void *p, size_t n);
 void _ZdaPvm(void *p, size_t n);
 int toupper(int ch);
 
@@ -37,6 +39,24 @@ static void test_reuse_by_class(void **state)
     void *big = _Znwm(5000);    /* past the kept classes: glibc's own */
     assert_true(malloc_usable_size(big) >= 5000);
     _ZdlPv(big);
+}
+
+/* A sized delete keeps the block by the size it names: a request of the
+ * same class takes it back, one of another class does not. */
+static void test_sized_delete_by_size(void **state)
+{
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    skip();
+#endif
+    void *a = _Znwm(200);   /* class 13: a 208-byte chunk */
+    _ZdlPvm(a, 200);
+    void *other = _Znwm(300);
+    assert_ptr_not_equal(other, a);
+    void *same = _Znwm(190);
+    assert_ptr_equal(same, a);
+    _ZdlPvm(other, 300);
+    _ZdlPvm(same, 190);
 }
 
 static void test_sizes_and_alignment(void **state)
@@ -95,6 +115,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_by_class),
+        cmocka_unit_test(test_sized_delete_by_size),
         cmocka_unit_test(test_sizes_and_alignment),
         cmocka_unit_test(test_solvers_in_turn),
         cmocka_unit_test(test_toupper),
