@@ -254,9 +254,15 @@ static void forward(struct cnf *c, const struct node *g, enum progress_model m)
     }
 }
 
-/* Literals and constraints of n and its subtree. */
+/* Literals and constraints of n and its subtree.  A group's "was
+ * scheduled once" is the OR of its children's (the gate, shared by every
+ * model's tree): it is only ever bounded from below and assumed
+ * negatively, so its least value is as good as any (Dat3M leaves it free
+ * above the children).  The root's schedulable is the OR of its
+ * children's the same way (no parent reads it); every other group's is
+ * free above its children, since a parent's HSA reads it positively. */
 static void encode_node(struct cnf *c, struct node *n, enum progress_model m, const struct progress_hierarchy *h,
-                        const struct thread_status *ts)
+                        const struct thread_status *ts, bool root)
 {
     if (n->thread >= 0) {
         const struct thread_status *s = &ts[n->thread];
@@ -266,31 +272,64 @@ static void encode_node(struct cnf *c, struct node *n, enum progress_model m, co
         return;
     }
     qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
-    lit some_child = LIT_FALSE;
+    if (!root)
+        n->sched = cnf_var(c);
+    lit some_child = LIT_FALSE, any_sched = LIT_FALSE;
+    n->once = LIT_FALSE;
     for (int i = 0; i < n->nchild; i++) {
         struct node *ch = &n->child[i];
+        /* no "child progress implies the group's": a child's progress
+         * only obliges (its subtree), and only the group's progress asks
+         * for it */
         ch->progress = cnf_var(c);
-        cnf_imply(c, ch->progress, n->progress);
-        encode_node(c, ch, m, h, ts);
-        cnf_imply(c, ch->sched, n->sched);
-        cnf_imply(c, ch->once, n->once);
+        encode_node(c, ch, m, h, ts, false);
+        if (root)
+            any_sched = cnf_or(c, any_sched, ch->sched);
+        else
+            cnf_imply(c, ch->sched, n->sched);
+        n->once = cnf_or(c, n->once, ch->once);
         some_child = cnf_or(c, some_child, cnf_and(c, ch->progress, ch->sched));
     }
+    if (root)
+        n->sched = any_sched;
     /* minimal progress: a schedulable group with progress runs some child */
     cnf_clause3(c, -n->progress, -n->sched, some_child);
     forward(c, n, progress_at(h, m, n->scope));
 }
 
-/* A group's schedulable and once literals are free above their children
- * (as in Dat3M), so they are made before the children. */
-static void make_group_literals(struct cnf *c, struct node *n)
+/* Whether a group whose scheduler is outer and whose only child is a
+ * group with scheduler inner may give way to that child, which then takes
+ * its place among its siblings, the facts admitted the same.  (Its
+ * schedulable may exceed the child's only where it has no progress, and
+ * so may the child's.)  Its progress is the child's, unless outer may
+ * withhold it: then the child, given progress it did not get, must owe
+ * nothing for it. */
+static bool passes_through(enum progress_model outer, enum progress_model inner)
 {
-    if (n->thread >= 0)
-        return;
-    n->sched = cnf_var(c);
-    n->once = cnf_var(c);
+    if (outer == PROG_FAIR || outer == PROG_HSA || outer == PROG_HSA_OBE)
+        return true;   /* it owes its only child progress whenever it has it */
+    if (inner == PROG_UNFAIR)
+        return true;   /* the child owes nothing */
+    /* obe and lobe withhold progress only from a child never scheduled,
+     * where obe and lobe owe its children nothing */
+    return outer != PROG_UNFAIR && (inner == PROG_OBE || inner == PROG_LOBE);
+}
+
+/* Replaces every group of n's subtree whose only child is a group by that
+ * child where passes_through allows (the scope chain above one subgroup,
+ * say), keeping the group's id for its place among its siblings. */
+static void collapse(struct node *n, enum progress_model m, const struct progress_hierarchy *h)
+{
+    while (n->thread < 0 && n->nchild == 1 && n->child[0].thread < 0
+           && passes_through(progress_at(h, m, n->scope), progress_at(h, m, n->child[0].scope))) {
+        struct node *only = n->child;
+        int id = n->id;
+        *n = *only;
+        n->id = id;
+        free(only);
+    }
     for (int i = 0; i < n->nchild; i++)
-        make_group_literals(c, &n->child[i]);
+        collapse(&n->child[i], m, h);
 }
 
 void progress_encode(struct cnf *c, const struct program *p, enum progress_model m,
@@ -313,9 +352,9 @@ void progress_encode(struct cnf *c, const struct program *p, enum progress_model
         all[t] = t;
     struct node root = { .id = 0, .thread = -1, .scope = -1 };
     build(p, &root, all, p->nthreads, 0);
-    make_group_literals(c, &root);
+    collapse(&root, m, h);
     root.progress = active;   /* every constraint follows from some group's progress */
-    encode_node(c, &root, m, h, ts);
+    encode_node(c, &root, m, h, ts, true);
     free_node(&root);
     free(all);
 }
