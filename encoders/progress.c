@@ -388,10 +388,12 @@ static bool group_meets(const struct node *g, const unsigned *pairs, const bool 
                         bool sched, bool exact)
 {
     unsigned states = 1;
+    int once_left = 0;   /* children from i on scheduled once (lobe) */
+    for (int i = 0; i < g->nchild; i++)
+        once_left += once[i];
     for (int i = 0; i < g->nchild; i++) {
-        bool later_once = false;   /* lobe: this child or a later one was scheduled once */
-        for (int j = i; j < g->nchild; j++)
-            later_once |= once[j];
+        bool later_once = once_left > 0;
+        once_left -= once[i];
         unsigned next = 0;
         for (unsigned st = 0; st < 4; st++) {
             if (!(states >> st & 1))
