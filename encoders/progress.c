@@ -186,7 +186,15 @@ static int level_id(const struct program *p, int t, int k)
     return k == 0 ? 0 : th->scope_id[levels - k];
 }
 
-/* Builds the children of n from threads[0..k) at hierarchy level `level`. */
+/* Children by increasing id (HSA and LOBE look at lower or higher ids). */
+static int by_id(const void *a, const void *b)
+{
+    const struct node *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Builds the children of n from threads[0..k) at hierarchy level `level`,
+ * by increasing id. */
 static void build(const struct program *p, struct node *n, const int *threads, int k, int level)
 {
     int levels = p->lit->dialect == DIALECT_PTX ? 3 : 4;
@@ -195,6 +203,7 @@ static void build(const struct program *p, struct node *n, const int *threads, i
         for (int i = 0; i < k; i++)
             n->child[n->nchild++] = (struct node){ .id = p->lit->threads[threads[i]].id,
                                                    .thread = threads[i] };
+        qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
         return;
     }
     int *members = xcalloc((size_t)(k ? k : 1), sizeof *members);
@@ -212,6 +221,7 @@ static void build(const struct program *p, struct node *n, const int *threads, i
         *g = (struct node){ .id = id, .thread = -1, .scope = progress_scope_at(p->lit->dialect, level) };
         build(p, g, members, m, level + 1);
     }
+    qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
     free(members);
     free(done);
 }
@@ -221,13 +231,6 @@ static void free_node(struct node *n)
     for (int i = 0; i < n->nchild; i++)
         free_node(&n->child[i]);
     free(n->child);
-}
-
-/* Children by increasing id (HSA and LOBE look at lower or higher ids). */
-static int by_id(const void *a, const void *b)
-{
-    const struct node *x = a, *y = b;
-    return (x->id > y->id) - (x->id < y->id);
 }
 
 /* What a group with progress owes its children under model m. */
@@ -254,9 +257,15 @@ static void forward(struct cnf *c, const struct node *g, enum progress_model m)
     }
 }
 
-/* Literals and constraints of n and its subtree. */
+/* Literals and constraints of n and its subtree.  A group's "was
+ * scheduled once" is the OR of its children's (the gate, shared by every
+ * model's tree): it is only ever bounded from below and assumed
+ * negatively, so its least value is as good as any (Dat3M leaves it free
+ * above the children).  The root's schedulable is the OR of its
+ * children's the same way (no parent reads it); every other group's is
+ * free above its children, since a parent's HSA reads it positively. */
 static void encode_node(struct cnf *c, struct node *n, enum progress_model m, const struct progress_hierarchy *h,
-                        const struct thread_status *ts)
+                        const struct thread_status *ts, bool root)
 {
     if (n->thread >= 0) {
         const struct thread_status *s = &ts[n->thread];
@@ -265,32 +274,87 @@ static void encode_node(struct cnf *c, struct node *n, enum progress_model m, co
         cnf_clause2(c, -n->progress, -s->halted);
         return;
     }
-    qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
-    lit some_child = LIT_FALSE;
+    if (!root)
+        n->sched = cnf_var(c);
+    lit some_child = LIT_FALSE, any_sched = LIT_FALSE;
+    n->once = LIT_FALSE;
     for (int i = 0; i < n->nchild; i++) {
         struct node *ch = &n->child[i];
+        /* no "child progress implies the group's": a child's progress
+         * only obliges (its subtree), and only the group's progress asks
+         * for it */
         ch->progress = cnf_var(c);
-        cnf_imply(c, ch->progress, n->progress);
-        encode_node(c, ch, m, h, ts);
-        cnf_imply(c, ch->sched, n->sched);
-        cnf_imply(c, ch->once, n->once);
+        encode_node(c, ch, m, h, ts, false);
+        if (root)
+            any_sched = cnf_or(c, any_sched, ch->sched);
+        else
+            cnf_imply(c, ch->sched, n->sched);
+        n->once = cnf_or(c, n->once, ch->once);
         some_child = cnf_or(c, some_child, cnf_and(c, ch->progress, ch->sched));
     }
+    if (root)
+        n->sched = any_sched;
     /* minimal progress: a schedulable group with progress runs some child */
     cnf_clause3(c, -n->progress, -n->sched, some_child);
     forward(c, n, progress_at(h, m, n->scope));
 }
 
-/* A group's schedulable and once literals are free above their children
- * (as in Dat3M), so they are made before the children. */
-static void make_group_literals(struct cnf *c, struct node *n)
+/* Whether a group whose scheduler is outer and whose only child is a
+ * group with scheduler inner may give way to that child, which then takes
+ * its place among its siblings, the facts admitted the same.  (Its
+ * schedulable may exceed the child's only where it has no progress, and
+ * so may the child's.)  Its progress is the child's, unless outer may
+ * withhold it: then the child, given progress it did not get, must owe
+ * nothing for it. */
+static bool passes_through(enum progress_model outer, enum progress_model inner)
 {
-    if (n->thread >= 0)
-        return;
-    n->sched = cnf_var(c);
-    n->once = cnf_var(c);
+    if (outer == PROG_FAIR || outer == PROG_HSA || outer == PROG_HSA_OBE)
+        return true;   /* it owes its only child progress whenever it has it */
+    if (inner == PROG_UNFAIR)
+        return true;   /* the child owes nothing */
+    /* obe and lobe withhold progress only from a child never scheduled,
+     * where obe and lobe owe its children nothing */
+    return outer != PROG_UNFAIR && (inner == PROG_OBE || inner == PROG_LOBE);
+}
+
+/* Replaces every group of n's subtree whose only child is a group by that
+ * child where passes_through allows (the scope chain above one subgroup,
+ * say), keeping the group's id for its place among its siblings. */
+static void collapse(struct node *n, enum progress_model m, const struct progress_hierarchy *h)
+{
+    while (n->thread < 0 && n->nchild == 1 && n->child[0].thread < 0
+           && passes_through(progress_at(h, m, n->scope), progress_at(h, m, n->child[0].scope))) {
+        struct node *only = n->child;
+        int id = n->id;
+        *n = *only;
+        n->id = id;
+        free(only);
+    }
     for (int i = 0; i < n->nchild; i++)
-        make_group_literals(c, &n->child[i]);
+        collapse(&n->child[i], m, h);
+}
+
+/* Whether model m is fair at every scope of hierarchy h. */
+static bool fair_everywhere(enum progress_model m, const struct progress_hierarchy *h)
+{
+    bool fair = true;
+    for (int s = -1; s < PROGRESS_SCOPES; s++)
+        fair &= progress_at(h, m, s) == PROG_FAIR;
+    return fair;
+}
+
+/* The tree of p's threads that model m's constraints are over: the scope
+ * hierarchy, each group's children by increasing id, chains collapsed. */
+static struct node tree(const struct program *p, enum progress_model m, const struct progress_hierarchy *h)
+{
+    int *all = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *all);
+    for (int t = 0; t < p->nthreads; t++)
+        all[t] = t;
+    struct node root = { .id = 0, .thread = -1, .scope = -1 };
+    build(p, &root, all, p->nthreads, 0);
+    free(all);
+    collapse(&root, m, h);
+    return root;
 }
 
 void progress_encode(struct cnf *c, const struct program *p, enum progress_model m,
@@ -300,22 +364,99 @@ void progress_encode(struct cnf *c, const struct program *p, enum progress_model
      * progress, so every thread has it, and the rest (each group
      * schedulable when a child is, its once when a child's) constrains
      * nothing that a choice of the groups' own literals cannot meet. */
-    bool fair = true;
-    for (int s = -1; s < PROGRESS_SCOPES; s++)
-        fair &= progress_at(h, m, s) == PROG_FAIR;
-    if (fair) {
+    if (fair_everywhere(m, h)) {
         for (int t = 0; t < p->nthreads; t++)
             cnf_clause2(c, -active, -ts[t].halted);
         return;
     }
-    int *all = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *all);
-    for (int t = 0; t < p->nthreads; t++)
-        all[t] = t;
-    struct node root = { .id = 0, .thread = -1, .scope = -1 };
-    build(p, &root, all, p->nthreads, 0);
-    make_group_literals(c, &root);
+    struct node root = tree(p, m, h);
     root.progress = active;   /* every constraint follows from some group's progress */
-    encode_node(c, &root, m, h, ts);
+    encode_node(c, &root, m, h, ts, true);
     free_node(&root);
-    free(all);
+}
+
+/* The bit of a node's (progress, schedulable) pair in a set of pairs. */
+#define PAIR(progress, sched) (1u << (2 * (progress) + (sched)))
+
+/* Whether group g, with progress, can meet its constraints under
+ * scheduler m, its children taking pairs from pairs[] (their once in
+ * once[]): its schedulable is sched (bounding theirs), or with exact the
+ * OR of theirs (the root's).  Over the children in order, the states
+ * reached: some lower child schedulable, some child run (progress and
+ * schedulable), as the bit 2 * lower + ran. */
+static bool group_meets(const struct node *g, const unsigned *pairs, const bool *once, enum progress_model m,
+                        bool sched, bool exact)
+{
+    unsigned states = 1;
+    int once_left = 0;   /* children from i on scheduled once (lobe) */
+    for (int i = 0; i < g->nchild; i++)
+        once_left += once[i];
+    for (int i = 0; i < g->nchild; i++) {
+        bool later_once = once_left > 0;
+        once_left -= once[i];
+        unsigned next = 0;
+        for (unsigned st = 0; st < 4; st++) {
+            if (!(states >> st & 1))
+                continue;
+            bool lower = st >> 1, ran = st & 1;
+            bool owed = m == PROG_FAIR || ((m == PROG_HSA || m == PROG_HSA_OBE) && !lower)
+                        || ((m == PROG_OBE || m == PROG_HSA_OBE) && once[i]) || (m == PROG_LOBE && later_once);
+            for (unsigned pr = 0; pr < 2; pr++)
+                for (unsigned sc = 0; sc < 2; sc++)
+                    if ((pairs[i] & PAIR(pr, sc)) && (pr || !owed) && (exact || sched || !sc))
+                        next |= 1u << (2 * (lower || sc) + (ran || (pr && sc)));
+        }
+        states = next;
+    }
+    for (unsigned st = 0; st < 4; st++)   /* minimal progress */
+        if ((states >> st & 1) && (!(exact ? st >> 1 : sched) || (st & 1)))
+            return true;
+    return false;
+}
+
+/* The pairs node n can take under model m given the threads' facts f,
+ * with its once in *once; with root, whether the root, with progress,
+ * can meet its constraints (0 or 1). */
+static unsigned node_pairs(const struct node *n, enum progress_model m, const struct progress_hierarchy *h,
+                           const struct thread_facts *f, bool *once, bool root)
+{
+    if (n->thread >= 0) {
+        const struct thread_facts *t = &f[n->thread];
+        unsigned sc = !t->terminated && !t->blocked;
+        *once = t->started;
+        return PAIR(0, sc) | (t->halted ? 0 : PAIR(1, sc));
+    }
+    unsigned *pairs = xcalloc((size_t)n->nchild, sizeof *pairs);
+    bool *onces = xcalloc((size_t)n->nchild, sizeof *onces);
+    bool all_idle = true;   /* every child can be unschedulable */
+    *once = false;
+    for (int i = 0; i < n->nchild; i++) {
+        pairs[i] = node_pairs(&n->child[i], m, h, f, &onces[i], false);
+        all_idle &= (pairs[i] & (PAIR(0, 0) | PAIR(1, 0))) != 0;
+        *once |= onces[i];
+    }
+    enum progress_model sm = progress_at(h, m, n->scope);
+    unsigned res = root ? group_meets(n, pairs, onces, sm, false, true)
+                        : PAIR(0, 1) | (all_idle ? PAIR(0, 0) : 0)
+                          | (group_meets(n, pairs, onces, sm, false, false) ? PAIR(1, 0) : 0)
+                          | (group_meets(n, pairs, onces, sm, true, false) ? PAIR(1, 1) : 0);
+    free(pairs);
+    free(onces);
+    return res;
+}
+
+bool progress_admits(const struct program *p, enum progress_model m, const struct progress_hierarchy *h,
+                     const struct thread_facts *f)
+{
+    if (fair_everywhere(m, h)) {
+        for (int t = 0; t < p->nthreads; t++)
+            if (f[t].halted)
+                return false;
+        return true;
+    }
+    struct node root = tree(p, m, h);
+    bool once;
+    bool ok = node_pairs(&root, m, h, f, &once, true);
+    free_node(&root);
+    return ok;
 }

@@ -90,4 +90,16 @@ struct thread_status {
 void progress_encode(struct cnf *c, const struct program *p, enum progress_model m,
                      const struct progress_hierarchy *h, const struct thread_status *ts, lit active);
 
+/* One thread's facts in one execution. */
+struct thread_facts {
+    bool started, halted, terminated, blocked;
+};
+
+/* Whether model m under hierarchy h admits the threads' facts f (one per
+ * thread): whether progress_encode's constraints, its literal true and the
+ * threads' literals valued as f says, hold for some values of its own
+ * literals.  Computed without a solver, over the same tree of groups. */
+bool progress_admits(const struct program *p, enum progress_model m, const struct progress_hierarchy *h,
+                     const struct thread_facts *f);
+
 #endif

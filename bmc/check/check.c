@@ -423,7 +423,8 @@ static bool strong_trap(struct sat_check *s, lit query, lit act, enum progress_m
  * b's own literals).  So an execution fair under a is fair under b: a
  * solution of the question under a answers it yes for b, and a no under b
  * answers it no for a.  A solution in which some other model's literal is
- * true satisfies that model's constraints: a yes for it as well.  Every
+ * true, or whose threads' facts meet that model's constraints, is fair
+ * under that model (fair_now): a yes for it as well.  Every
  * yes is the solution read, re-checked as any witness is; every no is
  * the solver's proof for a model that guarantees no more. */
 struct term_models {
@@ -506,6 +507,17 @@ static void stuck_results(struct term_models *t, const bool *now)
     }
 }
 
+/* Whether the solver's current solution is fair under model j: its
+ * literal is true in it, or its threads' facts meet j's constraints
+ * (termination_fair_now: then j's own literals, encoded or not yet, can
+ * be given values that meet them, the rest of the solution unchanged). */
+static bool fair_now(struct term_models *t, int j)
+{
+    struct sat_check *s = t->s;
+    return (t->act[j] && cnf_value(s->c, t->act[j]))
+           || termination_fair_now(s->c, s->p, &s->x, t->ms[j], &s->o->hierarchy);
+}
+
 /* Asks question q of every unknown model, each under its literal, one
  * solve at a time (in next_model's order), until every answer is known;
  * each answer decides the models it can (struct term_models).  With
@@ -517,8 +529,7 @@ static void decide_models(struct term_models *t, lit q, bool strongest_first, bo
         int res = solve_with(t->s, cnf_and(t->s->c, q, model_act(t, i)));
         bool now[CHECK_PROGRESS_MODELS] = { false };
         for (int j = 0; j < t->n; j++)
-            if (!t->known[j] && (res == 10 ? progress_stronger(h, t->ms[i], t->ms[j])
-                                             || (t->act[j] && cnf_value(t->s->c, t->act[j]))
+            if (!t->known[j] && (res == 10 ? progress_stronger(h, t->ms[i], t->ms[j]) || fair_now(t, j)
                                            : progress_stronger(h, t->ms[j], t->ms[i]))) {
                 t->known[j] = res;
                 now[j] = true;
@@ -547,11 +558,6 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
         out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
         t.known[i] = query == LIT_FALSE ? 20 : 0;
     }
-    /* every model's literal before the first solve: a solution then shows
-     * more models whose constraints it satisfies (CaDiCaL's first guess
-     * for a free literal is true) */
-    for (int i = 0; i < n && query != LIT_FALSE; i++)
-        model_act(&t, i);
     decide_models(&t, query, false, true);
     for (int i = 0; i < n; i++) {
         if (t.known[i] == 20) {

@@ -53,6 +53,18 @@ lit termination_progress(struct cnf *c, const struct program *p, const struct ex
     return active;
 }
 
+bool termination_fair_now(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
+                          const struct progress_hierarchy *h)
+{
+    struct thread_facts *f = xcalloc((size_t)p->nthreads + 1, sizeof *f);
+    for (int t = 0; t < p->nthreads; t++)
+        f[t] = (struct thread_facts){ cnf_value(c, x->sx.started[t]), cnf_value(c, x->sx.halted[t]),
+                                      cnf_value(c, x->sx.terminated[t]), cnf_value(c, thread_blocked(c, p, x, t)) };
+    bool fair = progress_admits(p, m, h, f);
+    free(f);
+    return fair;
+}
+
 void termination_describe(struct cnf *c, const struct program *p, const struct exec_enc *x,
                           char *buf, size_t len)
 {

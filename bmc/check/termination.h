@@ -20,6 +20,14 @@ lit termination_encode(struct cnf *c, const struct program *p, struct exec_enc *
 lit termination_progress(struct cnf *c, const struct program *p, const struct exec_enc *x,
                          enum progress_model m, const struct progress_hierarchy *h);
 
+/* Whether the solver's current model is fair under model m and hierarchy
+ * h: whether its threads' facts (started, halted, terminated, blocked)
+ * meet the constraints termination_progress adds for m (progress_admits),
+ * whether or not m's literal is true in it.  x must have been encoded
+ * with SX_MAY_HALT unless m is fair everywhere. */
+bool termination_fair_now(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
+                          const struct progress_hierarchy *h);
+
 /* Names the stuck threads of the solver's current model, e.g.
  * "P1 spins for ever at line 9; P0 waits for ever at `bar.cta.sync 0`". */
 void termination_describe(struct cnf *c, const struct program *p, const struct exec_enc *x,
