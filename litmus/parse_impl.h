@@ -175,6 +175,16 @@ static inline bool ps_reserve_scratch(struct parser *p, void *arrp, int count, i
 {
     return count < *cap || ps_grow_scratch(p, arrp, cap, elem);
 }
+/* ps_grow for an array of the test that only grows while parsing
+ * (threads, locations, registers, labels, ssw pairs): the bigger copy comes
+ * from the test's pool, where the old one stays, unused, until the test is
+ * freed. */
+bool ps_grow_pooled(struct parser *p, void *arrp, int *cap, size_t elem);
+/* ps_reserve for an array ps_grow_pooled grows. */
+static inline bool ps_reserve_pooled(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+{
+    return count < *cap || ps_grow_pooled(p, arrp, cap, elem);
+}
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */
 static inline bool ps_reserve(struct parser *p, void *arrp, int count, int *cap, size_t elem)

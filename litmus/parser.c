@@ -139,21 +139,50 @@ bool ps_grow_scratch(struct parser *p, void *arrp, int *cap, size_t elem)
     return *cap > used || ps_grow(p, arrp, cap, elem);
 }
 
+/* The capacity after *cap for elements of elem bytes: doubled, or the
+ * first; false (out of memory) when it would not fit. */
+static bool next_capacity(struct parser *p, int cap, size_t elem, int *new_cap)
+{
+    if (cap > INT_MAX / 2 || (size_t)cap * 2 > SIZE_MAX / elem / 2)
+        return ps_out_of_memory(p);
+    int first = first_capacity(elem);
+    *new_cap = cap < first ? first : cap * 2;
+    return true;
+}
+
 /* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
  * or gives it its first; new slots are zeroed. */
 bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
 {
     void *arr, *grown;
     int new_cap;
-    if (*cap > INT_MAX / 2 || (size_t)*cap * 2 > SIZE_MAX / elem / 2)
-        return ps_out_of_memory(p);
-    int first = first_capacity(elem);
-    new_cap = *cap < first ? first : *cap * 2;
+    if (!next_capacity(p, *cap, elem, &new_cap))
+        return false;
     memcpy(&arr, arrp, sizeof arr);
     grown = realloc(arr, (size_t)new_cap * elem);
     if (!grown)
         return ps_out_of_memory(p);
     memset((char *)grown + (size_t)*cap * elem, 0, (size_t)(new_cap - *cap) * elem);
+    memcpy(arrp, &grown, sizeof grown);
+    *cap = new_cap;
+    return true;
+}
+
+/* ps_grow for an array of the test taken from its pool: the bigger copy
+ * comes from the pool, the old one staying there unused. */
+bool ps_grow_pooled(struct parser *p, void *arrp, int *cap, size_t elem)
+{
+    void *arr;
+    int new_cap;
+    if (!next_capacity(p, *cap, elem, &new_cap))
+        return false;
+    char *grown = strpool_alloc(&p->lit->strings, (size_t)new_cap * elem);
+    if (!grown)
+        return ps_out_of_memory(p);
+    memcpy(&arr, arrp, sizeof arr);
+    if (*cap > 0)
+        memcpy(grown, arr, (size_t)*cap * elem);
+    memset(grown + (size_t)*cap * elem, 0, (size_t)(new_cap - *cap) * elem);
     memcpy(arrp, &grown, sizeof grown);
     *cap = new_cap;
     return true;
@@ -273,7 +302,7 @@ int ps_location_index(struct parser *p, const char *name, size_t len)
     int index = ps_names_find(&p->names, NS_LOCATION, name, len);
     if (index >= 0)
         return index;
-    if (!ps_reserve(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
+    if (!ps_reserve_pooled(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
         return -1;
     struct location *loc = &l->locs[l->nlocs];
     loc->name = ps_pool_text(p, name, len);
@@ -296,9 +325,9 @@ int ps_register_index(struct parser *p, int thread, const char *name, size_t len
     int index = ps_names_find(&p->names, register_ns(thread), name, len);
     if (index >= 0)
         return index;
-    if (!ps_reserve(p, &t->reg_names, t->nregs, &c->reg_names, sizeof *t->reg_names)
-        || !ps_reserve(p, &t->reg_has_init, t->nregs, &c->reg_has_init, sizeof *t->reg_has_init)
-        || !ps_reserve(p, &t->reg_init, t->nregs, &c->reg_init, sizeof *t->reg_init))
+    if (!ps_reserve_pooled(p, &t->reg_names, t->nregs, &c->reg_names, sizeof *t->reg_names)
+        || !ps_reserve_pooled(p, &t->reg_has_init, t->nregs, &c->reg_has_init, sizeof *t->reg_has_init)
+        || !ps_reserve_pooled(p, &t->reg_init, t->nregs, &c->reg_init, sizeof *t->reg_init))
         return -1;
     t->reg_names[t->nregs] = ps_pool_text(p, name, len);
     if (!t->reg_names[t->nregs])
@@ -318,7 +347,7 @@ int ps_label_info_index(struct parser *p, int thread, const struct token *name)
     int info = ps_names_find(&p->names, label_ns(thread), name->text, name->len);
     if (info >= 0)
         return info;
-    if (!ps_reserve(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
+    if (!ps_reserve_pooled(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
         || !ps_reserve_scratch(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
         return -1;
     t->label_names[t->nlabels] = ps_pool_text(p, name->text, name->len);
