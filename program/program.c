@@ -47,18 +47,14 @@ static void liveness(const struct uop *code, int n, int words, uint64_t *live, u
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct uop *u = &code[i];
-            for (int w = 0; w < words; w++)   /* a word or two: loops, not calls */
-                out[w] = 0;
             /* a backjump that is not taken leaves the loop at its exit */
             bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
             int fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
-            if (fall_to >= 0 && fall_to < n)
-                for (int w = 0; w < words; w++)
-                    out[w] |= live[(size_t)fall_to * words + w];
             int t = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
-            if (t >= 0 && t < n)
-                for (int w = 0; w < words; w++)
-                    out[w] |= live[(size_t)t * words + w];
+            const uint64_t *fall = fall_to >= 0 && fall_to < n ? &live[(size_t)fall_to * words] : NULL;
+            const uint64_t *jump = t >= 0 && t < n ? &live[(size_t)t * words] : NULL;
+            for (int w = 0; w < words; w++)   /* a word or two: one loop, no memset call */
+                out[w] = (fall ? fall[w] : 0) | (jump ? jump[w] : 0);
             if (u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
                 out[u->in->dst / 64] &= ~((uint64_t)1 << (u->in->dst % 64));
             int rd[4];
