@@ -354,8 +354,8 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
     unsigned char c;
     for (;; at++) {
         c = (unsigned char)s[at];
-        if (c == ' ' && at + 8 <= lx->len) {
-            at += leading_spaces(s + at) - 1;
+        if (c == ' ' && s[at + 1] == ' ' && at + 8 <= lx->len) {
+            at += leading_spaces(s + at) - 1;   /* a run: one space is the common case */
         } else if (c == '\n') {
             lx->line++;
             lx->line_start = at + 1;
