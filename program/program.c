@@ -36,21 +36,42 @@ static void instr_reads(const struct instr *in, int out[4])
     }
 }
 
+/* The micro-ops control goes to from micro-op i (-1: none): on when a
+ * jump is not taken (a backjump not taken leaves the loop at its exit),
+ * and a jump's target. */
+static void successors(const struct uop *code, int i, int *fall_to, int *target)
+{
+    const struct uop *u = &code[i];
+    bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
+    *fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
+    *target = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
+}
+
 /* Live registers before each micro-op, a bit set of words words per
  * micro-op (register r of micro-op i: bit r % 64 of live[i * words + r /
  * 64]), by backward fixpoint over the code as it stands (loops still
- * cyclic). */
-static void liveness(const struct uop *code, int n, int words, uint64_t *live, uint64_t *out)
+ * cyclic).  A pass reads the sets of the successors at or before a
+ * micro-op (back_target, n of them, all false: marked here) as the pass
+ * before left them, and every other set as this pass made it: once a pass
+ * changes none of the former, it has reached the fixpoint. */
+static void liveness(const struct uop *code, int n, int words, uint64_t *live, uint64_t *out,
+                     bool *back_target)
 {
+    for (int i = 0; i < n; i++) {
+        int fall_to, t;
+        successors(code, i, &fall_to, &t);
+        if (fall_to >= 0 && fall_to <= i)
+            back_target[fall_to] = true;
+        if (t >= 0 && t <= i)
+            back_target[t] = true;
+    }
     bool changed = true;
     while (changed) {
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct uop *u = &code[i];
-            /* a backjump that is not taken leaves the loop at its exit */
-            bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
-            int fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
-            int t = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
+            int fall_to, t;
+            successors(code, i, &fall_to, &t);
             const uint64_t *fall = fall_to >= 0 && fall_to < n ? &live[(size_t)fall_to * words] : NULL;
             const uint64_t *jump = t >= 0 && t < n ? &live[(size_t)t * words] : NULL;
             for (int w = 0; w < words; w++)   /* a word or two: one loop, no memset call */
@@ -66,7 +87,7 @@ static void liveness(const struct uop *code, int n, int words, uint64_t *live, u
             for (int w = 0; w < words; w++)
                 if (here[w] != out[w]) {
                     here[w] = out[w];
-                    changed = true;
+                    changed |= back_target[i];
                 }
         }
     }
@@ -160,6 +181,7 @@ static void add_entry(int *entries, int *n, int at)
 struct loop_work {
     int n, words, nregs, len;   /* micro-ops, words of a register set, registers, region length */
     uint64_t *live, *out;       /* liveness's */
+    bool *back_target;          /* liveness's */
     bool *written;              /* per register: written in the region */
     int *entries;               /* the region's entries */
 };
@@ -170,6 +192,7 @@ static size_t loop_work_layout(struct loop_work *w, char *block)
     struct xblock b = { block, 0 };
     w->live = xblock_take(&b, (size_t)(w->n + 1) * (size_t)w->words, sizeof *w->live);
     w->out = xblock_take(&b, (size_t)w->words, sizeof *w->out);
+    w->back_target = xblock_take(&b, (size_t)w->n + 1, sizeof *w->back_target);
     w->written = xblock_take(&b, (size_t)w->nregs + 1, sizeof *w->written);
     w->entries = xblock_take(&b, (size_t)w->len, sizeof *w->entries);
     return b.size;
@@ -188,7 +211,7 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
     uint64_t *live = w.live;
     bool *written = w.written;
     int *entries = w.entries;
-    liveness(code, n, words, live, w.out);
+    liveness(code, n, words, live, w.out, w.back_target);
     add_entry(entries, &li.nentries, t);
     for (int i = 0; i < n; i++) {
         const struct uop *u = &code[i];
