@@ -288,8 +288,10 @@ bool parse_ssw_item(struct parser *p)
 /* Thread header                                                             */
 
 /* Parses "sg 0" and the like: the scope word (quoted, "'sg'", for a
- * message) and its id (what the id is called, "sg id"). */
-static bool parse_scope_id(struct parser *p, const char *quoted, const char *id_what, int *id)
+ * message) and its id (what the id is called, "sg id"); inline, where the
+ * word's length and comparison fold to constants. */
+__attribute__((always_inline))
+static inline bool parse_scope_id(struct parser *p, const char *quoted, const char *id_what, int *id)
 {
     size_t n = strlen(quoted) - 2;
     bool is_word = p->tok.kind == TOK_IDENT && p->tok.len == n && memcmp(p->tok.text, quoted + 1, n) == 0;
