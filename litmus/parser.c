@@ -141,7 +141,7 @@ bool ps_grow_scratch(struct parser *p, void *arrp, int *cap, size_t elem)
 
 /* The capacity after *cap for elements of elem bytes: doubled, or the
  * first; false (out of memory) when it would not fit. */
-static bool next_capacity(struct parser *p, int cap, size_t elem, int *new_cap)
+static inline bool next_capacity(struct parser *p, int cap, size_t elem, int *new_cap)
 {
     if (cap > INT_MAX / 2 || (size_t)cap * 2 > SIZE_MAX / elem / 2)
         return ps_out_of_memory(p);
@@ -155,7 +155,7 @@ static bool next_capacity(struct parser *p, int cap, size_t elem, int *new_cap)
 bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
 {
     void *arr, *grown;
-    int new_cap;
+    int new_cap = 0;
     if (!next_capacity(p, *cap, elem, &new_cap))
         return false;
     memcpy(&arr, arrp, sizeof arr);
@@ -173,7 +173,7 @@ bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
 bool ps_grow_pooled(struct parser *p, void *arrp, int *cap, size_t elem)
 {
     void *arr;
-    int new_cap;
+    int new_cap = 0;
     if (!next_capacity(p, *cap, elem, &new_cap))
         return false;
     char *grown = strpool_alloc(&p->lit->strings, (size_t)new_cap * elem);

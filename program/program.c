@@ -39,7 +39,7 @@ static void instr_reads(const struct instr *in, int out[4])
 /* The micro-ops control goes to from micro-op i (-1: none): on when a
  * jump is not taken (a backjump not taken leaves the loop at its exit),
  * and a jump's target. */
-static void successors(const struct uop *code, int i, int *fall_to, int *target)
+static inline void successors(const struct uop *code, int i, int *fall_to, int *target)
 {
     const struct uop *u = &code[i];
     bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
