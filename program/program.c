@@ -390,7 +390,7 @@ static int event_proxy(const struct instr *in)
 }
 
 /* Appends an event (p->events has room: build_events counts them first). */
-static struct event *new_event(struct program *p, enum ev_kind kind, int thread, int uop,
+static inline struct event *new_event(struct program *p, enum ev_kind kind, int thread, int uop,
                                const struct instr *in)
 {
     struct event *e = &p->events[p->nevents];
