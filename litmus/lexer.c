@@ -396,7 +396,7 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
 bool lexer_next_dotted(struct lexer *lx, struct token *word)
 {
     size_t at = lx->off;
-    if (lx->c_mode || at + 1 >= lx->len || lx->src[at] != '.' || !is_alpha(lx->src[at + 1]))
+    if (lx->src[at] != '.' || !is_alpha(lx->src[at + 1]) || lx->c_mode)   /* the NUL after the text is no letter */
         return false;
     size_t end = word_end(lx, at + 2);
     word->kind = TOK_IDENT;
