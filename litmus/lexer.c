@@ -351,15 +351,19 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
 {
     const char *s = lx->src;
     size_t at = lx->off;
-    unsigned char c;
-    for (;; at++) {
-        c = (unsigned char)s[at];
-        if (c == ' ' && s[at + 1] == ' ' && at + 8 <= lx->len) {
-            at += leading_spaces(s + at) - 1;   /* a run: one space is the common case */
+    unsigned char c = (unsigned char)s[at];
+    for (;;) {
+        if (c == ' ') {
+            c = (unsigned char)s[++at];   /* one space is the common case */
+            if (c == ' ' && at + 8 <= lx->len) {
+                at += leading_spaces(s + at);   /* a run */
+                c = (unsigned char)s[at];
+            }
         } else if (c == '\n') {
             lx->line++;
-            lx->line_start = at + 1;
-        } else if (c != ' ') {
+            lx->line_start = ++at;
+            c = (unsigned char)s[at];
+        } else {
             break;
         }
     }
