@@ -218,6 +218,16 @@ static unsigned hash_name(int ns, const char *s, size_t len)
     return h;
 }
 
+/* True when the len bytes at a and b are the same (a loop: names are a
+ * few bytes, shorter than a call to memcmp). */
+static bool same_bytes(const char *a, const char *b, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* The value stored for (ns, name), or -1. */
 int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
 {
@@ -226,7 +236,7 @@ int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
         const struct name_entry *e = &t->slots[i];
         if (!e->name)
             return -1;
-        if (e->hash == h && e->ns == ns && e->len == len && memcmp(e->name, s, len) == 0)
+        if (e->hash == h && e->ns == ns && e->len == len && same_bytes(e->name, s, len))
             return e->value;
     }
 }
