@@ -113,15 +113,22 @@ static int *scratch_ints(struct scratch *w, int n)
 }
 
 /* In end, per index t: the last jump to t at or after t (where a loop headed
- * by t ends), -1 if none; one pass, so the loops of a long thread cost
- * linear time. */
-static void loop_ends(const struct uop *code, int n, int *end)
+ * by t ends), -1 if none; in back, the backward jumps, in order; returns
+ * how many there are.  One pass, so the loops of a long thread cost linear
+ * time. */
+static int loop_ends(const struct uop *code, int n, int *end, int *back)
 {
+    int nback = 0;
     for (int t = 0; t < n; t++)
         end[t] = -1;
-    for (int i = 0; i < n; i++)
-        if (is_jump(&code[i]) && code[i].target >= 0 && code[i].target <= i)
+    for (int i = 0; i < n; i++) {
+        if (!is_backward(code, i))
+            continue;
+        if (code[i].target >= 0)
             end[code[i].target] = i;
+        back[nback++] = i;
+    }
+    return nback;
 }
 
 /* Finds the innermost loop region [*t..*j]: the loop (a head and its last
@@ -131,12 +138,10 @@ static void loop_ends(const struct uop *code, int n, int *end)
  * middle.  Returns false when no loop is left. */
 static bool innermost_region(const struct uop *code, int n, int *t, int *j, struct scratch *w)
 {
-    int span = -1, *end = scratch_ints(w, n + 1);
-    loop_ends(code, n, end);
-    for (int i = 0; i < n; i++) {
-        if (!is_backward(code, i))
-            continue;
-        int h = code[i].target, e = end[h];
+    int span = -1, *end = scratch_ints(w, 2 * n + 1), *back = end + n;
+    int nback = loop_ends(code, n, end, back);
+    for (int k = 0; k < nback; k++) {
+        int h = code[back[k]].target, e = end[h];
         if (span < 0 || e - h < span) {
             *t = h;
             *j = e;
@@ -146,10 +151,8 @@ static bool innermost_region(const struct uop *code, int n, int *t, int *j, stru
     bool grown = span >= 0;
     while (grown) {
         grown = false;
-        for (int i = 0; i < n; i++) {
-            if (!is_backward(code, i))
-                continue;
-            int h = code[i].target, e = end[h];
+        for (int k = 0; k < nback; k++) {
+            int h = code[back[k]].target, e = end[h];
             bool meets = h <= *j && e >= *t;
             bool nests = (h <= *t && e >= *j) || (h >= *t && e <= *j);
             if (meets && !nests) {
@@ -516,7 +519,8 @@ struct program *program_build(const struct litmus *l, int bound, char *msg, int 
                 program_free(p);
                 return NULL;
             }
-        link_iterations(pt, &w);
+        if (pt->nloops > 0)   /* without loops, every outer is initial_code's -1 */
+            link_iterations(pt, &w);
     }
     free(w.ints);
     build_events(p);
