@@ -105,10 +105,14 @@ struct scratch {
     int cap;
 };
 
+/* The first room of a scratch: 1 KB (malloc keeps chunks that small in
+ * per-size caches), enough for most programs' every step. */
+#define SCRATCH_FIRST_INTS 250
+
 /* At least n ints of w, their values left over from earlier use. */
 static int *scratch_ints(struct scratch *w, int n)
 {
-    XGROW(w->ints, w->cap, n);
+    XGROW_FROM(w->ints, w->cap, n, SCRATCH_FIRST_INTS);
     return w->ints;
 }
 
