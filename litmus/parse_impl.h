@@ -59,7 +59,7 @@ struct label_info {
 
 /* Capacities of a thread's growing arrays. */
 struct thread_caps {
-    int reg_names, reg_has_init, reg_init, labels, instrs;
+    int regs, labels, instrs;   /* regs: of the three register arrays together */
 };
 
 /* A register initialisation seen before the thread header. */

@@ -327,6 +327,34 @@ int ps_location_index(struct parser *p, const char *name, size_t len)
     return index;
 }
 
+/* Doubles the room of thread t's three register arrays (its names, whether
+ * each has an initial value, the values), or gives them their first, in one
+ * piece of the test's pool; new slots are zeroed. */
+static bool grow_registers(struct parser *p, struct thread *t, struct thread_caps *c)
+{
+    size_t per_reg = sizeof *t->reg_names + sizeof *t->reg_init + sizeof *t->reg_has_init;
+    int new_cap = 0;
+    if (!next_capacity(p, c->regs, per_reg, &new_cap))
+        return false;
+    char *room = strpool_alloc(&p->lit->strings, (size_t)new_cap * per_reg);
+    if (!room)
+        return ps_out_of_memory(p);
+    memset(room, 0, (size_t)new_cap * per_reg);
+    char **names = (char **)(void *)room;   /* pointers, then values, then flags: each aligned */
+    int64_t *init = (int64_t *)(void *)(room + (size_t)new_cap * sizeof *names);
+    bool *has_init = (bool *)(room + (size_t)new_cap * (sizeof *names + sizeof *init));
+    if (t->nregs > 0) {
+        memcpy(names, t->reg_names, (size_t)t->nregs * sizeof *names);
+        memcpy(init, t->reg_init, (size_t)t->nregs * sizeof *init);
+        memcpy(has_init, t->reg_has_init, (size_t)t->nregs * sizeof *has_init);
+    }
+    t->reg_names = names;
+    t->reg_init = init;
+    t->reg_has_init = has_init;
+    c->regs = new_cap;
+    return true;
+}
+
 /* Index of the thread's named register, created on first use; -1 on error. */
 int ps_register_index(struct parser *p, int thread, const char *name, size_t len)
 {
@@ -335,9 +363,7 @@ int ps_register_index(struct parser *p, int thread, const char *name, size_t len
     int index = ps_names_find(&p->names, register_ns(thread), name, len);
     if (index >= 0)
         return index;
-    if (!ps_reserve_pooled(p, &t->reg_names, t->nregs, &c->reg_names, sizeof *t->reg_names)
-        || !ps_reserve_pooled(p, &t->reg_has_init, t->nregs, &c->reg_has_init, sizeof *t->reg_has_init)
-        || !ps_reserve_pooled(p, &t->reg_init, t->nregs, &c->reg_init, sizeof *t->reg_init))
+    if (t->nregs >= c->regs && !grow_registers(p, t, c))
         return -1;
     t->reg_names[t->nregs] = ps_pool_text(p, name, len);
     if (!t->reg_names[t->nregs])
