@@ -428,16 +428,22 @@ int ps_thread_index_at(struct parser *p, int id, struct srcpos pos)
 /* The magnitude of a NUMBER or HEX token; false when it exceeds limit. */
 static bool token_magnitude(const struct token *t, uint64_t limit, uint64_t *out)
 {
-    bool hex = t->kind == TOK_HEX;
-    unsigned base = hex ? 16 : 10;
-    uint64_t v = 0;
-    for (size_t i = hex ? 2 : 0; i < t->len; i++) {
-        char c = t->text[i];
-        unsigned d = c <= '9' ? (unsigned)(c - '0')
-                   : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
-        v = v * base + d;   /* no wrap: v was at most limit, and every limit is under 2^32 */
-        if (v > limit)
-            return false;
+    uint64_t v = 0;   /* no wrap below: v was at most limit, and every limit is under 2^32 */
+    if (t->kind != TOK_HEX) {
+        for (size_t i = 0; i < t->len; i++) {
+            v = v * 10 + (unsigned)(t->text[i] - '0');
+            if (v > limit)
+                return false;
+        }
+    } else {
+        for (size_t i = 2; i < t->len; i++) {
+            char c = t->text[i];
+            unsigned d = c <= '9' ? (unsigned)(c - '0')
+                       : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
+            v = v * 16 + d;
+            if (v > limit)
+                return false;
+        }
     }
     *out = v;
     return true;
