@@ -554,18 +554,11 @@ static struct litmus *fail_early(struct litmus_error *err, struct srcpos pos, co
     return NULL;
 }
 
-/* Parses the text of a litmus file; NULL and err on failure. */
-struct litmus *litmus_parse(const char *path, const char *text, struct litmus_error *err)
+/* Parses the len bytes of text (a NUL at text[len], none before it); NULL
+ * and err on failure. */
+static struct litmus *parse_text(const char *path, const char *text, size_t len, struct litmus_error *err)
 {
-    struct litmus_error ignored;
     struct parser p;
-    size_t len;
-    if (!err)
-        err = &ignored;
-    memset(err, 0, sizeof *err);
-    if (!text)
-        return fail_early(err, NO_PLACE, "no input text");
-    len = strlen(text);
     if (len > MAX_INPUT_BYTES)
         return fail_early(err, lexer_pos_at(text, len, MAX_INPUT_BYTES),
                           "input too large: the limit is 256 MiB, and this is the first byte past it");
@@ -588,6 +581,18 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
         return NULL;
     }
     return p.lit;
+}
+
+/* Parses the text of a litmus file; NULL and err on failure. */
+struct litmus *litmus_parse(const char *path, const char *text, struct litmus_error *err)
+{
+    struct litmus_error ignored;
+    if (!err)
+        err = &ignored;
+    memset(err, 0, sizeof *err);
+    if (!text)
+        return fail_early(err, NO_PLACE, "no input text");
+    return parse_text(path, text, strlen(text), err);
 }
 
 /* The bytes of the caller's buffer read_file fills when a file fits: every
@@ -714,7 +719,7 @@ struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct 
         return NULL;
     size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;   /* a UTF-8 byte-order mark */
     if (!report_nul_byte(text + bom, len - bom, err))
-        l = spirv_path(path) ? spirv_parse(path, text + bom, grid, err) : litmus_parse(path, text + bom, err);
+        l = spirv_path(path) ? spirv_parse(path, text + bom, grid, err) : parse_text(path, text + bom, len - bom, err);
     if (text != small)
         free(text);
     return l;
