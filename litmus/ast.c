@@ -56,6 +56,13 @@ void litmus_free_string(const struct litmus *l, char *s)
         free(s);
 }
 
+/* Frees an array of l unless its string pool holds it. */
+static void free_array(const struct litmus *l, void *array)
+{
+    if (array && !strpool_owns(&l->strings, array))
+        free(array);
+}
+
 /* Frees an array of n strings of l and the array itself. */
 static void free_strings(const struct litmus *l, char **strings, int n)
 {
@@ -63,15 +70,15 @@ static void free_strings(const struct litmus *l, char **strings, int n)
         return;
     for (int i = 0; i < n; i++)
         litmus_free_string(l, strings[i]);
-    free(strings);
+    free_array(l, strings);
 }
 
 /* Frees what one thread of l owns (not the thread struct itself). */
 static void free_thread(const struct litmus *l, struct thread *t)
 {
     free_strings(l, t->reg_names, t->nregs);
-    free(t->reg_has_init);
-    free(t->reg_init);
+    free_array(l, t->reg_has_init);
+    free_array(l, t->reg_init);
     free_strings(l, t->label_names, t->nlabels);
     if (t->instrs) {
         for (int i = 0; i < t->ninstrs; i++)
@@ -88,14 +95,14 @@ void litmus_free(struct litmus *l)
     if (l->threads) {
         for (int i = 0; i < l->nthreads; i++)
             free_thread(l, &l->threads[i]);
-        free(l->threads);
+        free_array(l, l->threads);
     }
     if (l->locs) {
         for (int i = 0; i < l->nlocs; i++)
             litmus_free_string(l, l->locs[i].name);
-        free(l->locs);
+        free_array(l, l->locs);
     }
-    free(l->ssw);
+    free_array(l, l->ssw);
     free(l->observed);
     assertion_free(l->assertion);
     assertion_free(l->filter);

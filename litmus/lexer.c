@@ -42,49 +42,49 @@ static char peek_at(const struct lexer *lx, size_t ahead)
 
 static bool at_end(const struct lexer *lx) { return lx->off >= lx->len; }
 
-/* Moves to byte offset end (at most len), keeping line and column up to
- * date: a line ends at '\n', at "\r\n" (its '\n') and at a lone '\r'.
+/* Moves to byte offset end (at most len), keeping the line and its start
+ * up to date: a line ends at '\n', at "\r\n" (its '\n') and at a lone '\r'.
  * Without a '\r' in the way, from one '\n' to the next by memchr. */
 static void advance_to(struct lexer *lx, size_t end)
 {
     const char *s = lx->src;
-    size_t off = lx->off;
-    int line = lx->line, col = lx->col;
+    size_t off = lx->off, start = lx->line_start;
+    int line = lx->line;
     if (!memchr(s + off, '\r', end - off)) {
-        for (const char *nl; (nl = memchr(s + off, '\n', end - off)) != NULL; off = (size_t)(nl - s) + 1) {
+        for (const char *nl; (nl = memchr(s + off, '\n', end - off)) != NULL; off = start) {
             line++;
-            col = 1;
+            start = (size_t)(nl - s) + 1;
         }
-        col += (int)(end - off);
         off = end;
     }
     for (; off < end; off++) {
         char c = s[off];
-        if ((unsigned char)c > '\r') {
-            col++;   /* the common case: no line break among the characters past '\r' */
-        } else if (c == '\n' || (c == '\r' && (off + 1 >= lx->len || s[off + 1] != '\n'))) {
+        if (c == '\n' || (c == '\r' && (off + 1 >= lx->len || s[off + 1] != '\n'))) {
             line++;
-            col = 1;
-        } else {
-            col++;
+            start = off + 1;
         }
     }
     lx->off = off;
     lx->line = line;
-    lx->col = col;
+    lx->line_start = start;
 }
 
 /* Moves past n characters of one line (none of them ends a line). */
 static void advance_in_line(struct lexer *lx, size_t n)
 {
     lx->off += n;
-    lx->col += (int)n;
+}
+
+/* The line and column of byte off of the current line. */
+static struct srcpos pos_of(const struct lexer *lx, size_t off)
+{
+    struct srcpos pos = { lx->line, (int)(off - lx->line_start) + 1 };
+    return pos;
 }
 
 static struct srcpos here(const struct lexer *lx)
 {
-    struct srcpos pos = { lx->line, lx->col };
-    return pos;
+    return pos_of(lx, lx->off);
 }
 
 static bool lex_error(struct litmus_error *err, struct srcpos pos, const char *msg)
@@ -111,43 +111,48 @@ static bool skip_block(struct lexer *lx, const char *close, const char *what,
     return lex_error(err, start, what);
 }
 
-/* True when the eight bytes at s are spaces. */
-static bool eight_spaces(const char *s)
+/* The number of spaces (0 to 8) the eight bytes at s begin with. */
+static unsigned leading_spaces(const char *s)
 {
     uint64_t word;
     memcpy(&word, s, sizeof word);
-    return word == 0x2020202020202020u;
+    word ^= 0x2020202020202020u;
+    if (!word)
+        return 8;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (unsigned)__builtin_ctzll(word) / 8;
+#else
+    return (unsigned)__builtin_clzll(word) / 8;
+#endif
 }
 
 /* Skips blanks (one tight loop: aligned columns make them most of a file;
- * inline in lexer_next, where it runs before every token); the NUL after
- * the text stops it, having no class. */
+ * inline in lexer_next, where it runs before every token): spaces eight
+ * bytes at a time while eight bytes are left, line breaks moving the
+ * line's start; the NUL after the text stops it, having no class. */
 __attribute__((always_inline))
 static inline void skip_blanks(struct lexer *lx)
 {
     const char *s = lx->src;
     size_t len = lx->len, at = lx->off;
-    int line = lx->line, col = lx->col;
-    for (;; at++) {
-        unsigned cls = char_class[(unsigned char)s[at]];
-        if (cls & CC_SPACE) {
-            col++;
-            while (at + 9 <= len && eight_spaces(s + at + 1)) {
-                at += 8;   /* aligned columns: long runs of spaces */
-                col += 8;
-            }
-        } else if (!(cls & CC_LINE)) {
-            break;
-        } else if (s[at] == '\r' && s[at + 1] == '\n') {
-            col++;   /* the '\n' of "\r\n" ends the line */
-        } else {
-            line++;
-            col = 1;
+    for (;;) {
+        unsigned char c = (unsigned char)s[at];
+        if (c == ' ' && at + 8 <= len) {
+            at += leading_spaces(s + at);
+            continue;
         }
+        unsigned cls = char_class[c];
+        if (cls & CC_SPACE) {
+            at++;
+            continue;
+        }
+        if (!(cls & CC_LINE))
+            break;
+        at += c == '\r' && s[at + 1] == '\n' ? 2 : 1;   /* "\r\n" is one line break */
+        lx->line++;
+        lx->line_start = at;
     }
     lx->off = at;
-    lx->line = line;
-    lx->col = col;
 }
 
 /* Skips comments and exec configs, and the blanks after them, from a
@@ -186,8 +191,8 @@ void lexer_init(struct lexer *lx, const char *text, size_t len)
     lx->src = text;
     lx->len = len;
     lx->off = 0;
+    lx->line_start = 0;
     lx->line = 1;
-    lx->col = 1;
     lx->c_mode = false;
 }
 
@@ -297,8 +302,10 @@ static const unsigned char single_kind[256] = {
     [':'] = TOK_COLON, ['.'] = TOK_DOT, ['@'] = TOK_AT, ['-'] = TOK_MINUS, ['~'] = TOK_TILDE,
 };
 
-/* Reads the next token, skipping blanks, comments and exec configs. */
-bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
+/* Reads the next token, skipping blanks, comments and exec configs: every
+ * token, after any blanks (lexer_next's own path for the common ones). */
+__attribute__((noinline))
+static bool next_token(struct lexer *lx, struct token *tok, struct litmus_error *err)
 {
     skip_blanks(lx);
     const char *s = lx->src;
@@ -310,7 +317,7 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
         off = lx->off;
         c = (unsigned char)s[off];
     }
-    tok->pos = here(lx);
+    tok->pos = pos_of(lx, off);
     tok->offset = off;
     tok->text = s + off;
     size_t len;
@@ -336,16 +343,68 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
     return true;
 }
 
+/* Reads the next token: a word, a decimal number, a one-character token,
+ * '|', '=' or '==' after spaces and '\n' here (a path short enough to save
+ * few registers); anything else (other blanks, a comment, a hex number,
+ * another operator, the end, an error) by next_token. */
+bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
+{
+    const char *s = lx->src;
+    size_t at = lx->off;
+    unsigned char c = (unsigned char)s[at];
+    for (;;) {
+        if (c == ' ') {
+            c = (unsigned char)s[++at];   /* one space is the common case */
+            if (c == ' ' && at + 8 <= lx->len) {
+                at += leading_spaces(s + at);   /* a run */
+                c = (unsigned char)s[at];
+            }
+        } else if (c == '\n') {
+            lx->line++;
+            lx->line_start = ++at;
+            c = (unsigned char)s[at];
+        } else {
+            break;
+        }
+    }
+    size_t end;
+    if (char_class[c] & CC_ALPHA) {
+        tok->kind = TOK_IDENT;
+        end = word_end(lx, at + 1);
+    } else if ((char_class[c] & CC_DIGIT) && s[at + 1] != 'x' && s[at + 1] != 'X') {
+        tok->kind = TOK_NUMBER;
+        end = digits_end(lx, at + 1, false);
+    } else if (single_kind[c] && (c != '(' || s[at + 1] != '*')) {
+        tok->kind = (enum tok_kind)single_kind[c];
+        end = at + 1;
+    } else if (c == '|' && (!lx->c_mode || s[at + 1] != '|')) {
+        tok->kind = TOK_BAR;
+        end = at + 1;
+    } else if (c == '=') {
+        tok->kind = s[at + 1] == '=' ? TOK_EQ : TOK_ASSIGN;
+        end = s[at + 1] == '=' ? at + 2 : at + 1;
+    } else {
+        lx->off = at;
+        return next_token(lx, tok, err);
+    }
+    tok->pos = pos_of(lx, at);
+    tok->offset = at;
+    tok->text = s + at;
+    tok->len = end - at;
+    lx->off = end;
+    return true;
+}
+
 /* Reads ".word" that starts right at the current character, as the word's
  * token; false, reading nothing, when none does (or in C mode). */
 bool lexer_next_dotted(struct lexer *lx, struct token *word)
 {
     size_t at = lx->off;
-    if (lx->c_mode || at + 1 >= lx->len || lx->src[at] != '.' || !is_alpha(lx->src[at + 1]))
+    if (lx->src[at] != '.' || !is_alpha(lx->src[at + 1]) || lx->c_mode)   /* the NUL after the text is no letter */
         return false;
     size_t end = word_end(lx, at + 2);
     word->kind = TOK_IDENT;
-    word->pos = (struct srcpos){ lx->line, lx->col + 1 };
+    word->pos = pos_of(lx, at + 1);
     word->offset = at + 1;
     word->text = lx->src + at + 1;
     word->len = end - at - 1;

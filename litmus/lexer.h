@@ -37,7 +37,9 @@ struct lexer {
     const char *src;
     size_t len;
     size_t off;
-    int line, col;
+    size_t line_start;     /* the offset where the current line begins: the
+                              column is counted from it when asked for */
+    int line;
     bool c_mode;           /* OpenCL's C: line and block comments of C, C
                               operators, and no herd comments */
 };

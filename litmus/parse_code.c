@@ -126,8 +126,9 @@ bool ps_lookup(const struct word_value *table, const struct token *t, int *value
 {
     if (t->kind != TOK_IDENT)
         return false;
+    char first = t->text[0];   /* a word has one character at least */
     for (int i = 0; table[i].word; i++) {
-        if (word_equals(table[i].word, t->text, t->len)) {
+        if (table[i].word[0] == first && word_equals(table[i].word + 1, t->text + 1, t->len - 1)) {
             *value = table[i].value;
             return true;
         }

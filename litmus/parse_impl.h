@@ -59,7 +59,7 @@ struct label_info {
 
 /* Capacities of a thread's growing arrays. */
 struct thread_caps {
-    int reg_names, reg_has_init, reg_init, labels, instrs;
+    int regs, labels, instrs;   /* regs: of the three register arrays together */
 };
 
 /* A register initialisation seen before the thread header. */
@@ -174,6 +174,16 @@ bool ps_grow_scratch(struct parser *p, void *arrp, int *cap, size_t elem);
 static inline bool ps_reserve_scratch(struct parser *p, void *arrp, int count, int *cap, size_t elem)
 {
     return count < *cap || ps_grow_scratch(p, arrp, cap, elem);
+}
+/* ps_grow for an array of the test that only grows while parsing
+ * (threads, locations, registers, labels, ssw pairs): the bigger copy comes
+ * from the test's pool, where the old one stays, unused, until the test is
+ * freed. */
+bool ps_grow_pooled(struct parser *p, void *arrp, int *cap, size_t elem);
+/* ps_reserve for an array ps_grow_pooled grows. */
+static inline bool ps_reserve_pooled(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+{
+    return count < *cap || ps_grow_pooled(p, arrp, cap, elem);
 }
 /* Makes room for element number count in the array at arrp (a pointer to a
  * pointer) whose capacity is *cap; new slots are zeroed. */

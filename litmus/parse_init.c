@@ -288,8 +288,10 @@ bool parse_ssw_item(struct parser *p)
 /* Thread header                                                             */
 
 /* Parses "sg 0" and the like: the scope word (quoted, "'sg'", for a
- * message) and its id (what the id is called, "sg id"). */
-static bool parse_scope_id(struct parser *p, const char *quoted, const char *id_what, int *id)
+ * message) and its id (what the id is called, "sg id"); inline, where the
+ * word's length and comparison fold to constants. */
+__attribute__((always_inline))
+static inline bool parse_scope_id(struct parser *p, const char *quoted, const char *id_what, int *id)
 {
     size_t n = strlen(quoted) - 2;
     bool is_word = p->tok.kind == TOK_IDENT && p->tok.len == n && memcmp(p->tok.text, quoted + 1, n) == 0;
@@ -320,7 +322,7 @@ struct thread *ps_new_thread(struct parser *p, int id, struct srcpos pos)
     struct litmus *l = p->lit;
     if (l->nthreads >= MAX_THREADS)
         return ps_fail(p, pos, "too many threads (limit %d)", MAX_THREADS), NULL;
-    if (!ps_reserve(p, &l->threads, l->nthreads, &p->threads_cap, sizeof *l->threads))
+    if (!ps_reserve_pooled(p, &l->threads, l->nthreads, &p->threads_cap, sizeof *l->threads))
         return NULL;
     if (!ps_reserve_scratch(p, &p->caps, l->nthreads, &p->caps_cap, sizeof *p->caps)
         || !ps_reserve_scratch(p, &p->thread_keys, l->nthreads, &p->thread_keys_cap, sizeof *p->thread_keys))
@@ -513,7 +515,7 @@ bool ps_resolve_pending(struct parser *p)
         const struct pending_ssw *s = &p->ssws[i];
         int from = ps_thread_index_at(p, s->from_id, s->from_pos);
         int to = from < 0 ? -1 : ps_thread_index_at(p, s->to_id, s->to_pos);
-        if (to < 0 || !ps_reserve(p, &l->ssw, l->nssw, &p->ssw_cap, sizeof *l->ssw))
+        if (to < 0 || !ps_reserve_pooled(p, &l->ssw, l->nssw, &p->ssw_cap, sizeof *l->ssw))
             return false;
         l->ssw[l->nssw++] = (struct ssw_pair){ from, to };
     }

@@ -141,21 +141,50 @@ bool ps_grow_scratch(struct parser *p, void *arrp, int *cap, size_t elem)
     return *cap > used || ps_grow(p, arrp, cap, elem);
 }
 
+/* The capacity after *cap for elements of elem bytes: doubled, or the
+ * first; false (out of memory) when it would not fit. */
+static inline bool next_capacity(struct parser *p, int cap, size_t elem, int *new_cap)
+{
+    if (cap > INT_MAX / 2 || (size_t)cap * 2 > SIZE_MAX / elem / 2)
+        return ps_out_of_memory(p);
+    int first = first_capacity(elem);
+    *new_cap = cap < first ? first : cap * 2;
+    return true;
+}
+
 /* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
  * or gives it its first; new slots are zeroed. */
 bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
 {
     void *arr, *grown;
-    int new_cap;
-    if (*cap > INT_MAX / 2 || (size_t)*cap * 2 > SIZE_MAX / elem / 2)
-        return ps_out_of_memory(p);
-    int first = first_capacity(elem);
-    new_cap = *cap < first ? first : *cap * 2;
+    int new_cap = 0;
+    if (!next_capacity(p, *cap, elem, &new_cap))
+        return false;
     memcpy(&arr, arrp, sizeof arr);
     grown = realloc(arr, (size_t)new_cap * elem);
     if (!grown)
         return ps_out_of_memory(p);
     memset((char *)grown + (size_t)*cap * elem, 0, (size_t)(new_cap - *cap) * elem);
+    memcpy(arrp, &grown, sizeof grown);
+    *cap = new_cap;
+    return true;
+}
+
+/* ps_grow for an array of the test taken from its pool: the bigger copy
+ * comes from the pool, the old one staying there unused. */
+bool ps_grow_pooled(struct parser *p, void *arrp, int *cap, size_t elem)
+{
+    void *arr;
+    int new_cap = 0;
+    if (!next_capacity(p, *cap, elem, &new_cap))
+        return false;
+    char *grown = strpool_alloc(&p->lit->strings, (size_t)new_cap * elem);
+    if (!grown)
+        return ps_out_of_memory(p);
+    memcpy(&arr, arrp, sizeof arr);
+    if (*cap > 0)
+        memcpy(grown, arr, (size_t)*cap * elem);
+    memset(grown + (size_t)*cap * elem, 0, (size_t)(new_cap - *cap) * elem);
     memcpy(arrp, &grown, sizeof grown);
     *cap = new_cap;
     return true;
@@ -191,6 +220,16 @@ static unsigned hash_name(int ns, const char *s, size_t len)
     return h;
 }
 
+/* True when the len bytes at a and b are the same (a loop: names are a
+ * few bytes, shorter than a call to memcmp). */
+static bool same_bytes(const char *a, const char *b, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* The value stored for (ns, name), or -1. */
 int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
 {
@@ -199,7 +238,7 @@ int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
         const struct name_entry *e = &t->slots[i];
         if (!e->name)
             return -1;
-        if (e->hash == h && e->ns == ns && e->len == len && memcmp(e->name, s, len) == 0)
+        if (e->hash == h && e->ns == ns && e->len == len && same_bytes(e->name, s, len))
             return e->value;
     }
 }
@@ -275,7 +314,7 @@ int ps_location_index(struct parser *p, const char *name, size_t len)
     int index = ps_names_find(&p->names, NS_LOCATION, name, len);
     if (index >= 0)
         return index;
-    if (!ps_reserve(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
+    if (!ps_reserve_pooled(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
         return -1;
     struct location *loc = &l->locs[l->nlocs];
     loc->name = ps_pool_text(p, name, len);
@@ -290,6 +329,34 @@ int ps_location_index(struct parser *p, const char *name, size_t len)
     return index;
 }
 
+/* Doubles the room of thread t's three register arrays (its names, whether
+ * each has an initial value, the values), or gives them their first, in one
+ * piece of the test's pool; new slots are zeroed. */
+static bool grow_registers(struct parser *p, struct thread *t, struct thread_caps *c)
+{
+    size_t per_reg = sizeof *t->reg_names + sizeof *t->reg_init + sizeof *t->reg_has_init;
+    int new_cap = 0;
+    if (!next_capacity(p, c->regs, per_reg, &new_cap))
+        return false;
+    char *room = strpool_alloc(&p->lit->strings, (size_t)new_cap * per_reg);
+    if (!room)
+        return ps_out_of_memory(p);
+    memset(room, 0, (size_t)new_cap * per_reg);
+    char **names = (char **)(void *)room;   /* pointers, then values, then flags: each aligned */
+    int64_t *init = (int64_t *)(void *)(room + (size_t)new_cap * sizeof *names);
+    bool *has_init = (bool *)(room + (size_t)new_cap * (sizeof *names + sizeof *init));
+    if (t->nregs > 0) {
+        memcpy(names, t->reg_names, (size_t)t->nregs * sizeof *names);
+        memcpy(init, t->reg_init, (size_t)t->nregs * sizeof *init);
+        memcpy(has_init, t->reg_has_init, (size_t)t->nregs * sizeof *has_init);
+    }
+    t->reg_names = names;
+    t->reg_init = init;
+    t->reg_has_init = has_init;
+    c->regs = new_cap;
+    return true;
+}
+
 /* Index of the thread's named register, created on first use; -1 on error. */
 int ps_register_index(struct parser *p, int thread, const char *name, size_t len)
 {
@@ -298,9 +365,7 @@ int ps_register_index(struct parser *p, int thread, const char *name, size_t len
     int index = ps_names_find(&p->names, register_ns(thread), name, len);
     if (index >= 0)
         return index;
-    if (!ps_reserve(p, &t->reg_names, t->nregs, &c->reg_names, sizeof *t->reg_names)
-        || !ps_reserve(p, &t->reg_has_init, t->nregs, &c->reg_has_init, sizeof *t->reg_has_init)
-        || !ps_reserve(p, &t->reg_init, t->nregs, &c->reg_init, sizeof *t->reg_init))
+    if (t->nregs >= c->regs && !grow_registers(p, t, c))
         return -1;
     t->reg_names[t->nregs] = ps_pool_text(p, name, len);
     if (!t->reg_names[t->nregs])
@@ -320,7 +385,7 @@ int ps_label_info_index(struct parser *p, int thread, const struct token *name)
     int info = ps_names_find(&p->names, label_ns(thread), name->text, name->len);
     if (info >= 0)
         return info;
-    if (!ps_reserve(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
+    if (!ps_reserve_pooled(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
         || !ps_reserve_scratch(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
         return -1;
     t->label_names[t->nlabels] = ps_pool_text(p, name->text, name->len);
@@ -365,16 +430,22 @@ int ps_thread_index_at(struct parser *p, int id, struct srcpos pos)
 /* The magnitude of a NUMBER or HEX token; false when it exceeds limit. */
 static bool token_magnitude(const struct token *t, uint64_t limit, uint64_t *out)
 {
-    bool hex = t->kind == TOK_HEX;
-    unsigned base = hex ? 16 : 10;
-    uint64_t v = 0;
-    for (size_t i = hex ? 2 : 0; i < t->len; i++) {
-        char c = t->text[i];
-        unsigned d = c <= '9' ? (unsigned)(c - '0')
-                   : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
-        v = v * base + d;   /* no wrap: v was at most limit, and every limit is under 2^32 */
-        if (v > limit)
-            return false;
+    uint64_t v = 0;   /* no wrap below: v was at most limit, and every limit is under 2^32 */
+    if (t->kind != TOK_HEX) {
+        for (size_t i = 0; i < t->len; i++) {
+            v = v * 10 + (unsigned)(t->text[i] - '0');
+            if (v > limit)
+                return false;
+        }
+    } else {
+        for (size_t i = 2; i < t->len; i++) {
+            char c = t->text[i];
+            unsigned d = c <= '9' ? (unsigned)(c - '0')
+                       : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
+            v = v * 16 + d;
+            if (v > limit)
+                return false;
+        }
     }
     *out = v;
     return true;
@@ -485,18 +556,11 @@ static struct litmus *fail_early(struct litmus_error *err, struct srcpos pos, co
     return NULL;
 }
 
-/* Parses the text of a litmus file; NULL and err on failure. */
-struct litmus *litmus_parse(const char *path, const char *text, struct litmus_error *err)
+/* Parses the len bytes of text (a NUL at text[len], none before it); NULL
+ * and err on failure. */
+static struct litmus *parse_text(const char *path, const char *text, size_t len, struct litmus_error *err)
 {
-    struct litmus_error ignored;
     struct parser p;
-    size_t len;
-    if (!err)
-        err = &ignored;
-    memset(err, 0, sizeof *err);
-    if (!text)
-        return fail_early(err, NO_PLACE, "no input text");
-    len = strlen(text);
     if (len > MAX_INPUT_BYTES)
         return fail_early(err, lexer_pos_at(text, len, MAX_INPUT_BYTES),
                           "input too large: the limit is 256 MiB, and this is the first byte past it");
@@ -519,6 +583,18 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
         return NULL;
     }
     return p.lit;
+}
+
+/* Parses the text of a litmus file; NULL and err on failure. */
+struct litmus *litmus_parse(const char *path, const char *text, struct litmus_error *err)
+{
+    struct litmus_error ignored;
+    if (!err)
+        err = &ignored;
+    memset(err, 0, sizeof *err);
+    if (!text)
+        return fail_early(err, NO_PLACE, "no input text");
+    return parse_text(path, text, strlen(text), err);
 }
 
 /* The bytes of the caller's buffer read_file fills when a file fits: every
@@ -647,7 +723,7 @@ struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct 
         return NULL;
     size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;   /* a UTF-8 byte-order mark */
     if (!report_nul_byte(text + bom, len - bom, err))
-        l = spirv_path(path) ? spirv_parse(path, text + bom, grid, err) : litmus_parse(path, text + bom, err);
+        l = spirv_path(path) ? spirv_parse(path, text + bom, grid, err) : parse_text(path, text + bom, len - bom, err);
     if (text != small)
         free(text);
     return l;

@@ -1,6 +1,7 @@
-/* A string pool: copies packed into blocks that double in size. */
+/* A string pool: copies and arrays packed into blocks that double in size. */
 #include "litmus/strpool.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,30 +10,46 @@
  * (with its header, under the 1 KB that malloc keeps cached chunks of). */
 #define STRPOOL_FIRST_ROOM 976
 
+/* Blocks of the first room a pool takes before its blocks double: each
+ * comes from malloc's per-size caches. */
+#define STRPOOL_SMALL_BLOCKS 4
+
 struct strpool_block {
     struct strpool_block *next;
     size_t used, room;
-    char bytes[];
+    size_t index;            /* blocks before this one */
+    _Alignas(max_align_t) char bytes[];
 };
+
+/* Puts a new block with room for at least size bytes first in the pool:
+ * STRPOOL_FIRST_ROOM for the first STRPOOL_SMALL_BLOCKS blocks, then twice
+ * the last one's room; NULL when out of memory. */
+static struct strpool_block *new_block(struct strpool *pool, size_t size)
+{
+    struct strpool_block *b = pool->blocks;
+    if (size >= SIZE_MAX / 4)
+        return NULL;
+    size_t index = b ? b->index + 1 : 0;
+    size_t room = index < STRPOOL_SMALL_BLOCKS ? STRPOOL_FIRST_ROOM : b->room * 2;
+    while (room < size)
+        room *= 2;
+    struct strpool_block *fresh = malloc(sizeof *fresh + room);
+    if (!fresh)
+        return NULL;
+    fresh->next = b;
+    fresh->used = 0;
+    fresh->room = room;
+    fresh->index = index;
+    pool->blocks = fresh;
+    return fresh;
+}
 
 /* A NUL-terminated copy of the len bytes at s, in the pool. */
 char *strpool_copy(struct strpool *pool, const char *s, size_t len)
 {
     struct strpool_block *b = pool->blocks;
-    if (len >= SIZE_MAX / 4)
+    if ((!b || b->room - b->used <= len) && !(b = new_block(pool, len + 1)))
         return NULL;
-    if (!b || b->room - b->used < len + 1) {
-        size_t room = b ? b->room * 2 : STRPOOL_FIRST_ROOM;
-        while (room < len + 1)
-            room *= 2;
-        struct strpool_block *fresh = malloc(sizeof *fresh + room);
-        if (!fresh)
-            return NULL;
-        fresh->next = b;
-        fresh->used = 0;
-        fresh->room = room;
-        pool->blocks = b = fresh;
-    }
     char *copy = b->bytes + b->used;
     memcpy(copy, s, len);
     copy[len] = '\0';
@@ -40,7 +57,22 @@ char *strpool_copy(struct strpool *pool, const char *s, size_t len)
     return copy;
 }
 
-/* True when s points into a string of the pool. */
+/* Room for size bytes aligned for any type, in the pool. */
+void *strpool_alloc(struct strpool *pool, size_t size)
+{
+    size_t align = _Alignof(max_align_t);
+    struct strpool_block *b = pool->blocks;
+    size_t at = b ? (b->used + align - 1) / align * align : 0;
+    if (!b || at > b->room || b->room - at < size) {
+        if (!(b = new_block(pool, size)))
+            return NULL;
+        at = 0;
+    }
+    b->used = at + size;
+    return b->bytes + at;
+}
+
+/* True when s points into a string or an array of the pool. */
 bool strpool_owns(const struct strpool *pool, const char *s)
 {
     uintptr_t at = (uintptr_t)s;

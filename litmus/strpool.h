@@ -1,6 +1,8 @@
-/* A string pool: NUL-terminated copies packed into a few blocks, freed
- * all at once.  The parser copies a test's names into the pool of its
- * struct litmus instead of allocating each one. */
+/* A string pool: NUL-terminated copies (and arrays) packed into a few
+ * blocks, freed all at once.  The parser copies a test's names into the
+ * pool of its struct litmus instead of allocating each one, and takes the
+ * arrays that only grow while it parses (threads, locations, registers,
+ * labels) from it. */
 #ifndef GPUBMC_LITMUS_STRPOOL_H
 #define GPUBMC_LITMUS_STRPOOL_H
 
@@ -18,7 +20,11 @@ struct strpool {
  * out of memory. */
 char *strpool_copy(struct strpool *pool, const char *s, size_t len);
 
-/* True when s points into a string of the pool. */
+/* Room for size bytes (size > 0) aligned for any type, in the pool, not
+ * zeroed; NULL when out of memory. */
+void *strpool_alloc(struct strpool *pool, size_t size);
+
+/* True when s points into a string or an array of the pool. */
 bool strpool_owns(const struct strpool *pool, const char *s);
 
 /* Frees every string of the pool, which is empty again. */

@@ -36,29 +36,46 @@ static void instr_reads(const struct instr *in, int out[4])
     }
 }
 
+/* The micro-ops control goes to from micro-op i (-1: none): on when a
+ * jump is not taken (a backjump not taken leaves the loop at its exit),
+ * and a jump's target. */
+static inline void successors(const struct uop *code, int i, int *fall_to, int *target)
+{
+    const struct uop *u = &code[i];
+    bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
+    *fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
+    *target = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
+}
+
 /* Live registers before each micro-op, a bit set of words words per
  * micro-op (register r of micro-op i: bit r % 64 of live[i * words + r /
  * 64]), by backward fixpoint over the code as it stands (loops still
- * cyclic). */
-static void liveness(const struct uop *code, int n, int words, uint64_t *live, uint64_t *out)
+ * cyclic).  A pass reads the sets of the successors at or before a
+ * micro-op (back_target, n of them, all false: marked here) as the pass
+ * before left them, and every other set as this pass made it: once a pass
+ * changes none of the former, it has reached the fixpoint. */
+static void liveness(const struct uop *code, int n, int words, uint64_t *live, uint64_t *out,
+                     bool *back_target)
 {
+    for (int i = 0; i < n; i++) {
+        int fall_to, t;
+        successors(code, i, &fall_to, &t);
+        if (fall_to >= 0 && fall_to <= i)
+            back_target[fall_to] = true;
+        if (t >= 0 && t <= i)
+            back_target[t] = true;
+    }
     bool changed = true;
     while (changed) {
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct uop *u = &code[i];
-            for (int w = 0; w < words; w++)   /* a word or two: loops, not calls */
-                out[w] = 0;
-            /* a backjump that is not taken leaves the loop at its exit */
-            bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
-            int fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
-            if (fall_to >= 0 && fall_to < n)
-                for (int w = 0; w < words; w++)
-                    out[w] |= live[(size_t)fall_to * words + w];
-            int t = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
-            if (t >= 0 && t < n)
-                for (int w = 0; w < words; w++)
-                    out[w] |= live[(size_t)t * words + w];
+            int fall_to, t;
+            successors(code, i, &fall_to, &t);
+            const uint64_t *fall = fall_to >= 0 && fall_to < n ? &live[(size_t)fall_to * words] : NULL;
+            const uint64_t *jump = t >= 0 && t < n ? &live[(size_t)t * words] : NULL;
+            for (int w = 0; w < words; w++)   /* a word or two: one loop, no memset call */
+                out[w] = (fall ? fall[w] : 0) | (jump ? jump[w] : 0);
             if (u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
                 out[u->in->dst / 64] &= ~((uint64_t)1 << (u->in->dst % 64));
             int rd[4];
@@ -70,7 +87,7 @@ static void liveness(const struct uop *code, int n, int words, uint64_t *live, u
             for (int w = 0; w < words; w++)
                 if (here[w] != out[w]) {
                     here[w] = out[w];
-                    changed = true;
+                    changed |= back_target[i];
                 }
         }
     }
@@ -88,23 +105,34 @@ struct scratch {
     int cap;
 };
 
+/* The first room of a scratch: 1 KB (malloc keeps chunks that small in
+ * per-size caches), enough for most programs' every step. */
+#define SCRATCH_FIRST_INTS 250
+
 /* At least n ints of w, their values left over from earlier use. */
 static int *scratch_ints(struct scratch *w, int n)
 {
-    XGROW(w->ints, w->cap, n);
+    XGROW_FROM(w->ints, w->cap, n, SCRATCH_FIRST_INTS);
     return w->ints;
 }
 
 /* In end, per index t: the last jump to t at or after t (where a loop headed
- * by t ends), -1 if none; one pass, so the loops of a long thread cost
- * linear time. */
-static void loop_ends(const struct uop *code, int n, int *end)
+ * by t ends), -1 if none; in back, the backward jumps, in order; returns
+ * how many there are.  One pass, so the loops of a long thread cost linear
+ * time. */
+static int loop_ends(const struct uop *code, int n, int *end, int *back)
 {
+    int nback = 0;
     for (int t = 0; t < n; t++)
         end[t] = -1;
-    for (int i = 0; i < n; i++)
-        if (is_jump(&code[i]) && code[i].target >= 0 && code[i].target <= i)
+    for (int i = 0; i < n; i++) {
+        if (!is_backward(code, i))
+            continue;
+        if (code[i].target >= 0)
             end[code[i].target] = i;
+        back[nback++] = i;
+    }
+    return nback;
 }
 
 /* Finds the innermost loop region [*t..*j]: the loop (a head and its last
@@ -114,12 +142,10 @@ static void loop_ends(const struct uop *code, int n, int *end)
  * middle.  Returns false when no loop is left. */
 static bool innermost_region(const struct uop *code, int n, int *t, int *j, struct scratch *w)
 {
-    int span = -1, *end = scratch_ints(w, n + 1);
-    loop_ends(code, n, end);
-    for (int i = 0; i < n; i++) {
-        if (!is_backward(code, i))
-            continue;
-        int h = code[i].target, e = end[h];
+    int span = -1, *end = scratch_ints(w, 2 * n + 1), *back = end + n;
+    int nback = loop_ends(code, n, end, back);
+    for (int k = 0; k < nback; k++) {
+        int h = code[back[k]].target, e = end[h];
         if (span < 0 || e - h < span) {
             *t = h;
             *j = e;
@@ -129,10 +155,8 @@ static bool innermost_region(const struct uop *code, int n, int *t, int *j, stru
     bool grown = span >= 0;
     while (grown) {
         grown = false;
-        for (int i = 0; i < n; i++) {
-            if (!is_backward(code, i))
-                continue;
-            int h = code[i].target, e = end[h];
+        for (int k = 0; k < nback; k++) {
+            int h = code[back[k]].target, e = end[h];
             bool meets = h <= *j && e >= *t;
             bool nests = (h <= *t && e >= *j) || (h >= *t && e <= *j);
             if (meets && !nests) {
@@ -164,6 +188,7 @@ static void add_entry(int *entries, int *n, int at)
 struct loop_work {
     int n, words, nregs, len;   /* micro-ops, words of a register set, registers, region length */
     uint64_t *live, *out;       /* liveness's */
+    bool *back_target;          /* liveness's */
     bool *written;              /* per register: written in the region */
     int *entries;               /* the region's entries */
 };
@@ -174,6 +199,7 @@ static size_t loop_work_layout(struct loop_work *w, char *block)
     struct xblock b = { block, 0 };
     w->live = xblock_take(&b, (size_t)(w->n + 1) * (size_t)w->words, sizeof *w->live);
     w->out = xblock_take(&b, (size_t)w->words, sizeof *w->out);
+    w->back_target = xblock_take(&b, (size_t)w->n + 1, sizeof *w->back_target);
     w->written = xblock_take(&b, (size_t)w->nregs + 1, sizeof *w->written);
     w->entries = xblock_take(&b, (size_t)w->len, sizeof *w->entries);
     return b.size;
@@ -192,7 +218,7 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
     uint64_t *live = w.live;
     bool *written = w.written;
     int *entries = w.entries;
-    liveness(code, n, words, live, w.out);
+    liveness(code, n, words, live, w.out, w.back_target);
     add_entry(entries, &li.nentries, t);
     for (int i = 0; i < n; i++) {
         const struct uop *u = &code[i];
@@ -371,7 +397,7 @@ static int event_proxy(const struct instr *in)
 }
 
 /* Appends an event (p->events has room: build_events counts them first). */
-static struct event *new_event(struct program *p, enum ev_kind kind, int thread, int uop,
+static inline struct event *new_event(struct program *p, enum ev_kind kind, int thread, int uop,
                                const struct instr *in)
 {
     struct event *e = &p->events[p->nevents];
@@ -497,7 +523,8 @@ struct program *program_build(const struct litmus *l, int bound, char *msg, int 
                 program_free(p);
                 return NULL;
             }
-        link_iterations(pt, &w);
+        if (pt->nloops > 0)   /* without loops, every outer is initial_code's -1 */
+            link_iterations(pt, &w);
     }
     free(w.ints);
     build_events(p);

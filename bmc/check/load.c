@@ -77,7 +77,9 @@ bool load_program(const char *path, const struct check_opts *o, struct loaded *o
     const char *name = o->model ? o->model : default_model(out->lit);
     out->md = check_model(o, name, out->lit->dialect);
     name = out->md ? out->md->name : name;
-    snprintf(r->model, sizeof r->model, "%s", name);
+    size_t name_len = strnlen(name, sizeof r->model - 1);   /* as snprintf would cut it, without its cost */
+    memcpy(r->model, name, name_len);
+    r->model[name_len] = '\0';
     if (!model_fits(out->lit, name, out->md, r)) {
         check_name_error(path, 0, 0, r);
         return false;

@@ -1,7 +1,7 @@
 /* The string pool: each copy holds exactly the bytes asked for and a NUL,
  * stays put while later copies fill new blocks, is owned by its pool only
  * (never past the bytes handed out), and freeing empties the pool for
- * reuse. */
+ * reuse; arrays taken from it are aligned and apart from everything else. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,6 +108,41 @@ static void test_free_empties_the_pool(void **state)
     assert_null(pool.blocks);
 }
 
+/* Arrays and strings mixed: each array aligned for any type, apart from
+ * every other array and string (its bytes keep what was written), owned
+ * by the pool; a big one gets a block of its own size. */
+static void test_arrays_aligned_and_apart(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    struct strpool pool = { 0 };
+    unsigned char *arrays[N];
+    char *names[N];
+    for (int i = 0; i < N; i++) {
+        names[i] = strpool_copy(&pool, "abc", (size_t)(i % 4));   /* odd offsets between arrays */
+        size_t size = (size_t)(1 + i % 37) * 8;
+        arrays[i] = strpool_alloc(&pool, size);
+        assert_non_null(arrays[i]);
+        assert_int_equal((uintptr_t)arrays[i] % _Alignof(max_align_t), 0);
+        memset(arrays[i], i & 0xff, size);
+        assert_true(strpool_owns(&pool, (const char *)arrays[i]));
+        assert_true(strpool_owns(&pool, (const char *)arrays[i] + size - 1));
+    }
+    size_t big_size = 100000;
+    unsigned char *big = strpool_alloc(&pool, big_size);
+    assert_non_null(big);
+    memset(big, 0x5a, big_size);
+    for (int i = 0; i < N; i++) {
+        size_t size = (size_t)(1 + i % 37) * 8;
+        for (size_t k = 0; k < size; k++)
+            assert_int_equal(arrays[i][k], i & 0xff);
+        assert_int_equal(strlen(names[i]), i % 4);
+        assert_memory_equal(names[i], "abc", (size_t)(i % 4));
+    }
+    assert_true(strpool_owns(&pool, (const char *)big + big_size - 1));
+    strpool_free(&pool);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -116,6 +151,7 @@ int main(void)
         cmocka_unit_test(test_long_string_gets_room),
         cmocka_unit_test(test_owns_only_its_own_strings),
         cmocka_unit_test(test_free_empties_the_pool),
+        cmocka_unit_test(test_arrays_aligned_and_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
