@@ -127,7 +127,7 @@ static void cons_insert(struct rels *A, int op, const void *x, const void *y, vo
     cons_insert_at(A, k, op, x, y, node);
 }
 
-void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node)
+void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, void *node)
 {
     if (2 * (A->cons_used + 1) > A->cons_cap) {   /* doubled: the old table's slots entered again */
         struct cons_slot *old = A->cons;

@@ -95,7 +95,20 @@ static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
 struct rel *rel_node(struct rels *A, enum rel_op op);
 /* The node consed under (op, x, y), or NULL; rels_cons_put records one. */
 void *rels_cons_get(struct rels *A, int op, const void *x, const void *y);
-void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node);
+void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, void *node);
+/* Records node under (op, x, y): at once where the last lookup missed
+ * that key and the table has room, else rels_cons_put_slow. */
+static inline void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node)
+{
+    if (A->miss.op == op && A->miss.x == x && A->miss.y == y && 2 * (A->cons_used + 1) <= A->cons_cap
+        && !A->cons[A->miss_at].op) {
+        A->miss.op = 0;
+        A->cons[A->miss_at] = (struct cons_slot){ op, x, y, node };
+        A->cons_at[A->cons_used++] = (int)A->miss_at;
+        return;
+    }
+    rels_cons_put_slow(A, op, x, y, node);
+}
 /* Grows the row stack to room for k more entries (rels_stack_reserve's
  * slow path). */
 void rels_stack_grow(struct rels *A, int k);
