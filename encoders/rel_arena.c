@@ -80,16 +80,6 @@ void *rels_alloc_block(struct rels *A, size_t bytes)
     return cur->p;
 }
 
-struct rel *rel_node(struct rels *A, enum rel_op op)
-{
-    struct rel *r = rels_alloc(A, 1, sizeof *r);
-    r->n = A->n;
-    r->op = op;
-    r->home = A;
-    r->order = A->next_order++;
-    return r;
-}
-
 static size_t cons_hash(int op, const void *x, const void *y)
 {
     uint64_t h = (uint64_t)(uintptr_t)x * 0x9E3779B97F4A7C15ull;

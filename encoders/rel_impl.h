@@ -92,7 +92,15 @@ static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
     return memset(rels_alloc_raw(A, count, size), 0, rels_alloc_bytes(count, size));
 }
 /* A new relation node of kind op (zeroed, owned by A). */
-struct rel *rel_node(struct rels *A, enum rel_op op);
+static inline struct rel *rel_node(struct rels *A, enum rel_op op)
+{
+    struct rel *r = rels_alloc(A, 1, sizeof *r);
+    r->n = A->n;
+    r->op = op;
+    r->home = A;
+    r->order = A->next_order++;
+    return r;
+}
 /* The node consed under (op, x, y), or NULL; rels_cons_put records one. */
 void *rels_cons_get(struct rels *A, int op, const void *x, const void *y);
 void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, void *node);
