@@ -80,17 +80,8 @@ void *rels_alloc_block(struct rels *A, size_t bytes)
     return cur->p;
 }
 
-static size_t cons_hash(int op, const void *x, const void *y)
+void *rels_cons_get_slow(struct rels *A, int op, const void *x, const void *y, size_t k)
 {
-    uint64_t h = (uint64_t)(uintptr_t)x * 0x9E3779B97F4A7C15ull;
-    h ^= (uint64_t)(uintptr_t)y * 0xC2B2AE3D27D4EB4Full + (uint64_t)op;
-    h ^= h >> 31;
-    return (size_t)h;
-}
-
-void *rels_cons_get(struct rels *A, int op, const void *x, const void *y)
-{
-    size_t k = cons_hash(op, x, y) & (A->cons_cap - 1);
     for (; A->cons[k].op; k = (k + 1) & (A->cons_cap - 1))
         if (A->cons[k].op == op && A->cons[k].x == x && A->cons[k].y == y)
             return A->cons[k].node;
@@ -111,7 +102,7 @@ static inline void cons_insert_at(struct rels *A, size_t k, int op, const void *
  * ends. */
 static void cons_insert(struct rels *A, int op, const void *x, const void *y, void *node)
 {
-    size_t k = cons_hash(op, x, y) & (A->cons_cap - 1);
+    size_t k = rels_cons_home(A, op, x, y);
     while (A->cons[k].op)
         k = (k + 1) & (A->cons_cap - 1);
     cons_insert_at(A, k, op, x, y, node);

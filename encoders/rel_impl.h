@@ -8,6 +8,7 @@
 #ifndef GPUBMC_REL_IMPL_H
 #define GPUBMC_REL_IMPL_H
 
+#include <stdint.h>
 #include <string.h>
 
 #include "encoders/rel.h"
@@ -101,8 +102,30 @@ static inline struct rel *rel_node(struct rels *A, enum rel_op op)
     r->order = A->next_order++;
     return r;
 }
-/* The node consed under (op, x, y), or NULL; rels_cons_put records one. */
-void *rels_cons_get(struct rels *A, int op, const void *x, const void *y);
+/* The slot where a probe for (op, x, y) starts in A's table. */
+static inline size_t rels_cons_home(const struct rels *A, int op, const void *x, const void *y)
+{
+    uint64_t h = (uint64_t)(uintptr_t)x * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(uintptr_t)y * 0xC2B2AE3D27D4EB4Full + (uint64_t)op;
+    h ^= h >> 31;
+    return (size_t)h & (A->cons_cap - 1);
+}
+/* rels_cons_get past its probe's first slot k (taken by another key). */
+void *rels_cons_get_slow(struct rels *A, int op, const void *x, const void *y, size_t k);
+/* The node consed under (op, x, y), or NULL; rels_cons_put records one.
+ * The probe's first slot is read here: most lookups end there. */
+static inline void *rels_cons_get(struct rels *A, int op, const void *x, const void *y)
+{
+    size_t k = rels_cons_home(A, op, x, y);
+    const struct cons_slot *s = &A->cons[k];
+    if (s->op == op && s->x == x && s->y == y)
+        return s->node;
+    if (s->op)
+        return rels_cons_get_slow(A, op, x, y, k);
+    A->miss = (struct cons_slot){ op, x, y, NULL };
+    A->miss_at = k;
+    return NULL;
+}
 void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, void *node);
 /* Records node under (op, x, y): at once where the last lookup missed
  * that key and the table has room, else rels_cons_put_slow. */
