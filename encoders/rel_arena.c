@@ -126,13 +126,6 @@ void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, vo
         free(old);
         free(old_at);
     }
-    /* Put right after the get that missed it (the common case): where that
-     * probe ended, while that slot is still empty. */
-    if (A->miss.op == op && A->miss.x == x && A->miss.y == y && !A->cons[A->miss_at].op) {
-        A->miss.op = 0;
-        cons_insert_at(A, A->miss_at, op, x, y, node);
-        return;
-    }
     cons_insert(A, op, x, y, node);
 }
 

@@ -126,6 +126,7 @@ static inline void *rels_cons_get(struct rels *A, int op, const void *x, const v
     A->miss_at = k;
     return NULL;
 }
+/* rels_cons_put where its slot is not at hand: grows the table when full. */
 void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, void *node);
 /* Records node under (op, x, y): at once where the last lookup missed
  * that key and the table has room, else rels_cons_put_slow. */
