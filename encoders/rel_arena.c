@@ -80,27 +80,8 @@ void *rels_alloc_block(struct rels *A, size_t bytes)
     return cur->p;
 }
 
-struct rel *rel_node(struct rels *A, enum rel_op op)
+void *rels_cons_get_slow(struct rels *A, int op, const void *x, const void *y, size_t k)
 {
-    struct rel *r = rels_alloc(A, 1, sizeof *r);
-    r->n = A->n;
-    r->op = op;
-    r->home = A;
-    r->order = A->next_order++;
-    return r;
-}
-
-static size_t cons_hash(int op, const void *x, const void *y)
-{
-    uint64_t h = (uint64_t)(uintptr_t)x * 0x9E3779B97F4A7C15ull;
-    h ^= (uint64_t)(uintptr_t)y * 0xC2B2AE3D27D4EB4Full + (uint64_t)op;
-    h ^= h >> 31;
-    return (size_t)h;
-}
-
-void *rels_cons_get(struct rels *A, int op, const void *x, const void *y)
-{
-    size_t k = cons_hash(op, x, y) & (A->cons_cap - 1);
     for (; A->cons[k].op; k = (k + 1) & (A->cons_cap - 1))
         if (A->cons[k].op == op && A->cons[k].x == x && A->cons[k].y == y)
             return A->cons[k].node;
@@ -121,13 +102,13 @@ static inline void cons_insert_at(struct rels *A, size_t k, int op, const void *
  * ends. */
 static void cons_insert(struct rels *A, int op, const void *x, const void *y, void *node)
 {
-    size_t k = cons_hash(op, x, y) & (A->cons_cap - 1);
+    size_t k = rels_cons_home(A, op, x, y);
     while (A->cons[k].op)
         k = (k + 1) & (A->cons_cap - 1);
     cons_insert_at(A, k, op, x, y, node);
 }
 
-void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node)
+void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, void *node)
 {
     if (2 * (A->cons_used + 1) > A->cons_cap) {   /* doubled: the old table's slots entered again */
         struct cons_slot *old = A->cons;
@@ -144,13 +125,6 @@ void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *n
         }
         free(old);
         free(old_at);
-    }
-    /* Put right after the get that missed it (the common case): where that
-     * probe ended, while that slot is still empty. */
-    if (A->miss.op == op && A->miss.x == x && A->miss.y == y && !A->cons[A->miss_at].op) {
-        A->miss.op = 0;
-        cons_insert_at(A, A->miss_at, op, x, y, node);
-        return;
     }
     cons_insert(A, op, x, y, node);
 }

@@ -8,6 +8,7 @@
 #ifndef GPUBMC_REL_IMPL_H
 #define GPUBMC_REL_IMPL_H
 
+#include <stdint.h>
 #include <string.h>
 
 #include "encoders/rel.h"
@@ -92,10 +93,54 @@ static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
     return memset(rels_alloc_raw(A, count, size), 0, rels_alloc_bytes(count, size));
 }
 /* A new relation node of kind op (zeroed, owned by A). */
-struct rel *rel_node(struct rels *A, enum rel_op op);
-/* The node consed under (op, x, y), or NULL; rels_cons_put records one. */
-void *rels_cons_get(struct rels *A, int op, const void *x, const void *y);
-void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node);
+static inline struct rel *rel_node(struct rels *A, enum rel_op op)
+{
+    struct rel *r = rels_alloc(A, 1, sizeof *r);
+    r->n = A->n;
+    r->op = op;
+    r->home = A;
+    r->order = A->next_order++;
+    return r;
+}
+/* The slot where a probe for (op, x, y) starts in A's table. */
+static inline size_t rels_cons_home(const struct rels *A, int op, const void *x, const void *y)
+{
+    uint64_t h = (uint64_t)(uintptr_t)x * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(uintptr_t)y * 0xC2B2AE3D27D4EB4Full + (uint64_t)op;
+    h ^= h >> 31;
+    return (size_t)h & (A->cons_cap - 1);
+}
+/* rels_cons_get past its probe's first slot k (taken by another key). */
+void *rels_cons_get_slow(struct rels *A, int op, const void *x, const void *y, size_t k);
+/* The node consed under (op, x, y), or NULL; rels_cons_put records one.
+ * The probe's first slot is read here: most lookups end there. */
+static inline void *rels_cons_get(struct rels *A, int op, const void *x, const void *y)
+{
+    size_t k = rels_cons_home(A, op, x, y);
+    const struct cons_slot *s = &A->cons[k];
+    if (s->op == op && s->x == x && s->y == y)
+        return s->node;
+    if (s->op)
+        return rels_cons_get_slow(A, op, x, y, k);
+    A->miss = (struct cons_slot){ op, x, y, NULL };
+    A->miss_at = k;
+    return NULL;
+}
+/* rels_cons_put where its slot is not at hand: grows the table when full. */
+void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, void *node);
+/* Records node under (op, x, y): at once where the last lookup missed
+ * that key and the table has room, else rels_cons_put_slow. */
+static inline void rels_cons_put(struct rels *A, int op, const void *x, const void *y, void *node)
+{
+    if (A->miss.op == op && A->miss.x == x && A->miss.y == y && 2 * (A->cons_used + 1) <= A->cons_cap
+        && !A->cons[A->miss_at].op) {
+        A->miss.op = 0;
+        A->cons[A->miss_at] = (struct cons_slot){ op, x, y, node };
+        A->cons_at[A->cons_used++] = (int)A->miss_at;
+        return;
+    }
+    rels_cons_put_slow(A, op, x, y, node);
+}
 /* Grows the row stack to room for k more entries (rels_stack_reserve's
  * slow path). */
 void rels_stack_grow(struct rels *A, int k);
