@@ -185,16 +185,7 @@ static word seq_bits(word *m, const word *a, const word *b, int n, int w)
 static void plus_bits(word *m, int n, int w)
 {
     if (w == 1) {
-        for (int i = 0; i < n; i++) {
-            word reach = m[i], todo = reach;   /* todo: reached, its row not yet read */
-            while (todo) {
-                word more = m[__builtin_ctzll(todo)] & ~reach;
-                todo &= todo - 1;
-                reach |= more;
-                todo |= more;
-            }
-            m[i] = reach;
-        }
+        rel_close_word_rows(m, n);
         return;
     }
     for (int k = 0; k < n; k++)

@@ -216,6 +216,22 @@ static inline int rel_bits_ones(unsigned long long x)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)(x * 0x0101010101010101ull >> 56);
 }
+/* Closes the n one-word rows of bits at m in place (m+: a row gains the
+ * rows of what it reaches until nothing new is reached), at the cost of
+ * the closure's pairs, not n * n. */
+static inline void rel_close_word_rows(unsigned long long *m, int n)
+{
+    for (int i = 0; i < n; i++) {
+        unsigned long long reach = m[i], todo = reach;   /* todo: reached, its row not yet read */
+        while (todo) {
+            unsigned long long more = m[__builtin_ctzll(todo)] & ~reach;
+            todo &= todo - 1;
+            reach |= more;
+            todo |= more;
+        }
+        m[i] = reach;
+    }
+}
 /* The ones of row i of rows, rows of bits over n events. */
 static inline int rel_row_ones(const unsigned long long *rows, int n, int i)
 {

@@ -79,16 +79,7 @@ static void close_bits(word *b, const word *x, int n, int w)
 {
     memcpy(b, x, (size_t)n * (size_t)w * sizeof *b);
     if (w == 1) {
-        for (int i = 0; i < n; i++) {
-            word reach = b[i], todo = reach;   /* todo: reached, its row not yet read */
-            while (todo) {
-                word more = b[__builtin_ctzll(todo)] & ~reach;
-                todo &= todo - 1;
-                reach |= more;
-                todo |= more;
-            }
-            b[i] = reach;
-        }
+        rel_close_word_rows(b, n);
         return;
     }
     for (int k = 0; k < n; k++) {
