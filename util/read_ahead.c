@@ -38,8 +38,10 @@
  * as a check behind a long one would otherwise see an old version. */
 #define FRESH_FOR_S 0.05
 
-/* Files longer than this are not read ahead (nor are they litmus tests). */
-#define LONGEST_READ_AHEAD 65536
+/* Files this long or longer are not read ahead: the parser takes a file
+ * from a read ahead only into its 8 KB buffer (litmus/parser.c), and a
+ * longer one is read again at its check. */
+#define LONGEST_READ_AHEAD 8192
 
 /* Submission slots: two operations per file and round. */
 #define RING_ENTRIES (2 * READ_AHEAD_FILES)
