@@ -664,5 +664,7 @@ bool cnf_failed(struct cnf *c, lit l)
     return c->solver_var[v] && replay_failed(c->solver, solver_lit(c, l));
 }
 
+unsigned cnf_model_number(const struct cnf *c) { return c->generation; }
+
 int cnf_num_vars(const struct cnf *c) { return c->nvars; }
 long cnf_num_clauses(const struct cnf *c) { return c->nclauses; }

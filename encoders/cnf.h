@@ -102,6 +102,8 @@ int cnf_solve_limited(struct cnf *c, const lit *assumptions, int n, int conflict
 /* Value of a literal in the last model (constants evaluate directly, gates
  * from their inputs). */
 bool cnf_value(struct cnf *c, lit l);
+/* The number of the solver's last model: each solve makes a new one. */
+unsigned cnf_model_number(const struct cnf *c);
 /* True when assumption l was part of the last UNSAT core. */
 bool cnf_failed(struct cnf *c, lit l);
 

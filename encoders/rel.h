@@ -95,6 +95,9 @@ struct rel {
                                 when first asked for (rel_may.c); sbits[] where static */
     unsigned long long *bits; /* a constant-only cnf's relation over at most REL_DENSE_MAX
                                 events: row i's pairs as bits i * words .. (rel_dense.c) */
+    unsigned long long *value; /* rel_value's rows of bits, valid while value_of is current: */
+    unsigned value_of;       /* 1 + cnf_model_number of the model they are of, or (static)
+                                the arena's exec_stamp they were made under; 0: none */
     long order;              /* creation order (a child arena's after its parent's): operands
                                 of commutative operations are sorted by it, not by address,
                                 so every run builds the same formula */
@@ -183,6 +186,14 @@ int rel_lits(const struct rel *r, const lit **lits);
 const struct rel_rows *rel_all_rows(const struct rel *r);
 /* Column j of r (row j of r^-1), likewise. */
 int rel_col(const struct rel *r, int j, const int **rows, const lit **lits);
+
+/* The pairs of r that hold in the solver's last model (the pairs whose
+ * literals cnf_value finds true), as rows of bits, row i at words
+ * i * ((n + 63) / 64) ..: computed word by word from the values of its
+ * operands', no literal made; valid until the next solve.  NULL where r
+ * has no candidate bits (rel_may.c: no solver, or over REL_DENSE_MAX
+ * events). */
+const unsigned long long *rel_value(const struct rel *r);
 
 /* Literal that is true iff r has some pair (the OR of its entries). */
 lit rel_nonempty(struct rels *A, const struct rel *r);

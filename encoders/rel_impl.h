@@ -56,6 +56,9 @@ struct rels {
                                     with a solver and at most REL_DENSE_MAX events */
     long pairs;
     long next_order;             /* of the next relation made */
+    unsigned long long exec_value[REL_DENSE_MAX / 64]; /* the events that execute in the model */
+    unsigned exec_value_of;      /* numbered as rel.value_of (rel_value.c), 0: none yet */
+    unsigned exec_stamp;         /* bumped when exec_value changes from one model to the next */
 };
 
 /* rels_alloc_raw of bytes (a multiple of 8) from a new block. */
@@ -251,6 +254,19 @@ static inline int rel_bits_count(const struct rel *r, int i, bool flip)
 int rel_bits_enum(struct rels *A, const struct rel *r, int i, bool flip);
 /* True when static r's pairs are read from its bits. */
 static inline bool rel_bits_on(const struct rel *r) { return r->is_static && r->home->static_bits; }
+
+/* b = the transpose of x, n rows of w words (zeroed first). */
+void rel_bits_transpose(unsigned long long *b, const unsigned long long *x, int n, int w);
+/* b = x ; y over n rows of w words: row i the OR of y's rows k for the
+ * bits k of x's row i. */
+void rel_bits_compose(unsigned long long *b, const unsigned long long *x, const unsigned long long *y, int n,
+                      int w);
+/* b = x+ over n rows of w words: with one word a row, each row gathers
+ * what its events reach, row by row (rows already closed or not, both lie
+ * between x and x+), which costs the pairs of the closure; wider rows by
+ * Warshall's algorithm on bits (a node whose row is empty leads nowhere
+ * and is skipped). */
+void rel_bits_close(unsigned long long *b, const unsigned long long *x, int n, int w);
 
 /* True when r has candidate rows of bits (rel_may): its arena's static
  * relations are rows of bits. */

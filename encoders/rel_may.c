@@ -27,8 +27,7 @@ static void rows_bits(const struct rel *r, word *b, int w)
         }
 }
 
-/* b = the transpose of x, n rows of w words (zeroed first). */
-static void transpose_bits(word *b, const word *x, int n, int w)
+void rel_bits_transpose(word *b, const word *x, int n, int w)
 {
     memset(b, 0, (size_t)n * (size_t)w * sizeof *b);
     if (w == 1) {   /* one word a row: no loop over a row's words */
@@ -45,9 +44,7 @@ static void transpose_bits(word *b, const word *x, int n, int w)
             }
 }
 
-/* b = x ; y over n rows of w words: row i the OR of y's rows k for the
- * bits k of x's row i. */
-static void compose_bits(word *b, const word *x, const word *y, int n, int w)
+void rel_bits_compose(word *b, const word *x, const word *y, int n, int w)
 {
     if (w == 1) {   /* one word a row: each row made in a register, written whole */
         for (int i = 0; i < n; i++) {
@@ -70,12 +67,7 @@ static void compose_bits(word *b, const word *x, const word *y, int n, int w)
     }
 }
 
-/* b = x+ over n rows of w words: with one word a row, each row gathers
- * what its events reach, row by row (rows already closed or not, both lie
- * between x and x+), which costs the pairs of the closure; wider rows by
- * Warshall's algorithm on bits (a node whose row is empty leads nowhere
- * and is skipped). */
-static void close_bits(word *b, const word *x, int n, int w)
+void rel_bits_close(word *b, const word *x, int n, int w)
 {
     memcpy(b, x, (size_t)n * (size_t)w * sizeof *b);
     if (w == 1) {
@@ -105,7 +97,7 @@ const word *rel_may_make(const struct rel *r, bool flip)
     word *b = rels_alloc_raw(r->home, all, sizeof *b);   /* written whole below */
     const word *x, *y;
     if (flip) {   /* the rows' transpose: no second walk of the term */
-        transpose_bits(b, rel_may(r, false), n, w);
+        rel_bits_transpose(b, rel_may(r, false), n, w);
         ((struct rel *)r)->may[flip] = b;
         return b;
     }
@@ -131,10 +123,10 @@ const word *rel_may_make(const struct rel *r, bool flip)
         memcpy(b, rel_may(r->a, true), all * sizeof *b);
         break;
     case REL_SEQ:
-        compose_bits(b, rel_may(r->a, false), rel_may(r->b, false), n, w);
+        rel_bits_compose(b, rel_may(r->a, false), rel_may(r->b, false), n, w);
         break;
     case REL_PLUS:
-        close_bits(b, rel_may(r->a, false), n, w);
+        rel_bits_close(b, rel_may(r->a, false), n, w);
         break;
     default:   /* a built relation */
         rows_bits(r, b, w);

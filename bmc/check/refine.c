@@ -17,14 +17,14 @@ struct graph {
     void *block;
 };
 
-/* The edges of r that hold in the solver's model, with room for the search. */
-static struct graph model_graph(struct cnf *c, const struct rel *r)
+/* A graph of n nodes and m edges whose lists model_graph and value_graph
+ * fill, with room for the search, in one allocation; on[] (m + 1 flags)
+ * follows the rest. */
+static struct graph graph_new(int n, int m, bool **on)
 {
-    const struct rel_rows *t = rel_all_rows(r);
-    int n = r->n, m = t->start[n];
     /* ints: out_at, in_at, indeg, outdeg, stack, parent, queue, cycle (n + 1
      * each), out, in (m + 1 each); then the clause (n + 2 literals), then
-     * gone (n + 1) and each candidate edge's value (m + 1) */
+     * gone (n + 1) and on (m + 1) */
     size_t ints = 8 * ((size_t)n + 1) + 2 * ((size_t)m + 1);
     size_t bytes = ints * sizeof(int) + ((size_t)n + 2) * sizeof(lit) + ((size_t)n + 1) + ((size_t)m + 1);
     struct graph g = { .n = n, .block = xcalloc(bytes, 1) };
@@ -36,26 +36,69 @@ static struct graph model_graph(struct cnf *c, const struct rel *r)
     g.in = at + m + 1;
     g.clause = (lit *)(g.in + m + 1);
     g.gone = (bool *)(g.clause + n + 2);
-    bool *on = g.gone + n + 1;
+    *on = g.gone + n + 1;
+    return g;
+}
+
+/* Fills g's lists from the candidate edges (i, col[e]) of rows start/col
+ * that hold (on[e]), the out-lists in column order. */
+static void fill_lists(struct graph *g, const int *start, const int *col, const bool *on)
+{
+    int n = g->n;
     for (int i = 0; i < n; i++)
-        for (int e = t->start[i]; e < t->start[i + 1]; e++)
-            if (cnf_value(c, t->val[e])) {
-                on[e] = true;
-                g.out_at[i + 1]++;
-                g.in_at[t->col[e] + 1]++;
+        for (int e = start[i]; e < start[i + 1]; e++)
+            if (on[e]) {
+                g->out_at[i + 1]++;
+                g->in_at[col[e] + 1]++;
             }
     for (int i = 0; i < n; i++) {
-        g.out_at[i + 1] += g.out_at[i];
-        g.in_at[i + 1] += g.in_at[i];
+        g->out_at[i + 1] += g->out_at[i];
+        g->in_at[i + 1] += g->in_at[i];
     }
-    int *in_fill = g.indeg;   /* zero until peel counts the degrees */
+    int *in_fill = g->indeg;   /* zero until peel counts the degrees */
     for (int i = 0, k = 0; i < n; i++)
-        for (int e = t->start[i]; e < t->start[i + 1]; e++)
+        for (int e = start[i]; e < start[i + 1]; e++)
             if (on[e]) {
-                int j = t->col[e];
-                g.out[k++] = j;
-                g.in[g.in_at[j] + in_fill[j]++] = i;
+                int j = col[e];
+                g->out[k++] = j;
+                g->in[g->in_at[j] + in_fill[j]++] = i;
             }
+}
+
+/* The edges of r that hold in the solver's model, from r's rows of
+ * literals, with room for the search. */
+static struct graph model_graph(struct cnf *c, const struct rel *r)
+{
+    const struct rel_rows *t = rel_all_rows(r);
+    bool *on;
+    struct graph g = graph_new(r->n, t->start[r->n], &on);
+    for (int e = 0; e < t->start[r->n]; e++)
+        on[e] = cnf_value(c, t->val[e]);
+    fill_lists(&g, t->start, t->col, on);
+    return g;
+}
+
+/* The same from the rows of bits of r's pairs in the model (rel_value):
+ * no literal read or made. */
+static struct graph value_graph(const struct rel *r, const unsigned long long *value)
+{
+    int n = r->n, w = (n + 63) / 64, m = 0;
+    for (size_t k = 0; k < (size_t)n * (size_t)w; k++)
+        for (unsigned long long x = value[k]; x; x &= x - 1)
+            m++;
+    bool *on;
+    struct graph g = graph_new(n, m, &on);
+    int *start = xcalloc((size_t)n + 1 + (size_t)m + 1, sizeof *start), *col = start + n + 1;
+    for (int i = 0, e = 0; i < n; i++) {
+        for (int k = 0; k < w; k++)
+            for (unsigned long long x = value[(size_t)i * w + k]; x; x &= x - 1)
+                col[e++] = k * 64 + __builtin_ctzll(x);
+        start[i + 1] = e;
+    }
+    for (int e = 0; e < m; e++)
+        on[e] = true;
+    fill_lists(&g, start, col, on);
+    free(start);
     return g;
 }
 
@@ -128,29 +171,47 @@ static int shortest_cycle(const struct graph *g, const bool *gone, int v, int *p
     return 0;
 }
 
-int refine_acyclic(struct cnf *c, const struct rel *r, lit act)
+/* Forbids the shortest cycle through each node of g that is the lowest
+ * of its cycle; returns their number, or -1 when checked is set and an
+ * edge's literal is false in the model (g is then not r's graph). */
+static int forbid_cycles(struct cnf *c, const struct rel *r, lit act, struct graph *g, bool checked)
 {
     int n = r->n, found = 0;
-    struct graph g = model_graph(c, r);
-    peel(&g);
+    peel(g);
     for (int v = 0; v < n; v++) {
-        if (g.gone[v])
+        if (g->gone[v])
             continue;
-        int len = shortest_cycle(&g, g.gone, v, g.parent, g.queue, g.cycle);
+        int len = shortest_cycle(g, g->gone, v, g->parent, g->queue, g->cycle);
         bool lowest = len > 0;   /* each cycle once: from its lowest node */
         for (int i = 0; i < len; i++)
-            lowest &= g.cycle[i] >= v;
+            lowest &= g->cycle[i] >= v;
         if (!lowest)
             continue;
         int k = 0;
-        g.clause[k++] = -act;
+        g->clause[k++] = -act;
         for (int i = 0; i < len; i++) {
-            int from = g.cycle[i], to = g.cycle[(i + 1) % len];
-            g.clause[k++] = -rel_get(r, from, to);
+            int from = g->cycle[i], to = g->cycle[(i + 1) % len];
+            lit e = rel_get(r, from, to);
+            if (checked && !cnf_value(c, e))
+                return -1;
+            g->clause[k++] = -e;
         }
-        cnf_clause(c, g.clause, k);
+        cnf_clause(c, g->clause, k);
         found++;
     }
+    return found;
+}
+
+int refine_acyclic(struct cnf *c, const struct rel *r, lit act)
+{
+    const unsigned long long *value = rel_value(r);
+    struct graph g = value ? value_graph(r, value) : model_graph(c, r);
+    int found = forbid_cycles(c, r, act, &g, value != NULL);
     free(g.block);
+    if (found < 0) {   /* not expected: the literals' values decide */
+        g = model_graph(c, r);
+        found = forbid_cycles(c, r, act, &g, false);
+        free(g.block);
+    }
     return found;
 }
