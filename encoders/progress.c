@@ -183,7 +183,7 @@ static int level_id(const struct program *p, int t, int k)
 {
     const struct thread *th = &p->lit->threads[t];
     int levels = p->lit->dialect == DIALECT_PTX ? 2 : 3;
-    return k == 0 ? 0 : th->scope_id[levels - k];
+    return k <= 0 || k > levels ? 0 : th->scope_id[levels - k];
 }
 
 /* Children by increasing id (HSA and LOBE look at lower or higher ids). */

@@ -416,7 +416,7 @@ static bool comma_word(struct parser *p, const struct word_value *table, const c
 /* Parses "FLAG [| FLAG]" into enum cl_tag bits. */
 static bool flags_arg(struct parser *p, unsigned *flags)
 {
-    int f;
+    int f = 0;
     *flags = 0;
     do {
         if (*flags && !ps_advance(p))

@@ -37,7 +37,7 @@ static const struct word_value ptx_red_bases[] = {
 static bool ptx_memory_order(struct parser *p, const struct mnemonic *m, unsigned allowed,
                              const char *what, struct instr *in)
 {
-    int mo;
+    int mo = 0;
     if (!ps_required_part(p, m, 1, ptx_mos, "a memory order (weak, relaxed, acquire, release, acq_rel or sc)", &mo))
         return false;
     if (!(allowed & mo_bit((enum mo)mo)))

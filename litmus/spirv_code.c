@@ -334,7 +334,7 @@ static bool compare_scalar(struct trans *t, const struct spv_inst *in, struct va
 
 static bool logical_scalar(struct trans *t, const struct spv_inst *in, struct val a, struct val b, struct val *out)
 {
-    int ka, kb;
+    int ka, kb = -1;
     struct cnd *ca = as_cnd(t, a, &ka), *cb = in->nargs > 1 ? as_cnd(t, b, &kb) : NULL;
     if (spv_is(in, "OpLogicalNot")) {
         if (ka >= 0) {

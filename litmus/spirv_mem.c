@@ -607,7 +607,7 @@ bool tr_barrier(struct trans *t, struct frame *fr, const struct spv_inst *in)
 {
     bool cbar = spv_is(in, "OpControlBarrier");
     const struct spv_arg *sem = &in->args[cbar ? 2 : 1], *mem = &in->args[cbar ? 1 : 0];
-    enum scope exec = SCOPE_WG, scope;
+    enum scope exec = SCOPE_WG, scope = SCOPE_WG;
     enum mo mo;
     unsigned semsc = 0, flags = 0;
     if ((cbar && !scope_of(t, fr, &in->args[0], false, &exec)) || !scope_of(t, fr, mem, true, &scope)

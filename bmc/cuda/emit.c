@@ -113,7 +113,7 @@ static bool write_file(const char *path, const char *test, struct check_result *
         ok = fclose(f) == 0 && ok;
     }
     if (!ok)
-        snprintf(err, sizeof err, "cannot write %s: %s", path, strerror(errno));
+        snprintf(err, sizeof err, "cannot write %.700s: %s", path, strerror(errno));
     else
         ok = newfile_write(path, text, len, err, sizeof err);
     if (!ok)

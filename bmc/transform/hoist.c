@@ -99,7 +99,7 @@ bool rewrite_hoist_acquire(const struct litmus *l, int line, struct variants *ou
     for (int t = 0; t < l->nthreads; t++) {
         const struct thread *th = &l->threads[t];
         for (int k = 0; k < th->ninstrs; k++) {
-            struct src_loop lp;
+            struct src_loop lp = { 0, 0 };
             int exit_at;
             const struct instr *in = &th->instrs[k];
             if ((line > 0 && in->pos.line != line) || !acquires(l->dialect, in)
