@@ -200,6 +200,10 @@ lit rel_nonempty(struct rels *A, const struct rel *r);
 /* Literal that is true iff some (i, i) is in r; a composition's diagonal
  * is computed without its other pairs. */
 lit rel_reflexive_some(struct rels *A, const struct rel *r);
+/* True when the pairs of bits m (n rows of (n + 63) / 64 words) have a
+ * cycle: the events with no pair to an event left are taken away until
+ * none is; what is left, if anything, is on or leads to a cycle. */
+bool rel_bits_cyclic(const unsigned long long *m, int n);
 /* Literal that is true iff r has a cycle. */
 lit rel_cyclic(struct rels *A, const struct rel *r);
 /* Number of pairs in r's may-set (materializes r). */

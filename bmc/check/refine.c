@@ -202,41 +202,12 @@ static int forbid_cycles(struct cnf *c, const struct rel *r, lit act, struct gra
     return found;
 }
 
-/* True when the rows of bits value (n nodes, w words a row) have no
- * cycle: peeled of the nodes with no successor left, word by word, from
- * the last node down (most edges go forward, in program order: one pass
- * peels a chain), nothing remains. */
-static bool acyclic_bits(const unsigned long long *value, int n, int w)
-{
-    unsigned long long alive[(REL_DENSE_MAX + 63) / 64] = { 0 };
-    for (int i = 0; i < n; i++)
-        alive[i / 64] |= 1ull << (i % 64);
-    for (bool peeled = true; peeled;) {
-        peeled = false;
-        for (int i = n - 1; i >= 0; i--) {
-            if (!(alive[i / 64] >> (i % 64) & 1))
-                continue;
-            unsigned long long next = 0;
-            for (int k = 0; k < w; k++)
-                next |= value[(size_t)i * w + k] & alive[k];
-            if (!next) {
-                alive[i / 64] &= ~(1ull << (i % 64));
-                peeled = true;
-            }
-        }
-    }
-    unsigned long long left = 0;
-    for (int k = 0; k < w; k++)
-        left |= alive[k];
-    return left == 0;
-}
-
 int refine_acyclic(struct cnf *c, const struct rel *r, lit act)
 {
     if (r->empty)
         return 0;
     const unsigned long long *value = rel_value(r);
-    if (value && acyclic_bits(value, r->n, (r->n + 63) / 64))   /* the usual answer, with no graph */
+    if (value && !rel_bits_cyclic(value, r->n))   /* the usual answer, with no graph */
         return 0;
     struct graph g = value ? value_graph(r, value) : model_graph(c, r);
     int found = forbid_cycles(c, r, act, &g, value != NULL);
