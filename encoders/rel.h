@@ -194,6 +194,9 @@ int rel_col(const struct rel *r, int j, const int **rows, const lit **lits);
  * has no candidate bits (rel_may.c: no solver, or over REL_DENSE_MAX
  * events). */
 const unsigned long long *rel_value(const struct rel *r);
+/* True when r's candidate pairs (rel_may.c) have no cycle, so that r has
+ * none in any model; false where r has no candidate bits. */
+bool rel_candidates_acyclic(const struct rel *r);
 
 /* Literal that is true iff r has some pair (the OR of its entries). */
 lit rel_nonempty(struct rels *A, const struct rel *r);

@@ -106,3 +106,8 @@ const word *rel_value(const struct rel *r)
     m->value_of = now;
     return b;
 }
+
+bool rel_candidates_acyclic(const struct rel *r)
+{
+    return rel_may_on(r) && !rel_bits_cyclic(rel_may(r, false), r->n);
+}

@@ -204,7 +204,7 @@ static int forbid_cycles(struct cnf *c, const struct rel *r, lit act, struct gra
 
 int refine_acyclic(struct cnf *c, const struct rel *r, lit act)
 {
-    if (r->empty)
+    if (r->empty || rel_candidates_acyclic(r))
         return 0;
     const unsigned long long *value = rel_value(r);
     if (value && !rel_bits_cyclic(value, r->n))   /* the usual answer, with no graph */
