@@ -143,8 +143,8 @@ static void reach(struct walk *w, int e, bool executed)
     learn(x, &x->cf[e], YES);
     learn(x, &x->ex[e], executed ? YES : NO);
     int n = x->p->nevents;
-    for (int k = 0; k < w->nev; k++)
-        if (w->ctrl[k] && executed)
+    for (int k = 0; executed && k < w->nev; k++)
+        if (w->ctrl[k])
             x->out->ctrl[(w->first + k) * n + e] = true;
 }
 
@@ -153,8 +153,10 @@ static void set_reg(struct walk *w, int r, struct ireg v, int dep_event)
     if (r < 0)
         return;
     w->regs[r] = v;
-    for (int k = 0; k < w->nev; k++)
-        w->dep[r * w->nev + k] = w->first + k == dep_event;
+    bool *row = &w->dep[r * w->nev];
+    memset(row, 0, (size_t)w->nev * sizeof *row);
+    if (dep_event >= w->first && dep_event < w->first + w->nev)
+        row[dep_event - w->first] = true;
 }
 
 /* The value a read gets from its chosen write; false if the choice is broken. */
