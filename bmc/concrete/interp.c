@@ -76,6 +76,14 @@ void choice_init(struct choice *ch, const struct program *p)
     ch->has_hint = false;
 }
 
+void choice_copy(const struct choice *ch, const struct program *p, struct choice *out)
+{
+    size_t size = choice_layout(out, p, NULL);
+    out->storage = memcpy(xrealloc(NULL, size + 1), ch->storage, size);   /* every array in one block */
+    choice_layout(out, p, out->storage);
+    out->has_hint = ch->has_hint;
+}
+
 void choice_free(struct choice *ch)
 {
     free(ch->storage);
