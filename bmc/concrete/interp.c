@@ -20,6 +20,7 @@ struct ictx {
     enum tri *cf, *ex;
     bool *vknown, *idknown, *occknown;
     bool *deadlocked;        /* per barrier: waits in a cycle of barriers, never passes */
+    int32_t *quorums;        /* per thread and one more: barrier_passes's scratch */
     bool changed;
 };
 
@@ -335,7 +336,7 @@ static enum tri barrier_passes(struct ictx *x, int b)
     if (in->arrive && !in->has_bar_quorum)
         return YES;   /* bar.arrive signals its arrival and never waits */
     int count = 1;    /* b itself */
-    int32_t *q = xcalloc((size_t)p->nthreads + 1, sizeof *q);
+    int32_t *q = x->quorums;   /* q[0 .. count) written before read */
     q[0] = x->out->bar_quorum[b];
     bool unknown = false, blocked = false;
     for (int t = 0; t < p->nthreads; t++) {
@@ -353,7 +354,6 @@ static enum tri barrier_passes(struct ictx *x, int b)
             blocked = true;
     }
     bool completes = in->has_bar_quorum && in_completing_set(q, count, x->out->bar_quorum[b]);
-    free(q);
     if (!in->has_bar_quorum)
         return unknown ? UNK : blocked ? NO : YES;
     if (completes)
@@ -766,7 +766,8 @@ static bool resolve_stall(struct ictx *x)
     return progress;
 }
 
-/* Lays x's per-event arrays out in b (its base NULL: only counts). */
+/* Lays x's per-event arrays and barrier_passes's scratch out in b (its
+ * base NULL: only counts). */
 static void ictx_layout(struct ictx *x, struct xblock *b)
 {
     size_t n = (size_t)x->p->nevents;
@@ -776,6 +777,7 @@ static void ictx_layout(struct ictx *x, struct xblock *b)
     x->idknown = xblock_take(b, n, sizeof *x->idknown);
     x->occknown = xblock_take(b, n, sizeof *x->occknown);
     x->deadlocked = xblock_take(b, n, sizeof *x->deadlocked);
+    x->quorums = xblock_take(b, (size_t)x->p->nthreads + 1, sizeof *x->quorums);
 }
 
 /* Allocates x's arrays and w's scratch, zeroed, all at once; returns the
