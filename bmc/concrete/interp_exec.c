@@ -275,12 +275,16 @@ static void dependency_pairs(const struct program *p, const struct concrete *x, 
 void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
                  const struct concrete *x, struct base *b)
 {
-    int n = p->nevents, *list = xcalloc((size_t)n + 1, sizeof *list), k;
-    lit *exec = xcalloc((size_t)n + 1, sizeof *exec);
+    int n = p->nevents, k;
+    struct xblock blk = { NULL, 0 };   /* list and exec in one allocation, list first */
+    xblock_take(&blk, (size_t)n + 1, sizeof(int));
+    xblock_take(&blk, (size_t)n + 1, sizeof(lit));
+    blk = (struct xblock){ xrealloc(NULL, blk.size), 0 };   /* every entry written before it is read */
+    int *list = xblock_take(&blk, (size_t)n + 1, sizeof *list);
+    lit *exec = xblock_take(&blk, (size_t)n + 1, sizeof *exec);
     for (int i = 0; i < n; i++)
         exec[i] = lit_of(x->exec[i]);
     base_init(b, c, p, exec);
-    free(exec);
     struct rels *A = b->arena;
     struct rel_builder bld;   /* one builder, emptied by each relation it makes */
     rel_builder_init(&bld);
