@@ -37,22 +37,6 @@ static bool same_disabled(const struct eval_entry *e, const char *const *disable
     return true;
 }
 
-/* A copy of ch, a choice for p. */
-static void copy_choice(const struct program *p, const struct choice *ch, struct choice *out)
-{
-    size_t n = (size_t)p->nevents;
-    choice_init(out, p);
-    memcpy(out->rf, ch->rf, n * sizeof *ch->rf);
-    memcpy(out->sync, ch->sync, n * sizeof *ch->sync);
-    memcpy(out->co, ch->co, n * n * sizeof *ch->co);
-    memcpy(out->sf, ch->sf, n * n * sizeof *ch->sf);
-    memcpy(out->final_pick, ch->final_pick, (size_t)p->lit->nlocs * sizeof *ch->final_pick);
-    memcpy(out->stop_at, ch->stop_at, (size_t)p->nthreads * sizeof *ch->stop_at);
-    memcpy(out->val_hint, ch->val_hint, n * sizeof *ch->val_hint);
-    out->has_hint = ch->has_hint;
-    memcpy(out->any_val, ch->any_val, (size_t)p->lit->nanys * sizeof *ch->any_val);
-}
-
 static void entry_free(const struct program *p, struct eval_entry *e)
 {
     evaluation_free(p, &e->ev);
@@ -68,12 +52,12 @@ const struct evaluation *eval_memo_evaluate(struct eval_memo *m, const char *con
             return &m->entry[i]->ev;
         }
     if (m->n < EVAL_MEMO_SIZE)
-        m->entry[m->n++] = xcalloc(1, sizeof *m->entry[0]);
+        m->entry[m->n++] = xrealloc(NULL, sizeof *m->entry[0]);   /* every field written below */
     else
         entry_free(m->p, m->entry[m->next]);
     struct eval_entry *e = m->entry[m->next];
     m->next = (m->next + 1) % EVAL_MEMO_SIZE;
-    copy_choice(m->p, ch, &e->ch);
+    choice_copy(ch, m->p, &e->ch);
     e->ndisabled = ndisabled <= EVAL_MEMO_MAX_DISABLED ? ndisabled : -1;
     for (int i = 0; i < e->ndisabled; i++)
         e->disabled[i] = disabled[i];

@@ -20,6 +20,7 @@ struct ictx {
     enum tri *cf, *ex;
     bool *vknown, *idknown, *occknown;
     bool *deadlocked;        /* per barrier: waits in a cycle of barriers, never passes */
+    int32_t *quorums;        /* per thread and one more: barrier_passes's scratch */
     bool changed;
 };
 
@@ -35,6 +36,7 @@ struct walk {
     struct ireg *regs;
     bool *dep;               /* dep[r * nev + k] */
     bool *ctrl;              /* per thread event */
+    bool has_ctrl;           /* some ctrl[k] is set */
     struct ireg *snap;       /* per loop head: live registers as its iteration
                                 was entered */
     int *entry;              /* per loop head: where its iteration was entered */
@@ -76,6 +78,14 @@ void choice_init(struct choice *ch, const struct program *p)
     ch->has_hint = false;
 }
 
+void choice_copy(const struct choice *ch, const struct program *p, struct choice *out)
+{
+    size_t size = choice_layout(out, p, NULL);
+    out->storage = memcpy(xrealloc(NULL, size + 1), ch->storage, size);   /* every array in one block */
+    choice_layout(out, p, out->storage);
+    out->has_hint = ch->has_hint;
+}
+
 void choice_free(struct choice *ch)
 {
     free(ch->storage);
@@ -114,9 +124,11 @@ static struct ireg operand(const struct walk *w, const struct operand *o)
     return (struct ireg){ true, (int32_t)o->value };
 }
 
-static bool operand_dep(const struct walk *w, const struct operand *o, int k)
+/* The events of the thread that register operand o depends on (its row of
+ * dep); NULL when o is absent or no register. */
+static const bool *dep_row(const struct walk *w, const struct operand *o)
 {
-    return o->is_reg && w->dep[o->reg * w->nev + k];
+    return o && o->is_reg ? &w->dep[o->reg * w->nev] : NULL;
 }
 
 static void learn(struct ictx *x, enum tri *slot, enum tri v)
@@ -143,8 +155,8 @@ static void reach(struct walk *w, int e, bool executed)
     learn(x, &x->cf[e], YES);
     learn(x, &x->ex[e], executed ? YES : NO);
     int n = x->p->nevents;
-    for (int k = 0; k < w->nev; k++)
-        if (w->ctrl[k] && executed)
+    for (int k = 0; executed && w->has_ctrl && k < w->nev; k++)
+        if (w->ctrl[k])
             x->out->ctrl[(w->first + k) * n + e] = true;
 }
 
@@ -153,8 +165,10 @@ static void set_reg(struct walk *w, int r, struct ireg v, int dep_event)
     if (r < 0)
         return;
     w->regs[r] = v;
-    for (int k = 0; k < w->nev; k++)
-        w->dep[r * w->nev + k] = w->first + k == dep_event;
+    bool *row = &w->dep[r * w->nev];
+    memset(row, 0, (size_t)w->nev * sizeof *row);
+    if (dep_event >= w->first && dep_event < w->first + w->nev)
+        row[dep_event - w->first] = true;
 }
 
 /* The value a read gets from its chosen write; false if the choice is broken. */
@@ -182,8 +196,9 @@ static void write_data_deps(struct walk *w, int e, const struct operand *a, cons
                             int self_read)
 {
     int n = w->x->p->nevents;
+    const bool *da = dep_row(w, a), *db = dep_row(w, b);
     for (int k = 0; k < w->nev; k++) {
-        bool d = operand_dep(w, a, k) || (b && operand_dep(w, b, k)) || w->first + k == self_read;
+        bool d = (da && da[k]) || (db && db[k]) || w->first + k == self_read;
         if (d)
             w->x->out->data[(w->first + k) * n + e] = true;
     }
@@ -242,8 +257,9 @@ static void run_local(struct walk *w, const struct instr *in)
         v = a;
     else if (a.known && b.known)
         v = (struct ireg){ true, apply_binop(in->op, a.v, b.v) };
+    const bool *da = dep_row(w, &in->a), *db = in->op != OP_EXCH ? dep_row(w, &in->b) : NULL;
     for (int k = 0; k < w->nev; k++)
-        w->row[k] = operand_dep(w, &in->a, k) || (in->op != OP_EXCH && operand_dep(w, &in->b, k));
+        w->row[k] = (da && da[k]) || (db && db[k]);
     set_reg(w, in->dst, v, -1);
     for (int k = 0; k < w->nev; k++)
         w->dep[in->dst * w->nev + k] = w->row[k];
@@ -325,7 +341,7 @@ static enum tri barrier_passes(struct ictx *x, int b)
     if (in->arrive && !in->has_bar_quorum)
         return YES;   /* bar.arrive signals its arrival and never waits */
     int count = 1;    /* b itself */
-    int32_t *q = xcalloc((size_t)p->nthreads + 1, sizeof *q);
+    int32_t *q = x->quorums;   /* q[0 .. count) written before read */
     q[0] = x->out->bar_quorum[b];
     bool unknown = false, blocked = false;
     for (int t = 0; t < p->nthreads; t++) {
@@ -343,7 +359,6 @@ static enum tri barrier_passes(struct ictx *x, int b)
             blocked = true;
     }
     bool completes = in->has_bar_quorum && in_completing_set(q, count, x->out->bar_quorum[b]);
-    free(q);
     if (!in->has_bar_quorum)
         return unknown ? UNK : blocked ? NO : YES;
     if (completes)
@@ -461,8 +476,11 @@ static enum tri spins_at(struct walk *w, int here)
 
 static void branch_ctrl(struct walk *w, const struct instr *in)
 {
-    for (int k = 0; k < w->nev; k++)
-        w->ctrl[k] |= operand_dep(w, &in->a, k) || operand_dep(w, &in->b, k);
+    const bool *da = dep_row(w, &in->a), *db = dep_row(w, &in->b);
+    for (int k = 0; k < w->nev; k++) {
+        w->ctrl[k] |= (da && da[k]) || (db && db[k]);
+        w->has_ctrl |= w->ctrl[k];
+    }
 }
 
 /* Marks the execution invalid for reason why; returns false. */
@@ -511,6 +529,7 @@ static void walk_start(struct walk *w, int t)
     w->stop = w->x->ch->stop_at[t];
     memset(w->dep, 0, (size_t)th->nregs * pt->nevents * sizeof *w->dep);
     memset(w->ctrl, 0, (size_t)pt->nevents * sizeof *w->ctrl);
+    w->has_ctrl = false;
     memset(w->snap, 0, (size_t)pt->ncode * (th->nregs + 1) * sizeof *w->snap);
     memset(w->entry, 0, (size_t)pt->ncode * sizeof *w->entry);
     for (int r = 0; r < th->nregs; r++)
@@ -715,9 +734,10 @@ void concrete_free(const struct program *p, struct concrete *x)
  * record it anew). */
 static void forget_thread_ends(const struct program *p, struct concrete *out)
 {
-    for (int t = 0; t < p->nthreads; t++)
-        out->terminated[t] = out->spins[t] = out->repeats[t] = out->blocked[t] = out->halted[t] =
-            out->bound_hit[t] = false;
+    bool *ends[] = { out->terminated, out->spins, out->repeats, out->blocked, out->halted, out->bound_hit };
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++)   /* the arrays read once: a bool store may alias */
+        for (int t = 0; t < p->nthreads; t++)
+            ends[k][t] = false;
 }
 
 /* Whether some executed access has no known value yet. */
@@ -756,7 +776,8 @@ static bool resolve_stall(struct ictx *x)
     return progress;
 }
 
-/* Lays x's per-event arrays out in b (its base NULL: only counts). */
+/* Lays x's per-event arrays and barrier_passes's scratch out in b (its
+ * base NULL: only counts). */
 static void ictx_layout(struct ictx *x, struct xblock *b)
 {
     size_t n = (size_t)x->p->nevents;
@@ -766,6 +787,7 @@ static void ictx_layout(struct ictx *x, struct xblock *b)
     x->idknown = xblock_take(b, n, sizeof *x->idknown);
     x->occknown = xblock_take(b, n, sizeof *x->occknown);
     x->deadlocked = xblock_take(b, n, sizeof *x->deadlocked);
+    x->quorums = xblock_take(b, (size_t)x->p->nthreads + 1, sizeof *x->quorums);
 }
 
 /* Allocates x's arrays and w's scratch, zeroed, all at once; returns the

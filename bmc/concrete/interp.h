@@ -51,6 +51,9 @@ struct concrete {
 
 /* Allocates a choice for p with nothing chosen. */
 void choice_init(struct choice *ch, const struct program *p);
+/* A copy of ch, a choice that choice_init made for p, into out (free it
+ * with choice_free). */
+void choice_copy(const struct choice *ch, const struct program *p, struct choice *out);
 /* Frees what choice_init made. */
 void choice_free(struct choice *ch);
 

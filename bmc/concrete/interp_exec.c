@@ -18,22 +18,26 @@ static bool check_order(const struct program *p, const bool *exec, const bool *o
     int n = p->nevents, words = (m + 63) / 64;
     memset(succ, 0, (size_t)m * words * sizeof *succ);
     bool ok = true;
-    for (int a = 0; a < m && ok; a++)
+    for (int a = 0; a < m && ok; a++) {
+        const bool *row = &ord[(size_t)member[a] * n];
+        if (!memchr(row, true, (size_t)n))   /* a row without a pair is passed over at once */
+            continue;
         for (int b = 0; b < m && ok; b++) {
             int i = member[a], j = member[b];
-            if (!ord[(size_t)i * n + j])
+            if (!row[j])
                 continue;
             ok = i != j && exec[i] && exec[j] && pair(p, i, j) && !ord[(size_t)j * n + i];
             succ[(size_t)a * words + b / 64] |= 1ull << (b % 64);
         }
+    }
     for (int a = 0; a < m && ok; a++)       /* i -> j -> k needs i -> k where the pair can be */
-        for (int b = 0; b < m && ok; b++) {
-            if (!((succ[(size_t)a * words + b / 64] >> (b % 64)) & 1u))
-                continue;
-            for (int w = 0; w < words && ok; w++)
-                for (uint64_t x = succ[(size_t)b * words + w] & ~succ[(size_t)a * words + w]; x && ok; x &= x - 1)
-                    ok = !pair(p, member[a], member[w * 64 + __builtin_ctzll(x)]);
-        }
+        for (int v = 0; v < words && ok; v++)
+            for (uint64_t y = succ[(size_t)a * words + v]; y && ok; y &= y - 1) {
+                int b = v * 64 + __builtin_ctzll(y);
+                for (int w = 0; w < words && ok; w++)
+                    for (uint64_t x = succ[(size_t)b * words + w] & ~succ[(size_t)a * words + w]; x && ok; x &= x - 1)
+                        ok = !pair(p, member[a], member[w * 64 + __builtin_ctzll(x)]);
+            }
     return ok;
 }
 
@@ -103,14 +107,16 @@ static bool check_co(const struct program *p, const struct choice *ch, const str
 {
     size_t n = (size_t)p->nevents;
     int *w = sc->member, m = order_members(p, is_write, w), *root = sc->root;
-    for (int a = 0; a < m; a++)   /* co_pair(i, j) of two writes: one root location, j not initial */
-        root[a] = p->events[w[a]].loc < 0 ? -1 : program_root_location(p->lit, p->events[w[a]].loc);
+    for (int a = 0; a < m; a++)   /* co_pair(i, j) of two writes: one root location, j not initial;
+                                     -1: unexecuted, or no location, so in no such pair */
+        root[a] = p->events[w[a]].loc < 0 || !out->exec[w[a]] ? -1
+                  : program_root_location(p->lit, p->events[w[a]].loc);
     const char *why = check_order(p, out->exec, ch->co, w, m, co_pair, sc->succ) ? NULL
                       : "coherence is not a strict order over executed same-location writes";
     for (int a = 0; a < m && !why; a++)
-        for (int b = 0; b < m && !why; b++) {
+        for (int b = 0; root[a] >= 0 && b < m && !why; b++) {
             int i = w[a], j = w[b];
-            if (root[a] < 0 || root[a] != root[b] || p->events[j].kind == EV_INIT || !out->exec[i] || !out->exec[j])
+            if (root[a] != root[b] || p->events[j].kind == EV_INIT)
                 continue;
             if (ch->co[j * n + i] && base_co_backward_impossible(k, p, i, j))
                 why = "coherence goes against program order";
@@ -210,10 +216,13 @@ static int events_of(const struct program *p, enum ev_kind kind, int *out)
 /* The pairs of the n * n matrix m among the events in list[0..k) into bld. */
 static void pairs_among(struct rel_builder *bld, const bool *m, int n, const int *list, int k)
 {
-    for (int a = 0; a < k; a++)
-        for (int b = 0; b < k; b++)
-            if (m[(size_t)list[a] * n + list[b]])
-                rel_add(bld, list[a], list[b], LIT_TRUE);
+    for (int a = 0; a < k; a++) {
+        const bool *row = &m[(size_t)list[a] * n];
+        if (memchr(row, true, (size_t)n))   /* a row without a pair is passed over at once */
+            for (int b = 0; b < k; b++)
+                if (row[list[b]])
+                    rel_add(bld, list[a], list[b], LIT_TRUE);
+    }
 }
 
 /* The relation of bld's pairs in A, as bits (rel_build_dense: bld is
@@ -242,15 +251,40 @@ static void syncbar_pairs(const struct program *p, const struct choice *ch, cons
         }
 }
 
+/* The pairs (i, j) of executed events of one thread (dependencies stay
+ * inside a thread) that the n * n matrix dep holds, into bld; a row
+ * without a pair is passed over at once (memchr). */
+static void dependency_pairs(const struct program *p, const struct concrete *x, const bool *dep,
+                             struct rel_builder *bld)
+{
+    size_t n = (size_t)p->nevents;
+    for (int t = 0; t < p->nthreads; t++) {
+        const struct pthread *pt = &p->threads[t];
+        int first = pt->first_event, end = first + pt->nevents;
+        for (int i = first; i < end; i++) {
+            const bool *row = &dep[(size_t)i * n];
+            if (!x->exec[i] || !memchr(row + first, true, (size_t)pt->nevents))
+                continue;
+            for (int j = first; j < end; j++)
+                if (row[j] && x->exec[j])
+                    rel_add(bld, i, j, LIT_TRUE);
+        }
+    }
+}
+
 void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
                  const struct concrete *x, struct base *b)
 {
-    int n = p->nevents, *list = xcalloc((size_t)n + 1, sizeof *list), k;
-    lit *exec = xcalloc((size_t)n + 1, sizeof *exec);
+    int n = p->nevents, k;
+    struct xblock blk = { NULL, 0 };   /* list and exec in one allocation, list first */
+    xblock_take(&blk, (size_t)n + 1, sizeof(int));
+    xblock_take(&blk, (size_t)n + 1, sizeof(lit));
+    blk = (struct xblock){ xrealloc(NULL, blk.size), 0 };   /* every entry written before it is read */
+    int *list = xblock_take(&blk, (size_t)n + 1, sizeof *list);
+    lit *exec = xblock_take(&blk, (size_t)n + 1, sizeof *exec);
     for (int i = 0; i < n; i++)
         exec[i] = lit_of(x->exec[i]);
     base_init(b, c, p, exec);
-    free(exec);
     struct rels *A = b->arena;
     struct rel_builder bld;   /* one builder, emptied by each relation it makes */
     rel_builder_init(&bld);
@@ -269,13 +303,7 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
     const bool *deps[2] = { x->data, x->ctrl };
     enum base_rel dep_rel[2] = { R_DATA, R_CTRL };
     for (int d = 0; d < 2; d++) {
-        for (int t = 0; t < p->nthreads; t++) {   /* dependencies stay inside a thread */
-            const struct pthread *pt = &p->threads[t];
-            for (int i = pt->first_event; i < pt->first_event + pt->nevents; i++)
-                for (int j = pt->first_event; x->exec[i] && j < pt->first_event + pt->nevents; j++)
-                    if (x->exec[j] && deps[d][(size_t)i * n + j])
-                        rel_add(&bld, i, j, LIT_TRUE);
-        }
+        dependency_pairs(p, x, deps[d], &bld);
         b->rels[dep_rel[d]] = built(A, &bld);
     }
     syncbar_pairs(p, ch, x, &bld, list);

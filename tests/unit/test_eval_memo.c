@@ -2,7 +2,8 @@
  * more than that, and the oldest is evaluated afresh while the newest
  * still come from memory; an evaluation from memory is the one a fresh
  * evaluate() gives; a freed memo starts empty; two choices that differ
- * only in an arbitrary value (SPIR-V's OpUndef) are two evaluations. */
+ * only in an arbitrary value (SPIR-V's OpUndef) are two evaluations; the
+ * memo's copy of a choice (choice_copy) is equal to it and apart from it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,11 +117,49 @@ static void test_arbitrary_values(void **state)
     litmus_free(l);
 }
 
+/* Every array of the copy and has_hint equal to the choice's; the copy's
+ * arrays its own. */
+static void test_choice_copy(void **state)
+{
+    (void)state;
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("mp.litmus", mp_text, &err);
+    assert_non_null(l);
+    struct choice ch, copy;
+    struct program *p = built(l, &ch);
+    size_t n = (size_t)p->nevents;
+    for (size_t e = 0; e < n; e++) {   /* something in every array */
+        ch.rf[e] = (int)(n - 1 - e);
+        ch.sync[e] = e % 2;
+        ch.val_hint[e] = (int32_t)(7 * e + 1);
+        ch.co[e * n + (e + 1) % n] = ch.sf[((e + 2) % n) * n + e] = true;
+    }
+    ch.final_pick[0] = 1;
+    ch.stop_at[1] = 2;
+    ch.has_hint = true;
+    choice_copy(&ch, p, &copy);
+    assert_true(copy.has_hint);
+    assert_memory_equal(copy.rf, ch.rf, n * sizeof *ch.rf);
+    assert_memory_equal(copy.sync, ch.sync, n * sizeof *ch.sync);
+    assert_memory_equal(copy.co, ch.co, n * n * sizeof *ch.co);
+    assert_memory_equal(copy.sf, ch.sf, n * n * sizeof *ch.sf);
+    assert_memory_equal(copy.final_pick, ch.final_pick, (size_t)l->nlocs * sizeof *ch.final_pick);
+    assert_memory_equal(copy.stop_at, ch.stop_at, (size_t)p->nthreads * sizeof *ch.stop_at);
+    assert_memory_equal(copy.val_hint, ch.val_hint, n * sizeof *ch.val_hint);
+    copy.co[1] = !ch.co[1];   /* apart: the choice keeps its own */
+    assert_int_not_equal(copy.co[1], ch.co[1]);
+    choice_free(&copy);
+    choice_free(&ch);
+    program_free(p);
+    litmus_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring),
         cmocka_unit_test(test_arbitrary_values),
+        cmocka_unit_test(test_choice_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
