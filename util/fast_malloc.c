@@ -6,8 +6,10 @@
  * mappings of their own.  No coalescing, no locks, no bins to sort: a
  * worker allocates the same shapes check after check, and each freed
  * block comes back as it was.  Memory fresh from a mapping is zero, so
- * calloc clears only blocks that were used before.  Not thread-safe:
- * gpubmc and its forked workers run one thread each.  The sanitizer
+ * calloc clears only blocks that were used before.  gpubmc and its
+ * workers run one thread each, with no lock taken; once a process has
+ * started a thread (Pango's font loading, in a picture's child), every
+ * call takes a spin lock.  The sanitizer
  * builds keep the library's allocator, which their checks watch. */
 #define _GNU_SOURCE   /* for mremap */
 #include <stddef.h>
@@ -27,6 +29,10 @@
 #if OWN_MALLOC
 #include <errno.h>
 #include <malloc.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdatomic.h>
+#include <sys/single_threaded.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -56,6 +62,7 @@ struct head {
 struct free_block { struct free_block *next; };
 
 static struct free_block *kept[CLASSES];
+static atomic_flag busy = ATOMIC_FLAG_INIT;   /* taken only once a thread was started */
 static char *arena_next, *arena_end;   /* the unused, zero part of the current mapping */
 
 /* The class of a request of n bytes (1 <= n <= KEPT_LIMIT). */
@@ -169,13 +176,30 @@ static size_t usable(void *p)
     return class_bytes(h->cls);
 }
 
-void *malloc(size_t n)
+/* Takes the lock when the process has started a thread; whether it did. */
+static bool lock(void)
+{
+    if (__libc_single_threaded)
+        return false;
+    while (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire))
+        sched_yield();
+    return true;
+}
+
+/* Gives the lock back when lock took it. */
+static void unlock(bool locked)
+{
+    if (locked)
+        atomic_flag_clear_explicit(&busy, memory_order_release);
+}
+
+static void *malloc_unlocked(size_t n)
 {
     int zero;
     return take(n, &zero);
 }
 
-void free(void *p)
+static void free_unlocked(void *p)
 {
     if (!p)
         return;
@@ -189,7 +213,7 @@ void free(void *p)
     kept[h->cls] = b;
 }
 
-void *calloc(size_t n, size_t size)
+static void *calloc_unlocked(size_t n, size_t size)
 {
     size_t bytes;
     if (__builtin_mul_overflow(n, size, &bytes)) {
@@ -203,12 +227,12 @@ void *calloc(size_t n, size_t size)
     return p;
 }
 
-void *realloc(void *p, size_t n)
+static void *realloc_unlocked(void *p, size_t n)
 {
     if (!p)
-        return malloc(n);
+        return malloc_unlocked(n);
     if (n == 0) {
-        free(p);
+        free_unlocked(p);
         return NULL;
     }
     size_t have = usable(p);
@@ -225,11 +249,42 @@ void *realloc(void *p, size_t n)
         moved->map_bytes = len;
         return (char *)moved + HEAD;
     }
-    void *q = malloc(n);
+    void *q = malloc_unlocked(n);
     if (!q)
         return NULL;
     memcpy(q, p, n < have ? n : have);
-    free(p);
+    free_unlocked(p);
+    return q;
+}
+
+void *malloc(size_t n)
+{
+    bool locked = lock();
+    void *p = malloc_unlocked(n);
+    unlock(locked);
+    return p;
+}
+
+void free(void *p)
+{
+    bool locked = lock();
+    free_unlocked(p);
+    unlock(locked);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    bool locked = lock();
+    void *p = calloc_unlocked(n, size);
+    unlock(locked);
+    return p;
+}
+
+void *realloc(void *p, size_t n)
+{
+    bool locked = lock();
+    void *q = realloc_unlocked(p, n);
+    unlock(locked);
     return q;
 }
 
@@ -242,9 +297,10 @@ size_t malloc_usable_size(void *p)
  * get a mapping of their own. */
 static void *take_aligned(size_t align, size_t n)
 {
-    if (align <= STEP)
-        return malloc(n);
-    return take_mapped(n, align);
+    bool locked = lock();
+    void *p = align <= STEP ? malloc_unlocked(n) : take_mapped(n, align);
+    unlock(locked);
+    return p;
 }
 
 void *aligned_alloc(size_t align, size_t n)
