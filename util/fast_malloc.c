@@ -1,5 +1,5 @@
 /* malloc, calloc, realloc, free and the rest of glibc's "Replacing malloc"
- * set, for a process that runs on one thread: each block of up to 4 MiB
+ * set, for a process that runs on one thread: each block of up to 128 KiB
  * is of a size class (16-byte steps to 1 KiB, then four classes per
  * doubling), freed blocks are kept on their class's list, the last freed
  * first, and new ones are carved from big mappings; larger blocks are
@@ -44,7 +44,7 @@ enum {
     FINE_CLASSES = 64,          /* 16, 32, ... 1024 bytes */
     FINE_LIMIT = FINE_CLASSES * STEP,
     LOG_FINE_LIMIT = 10,
-    LOG_KEPT_LIMIT = 22,        /* classes up to 4 MiB */
+    LOG_KEPT_LIMIT = 17,        /* classes up to 128 KiB */
     CLASSES = FINE_CLASSES + 1 + (LOG_KEPT_LIMIT - LOG_FINE_LIMIT) * 4,
     MAPPED = CLASSES,           /* class words from here: a block with a mapping of its own */
     ARENA_BYTES = 1 << 20

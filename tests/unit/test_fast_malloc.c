@@ -3,7 +3,7 @@
  * classes per doubling above) and of no other, calloc clears a block
  * that was used before, realloc keeps the contents as it grows and
  * shrinks (in place within the class, through a mapping of its own past
- * 4 MiB), aligned requests are aligned, and the C library's own callers
+ * 128 KiB), aligned requests are aligned, and the C library's own callers
  * (strdup, fopen) free what they got.  (The sanitizer build keeps the
  * library's allocator: no classes to see there.) */
 #include <setjmp.h>
