@@ -3,7 +3,7 @@
  * is of a size class (16-byte steps to 1 KiB, then four classes per
  * doubling), freed blocks are kept on their class's list, the last freed
  * first, and new ones are carved from big mappings; larger blocks are
- * mappings of their own.  No coalescing, no locks, no bins to sort: a
+ * mappings of their own.  No coalescing, no bins to sort: a
  * worker allocates the same shapes check after check, and each freed
  * block comes back as it was.  Memory fresh from a mapping is zero, so
  * calloc clears only blocks that were used before.  gpubmc and its
