@@ -47,7 +47,7 @@ enum {
     LOG_KEPT_LIMIT = 17,        /* classes up to 128 KiB */
     CLASSES = FINE_CLASSES + 1 + (LOG_KEPT_LIMIT - LOG_FINE_LIMIT) * 4,
     MAPPED = CLASSES,           /* class words from here: a block with a mapping of its own */
-    ARENA_BYTES = 1 << 20
+    ARENA_BYTES = 1 << 20       /* more than the largest kept class */
 };
 #define KEPT_LIMIT ((size_t)1 << LOG_KEPT_LIMIT)
 
@@ -128,20 +128,14 @@ static void *take_mapped(size_t n, size_t align)
 static void *carve(size_t c)
 {
     size_t need = HEAD + class_bytes(c);
-    if ((size_t)(arena_end - arena_next) < need) {
-        size_t len = need > ARENA_BYTES ? page_round(need) : ARENA_BYTES;
-        char *m = map_zero(len);
+    if ((size_t)(arena_end - arena_next) < need) {   /* the rest stays unused */
+        char *m = map_zero(ARENA_BYTES);
         if (!m) {
             errno = ENOMEM;
             return NULL;
         }
-        if (need > ARENA_BYTES) {   /* a big class's block: a mapping of its own */
-            arena_next = arena_end = NULL;
-            ((struct head *)m)->cls = c;
-            return m + HEAD;
-        }
         arena_next = m;
-        arena_end = m + len;
+        arena_end = m + ARENA_BYTES;
     }
     char *b = arena_next;
     arena_next += need;
