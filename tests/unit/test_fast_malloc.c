@@ -4,7 +4,8 @@
  * that was used before, realloc keeps the contents as it grows and
  * shrinks (in place within the class, through a mapping of its own past
  * 128 KiB), aligned requests are aligned, and the C library's own callers
- * (strdup, fopen) free what they got.  (The sanitizer build keeps the
+ * (strdup, fopen) free what they got, and threads (once there are any)
+ * allocate side by side.  (The sanitizer build keeps the
  * library's allocator: no classes to see there.) */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 
 #include <cmocka.h>
 #include <malloc.h>
+#include <pthread.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SKIP_UNDER_SANITIZER() skip()
@@ -158,6 +160,42 @@ static void test_library_callers(void **state)
     assert_int_equal(fclose(f), 0);
 }
 
+/* Allocates, fills, checks and frees blocks of many sizes, marked with
+ * the byte arg points to. */
+static void *churn(void *arg)
+{
+    unsigned char mark = *(unsigned char *)arg;
+    unsigned char *held[64] = { 0 };
+    for (unsigned i = 0; i < 50000; i++) {
+        unsigned slot = (i * 2654435761u) % 64;
+        size_t n = 1 + (i * 40503u) % 3000;
+        if (held[slot]) {
+            if (held[slot][0] != mark || held[slot][malloc_usable_size(held[slot]) - 1] != mark)
+                return "a block changed under its thread";
+            free(held[slot]);
+        }
+        held[slot] = malloc(n);
+        memset(held[slot], mark, malloc_usable_size(held[slot]));
+    }
+    for (unsigned slot = 0; slot < 64; slot++)
+        free(held[slot]);
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    pthread_t t[4];
+    unsigned char marks[4] = { 1, 2, 3, 4 };
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(pthread_create(&t[k], NULL, churn, &marks[k]), 0);
+    for (int k = 0; k < 4; k++) {
+        void *why = NULL;
+        assert_int_equal(pthread_join(t[k], &why), 0);
+        assert_null(why);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -168,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_realloc_in_place_within_class),
         cmocka_unit_test(test_aligned),
         cmocka_unit_test(test_library_callers),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
