@@ -88,8 +88,10 @@ static void test_calloc_clears_used_blocks(void **state)
         assert_true(all_bytes(q, n, 0));
         free(q);
     }
+#if !defined(__SANITIZE_ADDRESS__)   /* the sanitizer's calloc stops the process */
     volatile size_t half = SIZE_MAX / 2;
     assert_null(calloc(half, 3));           /* the product overflows */
+#endif
 }
 
 static void test_realloc_keeps_contents(void **state)
@@ -130,9 +132,9 @@ static void test_aligned(void **state)
 {
     (void)state;
     for (size_t align = 8; align <= 65536; align *= 2) {
-        void *p = aligned_alloc(align, 100);
+        void *p = aligned_alloc(align, 2 * align);   /* C11: a multiple of the alignment */
         assert_int_equal((uintptr_t)p % align, 0);
-        memset(p, 1, 100);
+        memset(p, 1, 2 * align);
         free(p);
         void *q = NULL;
         assert_int_equal(posix_memalign(&q, align, 5000), 0);
