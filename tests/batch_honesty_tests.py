@@ -197,9 +197,9 @@ def rendering_budget(record, run):
                and sorted(f.name for f in d.iterdir()) == ["fan.dot", "fan.litmus"] + (["fan.svg"] if drawn else []),
                f"rendering: the layout stops at --timeout {limit:g} (check {check:.1f} s, all {secs:.1f} s, "
                f"drawn {drawn}, {p.returncode}, {p.stderr!r})")
-        p = run(["--max-memory", "48", "--graph", "mp.svg", str(MP)], cwd=d)
+        p = run(["--max-memory", "24", "--graph", "mp.svg", str(MP)], cwd=d)
         record(p.returncode == 0 and p.stderr.startswith(f"{MP}: note: no graph mp.svg: Graphviz failed (")
-               and p.stderr.endswith("within the --max-memory of 48 MB\n") and not (d / "mp.svg").exists(),
+               and p.stderr.endswith("within the --max-memory of 24 MB\n") and not (d / "mp.svg").exists(),
                f"rendering: Graphviz runs within --max-memory, and past it there is a note ({p.stderr!r})")
         p = run(["--graph", "mp.svg", str(MP)], cwd=d)
         svg = d / "mp.svg"
@@ -379,9 +379,10 @@ def small_ones(record, run):
         p = run(["--expect", "long.csv"], cwd=d)
         record(p.returncode == 0 and p.stdout == "1 passed, 0 failed\n" and p.stderr == "",
                f"small: a CSV line of {len(row)} bytes is one row ({p.returncode}, {p.stderr[:200]!r})")
-        p = run(["--json", "--max-memory", "5", str(MP)])
+        (d / "big.litmus").write_text(_stores(150))   # a check of about 20 MB
+        p = run(["--json", "--max-memory", "5", "big.litmus"], cwd=d)
         rows = _rows(p.stdout)
-        record(p.returncode == 1 and len(rows) == 1 and rows[0]["reason"] == f"{MP}: error: out of memory: the "
+        record(p.returncode == 1 and len(rows) == 1 and rows[0]["reason"] == "big.litmus: error: out of memory: the "
                "check needs more than the --max-memory of 5 MB",
                f"small: --max-memory 5 names the budget ({rows})")
         odd = d / "tab\there\x1b[31m.litmus"
