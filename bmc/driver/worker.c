@@ -159,12 +159,6 @@ static bool next_sent(int cmd, struct inbox *in, struct job_send *s)
     return true;
 }
 
-/* True when a job sent is already read and waiting in in. */
-static bool job_waiting(const struct inbox *in)
-{
-    return in->end - in->start >= sizeof(struct job_send);
-}
-
 /* Writes the n pieces of iov whole, in one system call when the pipe has
  * room, retrying after signals and short writes; false on an error. */
 static bool write_all(int fd, struct iovec *iov, int n)
@@ -434,8 +428,6 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
         check_job(jobs->jobs[i].file, jobs->jobs[i].spec, jobs->jobs[i].opts, &r);
         name_the_budget(&r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, &rss);
-        if (!m.retiring && job_waiting(&inbox))
-            prefault_heap_growth();
         m.log_len = take_own_log(err_in, log);
         char *witness = take_json(&r.witness, &m.witness_len);
         char *outcomes = take_json(&r.outcomes, &m.outcomes_len);
