@@ -197,6 +197,11 @@ bool base_event_in(const struct program *p, int e, enum base_set s)
     return tag_event(p, &p->events[e]) >> s & 1;
 }
 
+unsigned long long base_event_tags(const struct program *p, int e)
+{
+    return tag_event(p, &p->events[e]);
+}
+
 /* True when thread `from` is declared to system-synchronise with `to`. */
 static bool ssw_declared(const struct litmus *l, int from, int to)
 {

@@ -112,6 +112,9 @@ bool base_rf_possible(const struct skeleton *k, const struct program *p, int w, 
 /* True when static event e is in tag set s (as base_fill_static tags it
  * when e executes). */
 bool base_event_in(const struct program *p, int e, enum base_set s);
+/* Every tag set static event e is in, bit s for set s: base_event_in's
+ * answers at once, for a caller that asks of several sets. */
+unsigned long long base_event_tags(const struct program *p, int e);
 /* True when memory events a and b have one virtual address (vloc). */
 bool base_same_vloc(const struct program *p, int a, int b);
 

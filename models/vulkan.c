@@ -473,15 +473,12 @@ void model_vulkan_weak_build(struct cat *m)
 unsigned model_vulkan_po_facts(const struct program *p, int a, int b)
 {
     bool vloc = base_same_vloc(p, a, b);
-    bool nonpriv = base_event_in(p, a, S_NONPRIV) && base_event_in(p, b, S_NONPRIV);
+    unsigned long long ta = base_event_tags(p, a), tb = base_event_tags(p, b);   /* each set a bit */
+    bool nonpriv = (ta & tb) >> S_NONPRIV & 1;
     unsigned facts = vloc || nonpriv ? PO_BIT(PO_NO_FUTURE_READ) : 0;
-    static const enum base_set scopes[] = { S_SG, S_WG, S_QF, S_DV };
-    bool scoped_a = false, scoped_b = false;
-    for (size_t k = 0; k < sizeof scopes / sizeof scopes[0]; k++) {
-        scoped_a |= base_event_in(p, a, scopes[k]);
-        scoped_b |= base_event_in(p, b, scopes[k]);
-    }
-    if (vloc && base_event_in(p, a, S_ATOM) && base_event_in(p, b, S_ATOM) && scoped_a && scoped_b)
+    unsigned long long scopes = 1ull << S_SG | 1ull << S_WG | 1ull << S_QF | 1ull << S_DV;
+    bool scoped_a = (ta & scopes) != 0, scoped_b = (tb & scopes) != 0;
+    if (vloc && (ta & tb) >> S_ATOM & 1 && scoped_a && scoped_b)
         facts |= PO_BIT(PO_CO_NOT_BACK) | PO_BIT(PO_CO_ALONG);
     return vloc ? facts | PO_BIT(PO_RF_COHERENT) : facts;
 }
