@@ -101,6 +101,10 @@ static CCaDiCaL *make_solver(char **own)
     return solver;
 }
 
+/* True when environment entry e is a CADICAL_ setting (a first byte
+ * tested inline before the call: most entries fail it). */
+static bool cadical_entry(const char *e) { return e[0] == 'C' && strncmp(e, "CADICAL_", 8) == 0; }
+
 struct replay *replay_new(void)
 {
     struct replay *r = xcalloc(1, sizeof *r);
@@ -108,12 +112,12 @@ struct replay *replay_new(void)
     size_t n = 0, k = 0;
     char **whole = environ;
     for (; whole && whole[n]; n++)
-        k += strncmp(whole[n], "CADICAL_", 8) == 0;
+        k += cadical_entry(whole[n]);
     r->recordable = k == 0;
     if (k > 0) {
         char **own = xcalloc(k + 1, sizeof *own);
         for (size_t i = 0, j = 0; j < k; i++)
-            if (strncmp(whole[i], "CADICAL_", 8) == 0)
+            if (cadical_entry(whole[i]))
                 own[j++] = whole[i];
         r->solver = make_solver(own);
         free(own);
