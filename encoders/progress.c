@@ -162,7 +162,14 @@ bool progress_parse_spec(const char *text, enum progress_model *m, struct progre
 
 void progress_label(enum progress_model m, const struct progress_hierarchy *h, char *buf, size_t len)
 {
-    size_t used = (size_t)snprintf(buf, len, "%s", progress_name(m));
+    const char *name = progress_name(m);   /* copied, not formatted: a batch labels every row */
+    size_t used = strlen(name);
+    if (len == 0)
+        return;
+    if (used >= len)
+        used = len - 1;
+    memcpy(buf, name, used);
+    buf[used] = '\0';
     for (int s = 0; h && s < PROGRESS_SCOPES && used < len; s++)
         if (h->at[s])
             used += (size_t)snprintf(buf + used, len - used, ";%s=%s", scope_names[s], names[h->at[s] - 1]);
