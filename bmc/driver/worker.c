@@ -89,7 +89,11 @@ static size_t pack_zeros(const unsigned char *src, size_t n, unsigned char *dst)
     while (in < words) {
         for (kept = in; kept < words && kept - in < PIECE_WORDS && word_at(src, kept) != 0; kept++)
             continue;
-        for (end = kept; end < words && end - kept < PIECE_WORDS && word_at(src, end) == 0; end++)
+        end = kept;   /* a result is mostly zeros: four words at a time first */
+        while (end + 4 <= words && end + 4 - kept <= PIECE_WORDS
+               && (word_at(src, end) | word_at(src, end + 1) | word_at(src, end + 2) | word_at(src, end + 3)) == 0)
+            end += 4;
+        for (; end < words && end - kept < PIECE_WORDS && word_at(src, end) == 0; end++)
             continue;
         put_piece(dst, &out, src + 8 * in, 8 * (kept - in), 8 * (end - kept));
         in = end;
