@@ -44,17 +44,31 @@ static struct strpool_block *new_block(struct strpool *pool, size_t size)
     return fresh;
 }
 
+/* Puts a NUL-terminated copy of the len bytes at s at the end of block b. */
+static char *copy_into(struct strpool_block *b, const char *s, size_t len)
+{
+    char *copy = b->bytes + b->used;
+    copy[len] = '\0';
+    b->used += len + 1;
+    return memcpy(copy, s, len);   /* the last call: a jump */
+}
+
+/* strpool_copy into a new block (out of its path, which then saves no
+ * registers); NULL when out of memory. */
+__attribute__((noinline))
+static char *copy_into_new_block(struct strpool *pool, const char *s, size_t len)
+{
+    struct strpool_block *b = new_block(pool, len + 1);
+    return b ? copy_into(b, s, len) : NULL;
+}
+
 /* A NUL-terminated copy of the len bytes at s, in the pool. */
 char *strpool_copy(struct strpool *pool, const char *s, size_t len)
 {
     struct strpool_block *b = pool->blocks;
-    if ((!b || b->room - b->used <= len) && !(b = new_block(pool, len + 1)))
-        return NULL;
-    char *copy = b->bytes + b->used;
-    memcpy(copy, s, len);
-    copy[len] = '\0';
-    b->used += len + 1;
-    return copy;
+    if (!b || b->room - b->used <= len)
+        return copy_into_new_block(pool, s, len);
+    return copy_into(b, s, len);
 }
 
 /* Room for size bytes aligned for any type, in the pool. */
