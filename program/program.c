@@ -8,9 +8,11 @@
 
 #include "util/xalloc.h"
 
+/* True when u is a branch or a goto: of the U_INSTR micro-ops, only those
+ * have a target (initial_code gives it; unrolling moves it, never to -1). */
 static bool is_jump(const struct uop *u)
 {
-    return u->kind == U_INSTR && (u->in->kind == I_BRANCH || u->in->kind == I_GOTO);
+    return u->kind == U_INSTR && u->target >= 0;
 }
 
 static bool writes_memory(const struct instr *in)
