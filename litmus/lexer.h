@@ -26,9 +26,9 @@ enum tok_kind {
 
 struct token {
     enum tok_kind kind;
-    const char *text;      /* points into the source text */
+    const char *text;      /* points into the source text (a token's byte
+                              offset there is text minus the text's start) */
     size_t len;
-    size_t offset;         /* byte offset of text in the source */
     struct srcpos pos;
 };
 

@@ -213,16 +213,16 @@ static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
         if (m->n == MAX_PARTS)
             return ps_fail(p, p->tok.pos, "instruction name has too many parts (limit %d)", MAX_PARTS);
         m->parts[m->n++] = p->tok;
-        m->all.len = p->tok.offset + p->tok.len - m->all.offset;
+        m->all.len = (size_t)(p->tok.text + p->tok.len - m->all.text);
         if (lexer_next_dotted(&p->lx, &p->tok))
             continue;   /* the next part, read with its dot at once */
         if (!ps_advance(p))
             return false;
-        if (p->tok.kind != TOK_DOT || p->tok.offset != p->prev.offset + p->prev.len)
+        if (p->tok.kind != TOK_DOT || p->tok.text != p->prev.text + p->prev.len)
             break;
         if (!ps_advance(p))
             return false;
-        if (p->tok.kind != TOK_IDENT || p->tok.offset != p->prev.offset + 1)
+        if (p->tok.kind != TOK_IDENT || p->tok.text != p->prev.text + 1)
             return ps_fail(p, p->prev.pos, "expected a name right after '.' in '" TOK_FMT ".'",
                         TOK_ARG(&m->all));
     }
@@ -298,7 +298,8 @@ static bool parse_instruction(struct parser *p, int thread)
         if (!decoded || !parse_operands(p, thread, sig, &m, &in))
             return false;
     }
-    return ps_push_instr(p, thread, &in, first.text, p->prev.offset + p->prev.len - first.offset);
+    return ps_push_instr(p, thread, &in, first.text,
+                         (size_t)(p->prev.text + p->prev.len - first.text));
 }
 
 /* Counts the '|' from here to the next ';' without consuming anything. */
