@@ -230,10 +230,9 @@ static bool same_bytes(const char *a, const char *b, size_t len)
     return true;
 }
 
-/* The value stored for (ns, name), or -1. */
-int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
+/* The value stored for (ns, name), whose hash_name is h, or -1. */
+static int names_find_hashed(const struct name_table *t, int ns, const char *s, size_t len, unsigned h)
 {
-    unsigned h = hash_name(ns, s, len);
     for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
         const struct name_entry *e = &t->slots[i];
         if (!e->name)
@@ -241,6 +240,12 @@ int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
         if (e->hash == h && e->ns == ns && e->len == len && same_bytes(e->name, s, len))
             return e->value;
     }
+}
+
+/* The value stored for (ns, name), or -1. */
+int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
+{
+    return names_find_hashed(t, ns, s, len, hash_name(ns, s, len));
 }
 
 /* Puts an entry in a table known to have a free slot. */
@@ -292,11 +297,12 @@ static bool names_grow(struct parser *p, struct name_table *t)
     return true;
 }
 
-/* Records (ns, name) -> value; name must outlive the table. */
-static bool names_add(struct parser *p, int ns, const char *name, size_t len, int value)
+/* Records (ns, name) -> value, h being its hash_name (as its lookup
+ * found it); name must outlive the table. */
+static bool names_add(struct parser *p, int ns, const char *name, size_t len, unsigned h, int value)
 {
     struct name_table *t = &p->names;
-    struct name_entry entry = { name, (uint32_t)len, hash_name(ns, name, len), ns, value };
+    struct name_entry entry = { name, (uint32_t)len, h, ns, value };
     if ((t->count + 1) * 2 > t->cap && !names_grow(p, t))
         return false;
     names_place(t, entry);
@@ -311,7 +317,8 @@ static bool names_add(struct parser *p, int ns, const char *name, size_t len, in
 int ps_location_index(struct parser *p, const char *name, size_t len)
 {
     struct litmus *l = p->lit;
-    int index = ps_names_find(&p->names, NS_LOCATION, name, len);
+    unsigned h = hash_name(NS_LOCATION, name, len);
+    int index = names_find_hashed(&p->names, NS_LOCATION, name, len, h);
     if (index >= 0)
         return index;
     if (!ps_reserve_pooled(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
@@ -324,7 +331,7 @@ int ps_location_index(struct parser *p, const char *name, size_t len)
     loc->alias_of = -1;
     loc->alias_proxy = PROXY_GENERIC;
     index = l->nlocs++;
-    if (!names_add(p, NS_LOCATION, loc->name, len, index))
+    if (!names_add(p, NS_LOCATION, loc->name, len, h, index))
         return -1;
     return index;
 }
@@ -362,7 +369,8 @@ int ps_register_index(struct parser *p, int thread, const char *name, size_t len
 {
     struct thread *t = &p->lit->threads[thread];
     struct thread_caps *c = &p->caps[thread];
-    int index = ps_names_find(&p->names, register_ns(thread), name, len);
+    unsigned h = hash_name(register_ns(thread), name, len);
+    int index = names_find_hashed(&p->names, register_ns(thread), name, len, h);
     if (index >= 0)
         return index;
     if (t->nregs >= c->regs && !grow_registers(p, t, c))
@@ -373,7 +381,7 @@ int ps_register_index(struct parser *p, int thread, const char *name, size_t len
     t->reg_has_init[t->nregs] = false;
     t->reg_init[t->nregs] = 0;
     index = t->nregs++;
-    if (!names_add(p, register_ns(thread), t->reg_names[index], len, index))
+    if (!names_add(p, register_ns(thread), t->reg_names[index], len, h, index))
         return -1;
     return index;
 }
@@ -382,7 +390,8 @@ int ps_register_index(struct parser *p, int thread, const char *name, size_t len
 int ps_label_info_index(struct parser *p, int thread, const struct token *name)
 {
     struct thread *t = &p->lit->threads[thread];
-    int info = ps_names_find(&p->names, label_ns(thread), name->text, name->len);
+    unsigned h = hash_name(label_ns(thread), name->text, name->len);
+    int info = names_find_hashed(&p->names, label_ns(thread), name->text, name->len, h);
     if (info >= 0)
         return info;
     if (!ps_reserve_pooled(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
@@ -394,7 +403,7 @@ int ps_label_info_index(struct parser *p, int thread, const struct token *name)
     info = p->nlabels++;
     p->labels[info].thread = thread;
     p->labels[info].local = t->nlabels++;
-    if (!names_add(p, label_ns(thread), t->label_names[p->labels[info].local], name->len, info))
+    if (!names_add(p, label_ns(thread), t->label_names[p->labels[info].local], name->len, h, info))
         return -1;
     return info;
 }
