@@ -232,15 +232,10 @@ static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
 /* A fresh instruction with "none" in every optional field. */
 void ps_init_instr(struct instr *in, struct srcpos pos)
 {
-    memset(in, 0, sizeof *in);
+    static const struct instr none = { .mo = MO_NONE, .scope = SCOPE_NONE, .proxy = PROXY_GENERIC,
+                                       .dst = -1, .loc = -1, .label = -1, .storage_class = -1 };
+    *in = none;   /* copied whole: no zeroing, then the fields over it */
     in->pos = pos;
-    in->mo = MO_NONE;
-    in->scope = SCOPE_NONE;
-    in->proxy = PROXY_GENERIC;
-    in->dst = -1;
-    in->loc = -1;
-    in->label = -1;
-    in->storage_class = -1;
 }
 
 /* Turns "LABEL:" into an I_LABEL, rejecting duplicates. */
