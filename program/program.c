@@ -46,7 +46,7 @@ static inline void successors(const struct uop *code, int i, int *fall_to, int *
     const struct uop *u = &code[i];
     bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
     *fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
-    *target = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
+    *target = u->target;   /* -1 but for jumps and backjumps (is_jump) */
 }
 
 /* Live registers before each micro-op, a bit set of words words per
@@ -229,7 +229,7 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
             li.side_effect_free = false;   /* passing a barrier uses up an occurrence */
         if (inside && u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
             written[u->in->dst] = true;
-        if ((is_jump(u) || u->kind == U_BACKJUMP) && u->target >= t && u->target <= j
+        if (u->target >= t && u->target <= j   /* a jump or a backjump (is_jump) into the region */
             && (!inside || region_backjump(code, t, i)))
             add_entry(entries, &li.nentries, u->target);
     }
@@ -337,13 +337,17 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
 static void link_iterations(struct pthread *pt, struct scratch *w)
 {
     int *open = scratch_ints(w, pt->ncode + 1);
-    int depth = 0;
+    int depth = 0, top_end = -1;   /* the end of open[depth - 1]'s iteration */
     for (int i = 0; i < pt->ncode; i++) {
-        while (depth > 0 && pt->code[open[depth - 1]].end < i)
+        while (top_end < i && depth > 0) {
             depth--;
+            top_end = depth > 0 ? pt->code[open[depth - 1]].end : -1;
+        }
         pt->code[i].outer = depth > 0 ? open[depth - 1] : -1;
-        if (pt->code[i].kind == U_LOOP_HEAD)
+        if (pt->code[i].kind == U_LOOP_HEAD) {
             open[depth++] = i;
+            top_end = pt->code[i].end;
+        }
     }
 }
 
