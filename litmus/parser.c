@@ -190,18 +190,6 @@ bool ps_grow_pooled(struct parser *p, void *arrp, int *cap, size_t elem)
     return true;
 }
 
-/* True when the token text is the letter prefix followed by one or more digits. */
-static bool has_digit_suffix(const struct token *t, char prefix)
-{
-    if (t->kind != TOK_IDENT || t->len < 2 || t->text[0] != prefix)
-        return false;
-    for (size_t i = 1; i < t->len; i++)
-        if (t->text[i] < '0' || t->text[i] > '9')
-            return false;
-    return true;
-}
-
-bool ps_is_register_name(const struct token *t) { return has_digit_suffix(t, 'r'); }
 
 /* True when a comes before b in the text. */
 bool ps_pos_before(struct srcpos a, struct srcpos b)
@@ -535,7 +523,7 @@ bool ps_thread_id_of(struct parser *p, const struct token *t, int *id)
 {
     struct token digits = *t;
     uint64_t v;
-    if (has_digit_suffix(t, 'P')) {
+    if (ps_has_digit_suffix(t, 'P')) {
         digits.text++;
         digits.len--;
         digits.kind = TOK_NUMBER;
