@@ -297,10 +297,12 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
         /* jumps from outside enter the first iteration, through its head
            or at a label inside it */
         u.target = u.target == t ? t : remap(u.target, t, j, k, 0);
-        u.head = remap(u.head, t, j, k, 0);
-        u.exit = u.exit == t ? t : remap(u.exit, t, j, k, 0);
-        u.reentry = remap(u.reentry, t, j, k, 0);
-        u.end = remap(u.end, t, j, k, 0);
+        if (u.kind != U_INSTR) {   /* a U_INSTR's head, exit, reentry and end are -1 */
+            u.head = remap(u.head, t, j, k, 0);
+            u.exit = u.exit == t ? t : remap(u.exit, t, j, k, 0);
+            u.reentry = remap(u.reentry, t, j, k, 0);
+            u.end = remap(u.end, t, j, k, 0);
+        }
         out[remap(x, t, j, k, 0)] = u;
     }
     for (int c = 0; c < k; c++) {
@@ -319,10 +321,12 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
                 u.exit = x == j ? t + k * (len + 1) : remap(x, t, j, k, c) + 1;
             } else {
                 u.target = remap(u.target, t, j, k, c);
-                u.head = remap(u.head, t, j, k, c);
-                u.exit = remap(u.exit, t, j, k, c);
-                u.reentry = remap(u.reentry, t, j, k, c);
-                u.end = remap(u.end, t, j, k, c);
+                if (u.kind != U_INSTR) {   /* a U_INSTR's head, exit, reentry and end are -1 */
+                    u.head = remap(u.head, t, j, k, c);
+                    u.exit = remap(u.exit, t, j, k, c);
+                    u.reentry = remap(u.reentry, t, j, k, c);
+                    u.end = remap(u.end, t, j, k, c);
+                }
             }
             out[remap(x, t, j, k, c)] = u;
         }

@@ -22,12 +22,15 @@ struct uop {
     const struct instr *in;  /* NULL for U_LOOP_HEAD */
     int target;              /* jump target index; U_BACKJUMP: where the next
                                 iteration resumes (its U_LOOP_HEAD, or a label
-                                in it), or TARGET_BOUND */
-    int head;                /* U_BACKJUMP: index of its U_LOOP_HEAD */
+                                in it), or TARGET_BOUND; -1 for a U_LOOP_HEAD
+                                and a U_INSTR that is no jump (program.c's
+                                is_jump reads it so) */
+    int head;                /* U_BACKJUMP: index of its U_LOOP_HEAD, else -1 */
     int reentry;             /* U_BACKJUMP: the micro-op of its own iteration
                                 at which the next iteration resumes (its head,
                                 or a label inside an irreducible loop), else -1 */
-    int end;                 /* U_LOOP_HEAD: the iteration's last micro-op */
+    int end;                 /* U_LOOP_HEAD: the iteration's last micro-op,
+                                else -1 */
     int outer;               /* the U_LOOP_HEAD of the innermost iteration that
                                 contains this micro-op (for a head: another
                                 than itself), -1 if none */
