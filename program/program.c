@@ -422,17 +422,11 @@ static inline struct event *new_event(struct program *p, enum ev_kind kind, int 
 /* How many events micro-op u creates (as uop_events does). */
 static int uop_event_count(const struct uop *u)
 {
-    if (!u->in || u->kind != U_INSTR)
-        return 0;
-    switch (u->in->kind) {
-    case I_LOAD: case I_STORE: case I_FENCE: case I_PROXY_FENCE: case I_ALIAS_FENCE:
-    case I_AVDEVICE: case I_VISDEVICE: case I_BARRIER: case I_UB:
-        return 1;
-    case I_RMW:
-        return 2;
-    default:
-        return 0;
-    }
+    static const unsigned char of_kind[I_UB + 1] = {   /* by instruction kind; 0: none */
+        [I_LOAD] = 1, [I_STORE] = 1, [I_FENCE] = 1, [I_PROXY_FENCE] = 1, [I_ALIAS_FENCE] = 1,
+        [I_AVDEVICE] = 1, [I_VISDEVICE] = 1, [I_BARRIER] = 1, [I_UB] = 1, [I_RMW] = 2,
+    };
+    return u->in && u->kind == U_INSTR ? of_kind[u->in->kind] : 0;
 }
 
 /* Creates the events of one micro-op. */
