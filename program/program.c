@@ -20,21 +20,27 @@ static bool writes_memory(const struct instr *in)
     return in && (in->kind == I_STORE || in->kind == I_RMW);
 }
 
-/* Registers an instruction reads, as up to four indices (-1 when absent). */
-static void instr_reads(const struct instr *in, int out[4])
+/* Adds register r (none when negative) to the bit set live. */
+static inline void add_register(uint64_t *live, int r)
 {
-    out[0] = out[1] = out[2] = out[3] = -1;
+    if (r >= 0)
+        live[r / 64] |= (uint64_t)1 << (r % 64);
+}
+
+/* Adds the registers instruction in (NULL: none) reads to the bit set live. */
+static void add_reads(const struct instr *in, uint64_t *live)
+{
     if (!in)
         return;
     if (in->a.is_reg)
-        out[0] = in->a.reg;
+        add_register(live, in->a.reg);
     if (in->b.is_reg)
-        out[1] = in->b.reg;
+        add_register(live, in->b.reg);
     if (in->kind == I_BARRIER) {
         if (in->has_bar_id && in->bar_id.is_reg)
-            out[2] = in->bar_id.reg;
+            add_register(live, in->bar_id.reg);
         if (in->has_bar_quorum && in->bar_quorum.is_reg)
-            out[3] = in->bar_quorum.reg;
+            add_register(live, in->bar_quorum.reg);
     }
 }
 
@@ -80,11 +86,7 @@ static void liveness(const struct uop *code, int n, int words, uint64_t *live, u
                 out[w] = (fall ? fall[w] : 0) | (jump ? jump[w] : 0);
             if (u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
                 out[u->in->dst / 64] &= ~((uint64_t)1 << (u->in->dst % 64));
-            int rd[4];
-            instr_reads(u->in, rd);
-            for (int k = 0; k < 4; k++)
-                if (rd[k] >= 0)
-                    out[rd[k] / 64] |= (uint64_t)1 << (rd[k] % 64);
+            add_reads(u->in, out);
             uint64_t *here = &live[(size_t)i * words];
             for (int w = 0; w < words; w++)
                 if (here[w] != out[w]) {
