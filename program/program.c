@@ -143,8 +143,11 @@ static int loop_ends(const struct uop *code, int n, int *end, int *back)
  * backward jump; all backward jumps to one head close one loop) of the
  * smallest span, merged with every loop that overlaps it without nesting,
  * until none does.  Merged loops are irreducible: a jump enters them in the
- * middle.  Returns false when no loop is left. */
-static bool innermost_region(const struct uop *code, int n, int *t, int *j, struct scratch *w)
+ * middle.  Returns false when no loop is left; else *left is how many of
+ * the backward jumps unroll_one leaves backward, in one copy: those outside
+ * the region and those in it back to before it (unrolling keeps them, and
+ * makes none: with none left, no loop is). */
+static bool innermost_region(const struct uop *code, int n, int *t, int *j, int *left, struct scratch *w)
 {
     int span = -1, *end = scratch_ints(w, 2 * n + 1), *back = end + n;
     int nback = loop_ends(code, n, end, back);
@@ -170,6 +173,9 @@ static bool innermost_region(const struct uop *code, int n, int *t, int *j, stru
             }
         }
     }
+    *left = 0;
+    for (int k = 0; k < nback; k++)
+        *left += back[k] < *t || back[k] > *j || code[back[k]].target < *t;
     return span >= 0;
 }
 
@@ -522,8 +528,8 @@ struct program *program_build(const struct litmus *l, int bound, char *msg, int 
         struct pthread *pt = &p->threads[t];
         pt->src = &l->threads[t];
         initial_code(pt, &w);
-        int t0, j;
-        while (innermost_region(pt->code, pt->ncode, &t0, &j, &w))
+        int t0, j, left = 1;   /* backward jumps left: one, until a scan counts them */
+        while (left > 0 && innermost_region(pt->code, pt->ncode, &t0, &j, &left, &w))
             if (unroll_one(pt, t0, j, bound, msg, msglen) < 0) {
                 free(w.ints);
                 program_free(p);
