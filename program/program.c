@@ -363,8 +363,9 @@ static void link_iterations(struct pthread *pt, struct scratch *w)
     }
 }
 
-/* Builds the initial code of a thread: jumps point at their labels. */
-static void initial_code(struct pthread *pt, struct scratch *w)
+/* Builds the initial code of a thread: jumps point at their labels.
+ * Returns how many of them jump backward (is_backward). */
+static int initial_code(struct pthread *pt, struct scratch *w)
 {
     const struct thread *th = pt->src;
     pt->ncode = th->ninstrs;
@@ -374,13 +375,17 @@ static void initial_code(struct pthread *pt, struct scratch *w)
     for (int i = 0; i < th->ninstrs; i++)
         if (th->instrs[i].kind == I_LABEL)
             label_at[th->instrs[i].label] = i;
+    int backward = 0;
     for (int i = 0; i < th->ninstrs; i++) {
         const struct instr *in = &th->instrs[i];
         pt->code[i] = (struct uop){ .kind = U_INSTR, .in = in, .target = -1, .head = -1, .loop = -1,
                                     .exit = -1, .reentry = -1, .end = -1, .outer = -1 };
-        if (in->kind == I_BRANCH || in->kind == I_GOTO)
+        if (in->kind == I_BRANCH || in->kind == I_GOTO) {
             pt->code[i].target = label_at[in->label];
+            backward += pt->code[i].target <= i;
+        }
     }
+    return backward;
 }
 
 /* Dat3M's split of an RMW's order onto its read and write halves (OpenCL,
@@ -527,8 +532,8 @@ struct program *program_build(const struct litmus *l, int bound, char *msg, int 
     for (int t = 0; t < l->nthreads; t++) {
         struct pthread *pt = &p->threads[t];
         pt->src = &l->threads[t];
-        initial_code(pt, &w);
-        int t0, j, left = 1;   /* backward jumps left: one, until a scan counts them */
+        int left = initial_code(pt, &w);   /* backward jumps left */
+        int t0, j;
         while (left > 0 && innermost_region(pt->code, pt->ncode, &t0, &j, &left, &w))
             if (unroll_one(pt, t0, j, bound, msg, msglen) < 0) {
                 free(w.ints);
