@@ -298,45 +298,51 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
         return -1;
     }
     struct uop *out = xrealloc(NULL, (size_t)newn * sizeof *out);   /* every slot is written below */
-    for (int x = 0; x < n; x++) {
+    int after = remap(j + 1, t, j, k, 0);   /* where the micro-ops after the region go */
+    memcpy(out, pt->code, (size_t)t * sizeof *out);
+    if (j + 1 < n)
+        memcpy(&out[after], &pt->code[j + 1], (size_t)(n - j - 1) * sizeof *out);
+    for (int x = 0; x < n; x++) {   /* then their indices moved */
         if (x >= t && x <= j)
             continue;
-        struct uop u = pt->code[x];
+        struct uop *u = &out[x < t ? x : after + (x - j - 1)];
         /* jumps from outside enter the first iteration, through its head
            or at a label inside it */
-        u.target = u.target == t ? t : remap(u.target, t, j, k, 0);
-        if (u.kind != U_INSTR) {   /* a U_INSTR's head, exit, reentry and end are -1 */
-            u.head = remap(u.head, t, j, k, 0);
-            u.exit = u.exit == t ? t : remap(u.exit, t, j, k, 0);
-            u.reentry = remap(u.reentry, t, j, k, 0);
-            u.end = remap(u.end, t, j, k, 0);
+        if (u->kind != U_INSTR) {
+            u->target = u->target == t ? t : remap(u->target, t, j, k, 0);
+            u->head = remap(u->head, t, j, k, 0);
+            u->exit = u->exit == t ? t : remap(u->exit, t, j, k, 0);
+            u->reentry = remap(u->reentry, t, j, k, 0);
+            u->end = remap(u->end, t, j, k, 0);
+        } else if (u->target >= 0) {   /* a U_INSTR's only index: head, exit, reentry, end are -1 */
+            u->target = u->target == t ? t : remap(u->target, t, j, k, 0);
         }
-        out[remap(x, t, j, k, 0)] = u;
     }
     for (int c = 0; c < k; c++) {
         int base = t + c * (len + 1);
         out[base] = (struct uop){ .kind = U_LOOP_HEAD, .loop = loop_id, .target = -1, .head = -1,
                                   .exit = -1, .reentry = -1, .end = base + len, .outer = -1 };
+        struct uop *copy = &out[base + 1];   /* remap(x, t, j, k, c) is base + 1 + x - t */
+        memcpy(copy, &pt->code[t], (size_t)len * sizeof *copy);   /* then its indices moved: */
         for (int x = t; x <= j; x++) {
-            struct uop u = pt->code[x];
+            struct uop *u = &copy[x - t];
             if (region_backjump(pt->code, t, x)) {
-                u.kind = U_BACKJUMP;
-                u.loop = loop_id;
-                u.head = base;
-                u.reentry = resume_point(u.target, t, j, k, c);
-                u.target = c + 1 < k ? resume_point(u.target, t, j, k, c + 1) : TARGET_BOUND;
+                u->kind = U_BACKJUMP;
+                u->loop = loop_id;
+                u->head = base;
+                u->reentry = resume_point(u->target, t, j, k, c);
+                u->target = c + 1 < k ? resume_point(u->target, t, j, k, c + 1) : TARGET_BOUND;
                 /* not taken: on through the body, or out after the last one */
-                u.exit = x == j ? t + k * (len + 1) : remap(x, t, j, k, c) + 1;
-            } else {
-                u.target = remap(u.target, t, j, k, c);
-                if (u.kind != U_INSTR) {   /* a U_INSTR's head, exit, reentry and end are -1 */
-                    u.head = remap(u.head, t, j, k, c);
-                    u.exit = remap(u.exit, t, j, k, c);
-                    u.reentry = remap(u.reentry, t, j, k, c);
-                    u.end = remap(u.end, t, j, k, c);
-                }
+                u->exit = x == j ? t + k * (len + 1) : base + 2 + (x - t);
+            } else if (u->kind != U_INSTR) {
+                u->target = remap(u->target, t, j, k, c);
+                u->head = remap(u->head, t, j, k, c);
+                u->exit = remap(u->exit, t, j, k, c);
+                u->reentry = remap(u->reentry, t, j, k, c);
+                u->end = remap(u->end, t, j, k, c);
+            } else if (u->target >= 0) {   /* a U_INSTR's only index: head, exit, reentry, end are -1 */
+                u->target = remap(u->target, t, j, k, c);
             }
-            out[remap(x, t, j, k, c)] = u;
         }
     }
     free(pt->code);
