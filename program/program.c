@@ -103,7 +103,8 @@ static bool is_backward(const struct uop *code, int i)
     return is_jump(&code[i]) && code[i].target <= i;
 }
 
-/* Scratch of program_build: ints reused by every step of every thread. */
+/* Scratch of program_build: memory reused by every step of every thread
+ * (ints, and describe_loop's arrays). */
 struct scratch {
     int *ints;
     int cap;
@@ -217,13 +218,17 @@ static size_t loop_work_layout(struct loop_work *w, char *block)
 
 /* Describes the region [t..j]: written registers live at one of its entries
  * (its head, the targets of its backward jumps, the labels jumped to from
- * outside), side effects, and how many entries there are. */
-static struct loop_info describe_loop(const struct uop *code, int n, int t, int j, int nregs)
+ * outside), side effects, and how many entries there are.  Its work arrays
+ * are in scratch, zeroed. */
+static struct loop_info describe_loop(const struct uop *code, int n, int t, int j, int nregs,
+                                      struct scratch *scratch)
 {
     struct loop_info li = { 0, NULL, true, 0 };
     int words = nregs / 64 + 1;
     struct loop_work w = { .n = n, .words = words, .nregs = nregs, .len = j - t + 1 };
-    void *block = xcalloc(1, loop_work_layout(&w, NULL));
+    size_t size = loop_work_layout(&w, NULL);
+    void *block = scratch_ints(scratch, (int)((size + sizeof(int) - 1) / sizeof(int)));
+    memset(block, 0, size);
     loop_work_layout(&w, block);
     uint64_t *live = w.live;
     bool *written = w.written;
@@ -251,7 +256,6 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
     }
     if (li.nlive)
         li.side_effect_free = false;
-    free(block);
     return li;
 }
 
@@ -278,13 +282,14 @@ static int resume_point(int target, int t, int j, int k, int c)
 /* Replaces the loop region [t..j] with its unrolling: k copies, each led by
  * a head, in which every backward jump into the region goes on to the next
  * copy at the same label (the last copy's to TARGET_BOUND). */
-static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, int msglen)
+static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, int msglen,
+                      struct scratch *w)
 {
     int n = pt->ncode;
     int nregs = pt->src->nregs;
     pt->loops = xrealloc(pt->loops, (size_t)(pt->nloops + 1) * sizeof *pt->loops);
     int loop_id = pt->nloops;
-    pt->loops[loop_id] = describe_loop(pt->code, n, t, j, nregs);
+    pt->loops[loop_id] = describe_loop(pt->code, n, t, j, nregs, w);
     pt->nloops++;
     const struct loop_info *li = &pt->loops[loop_id];
     /* an iteration without side effects that resumes where an earlier one
@@ -541,7 +546,7 @@ struct program *program_build(const struct litmus *l, int bound, char *msg, int 
         int left = initial_code(pt, &w);   /* backward jumps left */
         int t0, j;
         while (left > 0 && innermost_region(pt->code, pt->ncode, &t0, &j, &left, &w))
-            if (unroll_one(pt, t0, j, bound, msg, msglen) < 0) {
+            if (unroll_one(pt, t0, j, bound, msg, msglen, &w) < 0) {
                 free(w.ints);
                 program_free(p);
                 return NULL;
