@@ -17,13 +17,6 @@
  * comes from malloc's per-size caches. */
 #define STRPOOL_SMALL_BLOCKS 4
 
-struct strpool_block {
-    struct strpool_block *next;
-    size_t used, room;
-    size_t index;            /* blocks before this one */
-    _Alignas(max_align_t) char bytes[];
-};
-
 /* Puts a new block with room for at least size bytes first in the pool:
  * STRPOOL_FIRST_ROOM for the first STRPOOL_SMALL_BLOCKS blocks, then twice
  * the last one's room; NULL when out of memory. */
@@ -87,16 +80,6 @@ void *strpool_alloc(struct strpool *pool, size_t size)
     }
     b->used = at + size;
     return b->bytes + at;
-}
-
-/* True when s points into a string or an array of the pool. */
-bool strpool_owns(const struct strpool *pool, const char *s)
-{
-    uintptr_t at = (uintptr_t)s;
-    for (const struct strpool_block *b = pool->blocks; b; b = b->next)
-        if (at >= (uintptr_t)b->bytes && at < (uintptr_t)b->bytes + b->used)
-            return true;
-    return false;
 }
 
 /* Frees every block. */
