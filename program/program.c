@@ -202,6 +202,7 @@ struct loop_work {
     bool *back_target;          /* liveness's */
     bool *written;              /* per register: written in the region */
     int *entries;               /* the region's entries */
+    int *live_written;          /* the loop_info's, before it is copied out */
 };
 
 /* Places w's arrays in block (NULL: measures); returns its size. */
@@ -213,6 +214,7 @@ static size_t loop_work_layout(struct loop_work *w, char *block)
     w->back_target = xblock_take(&b, (size_t)w->n + 1, sizeof *w->back_target);
     w->written = xblock_take(&b, (size_t)w->nregs + 1, sizeof *w->written);
     w->entries = xblock_take(&b, (size_t)w->len, sizeof *w->entries);
+    w->live_written = xblock_take(&b, (size_t)w->nregs + 1, sizeof *w->live_written);
     return b.size;
 }
 
@@ -246,16 +248,18 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
             && (!inside || region_backjump(code, t, i)))
             add_entry(entries, &li.nentries, u->target);
     }
-    li.live_written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *li.live_written);
     for (int r = 0; r < nregs; r++) {
         bool live_in = false;
         for (int k = 0; k < li.nentries; k++)
             live_in |= live[(size_t)entries[k] * words + r / 64] >> (r % 64) & 1;
         if (written[r] && live_in)
-            li.live_written[li.nlive++] = r;
+            w.live_written[li.nlive++] = r;
     }
-    if (li.nlive)
+    if (li.nlive) {   /* most loops have none, and no allocation */
         li.side_effect_free = false;
+        li.live_written = xrealloc(NULL, (size_t)li.nlive * sizeof *li.live_written);
+        memcpy(li.live_written, w.live_written, (size_t)li.nlive * sizeof *li.live_written);
+    }
     return li;
 }
 

@@ -46,7 +46,8 @@ struct uop {
  * as one: registers whose change makes an iteration effectful. */
 struct loop_info {
     int nlive;
-    int *live_written;       /* written in the body and live at an entry */
+    int *live_written;       /* written in the body and live at an entry
+                                (nlive of them; NULL when none) */
     bool side_effect_free;   /* no writes, no live written registers */
     int nentries;            /* labels an iteration can begin at: the head,
                                 and more in an irreducible loop (targets of
