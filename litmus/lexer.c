@@ -409,6 +409,17 @@ bool lexer_next_dotted(struct lexer *lx, struct token *word)
     return true;
 }
 
+/* Reads the ".word" parts that follow one right after the other from the
+ * current character, at most max of them, into words: as many calls of
+ * lexer_next_dotted would (inline in this loop).  Returns how many. */
+int lexer_next_dotted_run(struct lexer *lx, struct token *words, int max)
+{
+    int n = 0;
+    while (n < max && lexer_next_dotted(lx, &words[n]))
+        n++;
+    return n;
+}
+
 /* Reads the raw test name that follows the dialect keyword. */
 void lexer_read_word(struct lexer *lx, struct token *word)
 {

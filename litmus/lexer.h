@@ -61,6 +61,11 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err);
  * after the '.' token; false, reading nothing, otherwise (and in C mode). */
 bool lexer_next_dotted(struct lexer *lx, struct token *word);
 
+/* Reads the ".word" parts that follow one right after the other (as many
+ * calls of lexer_next_dotted would), at most max of them, into words;
+ * returns how many. */
+int lexer_next_dotted_run(struct lexer *lx, struct token *words, int max);
+
 /* Reads the raw word (up to blank or '{') that follows the dialect keyword. */
 void lexer_read_word(struct lexer *lx, struct token *word);
 

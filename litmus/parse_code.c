@@ -213,9 +213,15 @@ static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
         if (m->n == MAX_PARTS)
             return ps_fail(p, p->tok.pos, "instruction name has too many parts (limit %d)", MAX_PARTS);
         m->parts[m->n++] = p->tok;
+        int room = MAX_PARTS - m->n;   /* the parts right after it, read with their dots at once */
+        int more = lexer_next_dotted_run(&p->lx, &m->parts[m->n], room);
+        if (more > 0) {
+            m->n += more;
+            p->tok = m->parts[m->n - 1];
+        }
         m->all.len = (size_t)(p->tok.text + p->tok.len - m->all.text);
-        if (lexer_next_dotted(&p->lx, &p->tok))
-            continue;   /* the next part, read with its dot at once */
+        if (more == room && lexer_next_dotted(&p->lx, &p->tok))
+            continue;   /* one part too many */
         if (!ps_advance(p))
             return false;
         if (p->tok.kind != TOK_DOT || p->tok.text != p->prev.text + p->prev.len)
