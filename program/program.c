@@ -62,8 +62,9 @@ static inline void successors(const struct uop *code, int i, int *fall_to, int *
  * micro-op (back_target, n of them, all false: marked here) as the pass
  * before left them, and every other set as this pass made it: once a pass
  * changes none of the former, it has reached the fixpoint. */
-static void liveness(const struct uop *code, int n, int words, uint64_t *live, uint64_t *out,
-                     bool *back_target)
+__attribute__((always_inline))
+static inline void liveness_of_words(const struct uop *code, int n, int words, uint64_t *live,
+                                     uint64_t *out, bool *back_target)
 {
     for (int i = 0; i < n; i++) {
         int fall_to, t;
@@ -95,6 +96,17 @@ static void liveness(const struct uop *code, int n, int words, uint64_t *live, u
                 }
         }
     }
+}
+
+/* liveness_of_words, with its loops over words unrolled for the usual one
+ * word (under 64 registers). */
+static void liveness(const struct uop *code, int n, int words, uint64_t *live, uint64_t *out,
+                     bool *back_target)
+{
+    if (words == 1)
+        liveness_of_words(code, n, 1, live, out, back_target);
+    else
+        liveness_of_words(code, n, words, live, out, back_target);
 }
 
 /* True when the micro-op at i is a jump back to an earlier (or its own) index. */
