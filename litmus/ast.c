@@ -113,20 +113,7 @@ void litmus_free(struct litmus *l)
     free(l);
 }
 
-/* Name of a dialect, "PTX" or "Vulkan". */
-bool cmp_holds(enum cmpop op, int32_t a, int32_t b)
-{
-    switch (op) {
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
-    case CMP_LT: return a < b;
-    case CMP_GT: return a > b;
-    case CMP_LE: return a <= b;
-    case CMP_GE: return a >= b;
-    }
-    return false;
-}
-
+/* Name of a dialect, "PTX", "Vulkan" or "OpenCL". */
 const char *dialect_name(enum dialect d)
 {
     return d == DIALECT_PTX ? "PTX" : d == DIALECT_VULKAN ? "Vulkan" : "OpenCL";

@@ -242,7 +242,19 @@ const char *mo_name(enum mo mo);
 const char *scope_name(enum scope s);
 const char *proxy_name(enum proxy p);
 
-/* Whether a op b holds (signed 32-bit comparison). */
-bool cmp_holds(enum cmpop op, int32_t a, int32_t b);
+/* Whether a op b holds (signed 32-bit comparison; inline: the concrete
+ * interpreter asks at every branch it runs). */
+static inline bool cmp_holds(enum cmpop op, int32_t a, int32_t b)
+{
+    switch (op) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return a < b;
+    case CMP_GT: return a > b;
+    case CMP_LE: return a <= b;
+    case CMP_GE: return a >= b;
+    }
+    return false;
+}
 
 #endif

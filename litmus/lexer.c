@@ -318,7 +318,6 @@ static bool next_token(struct lexer *lx, struct token *tok, struct litmus_error 
         c = (unsigned char)s[off];
     }
     tok->pos = pos_of(lx, off);
-    tok->offset = off;
     tok->text = s + off;
     size_t len;
     if (char_class[c] & CC_ALPHA) {
@@ -388,7 +387,6 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
         return next_token(lx, tok, err);
     }
     tok->pos = pos_of(lx, at);
-    tok->offset = at;
     tok->text = s + at;
     tok->len = end - at;
     lx->off = end;
@@ -405,11 +403,21 @@ bool lexer_next_dotted(struct lexer *lx, struct token *word)
     size_t end = word_end(lx, at + 2);
     word->kind = TOK_IDENT;
     word->pos = pos_of(lx, at + 1);
-    word->offset = at + 1;
     word->text = lx->src + at + 1;
     word->len = end - at - 1;
     advance_in_line(lx, end - at);
     return true;
+}
+
+/* Reads the ".word" parts that follow one right after the other from the
+ * current character, at most max of them, into words: as many calls of
+ * lexer_next_dotted would (inline in this loop).  Returns how many. */
+int lexer_next_dotted_run(struct lexer *lx, struct token *words, int max)
+{
+    int n = 0;
+    while (n < max && lexer_next_dotted(lx, &words[n]))
+        n++;
+    return n;
 }
 
 /* Reads the raw test name that follows the dialect keyword. */
@@ -419,13 +427,12 @@ void lexer_read_word(struct lexer *lx, struct token *word)
         advance_in_line(lx, 1);
     word->kind = TOK_IDENT;
     word->pos = here(lx);
-    word->offset = lx->off;
     word->text = lx->src + lx->off;
     size_t end = lx->off;
     while (end < lx->len && !is_blank(lx->src[end]) && lx->src[end] != '{')
         end++;
     advance_in_line(lx, end - lx->off);
-    word->len = lx->off - word->offset;
+    word->len = (size_t)(lx->src + lx->off - word->text);
 }
 
 /* Skips free text up to the next '{': quoted strings and (* comments *)

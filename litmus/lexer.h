@@ -26,9 +26,9 @@ enum tok_kind {
 
 struct token {
     enum tok_kind kind;
-    const char *text;      /* points into the source text */
+    const char *text;      /* points into the source text (a token's byte
+                              offset there is text minus the text's start) */
     size_t len;
-    size_t offset;         /* byte offset of text in the source */
     struct srcpos pos;
 };
 
@@ -60,6 +60,11 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err);
  * a word, nothing between): the word's token, as lexer_next would give it
  * after the '.' token; false, reading nothing, otherwise (and in C mode). */
 bool lexer_next_dotted(struct lexer *lx, struct token *word);
+
+/* Reads the ".word" parts that follow one right after the other (as many
+ * calls of lexer_next_dotted would), at most max of them, into words;
+ * returns how many. */
+int lexer_next_dotted_run(struct lexer *lx, struct token *words, int max);
 
 /* Reads the raw word (up to blank or '{') that follows the dialect keyword. */
 void lexer_read_word(struct lexer *lx, struct token *word);

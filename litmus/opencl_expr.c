@@ -20,8 +20,8 @@ void cl_instr(const struct cl_ctx *cx, struct instr *in, enum instr_kind kind)
 bool cl_emit(struct cl_ctx *cx, struct instr *in, const struct token *first)
 {
     struct parser *p = cx->p;
-    size_t end = p->prev.offset + p->prev.len;
-    size_t len = end > first->offset ? end - first->offset : first->len;
+    const char *end = p->prev.text + p->prev.len;
+    size_t len = end > first->text ? (size_t)(end - first->text) : first->len;
     if (p->total_instrs >= MAX_INSTRS)
         return ps_fail(p, first->pos, "too many instructions (limit %d)", MAX_INSTRS);
     in->pos = first->pos;
@@ -31,7 +31,7 @@ bool cl_emit(struct cl_ctx *cx, struct instr *in, const struct token *first)
 int cl_new_label(struct cl_ctx *cx)
 {
     char name[32];
-    struct token t = { TOK_IDENT, name, 0, 0, cx->stmt.pos };
+    struct token t = { TOK_IDENT, name, 0, cx->stmt.pos };
     do                   /* a name no label of the thread has (the text may name labels) */
         t.len = (size_t)snprintf(name, sizeof name, "L%d", cx->nlabels++);
     while (ps_names_find(&cx->p->names, label_ns(cx->thread), name, t.len) >= 0);
@@ -532,7 +532,7 @@ static bool call_shape(const struct token *t, struct call_shape *s)
     else if (strcmp(name, "__nonatomic_store") == 0) s->kind = C_NA_STORE;
     else if (strcmp(name, "__atomic_cmpxchg") == 0) s->kind = C_CMPXCHG;
     else if (strncmp(name, "atomic_fetch_", 13) == 0) {
-        struct token op = { TOK_IDENT, name + 13, strlen(name + 13), 0, t->pos };
+        struct token op = { TOK_IDENT, name + 13, strlen(name + 13), t->pos };
         int v;
         if (!ps_lookup(fetch_ops, &op, &v))
             return false;

@@ -325,7 +325,7 @@ static bool barrier_statement(struct cl_ctx *cx)
     struct parser *p = cx->p;
     struct token first = p->tok;
     int64_t id = 0;
-    struct token digits = { TOK_NUMBER, first.text + 1, first.len - 1, first.offset + 1, first.pos };
+    struct token digits = { TOK_NUMBER, first.text + 1, first.len - 1, first.pos };
     if (!ps_value_of(p, NULL, &digits, &id) || !ps_advance(p) || !ps_expect(p, TOK_COLON, "':'"))
         return false;
     if (!tok_is(&p->tok, "barrier"))

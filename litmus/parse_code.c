@@ -213,16 +213,22 @@ static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
         if (m->n == MAX_PARTS)
             return ps_fail(p, p->tok.pos, "instruction name has too many parts (limit %d)", MAX_PARTS);
         m->parts[m->n++] = p->tok;
-        m->all.len = p->tok.offset + p->tok.len - m->all.offset;
-        if (lexer_next_dotted(&p->lx, &p->tok))
-            continue;   /* the next part, read with its dot at once */
+        int room = MAX_PARTS - m->n;   /* the parts right after it, read with their dots at once */
+        int more = lexer_next_dotted_run(&p->lx, &m->parts[m->n], room);
+        if (more > 0) {
+            m->n += more;
+            p->tok = m->parts[m->n - 1];
+        }
+        m->all.len = (size_t)(p->tok.text + p->tok.len - m->all.text);
+        if (more == room && lexer_next_dotted(&p->lx, &p->tok))
+            continue;   /* one part too many */
         if (!ps_advance(p))
             return false;
-        if (p->tok.kind != TOK_DOT || p->tok.offset != p->prev.offset + p->prev.len)
+        if (p->tok.kind != TOK_DOT || p->tok.text != p->prev.text + p->prev.len)
             break;
         if (!ps_advance(p))
             return false;
-        if (p->tok.kind != TOK_IDENT || p->tok.offset != p->prev.offset + 1)
+        if (p->tok.kind != TOK_IDENT || p->tok.text != p->prev.text + 1)
             return ps_fail(p, p->prev.pos, "expected a name right after '.' in '" TOK_FMT ".'",
                         TOK_ARG(&m->all));
     }
@@ -232,15 +238,10 @@ static bool parse_mnemonic(struct parser *p, struct mnemonic *m)
 /* A fresh instruction with "none" in every optional field. */
 void ps_init_instr(struct instr *in, struct srcpos pos)
 {
-    memset(in, 0, sizeof *in);
+    static const struct instr none = { .mo = MO_NONE, .scope = SCOPE_NONE, .proxy = PROXY_GENERIC,
+                                       .dst = -1, .loc = -1, .label = -1, .storage_class = -1 };
+    *in = none;   /* copied whole: no zeroing, then the fields over it */
     in->pos = pos;
-    in->mo = MO_NONE;
-    in->scope = SCOPE_NONE;
-    in->proxy = PROXY_GENERIC;
-    in->dst = -1;
-    in->loc = -1;
-    in->label = -1;
-    in->storage_class = -1;
 }
 
 /* Turns "LABEL:" into an I_LABEL, rejecting duplicates. */
@@ -260,6 +261,19 @@ static bool define_label(struct parser *p, int thread, const struct mnemonic *m,
     return ps_advance(p);
 }
 
+/* Counts the instruction filled in at the end of t's array (its room
+ * reserved), with len bytes of text as its source text. */
+static bool count_instr(struct parser *p, struct thread *t, const char *text, size_t len)
+{
+    struct instr *in = &t->instrs[t->ninstrs];
+    in->text = ps_pool_text(p, text, len);
+    if (!in->text)
+        return ps_out_of_memory(p);
+    t->ninstrs++;
+    p->total_instrs++;
+    return true;
+}
+
 /* Appends in to the thread's instructions with len bytes of text as its
  * source text. */
 bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *text, size_t len)
@@ -267,38 +281,41 @@ bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *t
     struct thread *t = &p->lit->threads[thread];
     if (!ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
         return false;
-    in->text = ps_pool_text(p, text, len);
-    if (!in->text)
-        return ps_out_of_memory(p);
-    t->instrs[t->ninstrs++] = *in;
-    p->total_instrs++;
-    return true;
+    t->instrs[t->ninstrs] = *in;
+    return count_instr(p, t, text, len);
 }
 
-/* Parses one instruction of the given thread (column). */
+/* Parses one instruction of the given thread (column): in place, at the
+ * end of the thread's array, when that has room for it (else into spare,
+ * whose ps_push_instr then fails where running out of memory always has:
+ * an error found on the way replaces the one of the reservation). */
 static bool parse_instruction(struct parser *p, int thread)
 {
+    struct thread *t = &p->lit->threads[thread];
     struct token first = p->tok;
     struct mnemonic m;
-    struct instr in;
+    struct instr spare;
     const char *sig;
     if (p->total_instrs >= MAX_INSTRS)
         return ps_fail(p, first.pos, "too many instructions (limit %d)", MAX_INSTRS);
     if (first.kind != TOK_IDENT)
         return ps_fail_expected(p, "an instruction");
-    ps_init_instr(&in, first.pos);
+    bool in_place = ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs);
+    struct instr *in = in_place ? &t->instrs[t->ninstrs] : &spare;
+    ps_init_instr(in, first.pos);
     if (!parse_mnemonic(p, &m))
         return false;
     if (m.n == 1 && p->tok.kind == TOK_COLON) {
-        if (!define_label(p, thread, &m, &in))
+        if (!define_label(p, thread, &m, in))
             return false;
     } else {
-        bool decoded = p->lit->dialect == DIALECT_PTX ? ptx_decode(p, &m, &in, &sig)
-                                                       : vk_decode(p, &m, &in, &sig);
-        if (!decoded || !parse_operands(p, thread, sig, &m, &in))
+        bool decoded = p->lit->dialect == DIALECT_PTX ? ptx_decode(p, &m, in, &sig)
+                                                       : vk_decode(p, &m, in, &sig);
+        if (!decoded || !parse_operands(p, thread, sig, &m, in))
             return false;
     }
-    return ps_push_instr(p, thread, &in, first.text, p->prev.offset + p->prev.len - first.offset);
+    size_t len = (size_t)(p->prev.text + p->prev.len - first.text);
+    return in_place ? count_instr(p, t, first.text, len) : ps_push_instr(p, thread, in, first.text, len);
 }
 
 /* Counts the '|' from here to the next ';' without consuming anything. */

@@ -191,8 +191,19 @@ static inline bool ps_reserve(struct parser *p, void *arrp, int count, int *cap,
 {
     return count < *cap || ps_grow(p, arrp, cap, elem);
 }
-/* True when the token is a register name: r and digits. */
-bool ps_is_register_name(const struct token *t);
+/* True when the token text is the letter prefix followed by one or more digits. */
+static inline bool ps_has_digit_suffix(const struct token *t, char prefix)
+{
+    if (t->kind != TOK_IDENT || t->len < 2 || t->text[0] != prefix)
+        return false;
+    for (size_t i = 1; i < t->len; i++)
+        if (t->text[i] < '0' || t->text[i] > '9')
+            return false;
+    return true;
+}
+/* True when the token is a register name: r and digits (inline, as
+ * ps_has_digit_suffix: every operand asks). */
+static inline bool ps_is_register_name(const struct token *t) { return ps_has_digit_suffix(t, 'r'); }
 /* True when a comes before b in the text. */
 bool ps_pos_before(struct srcpos a, struct srcpos b);
 /* The value stored for (ns, name), or -1. */

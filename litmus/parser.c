@@ -190,18 +190,6 @@ bool ps_grow_pooled(struct parser *p, void *arrp, int *cap, size_t elem)
     return true;
 }
 
-/* True when the token text is the letter prefix followed by one or more digits. */
-static bool has_digit_suffix(const struct token *t, char prefix)
-{
-    if (t->kind != TOK_IDENT || t->len < 2 || t->text[0] != prefix)
-        return false;
-    for (size_t i = 1; i < t->len; i++)
-        if (t->text[i] < '0' || t->text[i] > '9')
-            return false;
-    return true;
-}
-
-bool ps_is_register_name(const struct token *t) { return has_digit_suffix(t, 'r'); }
 
 /* True when a comes before b in the text. */
 bool ps_pos_before(struct srcpos a, struct srcpos b)
@@ -230,10 +218,9 @@ static bool same_bytes(const char *a, const char *b, size_t len)
     return true;
 }
 
-/* The value stored for (ns, name), or -1. */
-int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
+/* The value stored for (ns, name), whose hash_name is h, or -1. */
+static int names_find_hashed(const struct name_table *t, int ns, const char *s, size_t len, unsigned h)
 {
-    unsigned h = hash_name(ns, s, len);
     for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
         const struct name_entry *e = &t->slots[i];
         if (!e->name)
@@ -241,6 +228,12 @@ int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
         if (e->hash == h && e->ns == ns && e->len == len && same_bytes(e->name, s, len))
             return e->value;
     }
+}
+
+/* The value stored for (ns, name), or -1. */
+int ps_names_find(const struct name_table *t, int ns, const char *s, size_t len)
+{
+    return names_find_hashed(t, ns, s, len, hash_name(ns, s, len));
 }
 
 /* Puts an entry in a table known to have a free slot. */
@@ -292,13 +285,25 @@ static bool names_grow(struct parser *p, struct name_table *t)
     return true;
 }
 
-/* Records (ns, name) -> value; name must outlive the table. */
-static bool names_add(struct parser *p, int ns, const char *name, size_t len, int value)
+/* names_add into a table that must grow first (out of names_add's path,
+ * which then saves no registers). */
+__attribute__((noinline))
+static bool names_grow_and_add(struct parser *p, struct name_entry entry)
+{
+    if (!names_grow(p, &p->names))
+        return false;
+    names_place(&p->names, entry);
+    return true;
+}
+
+/* Records (ns, name) -> value, h being its hash_name (as its lookup
+ * found it); name must outlive the table. */
+static bool names_add(struct parser *p, int ns, const char *name, size_t len, unsigned h, int value)
 {
     struct name_table *t = &p->names;
-    struct name_entry entry = { name, (uint32_t)len, hash_name(ns, name, len), ns, value };
-    if ((t->count + 1) * 2 > t->cap && !names_grow(p, t))
-        return false;
+    struct name_entry entry = { name, (uint32_t)len, h, ns, value };
+    if ((t->count + 1) * 2 > t->cap)
+        return names_grow_and_add(p, entry);
     names_place(t, entry);
     return true;
 }
@@ -307,13 +312,13 @@ static bool names_add(struct parser *p, int ns, const char *name, size_t len, in
 /* ------------------------------------------------------------------------ */
 /* Locations, registers, labels                                              */
 
-/* Index of the named location, created with init 0 on first use; -1 on error. */
-int ps_location_index(struct parser *p, const char *name, size_t len)
+/* The index of a new location of that name (h its hash_name) with init 0;
+ * -1 on error.  Out of ps_location_index's path, as new_register and
+ * new_label_info are out of theirs: a name is mostly used again. */
+__attribute__((noinline))
+static int new_location(struct parser *p, const char *name, size_t len, unsigned h)
 {
     struct litmus *l = p->lit;
-    int index = ps_names_find(&p->names, NS_LOCATION, name, len);
-    if (index >= 0)
-        return index;
     if (!ps_reserve_pooled(p, &l->locs, l->nlocs, &p->locs_cap, sizeof *l->locs))
         return -1;
     struct location *loc = &l->locs[l->nlocs];
@@ -323,10 +328,18 @@ int ps_location_index(struct parser *p, const char *name, size_t len)
     loc->init = 0;
     loc->alias_of = -1;
     loc->alias_proxy = PROXY_GENERIC;
-    index = l->nlocs++;
-    if (!names_add(p, NS_LOCATION, loc->name, len, index))
+    int index = l->nlocs++;
+    if (!names_add(p, NS_LOCATION, loc->name, len, h, index))
         return -1;
     return index;
+}
+
+/* Index of the named location, created with init 0 on first use; -1 on error. */
+int ps_location_index(struct parser *p, const char *name, size_t len)
+{
+    unsigned h = hash_name(NS_LOCATION, name, len);
+    int index = names_find_hashed(&p->names, NS_LOCATION, name, len, h);
+    return index >= 0 ? index : new_location(p, name, len, h);
 }
 
 /* Doubles the room of thread t's three register arrays (its names, whether
@@ -357,14 +370,13 @@ static bool grow_registers(struct parser *p, struct thread *t, struct thread_cap
     return true;
 }
 
-/* Index of the thread's named register, created on first use; -1 on error. */
-int ps_register_index(struct parser *p, int thread, const char *name, size_t len)
+/* The index of a new register of the thread of that name (h its
+ * hash_name); -1 on error. */
+__attribute__((noinline))
+static int new_register(struct parser *p, int thread, const char *name, size_t len, unsigned h)
 {
     struct thread *t = &p->lit->threads[thread];
     struct thread_caps *c = &p->caps[thread];
-    int index = ps_names_find(&p->names, register_ns(thread), name, len);
-    if (index >= 0)
-        return index;
     if (t->nregs >= c->regs && !grow_registers(p, t, c))
         return -1;
     t->reg_names[t->nregs] = ps_pool_text(p, name, len);
@@ -372,31 +384,46 @@ int ps_register_index(struct parser *p, int thread, const char *name, size_t len
         return ps_out_of_memory(p), -1;
     t->reg_has_init[t->nregs] = false;
     t->reg_init[t->nregs] = 0;
-    index = t->nregs++;
-    if (!names_add(p, register_ns(thread), t->reg_names[index], len, index))
+    int index = t->nregs++;
+    if (!names_add(p, register_ns(thread), t->reg_names[index], len, h, index))
         return -1;
     return index;
 }
 
-/* Index into p->labels of the thread's named label, created on first use; -1 on error. */
-int ps_label_info_index(struct parser *p, int thread, const struct token *name)
+/* Index of the thread's named register, created on first use; -1 on error. */
+int ps_register_index(struct parser *p, int thread, const char *name, size_t len)
+{
+    unsigned h = hash_name(register_ns(thread), name, len);
+    int index = names_find_hashed(&p->names, register_ns(thread), name, len, h);
+    return index >= 0 ? index : new_register(p, thread, name, len, h);
+}
+
+/* The index into p->labels of a new label of the thread of that name (h
+ * its hash_name); -1 on error. */
+__attribute__((noinline))
+static int new_label_info(struct parser *p, int thread, const struct token *name, unsigned h)
 {
     struct thread *t = &p->lit->threads[thread];
-    int info = ps_names_find(&p->names, label_ns(thread), name->text, name->len);
-    if (info >= 0)
-        return info;
     if (!ps_reserve_pooled(p, &t->label_names, t->nlabels, &p->caps[thread].labels, sizeof *t->label_names)
         || !ps_reserve_scratch(p, &p->labels, p->nlabels, &p->labels_cap, sizeof *p->labels))
         return -1;
     t->label_names[t->nlabels] = ps_pool_text(p, name->text, name->len);
     if (!t->label_names[t->nlabels])
         return ps_out_of_memory(p), -1;
-    info = p->nlabels++;
+    int info = p->nlabels++;
     p->labels[info].thread = thread;
     p->labels[info].local = t->nlabels++;
-    if (!names_add(p, label_ns(thread), t->label_names[p->labels[info].local], name->len, info))
+    if (!names_add(p, label_ns(thread), t->label_names[p->labels[info].local], name->len, h, info))
         return -1;
     return info;
+}
+
+/* Index into p->labels of the thread's named label, created on first use; -1 on error. */
+int ps_label_info_index(struct parser *p, int thread, const struct token *name)
+{
+    unsigned h = hash_name(label_ns(thread), name->text, name->len);
+    int info = names_find_hashed(&p->names, label_ns(thread), name->text, name->len, h);
+    return info >= 0 ? info : new_label_info(p, thread, name, h);
 }
 
 /* Thread index for a P number, or -1. */
@@ -496,7 +523,7 @@ bool ps_thread_id_of(struct parser *p, const struct token *t, int *id)
 {
     struct token digits = *t;
     uint64_t v;
-    if (has_digit_suffix(t, 'P')) {
+    if (ps_has_digit_suffix(t, 'P')) {
         digits.text++;
         digits.len--;
         digits.kind = TOK_NUMBER;

@@ -8,8 +8,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-struct strpool_block;
+/* A block of a pool (its fields are strpool.c's; strpool_owns reads them
+ * inline, as litmus_free asks it of every string). */
+struct strpool_block {
+    struct strpool_block *next;
+    size_t used, room;
+    size_t index;            /* blocks before this one */
+    _Alignas(max_align_t) char bytes[];
+};
 
 /* An empty pool is all zero. */
 struct strpool {
@@ -25,7 +33,14 @@ char *strpool_copy(struct strpool *pool, const char *s, size_t len);
 void *strpool_alloc(struct strpool *pool, size_t size);
 
 /* True when s points into a string or an array of the pool. */
-bool strpool_owns(const struct strpool *pool, const char *s);
+static inline bool strpool_owns(const struct strpool *pool, const char *s)
+{
+    uintptr_t at = (uintptr_t)s;
+    for (const struct strpool_block *b = pool->blocks; b; b = b->next)
+        if (at >= (uintptr_t)b->bytes && at < (uintptr_t)b->bytes + b->used)
+            return true;
+    return false;
+}
 
 /* Frees every string of the pool, which is empty again. */
 void strpool_free(struct strpool *pool);

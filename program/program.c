@@ -8,9 +8,11 @@
 
 #include "util/xalloc.h"
 
+/* True when u is a branch or a goto: of the U_INSTR micro-ops, only those
+ * have a target (initial_code gives it; unrolling moves it, never to -1). */
 static bool is_jump(const struct uop *u)
 {
-    return u->kind == U_INSTR && (u->in->kind == I_BRANCH || u->in->kind == I_GOTO);
+    return u->kind == U_INSTR && u->target >= 0;
 }
 
 static bool writes_memory(const struct instr *in)
@@ -18,21 +20,27 @@ static bool writes_memory(const struct instr *in)
     return in && (in->kind == I_STORE || in->kind == I_RMW);
 }
 
-/* Registers an instruction reads, as up to four indices (-1 when absent). */
-static void instr_reads(const struct instr *in, int out[4])
+/* Adds register r (none when negative) to the bit set live. */
+static inline void add_register(uint64_t *live, int r)
 {
-    out[0] = out[1] = out[2] = out[3] = -1;
+    if (r >= 0)
+        live[r / 64] |= (uint64_t)1 << (r % 64);
+}
+
+/* Adds the registers instruction in (NULL: none) reads to the bit set live. */
+static void add_reads(const struct instr *in, uint64_t *live)
+{
     if (!in)
         return;
     if (in->a.is_reg)
-        out[0] = in->a.reg;
+        add_register(live, in->a.reg);
     if (in->b.is_reg)
-        out[1] = in->b.reg;
+        add_register(live, in->b.reg);
     if (in->kind == I_BARRIER) {
         if (in->has_bar_id && in->bar_id.is_reg)
-            out[2] = in->bar_id.reg;
+            add_register(live, in->bar_id.reg);
         if (in->has_bar_quorum && in->bar_quorum.is_reg)
-            out[3] = in->bar_quorum.reg;
+            add_register(live, in->bar_quorum.reg);
     }
 }
 
@@ -44,7 +52,7 @@ static inline void successors(const struct uop *code, int i, int *fall_to, int *
     const struct uop *u = &code[i];
     bool falls = !(u->kind == U_INSTR && u->in->kind == I_GOTO) && u->kind != U_BACKJUMP;
     *fall_to = u->kind == U_BACKJUMP && u->in->kind != I_GOTO ? u->exit : falls ? i + 1 : -1;
-    *target = (is_jump(u) || u->kind == U_BACKJUMP) ? u->target : -1;
+    *target = u->target;   /* -1 but for jumps and backjumps (is_jump) */
 }
 
 /* Live registers before each micro-op, a bit set of words words per
@@ -54,8 +62,9 @@ static inline void successors(const struct uop *code, int i, int *fall_to, int *
  * micro-op (back_target, n of them, all false: marked here) as the pass
  * before left them, and every other set as this pass made it: once a pass
  * changes none of the former, it has reached the fixpoint. */
-static void liveness(const struct uop *code, int n, int words, uint64_t *live, uint64_t *out,
-                     bool *back_target)
+__attribute__((always_inline))
+static inline void liveness_of_words(const struct uop *code, int n, int words, uint64_t *live,
+                                     uint64_t *out, bool *back_target)
 {
     for (int i = 0; i < n; i++) {
         int fall_to, t;
@@ -78,11 +87,7 @@ static void liveness(const struct uop *code, int n, int words, uint64_t *live, u
                 out[w] = (fall ? fall[w] : 0) | (jump ? jump[w] : 0);
             if (u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
                 out[u->in->dst / 64] &= ~((uint64_t)1 << (u->in->dst % 64));
-            int rd[4];
-            instr_reads(u->in, rd);
-            for (int k = 0; k < 4; k++)
-                if (rd[k] >= 0)
-                    out[rd[k] / 64] |= (uint64_t)1 << (rd[k] % 64);
+            add_reads(u->in, out);
             uint64_t *here = &live[(size_t)i * words];
             for (int w = 0; w < words; w++)
                 if (here[w] != out[w]) {
@@ -93,13 +98,25 @@ static void liveness(const struct uop *code, int n, int words, uint64_t *live, u
     }
 }
 
+/* liveness_of_words, with its loops over words unrolled for the usual one
+ * word (under 64 registers). */
+static void liveness(const struct uop *code, int n, int words, uint64_t *live, uint64_t *out,
+                     bool *back_target)
+{
+    if (words == 1)
+        liveness_of_words(code, n, 1, live, out, back_target);
+    else
+        liveness_of_words(code, n, words, live, out, back_target);
+}
+
 /* True when the micro-op at i is a jump back to an earlier (or its own) index. */
 static bool is_backward(const struct uop *code, int i)
 {
     return is_jump(&code[i]) && code[i].target <= i;
 }
 
-/* Scratch of program_build: ints reused by every step of every thread. */
+/* Scratch of program_build: memory reused by every step of every thread
+ * (ints, and describe_loop's arrays). */
 struct scratch {
     int *ints;
     int cap;
@@ -139,8 +156,11 @@ static int loop_ends(const struct uop *code, int n, int *end, int *back)
  * backward jump; all backward jumps to one head close one loop) of the
  * smallest span, merged with every loop that overlaps it without nesting,
  * until none does.  Merged loops are irreducible: a jump enters them in the
- * middle.  Returns false when no loop is left. */
-static bool innermost_region(const struct uop *code, int n, int *t, int *j, struct scratch *w)
+ * middle.  Returns false when no loop is left; else *left is how many of
+ * the backward jumps unroll_one leaves backward, in one copy: those outside
+ * the region and those in it back to before it (unrolling keeps them, and
+ * makes none: with none left, no loop is). */
+static bool innermost_region(const struct uop *code, int n, int *t, int *j, int *left, struct scratch *w)
 {
     int span = -1, *end = scratch_ints(w, 2 * n + 1), *back = end + n;
     int nback = loop_ends(code, n, end, back);
@@ -166,6 +186,9 @@ static bool innermost_region(const struct uop *code, int n, int *t, int *j, stru
             }
         }
     }
+    *left = 0;
+    for (int k = 0; k < nback; k++)
+        *left += back[k] < *t || back[k] > *j || code[back[k]].target < *t;
     return span >= 0;
 }
 
@@ -191,6 +214,7 @@ struct loop_work {
     bool *back_target;          /* liveness's */
     bool *written;              /* per register: written in the region */
     int *entries;               /* the region's entries */
+    int *live_written;          /* the loop_info's, before it is copied out */
 };
 
 /* Places w's arrays in block (NULL: measures); returns its size. */
@@ -202,18 +226,23 @@ static size_t loop_work_layout(struct loop_work *w, char *block)
     w->back_target = xblock_take(&b, (size_t)w->n + 1, sizeof *w->back_target);
     w->written = xblock_take(&b, (size_t)w->nregs + 1, sizeof *w->written);
     w->entries = xblock_take(&b, (size_t)w->len, sizeof *w->entries);
+    w->live_written = xblock_take(&b, (size_t)w->nregs + 1, sizeof *w->live_written);
     return b.size;
 }
 
 /* Describes the region [t..j]: written registers live at one of its entries
  * (its head, the targets of its backward jumps, the labels jumped to from
- * outside), side effects, and how many entries there are. */
-static struct loop_info describe_loop(const struct uop *code, int n, int t, int j, int nregs)
+ * outside), side effects, and how many entries there are.  Its work arrays
+ * are in scratch, zeroed. */
+static struct loop_info describe_loop(const struct uop *code, int n, int t, int j, int nregs,
+                                      struct scratch *scratch)
 {
     struct loop_info li = { 0, NULL, true, 0 };
     int words = nregs / 64 + 1;
     struct loop_work w = { .n = n, .words = words, .nregs = nregs, .len = j - t + 1 };
-    void *block = xcalloc(1, loop_work_layout(&w, NULL));
+    size_t size = loop_work_layout(&w, NULL);
+    void *block = scratch_ints(scratch, (int)((size + sizeof(int) - 1) / sizeof(int)));
+    memset(block, 0, size);
     loop_work_layout(&w, block);
     uint64_t *live = w.live;
     bool *written = w.written;
@@ -227,21 +256,22 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
             li.side_effect_free = false;   /* passing a barrier uses up an occurrence */
         if (inside && u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
             written[u->in->dst] = true;
-        if ((is_jump(u) || u->kind == U_BACKJUMP) && u->target >= t && u->target <= j
+        if (u->target >= t && u->target <= j   /* a jump or a backjump (is_jump) into the region */
             && (!inside || region_backjump(code, t, i)))
             add_entry(entries, &li.nentries, u->target);
     }
-    li.live_written = xcalloc((size_t)(nregs ? nregs : 1), sizeof *li.live_written);
     for (int r = 0; r < nregs; r++) {
         bool live_in = false;
         for (int k = 0; k < li.nentries; k++)
             live_in |= live[(size_t)entries[k] * words + r / 64] >> (r % 64) & 1;
         if (written[r] && live_in)
-            li.live_written[li.nlive++] = r;
+            w.live_written[li.nlive++] = r;
     }
-    if (li.nlive)
+    if (li.nlive) {   /* most loops have none, and no allocation */
         li.side_effect_free = false;
-    free(block);
+        li.live_written = xrealloc(NULL, (size_t)li.nlive * sizeof *li.live_written);
+        memcpy(li.live_written, w.live_written, (size_t)li.nlive * sizeof *li.live_written);
+    }
     return li;
 }
 
@@ -268,13 +298,14 @@ static int resume_point(int target, int t, int j, int k, int c)
 /* Replaces the loop region [t..j] with its unrolling: k copies, each led by
  * a head, in which every backward jump into the region goes on to the next
  * copy at the same label (the last copy's to TARGET_BOUND). */
-static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, int msglen)
+static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, int msglen,
+                      struct scratch *w)
 {
     int n = pt->ncode;
     int nregs = pt->src->nregs;
     pt->loops = xrealloc(pt->loops, (size_t)(pt->nloops + 1) * sizeof *pt->loops);
     int loop_id = pt->nloops;
-    pt->loops[loop_id] = describe_loop(pt->code, n, t, j, nregs);
+    pt->loops[loop_id] = describe_loop(pt->code, n, t, j, nregs, w);
     pt->nloops++;
     const struct loop_info *li = &pt->loops[loop_id];
     /* an iteration without side effects that resumes where an earlier one
@@ -288,41 +319,51 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
         return -1;
     }
     struct uop *out = xrealloc(NULL, (size_t)newn * sizeof *out);   /* every slot is written below */
-    for (int x = 0; x < n; x++) {
+    int after = remap(j + 1, t, j, k, 0);   /* where the micro-ops after the region go */
+    memcpy(out, pt->code, (size_t)t * sizeof *out);
+    if (j + 1 < n)
+        memcpy(&out[after], &pt->code[j + 1], (size_t)(n - j - 1) * sizeof *out);
+    for (int x = 0; x < n; x++) {   /* then their indices moved */
         if (x >= t && x <= j)
             continue;
-        struct uop u = pt->code[x];
+        struct uop *u = &out[x < t ? x : after + (x - j - 1)];
         /* jumps from outside enter the first iteration, through its head
            or at a label inside it */
-        u.target = u.target == t ? t : remap(u.target, t, j, k, 0);
-        u.head = remap(u.head, t, j, k, 0);
-        u.exit = u.exit == t ? t : remap(u.exit, t, j, k, 0);
-        u.reentry = remap(u.reentry, t, j, k, 0);
-        u.end = remap(u.end, t, j, k, 0);
-        out[remap(x, t, j, k, 0)] = u;
+        if (u->kind != U_INSTR) {
+            u->target = u->target == t ? t : remap(u->target, t, j, k, 0);
+            u->head = remap(u->head, t, j, k, 0);
+            u->exit = u->exit == t ? t : remap(u->exit, t, j, k, 0);
+            u->reentry = remap(u->reentry, t, j, k, 0);
+            u->end = remap(u->end, t, j, k, 0);
+        } else if (u->target >= 0) {   /* a U_INSTR's only index: head, exit, reentry, end are -1 */
+            u->target = u->target == t ? t : remap(u->target, t, j, k, 0);
+        }
     }
     for (int c = 0; c < k; c++) {
         int base = t + c * (len + 1);
         out[base] = (struct uop){ .kind = U_LOOP_HEAD, .loop = loop_id, .target = -1, .head = -1,
                                   .exit = -1, .reentry = -1, .end = base + len, .outer = -1 };
+        struct uop *copy = &out[base + 1];   /* remap(x, t, j, k, c) is base + 1 + x - t */
+        memcpy(copy, &pt->code[t], (size_t)len * sizeof *copy);   /* then its indices moved: */
         for (int x = t; x <= j; x++) {
-            struct uop u = pt->code[x];
+            struct uop *u = &copy[x - t];
             if (region_backjump(pt->code, t, x)) {
-                u.kind = U_BACKJUMP;
-                u.loop = loop_id;
-                u.head = base;
-                u.reentry = resume_point(u.target, t, j, k, c);
-                u.target = c + 1 < k ? resume_point(u.target, t, j, k, c + 1) : TARGET_BOUND;
+                u->kind = U_BACKJUMP;
+                u->loop = loop_id;
+                u->head = base;
+                u->reentry = resume_point(u->target, t, j, k, c);
+                u->target = c + 1 < k ? resume_point(u->target, t, j, k, c + 1) : TARGET_BOUND;
                 /* not taken: on through the body, or out after the last one */
-                u.exit = x == j ? t + k * (len + 1) : remap(x, t, j, k, c) + 1;
-            } else {
-                u.target = remap(u.target, t, j, k, c);
-                u.head = remap(u.head, t, j, k, c);
-                u.exit = remap(u.exit, t, j, k, c);
-                u.reentry = remap(u.reentry, t, j, k, c);
-                u.end = remap(u.end, t, j, k, c);
+                u->exit = x == j ? t + k * (len + 1) : base + 2 + (x - t);
+            } else if (u->kind != U_INSTR) {
+                u->target = remap(u->target, t, j, k, c);
+                u->head = remap(u->head, t, j, k, c);
+                u->exit = remap(u->exit, t, j, k, c);
+                u->reentry = remap(u->reentry, t, j, k, c);
+                u->end = remap(u->end, t, j, k, c);
+            } else if (u->target >= 0) {   /* a U_INSTR's only index: head, exit, reentry, end are -1 */
+                u->target = remap(u->target, t, j, k, c);
             }
-            out[remap(x, t, j, k, c)] = u;
         }
     }
     free(pt->code);
@@ -335,18 +376,23 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
 static void link_iterations(struct pthread *pt, struct scratch *w)
 {
     int *open = scratch_ints(w, pt->ncode + 1);
-    int depth = 0;
+    int depth = 0, top_end = -1;   /* the end of open[depth - 1]'s iteration */
     for (int i = 0; i < pt->ncode; i++) {
-        while (depth > 0 && pt->code[open[depth - 1]].end < i)
+        while (top_end < i && depth > 0) {
             depth--;
+            top_end = depth > 0 ? pt->code[open[depth - 1]].end : -1;
+        }
         pt->code[i].outer = depth > 0 ? open[depth - 1] : -1;
-        if (pt->code[i].kind == U_LOOP_HEAD)
+        if (pt->code[i].kind == U_LOOP_HEAD) {
             open[depth++] = i;
+            top_end = pt->code[i].end;
+        }
     }
 }
 
-/* Builds the initial code of a thread: jumps point at their labels. */
-static void initial_code(struct pthread *pt, struct scratch *w)
+/* Builds the initial code of a thread: jumps point at their labels.
+ * Returns how many of them jump backward (is_backward). */
+static int initial_code(struct pthread *pt, struct scratch *w)
 {
     const struct thread *th = pt->src;
     pt->ncode = th->ninstrs;
@@ -356,13 +402,17 @@ static void initial_code(struct pthread *pt, struct scratch *w)
     for (int i = 0; i < th->ninstrs; i++)
         if (th->instrs[i].kind == I_LABEL)
             label_at[th->instrs[i].label] = i;
+    int backward = 0;
     for (int i = 0; i < th->ninstrs; i++) {
         const struct instr *in = &th->instrs[i];
         pt->code[i] = (struct uop){ .kind = U_INSTR, .in = in, .target = -1, .head = -1, .loop = -1,
                                     .exit = -1, .reentry = -1, .end = -1, .outer = -1 };
-        if (in->kind == I_BRANCH || in->kind == I_GOTO)
+        if (in->kind == I_BRANCH || in->kind == I_GOTO) {
             pt->code[i].target = label_at[in->label];
+            backward += pt->code[i].target <= i;
+        }
     }
+    return backward;
 }
 
 /* Dat3M's split of an RMW's order onto its read and write halves (OpenCL,
@@ -412,17 +462,11 @@ static inline struct event *new_event(struct program *p, enum ev_kind kind, int 
 /* How many events micro-op u creates (as uop_events does). */
 static int uop_event_count(const struct uop *u)
 {
-    if (!u->in || u->kind != U_INSTR)
-        return 0;
-    switch (u->in->kind) {
-    case I_LOAD: case I_STORE: case I_FENCE: case I_PROXY_FENCE: case I_ALIAS_FENCE:
-    case I_AVDEVICE: case I_VISDEVICE: case I_BARRIER: case I_UB:
-        return 1;
-    case I_RMW:
-        return 2;
-    default:
-        return 0;
-    }
+    static const unsigned char of_kind[I_UB + 1] = {   /* by instruction kind; 0: none */
+        [I_LOAD] = 1, [I_STORE] = 1, [I_FENCE] = 1, [I_PROXY_FENCE] = 1, [I_ALIAS_FENCE] = 1,
+        [I_AVDEVICE] = 1, [I_VISDEVICE] = 1, [I_BARRIER] = 1, [I_UB] = 1, [I_RMW] = 2,
+    };
+    return u->in && u->kind == U_INSTR ? of_kind[u->in->kind] : 0;
 }
 
 /* Creates the events of one micro-op. */
@@ -515,10 +559,10 @@ struct program *program_build(const struct litmus *l, int bound, char *msg, int 
     for (int t = 0; t < l->nthreads; t++) {
         struct pthread *pt = &p->threads[t];
         pt->src = &l->threads[t];
-        initial_code(pt, &w);
+        int left = initial_code(pt, &w);   /* backward jumps left */
         int t0, j;
-        while (innermost_region(pt->code, pt->ncode, &t0, &j, &w))
-            if (unroll_one(pt, t0, j, bound, msg, msglen) < 0) {
+        while (left > 0 && innermost_region(pt->code, pt->ncode, &t0, &j, &left, &w))
+            if (unroll_one(pt, t0, j, bound, msg, msglen, &w) < 0) {
                 free(w.ints);
                 program_free(p);
                 return NULL;
@@ -558,41 +602,4 @@ bool program_has_bound_cut(const struct program *p)
             if (p->threads[t].code[i].target == TARGET_BOUND)
                 return true;
     return false;
-}
-
-int program_root_location(const struct litmus *l, int loc)
-{
-    for (int guard = 0; loc >= 0 && l->locs[loc].alias_of >= 0 && guard < l->nlocs; guard++)
-        loc = l->locs[loc].alias_of;
-    return loc;
-}
-
-int program_generic_location(const struct litmus *l, int loc)
-{
-    if (loc < 0 || l->locs[loc].alias_of < 0 || l->locs[loc].alias_proxy == PROXY_GENERIC)
-        return loc;
-    return l->locs[loc].alias_of;
-}
-
-int program_scope_level(enum scope s)
-{
-    switch (s) {
-    case SCOPE_CTA: case SCOPE_SG: return 0;
-    case SCOPE_GPU: case SCOPE_WG: return 1;
-    case SCOPE_QF: return 2;
-    case SCOPE_WI: return 0;
-    default: return 3;
-    }
-}
-
-bool program_same_scope(const struct program *p, int t1, int t2, enum scope s)
-{
-    if (t1 < 0 || t2 < 0)
-        return false;
-    const struct thread *a = &p->lit->threads[t1], *b = &p->lit->threads[t2];
-    int levels = p->lit->dialect == DIALECT_PTX ? 2 : 3;
-    for (int k = program_scope_level(s); k < levels; k++)
-        if (a->scope_id[k] != b->scope_id[k])
-            return false;
-    return true;
 }

@@ -22,12 +22,15 @@ struct uop {
     const struct instr *in;  /* NULL for U_LOOP_HEAD */
     int target;              /* jump target index; U_BACKJUMP: where the next
                                 iteration resumes (its U_LOOP_HEAD, or a label
-                                in it), or TARGET_BOUND */
-    int head;                /* U_BACKJUMP: index of its U_LOOP_HEAD */
+                                in it), or TARGET_BOUND; -1 for a U_LOOP_HEAD
+                                and a U_INSTR that is no jump (program.c's
+                                is_jump reads it so) */
+    int head;                /* U_BACKJUMP: index of its U_LOOP_HEAD, else -1 */
     int reentry;             /* U_BACKJUMP: the micro-op of its own iteration
                                 at which the next iteration resumes (its head,
                                 or a label inside an irreducible loop), else -1 */
-    int end;                 /* U_LOOP_HEAD: the iteration's last micro-op */
+    int end;                 /* U_LOOP_HEAD: the iteration's last micro-op,
+                                else -1 */
     int outer;               /* the U_LOOP_HEAD of the innermost iteration that
                                 contains this micro-op (for a head: another
                                 than itself), -1 if none */
@@ -43,7 +46,8 @@ struct uop {
  * as one: registers whose change makes an iteration effectful. */
 struct loop_info {
     int nlive;
-    int *live_written;       /* written in the body and live at an entry */
+    int *live_written;       /* written in the body and live at an entry
+                                (nlive of them; NULL when none) */
     bool side_effect_free;   /* no writes, no live written registers */
     int nentries;            /* labels an iteration can begin at: the head,
                                 and more in an irreducible loop (targets of
@@ -98,17 +102,49 @@ void program_free(struct program *p);
  * execution may be cut at the bound. */
 bool program_has_bound_cut(const struct program *p);
 
-/* The physical location of loc: the end of its alias chain. */
-int program_root_location(const struct litmus *l, int loc);
+/* The physical location of loc: the end of its alias chain (inline, as
+ * the next three: the encoders ask tens of thousands of times a batch). */
+static inline int program_root_location(const struct litmus *l, int loc)
+{
+    for (int guard = 0; loc >= 0 && l->locs[loc].alias_of >= 0 && guard < l->nlocs; guard++)
+        loc = l->locs[loc].alias_of;
+    return loc;
+}
+
 /* The generic (virtual) address of loc: itself, unless loc is a
  * non-generic proxy alias, whose generic address is its alias target. */
-int program_generic_location(const struct litmus *l, int loc);
+static inline int program_generic_location(const struct litmus *l, int loc)
+{
+    if (loc < 0 || l->locs[loc].alias_of < 0 || l->locs[loc].alias_proxy == PROXY_GENERIC)
+        return loc;
+    return l->locs[loc].alias_of;
+}
+
+/* Placement level of a scope: 0 innermost (cta, sg); 3 means "everything". */
+static inline int program_scope_level(enum scope s)
+{
+    switch (s) {
+    case SCOPE_CTA: case SCOPE_SG: return 0;
+    case SCOPE_GPU: case SCOPE_WG: return 1;
+    case SCOPE_QF: return 2;
+    case SCOPE_WI: return 0;
+    default: return 3;
+    }
+}
 
 /* True when both threads' placements agree at the level of scope s
  * (the scope's instance contains both threads). */
-bool program_same_scope(const struct program *p, int t1, int t2, enum scope s);
-/* Placement level of a scope: 0 innermost (cta, sg); 3 means "everything". */
-int program_scope_level(enum scope s);
+static inline bool program_same_scope(const struct program *p, int t1, int t2, enum scope s)
+{
+    if (t1 < 0 || t2 < 0)
+        return false;
+    const struct thread *a = &p->lit->threads[t1], *b = &p->lit->threads[t2];
+    int levels = p->lit->dialect == DIALECT_PTX ? 2 : 3;
+    for (int k = program_scope_level(s); k < levels; k++)
+        if (a->scope_id[k] != b->scope_id[k])
+            return false;
+    return true;
+}
 
 /* The innermost loop iteration that micro-op i is in (its head; i itself
  * for a head), -1 if none; go outwards with code[h].outer. */

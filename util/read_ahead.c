@@ -241,11 +241,16 @@ void read_ahead(const char *const *paths, int n)
     }
 }
 
-/* The held file at path, or NULL. */
+/* The held file at path, or NULL: first by the pointer alone (a check
+ * mostly asks with the string its group was read with), then by the text
+ * (a path listed twice in a group was read twice alike). */
 static const struct held_file *held(const char *path)
 {
     for (int i = 0; i < ngroup; i++)
-        if (group[i].path == path || strcmp(group[i].path, path) == 0)
+        if (group[i].path == path)
+            return &group[i];
+    for (int i = 0; i < ngroup; i++)
+        if (strcmp(group[i].path, path) == 0)
             return &group[i];
     return NULL;
 }

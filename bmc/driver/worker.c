@@ -374,9 +374,11 @@ static bool claim(const struct ticket_board *bd, struct job_send s)
 static void read_ahead_queued(const struct job_list *jobs, const struct inbox *in, int job)
 {
     const char *paths[READ_AHEAD_FILES];
+    size_t lens[READ_AHEAD_FILES];   /* paths[k]'s length: most paths differ in it */
     int n = 0;
     if (!jobs->jobs[job].file || read_ahead_holds(jobs->jobs[job].file))
         return;
+    lens[n] = strlen(jobs->jobs[job].file);
     paths[n++] = jobs->jobs[job].file;
     for (size_t at = in->start; n < READ_AHEAD_FILES && in->end - at >= sizeof(struct job_send);
          at += sizeof(struct job_send)) {
@@ -384,10 +386,13 @@ static void read_ahead_queued(const struct job_list *jobs, const struct inbox *i
         memcpy(&s, in->bytes + at, sizeof s);
         const char *path = s.job >= 0 && s.job < jobs->n ? jobs->jobs[s.job].file : NULL;
         bool listed = !path;
+        size_t len = path ? strlen(path) : 0;
         for (int k = 0; k < n && !listed; k++)
-            listed = strcmp(paths[k], path) == 0;
-        if (!listed)
+            listed = lens[k] == len && memcmp(paths[k], path, len) == 0;
+        if (!listed) {
+            lens[n] = len;
             paths[n++] = path;
+        }
     }
     if (n > 1)
         read_ahead(paths, n);

@@ -402,6 +402,13 @@ static void test_syntax_errors(void **state)
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nst.weak x, 1\n", 5, 1, "expected ';' at the end of the row");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nld.weak. r1, x;", 4, 8, "expected a name right after '.'");
     expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nld .weak r1, x;", 4, 4, "expected a register, got '.'");
+    /* 16 parts are read whole (then decoded), a 17th is one too many, where it starts */
+    expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nst.weak.b.c.d.e.f.g.h.i.j.k.l.m.n.o x, 1;", 4, 9,
+                 "unexpected '.b' in 'st.weak.b.c.d.e.f.g.h.i.j.k.l.m.n.o'");
+    expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nst.weak.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p x, 1;", 4, 37,
+                 "instruction name has too many parts (limit 16)");
+    expect_error("PTX t\n{ }\nP0@cta 0,gpu 0;\nst.weak.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q x, 1;", 4, 37,
+                 "instruction name has too many parts (limit 16)");
 }
 
 static void test_row_and_label_errors(void **state)
