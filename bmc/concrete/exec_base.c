@@ -19,6 +19,7 @@ struct dense_base {
     struct rels *A;
     int n, w;                        /* events; words a row */
     word exec[MAX_WORDS];            /* the executed events */
+    int *ran, nran;                  /* the executed events, ascending */
     word *rows;                      /* n rows of w words: the relation being made */
     word *thread;                    /* per thread: its executed events (w words) */
     word *group;                     /* per scope instance (same_scope_groups): its executed events */
@@ -53,45 +54,43 @@ static bool same_words(const word *a, const word *b, int w)
 }
 
 /* The tag sets: each the executed events base_event_tags puts in it;
- * sets with the same events are one set (set_of would find it). */
+ * the sets no executed event is in are one empty set, and sets with the
+ * same events are one set (set_of would find it). */
 static void tag_sets(struct dense_base *d, struct base *b)
 {
     int n = d->n, w = d->w;
     word col[S_COUNT * MAX_WORDS];   /* per tag set: its executed events, w words */
     memset(col, 0, (size_t)S_COUNT * w * sizeof *col);
-    for (int e = 0; e < n; e++)
-        if (has(d->exec, e))
-            for (unsigned long long m = base_event_tags(d->p, e); m; m &= m - 1)
-                put(col + (size_t)__builtin_ctzll(m) * w, e);
-    int made_sets[S_COUNT], nmade = 0;   /* the sets with events made so far */
-    const struct set *none = NULL;
+    unsigned long long present = 0;  /* the tag sets with an executed event */
+    for (int x = 0; x < d->nran; x++) {
+        int e = d->ran[x];
+        unsigned long long tags = base_event_tags(d->p, e);
+        present |= tags;
+        for (; tags; tags &= tags - 1)
+            put(col + (size_t)__builtin_ctzll(tags) * w, e);
+    }
     bool member[REL_DENSE_MAX];
-    b->sets[S_ALL] = set_all(d->A);   /* every executed event is in S_ALL */
-    made_sets[nmade++] = S_ALL;
+    memset(member, 0, (size_t)n * sizeof *member);
+    const struct set *none = set_of(d->A, member);
+    int made_sets[S_COUNT], nmade = 0;   /* the sets with events made so far */
     for (int s = 0; s < S_COUNT; s++) {
         const word *c = col + (size_t)s * w;
-        word any = 0;
-        for (int k = 0; k < w; k++)
-            any |= c[k];
-        if (s == S_ALL || (!any && none)) {
-            b->sets[s] = s == S_ALL ? b->sets[S_ALL] : none;
+        if (!(present >> s & 1)) {
+            b->sets[s] = none;
             continue;
         }
         int same = -1;
-        for (int k = 0; k < nmade && same < 0 && any; k++)
+        for (int k = 0; k < nmade && same < 0; k++)
             if (same_words(col + (size_t)made_sets[k] * w, c, w))
                 same = made_sets[k];
         if (same >= 0) {
             b->sets[s] = b->sets[same];
             continue;
         }
-        for (int e = 0; e < n; e++)
-            member[e] = c[e / 64] >> (e % 64) & 1;
-        b->sets[s] = set_of(d->A, member);
-        if (any)
-            made_sets[nmade++] = s;
-        else
-            none = b->sets[s];
+        for (int x = 0; x < d->nran; x++)
+            member[d->ran[x]] = has(c, d->ran[x]);
+        b->sets[s] = s == S_ALL ? set_all(d->A) : set_of(d->A, member);   /* S_ALL: every executed event */
+        made_sets[nmade++] = s;
     }
 }
 
@@ -100,14 +99,16 @@ static void tag_sets(struct dense_base *d, struct base *b)
  * outside one thread (an initial write's with every other event). */
 static void thread_relations(struct dense_base *d, struct base *b)
 {
-    int n = d->n, w = d->w;
-    for (int e = 0; e < n; e++)
-        if (has(d->exec, e) && d->p->events[e].thread >= 0)
+    int w = d->w;
+    for (int x = 0; x < d->nran; x++) {
+        int e = d->ran[x];
+        if (d->p->events[e].thread >= 0)
             put(d->thread + (size_t)d->p->events[e].thread * w, e);
+    }
     clear(d);
-    for (int i = 0; i < n; i++) {
-        int t = d->p->events[i].thread;
-        if (!has(d->exec, i) || t < 0)
+    for (int x = 0; x < d->nran; x++) {
+        int i = d->ran[x], t = d->p->events[i].thread;
+        if (t < 0)
             continue;
         const word *tm = d->thread + (size_t)t * w;
         for (int k = 0; k < w; k++) {
@@ -116,15 +117,14 @@ static void thread_relations(struct dense_base *d, struct base *b)
         }
     }
     b->rels[R_PO] = made(d, true);
-    for (int i = 0; i < n; i++) {
-        int t = d->p->events[i].thread;
-        if (has(d->exec, i) && t >= 0)
+    for (int x = 0; x < d->nran; x++) {
+        int i = d->ran[x], t = d->p->events[i].thread;
+        if (t >= 0)
             memcpy(row(d, i), d->thread + (size_t)t * w, (size_t)w * sizeof(word));
     }
     b->rels[R_INT] = made(d, true);
-    for (int i = 0; i < n; i++) {
-        if (!has(d->exec, i))
-            continue;
+    for (int x = 0; x < d->nran; x++) {
+        int i = d->ran[x];
         word *r = row(d, i);   /* int's row (none for an initial write) */
         for (int k = 0; k < w; k++)
             r[k] = d->exec[k] & ~r[k];
@@ -136,18 +136,19 @@ static void thread_relations(struct dense_base *d, struct base *b)
 /* i, j executed with d->key[i] == d->key[j] >= 0. */
 static const struct rel *key_class(struct dense_base *d)
 {
-    int n = d->n, w = d->w;
+    int w = d->w;
     clear(d);
-    for (int i = 0; i < n; i++) {
-        if (!has(d->exec, i) || d->key[i] < 0 || has(row(d, i), i))   /* its class is made */
+    for (int x = 0; x < d->nran; x++) {
+        int i = d->ran[x];
+        if (d->key[i] < 0 || has(row(d, i), i))   /* its class is made */
             continue;
         word m[MAX_WORDS] = { 0 };
-        for (int j = i; j < n; j++)
-            if (d->key[j] == d->key[i] && has(d->exec, j))
-                put(m, j);
-        for (int j = i; j < n; j++)
-            if (has(m, j))
-                memcpy(row(d, j), m, (size_t)w * sizeof(word));
+        for (int y = x; y < d->nran; y++)
+            if (d->key[d->ran[y]] == d->key[i])
+                put(m, d->ran[y]);
+        for (int y = x; y < d->nran; y++)
+            if (has(m, d->ran[y]))
+                memcpy(row(d, d->ran[y]), m, (size_t)w * sizeof(word));
     }
     return made(d, true);
 }
@@ -212,9 +213,9 @@ static const struct rel *same_scope(struct dense_base *d, enum scope s)
         return d->by_scope[s];
     same_scope_groups(d, s);
     clear(d);
-    for (int i = 0; i < d->n; i++) {
-        int t = d->p->events[i].thread;
-        if (has(d->exec, i) && t >= 0)
+    for (int x = 0; x < d->nran; x++) {
+        int i = d->ran[x], t = d->p->events[i].thread;
+        if (t >= 0)
             memcpy(row(d, i), group_of(d, t), (size_t)d->w * sizeof(word));
     }
     return d->by_scope[s] = made(d, true);
@@ -228,10 +229,11 @@ static const struct rel *scope_relation(struct dense_base *d)
     static const enum scope ptx[] = { SCOPE_CTA, SCOPE_GPU, SCOPE_SYS };
     static const enum scope vk[] = { SCOPE_SG, SCOPE_WG, SCOPE_QF, SCOPE_DV };
     bool vulkan = d->p->lit->dialect == DIALECT_VULKAN;
-    int count = vulkan ? 4 : 3, n = d->n, w = d->w, widest = -1;
-    for (int e = 0; e < n; e++) {
+    int count = vulkan ? 4 : 3, w = d->w, widest = -1;
+    for (int x = 0; x < d->nran; x++) {
+        int e = d->ran[x];
         d->key[e] = d->p->events[e].scope == SCOPE_NONE ? -1 : program_scope_level(d->p->events[e].scope);
-        if (has(d->exec, e) && d->key[e] > widest)
+        if (d->key[e] > widest)
             widest = d->key[e];
     }
     clear(d);   /* the union so far (same_scope_groups leaves the rows alone) */
@@ -241,12 +243,12 @@ static const struct rel *scope_relation(struct dense_base *d)
         if (level > widest)   /* no event scoped this wide, nor wider */
             break;
         word wide[MAX_WORDS] = { 0 };
-        for (int e = 0; e < n; e++)
-            if (has(d->exec, e) && d->key[e] >= level)
-                put(wide, e);
+        for (int x = 0; x < d->nran; x++)
+            if (d->key[d->ran[x]] >= level)
+                put(wide, d->ran[x]);
         same_scope_groups(d, s);
-        for (int i = 0; i < n; i++) {
-            int t = d->p->events[i].thread;
+        for (int x = 0; x < d->nran; x++) {
+            int i = d->ran[x], t = d->p->events[i].thread;
             if (!has(wide, i) || t < 0)
                 continue;
             const word *g = group_of(d, t);
@@ -272,9 +274,10 @@ static void listed_relations(struct dense_base *d, struct base *b)
 {
     const struct program *p = d->p;
     clear(d);
-    for (int i = 0; i < d->n; i++) {
+    for (int x = 0; x < d->nran; x++) {
+        int i = d->ran[x];
         const struct event *e = &p->events[i];
-        if (e->rmw && e->kind == EV_READ && e->rmw_partner >= 0 && has(d->exec, i) && has(d->exec, e->rmw_partner))
+        if (e->rmw && e->kind == EV_READ && e->rmw_partner >= 0 && has(d->exec, e->rmw_partner))
             put(row(d, i), e->rmw_partner);
     }
     b->rels[R_RMW] = made(d, false);
@@ -304,6 +307,7 @@ static size_t dense_layout(const struct program *p, struct dense_base *d, char *
     d->tkey = xblock_take(&x, nt, sizeof *d->tkey);
     d->rep = xblock_take(&x, nt, sizeof *d->rep);
     d->key = xblock_take(&x, n, sizeof *d->key);
+    d->ran = xblock_take(&x, n, sizeof *d->ran);
     return x.size;
 }
 
@@ -325,8 +329,10 @@ void exec_base_init(struct base *b, struct cnf *c, const struct program *p, cons
     void *block = xcalloc(1, dense_layout(p, &d, NULL));   /* zeroed: the thread masks start empty */
     dense_layout(p, &d, block);
     for (int e = 0; e < n; e++)
-        if (exec[e])
+        if (exec[e]) {
             put(d.exec, e);
+            d.ran[d.nran++] = e;
+        }
     tag_sets(&d, b);
     for (int r = 0; r < R_COUNT; r++)
         b->rels[r] = rel_empty(d.A);
