@@ -44,6 +44,18 @@ static const char *two_devices =
     "}\n"
     "exists (1:r0 == 1 /\\ 1:r1 == 0)\n";
 
+/* A test of rows copies of row (after header), over 64 and over 128
+ * events (rows of several words); into buf. */
+static const char *many_rows(char *buf, size_t len, const char *header, const char *row, const char *cond, int rows)
+{
+    size_t at = (size_t)snprintf(buf, len, "%s", header);
+    for (int k = 0; k < rows && at < len; k++)
+        at += (size_t)snprintf(buf + at, len - at, "%s", row);
+    if (at < len)
+        snprintf(buf + at, len - at, "%s", cond);
+    return buf;
+}
+
 /* Sets s and t have the same members. */
 static bool same_set(const struct set *s, const struct set *t)
 {
@@ -142,10 +154,23 @@ static void test_same_as_base_init(void **state)
         }
         closedir(dir);
     }
-    struct litmus_error err;
-    struct litmus *l = litmus_parse("two-devices.litmus", two_devices, &err);
-    assert_non_null(l);
-    compare_litmus("two-devices.litmus", l, &compared);
+    static char big[16384];   /* two texts of 8192 bytes */
+    const char *texts[][2] = {
+        { "two-devices.litmus", two_devices },
+        { "many-vulkan.litmus",
+          many_rows(big, sizeof big, "Vulkan many\n{ x=0; y=0; }\n P0@sg 0, wg 0, qf 0 | P1@sg 0, wg 1, qf 0 | P2@sg 1, wg 1, qf 1 ;\n",
+                    " st.atom.dv.sc0 x, 1 | ld.atom.acq.wg.sc1.semsc0 r0, y | st.atom.wg.sc1 y, 2 ;\n", "exists (P1:r0 == 2)\n", 50) },
+        { "many-ptx.litmus",
+          many_rows(big + 8192, sizeof big - 8192, "PTX many\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n",
+                    " ld.relaxed.cta r0, x | st.relaxed.gpu x, 2 ;\n", "exists (P0:r0 == 2)\n", 40) },
+    };
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        struct litmus_error err;
+        struct litmus *l = litmus_parse(texts[k][0], texts[k][1], &err);
+        if (!l)
+            fail_msg("%s: %s", texts[k][0], err.msg);
+        compare_litmus(texts[k][0], l, &compared);
+    }
     assert_true(compared > 1000);   /* the folders were found and read */
 }
 
