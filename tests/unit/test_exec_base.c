@@ -2,9 +2,10 @@
  * base_init gives (encoders/base.c) for the same executed events: every
  * tag set the same members, every base relation the same pairs, over the
  * project's litmus tests (PTX with proxies and aliases, Vulkan with
- * scopes, storage classes, RMWs and ssw, OpenCL, and OpenCL over two
- * devices) at two loop bounds, with every event executed, none, and
- * subsets of them. */
+ * scopes, storage classes, RMWs and ssw, OpenCL) at two loop bounds,
+ * and made-up ones (OpenCL over two devices; Vulkan and PTX over 64 and
+ * over 128 events), with every event executed, none, and subsets of
+ * them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
