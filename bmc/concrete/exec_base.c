@@ -236,24 +236,25 @@ static const struct rel *scope_relation(struct dense_base *d)
         if (d->key[e] > widest)
             widest = d->key[e];
     }
-    clear(d);   /* the union so far (same_scope_groups leaves the rows alone) */
-    for (int k = 0; k < count; k++) {
-        enum scope s = vulkan ? vk[k] : ptx[k];
-        int level = program_scope_level(s);
-        if (level > widest)   /* no event scoped this wide, nor wider */
-            break;
+    const struct rel *same[4];   /* per scope up to the widest: its instances (made first: they use the rows) */
+    int levels = 0;
+    while (levels < count && program_scope_level(vulkan ? vk[levels] : ptx[levels]) <= widest)
+        levels++;   /* a scope past the widest has no event scoped this wide, nor wider */
+    for (int k = 0; k < levels; k++)
+        same[k] = same_scope(d, vulkan ? vk[k] : ptx[k]);
+    clear(d);   /* the union so far */
+    for (int k = 0; k < levels; k++) {
+        int level = program_scope_level(vulkan ? vk[k] : ptx[k]);
+        const word *bits = same[k]->bits;   /* NULL: no pair */
         word wide[MAX_WORDS] = { 0 };
         for (int x = 0; x < d->nran; x++)
             if (d->key[d->ran[x]] >= level)
                 put(wide, d->ran[x]);
-        same_scope_groups(d, s);
-        for (int x = 0; x < d->nran; x++) {
-            int i = d->ran[x], t = d->p->events[i].thread;
-            if (!has(wide, i) || t < 0)
-                continue;
-            const word *g = group_of(d, t);
-            for (int v = 0; v < w; v++)
-                row(d, i)[v] |= g[v] & wide[v];
+        for (int x = 0; x < d->nran && bits; x++) {
+            int i = d->ran[x];
+            if (has(wide, i))
+                for (int v = 0; v < w; v++)
+                    row(d, i)[v] |= bits[(size_t)i * w + v] & wide[v];
         }
     }
     return made(d, false);
