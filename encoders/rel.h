@@ -147,6 +147,15 @@ void rel_builder_free(struct rel_builder *bld);
  * Unlike rel_build it keeps bld's arrays, emptied, for the next relation:
  * the caller frees them (rel_builder_free). */
 const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld);
+/* Whether A makes its operations as bits (a constant-only cnf over at
+ * most REL_DENSE_MAX events), so that rel_from_bits can be called. */
+bool rels_dense(const struct rels *A);
+/* Where rels_dense(A): the relation whose row i is the words
+ * rows[i * w .. (i + 1) * w), w = (n + 63) / 64 (copied; bits of events
+ * that do not execute must be 0), made at once as rel_build_dense makes
+ * its relations (A's empty relation when it has no pair); transitive
+ * marks it so (rel_mark_transitive). */
+const struct rel *rel_from_bits(struct rels *A, const unsigned long long *rows, bool transitive);
 /* Marks r (made by rel_build) as transitive in every execution. */
 void rel_mark_transitive(const struct rel *r);
 /* Marks r (made by rel_build) as guarded: the cnf has every pair's literal

@@ -13,7 +13,8 @@
  * one again costs less than looking it up).  Classes and filters [a]; r;
  * [b] are made as bits at once too, a filter without the product of its
  * sets, and so are the concrete evaluator's own relations (rf, co, ...:
- * rel_build_dense, one builder's arrays reused for them all). */
+ * rel_build_dense, one builder's arrays reused for them all; its base
+ * relations: rel_from_bits). */
 #include "encoders/rel_impl.h"
 
 #include <string.h>
@@ -386,5 +387,22 @@ const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
     }
     struct rel *r = rel_node(A, REL_ROWS);
     r->bits = m;
+    return r;
+}
+
+bool rels_dense(const struct rels *A) { return rel_dense(A); }
+
+const struct rel *rel_from_bits(struct rels *A, const unsigned long long *rows, bool transitive)
+{
+    size_t all = (size_t)A->n * (size_t)words_of(A->n);
+    word any = 0;
+    for (size_t k = 0; k < all; k++)
+        any |= rows[k];
+    if (any == 0)
+        return A->empty;
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = rels_alloc_raw(A, all, sizeof *r->bits);   /* written whole here */
+    memcpy(r->bits, rows, all * sizeof *rows);
+    r->transitive = transitive;
     return r;
 }

@@ -1,11 +1,7 @@
 /* Concrete evaluation of one execution. */
 #include "bmc/concrete/evaluate.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-#include "encoders/assertion.h"
-#include "util/xalloc.h"
 
 bool axiom_disabled(const char *name, const char *const *disabled, int n)
 {
@@ -15,67 +11,38 @@ bool axiom_disabled(const char *name, const char *const *disabled, int n)
     return false;
 }
 
-/* Places a final state's arrays for p in block (NULL: measures): regs
- * first, so that the allocation is fs->regs; returns its size. */
-static size_t final_state_layout(const struct program *p, struct final_state *fs, struct bv **mem,
-                                 char *block)
+/* The value v names in the run's final state, as 32 bits (a constant
+ * wraps as the encoders' bit-vectors hold it). */
+static int32_t final_value(const struct avalue *v, const struct concrete *x)
 {
-    struct xblock b = { block, 0 };
-    fs->regs = xblock_take(&b, (size_t)p->nthreads + 1, sizeof *fs->regs);
-    *mem = xblock_take(&b, (size_t)p->lit->nlocs + 1, sizeof **mem);
-    fs->mem = *mem;
-    for (int t = 0; t < p->nthreads; t++) {
-        struct bv *regs = xblock_take(&b, (size_t)p->threads[t].src->nregs + 1, sizeof *regs);
-        if (block)
-            fs->regs[t] = regs;
+    switch (v->kind) {
+    case AV_REG: return x->final_regs[v->thread][v->reg];
+    case AV_LOC: return x->final_mem[v->loc];
+    default: return (int32_t)(uint32_t)v->value;
     }
-    return b.size;
 }
 
-/* The final state as constant bit-vectors, in one allocation (fs.regs). */
-static struct final_state final_state_of(const struct program *p, const struct concrete *x)
+/* Whether condition a holds in the run's final state (true when absent):
+ * a comparison of 32-bit signed values, as the encoders compare them; a
+ * chain walked down its spine (lhs), recursion only into real nesting. */
+static bool holds(const struct assertion *a, const struct concrete *x)
 {
-    struct final_state fs;
-    struct bv *mem;
-    final_state_layout(p, &fs, &mem, xcalloc(1, final_state_layout(p, &fs, &mem, NULL)));
-    for (int t = 0; t < p->nthreads; t++) {
-        int nr = p->threads[t].src->nregs;
-        for (int r = 0; r < nr; r++)
-            fs.regs[t][r] = bv_const(x->final_regs[t][r]);
+    if (!a)
+        return true;
+    switch (a->kind) {
+    case A_TRUE: return true;
+    case A_NOT: return !holds(a->lhs, x);
+    case A_CMP: return cmp_holds(a->cmp, final_value(&a->a, x), final_value(&a->b, x));
+    case A_AND: case A_OR: {
+        bool conj = a->kind == A_AND;
+        const struct assertion *op = a;
+        for (; op->kind == a->kind; op = op->lhs)   /* each link's right operand */
+            if (holds(op->rhs, x) != conj)
+                return !conj;
+        return holds(op, x);   /* the chain's first operand */
     }
-    for (int l = 0; l < p->lit->nlocs; l++)
-        mem[l] = bv_const(x->final_mem[l]);
-    return fs;
-}
-
-/* Whether condition a reads a register or a location (`exists 0==0`,
- * the liveness tests' condition, reads neither). */
-static bool reads_state(const struct assertion *a)
-{
-    for (; a; a = a->lhs) {   /* down a chain's spine (and a negation's operand) */
-        if (a->kind == A_CMP)
-            return a->a.kind != AV_CONST || a->b.kind != AV_CONST;
-        if ((a->kind == A_AND || a->kind == A_OR) && reads_state(a->rhs))
-            return true;
     }
     return false;
-}
-
-/* The filter and the assertion on the final state (true when absent; the
- * final state made once, and only for a condition that reads it). */
-static void final_conditions(struct cnf *c, const struct program *p, const struct concrete *x, struct evaluation *ev)
-{
-    ev->filter = ev->assertion = true;
-    if (!reads_state(p->lit->filter) && !reads_state(p->lit->assertion)) {
-        struct final_state none = { NULL, NULL };   /* nothing reads it */
-        ev->filter = assertion_encode(c, p->lit->filter, &none) == LIT_TRUE;
-        ev->assertion = assertion_encode(c, p->lit->assertion, &none) == LIT_TRUE;
-        return;
-    }
-    struct final_state fs = final_state_of(p, x);
-    ev->filter = assertion_encode(c, p->lit->filter, &fs) == LIT_TRUE;
-    ev->assertion = assertion_encode(c, p->lit->assertion, &fs) == LIT_TRUE;
-    free(fs.regs);   /* the allocation of every array of fs */
 }
 
 void evaluate(const struct program *p, const struct model_desc *md, const struct skeleton *k,
@@ -103,7 +70,8 @@ void evaluate(const struct program *p, const struct model_desc *md, const struct
         ev->terminated &= ev->x.terminated[t];
         ev->bound_hit |= ev->x.bound_hit[t];
     }
-    final_conditions(ev->c, p, &ev->x, ev);
+    ev->filter = holds(p->lit->filter, &ev->x);
+    ev->assertion = holds(p->lit->assertion, &ev->x);
 }
 
 void evaluation_free(const struct program *p, struct evaluation *ev)

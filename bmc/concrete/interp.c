@@ -1,7 +1,9 @@
 /* Concrete interpretation by three-valued fixpoint: every round re-runs
  * each thread with what is known so far (values of the writes read,
- * barrier arrivals); unknowns stay unknown until a later round resolves
- * them.  A choice that never resolves is a value cycle (thin air). */
+ * barrier arrivals), but for a thread whose last walk learned nothing and
+ * saw all that is known (it would walk the same again); unknowns stay
+ * unknown until a later round resolves them.  A choice that never
+ * resolves is a value cycle (thin air). */
 #include "bmc/concrete/interp.h"
 
 #include <stdio.h>
@@ -22,6 +24,11 @@ struct ictx {
     bool *deadlocked;        /* per barrier: waits in a cycle of barriers, never passes */
     int32_t *quorums;        /* per thread and one more: barrier_passes's scratch */
     bool changed;
+    unsigned long learned;   /* facts learned so far (each sets changed) */
+    /* per thread, of its last walk: it learned nothing, began and ended
+     * after learned facts, and ended complete (walk_thread's *complete) */
+    bool *quiet, *complete;
+    unsigned long *walked_at;
 };
 
 struct ireg { bool known; int32_t v; };
@@ -131,11 +138,18 @@ static const bool *dep_row(const struct walk *w, const struct operand *o)
     return o && o->is_reg ? &w->dep[o->reg * w->nev] : NULL;
 }
 
+/* Something new is known. */
+static void learned(struct ictx *x)
+{
+    x->changed = true;
+    x->learned++;
+}
+
 static void learn(struct ictx *x, enum tri *slot, enum tri v)
 {
     if (*slot == UNK && v != UNK) {
         *slot = v;
-        x->changed = true;
+        learned(x);
     }
 }
 
@@ -144,7 +158,7 @@ static void learn_value(struct ictx *x, int e, struct ireg v)
     if (v.known && !x->vknown[e]) {
         x->vknown[e] = true;
         x->out->val[e] = v.v;
-        x->changed = true;
+        learned(x);
     }
 }
 
@@ -383,7 +397,7 @@ static bool barrier_occurrence(struct ictx *x, int e)
     x->out->bar_occ[e] = occ;
     if (!x->occknown[e]) {
         x->occknown[e] = true;
-        x->changed = true;
+        learned(x);
     }
     return true;
 }
@@ -403,7 +417,7 @@ static enum tri run_barrier(struct walk *w, const struct uop *u)
         x->idknown[e] = true;
         x->out->bar_id[e] = id.v;
         x->out->bar_quorum[e] = q.v;
-        x->changed = true;
+        learned(x);
     }
     if (!barrier_occurrence(x, e))
         return UNK;
@@ -730,14 +744,31 @@ void concrete_free(const struct program *p, struct concrete *x)
     x->storage = NULL;
 }
 
-/* Forgets how each thread ended in an earlier round (a round's walks
- * record it anew). */
-static void forget_thread_ends(const struct program *p, struct concrete *out)
+/* Forgets how thread t ended in an earlier walk (its next walk records
+ * it anew). */
+static void forget_thread_ends(struct concrete *out, int t)
 {
-    bool *ends[] = { out->terminated, out->spins, out->repeats, out->blocked, out->halted, out->bound_hit };
-    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++)   /* the arrays read once: a bool store may alias */
-        for (int t = 0; t < p->nthreads; t++)
-            ends[k][t] = false;
+    out->terminated[t] = out->spins[t] = out->repeats[t] = false;
+    out->blocked[t] = out->halted[t] = out->bound_hit[t] = false;
+}
+
+/* Walks thread t in a round, unless its last walk learned nothing and
+ * nothing was learned since: a walk is a function of what is known, so
+ * it would do the same again (and its ends, recorded then, stand); false
+ * if the choice is broken, *complete as walk_thread's. */
+static bool round_walk(struct walk *w, struct ictx *x, int t, bool *complete)
+{
+    if (x->quiet[t] && x->walked_at[t] == x->learned) {
+        *complete = x->complete[t];
+        return true;
+    }
+    unsigned long before = x->learned;
+    forget_thread_ends(x->out, t);
+    bool ok = walk_thread(w, t, complete);
+    x->quiet[t] = x->learned == before;
+    x->walked_at[t] = x->learned;
+    x->complete[t] = *complete;
+    return ok;
 }
 
 /* Whether some executed access has no known value yet. */
@@ -766,6 +797,7 @@ static bool resolve_stall(struct ictx *x)
                 return false;
             x->vknown[e] = true;
             x->out->val[e] = x->ch->val_hint[e];
+            x->learned++;
             return true;
         }
     for (int e = 0; e < p->nevents; e++)
@@ -773,6 +805,7 @@ static bool resolve_stall(struct ictx *x)
             x->deadlocked[e] = true;
             progress = true;
         }
+    x->learned += progress;
     return progress;
 }
 
@@ -788,6 +821,9 @@ static void ictx_layout(struct ictx *x, struct xblock *b)
     x->occknown = xblock_take(b, n, sizeof *x->occknown);
     x->deadlocked = xblock_take(b, n, sizeof *x->deadlocked);
     x->quorums = xblock_take(b, (size_t)x->p->nthreads + 1, sizeof *x->quorums);
+    x->quiet = xblock_take(b, (size_t)x->p->nthreads, sizeof *x->quiet);
+    x->complete = xblock_take(b, (size_t)x->p->nthreads, sizeof *x->complete);
+    x->walked_at = xblock_take(b, (size_t)x->p->nthreads, sizeof *x->walked_at);
 }
 
 /* Allocates x's arrays and w's scratch, zeroed, all at once; returns the
@@ -823,10 +859,9 @@ void interp_execute(const struct program *p, const struct choice *ch, struct con
         while (out->valid && x.changed) {
             x.changed = false;
             all_complete = true;
-            forget_thread_ends(p, out);
             for (int t = 0; t < p->nthreads && out->valid; t++) {
                 bool complete;
-                if (!walk_thread(&w, t, &complete))
+                if (!round_walk(&w, &x, t, &complete))
                     out->valid = false;
                 all_complete &= complete;
             }

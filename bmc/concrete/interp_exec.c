@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmc/concrete/exec_base.h"
 #include "encoders/exec.h"
 #include "util/xalloc.h"
 
@@ -276,15 +277,8 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
                  const struct concrete *x, struct base *b)
 {
     int n = p->nevents, k;
-    struct xblock blk = { NULL, 0 };   /* list and exec in one allocation, list first */
-    xblock_take(&blk, (size_t)n + 1, sizeof(int));
-    xblock_take(&blk, (size_t)n + 1, sizeof(lit));
-    blk = (struct xblock){ xrealloc(NULL, blk.size), 0 };   /* every entry written before it is read */
-    int *list = xblock_take(&blk, (size_t)n + 1, sizeof *list);
-    lit *exec = xblock_take(&blk, (size_t)n + 1, sizeof *exec);
-    for (int i = 0; i < n; i++)
-        exec[i] = lit_of(x->exec[i]);
-    base_init(b, c, p, exec);
+    int *list = xrealloc(NULL, ((size_t)n + 1) * sizeof *list);   /* every entry written before it is read */
+    exec_base_init(b, c, p, x->exec);
     struct rels *A = b->arena;
     struct rel_builder bld;   /* one builder, emptied by each relation it makes */
     rel_builder_init(&bld);
