@@ -45,11 +45,9 @@ int bv_is_const(const struct bv *x, int32_t *v)
 int32_t bv_model_value(struct cnf *c, const struct bv *x)
 {
     uint32_t u = 0;
-    for (int i = 0; i < BV_WIDTH; i++) {   /* a constant bit (most are) read here, without a call */
-        lit b = x->b[i];
-        if (b == LIT_TRUE || (b != LIT_FALSE && cnf_value(c, b)))
+    for (int i = 0; i < BV_WIDTH; i++)   /* a constant bit (most are) read in place: cnf.h */
+        if (cnf_value(c, x->b[i]))
             u |= 1u << i;
-    }
     return (int32_t)u;
 }
 

@@ -640,12 +640,8 @@ static bool var_value(struct cnf *c, int v)
     return cnf_known_value(c, v);
 }
 
-bool cnf_value(struct cnf *c, lit l)
+bool cnf_value_of(struct cnf *c, lit l)
 {
-    if (l == LIT_TRUE)
-        return true;
-    if (l == LIT_FALSE)
-        return false;
     if (!cnf_pending(c, l))   /* a plain variable, or a gate already evaluated */
         return cnf_known_value(c, l);
     bool val = var_value(c, l > 0 ? l : -l);

@@ -99,9 +99,15 @@ int cnf_solve(struct cnf *c, const lit *assumptions, int n);
 /* The same, giving up with 0 after the given number of conflicts in one
  * call of the solver (a negative number: no limit). */
 int cnf_solve_limited(struct cnf *c, const lit *assumptions, int n, int conflicts);
-/* Value of a literal in the last model (constants evaluate directly, gates
- * from their inputs). */
-bool cnf_value(struct cnf *c, lit l);
+/* Value of a variable's literal in the last model (gates evaluated from
+ * their inputs); cnf_value's out-of-line part. */
+bool cnf_value_of(struct cnf *c, lit l);
+/* Value of a literal in the last model: a constant's in place, any other's
+ * by cnf_value_of. */
+static inline bool cnf_value(struct cnf *c, lit l)
+{
+    return l == LIT_TRUE || (l != LIT_FALSE && cnf_value_of(c, l));
+}
 /* The number of the solver's last model: each solve makes a new one. */
 unsigned cnf_model_number(const struct cnf *c);
 /* True when assumption l was part of the last UNSAT core. */
