@@ -202,8 +202,7 @@ unsigned long long base_event_tags(const struct program *p, int e)
     return tag_event(p, &p->events[e]);
 }
 
-/* True when thread `from` is declared to system-synchronise with `to`. */
-static bool ssw_declared(const struct litmus *l, int from, int to)
+bool base_ssw_declared(const struct litmus *l, int from, int to)
 {
     for (int i = 0; i < l->nssw; i++)
         if (l->ssw[i].from == from && l->ssw[i].to == to)
@@ -402,7 +401,7 @@ static void listed_relations(const struct program *p, struct base *b)
     if (p->lit->dialect == DIALECT_VULKAN)
         for (int t1 = 0; t1 < p->nthreads; t1++)
             for (int t2 = 0; t2 < p->nthreads; t2++) {
-                if (t1 == t2 || !ssw_declared(p->lit, t1, t2))
+                if (t1 == t2 || !base_ssw_declared(p->lit, t1, t2))
                     continue;
                 const struct pthread *a = &p->threads[t1], *c = &p->threads[t2];
                 for (int i = a->first_event; i < a->first_event + a->nevents; i++)

@@ -115,6 +115,9 @@ bool base_event_in(const struct program *p, int e, enum base_set s);
 /* Every tag set static event e is in, bit s for set s: base_event_in's
  * answers at once, for a caller that asks of several sets. */
 unsigned long long base_event_tags(const struct program *p, int e);
+/* True when thread `from` is declared to system-synchronise with `to`
+ * (an `ssw` pair of the litmus test). */
+bool base_ssw_declared(const struct litmus *l, int from, int to);
 /* True when memory events a and b have one virtual address (vloc). */
 bool base_same_vloc(const struct program *p, int a, int b);
 

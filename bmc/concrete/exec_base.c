@@ -260,15 +260,6 @@ static const struct rel *scope_relation(struct dense_base *d)
     return made(d, false);
 }
 
-/* True when thread `from` is declared to system-synchronise with `to`. */
-static bool ssw_declared(const struct litmus *l, int from, int to)
-{
-    for (int i = 0; i < l->nssw; i++)
-        if (l->ssw[i].from == from && l->ssw[i].to == to)
-            return true;
-    return false;
-}
-
 /* rmw (each executed RMW read to its executed write) and ssw (the
  * executed events of declared thread pairs, Vulkan). */
 static void listed_relations(struct dense_base *d, struct base *b)
@@ -283,17 +274,13 @@ static void listed_relations(struct dense_base *d, struct base *b)
     }
     b->rels[R_RMW] = made(d, false);
     clear(d);
-    if (p->lit->dialect == DIALECT_VULKAN)
-        for (int t1 = 0; t1 < p->nthreads; t1++)
-            for (int t2 = 0; t2 < p->nthreads; t2++) {
-                if (t1 == t2 || !ssw_declared(p->lit, t1, t2))
-                    continue;
-                const struct pthread *a = &p->threads[t1], *c = &p->threads[t2];
-                for (int i = a->first_event; i < a->first_event + a->nevents; i++)
-                    for (int j = c->first_event; j < c->first_event + c->nevents; j++)
-                        if (has(d->exec, i) && has(d->exec, j))
-                            put(row(d, i), j);
-            }
+    for (int x = 0; p->lit->dialect == DIALECT_VULKAN && x < d->nran; x++) {   /* each row: its ssw successors' events */
+        int i = d->ran[x], t1 = p->events[i].thread;
+        for (int t2 = 0; t1 >= 0 && t2 < p->nthreads; t2++)
+            if (t2 != t1 && base_ssw_declared(p->lit, t1, t2))
+                for (int v = 0; v < d->w; v++)
+                    row(d, i)[v] |= d->thread[(size_t)t2 * d->w + v];
+    }
     b->rels[R_SSW] = made(d, false);
 }
 
