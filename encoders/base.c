@@ -202,14 +202,6 @@ unsigned long long base_event_tags(const struct program *p, int e)
     return tag_event(p, &p->events[e]);
 }
 
-bool base_ssw_declared(const struct litmus *l, int from, int to)
-{
-    for (int i = 0; i < l->nssw; i++)
-        if (l->ssw[i].from == from && l->ssw[i].to == to)
-            return true;
-    return false;
-}
-
 /* Scratch of base_init, made once in one allocation and reused by each
  * relation it builds (rel_class and set_of copy what they are given). */
 struct base_scratch {

@@ -117,7 +117,13 @@ bool base_event_in(const struct program *p, int e, enum base_set s);
 unsigned long long base_event_tags(const struct program *p, int e);
 /* True when thread `from` is declared to system-synchronise with `to`
  * (an `ssw` pair of the litmus test). */
-bool base_ssw_declared(const struct litmus *l, int from, int to);
+static inline bool base_ssw_declared(const struct litmus *l, int from, int to)
+{
+    for (int i = 0; i < l->nssw; i++)
+        if (l->ssw[i].from == from && l->ssw[i].to == to)
+            return true;
+    return false;
+}
 /* True when memory events a and b have one virtual address (vloc). */
 bool base_same_vloc(const struct program *p, int a, int b);
 

@@ -274,13 +274,16 @@ static void listed_relations(struct dense_base *d, struct base *b)
     }
     b->rels[R_RMW] = made(d, false);
     clear(d);
-    for (int x = 0; p->lit->dialect == DIALECT_VULKAN && x < d->nran; x++) {   /* each row: its ssw successors' events */
-        int i = d->ran[x], t1 = p->events[i].thread;
-        for (int t2 = 0; t1 >= 0 && t2 < p->nthreads; t2++)
-            if (t2 != t1 && base_ssw_declared(p->lit, t1, t2))
-                for (int v = 0; v < d->w; v++)
-                    row(d, i)[v] |= d->thread[(size_t)t2 * d->w + v];
-    }
+    for (int t1 = 0; p->lit->dialect == DIALECT_VULKAN && t1 < p->nthreads; t1++)
+        for (int t2 = 0; t2 < p->nthreads; t2++) {   /* t1's executed rows get t2's executed events */
+            if (t1 == t2 || !base_ssw_declared(p->lit, t1, t2))
+                continue;
+            const word *from = d->thread + (size_t)t1 * d->w, *to = d->thread + (size_t)t2 * d->w;
+            for (int k = 0; k < d->w; k++)
+                for (word m = from[k]; m; m &= m - 1)
+                    for (int v = 0; v < d->w; v++)
+                        row(d, k * 64 + __builtin_ctzll(m))[v] |= to[v];
+        }
     b->rels[R_SSW] = made(d, false);
 }
 
