@@ -426,21 +426,14 @@ static lit gate_lookup(struct cnf *c, int op, lit a, lit b)
     return o;
 }
 
-lit cnf_and(struct cnf *c, lit a, lit b)
+lit cnf_and_gate(struct cnf *c, lit a, lit b)
 {
-    if (a == LIT_FALSE || b == LIT_FALSE || a == -b)
-        return LIT_FALSE;
-    if (a == LIT_TRUE || a == b)
-        return b;
-    if (b == LIT_TRUE)
-        return a;
     if (a > b) {
         lit t = a; a = b; b = t;
     }
     return gate_lookup(c, GATE_AND, a, b);
 }
 
-lit cnf_or(struct cnf *c, lit a, lit b) { return -cnf_and(c, -a, -b); }
 
 lit cnf_xor(struct cnf *c, lit a, lit b)
 {

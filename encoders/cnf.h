@@ -58,8 +58,22 @@ void cnf_forbid(struct cnf *c, lit a, lit e);
  * the AND gates whose half the solver lacks (an n-ary AND's clauses).
  * Every satisfiable query stays satisfiable and every model read through
  * cnf_value is exact, since gates are evaluated from their inputs. */
-lit cnf_and(struct cnf *c, lit a, lit b);
-lit cnf_or(struct cnf *c, lit a, lit b);
+/* The AND gate of two literals that fold to no constant or operand
+ * (cnf_and's out-of-line part). */
+lit cnf_and_gate(struct cnf *c, lit a, lit b);
+/* a & b: a constant, an operand, or the hashed gate; the folds in place. */
+static inline lit cnf_and(struct cnf *c, lit a, lit b)
+{
+    if (a == LIT_FALSE || b == LIT_FALSE || a == -b)
+        return LIT_FALSE;
+    if (a == LIT_TRUE || a == b)
+        return b;
+    if (b == LIT_TRUE)
+        return a;
+    return cnf_and_gate(c, a, b);
+}
+/* a | b, as -(-a & -b). */
+static inline lit cnf_or(struct cnf *c, lit a, lit b) { return -cnf_and(c, -a, -b); }
 lit cnf_xor(struct cnf *c, lit a, lit b);
 lit cnf_iff(struct cnf *c, lit a, lit b);
 lit cnf_ite(struct cnf *c, lit s, lit t, lit e);
