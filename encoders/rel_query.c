@@ -21,8 +21,26 @@ int rel_row(const struct rel *r, int i, const int **cols, const lit **lits)
     return t->start[i + 1] - t->start[i];
 }
 
+/* True when r has no candidate pair at all (where rel_may_on(r); false
+ * elsewhere): its every literal is LIT_FALSE, and no row needs a walk. */
+static bool may_empty(const struct rel *r)
+{
+    if (!rel_may_on(r) || r->rows)
+        return false;
+    const unsigned long long *b = rel_may(r, false);
+    size_t all = (size_t)r->n * (size_t)rel_bits_words(r->n);
+    for (size_t k = 0; k < all; k++)
+        if (b[k])
+            return false;
+    return true;
+}
+
 int rel_lits(const struct rel *r, const lit **lits)
 {
+    if (may_empty(r)) {
+        *lits = NULL;
+        return 0;
+    }
     const struct rel_rows *t = rel_rows_of(r->home, r);
     *lits = t->val;
     return t->start[r->n];
