@@ -392,8 +392,8 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
     struct rel_rows *t = rels_alloc(home, 1, sizeof *t);
     t->start = rels_alloc_raw(home, (size_t)n + 1, sizeof *t->start);   /* written whole */
     t->start[0] = 0;
-    for (int i = 0; i < n; i++)
-        t->start[i + 1] = t->start[i] + rel_enum(A, r, i, flip);
+    for (int i = 0; i < n; i++)   /* a row without candidates is not asked for */
+        t->start[i + 1] = t->start[i] + (rel_may_none(r, i, flip) ? 0 : rel_enum(A, r, i, flip));
     int size = t->start[n];
     t->col = rels_alloc_raw(home, (size_t)size, sizeof *t->col);   /* written whole */
     t->val = rels_alloc_raw(home, (size_t)size, sizeof *t->val);
