@@ -186,15 +186,30 @@ struct merge_table {
     struct merge_push *pushes;
 };
 
+/* Mixes the text s into h eight bytes at a time (the last ones
+ * zero-filled, the length after them), folding each product's high half
+ * into the low bits that the table's mask keeps. */
+static uint64_t text_hash(uint64_t h, const char *s)
+{
+    size_t n = strlen(s);
+    uint64_t w;
+    for (; n >= 8; n -= 8, s += 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 1099511628211UL;
+        h ^= h >> 29;
+    }
+    w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ w ^ n) * 1099511628211UL;
+    return h ^ h >> 29;
+}
+
 static unsigned long key_hash(const struct job *j)
 {
-    unsigned long h = 1469598103934665603UL;
-    for (const char *c = j->file; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211UL;
-    h = (h ^ 0xff) * 1099511628211UL;
-    for (const char *c = j->opts->model ? j->opts->model : "\x01"; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211UL;
-    return (h ^ (unsigned long)j->opts->bound) * 1099511628211UL;
+    uint64_t h = text_hash(1469598103934665603UL, j->file);
+    h = text_hash(h, j->opts->model ? j->opts->model : "\x01");
+    h = (h ^ (uint64_t)j->opts->bound) * 1099511628211UL;
+    return (unsigned long)(h ^ h >> 29);
 }
 
 /* True when jobs a and b are in one merge group: one file, model, bound,

@@ -35,46 +35,50 @@ static void put(struct json_text *t, const char *p, size_t len)
 /* A word of 8 copies of byte b. */
 #define BYTES(b) (0x0101010101010101ULL * (b))
 
-/* True when one of the 8 bytes of w is below 32, a quote or a backslash
- * (a byte is zero in w - BYTES(1) & ~w & BYTES(0x80) exactly when w has
- * a zero byte; likewise below 32 with BYTES(32)). */
-static bool word_needs_escape(uint64_t w)
+/* Nonzero in some byte's top bit when one of the 8 bytes of w is below
+ * 32, a quote or a backslash (a byte is zero in w - BYTES(1) & ~w &
+ * BYTES(0x80) exactly when w has a zero byte; likewise below 32 with
+ * BYTES(32)); the caller keeps the top bits alone. */
+static uint64_t word_escape_bits(uint64_t w)
 {
     uint64_t quote = w ^ BYTES('"'), backslash = w ^ BYTES('\\');
-    return ((w - BYTES(32)) & ~w & BYTES(0x80)) | ((quote - BYTES(1)) & ~quote & BYTES(0x80))
-         | ((backslash - BYTES(1)) & ~backslash & BYTES(0x80));
+    return ((w - BYTES(32)) & ~w) | ((quote - BYTES(1)) & ~quote) | ((backslash - BYTES(1)) & ~backslash);
 }
 
-/* True when one of the n bytes at p needs an escape: eight at a time,
- * the last eight overlapping those before when n is no multiple of 8;
- * from 4 to 7 bytes (most keys) as the first four and the last four. */
-static bool needs_escape(const unsigned char *p, size_t n)
+/* Copies the n bytes at p to out, eight at a time (the last eight
+ * overlapping those before when n is no multiple of 8; from 4 to 7 bytes
+ * as the first four and the last four); true when one of them needs an
+ * escape. */
+static bool copy_needs_escape(char *out, const unsigned char *p, size_t n)
 {
-    uint64_t w;
+    uint64_t w, bits = 0;
     if (n < 8) {
         uint32_t first, last;
-        if (n >= 4)
-            return memcpy(&first, p, 4), memcpy(&last, p + n - 4, 4),
-                   word_needs_escape((uint64_t)first | (uint64_t)last << 32);
-        for (size_t k = 0; k < n; k++)
+        if (n >= 4) {
+            memcpy(&first, p, 4), memcpy(&last, p + n - 4, 4);
+            memcpy(out, &first, 4), memcpy(out + n - 4, &last, 4);
+            return word_escape_bits((uint64_t)first | (uint64_t)last << 32) & BYTES(0x80);
+        }
+        for (size_t k = 0; k < n; k++) {
+            out[k] = (char)p[k];
             if (p[k] < 32 || p[k] == '"' || p[k] == '\\')
                 return true;
+        }
         return false;
     }
-    for (size_t k = 0; k + 8 <= n; k += 8)
-        if (memcpy(&w, p + k, 8), word_needs_escape(w))
-            return true;
-    return memcpy(&w, p + n - 8, 8), word_needs_escape(w);
+    for (size_t k = 0; k + 8 <= n; k += 8) {
+        memcpy(&w, p + k, 8), memcpy(out + k, &w, 8);
+        bits |= word_escape_bits(w);
+    }
+    memcpy(&w, p + n - 8, 8), memcpy(out + n - 8, &w, 8);
+    return (bits | word_escape_bits(w)) & BYTES(0x80);
 }
 
-/* Writes the n bytes at p escaped at out (room for 6 * n); returns the
- * end. */
-static char *escape_into(char *out, const unsigned char *p, size_t n)
+/* Writes the n bytes at p escaped at out (room for 6 * n), byte by
+ * byte; returns the end. Out of line, so that the usual case, a copy,
+ * saves no registers. */
+static __attribute__((noinline)) char *escape_bytes(char *out, const unsigned char *p, size_t n)
 {
-    if (!needs_escape(p, n)) {   /* the usual case: a copy */
-        memcpy(out, p, n);
-        return out + n;
-    }
     for (const unsigned char *end = p + n; p < end; p++) {
         unsigned char c = *p;
         if (c > 31 && c != '"' && c != '\\') {
@@ -99,6 +103,15 @@ static char *escape_into(char *out, const unsigned char *p, size_t n)
         }
     }
     return out;
+}
+
+/* Writes the n bytes at p escaped at out (room for 6 * n); returns the
+ * end. */
+static char *escape_into(char *out, const unsigned char *p, size_t n)
+{
+    if (!copy_needs_escape(out, p, n))   /* the usual case: a copy */
+        return out + n;
+    return escape_bytes(out, p, n);
 }
 
 /* Appends s as a JSON string, quoted and escaped (NULL as ""), after
