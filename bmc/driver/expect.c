@@ -15,6 +15,7 @@
 #include "bmc/driver/dir_list.h"
 #include "bmc/driver/inputs.h"
 #include "models/model.h"
+#include "util/text_hash.h"
 #include "util/xalloc.h"
 
 #define MAX_FIELDS 64        /* fields of a row looked at; the rest stay in the last */
@@ -248,23 +249,8 @@ static bool row_realpath(struct dir_cache *dc, const char *path, bool *regular, 
     return true;
 }
 
-/* A hash of name, eight bytes at a time (the last ones zero-filled):
- * each word multiplied in, and the high half of the product folded into
- * the low bits that the table's mask keeps. */
-static size_t name_hash(const char *name)
-{
-    size_t n = strlen(name);
-    uint64_t h = 14695981039346656037u, w;
-    for (; n >= 8; n -= 8, name += 8) {
-        memcpy(&w, name, 8);
-        h = (h ^ w) * 1099511628211u;
-        h ^= h >> 29;
-    }
-    w = 0;
-    memcpy(&w, name, n);
-    h = (h ^ w ^ n) * 1099511628211u;
-    return (size_t)(h ^ h >> 29);
-}
+/* A hash of name (util/text_hash.h). */
+static size_t name_hash(const char *name) { return (size_t)text_hash(14695981039346656037u, name); }
 
 /* The slot of file name in out->first: its first row's, or the empty one
  * where that row goes. */

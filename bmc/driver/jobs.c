@@ -14,6 +14,7 @@
 #include "bmc/driver/expect.h"
 #include "bmc/driver/inputs.h"
 #include "litmus/spirv.h"
+#include "util/text_hash.h"
 #include "util/xalloc.h"
 #include "models/model.h"
 
@@ -185,24 +186,6 @@ struct merge_table {
     int npushes, pushes_cap;
     struct merge_push *pushes;
 };
-
-/* Mixes the text s into h eight bytes at a time (the last ones
- * zero-filled, the length after them), folding each product's high half
- * into the low bits that the table's mask keeps. */
-static uint64_t text_hash(uint64_t h, const char *s)
-{
-    size_t n = strlen(s);
-    uint64_t w;
-    for (; n >= 8; n -= 8, s += 8) {
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 1099511628211UL;
-        h ^= h >> 29;
-    }
-    w = 0;
-    memcpy(&w, s, n);
-    h = (h ^ w ^ n) * 1099511628211UL;
-    return h ^ h >> 29;
-}
 
 static unsigned long key_hash(const struct job *j)
 {
