@@ -193,16 +193,21 @@ static void rehash(struct state_graph *g)
     free(old);
 }
 
-/* Room for at least n states. */
-static void reserve(struct state_graph *g, int n)
+/* Room for at least n states, past the capacity. */
+static void grow_to(struct state_graph *g, int n)
 {
-    if (n <= g->cap)
-        return;
     g->cap = xcapacity(g->cap, n, 256);
     g->words = xrealloc(g->words, (size_t)g->cap * (size_t)g->width * sizeof *g->words);
     g->succ = xrealloc(g->succ, (size_t)g->cap * (size_t)g->nthreads * sizeof *g->succ + 1);
     XRESIZE(g->parent, g->cap);
     XRESIZE(g->via, g->cap);
+}
+
+/* Room for at least n states (the test inlined: the explorer asks per state). */
+static inline void reserve(struct state_graph *g, int n)
+{
+    if (n > g->cap)
+        grow_to(g, n);
 }
 
 /* The index of the state written at g's first free place (room reserved),
