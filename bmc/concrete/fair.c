@@ -300,20 +300,34 @@ static bool once(const struct fair_tree *n, const struct facts *x)
     return false;
 }
 
-/* Whether a group with progress passes it on to its child i under m. */
+/* Some child of g before child i is schedulable. */
+static bool lower_sched(const struct fair_tree *g, int i, const struct facts *x)
+{
+    for (int j = 0; j < i; j++)
+        if (sched(&g->child[j], x))
+            return true;
+    return false;
+}
+
+/* Child i of g or one after it has been scheduled once. */
+static bool later_once(const struct fair_tree *g, int i, const struct facts *x)
+{
+    for (int j = i; j < g->nchild; j++)
+        if (once(&g->child[j], x))
+            return true;
+    return false;
+}
+
+/* Whether a group with progress passes it on to its child i under m
+ * (each scheduler reads only what it needs). */
 static bool owed(const struct fair_tree *g, int i, enum progress_model m, const struct facts *x)
 {
-    bool lower_sched = false, later_once = false;
-    for (int j = 0; j < i; j++)
-        lower_sched |= sched(&g->child[j], x);
-    for (int j = i; j < g->nchild; j++)
-        later_once |= once(&g->child[j], x);
     switch (g->overridden ? g->over : progress_scheduler(m)) {
     case PROG_FAIR: return true;
-    case PROG_HSA: return !lower_sched;
+    case PROG_HSA: return !lower_sched(g, i, x);
     case PROG_OBE: return once(&g->child[i], x);
-    case PROG_HSA_OBE: return !lower_sched || once(&g->child[i], x);
-    case PROG_LOBE: return later_once;
+    case PROG_HSA_OBE: return !lower_sched(g, i, x) || once(&g->child[i], x);
+    case PROG_LOBE: return later_once(g, i, x);
     case PROG_UNFAIR: return false;
     default: return true;   /* strong models have their scheduler's obligations */
     }
