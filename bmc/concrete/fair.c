@@ -11,55 +11,64 @@
  * thread whose step it has yet to follow. */
 struct frame { int v, t; };
 
-/* Records component c: its states, popped from the stack down to v. */
-static void close_component(struct fair_sccs *f, int *stack, int *top, bool *on, int v)
+/* The index of a state whose component is closed: higher than any on the
+ * stack, so that it lowers no low link and no array says which are on it. */
+enum { CLOSED = 0x7fffffff };
+
+/* Records component c: its states, popped from the stack (top states on
+ * it) down to v, their index CLOSED.  Returns the new top. */
+static int close_component(struct fair_sccs *f, const int *stack, int top, int *index, int v)
 {
-    int c = f->nscc++, w;
-    f->first[c] = v;
+    int c = f->nscc++, w, first = v;
     do {
-        w = stack[--*top];
-        on[w] = false;
+        w = stack[--top];
+        index[w] = CLOSED;
         f->scc_of[w] = c;
-        if (w < f->first[c])
-            f->first[c] = w;
+        if (w < first)
+            first = w;
     } while (w != v);
+    f->first[c] = first;
+    return top;
 }
 
-/* Tarjan's algorithm from state s. */
+/* Tarjan's algorithm from state s, with no state on the stack; *counter
+ * is the next index. */
 static void search(const struct state_graph *g, struct fair_sccs *f, int s, int *index, int *low,
-                   int *stack, int *top, bool *on, struct frame *calls, int *counter)
+                   int *stack, struct frame *calls, int *counter)
 {
-    int depth = 0, nt = g->nthreads;
+    int depth = 0, nt = g->nthreads, top = 0, next = *counter;   /* locals: the arrays' stores cannot change them */
     calls[depth++] = (struct frame){ s, 0 };
-    index[s] = low[s] = (*counter)++;
-    stack[(*top)++] = s;
-    on[s] = true;
+    index[s] = low[s] = next++;
+    stack[top++] = s;
     while (depth > 0) {
         struct frame *fr = &calls[depth - 1];
-        int v = fr->v;
-        bool descended = false;
-        while (fr->t < nt && !descended) {
-            int w = g->succ[(size_t)v * nt + fr->t++];
+        int v = fr->v, t = fr->t, lv = low[v];
+        const int *succ = &g->succ[(size_t)v * nt];
+        for (; t < nt; t++) {
+            int w = succ[t];
             if (w < 0)
                 continue;
-            if (index[w] < 0) {
-                index[w] = low[w] = (*counter)++;
-                stack[(*top)++] = w;
-                on[w] = true;
-                calls[depth++] = (struct frame){ w, 0 };
-                descended = true;
-            } else if (on[w] && index[w] < low[v]) {
-                low[v] = index[w];
-            }
+            if (index[w] < 0)
+                break;
+            if (index[w] < lv)   /* on the stack: a closed state's index is CLOSED */
+                lv = index[w];
         }
-        if (descended)
+        low[v] = lv;
+        if (t < nt) {   /* down to an unseen state; v's next thread after it */
+            int w = succ[t];
+            fr->t = t + 1;
+            index[w] = low[w] = next++;
+            stack[top++] = w;
+            calls[depth++] = (struct frame){ w, 0 };
             continue;
-        if (low[v] == index[v])
-            close_component(f, stack, top, on, v);
+        }
+        if (lv == index[v])
+            top = close_component(f, stack, top, index, v);
         depth--;
-        if (depth > 0 && low[v] < low[calls[depth - 1].v])
-            low[calls[depth - 1].v] = low[v];
+        if (depth > 0 && lv < low[calls[depth - 1].v])
+            low[calls[depth - 1].v] = lv;
     }
+    *counter = next;
 }
 
 /* What each component says about each thread (ended and started: for the
@@ -67,18 +76,22 @@ static void search(const struct state_graph *g, struct fair_sccs *f, int s, int 
 static void component_facts(const struct state_graph *g, struct fair_sccs *f)
 {
     int nt = g->nthreads, nw = f->nwords;
-    for (int v = 0; v < g->nstates; v++)
-        for (int t = 0; t < nt; t++) {
-            int w = g->succ[(size_t)v * nt + t], c = f->scc_of[v];
-            if (w >= 0 && f->scc_of[w] == c) {
+    for (int v = 0; v < g->nstates; v++) {
+        const int *succ = &g->succ[(size_t)v * nt];
+        int c = f->scc_of[v];
+        for (int t = 0; t < nt; t++)
+            if (succ[t] >= 0 && f->scc_of[succ[t]] == c) {
                 f->runs[c * nt + t] = true;
+                if (!f->cyclic[c])
+                    f->cycles[f->ncycles++] = c;
                 f->cyclic[c] = true;
             }
-        }
-    for (int v = 0; v < g->nstates; v++) {   /* a component's first state is its lowest */
-        int c = f->scc_of[v];
-        if (f->first[c] == v && f->cyclic[c])
-            f->cycles[f->ncycles++] = c;
+    }
+    for (int k = 1; k < f->ncycles; k++) {   /* by first state (Tarjan closes them in another order); a few */
+        int c = f->cycles[k], j = k;
+        for (; j > 0 && f->first[f->cycles[j - 1]] > f->first[c]; j--)
+            f->cycles[j] = f->cycles[j - 1];
+        f->cycles[j] = c;
     }
     for (int k = 0; k < f->ncycles; k++) {
         int c = f->cycles[k];
@@ -100,7 +113,6 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
 /* Tarjan's scratch, per state. */
 struct tarjan {
     int *index, *low, *stack;
-    bool *on;
     struct frame *calls;
 };
 
@@ -121,24 +133,22 @@ static size_t sccs_layout(struct fair_sccs *f, struct tarjan *w, int n, char *bl
     w->index = xblock_take(&b, len, sizeof *w->index);
     w->low = xblock_take(&b, len, sizeof *w->low);
     w->stack = xblock_take(&b, len, sizeof *w->stack);
-    w->on = xblock_take(&b, len, sizeof *w->on);
     w->calls = xblock_take(&b, len, sizeof *w->calls);
     return b.size;
 }
 
 void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
 {
-    int n = g->nstates, nt = g->nthreads, top = 0, counter = 0;
+    int n = g->nstates, nt = g->nthreads, counter = 0;
     memset(f, 0, sizeof *f);
     f->nthreads = nt;
     f->nwords = (nt + 63) / 64;
     struct tarjan w;
     sccs_layout(f, &w, n, xrealloc(NULL, sccs_layout(f, &w, n, NULL)));   /* zeroed below where read first */
     memset(w.index, -1, (size_t)n * sizeof *w.index);
-    memset(w.on, 0, (size_t)n * sizeof *w.on);
     for (int s = 0; s < n; s++)
         if (w.index[s] < 0)
-            search(g, f, s, w.index, w.low, w.stack, &top, w.on, w.calls, &counter);
+            search(g, f, s, w.index, w.low, w.stack, w.calls, &counter);
     size_t nscc = (size_t)f->nscc;
     memset(f->cyclic, 0, nscc * sizeof *f->cyclic);
     memset(f->runs, 0, nscc * (size_t)nt * sizeof *f->runs);
