@@ -93,7 +93,7 @@ static bool jumps(const struct state_graph *g, const int32_t *s, int t)
     const int32_t *regs = s + g->offset[t] + 1;
     int32_t a = x->a.is_reg ? regs[x->a.reg] : (int32_t)x->a.value;
     int32_t b = x->b.is_reg ? regs[x->b.reg] : (int32_t)x->b.value;
-    return x->kind == I_GOTO || (x->kind == I_BRANCH && interp_cmp(x->cmp, a, b));
+    return x->kind == I_GOTO || (x->kind == I_BRANCH && cmp_holds(x->cmp, a, b));
 }
 
 /* Loop iterations the kept steps need: one more than the most backward

@@ -137,7 +137,7 @@ static inline bool step(const struct state_graph *g, const int32_t *in, int t, i
         regs[x->dst] = x->op == OP_EXCH ? a : interp_binop(x->op, a, b);
         break;
     case I_BRANCH:
-        if (interp_cmp(x->cmp, a, b))
+        if (cmp_holds(x->cmp, a, b))
             next = c->jump[pc];
         break;
     case I_GOTO:
