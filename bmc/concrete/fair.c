@@ -175,10 +175,17 @@ struct fair_tree {
     const uint64_t *below;   /* the threads below, a bit each */
 };
 
-static int by_id(const void *a, const void *b)
+/* Sorts n's children by increasing id: by insertion, for the few a group
+ * has (qsort's calls cost more). */
+static void children_by_id(struct fair_tree *n)
 {
-    const struct fair_tree *x = a, *y = b;
-    return (x->id > y->id) - (x->id < y->id);
+    for (int i = 1; i < n->nchild; i++) {
+        struct fair_tree c = n->child[i];
+        int j = i;
+        for (; j > 0 && n->child[j - 1].id > c.id; j--)
+            n->child[j] = n->child[j - 1];
+        n->child[j] = c;
+    }
 }
 
 /* Sets group n's scope and, when h names one there, its scheduler. */
@@ -229,7 +236,7 @@ static void grow(const struct litmus *l, const struct progress_hierarchy *h, str
             grow(l, h, tb, c, members, m, level + 1, slots, nlevels);
         }
     }
-    qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
+    children_by_id(n);
 }
 
 /* Sets the threads below n and every node under it, from the words of
