@@ -13,7 +13,8 @@ struct search {
     const struct state_graph *g;
     const struct fair_sccs *f;
     int scc;
-    int *prev, *prevt;       /* per state: predecessor on the search tree, its thread; -2: unseen */
+    int *prev, *prevt;       /* per state: predecessor on the search tree (the
+                                start: itself), its thread; -1: unseen */
     int *queue;
     int32_t *cur, *next;     /* classify's two states */
     void *block;             /* the allocation of the arrays above */
@@ -56,7 +57,7 @@ static int walk(struct search *s, struct lasso *la, int *cap, int from, int t, i
     const struct state_graph *g = s->g;
     int nt = g->nthreads, head = 0, tail = 0, found = -1;
     s->queue[tail++] = from;
-    s->prev[from] = -1;
+    s->prev[from] = from;
     while (head < tail && found < 0) {
         int v = s->queue[head++];
         if (goal(s, v, t, to)) {
@@ -65,7 +66,7 @@ static int walk(struct search *s, struct lasso *la, int *cap, int from, int t, i
         }
         for (int u = 0; u < nt; u++) {
             int w = g->succ[(size_t)v * nt + u];
-            if (w >= 0 && s->f->scc_of[w] == s->scc && s->prev[w] == -2) {
+            if (w >= 0 && s->f->scc_of[w] == s->scc && s->prev[w] == -1) {
                 s->prev[w] = v;
                 s->prevt[w] = u;
                 s->queue[tail++] = w;
@@ -81,7 +82,7 @@ static int walk(struct search *s, struct lasso *la, int *cap, int from, int t, i
         la->step[la->nstem + j] = x;
     }
     for (int k = 0; k < tail; k++)
-        s->prev[s->queue[k]] = -2;
+        s->prev[s->queue[k]] = -1;
     if (t < 0)
         return found;
     push_step(la, cap, t);
@@ -126,8 +127,7 @@ void lasso_find(const struct state_graph *g, const struct fair_sccs *f, int scc,
     struct search s = { .g = g, .f = f, .scc = scc };
     s.block = xrealloc(NULL, search_layout(&s, NULL));   /* prev set just below, the rest written before read */
     search_layout(&s, s.block);
-    for (int v = 0; v < g->nstates; v++)
-        s.prev[v] = -2;
+    memset(s.prev, -1, (size_t)g->nstates * sizeof *s.prev);
     int cur = entry;
     for (int t = 0; t < g->nthreads; t++)
         if (need[t] && f->runs[scc * g->nthreads + t])
