@@ -25,8 +25,8 @@ static void threads_named(const struct litmus *l, const bool *which, char *buf, 
 /* "; starved: P1 by QF 0 (obe) owes WG 1 nothing": for each thread the
  * lasso never runs again, which scope's scheduler lets it starve (at the
  * lasso's entry); "" when none.  ended and started are scratch of
- * nthreads entries. */
-static void starved(const struct litmus *l, const struct state_graph *g, const struct fair_tree *tr,
+ * nthreads entries.  Returns the length written. */
+static size_t starved(const struct litmus *l, const struct state_graph *g, const struct fair_tree *tr,
                     enum progress_model m, const struct lasso *la, bool *ended, bool *started, char *buf, size_t len)
 {
     int nt = g->nthreads;
@@ -46,6 +46,7 @@ static void starved(const struct litmus *l, const struct state_graph *g, const s
             text_append(buf, len, &used, (const char *const[]){ used ? ", " : "; starved: ", "P",
                                                                  text_int(l->threads[t].id, digits), ": ", why }, 5);
     }
+    return used;
 }
 
 /* A lasso of the check and its re-check: lasso_find is a function of the
@@ -171,26 +172,25 @@ static void decide(const struct program *p, struct lasso_recheck *rc, struct rec
             lasso_describe(p->lit, la, false, d->brief, sizeof d->brief);
             d->described = true;
         }
-        char full[sizeof d->full];
+        /* the lasso and who starves, as far as sizeof d->full bytes, then the engine's part */
         size_t used = strlen(d->full);
-        memcpy(full, d->full, used + 1);
-        starved(p->lit, g, tr, out->model, la, scratch + g->nthreads, scratch + 2 * g->nthreads, full + used,
-                sizeof full - used);
+        memcpy(out->reason, d->full, used + 1);
+        used += starved(p->lit, g, tr, out->model, la, scratch + g->nthreads, scratch + 2 * g->nthreads,
+                        out->reason + used, sizeof d->full - used);
         memcpy(out->brief, d->brief, sizeof out->brief);
         out->verdict = V_FAIL;
         if (strong) {
             char who[128];
             threads_named(p->lit, need, who, sizeof who);
-            snprintf(out->reason, sizeof out->reason, "%s (states engine, strong fairness: from the state after %d steps no "
-                     "schedule of the guaranteed threads (%s) terminates; a cycle of %d steps, %d states)",
-                     full, la->nstem, who, la->ncycle, g->nstates);
+            snprintf(out->reason + used, sizeof out->reason - used, " (states engine, strong fairness: from the state "
+                     "after %d steps no schedule of the guaranteed threads (%s) terminates; a cycle of %d steps, %d "
+                     "states)", la->nstem, who, la->ncycle, g->nstates);
         } else {
             char cycle[12], stem[12], states[12];
-            used = 0;
             text_append(out->reason, sizeof out->reason, &used,
-                        (const char *const[]){ full, " (states engine: a fair cycle of ", text_int(la->ncycle, cycle),
+                        (const char *const[]){ " (states engine: a fair cycle of ", text_int(la->ncycle, cycle),
                                                " steps after ", text_int(la->nstem, stem), ", ",
-                                               text_int(g->nstates, states), " states)" }, 8);
+                                               text_int(g->nstates, states), " states)" }, 7);
         }
         char why[256];   /* the concrete evaluator checks every lasso, as every SAT witness */
         if (!recheck_once(d, rc, g, o->want_witness ? witness : NULL, why, sizeof why)) {
