@@ -436,17 +436,22 @@ void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bo
     thread_set_free(&s);
 }
 
-/* "WG 1" for a group of scope s, "P2" for a thread, into buf (len bytes). */
-static void node_name(const struct fair_tree *n, int scope, char *buf, size_t len)
+/* n's name as parts[0..2) of a text: "WG" and "1" for a group of scope s
+ * (with " " between them, at sep), "P" and "2" for a thread (no
+ * separator); digits (12 bytes) holds the number.  Returns the parts
+ * used: three for a group, two for a thread. */
+static int node_name(const struct fair_tree *n, int scope, char *digits, const char **parts)
 {
-    char digits[12];
     const char *id = text_int(n->id, digits);
-    size_t used = 0;
-    if (n->thread >= 0)
-        text_append(buf, len, &used, (const char *const[]){ "P", id }, 2);
-    else
-        text_append(buf, len, &used, (const char *const[]){ scope >= 0 ? progress_scope_name((enum progress_scope)scope)
-                                                                        : "group", " ", id }, 3);
+    if (n->thread >= 0) {
+        parts[0] = "P";
+        parts[1] = id;
+        return 2;
+    }
+    parts[0] = scope >= 0 ? progress_scope_name((enum progress_scope)scope) : "group";
+    parts[1] = " ";
+    parts[2] = id;
+    return 3;
 }
 
 void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started, int t,
@@ -465,12 +470,17 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
         for (int j = 0; j < g->nchild; j++)
             rivals += j != i && sched(&g->child[j], &x);
         if (!owed(g, i, m, &x) && rivals > 0) {
-            char parent[32], child[32];
-            node_name(g, g->scope, parent, sizeof parent);
-            node_name(&g->child[i], g->child[i].scope, child, sizeof child);
+            /* "QF 0 (obe) owes WG 1 nothing" */
+            char parent[12], child[12];
+            const char *parts[10];
+            int k = node_name(g, g->scope, parent, parts);
+            parts[k++] = " (";
+            parts[k++] = progress_name(g->overridden ? g->over : progress_scheduler(m));
+            parts[k++] = ") owes ";
+            k += node_name(&g->child[i], g->child[i].scope, child, parts + k);
+            parts[k++] = " nothing";
             size_t used = 0;
-            text_append(buf, len, &used, (const char *const[]){ parent, " (",
-                        progress_name(g->overridden ? g->over : progress_scheduler(m)), ") owes ", child, " nothing" }, 6);
+            text_append(buf, len, &used, parts, k);
             break;
         }
         g = &g->child[i];
