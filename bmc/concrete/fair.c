@@ -335,11 +335,12 @@ static bool later_once(const struct fair_tree *g, int i, const struct facts *x)
     return false;
 }
 
-/* Whether a group with progress passes it on to its child i under m
- * (each scheduler reads only what it needs). */
-static bool owed(const struct fair_tree *g, int i, enum progress_model m, const struct facts *x)
+/* Whether a group with progress passes it on to its child i under
+ * scheduler sch (progress_scheduler of the model; each scheduler reads
+ * only what it needs). */
+static bool owed(const struct fair_tree *g, int i, enum progress_model sch, const struct facts *x)
 {
-    switch (g->overridden ? g->over : progress_scheduler(m)) {
+    switch (g->overridden ? g->over : sch) {
     case PROG_FAIR: return true;
     case PROG_HSA: return !lower_sched(g, i, x);
     case PROG_OBE: return once(&g->child[i], x);
@@ -355,7 +356,7 @@ static bool owed(const struct fair_tree *g, int i, enum progress_model m, const 
  * with progress passes it on to every child it owes it to and, when it is
  * schedulable, to at least one schedulable child (minimal progress).
  * need, when not NULL, gets the threads that must step (for one choice). */
-static bool fair_node(const struct fair_tree *n, enum progress_model m, const struct facts *x, bool *need)
+static bool fair_node(const struct fair_tree *n, enum progress_model sch, const struct facts *x, bool *need)
 {
     /* A group with one child is fair exactly when the child is, with the
      * same need: owed, the child has progress; not owed, minimal progress
@@ -371,14 +372,14 @@ static bool fair_node(const struct fair_tree *n, enum progress_model m, const st
     }
     bool minimal = !sched(n, x);
     for (int i = 0; i < n->nchild; i++)
-        if (owed(n, i, m, x)) {
-            if (!fair_node(&n->child[i], m, x, need))
+        if (owed(n, i, sch, x)) {
+            if (!fair_node(&n->child[i], sch, x, need))
                 return false;
             minimal |= sched(&n->child[i], x);
         }
     for (int i = 0; i < n->nchild && !minimal; i++)
-        if (sched(&n->child[i], x) && fair_node(&n->child[i], m, x, NULL)) {
-            fair_node(&n->child[i], m, x, need);
+        if (sched(&n->child[i], x) && fair_node(&n->child[i], sch, x, NULL)) {
+            fair_node(&n->child[i], sch, x, need);
             minimal = true;
         }
     return minimal;
@@ -386,7 +387,7 @@ static bool fair_node(const struct fair_tree *n, enum progress_model m, const st
 
 /* Marks each thread below n: whether progress (n has it when has) reaches
  * it, and it has not ended. */
-static void reach(const struct fair_tree *n, enum progress_model m, const struct facts *x, bool has,
+static void reach(const struct fair_tree *n, enum progress_model sch, const struct facts *x, bool has,
                   bool *guaranteed)
 {
     if (n->thread >= 0) {
@@ -394,7 +395,7 @@ static void reach(const struct fair_tree *n, enum progress_model m, const struct
         return;
     }
     for (int i = 0; i < n->nchild; i++)
-        reach(&n->child[i], m, x, has && owed(n, i, m, x), guaranteed);
+        reach(&n->child[i], sch, x, has && owed(n, i, sch, x), guaranteed);
 }
 
 /* A set of threads made from per-thread flags: a few words in place,
@@ -431,7 +432,7 @@ void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bo
     enum progress_model top = progress_scheduler(m);
     bool has = top == PROG_FAIR || top == PROG_HSA || top == PROG_HSA_OBE || ((top == PROG_OBE || top == PROG_LOBE)
                                                                                 && once(tr, &x));
-    reach(tr, m, &x, has, guaranteed);
+    reach(tr, top, &x, has, guaranteed);
     thread_set_free(&e);
     thread_set_free(&s);
 }
@@ -459,6 +460,7 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
 {
     struct thread_set e, s;
     struct facts x = { thread_set_of(tr, ended, &e), thread_set_of(tr, started, &s), NULL };
+    enum progress_model sch = progress_scheduler(m);
     buf[0] = '\0';
     for (const struct fair_tree *g = tr; g->thread < 0;) {
         int i = 0;
@@ -469,13 +471,13 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
         int rivals = 0;   /* other schedulable children: minimal progress may go to them */
         for (int j = 0; j < g->nchild; j++)
             rivals += j != i && sched(&g->child[j], &x);
-        if (!owed(g, i, m, &x) && rivals > 0) {
+        if (!owed(g, i, sch, &x) && rivals > 0) {
             /* "QF 0 (obe) owes WG 1 nothing" */
             char parent[12], child[12];
             const char *parts[10];
             int k = node_name(g, g->scope, parent, parts);
             parts[k++] = " (";
-            parts[k++] = progress_name(g->overridden ? g->over : progress_scheduler(m));
+            parts[k++] = progress_name(g->overridden ? g->over : sch);
             parts[k++] = ") owes ";
             k += node_name(&g->child[i], g->child[i].scope, child, parts + k);
             parts[k++] = " nothing";
@@ -492,11 +494,12 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
 int fair_find(const struct fair_sccs *f, const struct fair_tree *tr, enum progress_model m, bool *need)
 {
     int nt = f->nthreads, nw = f->nwords;
+    enum progress_model sch = progress_scheduler(m);
     for (int k = 0; k < f->ncycles; k++) {   /* the first fair one has the lowest first state */
         int c = f->cycles[k];
         struct facts x = { &f->ended[(size_t)c * nw], &f->started[(size_t)c * nw], &f->runs[c * nt] };
         memset(need, 0, (size_t)nt * sizeof *need);   /* what it holds counts only when c is fair */
-        if (fair_node(tr, m, &x, need))
+        if (fair_node(tr, sch, &x, need))
             return c;
     }
     return -1;
