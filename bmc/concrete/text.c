@@ -7,10 +7,17 @@ void text_append(char *buf, size_t len, size_t *used, const char *const *parts, 
 {
     size_t at = *used;   /* a local: buf's stores cannot change it */
     for (int i = 0; i < n && at + 1 < len; i++) {
-        size_t k = strlen(parts[i]);
+        const char *s = parts[i];
+        if (s[0] && (!s[1] || (!s[2] && at + 2 < len))) {   /* "P", ", ", a digit or two: no calls */
+            buf[at++] = s[0];
+            if (s[1])
+                buf[at++] = s[1];
+            continue;
+        }
+        size_t k = strlen(s);
         if (k > len - 1 - at)
             k = len - 1 - at;
-        memcpy(buf + at, parts[i], k);
+        memcpy(buf + at, s, k);
         at += k;
     }
     buf[at] = '\0';

@@ -41,11 +41,31 @@ static void test_append_fits_or_cuts(void **state)
     assert_string_equal(buf, "");
 }
 
+/* Parts of one or two bytes (copied without calls) are cut as any. */
+static void test_short_parts_cut(void **state)
+{
+    (void)state;
+    char buf[8];
+    size_t used = 0;
+    text_append(buf, 4, &used, (const char *const[]){ "P", "12", "3" }, 3);
+    assert_string_equal(buf, "P12");
+    assert_int_equal(used, 3);
+    used = 0;
+    text_append(buf, 3, &used, (const char *const[]){ "P", ", " }, 2);
+    assert_string_equal(buf, "P,");   /* one byte of room for the two */
+    assert_int_equal(used, 2);
+    used = 0;
+    text_append(buf, sizeof buf, &used, (const char *const[]){ "ab", "", "c", "de" }, 4);
+    assert_string_equal(buf, "abcde");
+    assert_int_equal(used, 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),
         cmocka_unit_test(test_append_fits_or_cuts),
+        cmocka_unit_test(test_short_parts_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
