@@ -8,7 +8,9 @@ void text_append(char *buf, size_t len, size_t *used, const char *const *parts, 
     size_t at = *used;   /* a local: buf's stores cannot change it */
     for (int i = 0; i < n && at + 1 < len; i++) {
         const char *s = parts[i];
-        if (s[0] && (!s[1] || (!s[2] && at + 2 < len))) {   /* "P", ", ", a digit or two: no calls */
+        if (!s[0])   /* "", "P", ", ", a digit or two: no calls */
+            continue;
+        if (!s[1] || (!s[2] && at + 2 < len)) {
             buf[at++] = s[0];
             if (s[1])
                 buf[at++] = s[1];
