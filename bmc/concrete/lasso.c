@@ -16,7 +16,6 @@ struct search {
     int *prev, *prevt;       /* per state: predecessor on the search tree (the
                                 start: itself), its thread; -1: unseen */
     int *queue;
-    int32_t *cur, *next;     /* classify's two states */
     void *block;             /* the allocation of the arrays above */
 };
 
@@ -24,12 +23,10 @@ struct search {
 static size_t search_layout(struct search *s, char *block)
 {
     struct xblock b = { block, 0 };
-    size_t nstates = (size_t)s->g->nstates, width = (size_t)s->g->width;
+    size_t nstates = (size_t)s->g->nstates;
     s->prev = xblock_take(&b, nstates, sizeof *s->prev);
     s->prevt = xblock_take(&b, nstates, sizeof *s->prevt);
     s->queue = xblock_take(&b, nstates, sizeof *s->queue);
-    s->cur = xblock_take(&b, width, sizeof *s->cur);
-    s->next = xblock_take(&b, width, sizeof *s->next);
     return b.size;
 }
 
@@ -89,25 +86,21 @@ static int walk(struct search *s, struct lasso *la, int *cap, int from, int t, i
     return g->succ[(size_t)found * nt + t];
 }
 
-/* Sets la->how from one pass round the cycle. */
+/* Sets la->how from one pass round the cycle, along the graph's edges. */
 static void classify(const struct search *s, struct lasso *la)
 {
     const struct state_graph *g = s->g;
-    int nt = g->nthreads;
+    int nt = g->nthreads, v = la->entry;
     la->how = xcalloc((size_t)nt + 1, sizeof *la->how);
-    int32_t *cur = s->cur, *next = s->next;
-    memcpy(cur, states_at(g, la->entry), (size_t)g->width * sizeof *cur);
     for (int t = 0; t < nt; t++)
         la->how[t] = states_pc(g, la->entry, t) >= g->code[t].n ? LASSO_ENDS : LASSO_HALTED;
     for (int k = 0; k < la->ncycle; k++) {
         int t = la->step[la->nstem + k];
-        bool wrote;
-        states_step(g, cur, t, next, &wrote);
-        if (wrote)
+        if (states_writes(g, states_at(g, v), t))
             la->how[t] = LASSO_REPEATS;
         else if (la->how[t] == LASSO_HALTED)
             la->how[t] = LASSO_SPINS;
-        memcpy(cur, next, (size_t)g->width * sizeof *cur);
+        v = g->succ[(size_t)v * nt + t];
     }
 }
 

@@ -105,6 +105,13 @@ static inline int32_t operand(const struct operand *o, const int32_t *regs)
     return o->is_reg ? regs[o->reg] : (int32_t)o->value;
 }
 
+/* Whether instruction x writes memory, which holds mem, a being its
+ * first operand's value (a CAS that fails writes nothing). */
+static inline bool writes_memory(const struct instr *x, int32_t mem, int32_t a)
+{
+    return x->kind == I_STORE || (x->kind == I_RMW && !(x->cas_if_equal && mem != a));
+}
+
 /* states_step, inlined into the explorer's loop. */
 __attribute__((always_inline))
 static inline bool step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
@@ -119,7 +126,7 @@ static inline bool step(const struct state_graph *g, const int32_t *in, int t, i
     const struct instr *x = &c->in[pc];
     int32_t a = operand(&x->a, before), b = operand(&x->b, before);
     int next = c->after[pc];
-    *wrote = x->kind == I_STORE || (x->kind == I_RMW && !(x->cas_if_equal && in[0] != a));
+    *wrote = writes_memory(x, in[0], a);
     switch (x->kind) {
     case I_LOAD:
         if (x->dst >= 0)
@@ -154,6 +161,13 @@ static inline bool step(const struct state_graph *g, const int32_t *in, int t, i
 bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
 {
     return step(g, in, t, out, wrote);
+}
+
+bool states_writes(const struct state_graph *g, const int32_t *s, int t)
+{
+    const struct st_code *c = &g->code[t];
+    int w = g->offset[t], pc = s[w] >> 1;
+    return pc < c->n && writes_memory(&c->in[pc], s[0], operand(&c->in[pc].a, s + w + 1));
 }
 
 /* Two words at a time (a state is a few of them), the high half folded

@@ -73,5 +73,8 @@ static inline bool states_started(const struct state_graph *g, int s, int t)
 /* Runs thread t's step from state words in into out (g->width words);
  * false when t has ended.  *wrote: the step writes memory. */
 bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote);
+/* Whether thread t's step from state words s writes memory (as
+ * states_step's *wrote; false when t has ended). */
+bool states_writes(const struct state_graph *g, const int32_t *s, int t);
 
 #endif
