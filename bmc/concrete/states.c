@@ -112,15 +112,24 @@ static inline bool writes_memory(const struct instr *x, int32_t mem, int32_t a)
     return x->kind == I_STORE || (x->kind == I_RMW && !(x->cas_if_equal && mem != a));
 }
 
-/* states_step, inlined into the explorer's loop. */
+/* Words the explorer's copy of a state may run past its end (g->words
+ * has that many more). */
+enum { STATE_SLACK = 4 };
+
+/* states_step, inlined into the explorer's loop (slack: out and in may be
+ * copied past their end, STATE_SLACK words at a time). */
 __attribute__((always_inline))
-static inline bool step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
+static inline bool step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote, bool slack)
 {
     const struct st_code *c = &g->code[t];
     int w = g->offset[t], pc = in[w] >> 1;
     if (pc >= c->n)
         return false;
-    memcpy(out, in, (size_t)g->width * sizeof *out);
+    if (slack)   /* four words at a time, past the state's end: g->words has room */
+        for (int i = 0; i < g->width; i += STATE_SLACK)
+            memcpy(out + i, in + i, STATE_SLACK * sizeof *out);
+    else
+        memcpy(out, in, (size_t)g->width * sizeof *out);
     const int32_t *before = in + w + 1;
     int32_t *regs = out + w + 1;
     const struct instr *x = &c->in[pc];
@@ -160,7 +169,7 @@ static inline bool step(const struct state_graph *g, const int32_t *in, int t, i
 
 bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
 {
-    return step(g, in, t, out, wrote);
+    return step(g, in, t, out, wrote, false);
 }
 
 bool states_writes(const struct state_graph *g, const int32_t *s, int t)
@@ -211,7 +220,7 @@ static void rehash(struct state_graph *g)
 static void grow_to(struct state_graph *g, int n)
 {
     g->cap = xcapacity(g->cap, n, 256);
-    g->words = xrealloc(g->words, (size_t)g->cap * (size_t)g->width * sizeof *g->words);
+    g->words = xrealloc(g->words, ((size_t)g->cap * (size_t)g->width + STATE_SLACK) * sizeof *g->words);
     g->succ = xrealloc(g->succ, (size_t)g->cap * (size_t)g->nthreads * sizeof *g->succ + 1);
     XRESIZE(g->parent, g->cap);
     XRESIZE(g->via, g->cap);
@@ -335,7 +344,7 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
         for (int t = 0; t < g->nthreads; t++) {
             bool wrote;
             succ[t] = -1;
-            if (step(g, cur, t, &g->words[(size_t)g->nstates * g->width], &wrote)
+            if (step(g, cur, t, &g->words[(size_t)g->nstates * g->width], &wrote, true)
                 && (succ[t] = intern_next(g, s, t, limit)) < 0) {
                 ok = false;   /* past the limit */
                 break;
