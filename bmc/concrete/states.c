@@ -183,15 +183,22 @@ bool states_writes(const struct state_graph *g, const int32_t *s, int t)
  * into the low one at the end, which the table's mask keeps. */
 static inline uint64_t hash(const int32_t *s, int width)
 {
-    uint64_t h = 0x9e3779b97f4a7c15u;
+    const uint64_t k = 0xff51afd7ed558ccdu;
+    uint64_t h = 0x9e3779b97f4a7c15u, pair[2];   /* a load each: their values, whatever the byte order,
+                                                    only place states */
     int i = 0;
-    for (; i + 1 < width; i += 2) {
-        uint64_t pair;   /* one load (its value, whatever the byte order, only places states) */
-        memcpy(&pair, s + i, sizeof pair);
-        h = (h ^ pair) * 0xff51afd7ed558ccdu;
+    for (; i + 3 < width; i += 4) {   /* two pairs a turn: half the loop's tests */
+        memcpy(pair, s + i, sizeof pair);
+        h = (h ^ pair[0]) * k;
+        h = (h ^ pair[1]) * k;
+    }
+    if (i + 1 < width) {
+        memcpy(pair, s + i, sizeof pair[0]);
+        h = (h ^ pair[0]) * k;
+        i += 2;
     }
     if (i < width)
-        h = (h ^ (uint32_t)s[i]) * 0xff51afd7ed558ccdu;
+        h = (h ^ (uint32_t)s[i]) * k;
     return h ^ h >> 32;
 }
 
