@@ -110,15 +110,12 @@ static bool same_words(const word *x, const word *y, size_t all)
 }
 
 /* The relation with the pairs of bits m (all words, just taken from A,
- * the last thing taken; any: the OR of them, 0 when there is no pair):
- * A's empty relation, operand x or y (bits a, b; b NULL for none) when it
- * has them (m given back), else a new node of A with them, whose rows are
- * made when something reads them (rel_dense_rows), most never are. */
-static struct rel *node_of_bits(struct rels *A, word *m, size_t all, word any, const struct rel *x,
-                                const word *a, const struct rel *y, const word *b)
+ * the last thing taken): `same` (A's empty relation, or an operand with
+ * those pairs) when there is one (m given back), else a new node of A
+ * with them, whose rows are made when something reads them
+ * (rel_dense_rows), most never are. */
+static struct rel *kept_or_same(struct rels *A, word *m, size_t all, const struct rel *same)
 {
-    const struct rel *same = any == 0 ? A->empty : same_words(m, a, all) ? x
-                             : b && same_words(m, b, all) ? y : NULL;
     if (same) {
         rels_alloc_undo(A, m, all, sizeof *m);
         return (struct rel *)same;
@@ -126,6 +123,27 @@ static struct rel *node_of_bits(struct rels *A, word *m, size_t all, word any, c
     struct rel *r = rel_node(A, REL_ROWS);
     r->bits = m;
     return r;
+}
+
+/* kept_or_same for bits m (any: the OR of them, 0 when there is no pair)
+ * made from operand x (bits a) and y (bits b; b NULL for none): A's empty
+ * relation, x or y when it has m's pairs. */
+static struct rel *node_of_bits(struct rels *A, word *m, size_t all, word any, const struct rel *x,
+                                const word *a, const struct rel *y, const word *b)
+{
+    const struct rel *same = any == 0 ? A->empty : same_words(m, a, all) ? x
+                             : b && same_words(m, b, all) ? y : NULL;
+    return kept_or_same(A, m, all, same);
+}
+
+/* kept_or_same where the operation's pass gathered, besides any, the
+ * bits where m differs from operand x (from_x) and from y (from_y; y NULL
+ * for none). */
+static struct rel *node_of_diffs(struct rels *A, word *m, size_t all, word any, const struct rel *x, word from_x,
+                                 const struct rel *y, word from_y)
+{
+    const struct rel *same = any == 0 ? A->empty : from_x == 0 ? x : y && from_y == 0 ? y : NULL;
+    return kept_or_same(A, m, all, same);
 }
 
 void rel_dense_rows(const struct rel *r)
@@ -202,19 +220,28 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     size_t all = (size_t)n * (size_t)w;
     const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
     word *m = rels_alloc_raw(A, all, sizeof *m), any = 0;   /* taken last: given back if not kept */
+    word from_a = 0, from_b = 0;   /* union, intersection, difference: where m differs from a, b */
     switch (op) {
     case REL_UNION:
-        for (size_t k = 0; k < all; k++)
+        for (size_t k = 0; k < all; k++) {
             any |= m[k] = a[k] | b[k];
-        break;
+            from_a |= b[k] & ~a[k];
+            from_b |= a[k] & ~b[k];
+        }
+        return node_of_diffs(A, m, all, any, x, from_a, y, from_b);
     case REL_INTER:
-        for (size_t k = 0; k < all; k++)
+        for (size_t k = 0; k < all; k++) {
             any |= m[k] = a[k] & b[k];
-        break;
-    case REL_DIFF:
-        for (size_t k = 0; k < all; k++)
+            from_a |= a[k] & ~b[k];
+            from_b |= b[k] & ~a[k];
+        }
+        return node_of_diffs(A, m, all, any, x, from_a, y, from_b);
+    case REL_DIFF:   /* never b's pairs unless empty: a \ b = b leaves b empty */
+        for (size_t k = 0; k < all; k++) {
             any |= m[k] = a[k] & ~b[k];
-        break;
+            from_a |= a[k] & b[k];
+        }
+        return node_of_diffs(A, m, all, any, x, from_a, NULL, 0);
     case REL_INV:   /* has a pair when a has one */
         memset(m, 0, all * sizeof *m);
         if (w == 1) {   /* one word a row */
@@ -343,18 +370,23 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
     for (int e = 0; e < b->size; e++)
         set_bit(cols, b->members[e]);
     const word *r = bits_of(A, x);
-    word *m = rels_alloc_raw(A, all, sizeof *m), any = 0;   /* taken last: given back if not kept */
+    word *m = rels_alloc_raw(A, all, sizeof *m), any = 0, from_x = 0;   /* taken last: given back if not kept */
     if (w == 1) {   /* one word a row */
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             any |= m[i] = set_has(a, i) ? r[i] & cols[0] : 0;
-        return node_of_bits(A, m, all, any, x, r, NULL, NULL);
+            from_x |= m[i] ^ r[i];
+        }
+        return node_of_diffs(A, m, all, any, x, from_x, NULL, 0);
     }
     for (int i = 0; i < n; i++) {
         bool row = set_has(a, i);
-        for (int v = 0; v < w; v++)
-            any |= m[(size_t)i * w + v] = row ? r[(size_t)i * w + v] & cols[v] : 0;
+        for (int v = 0; v < w; v++) {
+            size_t k = (size_t)i * w + v;
+            any |= m[k] = row ? r[k] & cols[v] : 0;
+            from_x |= m[k] ^ r[k];
+        }
     }
-    return node_of_bits(A, m, all, any, x, r, NULL, NULL);
+    return node_of_diffs(A, m, all, any, x, from_x, NULL, 0);
 }
 
 const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
