@@ -55,10 +55,10 @@ static bool same_words(const word *a, const word *b, int w)
 
 /* The tag sets: each the executed events base_event_tags puts in it;
  * the sets no executed event is in are one empty set, and sets with the
- * same events are one set (set_of would find it). */
+ * same events are one set (set_of_bits would find it). */
 static void tag_sets(struct dense_base *d, struct base *b)
 {
-    int n = d->n, w = d->w;
+    int w = d->w;
     word col[S_COUNT * MAX_WORDS];   /* per tag set: its executed events, w words */
     memset(col, 0, (size_t)S_COUNT * w * sizeof *col);
     unsigned long long present = 0;  /* the tag sets with an executed event */
@@ -69,17 +69,14 @@ static void tag_sets(struct dense_base *d, struct base *b)
         for (; tags; tags &= tags - 1)
             put(col + (size_t)__builtin_ctzll(tags) * w, e);
     }
-    bool member[REL_DENSE_MAX];
-    memset(member, 0, (size_t)n * sizeof *member);
-    const struct set *none = set_of(d->A, member);
+    const word nothing[MAX_WORDS] = { 0 };
+    const struct set *none = set_of_bits(d->A, nothing);
+    for (int s = 0; s < S_COUNT; s++)
+        b->sets[s] = none;
     int made_sets[S_COUNT], nmade = 0;   /* the sets with events made so far */
-    for (int s = 0; s < S_COUNT; s++) {
+    for (unsigned long long left = present; left; left &= left - 1) {
+        int s = __builtin_ctzll(left), same = -1;
         const word *c = col + (size_t)s * w;
-        if (!(present >> s & 1)) {
-            b->sets[s] = none;
-            continue;
-        }
-        int same = -1;
         for (int k = 0; k < nmade && same < 0; k++)
             if (same_words(col + (size_t)made_sets[k] * w, c, w))
                 same = made_sets[k];
@@ -87,9 +84,7 @@ static void tag_sets(struct dense_base *d, struct base *b)
             b->sets[s] = b->sets[same];
             continue;
         }
-        for (int x = 0; x < d->nran; x++)
-            member[d->ran[x]] = has(c, d->ran[x]);
-        b->sets[s] = s == S_ALL ? set_all(d->A) : set_of(d->A, member);   /* S_ALL: every executed event */
+        b->sets[s] = s == S_ALL ? set_all(d->A) : set_of_bits(d->A, c);   /* S_ALL: every executed event */
         made_sets[nmade++] = s;
     }
 }
