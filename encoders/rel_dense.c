@@ -214,13 +214,14 @@ static void plus_bits(word *m, int n, int w)
                     m[(size_t)i * w + v] |= m[(size_t)k * w + v];
 }
 
-struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
+/* x | y, x & y or x \\ y (op), word by word: a pass of its own, apart
+ * from the other operations, so that its few registers are all it saves. */
+static struct rel *word_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
 {
-    int n = A->n, w = words_of(n);
-    size_t all = (size_t)n * (size_t)w;
-    const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
+    size_t all = (size_t)A->n * (size_t)words_of(A->n);
+    const word *a = bits_of(A, x), *b = bits_of(A, y);
     word *m = rels_alloc_raw(A, all, sizeof *m), any = 0;   /* taken last: given back if not kept */
-    word from_a = 0, from_b = 0;   /* union, intersection, difference: where m differs from a, b */
+    word from_a = 0, from_b = 0;   /* where m differs from a, from b */
     switch (op) {
     case REL_UNION:
         for (size_t k = 0; k < all; k++) {
@@ -236,12 +237,23 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
             from_b |= b[k] & ~a[k];
         }
         return node_of_diffs(A, m, all, any, x, from_a, y, from_b);
-    case REL_DIFF:   /* never b's pairs unless empty: a \ b = b leaves b empty */
+    default:   /* REL_DIFF: never b's pairs unless empty (a \\ b = b leaves b empty) */
         for (size_t k = 0; k < all; k++) {
             any |= m[k] = a[k] & ~b[k];
             from_a |= a[k] & b[k];
         }
         return node_of_diffs(A, m, all, any, x, from_a, NULL, 0);
+    }
+}
+
+/* The inverse, composition and closure of rel_dense_op. */
+static struct rel *row_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
+{
+    int n = A->n, w = words_of(n);
+    size_t all = (size_t)n * (size_t)w;
+    const word *a = bits_of(A, x), *b = y ? bits_of(A, y) : NULL;
+    word *m = rels_alloc_raw(A, all, sizeof *m), any = 0;   /* taken last: given back if not kept */
+    switch (op) {
     case REL_INV:   /* has a pair when a has one */
         memset(m, 0, all * sizeof *m);
         if (w == 1) {   /* one word a row */
@@ -276,6 +288,13 @@ struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, co
     struct rel *r = node_of_bits(A, m, all, any, x, a, y, b);
     r->transitive |= op == REL_PLUS;
     return r;
+}
+
+struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
+{
+    if (op == REL_UNION || op == REL_INTER || op == REL_DIFF)
+        return word_op(A, op, x, y);
+    return row_op(A, op, x, y);
 }
 
 /* rel_dense_class over one-word rows and nkeys <= 64 keys: each key's
