@@ -128,23 +128,33 @@ static void thread_relations(struct dense_base *d, struct base *b)
     b->rels[R_EXT] = made(d, false);
 }
 
-/* i, j executed with d->key[i] == d->key[j] >= 0. */
+/* i, j executed with d->key[i] == d->key[j] >= 0: each class's executed
+ * events gathered in one pass (the classes are few: a linear search),
+ * then each member's row is its class's. */
 static const struct rel *key_class(struct dense_base *d)
 {
-    int w = d->w;
-    clear(d);
+    int w = d->w, nclass = 0;
+    int class_key[REL_DENSE_MAX], class_of[REL_DENSE_MAX];   /* per class its key; per executed event its class */
+    word members[REL_DENSE_MAX * MAX_WORDS];                  /* per class: its executed events, w words */
     for (int x = 0; x < d->nran; x++) {
-        int i = d->ran[x];
-        if (d->key[i] < 0 || has(row(d, i), i))   /* its class is made */
+        int k = d->key[d->ran[x]], c = 0;
+        if (k < 0)
             continue;
-        word m[MAX_WORDS] = { 0 };
-        for (int y = x; y < d->nran; y++)
-            if (d->key[d->ran[y]] == d->key[i])
-                put(m, d->ran[y]);
-        for (int y = x; y < d->nran; y++)
-            if (has(m, d->ran[y]))
-                memcpy(row(d, d->ran[y]), m, (size_t)w * sizeof(word));
+        while (c < nclass && class_key[c] != k)
+            c++;
+        if (c == nclass) {
+            class_key[nclass++] = k;
+            for (int v = 0; v < w; v++)
+                members[(size_t)c * w + v] = 0;
+        }
+        put(members + (size_t)c * w, d->ran[x]);
+        class_of[x] = c;
     }
+    clear(d);
+    for (int x = 0; x < d->nran; x++)
+        if (d->key[d->ran[x]] >= 0)
+            for (int v = 0; v < w; v++)
+                row(d, d->ran[x])[v] = members[(size_t)class_of[x] * w + v];
     return made(d, true);
 }
 
