@@ -307,21 +307,28 @@ static size_t dense_layout(const struct program *p, struct dense_base *d, char *
     return x.size;
 }
 
+/* The execution literals of exec's n events into lits. */
+static void exec_lits(const bool *exec, int n, lit *lits)
+{
+    for (int e = 0; e < n; e++)
+        lits[e] = lit_of(exec[e]);
+}
+
 void exec_base_init(struct base *b, struct cnf *c, const struct program *p, const bool *exec)
 {
     int n = p->nevents;
-    lit *lits = xrealloc(NULL, ((size_t)n + 1) * sizeof *lits);   /* every entry written before it is read */
-    for (int e = 0; e < n; e++)
-        lits[e] = lit_of(exec[e]);
     if (n > REL_DENSE_MAX || cnf_symbolic(c)) {   /* operations not made as bits */
+        lit *lits = xrealloc(NULL, ((size_t)n + 1) * sizeof *lits);   /* every entry written before it is read */
+        exec_lits(exec, n, lits);
         base_init(b, c, p, lits);
         free(lits);
         return;
     }
+    lit lits[REL_DENSE_MAX];   /* copied by rels_new */
+    exec_lits(exec, n, lits);
     struct dense_base d = { .p = p, .n = n, .w = (n + 63) / 64 };
     b->n = n;
     b->arena = d.A = rels_new(c, n, lits);
-    free(lits);
     void *block = xcalloc(1, dense_layout(p, &d, NULL));   /* zeroed: the thread masks start empty */
     dense_layout(p, &d, block);
     for (int e = 0; e < n; e++)
