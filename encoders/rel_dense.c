@@ -446,14 +446,15 @@ bool rels_dense(const struct rels *A) { return rel_dense(A); }
 const struct rel *rel_from_bits(struct rels *A, const unsigned long long *rows, bool transitive)
 {
     size_t all = (size_t)A->n * (size_t)words_of(A->n);
-    word any = 0;
-    for (size_t k = 0; k < all; k++)
-        any |= rows[k];
-    if (any == 0)
+    word *bits = rels_alloc_raw(A, all, sizeof *bits), any = 0;   /* taken last: given back if it has no pair */
+    for (size_t k = 0; k < all; k++)   /* copied and ORed in one pass (no call) */
+        any |= bits[k] = rows[k];
+    if (any == 0) {
+        rels_alloc_undo(A, bits, all, sizeof *bits);
         return A->empty;
+    }
     struct rel *r = rel_node(A, REL_ROWS);
-    r->bits = rels_alloc_raw(A, all, sizeof *r->bits);   /* written whole here */
-    memcpy(r->bits, rows, all * sizeof *rows);
+    r->bits = bits;
     r->transitive = transitive;
     return r;
 }
