@@ -35,6 +35,25 @@ static void put(word *m, int e) { m[e / 64] |= 1ull << (e % 64); }
 /* Row i of the relation being made. */
 static word *row(struct dense_base *d, int i) { return d->rows + (size_t)i * d->w; }
 
+/* The w words at from into to: one word at once, more by memcpy (a
+ * loop of word copies would be made a call to it for one word too). */
+static void copy_words(word *to, const word *from, int w)
+{
+    if (w == 1)
+        *to = *from;
+    else
+        memcpy(to, from, (size_t)w * sizeof *to);
+}
+
+/* The w words at to become 0 (as copy_words: no call for one word). */
+static void zero_words(word *to, int w)
+{
+    if (w == 1)
+        *to = 0;
+    else
+        memset(to, 0, (size_t)w * sizeof *to);
+}
+
 /* Empties the relation being made. */
 static void clear(struct dense_base *d) { memset(d->rows, 0, (size_t)d->n * d->w * sizeof *d->rows); }
 
@@ -115,7 +134,7 @@ static void thread_relations(struct dense_base *d, struct base *b)
     for (int x = 0; x < d->nran; x++) {
         int i = d->ran[x], t = d->p->events[i].thread;
         if (t >= 0)
-            memcpy(row(d, i), d->thread + (size_t)t * w, (size_t)w * sizeof(word));
+            copy_words(row(d, i), d->thread + (size_t)t * w, w);
     }
     b->rels[R_INT] = made(d, true);
     for (int x = 0; x < d->nran; x++) {
@@ -144,8 +163,7 @@ static const struct rel *key_class(struct dense_base *d)
             c++;
         if (c == nclass) {
             class_key[nclass++] = k;
-            for (int v = 0; v < w; v++)
-                members[(size_t)c * w + v] = 0;
+            zero_words(members + (size_t)c * w, w);
         }
         put(members + (size_t)c * w, d->ran[x]);
         class_of[x] = c;
@@ -153,8 +171,7 @@ static const struct rel *key_class(struct dense_base *d)
     clear(d);
     for (int x = 0; x < d->nran; x++)
         if (d->key[d->ran[x]] >= 0)
-            for (int v = 0; v < w; v++)
-                row(d, d->ran[x])[v] = members[(size_t)class_of[x] * w + v];
+            copy_words(row(d, d->ran[x]), members + (size_t)class_of[x] * w, w);
     return made(d, true);
 }
 
@@ -195,7 +212,7 @@ static void same_scope_groups(struct dense_base *d, enum scope s)
                 d->tkey[t] = g;
         if (d->tkey[t] < 0) {
             d->rep[groups] = t;
-            memset(d->group + (size_t)groups * w, 0, (size_t)w * sizeof(word));
+            zero_words(d->group + (size_t)groups * w, w);
             d->tkey[t] = groups++;
         }
         for (int k = 0; k < w; k++)
@@ -221,7 +238,7 @@ static const struct rel *same_scope(struct dense_base *d, enum scope s)
     for (int x = 0; x < d->nran; x++) {
         int i = d->ran[x], t = d->p->events[i].thread;
         if (t >= 0)
-            memcpy(row(d, i), group_of(d, t), (size_t)d->w * sizeof(word));
+            copy_words(row(d, i), group_of(d, t), d->w);
     }
     return d->by_scope[s] = made(d, true);
 }
