@@ -24,11 +24,12 @@ typedef unsigned long long word;
 #define WORD_BITS 64
 
 /* Words per row over n events. */
-static int words_of(int n) { return (n + WORD_BITS - 1) / WORD_BITS; }
+static int words_of(int n) { return (int)(((unsigned)n + WORD_BITS - 1) / WORD_BITS); }   /* n >= 0 */
 
-static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_BITS); }
+/* j is an event (not negative): unsigned, its word and bit are a shift and a mask. */
+static void set_bit(word *row, int j) { row[(unsigned)j / WORD_BITS] |= 1ull << ((unsigned)j % WORD_BITS); }
 
-static bool has_bit(const word *row, int j) { return row[j / WORD_BITS] >> (j % WORD_BITS) & 1; }
+static bool has_bit(const word *row, int j) { return row[(unsigned)j / WORD_BITS] >> ((unsigned)j % WORD_BITS) & 1; }
 
 /* Row `to` becomes a copy of row `from`. */
 static void copy_row(word *b, int w, int to, int from)
@@ -422,11 +423,12 @@ const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
     size_t all = (size_t)n * (size_t)w;
     word *m = rels_alloc(A, all, sizeof *m);   /* taken last: given back if it has no pair */
     for (int k = 0; k < bld->count; k++) {   /* in order: the last literal of a pair wins */
-        word *row = m + (size_t)bld->i[k] * w, bit = 1ull << (bld->j[k] % WORD_BITS);
+        unsigned j = (unsigned)bld->j[k];   /* an event: not negative */
+        word *row = m + (size_t)bld->i[k] * w, bit = 1ull << (j % WORD_BITS);
         if (bld->l[k] == LIT_FALSE)
-            row[bld->j[k] / WORD_BITS] &= ~bit;
+            row[j / WORD_BITS] &= ~bit;
         else
-            row[bld->j[k] / WORD_BITS] |= bit;
+            row[j / WORD_BITS] |= bit;
     }
     bld->count = 0;   /* its arrays kept for the caller's next relation */
     word any = 0;

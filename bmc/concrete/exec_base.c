@@ -28,9 +28,10 @@ struct dense_base {
     const struct rel *by_scope[SCOPE_ALL + 1];   /* same_scope's relations made */
 };
 
-static bool has(const word *m, int e) { return m[e / 64] >> (e % 64) & 1; }
+/* e is an event (not negative): unsigned, its word and bit are a shift and a mask. */
+static bool has(const word *m, int e) { return m[(unsigned)e / 64] >> ((unsigned)e % 64) & 1; }
 
-static void put(word *m, int e) { m[e / 64] |= 1ull << (e % 64); }
+static void put(word *m, int e) { m[(unsigned)e / 64] |= 1ull << ((unsigned)e % 64); }
 
 /* Row i of the relation being made. */
 static word *row(struct dense_base *d, int i) { return d->rows + (size_t)i * d->w; }
@@ -142,7 +143,7 @@ static void thread_relations(struct dense_base *d, struct base *b)
         word *r = row(d, i);   /* int's row (none for an initial write) */
         for (int k = 0; k < w; k++)
             r[k] = d->exec[k] & ~r[k];
-        r[i / 64] &= ~(1ull << (i % 64));
+        r[(unsigned)i / 64] &= ~(1ull << ((unsigned)i % 64));
     }
     b->rels[R_EXT] = made(d, false);
 }

@@ -244,7 +244,7 @@ static void put_pair(struct pair_sink *o, int i, int j)
         rel_add(&o->bld, i, j, LIT_TRUE);
         return;
     }
-    o->rows[(size_t)i * o->w + j / 64] |= 1ull << (j % 64);
+    o->rows[(size_t)i * o->w + (unsigned)j / 64] |= 1ull << ((unsigned)j % 64);   /* j is an event: not negative */
     o->any = true;
 }
 
