@@ -296,8 +296,10 @@ static void syncbar_pairs(const struct program *p, const struct choice *ch, cons
 }
 
 /* The pairs (i, j) of executed events of one thread (dependencies stay
- * inside a thread) that the n * n matrix dep holds, into o; a row
- * without a pair is passed over at once (memchr). */
+ * inside a thread) that the n * n matrix dep holds, into o; a thread
+ * whose rows have no pair (one memchr over the span from its first row's
+ * first column to its last row's last), or a row without one, is passed
+ * over at once. */
 static void dependency_pairs(const struct program *p, const struct concrete *x, const bool *dep,
                              struct pair_sink *o)
 {
@@ -305,6 +307,8 @@ static void dependency_pairs(const struct program *p, const struct concrete *x, 
     for (int t = 0; t < p->nthreads; t++) {
         const struct pthread *pt = &p->threads[t];
         int first = pt->first_event, end = first + pt->nevents;
+        if (end == first || !memchr(&dep[first * n + first], true, (size_t)(end - 1 - first) * n + (size_t)pt->nevents))
+            continue;
         for (int i = first; i < end; i++) {
             const bool *row = &dep[(size_t)i * n];
             if (!x->exec[i] || !memchr(row + first, true, (size_t)pt->nevents))
