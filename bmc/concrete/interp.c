@@ -48,6 +48,8 @@ struct walk {
                                 was entered */
     int *entry;              /* per loop head: where its iteration was entered */
     bool *row;               /* per thread event: run_local's new dependencies */
+    size_t cleared;          /* the bytes from dep to the end of entry (laid out in that
+                                order), zeroed at once at the start of each walk */
 };
 
 /* How one step of a walk ends: on to the next micro-op, the thread ran off
@@ -526,6 +528,7 @@ static void walk_layout(struct walk *w, struct ictx *x, struct xblock *b)
     w->ctrl = xblock_take(b, nev, sizeof *w->ctrl);
     w->snap = xblock_take(b, snap, sizeof *w->snap);
     w->entry = xblock_take(b, code, sizeof *w->entry);
+    w->cleared = b->base ? (size_t)((char *)(w->entry + code) - (char *)w->dep) : 0;
     w->row = xblock_take(b, nev, sizeof *w->row);
 }
 
@@ -541,11 +544,8 @@ static void walk_start(struct walk *w, int t)
     w->nregs = th->nregs;
     w->pc = 0;
     w->stop = w->x->ch->stop_at[t];
-    memset(w->dep, 0, (size_t)th->nregs * pt->nevents * sizeof *w->dep);
-    memset(w->ctrl, 0, (size_t)pt->nevents * sizeof *w->ctrl);
+    memset(w->dep, 0, w->cleared);   /* dep, ctrl, snap and entry, for the largest thread: one call */
     w->has_ctrl = false;
-    memset(w->snap, 0, (size_t)pt->ncode * (th->nregs + 1) * sizeof *w->snap);
-    memset(w->entry, 0, (size_t)pt->ncode * sizeof *w->entry);
     for (int r = 0; r < th->nregs; r++)
         w->regs[r] = (struct ireg){ true, th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0 };
     enter(w, -1, 0);
