@@ -434,7 +434,7 @@ static enum tri run_barrier(struct walk *w, const struct uop *u)
  * entry into each loop iteration that `to` is in and `from` is not. */
 static void enter(struct walk *w, int from, int to)
 {
-    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct pthread *pt = w->pt;
     if (to < 0 || to >= pt->ncode)
         return;
     int h = program_iteration_of(pt, to);
@@ -449,7 +449,7 @@ static void enter(struct walk *w, int from, int to)
 /* Whether the iteration that started at head had a side effect; UNK if unknown. */
 static enum tri iteration_effect(struct walk *w, int head, int here)
 {
-    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct pthread *pt = w->pt;
     const struct loop_info *li = &pt->loops[pt->code[here].loop];
     for (int i = head; i < here; i++)
         for (int k = 0; k < pt->code[i].nevents; k++) {
@@ -474,7 +474,7 @@ static enum tri iteration_effect(struct walk *w, int head, int here)
  * copy) at the label it jumps back to, nothing had an effect. */
 static enum tri spins_at(struct walk *w, int here)
 {
-    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct pthread *pt = w->pt;
     const struct uop *u = &pt->code[here];
     bool irreducible = pt->loops[u->loop].nentries > 1, unknown = false;
     int h = u->head;
