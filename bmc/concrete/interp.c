@@ -212,12 +212,14 @@ static void write_data_deps(struct walk *w, int e, const struct operand *a, cons
                             int self_read)
 {
     int n = w->x->p->nevents;
-    const bool *da = dep_row(w, a), *db = dep_row(w, b);
-    for (int k = 0; k < w->nev; k++) {
-        bool d = (da && da[k]) || (db && db[k]) || w->first + k == self_read;
-        if (d)
-            w->x->out->data[(w->first + k) * n + e] = true;
-    }
+    bool *to_e = &w->x->out->data[(size_t)w->first * n + e];   /* (first + k, e) at to_e[k * n] */
+    const bool *rows[2] = { dep_row(w, a), dep_row(w, b) };   /* each operand's row a pass of its own */
+    for (int o = 0; o < 2; o++)
+        for (int k = 0; rows[o] && k < w->nev; k++)
+            if (rows[o][k])
+                to_e[(size_t)k * n] = true;
+    if (self_read >= w->first && self_read < w->first + w->nev)
+        to_e[(size_t)(self_read - w->first) * n] = true;
 }
 
 /* Runs a memory instruction; false if the choice is broken. */
