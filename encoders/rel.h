@@ -119,6 +119,9 @@ long rels_pairs(const struct rels *A);
 /* Sets: every event, the events with member[i], and the algebra. */
 const struct set *set_all(struct rels *A);
 const struct set *set_of(struct rels *A, const bool *member);
+/* The set of the events whose bits are set in bits (64 events a word,
+ * over A's n events) that can execute: set_of without a bool per event. */
+const struct set *set_of_bits(struct rels *A, const unsigned long long *bits);
 const struct set *set_union(struct rels *A, const struct set *x, const struct set *y);
 const struct set *set_inter(struct rels *A, const struct set *x, const struct set *y);
 const struct set *set_diff(struct rels *A, const struct set *x, const struct set *y);

@@ -191,6 +191,19 @@ static const struct set *new_set(struct rels *A, const bool *member)
     return set_with_members(A, size);
 }
 
+const struct set *set_of_bits(struct rels *A, const unsigned long long *bits)
+{
+    rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
+    int size = 0;
+    for (int k = 0; k < rel_bits_words(A->n); k++)
+        for (unsigned long long b = bits[k]; b; b &= b - 1) {
+            int i = k * 64 + __builtin_ctzll(b);
+            if (A->exec[i] != LIT_FALSE)
+                A->scol[A->stop + size++] = i;
+        }
+    return set_with_members(A, size);
+}
+
 /* The first capacities of an arena's table of consed nodes: a base arena
  * conses a few dozen (at most 33 over the corpus), a model's arena about a
  * hundred (a median of 86); the table doubles when half full. */

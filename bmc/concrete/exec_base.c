@@ -28,12 +28,32 @@ struct dense_base {
     const struct rel *by_scope[SCOPE_ALL + 1];   /* same_scope's relations made */
 };
 
-static bool has(const word *m, int e) { return m[e / 64] >> (e % 64) & 1; }
+/* e is an event (not negative): unsigned, its word and bit are a shift and a mask. */
+static bool has(const word *m, int e) { return m[(unsigned)e / 64] >> ((unsigned)e % 64) & 1; }
 
-static void put(word *m, int e) { m[e / 64] |= 1ull << (e % 64); }
+static void put(word *m, int e) { m[(unsigned)e / 64] |= 1ull << ((unsigned)e % 64); }
 
 /* Row i of the relation being made. */
 static word *row(struct dense_base *d, int i) { return d->rows + (size_t)i * d->w; }
+
+/* The w words at from into to: one word at once, more by memcpy (a
+ * loop of word copies would be made a call to it for one word too). */
+static void copy_words(word *to, const word *from, int w)
+{
+    if (w == 1)
+        *to = *from;
+    else
+        memcpy(to, from, (size_t)w * sizeof *to);
+}
+
+/* The w words at to become 0 (as copy_words: no call for one word). */
+static void zero_words(word *to, int w)
+{
+    if (w == 1)
+        *to = 0;
+    else
+        memset(to, 0, (size_t)w * sizeof *to);
+}
 
 /* Empties the relation being made. */
 static void clear(struct dense_base *d) { memset(d->rows, 0, (size_t)d->n * d->w * sizeof *d->rows); }
@@ -55,10 +75,10 @@ static bool same_words(const word *a, const word *b, int w)
 
 /* The tag sets: each the executed events base_event_tags puts in it;
  * the sets no executed event is in are one empty set, and sets with the
- * same events are one set (set_of would find it). */
+ * same events are one set (set_of_bits would find it). */
 static void tag_sets(struct dense_base *d, struct base *b)
 {
-    int n = d->n, w = d->w;
+    int w = d->w;
     word col[S_COUNT * MAX_WORDS];   /* per tag set: its executed events, w words */
     memset(col, 0, (size_t)S_COUNT * w * sizeof *col);
     unsigned long long present = 0;  /* the tag sets with an executed event */
@@ -69,17 +89,14 @@ static void tag_sets(struct dense_base *d, struct base *b)
         for (; tags; tags &= tags - 1)
             put(col + (size_t)__builtin_ctzll(tags) * w, e);
     }
-    bool member[REL_DENSE_MAX];
-    memset(member, 0, (size_t)n * sizeof *member);
-    const struct set *none = set_of(d->A, member);
+    const word nothing[MAX_WORDS] = { 0 };
+    const struct set *none = set_of_bits(d->A, nothing);
+    for (int s = 0; s < S_COUNT; s++)
+        b->sets[s] = none;
     int made_sets[S_COUNT], nmade = 0;   /* the sets with events made so far */
-    for (int s = 0; s < S_COUNT; s++) {
+    for (unsigned long long left = present; left; left &= left - 1) {
+        int s = __builtin_ctzll(left), same = -1;
         const word *c = col + (size_t)s * w;
-        if (!(present >> s & 1)) {
-            b->sets[s] = none;
-            continue;
-        }
-        int same = -1;
         for (int k = 0; k < nmade && same < 0; k++)
             if (same_words(col + (size_t)made_sets[k] * w, c, w))
                 same = made_sets[k];
@@ -87,9 +104,7 @@ static void tag_sets(struct dense_base *d, struct base *b)
             b->sets[s] = b->sets[same];
             continue;
         }
-        for (int x = 0; x < d->nran; x++)
-            member[d->ran[x]] = has(c, d->ran[x]);
-        b->sets[s] = s == S_ALL ? set_all(d->A) : set_of(d->A, member);   /* S_ALL: every executed event */
+        b->sets[s] = s == S_ALL ? set_all(d->A) : set_of_bits(d->A, c);   /* S_ALL: every executed event */
         made_sets[nmade++] = s;
     }
 }
@@ -120,7 +135,7 @@ static void thread_relations(struct dense_base *d, struct base *b)
     for (int x = 0; x < d->nran; x++) {
         int i = d->ran[x], t = d->p->events[i].thread;
         if (t >= 0)
-            memcpy(row(d, i), d->thread + (size_t)t * w, (size_t)w * sizeof(word));
+            copy_words(row(d, i), d->thread + (size_t)t * w, w);
     }
     b->rels[R_INT] = made(d, true);
     for (int x = 0; x < d->nran; x++) {
@@ -128,28 +143,36 @@ static void thread_relations(struct dense_base *d, struct base *b)
         word *r = row(d, i);   /* int's row (none for an initial write) */
         for (int k = 0; k < w; k++)
             r[k] = d->exec[k] & ~r[k];
-        r[i / 64] &= ~(1ull << (i % 64));
+        r[(unsigned)i / 64] &= ~(1ull << ((unsigned)i % 64));
     }
     b->rels[R_EXT] = made(d, false);
 }
 
-/* i, j executed with d->key[i] == d->key[j] >= 0. */
+/* i, j executed with d->key[i] == d->key[j] >= 0: each class's executed
+ * events gathered in one pass (the classes are few: a linear search),
+ * then each member's row is its class's. */
 static const struct rel *key_class(struct dense_base *d)
 {
-    int w = d->w;
-    clear(d);
+    int w = d->w, nclass = 0;
+    int class_key[REL_DENSE_MAX], class_of[REL_DENSE_MAX];   /* per class its key; per executed event its class */
+    word members[REL_DENSE_MAX * MAX_WORDS];                  /* per class: its executed events, w words */
     for (int x = 0; x < d->nran; x++) {
-        int i = d->ran[x];
-        if (d->key[i] < 0 || has(row(d, i), i))   /* its class is made */
+        int k = d->key[d->ran[x]], c = 0;
+        if (k < 0)
             continue;
-        word m[MAX_WORDS] = { 0 };
-        for (int y = x; y < d->nran; y++)
-            if (d->key[d->ran[y]] == d->key[i])
-                put(m, d->ran[y]);
-        for (int y = x; y < d->nran; y++)
-            if (has(m, d->ran[y]))
-                memcpy(row(d, d->ran[y]), m, (size_t)w * sizeof(word));
+        while (c < nclass && class_key[c] != k)
+            c++;
+        if (c == nclass) {
+            class_key[nclass++] = k;
+            zero_words(members + (size_t)c * w, w);
+        }
+        put(members + (size_t)c * w, d->ran[x]);
+        class_of[x] = c;
     }
+    clear(d);
+    for (int x = 0; x < d->nran; x++)
+        if (d->key[d->ran[x]] >= 0)
+            copy_words(row(d, d->ran[x]), members + (size_t)class_of[x] * w, w);
     return made(d, true);
 }
 
@@ -190,7 +213,7 @@ static void same_scope_groups(struct dense_base *d, enum scope s)
                 d->tkey[t] = g;
         if (d->tkey[t] < 0) {
             d->rep[groups] = t;
-            memset(d->group + (size_t)groups * w, 0, (size_t)w * sizeof(word));
+            zero_words(d->group + (size_t)groups * w, w);
             d->tkey[t] = groups++;
         }
         for (int k = 0; k < w; k++)
@@ -216,7 +239,7 @@ static const struct rel *same_scope(struct dense_base *d, enum scope s)
     for (int x = 0; x < d->nran; x++) {
         int i = d->ran[x], t = d->p->events[i].thread;
         if (t >= 0)
-            memcpy(row(d, i), group_of(d, t), (size_t)d->w * sizeof(word));
+            copy_words(row(d, i), group_of(d, t), d->w);
     }
     return d->by_scope[s] = made(d, true);
 }
@@ -302,21 +325,28 @@ static size_t dense_layout(const struct program *p, struct dense_base *d, char *
     return x.size;
 }
 
+/* The execution literals of exec's n events into lits. */
+static void exec_lits(const bool *exec, int n, lit *lits)
+{
+    for (int e = 0; e < n; e++)
+        lits[e] = lit_of(exec[e]);
+}
+
 void exec_base_init(struct base *b, struct cnf *c, const struct program *p, const bool *exec)
 {
     int n = p->nevents;
-    lit *lits = xrealloc(NULL, ((size_t)n + 1) * sizeof *lits);   /* every entry written before it is read */
-    for (int e = 0; e < n; e++)
-        lits[e] = lit_of(exec[e]);
     if (n > REL_DENSE_MAX || cnf_symbolic(c)) {   /* operations not made as bits */
+        lit *lits = xrealloc(NULL, ((size_t)n + 1) * sizeof *lits);   /* every entry written before it is read */
+        exec_lits(exec, n, lits);
         base_init(b, c, p, lits);
         free(lits);
         return;
     }
+    lit lits[REL_DENSE_MAX];   /* copied by rels_new */
+    exec_lits(exec, n, lits);
     struct dense_base d = { .p = p, .n = n, .w = (n + 63) / 64 };
     b->n = n;
     b->arena = d.A = rels_new(c, n, lits);
-    free(lits);
     void *block = xcalloc(1, dense_layout(p, &d, NULL));   /* zeroed: the thread masks start empty */
     dense_layout(p, &d, block);
     for (int e = 0; e < n; e++)

@@ -48,6 +48,8 @@ struct walk {
                                 was entered */
     int *entry;              /* per loop head: where its iteration was entered */
     bool *row;               /* per thread event: run_local's new dependencies */
+    size_t cleared;          /* the bytes from dep to the end of entry (laid out in that
+                                order), zeroed at once at the start of each walk */
 };
 
 /* How one step of a walk ends: on to the next micro-op, the thread ran off
@@ -210,12 +212,14 @@ static void write_data_deps(struct walk *w, int e, const struct operand *a, cons
                             int self_read)
 {
     int n = w->x->p->nevents;
-    const bool *da = dep_row(w, a), *db = dep_row(w, b);
-    for (int k = 0; k < w->nev; k++) {
-        bool d = (da && da[k]) || (db && db[k]) || w->first + k == self_read;
-        if (d)
-            w->x->out->data[(w->first + k) * n + e] = true;
-    }
+    bool *to_e = &w->x->out->data[(size_t)w->first * n + e];   /* (first + k, e) at to_e[k * n] */
+    const bool *rows[2] = { dep_row(w, a), dep_row(w, b) };   /* each operand's row a pass of its own */
+    for (int o = 0; o < 2; o++)
+        for (int k = 0; rows[o] && k < w->nev; k++)
+            if (rows[o][k])
+                to_e[(size_t)k * n] = true;
+    if (self_read >= w->first && self_read < w->first + w->nev)
+        to_e[(size_t)(self_read - w->first) * n] = true;
 }
 
 /* Runs a memory instruction; false if the choice is broken. */
@@ -432,7 +436,7 @@ static enum tri run_barrier(struct walk *w, const struct uop *u)
  * entry into each loop iteration that `to` is in and `from` is not. */
 static void enter(struct walk *w, int from, int to)
 {
-    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct pthread *pt = w->pt;
     if (to < 0 || to >= pt->ncode)
         return;
     int h = program_iteration_of(pt, to);
@@ -447,7 +451,7 @@ static void enter(struct walk *w, int from, int to)
 /* Whether the iteration that started at head had a side effect; UNK if unknown. */
 static enum tri iteration_effect(struct walk *w, int head, int here)
 {
-    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct pthread *pt = w->pt;
     const struct loop_info *li = &pt->loops[pt->code[here].loop];
     for (int i = head; i < here; i++)
         for (int k = 0; k < pt->code[i].nevents; k++) {
@@ -472,7 +476,7 @@ static enum tri iteration_effect(struct walk *w, int head, int here)
  * copy) at the label it jumps back to, nothing had an effect. */
 static enum tri spins_at(struct walk *w, int here)
 {
-    const struct pthread *pt = &w->x->p->threads[w->t];
+    const struct pthread *pt = w->pt;
     const struct uop *u = &pt->code[here];
     bool irreducible = pt->loops[u->loop].nentries > 1, unknown = false;
     int h = u->head;
@@ -526,6 +530,7 @@ static void walk_layout(struct walk *w, struct ictx *x, struct xblock *b)
     w->ctrl = xblock_take(b, nev, sizeof *w->ctrl);
     w->snap = xblock_take(b, snap, sizeof *w->snap);
     w->entry = xblock_take(b, code, sizeof *w->entry);
+    w->cleared = b->base ? (size_t)((char *)(w->entry + code) - (char *)w->dep) : 0;
     w->row = xblock_take(b, nev, sizeof *w->row);
 }
 
@@ -541,11 +546,8 @@ static void walk_start(struct walk *w, int t)
     w->nregs = th->nregs;
     w->pc = 0;
     w->stop = w->x->ch->stop_at[t];
-    memset(w->dep, 0, (size_t)th->nregs * pt->nevents * sizeof *w->dep);
-    memset(w->ctrl, 0, (size_t)pt->nevents * sizeof *w->ctrl);
+    memset(w->dep, 0, w->cleared);   /* dep, ctrl, snap and entry, for the largest thread: one call */
     w->has_ctrl = false;
-    memset(w->snap, 0, (size_t)pt->ncode * (th->nregs + 1) * sizeof *w->snap);
-    memset(w->entry, 0, (size_t)pt->ncode * sizeof *w->entry);
     for (int r = 0; r < th->nregs; r++)
         w->regs[r] = (struct ireg){ true, th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0 };
     enter(w, -1, 0);

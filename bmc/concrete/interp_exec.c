@@ -214,30 +214,73 @@ static int events_of(const struct program *p, enum ev_kind kind, int *out)
     return k;
 }
 
-/* The pairs of the n * n matrix m among the events in list[0..k) into bld. */
-static void pairs_among(struct rel_builder *bld, const bool *m, int n, const int *list, int k)
+/* Where the pairs of the relation being made go: rows of bits where the
+ * arena makes its relations as bits (rels_dense), else a builder; either
+ * is emptied by each relation made of it. */
+struct pair_sink {
+    struct rels *A;
+    unsigned long long *rows;   /* n rows of w words, or NULL: bld */
+    int n, w;
+    bool any;                   /* rows has a pair */
+    struct rel_builder bld;
+};
+
+/* An empty sink over n events of A; rows: room for the rows of bits
+ * (REL_DENSE_MAX rows of enough words), used where A is dense. */
+static void sink_init(struct pair_sink *o, struct rels *A, int n, unsigned long long *rows)
+{
+    *o = (struct pair_sink){ .A = A, .n = n, .w = (n + 63) / 64 };
+    if (rels_dense(A)) {
+        o->rows = rows;
+        memset(rows, 0, (size_t)n * o->w * sizeof *rows);
+    }
+    rel_builder_init(&o->bld);
+}
+
+/* (i, j) holds in the relation being made. */
+static void put_pair(struct pair_sink *o, int i, int j)
+{
+    if (!o->rows) {
+        rel_add(&o->bld, i, j, LIT_TRUE);
+        return;
+    }
+    o->rows[(size_t)i * o->w + (unsigned)j / 64] |= 1ull << ((unsigned)j % 64);   /* j is an event: not negative */
+    o->any = true;
+}
+
+/* The relation of o's pairs (transitive: marked so), A's empty relation
+ * (base_init's value of every relation) when it has none; o is emptied. */
+static const struct rel *made(struct pair_sink *o, bool transitive)
+{
+    const struct rel *r = rel_empty(o->A);
+    if (o->rows && o->any) {
+        r = rel_from_bits(o->A, o->rows, transitive);
+        memset(o->rows, 0, (size_t)o->n * o->w * sizeof *o->rows);
+        o->any = false;
+    } else if (!o->rows && o->bld.count > 0) {
+        r = rel_build_dense(o->A, &o->bld);   /* not dense: rel_build's relation */
+        if (transitive)
+            rel_mark_transitive(r);
+    }
+    return r;
+}
+
+/* The pairs of the n * n matrix m among the events in list[0..k) into o. */
+static void pairs_among(struct pair_sink *o, const bool *m, int n, const int *list, int k)
 {
     for (int a = 0; a < k; a++) {
         const bool *row = &m[(size_t)list[a] * n];
         if (memchr(row, true, (size_t)n))   /* a row without a pair is passed over at once */
             for (int b = 0; b < k; b++)
                 if (row[list[b]])
-                    rel_add(bld, list[a], list[b], LIT_TRUE);
+                    put_pair(o, list[a], list[b]);
     }
-}
-
-/* The relation of bld's pairs in A, as bits (rel_build_dense: bld is
- * emptied, its arrays kept for the next relation); A's empty relation
- * (base_init's value of every relation) when it has none. */
-static const struct rel *built(struct rels *A, struct rel_builder *bld)
-{
-    return bld->count > 0 ? rel_build_dense(A, bld) : rel_empty(A);
 }
 
 /* The syncbar pairs: executed barriers that meet in the same dynamic
  * instance (named ones only where i synchronises). */
 static void syncbar_pairs(const struct program *p, const struct choice *ch, const struct concrete *x,
-                          struct rel_builder *bar, int *list)
+                          struct pair_sink *o, int *list)
 {
     int k = events_of(p, EV_BARRIER, list);
     for (int a = 0; a < k; a++)
@@ -247,28 +290,32 @@ static void syncbar_pairs(const struct program *p, const struct choice *ch, cons
             if (exec_barriers_meet(p, bi, bj) && !bj->in->arrive && x->exec[i] && x->exec[j]) {
                 bool named_ok = !bi->in->has_bar_id || (ch->sync[i] && x->bar_id[i] == x->bar_id[j]);
                 if (named_ok && x->bar_occ[i] == x->bar_occ[j])
-                    rel_add(bar, i, j, LIT_TRUE);
+                    put_pair(o, i, j);
             }
         }
 }
 
 /* The pairs (i, j) of executed events of one thread (dependencies stay
- * inside a thread) that the n * n matrix dep holds, into bld; a row
- * without a pair is passed over at once (memchr). */
+ * inside a thread) that the n * n matrix dep holds, into o; a thread
+ * whose rows have no pair (one memchr over the span from its first row's
+ * first column to its last row's last), or a row without one, is passed
+ * over at once. */
 static void dependency_pairs(const struct program *p, const struct concrete *x, const bool *dep,
-                             struct rel_builder *bld)
+                             struct pair_sink *o)
 {
     size_t n = (size_t)p->nevents;
     for (int t = 0; t < p->nthreads; t++) {
         const struct pthread *pt = &p->threads[t];
         int first = pt->first_event, end = first + pt->nevents;
+        if (end == first || !memchr(&dep[first * n + first], true, (size_t)(end - 1 - first) * n + (size_t)pt->nevents))
+            continue;
         for (int i = first; i < end; i++) {
             const bool *row = &dep[(size_t)i * n];
             if (!x->exec[i] || !memchr(row + first, true, (size_t)pt->nevents))
                 continue;
             for (int j = first; j < end; j++)
                 if (row[j] && x->exec[j])
-                    rel_add(bld, i, j, LIT_TRUE);
+                    put_pair(o, i, j);
         }
     }
 }
@@ -279,30 +326,28 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
     int n = p->nevents, k;
     int *list = xrealloc(NULL, ((size_t)n + 1) * sizeof *list);   /* every entry written before it is read */
     exec_base_init(b, c, p, x->exec);
-    struct rels *A = b->arena;
-    struct rel_builder bld;   /* one builder, emptied by each relation it makes */
-    rel_builder_init(&bld);
+    unsigned long long rows[REL_DENSE_MAX * ((REL_DENSE_MAX + 63) / 64)];
+    struct pair_sink o;   /* one sink, emptied by each relation it makes */
+    sink_init(&o, b->arena, n, rows);
     for (int j = 0; j < n; j++)
         if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] >= 0)
-            rel_add(&bld, ch->rf[j], j, LIT_TRUE);
-    b->rels[R_RF] = built(A, &bld);
+            put_pair(&o, ch->rf[j], j);
+    b->rels[R_RF] = made(&o, false);
     k = events_of(p, EV_WRITE, list);
-    pairs_among(&bld, ch->co, n, list, k);
-    b->rels[R_CO] = built(A, &bld);
+    pairs_among(&o, ch->co, n, list, k);
+    b->rels[R_CO] = made(&o, true);            /* interp_run checked both orders */
     k = events_of(p, EV_FENCE, list);
-    pairs_among(&bld, ch->sf, n, list, k);
-    b->rels[R_SYNC_FENCE] = built(A, &bld);
-    rel_mark_transitive(b->rels[R_CO]);          /* interp_run checked both orders */
-    rel_mark_transitive(b->rels[R_SYNC_FENCE]);
+    pairs_among(&o, ch->sf, n, list, k);
+    b->rels[R_SYNC_FENCE] = made(&o, true);
     const bool *deps[2] = { x->data, x->ctrl };
     enum base_rel dep_rel[2] = { R_DATA, R_CTRL };
     for (int d = 0; d < 2; d++) {
-        dependency_pairs(p, x, deps[d], &bld);
-        b->rels[dep_rel[d]] = built(A, &bld);
+        dependency_pairs(p, x, deps[d], &o);
+        b->rels[dep_rel[d]] = made(&o, false);
     }
-    syncbar_pairs(p, ch, x, &bld, list);
-    b->rels[R_SYNCBAR] = built(A, &bld);
-    rel_builder_free(&bld);
+    syncbar_pairs(p, ch, x, &o, list);
+    b->rels[R_SYNCBAR] = made(&o, false);
+    rel_builder_free(&o.bld);
     free(list);
 }
 
