@@ -299,6 +299,8 @@ static void encode_mirrored(struct decomposition *d, const struct rel *r)
                     int p1 = d->pos_of[a1], p2 = d->pos_of[a2];
                     for (int b1 = p1 + 1; b1 < ch1->len; b1++)
                         for (int b2 = p2 + 1; b2 < ch2->len; b2++) {
+                            if (ch1 == ch2 && b1 - p1 != b2 - p2)   /* never both matched */
+                                continue;
                             int s1 = ch1->iters[b1], s2 = ch2->iters[b2];
                             lit image = rel_get(r, mirror(d, e1, a1, s1), mirror(d, e2, a2, s2));
                             equal_under(c, ch1->match[p1 * ch1->len + b1], ch2->match[p2 * ch2->len + b2],
