@@ -232,9 +232,7 @@ static void encode_matching(struct decomposition *d, struct chain *ch)
                     cnf_clause2(c, -starts, -inf);
                     continue;
                 }
-                lit m = ch->match[(s - i) * len + b];
-                cnf_clause3(c, -starts, -inf, m);
-                cnf_clause3(c, -starts, inf, -m);
+                cnf_clause3(c, -starts, -inf, ch->match[(s - i) * len + b]);
             }
         }
     }
