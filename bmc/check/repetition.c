@@ -205,7 +205,10 @@ static void encode_equivalence(struct decomposition *d, int a, int b, lit match)
 }
 
 /* For a repeat at chain position n whose suffix starts at s, the infix
- * iterations before s match, last to last, the suffix iterations up to n. */
+ * iterations before s match, last to last, the suffix iterations up to n.
+ * A match is only forced, never forbidden: it appears negated everywhere
+ * else, so one left free can always be false.  In a chain the forced
+ * matches share one offset (one repeat, one suffix start). */
 static void encode_matching(struct decomposition *d, struct chain *ch)
 {
     struct cnf *c = d->c;
