@@ -539,6 +539,22 @@ static void decide_models(struct term_models *t, lit q, bool strongest_first, bo
     }
 }
 
+/* Answers yes, where a run in which every thread ends exists, for every
+ * unknown model under which that run is fair (every model: nothing halts,
+ * spins or waits in it).  Such a run is cheaper to find than one fair
+ * under a given model, so it is asked first. */
+static void decide_by_ending_run(struct term_models *t)
+{
+    bool some_unknown = false;
+    for (int i = 0; i < t->n; i++)
+        some_unknown |= !t->known[i];
+    if (!some_unknown || solve_with(t->s, all_terminated(t->s)) != 10)
+        return;
+    for (int j = 0; j < t->n; j++)
+        if (!t->known[j] && fair_now(t, j))
+            t->known[j] = 10;
+}
+
 /* termination by SAT under each model ms[0..n): one encoding and one
  * solver session, each model's constraints under its own literal; a
  * model's answer is asked only when no other model's decides it. */
@@ -583,6 +599,7 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
      * guarantee less. */
     for (int i = 0; i < n; i++)
         t.known[i] = out[i].verdict == V_PASS ? 0 : 10;
+    decide_by_ending_run(&t);
     decide_models(&t, LIT_TRUE, true, false);
     bool some_vacuous = false;
     for (int i = 0; i < n; i++)
