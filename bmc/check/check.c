@@ -433,6 +433,7 @@ struct term_models {
     int n;
     lit act[CHECK_PROGRESS_MODELS];
     int known[CHECK_PROGRESS_MODELS];
+    bool stronger[CHECK_PROGRESS_MODELS][CHECK_PROGRESS_MODELS];   /* progress_stronger of ms[i], ms[j] */
     struct progress_result *out;   /* the results and their witnesses */
     cJSON **witnesses;
 };
@@ -457,7 +458,6 @@ static lit model_act(struct term_models *t, int i)
  * first or the model whose either answer decides the most.) */
 static int next_model(const struct term_models *t, bool strongest_first)
 {
-    const struct progress_hierarchy *h = &t->s->o->hierarchy;
     int pick = -1, best = -1, best_sum = -1;
     for (int i = 0; i < t->n; i++) {
         if (t->known[i])
@@ -465,8 +465,8 @@ static int next_model(const struct term_models *t, bool strongest_first)
         int by_no = 0, by_yes = 0;
         for (int j = 0; j < t->n; j++)
             if (!t->known[j]) {
-                by_no += progress_stronger(h, t->ms[j], t->ms[i]);
-                by_yes += progress_stronger(h, t->ms[i], t->ms[j]);
+                by_no += t->stronger[j][i];
+                by_yes += t->stronger[i][j];
             }
         int score = strongest_first ? by_yes : by_no;
         if (score > best || (score == best && by_no + by_yes > best_sum)) {
@@ -524,13 +524,11 @@ static bool fair_now(struct term_models *t, int j)
  * stuck, each yes's models get the solution as their FAIL. */
 static void decide_models(struct term_models *t, lit q, bool strongest_first, bool stuck)
 {
-    const struct progress_hierarchy *h = &t->s->o->hierarchy;
     for (int i; (i = next_model(t, strongest_first)) >= 0;) {
         int res = solve_with(t->s, cnf_and(t->s->c, q, model_act(t, i)));
         bool now[CHECK_PROGRESS_MODELS] = { false };
         for (int j = 0; j < t->n; j++)
-            if (!t->known[j] && (res == 10 ? progress_stronger(h, t->ms[i], t->ms[j]) || fair_now(t, j)
-                                           : progress_stronger(h, t->ms[j], t->ms[i]))) {
+            if (!t->known[j] && (res == 10 ? t->stronger[i][j] || fair_now(t, j) : t->stronger[j][i])) {
                 t->known[j] = res;
                 now[j] = true;
             }
@@ -573,6 +571,8 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     for (int i = 0; i < n; i++) {
         out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
         t.known[i] = query == LIT_FALSE ? 20 : 0;
+        for (int j = 0; j < n; j++)
+            t.stronger[i][j] = progress_stronger(&s->o->hierarchy, ms[i], ms[j]);
     }
     decide_models(&t, query, false, true);
     for (int i = 0; i < n; i++) {
