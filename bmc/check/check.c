@@ -9,6 +9,7 @@
 #include "bmc/check/enumerate.h"
 #include "bmc/check/explain.h"
 #include "bmc/check/load.h"
+#include "bmc/concrete/fair.h"
 #include "bmc/concrete/fragment.h"
 #include "bmc/check/oracle.h"
 #include "bmc/check/cut_flags.h"
@@ -398,7 +399,9 @@ static bool strong_trap(struct sat_check *s, lit query, lit act, enum progress_m
         cJSON_Delete(trap.witness);
         return false;
     }
-    termination_starved(s->c, s->p, &s->x, m, &s->o->hierarchy, trap.reason, sizeof trap.reason);
+    struct fair_tree *tr = fair_tree_build(s->p->lit, &s->o->hierarchy);
+    termination_starved(s->c, s->p, &s->x, m, tr, trap.reason, sizeof trap.reason);
+    fair_tree_free(tr);
     size_t used = strlen(trap.reason);
     snprintf(trap.reason + used, sizeof trap.reason - used, " (strong fairness: the guaranteed threads (%s) "
              "only spin or wait for ever, writing nothing, so no schedule of them terminates)", who);
@@ -492,6 +495,7 @@ static void stuck_results(struct term_models *t, const bool *now)
     bool ok = sat_recheck(s, GOAL_STUCK, &one);
     if (ok)
         termination_describe(s->c, s->p, &s->x, one.reason, sizeof one.reason);
+    struct fair_tree *tr = ok ? fair_tree_build(s->p->lit, &s->o->hierarchy) : NULL;   /* for every model's starved */
     bool first = true;
     for (int i = 0; i < t->n; i++) {
         if (!now[i])
@@ -501,10 +505,12 @@ static void stuck_results(struct term_models *t, const bool *now)
         snprintf(pr->brief, sizeof pr->brief, "%s", brief);
         snprintf(pr->reason, sizeof pr->reason, "%s", one.reason);
         if (ok)
-            termination_starved(s->c, s->p, &s->x, t->ms[i], &s->o->hierarchy, pr->reason, sizeof pr->reason);
+            termination_starved(s->c, s->p, &s->x, t->ms[i], tr, pr->reason, sizeof pr->reason);
         t->witnesses[i] = first ? one.witness : cJSON_Duplicate(one.witness, true);
         first = false;
     }
+    if (tr)
+        fair_tree_free(tr);
 }
 
 /* Whether the solver's current solution is fair under model j: its
