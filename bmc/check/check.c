@@ -544,9 +544,10 @@ static void decide_models(struct term_models *t, lit q, bool strongest_first, bo
 }
 
 /* Answers yes, where a run in which every thread ends exists, for every
- * unknown model under which that run is fair (every model: nothing halts,
- * spins or waits in it).  Such a run is cheaper to find than one fair
- * under a given model, so it is asked first. */
+ * unknown model under which that run is fair (fair_now; an ended thread
+ * is owed nothing, so every model).  In the corpus such a run costs the
+ * solver less to find than one fair under a given model, so it is asked
+ * first. */
 static void decide_by_ending_run(struct term_models *t)
 {
     bool some_unknown = false;
