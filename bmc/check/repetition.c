@@ -276,8 +276,11 @@ static int mirror(const struct decomposition *d, int e, int a, int b)
     return e - iter_first(d, a) + iter_first(d, b);
 }
 
-/* rf and co between infix events recur between their suffix images. */
-static void encode_mirrored(struct decomposition *d, const struct rel *r)
+/* rf and co between infix events recur between their suffix images.
+ * With one_way (co where it is total), a pair's edge one way only: where
+ * both events execute exactly one of its two edges holds, the other is
+ * the negation, and an image pair executes exactly when the pair does. */
+static void encode_mirrored(struct decomposition *d, const struct rel *r, bool one_way)
 {
     struct cnf *c = d->c;
     int n = d->p->nevents;
@@ -290,6 +293,8 @@ static void encode_mirrored(struct decomposition *d, const struct rel *r)
         for (int j = 0; j < m; j++) {
             int e2 = cols[j];
             lit edge = lits[j];
+            if (one_way && e2 < e1)
+                continue;
             for (int k1 = d->ev_start[e1]; k1 < d->ev_start[e1 + 1]; k1++)
                 for (int k2 = d->ev_start[e2]; k2 < d->ev_start[e2 + 1]; k2++) {
                     int a1 = d->ev_iters[k1], a2 = d->ev_iters[k2];
@@ -354,8 +359,8 @@ void repetition_encode(struct cnf *c, const struct program *p, const struct exec
         if (d.chains[k].may_repeat)
             encode_matching(&d, &d.chains[k]);
     encode_membership(&d);
-    encode_mirrored(&d, x->base.rels[R_RF]);
-    encode_mirrored(&d, x->base.rels[R_CO]);
+    encode_mirrored(&d, x->base.rels[R_RF], false);
+    encode_mirrored(&d, x->base.rels[R_CO], x->co_total);
     encode_strong_suffix(&d);
     for (int k = 0; k < d.nchains; k++) {
         free(d.chains[k].iters);
