@@ -577,6 +577,7 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
                  struct exec_enc *x)
 {
     int n = p->nevents;
+    x->co_total = k->co_total;
     symexec_run(c, p, sx_mode, &x->sx);
     x->sync = xcalloc((size_t)n + 1, sizeof *x->sync);
     x->final_pick = xcalloc((size_t)n + 1, sizeof *x->final_pick);

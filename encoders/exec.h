@@ -13,6 +13,8 @@ struct exec_enc {
     lit *final_pick;         /* per write event: its value is the location's final one */
     lit *co_last;            /* per write event: executed with no co-successor
                                 (made for termination checks, SX_MAY_REPEAT) */
+    bool co_total;           /* co orders every two executed writes of a
+                                location one way (the skeleton's co_total) */
     struct bv *final_mem;    /* per location (aliases share their root's value) */
     struct bv *bar_occ;      /* per barrier event: its occurrence number */
     const struct rel *bar_wait; /* must be acyclic: barrier passage is well-founded */

@@ -193,16 +193,22 @@ static int level_id(const struct program *p, int t, int k)
     return k <= 0 || k > levels ? 0 : th->scope_id[levels - k];
 }
 
-/* Children by increasing id (HSA and LOBE look at lower or higher ids). */
-static int by_id(const void *a, const void *b)
+/* Sorts nodes[0..k) by increasing id (HSA and LOBE look at lower or
+ * higher ids): a few siblings, whose ids differ, by insertion. */
+static void sort_by_id(struct node *nodes, int k)
 {
-    const struct node *x = a, *y = b;
-    return (x->id > y->id) - (x->id < y->id);
+    for (int i = 1; i < k; i++) {
+        struct node x = nodes[i];
+        int j = i;
+        for (; j > 0 && nodes[j - 1].id > x.id; j--)
+            nodes[j] = nodes[j - 1];
+        nodes[j] = x;
+    }
 }
 
 /* Builds the children of n from threads[0..k) at hierarchy level `level`,
- * by increasing id. */
-static void build(const struct program *p, struct node *n, const int *threads, int k, int level)
+ * by increasing id; scratch holds k threads for each level below. */
+static void build(const struct program *p, struct node *n, const int *threads, int k, int level, int *scratch)
 {
     int levels = p->lit->dialect == DIALECT_PTX ? 3 : 4;
     n->child = xcalloc((size_t)(k ? k : 1), sizeof *n->child);
@@ -210,27 +216,24 @@ static void build(const struct program *p, struct node *n, const int *threads, i
         for (int i = 0; i < k; i++)
             n->child[n->nchild++] = (struct node){ .id = p->lit->threads[threads[i]].id,
                                                    .thread = threads[i] };
-        qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
+        sort_by_id(n->child, n->nchild);
         return;
     }
-    int *members = xcalloc((size_t)(k ? k : 1), sizeof *members);
-    bool *done = xcalloc((size_t)(k ? k : 1), sizeof *done);
     for (int i = 0; i < k; i++) {
-        if (done[i])
-            continue;
         int id = level_id(p, threads[i], level), m = 0;
+        bool seen = false;   /* its group is built already */
+        for (int j = 0; j < i && !seen; j++)
+            seen = level_id(p, threads[j], level) == id;
+        if (seen)
+            continue;
         for (int j = i; j < k; j++)
-            if (!done[j] && level_id(p, threads[j], level) == id) {
-                done[j] = true;
-                members[m++] = threads[j];
-            }
+            if (level_id(p, threads[j], level) == id)
+                scratch[m++] = threads[j];
         struct node *g = &n->child[n->nchild++];
         *g = (struct node){ .id = id, .thread = -1, .scope = progress_scope_at(p->lit->dialect, level) };
-        build(p, g, members, m, level + 1);
+        build(p, g, scratch, m, level + 1, scratch + m);
     }
-    qsort(n->child, (size_t)n->nchild, sizeof *n->child, by_id);
-    free(members);
-    free(done);
+    sort_by_id(n->child, n->nchild);
 }
 
 static void free_node(struct node *n)
@@ -354,11 +357,11 @@ static bool fair_everywhere(enum progress_model m, const struct progress_hierarc
  * hierarchy, each group's children by increasing id, chains collapsed. */
 static struct node tree(const struct program *p, enum progress_model m, const struct progress_hierarchy *h)
 {
-    int *all = xcalloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *all);
+    int *all = xcalloc((size_t)p->nthreads * 6 + 1, sizeof *all);   /* and scratch for 5 levels */
     for (int t = 0; t < p->nthreads; t++)
         all[t] = t;
     struct node root = { .id = 0, .thread = -1, .scope = -1 };
-    build(p, &root, all, p->nthreads, 0);
+    build(p, &root, all, p->nthreads, 0, all + p->nthreads);
     free(all);
     collapse(&root, m, h);
     return root;

@@ -9,6 +9,7 @@
 #include "bmc/check/enumerate.h"
 #include "bmc/check/explain.h"
 #include "bmc/check/load.h"
+#include "bmc/concrete/fair.h"
 #include "bmc/concrete/fragment.h"
 #include "bmc/check/oracle.h"
 #include "bmc/check/cut_flags.h"
@@ -398,7 +399,9 @@ static bool strong_trap(struct sat_check *s, lit query, lit act, enum progress_m
         cJSON_Delete(trap.witness);
         return false;
     }
-    termination_starved(s->c, s->p, &s->x, m, &s->o->hierarchy, trap.reason, sizeof trap.reason);
+    struct fair_tree *tr = fair_tree_build(s->p->lit, &s->o->hierarchy);
+    termination_starved(s->c, s->p, &s->x, m, tr, trap.reason, sizeof trap.reason);
+    fair_tree_free(tr);
     size_t used = strlen(trap.reason);
     snprintf(trap.reason + used, sizeof trap.reason - used, " (strong fairness: the guaranteed threads (%s) "
              "only spin or wait for ever, writing nothing, so no schedule of them terminates)", who);
@@ -433,6 +436,7 @@ struct term_models {
     int n;
     lit act[CHECK_PROGRESS_MODELS];
     int known[CHECK_PROGRESS_MODELS];
+    bool stronger[CHECK_PROGRESS_MODELS][CHECK_PROGRESS_MODELS];   /* progress_stronger of ms[i], ms[j] */
     struct progress_result *out;   /* the results and their witnesses */
     cJSON **witnesses;
 };
@@ -457,7 +461,6 @@ static lit model_act(struct term_models *t, int i)
  * first or the model whose either answer decides the most.) */
 static int next_model(const struct term_models *t, bool strongest_first)
 {
-    const struct progress_hierarchy *h = &t->s->o->hierarchy;
     int pick = -1, best = -1, best_sum = -1;
     for (int i = 0; i < t->n; i++) {
         if (t->known[i])
@@ -465,8 +468,8 @@ static int next_model(const struct term_models *t, bool strongest_first)
         int by_no = 0, by_yes = 0;
         for (int j = 0; j < t->n; j++)
             if (!t->known[j]) {
-                by_no += progress_stronger(h, t->ms[j], t->ms[i]);
-                by_yes += progress_stronger(h, t->ms[i], t->ms[j]);
+                by_no += t->stronger[j][i];
+                by_yes += t->stronger[i][j];
             }
         int score = strongest_first ? by_yes : by_no;
         if (score > best || (score == best && by_no + by_yes > best_sum)) {
@@ -492,6 +495,7 @@ static void stuck_results(struct term_models *t, const bool *now)
     bool ok = sat_recheck(s, GOAL_STUCK, &one);
     if (ok)
         termination_describe(s->c, s->p, &s->x, one.reason, sizeof one.reason);
+    struct fair_tree *tr = ok ? fair_tree_build(s->p->lit, &s->o->hierarchy) : NULL;   /* for every model's starved */
     bool first = true;
     for (int i = 0; i < t->n; i++) {
         if (!now[i])
@@ -501,10 +505,12 @@ static void stuck_results(struct term_models *t, const bool *now)
         snprintf(pr->brief, sizeof pr->brief, "%s", brief);
         snprintf(pr->reason, sizeof pr->reason, "%s", one.reason);
         if (ok)
-            termination_starved(s->c, s->p, &s->x, t->ms[i], &s->o->hierarchy, pr->reason, sizeof pr->reason);
+            termination_starved(s->c, s->p, &s->x, t->ms[i], tr, pr->reason, sizeof pr->reason);
         t->witnesses[i] = first ? one.witness : cJSON_Duplicate(one.witness, true);
         first = false;
     }
+    if (tr)
+        fair_tree_free(tr);
 }
 
 /* Whether the solver's current solution is fair under model j: its
@@ -524,19 +530,34 @@ static bool fair_now(struct term_models *t, int j)
  * stuck, each yes's models get the solution as their FAIL. */
 static void decide_models(struct term_models *t, lit q, bool strongest_first, bool stuck)
 {
-    const struct progress_hierarchy *h = &t->s->o->hierarchy;
     for (int i; (i = next_model(t, strongest_first)) >= 0;) {
         int res = solve_with(t->s, cnf_and(t->s->c, q, model_act(t, i)));
         bool now[CHECK_PROGRESS_MODELS] = { false };
         for (int j = 0; j < t->n; j++)
-            if (!t->known[j] && (res == 10 ? progress_stronger(h, t->ms[i], t->ms[j]) || fair_now(t, j)
-                                           : progress_stronger(h, t->ms[j], t->ms[i]))) {
+            if (!t->known[j] && (res == 10 ? t->stronger[i][j] || fair_now(t, j) : t->stronger[j][i])) {
                 t->known[j] = res;
                 now[j] = true;
             }
         if (res == 10 && stuck)
             stuck_results(t, now);
     }
+}
+
+/* Answers yes, where a run in which every thread ends exists, for every
+ * unknown model under which that run is fair (fair_now; an ended thread
+ * is owed nothing, so every model).  In the corpus such a run costs the
+ * solver less to find than one fair under a given model, so it is asked
+ * first. */
+static void decide_by_ending_run(struct term_models *t)
+{
+    bool some_unknown = false;
+    for (int i = 0; i < t->n; i++)
+        some_unknown |= !t->known[i];
+    if (!some_unknown || solve_with(t->s, all_terminated(t->s)) != 10)
+        return;
+    for (int j = 0; j < t->n; j++)
+        if (!t->known[j] && fair_now(t, j))
+            t->known[j] = 10;
 }
 
 /* termination by SAT under each model ms[0..n): one encoding and one
@@ -557,6 +578,8 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     for (int i = 0; i < n; i++) {
         out[i] = (struct progress_result){ .model = ms[i], .engine = "sat" };
         t.known[i] = query == LIT_FALSE ? 20 : 0;
+        for (int j = 0; j < n; j++)
+            t.stronger[i][j] = progress_stronger(&s->o->hierarchy, ms[i], ms[j]);
     }
     decide_models(&t, query, false, true);
     for (int i = 0; i < n; i++) {
@@ -583,6 +606,7 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
      * guarantee less. */
     for (int i = 0; i < n; i++)
         t.known[i] = out[i].verdict == V_PASS ? 0 : 10;
+    decide_by_ending_run(&t);
     decide_models(&t, LIT_TRUE, true, false);
     bool some_vacuous = false;
     for (int i = 0; i < n; i++)

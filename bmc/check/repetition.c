@@ -205,7 +205,10 @@ static void encode_equivalence(struct decomposition *d, int a, int b, lit match)
 }
 
 /* For a repeat at chain position n whose suffix starts at s, the infix
- * iterations before s match, last to last, the suffix iterations up to n. */
+ * iterations before s match, last to last, the suffix iterations up to n.
+ * A match is only forced, never forbidden: it appears negated everywhere
+ * else, so one left free can always be false.  In a chain the forced
+ * matches share one offset (one repeat, one suffix start). */
 static void encode_matching(struct decomposition *d, struct chain *ch)
 {
     struct cnf *c = d->c;
@@ -232,9 +235,7 @@ static void encode_matching(struct decomposition *d, struct chain *ch)
                     cnf_clause2(c, -starts, -inf);
                     continue;
                 }
-                lit m = ch->match[(s - i) * len + b];
-                cnf_clause3(c, -starts, -inf, m);
-                cnf_clause3(c, -starts, inf, -m);
+                cnf_clause3(c, -starts, -inf, ch->match[(s - i) * len + b]);
             }
         }
     }
@@ -275,9 +276,23 @@ static int mirror(const struct decomposition *d, int e, int a, int b)
     return e - iter_first(d, a) + iter_first(d, b);
 }
 
-/* rf and co between infix events recur between their suffix images. */
-static void encode_mirrored(struct decomposition *d, const struct rel *r)
+/* Whether the edge between e1 and e2 (in relation r) is "both
+ * execute", as co's is where program order decides it: the same gate
+ * encode_order made, looked up, none made. */
+static bool executes_both(const struct decomposition *d, int e1, int e2, lit edge)
 {
+    return edge != LIT_FALSE && edge == cnf_and(d->c, d->x->sx.exec[e1], d->x->sx.exec[e2]);
+}
+
+/* rf and co between infix events recur between their suffix images.
+ * With one_way (co where it is total), a pair's edge one way only: where
+ * both events execute exactly one of its two edges holds, the other is
+ * the negation, and an image pair executes exactly when the pair does.
+ * For co, nothing where the edge and its image both say "both execute":
+ * the matched iterations' equal exec literals say as much. */
+static void encode_mirrored(struct decomposition *d, const struct rel *r, bool one_way)
+{
+    bool co = r == d->x->base.rels[R_CO];
     struct cnf *c = d->c;
     int n = d->p->nevents;
     for (int e1 = 0; e1 < n; e1++) {
@@ -289,6 +304,9 @@ static void encode_mirrored(struct decomposition *d, const struct rel *r)
         for (int j = 0; j < m; j++) {
             int e2 = cols[j];
             lit edge = lits[j];
+            if (one_way && e2 < e1)
+                continue;
+            bool by_exec = co && executes_both(d, e1, e2, edge);
             for (int k1 = d->ev_start[e1]; k1 < d->ev_start[e1 + 1]; k1++)
                 for (int k2 = d->ev_start[e2]; k2 < d->ev_start[e2 + 1]; k2++) {
                     int a1 = d->ev_iters[k1], a2 = d->ev_iters[k2];
@@ -299,8 +317,13 @@ static void encode_mirrored(struct decomposition *d, const struct rel *r)
                     int p1 = d->pos_of[a1], p2 = d->pos_of[a2];
                     for (int b1 = p1 + 1; b1 < ch1->len; b1++)
                         for (int b2 = p2 + 1; b2 < ch2->len; b2++) {
+                            if (ch1 == ch2 && b1 - p1 != b2 - p2)   /* never both matched */
+                                continue;
                             int s1 = ch1->iters[b1], s2 = ch2->iters[b2];
-                            lit image = rel_get(r, mirror(d, e1, a1, s1), mirror(d, e2, a2, s2));
+                            int i1 = mirror(d, e1, a1, s1), i2 = mirror(d, e2, a2, s2);
+                            lit image = rel_get(r, i1, i2);
+                            if (by_exec && executes_both(d, i1, i2, image))
+                                continue;
                             equal_under(c, ch1->match[p1 * ch1->len + b1], ch2->match[p2 * ch2->len + b2],
                                         edge, image);
                         }
@@ -351,8 +374,8 @@ void repetition_encode(struct cnf *c, const struct program *p, const struct exec
         if (d.chains[k].may_repeat)
             encode_matching(&d, &d.chains[k]);
     encode_membership(&d);
-    encode_mirrored(&d, x->base.rels[R_RF]);
-    encode_mirrored(&d, x->base.rels[R_CO]);
+    encode_mirrored(&d, x->base.rels[R_RF], false);
+    encode_mirrored(&d, x->base.rels[R_CO], x->co_total);
     encode_strong_suffix(&d);
     for (int k = 0; k < d.nchains; k++) {
         free(d.chains[k].iters);

@@ -94,7 +94,7 @@ void termination_describe(struct cnf *c, const struct program *p, const struct e
 }
 
 void termination_starved(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
-                         const struct progress_hierarchy *h, char *buf, size_t len)
+                         const struct fair_tree *tr, char *buf, size_t len)
 {
     int nt = p->nthreads;
     bool *ended = xcalloc((size_t)nt + 1, sizeof *ended), *started = xcalloc((size_t)nt + 1, sizeof *started);
@@ -102,7 +102,6 @@ void termination_starved(struct cnf *c, const struct program *p, const struct ex
         ended[t] = cnf_value(c, x->sx.terminated[t]);
         started[t] = cnf_value(c, x->sx.started[t]);
     }
-    struct fair_tree *tr = fair_tree_build(p->lit, h);
     size_t used = strlen(buf);
     for (int t = 0; t < nt && used + 120 < len; t++) {
         if (ended[t] || !cnf_value(c, x->sx.halted[t]))
@@ -112,7 +111,6 @@ void termination_starved(struct cnf *c, const struct program *p, const struct ex
         used += (size_t)snprintf(buf + used, len - used, "; the scheduler never runs P%d again%s%s%s",
                                  p->lit->threads[t].id, why[0] ? " (" : "", why, why[0] ? ")" : "");
     }
-    fair_tree_free(tr);
     free(ended);
     free(started);
 }

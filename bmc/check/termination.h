@@ -8,6 +8,8 @@
 #include "encoders/exec.h"
 #include "encoders/progress.h"
 
+struct fair_tree;   /* bmc/concrete/fair.h */
+
 /* Adds the fair repetition of stuck loops (bmc/check/repetition.h); returns the
  * literal "some thread is stuck for ever": it spins, repeats effectful
  * iterations, or waits at a barrier that never opens.  x must have been
@@ -34,10 +36,10 @@ void termination_describe(struct cnf *c, const struct program *p, const struct e
                           char *buf, size_t len);
 /* Appends to buf, for each thread the scheduler stopped for good in the
  * solver's current model, "; the scheduler never runs P1 again (QF 0
- * (obe) owes WG 1 nothing)": which scope's scheduler under model m and
- * hierarchy h lets it starve. */
+ * (obe) owes WG 1 nothing)": which scope's scheduler under model m lets it
+ * starve, in tr (fair_tree_build of the program and the hierarchy). */
 void termination_starved(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
-                         const struct progress_hierarchy *h, char *buf, size_t len);
+                         const struct fair_tree *tr, char *buf, size_t len);
 /* Whether the solver's current model, a hang in which no thread repeats a
  * loop that writes, ends in a trap under strong model m and hierarchy h:
  * some thread is guaranteed at its end (bmc/concrete/fair.h,
