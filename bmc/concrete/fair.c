@@ -385,8 +385,24 @@ static bool fair_node(const struct fair_tree *n, enum progress_model sch, const 
     return minimal;
 }
 
+/* The only schedulable child of group n, -1 when none or several. */
+static int only_sched_child(const struct fair_tree *n, const struct facts *x)
+{
+    int only = -1;
+    for (int i = 0; i < n->nchild; i++)
+        if (sched(&n->child[i], x)) {
+            if (only >= 0)
+                return -1;
+            only = i;
+        }
+    return only;
+}
+
 /* Marks each thread below n: whether progress (n has it when has) reaches
- * it, and it has not ended. */
+ * it, and it has not ended.  A group with progress passes it on to the
+ * children it owes it to and, by minimal progress, to its one schedulable
+ * child when it owes that child nothing (several schedulable children
+ * share minimal progress: none of them is guaranteed). */
 static void reach(const struct fair_tree *n, enum progress_model sch, const struct facts *x, bool has,
                   bool *guaranteed)
 {
@@ -394,8 +410,9 @@ static void reach(const struct fair_tree *n, enum progress_model sch, const stru
         guaranteed[n->thread] = has && !has_thread(x->ended, n->thread);
         return;
     }
+    int only = has ? only_sched_child(n, x) : -1;
     for (int i = 0; i < n->nchild; i++)
-        reach(&n->child[i], sch, x, has && owed(n, i, sch, x), guaranteed);
+        reach(&n->child[i], sch, x, has && (i == only || owed(n, i, sch, x)), guaranteed);
 }
 
 /* A set of threads made from per-thread flags: a few words in place,
