@@ -446,7 +446,7 @@ static int event_proxy(const struct instr *in)
     }
 }
 
-/* Appends an event (p->events has room: build_events counts them first). */
+/* Appends an event (p->events has room: build_events takes it first). */
 static inline struct event *new_event(struct program *p, enum ev_kind kind, int thread, int uop,
                                const struct instr *in)
 {
@@ -512,16 +512,33 @@ static void uop_events(struct program *p, int t, int i)
     u->nevents = p->nevents - u->first_event;
 }
 
-/* Builds the event table in one allocation of its exact size. */
-static void build_events(struct program *p)
+/* The most events whose room build_events takes by the bound (every
+ * location's initial write, two events per micro-op) without counting:
+ * 96 KB, a few times what most tests need. */
+#define EVENT_BOUND_ROOM 2048
+
+/* Room for p's events: the bound when it is small (one pass over the
+ * threads, not over every micro-op), else their exact count. */
+static size_t event_room(const struct program *p)
 {
+    size_t bound = (size_t)p->lit->nlocs;
+    for (int t = 0; t < p->nthreads; t++)
+        bound += 2 * (size_t)p->threads[t].ncode;
+    if (bound <= EVENT_BOUND_ROOM)
+        return bound;
     size_t count = 0;
     for (int l = 0; l < p->lit->nlocs; l++)
         count += program_root_location(p->lit, l) == l;
     for (int t = 0; t < p->nthreads; t++)
         for (int i = 0; i < p->threads[t].ncode; i++)
             count += (size_t)uop_event_count(&p->threads[t].code[i]);
-    p->events = xrealloc(NULL, count * sizeof *p->events);   /* new_event writes each */
+    return count;
+}
+
+/* Builds the event table in one allocation (event_room's). */
+static void build_events(struct program *p)
+{
+    p->events = xrealloc(NULL, event_room(p) * sizeof *p->events);   /* new_event writes each */
     for (int l = 0; l < p->lit->nlocs; l++) {   /* one initial write per physical location */
         if (program_root_location(p->lit, l) != l)
             continue;
