@@ -1,6 +1,7 @@
 /* Loop unrolling and the static event table. */
 #include "program/program.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,15 +377,17 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
 static void link_iterations(struct pthread *pt, struct scratch *w)
 {
     int *open = scratch_ints(w, pt->ncode + 1);
-    int depth = 0, top_end = -1;   /* the end of open[depth - 1]'s iteration */
+    int depth = 0, outer = -1;   /* outer: open[depth - 1], -1 with none open */
+    int top_end = INT_MAX;       /* the end of outer's iteration; with none open, no end */
     for (int i = 0; i < pt->ncode; i++) {
-        while (top_end < i && depth > 0) {
+        while (top_end < i) {
             depth--;
-            top_end = depth > 0 ? pt->code[open[depth - 1]].end : -1;
+            outer = depth > 0 ? open[depth - 1] : -1;
+            top_end = depth > 0 ? pt->code[outer].end : INT_MAX;
         }
-        pt->code[i].outer = depth > 0 ? open[depth - 1] : -1;
+        pt->code[i].outer = outer;
         if (pt->code[i].kind == U_LOOP_HEAD) {
-            open[depth++] = i;
+            open[depth++] = outer = i;
             top_end = pt->code[i].end;
         }
     }
