@@ -370,7 +370,7 @@ bool lexer_next(struct lexer *lx, struct token *tok, struct litmus_error *err)
     if (char_class[c] & CC_ALPHA) {
         tok->kind = TOK_IDENT;
         end = word_end(lx, at + 1);
-    } else if ((char_class[c] & CC_DIGIT) && s[at + 1] != 'x' && s[at + 1] != 'X') {
+    } else if ((char_class[c] & CC_DIGIT) && (c != '0' || (s[at + 1] | 0x20) != 'x')) {   /* "0x", "0X": next_token's */
         tok->kind = TOK_NUMBER;
         end = digits_end(lx, at + 1, false);
     } else if (single_kind[c] && (c != '(' || s[at + 1] != '*')) {

@@ -139,12 +139,16 @@ static inline unsigned mo_bit(enum mo mo) { return 1u << mo; }
 
 /* parser.c */
 
-/* Records a printf-style message at pos as the parse error; returns false. */
-__attribute__((format(printf, 3, 4)))
+/* Records a printf-style message at pos as the parse error; returns false.
+ * The three failures are cold: their callers' paths to them are laid out of
+ * the way, and a caller's common path saves no registers for them. */
+__attribute__((format(printf, 3, 4), cold))
 bool ps_fail(struct parser *p, struct srcpos pos, const char *fmt, ...);
 /* Fails with "out of memory" at the current token. */
+__attribute__((cold))
 bool ps_out_of_memory(struct parser *p);
 /* Fails with "expected WHAT, got <current token>". */
+__attribute__((cold))
 bool ps_fail_expected(struct parser *p, const char *what);
 /* Moves to the next token. */
 bool ps_advance(struct parser *p);

@@ -497,13 +497,12 @@ bool ps_value_of(struct parser *p, const struct token *minus, const struct token
 /* Parses a value constant: an optional '-' and a decimal or hex number. */
 bool parse_constant(struct parser *p, int64_t *out)
 {
-    struct token minus = p->tok;
-    bool negative = minus.kind == TOK_MINUS;
+    bool negative = p->tok.kind == TOK_MINUS;
     if (negative && !ps_advance(p))
         return false;
     if (p->tok.kind != TOK_NUMBER && p->tok.kind != TOK_HEX)
         return ps_fail_expected(p, "a constant");
-    return ps_value_of(p, negative ? &minus : NULL, &p->tok, out) && ps_advance(p);
+    return ps_value_of(p, negative ? &p->prev : NULL, &p->tok, out) && ps_advance(p);   /* prev: the '-' */
 }
 
 /* Parses a small non-negative number such as a scope id. */

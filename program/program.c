@@ -1,6 +1,7 @@
 /* Loop unrolling and the static event table. */
 #include "program/program.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,15 +377,17 @@ static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, in
 static void link_iterations(struct pthread *pt, struct scratch *w)
 {
     int *open = scratch_ints(w, pt->ncode + 1);
-    int depth = 0, top_end = -1;   /* the end of open[depth - 1]'s iteration */
+    int depth = 0, outer = -1;   /* outer: open[depth - 1], -1 with none open */
+    int top_end = INT_MAX;       /* the end of outer's iteration; with none open, no end */
     for (int i = 0; i < pt->ncode; i++) {
-        while (top_end < i && depth > 0) {
+        while (top_end < i) {
             depth--;
-            top_end = depth > 0 ? pt->code[open[depth - 1]].end : -1;
+            outer = depth > 0 ? open[depth - 1] : -1;
+            top_end = depth > 0 ? pt->code[outer].end : INT_MAX;
         }
-        pt->code[i].outer = depth > 0 ? open[depth - 1] : -1;
+        pt->code[i].outer = outer;
         if (pt->code[i].kind == U_LOOP_HEAD) {
-            open[depth++] = i;
+            open[depth++] = outer = i;
             top_end = pt->code[i].end;
         }
     }
@@ -446,7 +449,7 @@ static int event_proxy(const struct instr *in)
     }
 }
 
-/* Appends an event (p->events has room: build_events counts them first). */
+/* Appends an event (p->events has room: build_events takes it first). */
 static inline struct event *new_event(struct program *p, enum ev_kind kind, int thread, int uop,
                                const struct instr *in)
 {
@@ -512,16 +515,33 @@ static void uop_events(struct program *p, int t, int i)
     u->nevents = p->nevents - u->first_event;
 }
 
-/* Builds the event table in one allocation of its exact size. */
-static void build_events(struct program *p)
+/* The most events whose room build_events takes by the bound (every
+ * location's initial write, two events per micro-op) without counting:
+ * 96 KB, a few times what most tests need. */
+#define EVENT_BOUND_ROOM 2048
+
+/* Room for p's events: the bound when it is small (one pass over the
+ * threads, not over every micro-op), else their exact count. */
+static size_t event_room(const struct program *p)
 {
+    size_t bound = (size_t)p->lit->nlocs;
+    for (int t = 0; t < p->nthreads; t++)
+        bound += 2 * (size_t)p->threads[t].ncode;
+    if (bound <= EVENT_BOUND_ROOM)
+        return bound;
     size_t count = 0;
     for (int l = 0; l < p->lit->nlocs; l++)
         count += program_root_location(p->lit, l) == l;
     for (int t = 0; t < p->nthreads; t++)
         for (int i = 0; i < p->threads[t].ncode; i++)
             count += (size_t)uop_event_count(&p->threads[t].code[i]);
-    p->events = xrealloc(NULL, count * sizeof *p->events);   /* new_event writes each */
+    return count;
+}
+
+/* Builds the event table in one allocation (event_room's). */
+static void build_events(struct program *p)
+{
+    p->events = xrealloc(NULL, event_room(p) * sizeof *p->events);   /* new_event writes each */
     for (int l = 0; l < p->lit->nlocs; l++) {   /* one initial write per physical location */
         if (program_root_location(p->lit, l) != l)
             continue;

@@ -675,6 +675,24 @@ static void test_truncations_and_mutations_never_crash(void **state)
     }
 }
 
+/* Numbers: "0x" and "0X" before a hex digit open a hex number; otherwise
+ * the digits end a decimal number (the lexer's fast path for decimal
+ * numbers must leave every "0x" and "0X" to next_token). */
+static void test_number_forms(void **state)
+{
+    (void)state;
+    struct litmus *l = parse_ok("PTX t\n{ a=0X1F; b=0x1f; c=07; d=0; }\nP0@cta 0,gpu 0;\nst.weak a, 0X10;\n"
+                                "exists (a == 0x10)");
+    assert_int_equal(l->locs[loc_named(l, "a")].init, 31);
+    assert_int_equal(l->locs[loc_named(l, "b")].init, 31);
+    assert_int_equal(l->locs[loc_named(l, "c")].init, 7);
+    assert_int_equal(l->locs[loc_named(l, "d")].init, 0);
+    assert_int_equal(l->threads[0].instrs[0].a.value, 16);
+    litmus_free(l);
+    expect_error("PTX t\n{ x=1x; }", 2, 6, "expected ';' or '}'");
+    expect_error("PTX t\n{ x=0X; }", 2, 6, "got 'X'");
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -715,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_truncations_and_mutations_never_crash),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_number_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
