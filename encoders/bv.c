@@ -149,12 +149,29 @@ struct bv bv_xor(struct cnf *c, struct bv x, struct bv y)
     return x;
 }
 
+/* The bits where x and y have different literals, bit i for b[i]: two
+ * literals a word, so a run of equal bits (most are) costs a compare per
+ * pair. */
+static uint32_t differing_bits(const struct bv *x, const struct bv *y)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < BV_WIDTH; i += 2) {
+        uint64_t a, b;
+        memcpy(&a, &x->b[i], sizeof a);
+        memcpy(&b, &y->b[i], sizeof b);
+        if (a != b)
+            m |= (uint32_t)(x->b[i] != y->b[i]) << i | (uint32_t)(x->b[i + 1] != y->b[i + 1]) << (i + 1);
+    }
+    return m;
+}
+
 lit bv_eq(struct cnf *c, struct bv x, struct bv y)
 {
-    lit acc = LIT_TRUE;
-    for (int i = 0; i < BV_WIDTH && acc != LIT_FALSE; i++)
-        if (x.b[i] != y.b[i])   /* equal bits: the iff folds to true */
-            acc = cnf_and(c, acc, cnf_iff(c, x.b[i], y.b[i]));
+    lit acc = LIT_TRUE;   /* equal bits: the iff folds to true */
+    for (uint32_t m = differing_bits(&x, &y); m && acc != LIT_FALSE; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        acc = cnf_and(c, acc, cnf_iff(c, x.b[i], y.b[i]));
+    }
     return acc;
 }
 
