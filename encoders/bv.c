@@ -4,20 +4,13 @@
 
 #include <string.h>
 
-/* The literals of the four bits of each nibble, lowest first. */
-#define BIT_LIT(b) ((b) ? LIT_TRUE : LIT_FALSE)
-#define NIBBLE(x) { BIT_LIT((x) & 1), BIT_LIT((x) >> 1 & 1), BIT_LIT((x) >> 2 & 1), BIT_LIT((x) >> 3 & 1) }
-static const lit nibbles[16][4] = {
-    NIBBLE(0), NIBBLE(1), NIBBLE(2), NIBBLE(3), NIBBLE(4), NIBBLE(5), NIBBLE(6), NIBBLE(7),
-    NIBBLE(8), NIBBLE(9), NIBBLE(10), NIBBLE(11), NIBBLE(12), NIBBLE(13), NIBBLE(14), NIBBLE(15),
-};
-
 struct bv bv_const(int64_t v)
 {
     struct bv r;
-    uint32_t u = (uint32_t)v;
-    for (int i = 0; i < BV_WIDTH; i += 4)   /* a nibble's four literals at a time */
-        memcpy(&r.b[i], nibbles[u >> i & 15u], sizeof nibbles[0]);
+    for (int i = 0; i < BV_WIDTH; i++)   /* every bit 0, then the ones (few) */
+        r.b[i] = LIT_FALSE;
+    for (uint32_t ones = (uint32_t)v; ones; ones &= ones - 1)
+        r.b[__builtin_ctz(ones)] = LIT_TRUE;
     return r;
 }
 
