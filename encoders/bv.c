@@ -35,6 +35,33 @@ int bv_is_const(const struct bv *x, int32_t *v)
     return 1;
 }
 
+/* True when b[i] and b[i + 1] are both the constant 0 (most bits are):
+ * one compare of a word. */
+static bool pair_is_zero(const struct bv *x, int i)
+{
+    uint64_t w;
+    memcpy(&w, &x->b[i], sizeof w);
+    return w == ~(uint64_t)0;   /* LIT_FALSE is -1 */
+}
+
+uint32_t bv_nonzero_bits(const struct bv *x)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < BV_WIDTH; i += 2)
+        if (!pair_is_zero(x, i))
+            m |= (uint32_t)(x->b[i] != LIT_FALSE) << i | (uint32_t)(x->b[i + 1] != LIT_FALSE) << (i + 1);
+    return m;
+}
+
+uint32_t bv_variable_bits(const struct bv *x)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < BV_WIDTH; i += 2)
+        if (!pair_is_zero(x, i))
+            m |= (uint32_t)!lit_is_const(x->b[i]) << i | (uint32_t)!lit_is_const(x->b[i + 1]) << (i + 1);
+    return m;
+}
+
 int32_t bv_model_value(struct cnf *c, const struct bv *x)
 {
     uint32_t u = 0;

@@ -17,6 +17,10 @@ struct bv bv_const(int64_t v);
 struct bv bv_fresh(struct cnf *c);
 /* True when every bit is constant; then *v gets the signed value. */
 int bv_is_const(const struct bv *x, int32_t *v);
+/* The bits of x that are not the constant 0, bit i for b[i]. */
+uint32_t bv_nonzero_bits(const struct bv *x);
+/* The bits of x that are no constant (variables or gates), bit i for b[i]. */
+uint32_t bv_variable_bits(const struct bv *x);
 /* The value of x in the solver's last model (or of a constant vector). */
 int32_t bv_model_value(struct cnf *c, const struct bv *x);
 

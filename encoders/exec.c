@@ -87,9 +87,8 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
             from[k] = w;
             choices[k++] = v;
         }
-        for (int i = 0; i < BV_WIDTH; i++)
-            if (!lit_is_const(x->sx.val[r].b[i]))
-                tie_value_bit(c, x, r, i, from, choices, ones, k);
+        for (uint32_t m = bv_variable_bits(&x->sx.val[r]); m; m &= m - 1)
+            tie_value_bit(c, x, r, __builtin_ctz(m), from, choices, ones, k);
         choices[k] = -x->sx.exec[r];
         cnf_clause(c, choices, k + 1);
         cnf_at_most_one(c, choices, k);
@@ -559,9 +558,11 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
                     cnf_clause2(c, -pick, -x->sx.exec[o]);
             x->final_pick[w] = pick;
             picks[k++] = pick;
-            for (int i = 0; i < BV_WIDTH; i++)   /* a bit w stores as 0 adds nothing */
-                if (x->sx.val[w].b[i] != LIT_FALSE)
-                    v.b[i] = cnf_or(c, v.b[i], cnf_and(c, pick, x->sx.val[w].b[i]));
+            /* a bit w stores as 0 adds nothing */
+            for (uint32_t m = bv_nonzero_bits(&x->sx.val[w]); m; m &= m - 1) {
+                int i = __builtin_ctz(m);
+                v.b[i] = cnf_or(c, v.b[i], cnf_and(c, pick, x->sx.val[w].b[i]));
+            }
         }
         cnf_clause(c, picks, k);
         if (!co_total)
