@@ -159,35 +159,41 @@ static tag_mask tag_opencl(const struct program *p, const struct event *e, tag_m
     return in;
 }
 
-/* The tag set of memory order mo (none for MO_NONE). */
-static tag_mask order_tag(enum mo mo)
-{
-    switch (mo) {
-    case MO_WEAK: return tag(S_WEAK, true);
-    case MO_RELAXED: return tag(S_RLX, true);
-    case MO_ACQUIRE: return tag(S_ACQ, true);
-    case MO_RELEASE: return tag(S_REL, true);
-    case MO_ACQ_REL: return tag(S_ACQ_REL, true);
-    case MO_SC: return tag(S_SC, true);
-    default: return 0;
-    }
-}
+#define T(s) ((tag_mask)1 << (s))
+
+/* The tag sets of each kind of event. */
+static const tag_mask kind_tags[] = {
+    [EV_INIT] = T(S_ALL) | T(S_M) | T(S_W) | T(S_INIT),
+    [EV_READ] = T(S_ALL) | T(S_M) | T(S_R),
+    [EV_WRITE] = T(S_ALL) | T(S_M) | T(S_W),
+    [EV_FENCE] = T(S_ALL) | T(S_F),
+    [EV_BARRIER] = T(S_ALL) | T(S_BAR),
+    [EV_UB] = T(S_ALL) | T(S_UB),
+};
+
+/* The tag set of each memory order (none for MO_NONE). */
+static const tag_mask order_tags[] = {
+    [MO_NONE] = 0, [MO_WEAK] = T(S_WEAK), [MO_RELAXED] = T(S_RLX), [MO_ACQUIRE] = T(S_ACQ),
+    [MO_RELEASE] = T(S_REL), [MO_ACQ_REL] = T(S_ACQ_REL), [MO_SC] = T(S_SC),
+};
+
+/* The PTX tag set of each proxy. */
+static const tag_mask proxy_tags[] = {
+    [PROXY_GENERIC] = T(S_GEN), [PROXY_SURFACE] = T(S_SUR), [PROXY_TEXTURE] = T(S_TEX),
+    [PROXY_CONSTANT] = T(S_CON),
+};
 
 /* The tag sets an event belongs to, a bit per set. */
 static tag_mask tag_event(const struct program *p, const struct event *e)
 {
     enum dialect d = p->lit->dialect;
-    tag_mask in = tag(S_ALL, true) | tag(S_M, event_is_mem(e)) | tag(S_R, e->kind == EV_READ);
-    in |= tag(S_W, event_is_write(e)) | tag(S_F, e->kind == EV_FENCE);
-    in |= tag(S_INIT, e->kind == EV_INIT) | tag(S_BAR, e->kind == EV_BARRIER);
-    in |= tag(S_UB, e->kind == EV_UB);
-    in |= order_tag(e->mo);
+    tag_mask in = kind_tags[e->kind] | order_tags[e->mo];
     if (d == DIALECT_VULKAN)
         return e->in ? tag_vulkan(e, in) : in;
     if (d == DIALECT_OPENCL)
         return tag_opencl(p, e, in);
-    in |= tag(S_GEN, e->proxy == PROXY_GENERIC) | tag(S_SUR, e->proxy == PROXY_SURFACE);
-    in |= tag(S_TEX, e->proxy == PROXY_TEXTURE) | tag(S_CON, e->proxy == PROXY_CONSTANT);
+    if (e->proxy >= 0)   /* -1: none */
+        in |= proxy_tags[e->proxy];
     in |= tag(S_ALIAS, e->kind == EV_FENCE && e->in->kind == I_ALIAS_FENCE);
     return in;
 }
