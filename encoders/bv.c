@@ -65,9 +65,11 @@ uint32_t bv_variable_bits(const struct bv *x)
 int32_t bv_model_value(struct cnf *c, const struct bv *x)
 {
     uint32_t u = 0;
-    for (int i = 0; i < BV_WIDTH; i++)   /* a constant bit (most are) read in place: cnf.h */
+    for (uint32_t m = bv_nonzero_bits(x); m; m &= m - 1) {   /* a bit 0 (most are) adds nothing */
+        int i = __builtin_ctz(m);
         if (cnf_value(c, x->b[i]))
             u |= 1u << i;
+    }
     return (int32_t)u;
 }
 
@@ -198,10 +200,9 @@ lit bv_eq(struct cnf *c, struct bv x, struct bv y)
 lit bv_ult(struct cnf *c, struct bv x, struct bv y)
 {
     /* scan from the least significant bit: lt = (!x & y) | (x == y) & lt */
-    lit lt = LIT_FALSE;
-    for (int i = 0; i < BV_WIDTH; i++) {
-        if (x.b[i] == y.b[i])   /* equal bits fold to lt as it is */
-            continue;
+    lit lt = LIT_FALSE;   /* equal bits fold to lt as it is */
+    for (uint32_t m = differing_bits(&x, &y); m; m &= m - 1) {
+        int i = __builtin_ctz(m);
         lit less = cnf_and(c, -x.b[i], y.b[i]);
         lit same = cnf_iff(c, x.b[i], y.b[i]);
         lt = cnf_or(c, less, cnf_and(c, same, lt));
