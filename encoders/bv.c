@@ -4,16 +4,6 @@
 
 #include <string.h>
 
-struct bv bv_const(int64_t v)
-{
-    struct bv r;
-    for (int i = 0; i < BV_WIDTH; i++)   /* every bit 0, then the ones (few) */
-        r.b[i] = LIT_FALSE;
-    for (uint32_t ones = (uint32_t)v; ones; ones &= ones - 1)
-        r.b[__builtin_ctz(ones)] = LIT_TRUE;
-    return r;
-}
-
 struct bv bv_fresh(struct cnf *c)
 {
     struct bv r;

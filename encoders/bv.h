@@ -11,8 +11,16 @@
 
 struct bv { lit b[BV_WIDTH]; };   /* b[0] is the least significant bit */
 
-/* The constant v (truncated to 32 bits). */
-struct bv bv_const(int64_t v);
+/* The constant v (truncated to 32 bits); inline: made often, mostly 0. */
+static inline struct bv bv_const(int64_t v)
+{
+    struct bv r;
+    for (int i = 0; i < BV_WIDTH; i++)   /* every bit 0, then the ones (few) */
+        r.b[i] = LIT_FALSE;
+    for (uint32_t ones = (uint32_t)v; ones; ones &= ones - 1)
+        r.b[__builtin_ctz(ones)] = LIT_TRUE;
+    return r;
+}
 /* A vector of fresh variables. */
 struct bv bv_fresh(struct cnf *c);
 /* True when every bit is constant; then *v gets the signed value. */
