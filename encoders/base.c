@@ -345,7 +345,7 @@ static bool same_column(const struct base_scratch *w, int s, int t)
 static void tag_sets(const struct program *p, const lit *exec, struct base *b, struct base_scratch *w)
 {
     int n = p->nevents, words = w->column_words;
-    tag_mask present = 0;
+    tag_mask present = 0;   /* the sets with an executable event */
     for (int e = 0; e < n; e++) {
         w->tags[e] = tag_event(p, &p->events[e]);
         if (exec[e] == LIT_FALSE)
@@ -355,18 +355,15 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
             w->columns[__builtin_ctzll(m) * words + e / 64] |= (uint64_t)1 << (e % 64);
     }
     int made[S_COUNT], nmade = 0;   /* the sets with executable events made so far */
-    const struct set *none = NULL;
     b->sets[S_ALL] = set_all(b->arena);
     if (present)
         made[nmade++] = S_ALL;
-    for (int s = 0; s < S_COUNT; s++) {
-        if (s == S_ALL)
-            continue;
-        if (!(present >> s & 1) && none) {
-            b->sets[s] = none;
-            continue;
-        }
-        int same = -1;
+    /* every set without executable events is the first one's, made in its
+     * turn: the sets made are those of present and that one */
+    tag_mask absent = ~present & (~(tag_mask)0 >> (64 - S_COUNT)) & ~tag(S_ALL, true);
+    tag_mask first_absent = absent & -absent;
+    for (tag_mask todo = (present & ~tag(S_ALL, true)) | first_absent; todo; todo &= todo - 1) {
+        int s = __builtin_ctzll(todo), same = -1;
         for (int k = 0; k < nmade && same < 0; k++)
             if (same_column(w, made[k], s))
                 same = made[k];
@@ -379,9 +376,10 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
         b->sets[s] = set_of(b->arena, w->member);
         if (present >> s & 1)
             made[nmade++] = s;
-        else
-            none = b->sets[s];
     }
+    if (first_absent)
+        for (tag_mask m = absent & ~first_absent; m; m &= m - 1)
+            b->sets[__builtin_ctzll(m)] = b->sets[__builtin_ctzll(first_absent)];
 }
 
 /* rmw (each RMW read to its write) and ssw (declared thread pairs). */
