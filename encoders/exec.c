@@ -173,7 +173,7 @@ static bool fences_in_scope(const struct program *p, int i, int j)
 }
 
 static void encode_co(struct cnf *c, const struct program *p, const struct skeleton *sk,
-                      struct exec_enc *x)
+                      struct exec_enc *x, const struct location_writes *lw)
 {
     int n = p->nevents;
     int *members = xcalloc((size_t)n + 1, sizeof *members);
@@ -183,16 +183,14 @@ static void encode_co(struct cnf *c, const struct program *p, const struct skele
         if (program_root_location(p->lit, loc) != loc)
             continue;
         int k = 0;
-        for (int w = 0; w < n; w++) {
-            const struct event *e = &p->events[w];
-            if (e->kind == EV_WRITE && program_root_location(p->lit, e->loc) == loc)
-                members[k++] = w;
-        }
+        for (int q = lw->at[loc]; q < lw->at[loc + 1]; q++)
+            if (p->events[lw->writes[q]].kind == EV_WRITE)
+                members[k++] = lw->writes[q];
         encode_order(c, p, x, &co, members, k, sk->co_total, same_location_pair, sk,
                      base_co_forced, co_never);
-        for (int w = 0; w < n; w++) {     /* initial writes come first */
-            const struct event *e = &p->events[w];
-            if (e->kind != EV_INIT || program_root_location(p->lit, e->loc) != loc)
+        for (int q = lw->at[loc]; q < lw->at[loc + 1]; q++) {     /* initial writes come first */
+            int w = lw->writes[q];
+            if (p->events[w].kind != EV_INIT)
                 continue;
             for (int a = 0; a < k; a++)
                 rel_add(&co, w, members[a], x->sx.exec[members[a]]);
@@ -528,8 +526,8 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
  * partial; where it is total (co_total) two executed writes are ordered,
  * so two picks would each have the other as a co-successor.  With
  * with_last, co_last too. */
-static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x, bool co_total,
-                                bool with_last)
+static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x,
+                                const struct location_writes *lw, bool co_total, bool with_last)
 {
     int n = p->nevents, nl = p->lit->nlocs;
     x->final_mem = xcalloc((size_t)nl, sizeof *x->final_mem);
@@ -539,10 +537,9 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
             continue;
         int k = 0;
         struct bv v = bv_const(0);
-        for (int w = 0; w < n; w++) {
-            const struct event *e = &p->events[w];
-            if (!event_is_write(e) || program_root_location(p->lit, e->loc) != loc ||
-                x->sx.exec[w] == LIT_FALSE)
+        for (int q = lw->at[loc]; q < lw->at[loc + 1]; q++) {
+            int w = lw->writes[q];
+            if (x->sx.exec[w] == LIT_FALSE)
                 continue;
             const int *cols;
             const lit *lits;
@@ -588,16 +585,16 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
     encode_barriers(c, p, x);
     struct location_writes lw = writes_by_location(p);
     encode_rf(c, p, k, x, &lw);
-    encode_co(c, p, k, x);
+    encode_co(c, p, k, x, &lw);
     encode_read_coherence(c, p, k, x, &lw);
-    free(lw.at);
-    free(lw.writes);
     encode_sync_fence(c, p, x);
     x->base.rels[R_DATA] = rel_build(x->base.arena, &x->sx.data, false);
     x->base.rels[R_CTRL] = rel_build(x->base.arena, &x->sx.ctrl, false);
     rel_mark_guarded(x->base.rels[R_DATA]);   /* symexec ANDs both exec literals in */
     rel_mark_guarded(x->base.rels[R_CTRL]);
-    encode_final_memory(c, p, x, k->co_total, sx_mode & SX_MAY_REPEAT);
+    encode_final_memory(c, p, x, &lw, k->co_total, sx_mode & SX_MAY_REPEAT);
+    free(lw.at);
+    free(lw.writes);
 }
 
 void exec_free(struct exec_enc *x)
