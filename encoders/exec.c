@@ -550,9 +550,10 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
             cnf_imply(c, pick, x->sx.exec[w]);
             for (int o = 0; o < succs; o++)
                 cnf_clause2(c, -pick, -lits[o]);
-            for (int o = w + 1; o < n; o++)
-                if (event_overwrites(p, w, o))
-                    cnf_clause2(c, -pick, -x->sx.exec[o]);
+            /* a write that overwrites w is a later one of its location */
+            for (int later = q + 1; later < lw->at[loc + 1]; later++)
+                if (event_overwrites(p, w, lw->writes[later]))
+                    cnf_clause2(c, -pick, -x->sx.exec[lw->writes[later]]);
             x->final_pick[w] = pick;
             picks[k++] = pick;
             /* a bit w stores as 0 adds nothing */
