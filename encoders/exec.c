@@ -38,14 +38,27 @@ static void tie_value_bit(struct cnf *c, const struct exec_enc *x, int r, int i,
 }
 
 /* The writes (and initial writes) of each physical location, in event
- * order: writes_at[l] .. writes_at[l + 1] index into writes. */
-struct location_writes { int *at, *writes; };
+ * order: writes_at[l] .. writes_at[l + 1] index into writes; both arrays
+ * and fill (writes_by_location's) in one allocation, at's. */
+struct location_writes { int *at, *writes, *fill; };
+
+/* Places the arrays of lw for p in block (NULL: measures); returns its size. */
+static size_t location_writes_layout(const struct program *p, struct location_writes *lw, char *block)
+{
+    struct xblock b = { block, 0 };
+    lw->at = xblock_take(&b, (size_t)p->lit->nlocs + 2, sizeof *lw->at);
+    lw->writes = xblock_take(&b, (size_t)p->nevents + 1, sizeof *lw->writes);
+    lw->fill = xblock_take(&b, (size_t)p->lit->nlocs + 1, sizeof *lw->fill);
+    return b.size;
+}
 
 static struct location_writes writes_by_location(const struct program *p)
 {
     int nl = p->lit->nlocs, n = p->nevents;
-    struct location_writes lw = { xcalloc((size_t)nl + 2, sizeof(int)), xcalloc((size_t)n + 1, sizeof(int)) };
-    int *fill = xcalloc((size_t)nl + 1, sizeof *fill);
+    struct location_writes lw;
+    char *block = xcalloc(1, location_writes_layout(p, &lw, NULL));
+    location_writes_layout(p, &lw, block);
+    int *fill = lw.fill;
     for (int e = 0; e < n; e++)
         if (event_is_write(&p->events[e]) && p->events[e].loc >= 0)
             lw.at[program_root_location(p->lit, p->events[e].loc) + 1]++;
@@ -56,7 +69,6 @@ static struct location_writes writes_by_location(const struct program *p)
             int l = program_root_location(p->lit, p->events[e].loc);
             lw.writes[lw.at[l] + fill[l]++] = e;
         }
-    free(fill);
     return lw;
 }
 
@@ -64,8 +76,8 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
                       struct exec_enc *x, const struct location_writes *lw)
 {
     int n = p->nevents;
-    lit *choices = xcalloc((size_t)n + 1, sizeof *choices), *ones = xcalloc((size_t)n + 1, sizeof *ones);
-    int *from = xcalloc((size_t)n + 1, sizeof *from);
+    lit *choices = xcalloc(3 * ((size_t)n + 1), sizeof *choices), *ones = choices + n + 1;
+    int *from = ones + n + 1;   /* lit is int: one allocation for the three */
     struct rel_builder rf;
     rel_builder_init(&rf);
     for (int r = 0; r < n; r++) {
@@ -94,8 +106,6 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
         cnf_at_most_one(c, choices, k);
     }
     free(choices);
-    free(ones);
-    free(from);
     x->base.rels[R_RF] = rel_build(x->base.arena, &rf, false);
     rel_mark_guarded(x->base.rels[R_RF]);   /* v -> both */
 }
@@ -360,9 +370,10 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
     const struct instr *in = p->events[b].in;
     struct symexec *s = &x->sx;
     int tb = p->events[b].thread, nt = p->nthreads;
-    lit *cf = xcalloc((size_t)k, sizeof *cf), *sy = xcalloc((size_t)k, sizeof *sy);
-    lit *met = xcalloc((size_t)nt, sizeof *met), *owes = xcalloc((size_t)nt, sizeof *owes);
-    bool *present = xcalloc((size_t)nt, sizeof *present);
+    /* cf, sy (per member), met, owes, present (per thread): one allocation */
+    lit *cf = xcalloc(2 * (size_t)k + 3 * (size_t)nt, sizeof *cf), *sy = cf + k;
+    lit *met = sy + k, *owes = met + nt;
+    bool *present = (bool *)(owes + nt);
     for (int t = 0; t < nt; t++)
         met[t] = owes[t] = LIT_FALSE;
     for (int i = 0; i < k; i++) {
@@ -434,11 +445,7 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
     if (in->arrive && !in->has_bar_quorum)
         pass = s->cf[b];   /* bar.arrive signals its arrival and never waits */
     cnf_unit(c, cnf_iff(c, s->exec[b], pass));
-    free(cf);
-    free(sy);
-    free(met);
-    free(owes);
-    free(present);
+    free(cf);   /* and sy, met, owes, present */
 }
 
 /* Barrier passage must be well-founded: bar_wait relates p to b when b
@@ -577,9 +584,9 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
 {
     int n = p->nevents;
     symexec_run(c, p, sx_mode, &x->sx);
-    x->sync = xcalloc((size_t)n + 1, sizeof *x->sync);
-    x->final_pick = xcalloc((size_t)n + 1, sizeof *x->final_pick);
-    x->co_last = xcalloc((size_t)n + 1, sizeof *x->co_last);
+    x->sync = xcalloc(3 * ((size_t)n + 1), sizeof *x->sync);   /* and final_pick, co_last */
+    x->final_pick = x->sync + n + 1;
+    x->co_last = x->final_pick + n + 1;
     for (int e = 0; e < n; e++)
         x->sync[e] = x->final_pick[e] = x->co_last[e] = LIT_FALSE;
     base_init(&x->base, c, p, x->sx.exec);
@@ -594,17 +601,14 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
     rel_mark_guarded(x->base.rels[R_DATA]);   /* symexec ANDs both exec literals in */
     rel_mark_guarded(x->base.rels[R_CTRL]);
     encode_final_memory(c, p, x, &lw, k->co_total, sx_mode & SX_MAY_REPEAT);
-    free(lw.at);
-    free(lw.writes);
+    free(lw.at);   /* and writes, fill */
 }
 
 void exec_free(struct exec_enc *x)
 {
     symexec_free(&x->sx);
     base_free(&x->base);
-    free(x->sync);
-    free(x->final_pick);
-    free(x->co_last);
+    free(x->sync);   /* and final_pick, co_last */
     free(x->final_mem);
     free(x->bar_occ);
 }
