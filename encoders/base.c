@@ -329,6 +329,12 @@ static void location_relations(struct rels *A, const struct program *p, struct b
     b->rels[R_VLOC] = agree ? b->rels[R_LOC] : rel_class(A, w->generic_key, false);
 }
 
+/* The first word of tag set s's column (0 when there are no events). */
+static uint64_t column_first_word(const struct base_scratch *w, int s)
+{
+    return w->column_words ? w->columns[s * w->column_words] : 0;
+}
+
 /* Tag sets s and t have the same executable events. */
 static bool same_column(const struct base_scratch *w, int s, int t)
 {
@@ -355,17 +361,21 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
             w->columns[__builtin_ctzll(m) * words + e / 64] |= (uint64_t)1 << (e % 64);
     }
     int made[S_COUNT], nmade = 0;   /* the sets with executable events made so far */
+    uint64_t made_first[S_COUNT];   /* the first word of each one's column */
     b->sets[S_ALL] = set_all(b->arena);
-    if (present)
+    if (present) {
+        made_first[nmade] = column_first_word(w, S_ALL);
         made[nmade++] = S_ALL;
+    }
     /* every set without executable events is the first one's, made in its
      * turn: the sets made are those of present and that one */
     tag_mask absent = ~present & (~(tag_mask)0 >> (64 - S_COUNT)) & ~tag(S_ALL, true);
     tag_mask first_absent = absent & -absent;
     for (tag_mask todo = (present & ~tag(S_ALL, true)) | first_absent; todo; todo &= todo - 1) {
         int s = __builtin_ctzll(todo), same = -1;
+        uint64_t first = column_first_word(w, s);   /* a cheap test before same_column */
         for (int k = 0; k < nmade && same < 0; k++)
-            if (same_column(w, made[k], s))
+            if (made_first[k] == first && same_column(w, made[k], s))
                 same = made[k];
         if (same >= 0) {
             b->sets[s] = b->sets[same];
@@ -374,8 +384,10 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
         for (int e = 0; e < n; e++)
             w->member[e] = w->tags[e] >> s & 1;
         b->sets[s] = set_of(b->arena, w->member);
-        if (present >> s & 1)
+        if (present >> s & 1) {
+            made_first[nmade] = first;
             made[nmade++] = s;
+        }
     }
     if (first_absent)
         for (tag_mask m = absent & ~first_absent; m; m &= m - 1)
