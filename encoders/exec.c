@@ -86,8 +86,11 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
             continue;
         int k = 0, root = er->loc >= 0 ? program_root_location(p->lit, er->loc) : -1;
         for (int q = root >= 0 ? lw->at[root] : 0, end = root >= 0 ? lw->at[root + 1] : 0; q < end; q++) {
-            int w = lw->writes[q];   /* rf joins only a write and a read of one location */
-            if (!base_rf_possible(sk, p, w, r))
+            /* rf joins only a write and a read of one location: w is a
+             * candidate (base_rf_candidate) unless it is r's own RMW half,
+             * and possible (base_rf_possible) unless the model rules it out */
+            int w = lw->writes[q];
+            if (w == er->rmw_partner || base_po_fact(sk, p, r, w, PO_NO_FUTURE_READ))
                 continue;
             lit both = cnf_and(c, x->sx.exec[w], x->sx.exec[r]);
             if (both == LIT_FALSE)
