@@ -200,7 +200,10 @@ static tag_mask tag_event(const struct program *p, const struct event *e)
 
 bool base_event_in(const struct program *p, int e, enum base_set s)
 {
-    return tag_event(p, &p->events[e]) >> s & 1;
+    const struct event *ev = &p->events[e];
+    if (s == S_ATOM)   /* asked most: only tag_vulkan tags it, from the flag an RMW's halves share */
+        return p->lit->dialect == DIALECT_VULKAN && ev->in && (ev->in->vk_flags & VK_ATOMIC);
+    return tag_event(p, ev) >> s & 1;
 }
 
 unsigned long long base_event_tags(const struct program *p, int e)
