@@ -159,42 +159,51 @@ static tag_mask tag_opencl(const struct program *p, const struct event *e, tag_m
     return in;
 }
 
-/* The tag set of memory order mo (none for MO_NONE). */
-static tag_mask order_tag(enum mo mo)
-{
-    switch (mo) {
-    case MO_WEAK: return tag(S_WEAK, true);
-    case MO_RELAXED: return tag(S_RLX, true);
-    case MO_ACQUIRE: return tag(S_ACQ, true);
-    case MO_RELEASE: return tag(S_REL, true);
-    case MO_ACQ_REL: return tag(S_ACQ_REL, true);
-    case MO_SC: return tag(S_SC, true);
-    default: return 0;
-    }
-}
+#define T(s) ((tag_mask)1 << (s))
+
+/* The tag sets of each kind of event. */
+static const tag_mask kind_tags[] = {
+    [EV_INIT] = T(S_ALL) | T(S_M) | T(S_W) | T(S_INIT),
+    [EV_READ] = T(S_ALL) | T(S_M) | T(S_R),
+    [EV_WRITE] = T(S_ALL) | T(S_M) | T(S_W),
+    [EV_FENCE] = T(S_ALL) | T(S_F),
+    [EV_BARRIER] = T(S_ALL) | T(S_BAR),
+    [EV_UB] = T(S_ALL) | T(S_UB),
+};
+
+/* The tag set of each memory order (none for MO_NONE). */
+static const tag_mask order_tags[] = {
+    [MO_NONE] = 0, [MO_WEAK] = T(S_WEAK), [MO_RELAXED] = T(S_RLX), [MO_ACQUIRE] = T(S_ACQ),
+    [MO_RELEASE] = T(S_REL), [MO_ACQ_REL] = T(S_ACQ_REL), [MO_SC] = T(S_SC),
+};
+
+/* The PTX tag set of each proxy. */
+static const tag_mask proxy_tags[] = {
+    [PROXY_GENERIC] = T(S_GEN), [PROXY_SURFACE] = T(S_SUR), [PROXY_TEXTURE] = T(S_TEX),
+    [PROXY_CONSTANT] = T(S_CON),
+};
 
 /* The tag sets an event belongs to, a bit per set. */
 static tag_mask tag_event(const struct program *p, const struct event *e)
 {
     enum dialect d = p->lit->dialect;
-    tag_mask in = tag(S_ALL, true) | tag(S_M, event_is_mem(e)) | tag(S_R, e->kind == EV_READ);
-    in |= tag(S_W, event_is_write(e)) | tag(S_F, e->kind == EV_FENCE);
-    in |= tag(S_INIT, e->kind == EV_INIT) | tag(S_BAR, e->kind == EV_BARRIER);
-    in |= tag(S_UB, e->kind == EV_UB);
-    in |= order_tag(e->mo);
+    tag_mask in = kind_tags[e->kind] | order_tags[e->mo];
     if (d == DIALECT_VULKAN)
         return e->in ? tag_vulkan(e, in) : in;
     if (d == DIALECT_OPENCL)
         return tag_opencl(p, e, in);
-    in |= tag(S_GEN, e->proxy == PROXY_GENERIC) | tag(S_SUR, e->proxy == PROXY_SURFACE);
-    in |= tag(S_TEX, e->proxy == PROXY_TEXTURE) | tag(S_CON, e->proxy == PROXY_CONSTANT);
+    if (e->proxy >= 0)   /* -1: none */
+        in |= proxy_tags[e->proxy];
     in |= tag(S_ALIAS, e->kind == EV_FENCE && e->in->kind == I_ALIAS_FENCE);
     return in;
 }
 
 bool base_event_in(const struct program *p, int e, enum base_set s)
 {
-    return tag_event(p, &p->events[e]) >> s & 1;
+    const struct event *ev = &p->events[e];
+    if (s == S_ATOM)   /* asked most: only tag_vulkan tags it, from the flag an RMW's halves share */
+        return p->lit->dialect == DIALECT_VULKAN && ev->in && (ev->in->vk_flags & VK_ATOMIC);
+    return tag_event(p, ev) >> s & 1;
 }
 
 unsigned long long base_event_tags(const struct program *p, int e)
@@ -323,6 +332,12 @@ static void location_relations(struct rels *A, const struct program *p, struct b
     b->rels[R_VLOC] = agree ? b->rels[R_LOC] : rel_class(A, w->generic_key, false);
 }
 
+/* The first word of tag set s's column (0 when there are no events). */
+static uint64_t column_first_word(const struct base_scratch *w, int s)
+{
+    return w->column_words ? w->columns[s * w->column_words] : 0;
+}
+
 /* Tag sets s and t have the same executable events. */
 static bool same_column(const struct base_scratch *w, int s, int t)
 {
@@ -339,7 +354,7 @@ static bool same_column(const struct base_scratch *w, int s, int t)
 static void tag_sets(const struct program *p, const lit *exec, struct base *b, struct base_scratch *w)
 {
     int n = p->nevents, words = w->column_words;
-    tag_mask present = 0;
+    tag_mask present = 0;   /* the sets with an executable event */
     for (int e = 0; e < n; e++) {
         w->tags[e] = tag_event(p, &p->events[e]);
         if (exec[e] == LIT_FALSE)
@@ -349,20 +364,21 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
             w->columns[__builtin_ctzll(m) * words + e / 64] |= (uint64_t)1 << (e % 64);
     }
     int made[S_COUNT], nmade = 0;   /* the sets with executable events made so far */
-    const struct set *none = NULL;
+    uint64_t made_first[S_COUNT];   /* the first word of each one's column */
     b->sets[S_ALL] = set_all(b->arena);
-    if (present)
+    if (present) {
+        made_first[nmade] = column_first_word(w, S_ALL);
         made[nmade++] = S_ALL;
-    for (int s = 0; s < S_COUNT; s++) {
-        if (s == S_ALL)
-            continue;
-        if (!(present >> s & 1) && none) {
-            b->sets[s] = none;
-            continue;
-        }
-        int same = -1;
+    }
+    /* every set without executable events is the first one's, made in its
+     * turn: the sets made are those of present and that one */
+    tag_mask absent = ~present & (~(tag_mask)0 >> (64 - S_COUNT)) & ~tag(S_ALL, true);
+    tag_mask first_absent = absent & -absent;
+    for (tag_mask todo = (present & ~tag(S_ALL, true)) | first_absent; todo; todo &= todo - 1) {
+        int s = __builtin_ctzll(todo), same = -1;
+        uint64_t first = column_first_word(w, s);   /* a cheap test before same_column */
         for (int k = 0; k < nmade && same < 0; k++)
-            if (same_column(w, made[k], s))
+            if (made_first[k] == first && same_column(w, made[k], s))
                 same = made[k];
         if (same >= 0) {
             b->sets[s] = b->sets[same];
@@ -371,11 +387,14 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
         for (int e = 0; e < n; e++)
             w->member[e] = w->tags[e] >> s & 1;
         b->sets[s] = set_of(b->arena, w->member);
-        if (present >> s & 1)
+        if (present >> s & 1) {
+            made_first[nmade] = first;
             made[nmade++] = s;
-        else
-            none = b->sets[s];
+        }
     }
+    if (first_absent)
+        for (tag_mask m = absent & ~first_absent; m; m &= m - 1)
+            b->sets[__builtin_ctzll(m)] = b->sets[__builtin_ctzll(first_absent)];
 }
 
 /* rmw (each RMW read to its write) and ssw (declared thread pairs). */

@@ -4,23 +4,6 @@
 
 #include <string.h>
 
-/* The literals of the four bits of each nibble, lowest first. */
-#define BIT_LIT(b) ((b) ? LIT_TRUE : LIT_FALSE)
-#define NIBBLE(x) { BIT_LIT((x) & 1), BIT_LIT((x) >> 1 & 1), BIT_LIT((x) >> 2 & 1), BIT_LIT((x) >> 3 & 1) }
-static const lit nibbles[16][4] = {
-    NIBBLE(0), NIBBLE(1), NIBBLE(2), NIBBLE(3), NIBBLE(4), NIBBLE(5), NIBBLE(6), NIBBLE(7),
-    NIBBLE(8), NIBBLE(9), NIBBLE(10), NIBBLE(11), NIBBLE(12), NIBBLE(13), NIBBLE(14), NIBBLE(15),
-};
-
-struct bv bv_const(int64_t v)
-{
-    struct bv r;
-    uint32_t u = (uint32_t)v;
-    for (int i = 0; i < BV_WIDTH; i += 4)   /* a nibble's four literals at a time */
-        memcpy(&r.b[i], nibbles[u >> i & 15u], sizeof nibbles[0]);
-    return r;
-}
-
 struct bv bv_fresh(struct cnf *c)
 {
     struct bv r;
@@ -42,12 +25,41 @@ int bv_is_const(const struct bv *x, int32_t *v)
     return 1;
 }
 
+/* True when b[i] and b[i + 1] are both the constant 0 (most bits are):
+ * one compare of a word. */
+static bool pair_is_zero(const struct bv *x, int i)
+{
+    uint64_t w;
+    memcpy(&w, &x->b[i], sizeof w);
+    return w == ~(uint64_t)0;   /* LIT_FALSE is -1 */
+}
+
+uint32_t bv_nonzero_bits(const struct bv *x)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < BV_WIDTH; i += 2)
+        if (!pair_is_zero(x, i))
+            m |= (uint32_t)(x->b[i] != LIT_FALSE) << i | (uint32_t)(x->b[i + 1] != LIT_FALSE) << (i + 1);
+    return m;
+}
+
+uint32_t bv_variable_bits(const struct bv *x)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < BV_WIDTH; i += 2)
+        if (!pair_is_zero(x, i))
+            m |= (uint32_t)!lit_is_const(x->b[i]) << i | (uint32_t)!lit_is_const(x->b[i + 1]) << (i + 1);
+    return m;
+}
+
 int32_t bv_model_value(struct cnf *c, const struct bv *x)
 {
     uint32_t u = 0;
-    for (int i = 0; i < BV_WIDTH; i++)   /* a constant bit (most are) read in place: cnf.h */
+    for (uint32_t m = bv_nonzero_bits(x); m; m &= m - 1) {   /* a bit 0 (most are) adds nothing */
+        int i = __builtin_ctz(m);
         if (cnf_value(c, x->b[i]))
             u |= 1u << i;
+    }
     return (int32_t)u;
 }
 
@@ -149,22 +161,38 @@ struct bv bv_xor(struct cnf *c, struct bv x, struct bv y)
     return x;
 }
 
+/* The bits where x and y have different literals, bit i for b[i]: two
+ * literals a word, so a run of equal bits (most are) costs a compare per
+ * pair. */
+static uint32_t differing_bits(const struct bv *x, const struct bv *y)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < BV_WIDTH; i += 2) {
+        uint64_t a, b;
+        memcpy(&a, &x->b[i], sizeof a);
+        memcpy(&b, &y->b[i], sizeof b);
+        if (a != b)
+            m |= (uint32_t)(x->b[i] != y->b[i]) << i | (uint32_t)(x->b[i + 1] != y->b[i + 1]) << (i + 1);
+    }
+    return m;
+}
+
 lit bv_eq(struct cnf *c, struct bv x, struct bv y)
 {
-    lit acc = LIT_TRUE;
-    for (int i = 0; i < BV_WIDTH && acc != LIT_FALSE; i++)
-        if (x.b[i] != y.b[i])   /* equal bits: the iff folds to true */
-            acc = cnf_and(c, acc, cnf_iff(c, x.b[i], y.b[i]));
+    lit acc = LIT_TRUE;   /* equal bits: the iff folds to true */
+    for (uint32_t m = differing_bits(&x, &y); m && acc != LIT_FALSE; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        acc = cnf_and(c, acc, cnf_iff(c, x.b[i], y.b[i]));
+    }
     return acc;
 }
 
 lit bv_ult(struct cnf *c, struct bv x, struct bv y)
 {
     /* scan from the least significant bit: lt = (!x & y) | (x == y) & lt */
-    lit lt = LIT_FALSE;
-    for (int i = 0; i < BV_WIDTH; i++) {
-        if (x.b[i] == y.b[i])   /* equal bits fold to lt as it is */
-            continue;
+    lit lt = LIT_FALSE;   /* equal bits fold to lt as it is */
+    for (uint32_t m = differing_bits(&x, &y); m; m &= m - 1) {
+        int i = __builtin_ctz(m);
         lit less = cnf_and(c, -x.b[i], y.b[i]);
         lit same = cnf_iff(c, x.b[i], y.b[i]);
         lt = cnf_or(c, less, cnf_and(c, same, lt));

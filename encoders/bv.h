@@ -11,12 +11,24 @@
 
 struct bv { lit b[BV_WIDTH]; };   /* b[0] is the least significant bit */
 
-/* The constant v (truncated to 32 bits). */
-struct bv bv_const(int64_t v);
+/* The constant v (truncated to 32 bits); inline: made often, mostly 0. */
+static inline struct bv bv_const(int64_t v)
+{
+    struct bv r;
+    for (int i = 0; i < BV_WIDTH; i++)   /* every bit 0, then the ones (few) */
+        r.b[i] = LIT_FALSE;
+    for (uint32_t ones = (uint32_t)v; ones; ones &= ones - 1)
+        r.b[__builtin_ctz(ones)] = LIT_TRUE;
+    return r;
+}
 /* A vector of fresh variables. */
 struct bv bv_fresh(struct cnf *c);
 /* True when every bit is constant; then *v gets the signed value. */
 int bv_is_const(const struct bv *x, int32_t *v);
+/* The bits of x that are not the constant 0, bit i for b[i]. */
+uint32_t bv_nonzero_bits(const struct bv *x);
+/* The bits of x that are no constant (variables or gates), bit i for b[i]. */
+uint32_t bv_variable_bits(const struct bv *x);
 /* The value of x in the solver's last model (or of a constant vector). */
 int32_t bv_model_value(struct cnf *c, const struct bv *x);
 

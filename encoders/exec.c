@@ -38,14 +38,27 @@ static void tie_value_bit(struct cnf *c, const struct exec_enc *x, int r, int i,
 }
 
 /* The writes (and initial writes) of each physical location, in event
- * order: writes_at[l] .. writes_at[l + 1] index into writes. */
-struct location_writes { int *at, *writes; };
+ * order: writes_at[l] .. writes_at[l + 1] index into writes; both arrays
+ * and fill (writes_by_location's) in one allocation, at's. */
+struct location_writes { int *at, *writes, *fill; };
+
+/* Places the arrays of lw for p in block (NULL: measures); returns its size. */
+static size_t location_writes_layout(const struct program *p, struct location_writes *lw, char *block)
+{
+    struct xblock b = { block, 0 };
+    lw->at = xblock_take(&b, (size_t)p->lit->nlocs + 2, sizeof *lw->at);
+    lw->writes = xblock_take(&b, (size_t)p->nevents + 1, sizeof *lw->writes);
+    lw->fill = xblock_take(&b, (size_t)p->lit->nlocs + 1, sizeof *lw->fill);
+    return b.size;
+}
 
 static struct location_writes writes_by_location(const struct program *p)
 {
     int nl = p->lit->nlocs, n = p->nevents;
-    struct location_writes lw = { xcalloc((size_t)nl + 2, sizeof(int)), xcalloc((size_t)n + 1, sizeof(int)) };
-    int *fill = xcalloc((size_t)nl + 1, sizeof *fill);
+    struct location_writes lw;
+    char *block = xcalloc(1, location_writes_layout(p, &lw, NULL));
+    location_writes_layout(p, &lw, block);
+    int *fill = lw.fill;
     for (int e = 0; e < n; e++)
         if (event_is_write(&p->events[e]) && p->events[e].loc >= 0)
             lw.at[program_root_location(p->lit, p->events[e].loc) + 1]++;
@@ -56,7 +69,6 @@ static struct location_writes writes_by_location(const struct program *p)
             int l = program_root_location(p->lit, p->events[e].loc);
             lw.writes[lw.at[l] + fill[l]++] = e;
         }
-    free(fill);
     return lw;
 }
 
@@ -64,8 +76,8 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
                       struct exec_enc *x, const struct location_writes *lw)
 {
     int n = p->nevents;
-    lit *choices = xcalloc((size_t)n + 1, sizeof *choices), *ones = xcalloc((size_t)n + 1, sizeof *ones);
-    int *from = xcalloc((size_t)n + 1, sizeof *from);
+    lit *choices = xcalloc(3 * ((size_t)n + 1), sizeof *choices), *ones = choices + n + 1;
+    int *from = ones + n + 1;   /* lit is int: one allocation for the three */
     struct rel_builder rf;
     rel_builder_init(&rf);
     for (int r = 0; r < n; r++) {
@@ -74,8 +86,11 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
             continue;
         int k = 0, root = er->loc >= 0 ? program_root_location(p->lit, er->loc) : -1;
         for (int q = root >= 0 ? lw->at[root] : 0, end = root >= 0 ? lw->at[root + 1] : 0; q < end; q++) {
-            int w = lw->writes[q];   /* rf joins only a write and a read of one location */
-            if (!base_rf_possible(sk, p, w, r))
+            /* rf joins only a write and a read of one location: w is a
+             * candidate (base_rf_candidate) unless it is r's own RMW half,
+             * and possible (base_rf_possible) unless the model rules it out */
+            int w = lw->writes[q];
+            if (w == er->rmw_partner || base_po_fact(sk, p, r, w, PO_NO_FUTURE_READ))
                 continue;
             lit both = cnf_and(c, x->sx.exec[w], x->sx.exec[r]);
             if (both == LIT_FALSE)
@@ -87,16 +102,13 @@ static void encode_rf(struct cnf *c, const struct program *p, const struct skele
             from[k] = w;
             choices[k++] = v;
         }
-        for (int i = 0; i < BV_WIDTH; i++)
-            if (!lit_is_const(x->sx.val[r].b[i]))
-                tie_value_bit(c, x, r, i, from, choices, ones, k);
+        for (uint32_t m = bv_variable_bits(&x->sx.val[r]); m; m &= m - 1)
+            tie_value_bit(c, x, r, __builtin_ctz(m), from, choices, ones, k);
         choices[k] = -x->sx.exec[r];
         cnf_clause(c, choices, k + 1);
         cnf_at_most_one(c, choices, k);
     }
     free(choices);
-    free(ones);
-    free(from);
     x->base.rels[R_RF] = rel_build(x->base.arena, &rf, false);
     rel_mark_guarded(x->base.rels[R_RF]);   /* v -> both */
 }
@@ -174,7 +186,7 @@ static bool fences_in_scope(const struct program *p, int i, int j)
 }
 
 static void encode_co(struct cnf *c, const struct program *p, const struct skeleton *sk,
-                      struct exec_enc *x)
+                      struct exec_enc *x, const struct location_writes *lw)
 {
     int n = p->nevents;
     int *members = xcalloc((size_t)n + 1, sizeof *members);
@@ -184,16 +196,14 @@ static void encode_co(struct cnf *c, const struct program *p, const struct skele
         if (program_root_location(p->lit, loc) != loc)
             continue;
         int k = 0;
-        for (int w = 0; w < n; w++) {
-            const struct event *e = &p->events[w];
-            if (e->kind == EV_WRITE && program_root_location(p->lit, e->loc) == loc)
-                members[k++] = w;
-        }
+        for (int q = lw->at[loc]; q < lw->at[loc + 1]; q++)
+            if (p->events[lw->writes[q]].kind == EV_WRITE)
+                members[k++] = lw->writes[q];
         encode_order(c, p, x, &co, members, k, sk->co_total, same_location_pair, sk,
                      base_co_forced, co_never);
-        for (int w = 0; w < n; w++) {     /* initial writes come first */
-            const struct event *e = &p->events[w];
-            if (e->kind != EV_INIT || program_root_location(p->lit, e->loc) != loc)
+        for (int q = lw->at[loc]; q < lw->at[loc + 1]; q++) {     /* initial writes come first */
+            int w = lw->writes[q];
+            if (p->events[w].kind != EV_INIT)
                 continue;
             for (int a = 0; a < k; a++)
                 rel_add(&co, w, members[a], x->sx.exec[members[a]]);
@@ -363,9 +373,10 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
     const struct instr *in = p->events[b].in;
     struct symexec *s = &x->sx;
     int tb = p->events[b].thread, nt = p->nthreads;
-    lit *cf = xcalloc((size_t)k, sizeof *cf), *sy = xcalloc((size_t)k, sizeof *sy);
-    lit *met = xcalloc((size_t)nt, sizeof *met), *owes = xcalloc((size_t)nt, sizeof *owes);
-    bool *present = xcalloc((size_t)nt, sizeof *present);
+    /* cf, sy (per member), met, owes, present (per thread): one allocation */
+    lit *cf = xcalloc(2 * (size_t)k + 3 * (size_t)nt, sizeof *cf), *sy = cf + k;
+    lit *met = sy + k, *owes = met + nt;
+    bool *present = (bool *)(owes + nt);
     for (int t = 0; t < nt; t++)
         met[t] = owes[t] = LIT_FALSE;
     for (int i = 0; i < k; i++) {
@@ -437,11 +448,7 @@ static void encode_barrier(struct cnf *c, const struct program *p, struct exec_e
     if (in->arrive && !in->has_bar_quorum)
         pass = s->cf[b];   /* bar.arrive signals its arrival and never waits */
     cnf_unit(c, cnf_iff(c, s->exec[b], pass));
-    free(cf);
-    free(sy);
-    free(met);
-    free(owes);
-    free(present);
+    free(cf);   /* and sy, met, owes, present */
 }
 
 /* Barrier passage must be well-founded: bar_wait relates p to b when b
@@ -529,8 +536,8 @@ static void encode_barriers(struct cnf *c, const struct program *p, struct exec_
  * partial; where it is total (co_total) two executed writes are ordered,
  * so two picks would each have the other as a co-successor.  With
  * with_last, co_last too. */
-static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x, bool co_total,
-                                bool with_last)
+static void encode_final_memory(struct cnf *c, const struct program *p, struct exec_enc *x,
+                                const struct location_writes *lw, bool co_total, bool with_last)
 {
     int n = p->nevents, nl = p->lit->nlocs;
     x->final_mem = xcalloc((size_t)nl, sizeof *x->final_mem);
@@ -540,10 +547,9 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
             continue;
         int k = 0;
         struct bv v = bv_const(0);
-        for (int w = 0; w < n; w++) {
-            const struct event *e = &p->events[w];
-            if (!event_is_write(e) || program_root_location(p->lit, e->loc) != loc ||
-                x->sx.exec[w] == LIT_FALSE)
+        for (int q = lw->at[loc]; q < lw->at[loc + 1]; q++) {
+            int w = lw->writes[q];
+            if (x->sx.exec[w] == LIT_FALSE)
                 continue;
             const int *cols;
             const lit *lits;
@@ -554,14 +560,17 @@ static void encode_final_memory(struct cnf *c, const struct program *p, struct e
             cnf_imply(c, pick, x->sx.exec[w]);
             for (int o = 0; o < succs; o++)
                 cnf_clause2(c, -pick, -lits[o]);
-            for (int o = w + 1; o < n; o++)
-                if (event_overwrites(p, w, o))
-                    cnf_clause2(c, -pick, -x->sx.exec[o]);
+            /* a write that overwrites w is a later one of its location */
+            for (int later = q + 1; later < lw->at[loc + 1]; later++)
+                if (event_overwrites(p, w, lw->writes[later]))
+                    cnf_clause2(c, -pick, -x->sx.exec[lw->writes[later]]);
             x->final_pick[w] = pick;
             picks[k++] = pick;
-            for (int i = 0; i < BV_WIDTH; i++)   /* a bit w stores as 0 adds nothing */
-                if (x->sx.val[w].b[i] != LIT_FALSE)
-                    v.b[i] = cnf_or(c, v.b[i], cnf_and(c, pick, x->sx.val[w].b[i]));
+            /* a bit w stores as 0 adds nothing */
+            for (uint32_t m = bv_nonzero_bits(&x->sx.val[w]); m; m &= m - 1) {
+                int i = __builtin_ctz(m);
+                v.b[i] = cnf_or(c, v.b[i], cnf_and(c, pick, x->sx.val[w].b[i]));
+            }
         }
         cnf_clause(c, picks, k);
         if (!co_total)
@@ -579,34 +588,31 @@ void exec_encode(struct cnf *c, const struct program *p, const struct skeleton *
     int n = p->nevents;
     x->co_total = k->co_total;
     symexec_run(c, p, sx_mode, &x->sx);
-    x->sync = xcalloc((size_t)n + 1, sizeof *x->sync);
-    x->final_pick = xcalloc((size_t)n + 1, sizeof *x->final_pick);
-    x->co_last = xcalloc((size_t)n + 1, sizeof *x->co_last);
+    x->sync = xcalloc(3 * ((size_t)n + 1), sizeof *x->sync);   /* and final_pick, co_last */
+    x->final_pick = x->sync + n + 1;
+    x->co_last = x->final_pick + n + 1;
     for (int e = 0; e < n; e++)
         x->sync[e] = x->final_pick[e] = x->co_last[e] = LIT_FALSE;
     base_init(&x->base, c, p, x->sx.exec);
     encode_barriers(c, p, x);
     struct location_writes lw = writes_by_location(p);
     encode_rf(c, p, k, x, &lw);
-    encode_co(c, p, k, x);
+    encode_co(c, p, k, x, &lw);
     encode_read_coherence(c, p, k, x, &lw);
-    free(lw.at);
-    free(lw.writes);
     encode_sync_fence(c, p, x);
     x->base.rels[R_DATA] = rel_build(x->base.arena, &x->sx.data, false);
     x->base.rels[R_CTRL] = rel_build(x->base.arena, &x->sx.ctrl, false);
     rel_mark_guarded(x->base.rels[R_DATA]);   /* symexec ANDs both exec literals in */
     rel_mark_guarded(x->base.rels[R_CTRL]);
-    encode_final_memory(c, p, x, k->co_total, sx_mode & SX_MAY_REPEAT);
+    encode_final_memory(c, p, x, &lw, k->co_total, sx_mode & SX_MAY_REPEAT);
+    free(lw.at);   /* and writes, fill */
 }
 
 void exec_free(struct exec_enc *x)
 {
     symexec_free(&x->sx);
     base_free(&x->base);
-    free(x->sync);
-    free(x->final_pick);
-    free(x->co_last);
+    free(x->sync);   /* and final_pick, co_last */
     free(x->final_mem);
     free(x->bar_occ);
 }

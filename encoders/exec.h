@@ -9,7 +9,8 @@
 struct exec_enc {
     struct symexec sx;
     struct base base;        /* rf, co, deps, syncbar, sync_fence, static parts */
-    lit *sync;               /* per barrier event: takes part in syncbar */
+    lit *sync;               /* per barrier event: takes part in syncbar (one
+                                allocation with final_pick and co_last) */
     lit *final_pick;         /* per write event: its value is the location's final one */
     lit *co_last;            /* per write event: executed with no co-successor
                                 (made for termination checks, SX_MAY_REPEAT) */

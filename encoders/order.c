@@ -29,7 +29,9 @@
 /* Cycles cut per component and model. */
 #define CYCLE_BACKEDGES 16
 
-struct order { int n; int *rs, *rc; lit *rv; long triples; int rounds; bool whole; };
+/* An order's pairs as rows (rs, rc, rv: the caller's while cnf_order runs,
+ * copies in block when it is kept for order_refine). */
+struct order { int n; const int *rs, *rc; const lit *rv; void *block; long triples; int rounds; bool whole; };
 
 struct orders { struct order *list; int count, cap; };
 
@@ -222,9 +224,7 @@ static void order_release(struct cnf *c)
 {
     struct orders *os = c->ext_state[EXT_ORDER];
     for (int k = 0; k < os->count; k++) {
-        free(os->list[k].rs);
-        free(os->list[k].rc);
-        free(os->list[k].rv);
+        free(os->list[k].block);
     }
     free(os->list);
     free(os);
@@ -235,11 +235,7 @@ static const struct cnf_ext order_ext = { NULL, NULL, order_refine, order_releas
 
 void cnf_order(struct cnf *c, int n, const int *start, const int *col, const lit *val)
 {
-    struct order o = { .n = n, .rs = xcalloc((size_t)n + 1, sizeof(int)), .rc = xcalloc((size_t)start[n] + 1, sizeof(int)),
-                       .rv = xcalloc((size_t)start[n] + 1, sizeof(lit)) };
-    memcpy(o.rs, start, ((size_t)n + 1) * sizeof *start);
-    memcpy(o.rc, col, (size_t)start[n] * sizeof *col);
-    memcpy(o.rv, val, (size_t)start[n] * sizeof *val);
+    struct order o = { .n = n, .rs = start, .rc = col, .rv = val };
     long triples = 0;
     for (int i = 0; i < n && triples <= WHOLE_TRIPLES; i++)
         for (int e = start[i]; e < start[i + 1]; e++)
@@ -247,11 +243,18 @@ void cnf_order(struct cnf *c, int n, const int *start, const int *col, const lit
     if (triples <= EAGER_TRIPLES || !cnf_symbolic(c)) {
         if (cnf_symbolic(c))
             all_triples(c, &o);
-        free(o.rs);
-        free(o.rc);
-        free(o.rv);
         return;
     }
+    size_t pairs = (size_t)start[n];   /* kept: the rows copied into one block */
+    int *rs = xcalloc(((size_t)n + 1) + 2 * (pairs + 1), sizeof *rs), *rc = rs + n + 1;
+    lit *rv = rc + pairs + 1;   /* lit is int */
+    memcpy(rs, start, ((size_t)n + 1) * sizeof *start);
+    memcpy(rc, col, pairs * sizeof *col);
+    memcpy(rv, val, pairs * sizeof *val);
+    o.rs = rs;
+    o.rc = rc;
+    o.rv = rv;
+    o.block = rs;
     if (!c->ext[EXT_ORDER]) {
         c->ext[EXT_ORDER] = &order_ext;
         c->ext_state[EXT_ORDER] = xcalloc(1, sizeof(struct orders));

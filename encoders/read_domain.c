@@ -221,11 +221,12 @@ struct bv read_domain_value(struct cnf *c, const struct read_domain *d, const st
     int root = program_root_location(p->lit, loc);
     if (!d->known[root])
         return bv_fresh(c);
-    struct bv v;
-    for (int i = 0; i < BV_WIDTH; i++) {
-        uint32_t bit = (uint32_t)1 << i;
-        v.b[i] = !(d->any[root] & bit) ? LIT_FALSE : (d->all[root] & bit) ? LIT_TRUE : cnf_var(c);
-    }
+    /* a bit no write sets is 0, one every write sets is 1, the others
+     * variables (made lowest bit first) */
+    uint32_t any = d->any[root], all = d->all[root];
+    struct bv v = bv_const(any & all);
+    for (uint32_t free_bits = any & ~all; free_bits; free_bits &= free_bits - 1)
+        v.b[__builtin_ctz(free_bits)] = cnf_var(c);
     return v;
 }
 

@@ -107,6 +107,37 @@ static void test_tag_sets(void **state)
     release(&x);
 }
 
+/* base_event_in answers for every set as base_event_tags does, here for
+ * initial writes, plain and atomic accesses and an RMW's two halves. */
+static void test_event_in_agrees(void **state)
+{
+    (void)state;
+    static const char *text =
+        "VULKAN mixed\n"
+        "{ x = 0; y = 0; }\n"
+        " P0@sg 0, wg 0, qf 0  | P1@sg 0, wg 1, qf 0            ;\n"
+        " st.av.dv.sc0 x, 1    | rmw.atom.dv.sc0 r0, y, 2       ;\n"
+        " ld.sc0 r1, y         | ld.atom.acq.dv.sc0.semsc0 r2, x ;\n"
+        "exists (P1:r0 == 0)\n";
+    struct litmus_error err;
+    struct litmus *l = litmus_parse("mixed.litmus", text, &err);
+    assert_non_null(l);
+    char msg[256];
+    struct program *p = program_build(l, 1, msg, sizeof msg);
+    assert_non_null(p);
+    int atomic = 0;
+    for (int e = 0; e < p->nevents; e++)
+        for (int s = 0; s < S_COUNT; s++) {
+            bool tagged = base_event_tags(p, e) >> s & 1;
+            if (base_event_in(p, e, s) != tagged)
+                fail_msg("event %d, set %s: base_event_in says %d", e, base_set_names[s], !tagged);
+            atomic += s == S_ATOM && tagged;
+        }
+    assert_int_equal(atomic, 3);   /* the RMW's halves and the atomic load */
+    program_free(p);
+    litmus_free(l);
+}
+
 /* sr: both device-scoped accesses of a (one device) are related, P0's
  * device store and P1's workgroup load (another workgroup) are not, and
  * that load and P1's device load (one workgroup, P1's) are. */
@@ -157,6 +188,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tag_sets),
+        cmocka_unit_test(test_event_in_agrees),
         cmocka_unit_test(test_scope_relation),
         cmocka_unit_test(test_narrow_execution),
     };

@@ -163,6 +163,30 @@ static void test_symbolic_cnf_folds_constants(void **state)
 }
 
 /* bv_const truncates to 32 bits; bv_is_const refuses vectors with a variable. */
+/* bv_nonzero_bits and bv_variable_bits name each bit that is not the
+ * constant 0 and each that is no constant, in pairs of equal and of
+ * different kinds, at both ends of the vector. */
+static void test_bit_masks(void **state)
+{
+    (void)state;
+    struct cnf *c = cnf_new(true);
+    struct bv x = bv_fresh(c), k = bv_const(0);
+    assert_int_equal(bv_nonzero_bits(&k), 0);
+    assert_int_equal(bv_variable_bits(&k), 0);
+    k = bv_const(-1);
+    assert_int_equal(bv_nonzero_bits(&k), 0xffffffffu);
+    assert_int_equal(bv_variable_bits(&k), 0);
+    k = bv_const(0x80000005);   /* bits 0, 2 and 31 are 1 */
+    k.b[1] = x.b[0];
+    k.b[6] = x.b[1];
+    k.b[7] = -x.b[2];
+    k.b[30] = x.b[3];
+    assert_int_equal(bv_nonzero_bits(&k), 0xc00000c7u);
+    assert_int_equal(bv_variable_bits(&k), 0x400000c2u);
+    assert_int_equal(bv_variable_bits(&x), 0xffffffffu);
+    cnf_free(c);
+}
+
 static void test_is_const(void **state)
 {
     (void)state;
@@ -290,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_concrete_fold),
         cmocka_unit_test(test_symbolic_cnf_folds_constants),
         cmocka_unit_test(test_is_const),
+        cmocka_unit_test(test_bit_masks),
         cmocka_unit_test(test_symbolic_units_cheap),
         cmocka_unit_test(test_symbolic_units_muldiv),
         cmocka_unit_test(test_symbolic_incremental),
