@@ -252,12 +252,13 @@ static bool row_realpath(struct dir_cache *dc, const char *path, bool *regular, 
 /* A hash of name (util/text_hash.h). */
 static size_t name_hash(const char *name) { return (size_t)text_hash(14695981039346656037u, name); }
 
-/* The slot of file name in out->first: its first row's, or the empty one
- * where that row goes. */
-static int *first_slot(struct rows *out, const char *name)
+/* The slot of a file name of hash h in out->first: its first row's, or
+ * the empty one where that row goes. */
+static struct file_slot *first_slot(struct rows *out, const char *name, unsigned h)
 {
-    size_t mask = (size_t)out->first_cap - 1, k = name_hash(name) & mask;
-    while (out->first[k] && strcmp(out->r[out->first[k] - 1].file, name) != 0)
+    size_t mask = (size_t)out->first_cap - 1, k = h & mask;
+    while (out->first[k].row
+           && (out->first[k].hash != h || strcmp(out->r[out->first[k].row - 1].file, name) != 0))
         k = (k + 1) & mask;
     return &out->first[k];
 }
@@ -267,17 +268,24 @@ static int *first_slot(struct rows *out, const char *name)
 static const struct row *listed_before(struct rows *out, const char *name)
 {
     if (2 * (out->n + 1) > out->first_cap) {
-        free(out->first);
+        struct file_slot *old = out->first;
+        int old_cap = out->first_cap;
         out->first_cap = out->first_cap ? 2 * out->first_cap : 256;
         out->first = xcalloc((size_t)out->first_cap, sizeof *out->first);
-        for (int k = 0; k < out->n; k++)
-            if (!out->r[k].listed_again)   /* a file's first row */
-                *first_slot(out, out->r[k].file) = k + 1;
+        for (int k = 0; k < old_cap; k++)
+            if (old[k].row) {
+                size_t mask = (size_t)out->first_cap - 1, at = old[k].hash & mask;
+                while (out->first[at].row)
+                    at = (at + 1) & mask;
+                out->first[at] = old[k];
+            }
+        free(old);
     }
-    int *slot = first_slot(out, name);
-    if (*slot)
-        return &out->r[*slot - 1];
-    *slot = out->n + 1;
+    unsigned h = (unsigned)name_hash(name);
+    struct file_slot *slot = first_slot(out, name, h);
+    if (slot->row)
+        return &out->r[slot->row - 1];
+    *slot = (struct file_slot){ out->n + 1, h };
     return NULL;
 }
 
@@ -286,16 +294,15 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
                      struct dir_cache *dirs, const char *path, int ln, char *msg, int msglen)
 {
     char *f[MAX_FIELDS];
-    char *copy = xstrdup(line);   /* columns counted on the text as it was */
-    int nf = split_row(copy, f, MAX_FIELDS);
+    int nf = split_row(line, f, MAX_FIELDS);   /* in place: a field's column is its offset from line */
     enum verdict v;
     bool ok = nf >= 2 && f[0][0] != '\0' && verdict_parse(f[1], &v);
     if (!ok)
-        row_error(msg, msglen, path, ln, nf >= 2 ? (int)(f[1] - copy) + 1 : 1,
+        row_error(msg, msglen, path, ln, nf >= 2 ? (int)(f[1] - line) + 1 : 1,
                   "expected 'path,PASS|FAIL|UNKNOWN|ERROR'");
     const struct check_opts *opts = header;
     if (ok)
-        ok = row_settings(f, nf, cols, copy, header, out, &opts, path, ln, msg, msglen);
+        ok = row_settings(f, nf, cols, line, header, out, &opts, path, ln, msg, msglen);
     if (ok) {
         /* room for 4096 rows at first (128 KiB, an allocation of its own, its
          * pages touched as rows fill them), doubled in place: no copies */
@@ -311,7 +318,6 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
                                              regular, false };
         }
     }
-    free(copy);
     return ok;
 }
 
