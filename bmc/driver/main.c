@@ -190,6 +190,8 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
     run->any_error |= !graph_output(run->cli, run->renderer, job, r);
     if (run->witnesses)
         add_witness(run->witnesses, job, r);
+    if (run->some_model && job->opts->ndisabled == 0)
+        return;   /* the model would tell nothing new */
     const struct model_desc *md = check_model(job->opts, r->model, 0);
     run->some_model |= md != NULL;
     for (int i = 0; md && i < job->opts->ndisabled; i++)
