@@ -254,8 +254,13 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         one.opts = &opts;
         one.has_expected = job->expected_models & (1u << pr->model);
         one.expected = (enum verdict)job->expected_by[pr->model];
-        struct check_result each;   /* all but the progress results, which it has none of */
-        memcpy(&each, r, offsetof(struct check_result, progress));
+        /* all but the progress results, which it has none of, and the
+         * reason, its own (a KiB, mostly unused) */
+        struct check_result each;
+        _Static_assert(offsetof(struct check_result, ms) - offsetof(struct check_result, reason)
+                       - sizeof each.reason < _Alignof(double), "the reason comes just before ms");
+        memcpy(&each, r, offsetof(struct check_result, reason));
+        memcpy(&each.ms, &r->ms, offsetof(struct check_result, progress) - offsetof(struct check_result, ms));
         each.nprogress = 0;
         each.verdict = pr->verdict;
         each.vacuous = pr->vacuous;
