@@ -114,36 +114,37 @@ static char *escape_into(char *out, const unsigned char *p, size_t n)
     return escape_bytes(out, p, n);
 }
 
-/* Appends s as a JSON string, quoted and escaped (NULL as ""), after
- * the comma and key of a member when key is not NULL (no comma after an
- * opening brace). */
-static void put_string(struct json_text *t, const char *key, const char *s)
+void json_text_put_key(struct json_text *t, const char *key, size_t nkey, bool plain)
 {
-    size_t nkey = key ? strlen(key) : 0, n = s ? strlen(s) : 0;
-    reserve(t, 6 * (nkey + n) + 6);
+    reserve(t, 6 * nkey + 4);
     char *out = t->s + t->len;
-    if (key) {
-        if (t->len > 0 && out[-1] != '{')
-            *out++ = ',';
-        *out++ = '"';
-        out = escape_into(out, (const unsigned char *)key, nkey);
-        *out++ = '"';
-        *out++ = ':';
+    if (t->len > 0 && out[-1] != '{')
+        *out++ = ',';
+    *out++ = '"';
+    if (plain) {
+        memcpy(out, key, nkey);
+        out += nkey;
+    } else {
+        out = escape_bytes(out, (const unsigned char *)key, nkey);
     }
-    if (s) {
-        *out++ = '"';
-        out = escape_into(out, (const unsigned char *)s, n);
-        *out++ = '"';
-    }
+    *out++ = '"';
+    *out++ = ':';
     t->len = (size_t)(out - t->s);
     t->s[t->len] = '\0';
 }
 
-/* Appends the comma before a member (none after the opening brace) and
- * the member's key. */
-static void put_key(struct json_text *t, const char *key)
+void json_text_put_string(struct json_text *t, const char *s)
 {
-    put_string(t, key, NULL);
+    if (!s)
+        s = "";
+    size_t n = strlen(s);
+    reserve(t, 6 * n + 2);
+    char *out = t->s + t->len;
+    *out++ = '"';
+    out = escape_into(out, (const unsigned char *)s, n);
+    *out++ = '"';
+    t->len = (size_t)(out - t->s);
+    t->s[t->len] = '\0';
 }
 
 /* Appends the decimal digits of v, with a minus sign when negative. */
@@ -192,20 +193,13 @@ void json_text_close(struct json_text *t)
     put(t, "}", 1);
 }
 
-void json_text_object(struct json_text *t, const char *key)
+void json_text_put_raw(struct json_text *t, const char *p, size_t len)
 {
-    put_key(t, key);
-    put(t, "{", 1);
+    put(t, p, len);
 }
 
-void json_text_string(struct json_text *t, const char *key, const char *value)
+void json_text_put_long(struct json_text *t, long n)
 {
-    put_string(t, key, value ? value : "");
-}
-
-void json_text_long(struct json_text *t, const char *key, long n)
-{
-    put_key(t, key);
     if (n >= INT_MIN && n <= INT_MAX)
         put_decimal(t, n);
     else
@@ -217,9 +211,8 @@ void json_text_long(struct json_text *t, const char *key, long n)
  * trailing zeros), and that reads back to the same double. */
 #define EXACT_THOUSANDTHS 1000000000000000L
 
-void json_text_thousandths(struct json_text *t, const char *key, long k)
+void json_text_put_thousandths(struct json_text *t, long k)
 {
-    put_key(t, key);
     if (k <= -EXACT_THOUSANDTHS || k >= EXACT_THOUSANDTHS) {
         put_double(t, (double)k / 1000);
         return;
@@ -238,22 +231,9 @@ void json_text_thousandths(struct json_text *t, const char *key, long k)
     put(t, digits, len);
 }
 
-void json_text_bool(struct json_text *t, const char *key, bool value)
-{
-    put_key(t, key);
-    put(t, value ? "true" : "false", value ? 4 : 5);
-}
-
-void json_text_null(struct json_text *t, const char *key)
-{
-    put_key(t, key);
-    put(t, "null", 4);
-}
-
-void json_text_item(struct json_text *t, const char *key, const cJSON *item)
+void json_text_put_item(struct json_text *t, const cJSON *item)
 {
     char *text = cJSON_PrintUnformatted(item);
-    put_key(t, key);
     if (text)
         put(t, text, strlen(text));
     else
