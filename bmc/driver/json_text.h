@@ -49,11 +49,25 @@ static inline bool json_text_plain(const char *s, size_t n)
     return true;
 }
 
-/* Appends the comma before member key and the key. */
+/* Appends the comma before member key and the key: a plain key that
+ * fits is copied here, where a literal's bytes are constants. */
 static inline void json_text_key(struct json_text *t, const char *key)
 {
     size_t n = strlen(key);
-    json_text_put_key(t, key, n, json_text_plain(key, n));
+    if (!json_text_plain(key, n) || t->len == 0 || t->len + n + 5 > t->cap) {
+        json_text_put_key(t, key, n, json_text_plain(key, n));
+        return;
+    }
+    char *out = t->s + t->len;
+    if (out[-1] != '{')
+        *out++ = ',';
+    *out++ = '"';
+    memcpy(out, key, n);
+    out += n;
+    *out++ = '"';
+    *out++ = ':';
+    *out = '\0';
+    t->len = (size_t)(out - t->s);
 }
 
 /* Adds "key":{ and opens that object. */
