@@ -147,18 +147,28 @@ void json_text_put_string(struct json_text *t, const char *s)
     t->s[t->len] = '\0';
 }
 
+/* Writes the decimal digits of u at out, straight into place; returns
+ * the end. */
+static char *digits_at(char *out, unsigned long u)
+{
+    size_t n = 1;
+    for (unsigned long rest = u; rest >= 10; rest /= 10)
+        n++;
+    for (char *at = out + n; at > out; u /= 10)
+        *--at = (char)('0' + u % 10);
+    return out + n;
+}
+
 /* Appends the decimal digits of v, with a minus sign when negative. */
 static void put_decimal(struct json_text *t, long v)
 {
-    char digits[24];
-    int at = sizeof digits;
-    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-    do
-        digits[--at] = (char)('0' + u % 10);
-    while ((u /= 10) > 0);
+    reserve(t, 21);
+    char *out = t->s + t->len;
     if (v < 0)
-        digits[--at] = '-';
-    put(t, digits + at, sizeof digits - (size_t)at);
+        *out++ = '-';
+    out = digits_at(out, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
+    *out = '\0';
+    t->len = (size_t)(out - t->s);
 }
 
 /* Appends d as cJSON's print_number does. */
@@ -217,18 +227,22 @@ void json_text_put_thousandths(struct json_text *t, long k)
         put_double(t, (double)k / 1000);
         return;
     }
-    if (k < 0 && k > -1000)
-        put(t, "-0", 2);   /* the integer part alone would lose the sign */
-    else
-        put_decimal(t, k / 1000);
-    long frac = labs(k % 1000);
-    if (frac == 0)
-        return;
-    char digits[4] = { '.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10) };
-    size_t len = 4;
-    while (digits[len - 1] == '0')
-        len--;
-    put(t, digits, len);
+    reserve(t, 24);
+    char *out = t->s + t->len;
+    if (k < 0)   /* "-0" too: the integer part alone would lose the sign */
+        *out++ = '-';
+    unsigned long u = k < 0 ? 0UL - (unsigned long)k : (unsigned long)k, frac = u % 1000;
+    out = digits_at(out, u / 1000);
+    if (frac != 0) {
+        *out++ = '.';
+        *out++ = (char)('0' + frac / 100);
+        *out++ = (char)('0' + frac / 10 % 10);
+        *out++ = (char)('0' + frac % 10);
+        while (out[-1] == '0')
+            out--;
+    }
+    *out = '\0';
+    t->len = (size_t)(out - t->s);
 }
 
 void json_text_put_item(struct json_text *t, const cJSON *item)
