@@ -97,8 +97,9 @@ static void report_json(struct run *run, const struct job *job, const struct che
     json_text_close(line);
     if (run->hold_rows && run->held_bytes + (long)line->len + 1 > ROW_BUFFER)
         flush_rows(run);
-    fwrite(line->s, 1, line->len, stdout);
-    putchar('\n');
+    line->s[line->len] = '\n';   /* in the place of its NUL: one write of the line and newline */
+    fwrite(line->s, 1, line->len + 1, stdout);
+    line->s[line->len] = '\0';
     run->held_bytes += (long)line->len + 1;
 }
 
