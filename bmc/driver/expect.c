@@ -321,6 +321,24 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
     return ok;
 }
 
+/* The whole text of f, NUL-terminated, its length in *len; NULL on a
+ * read error. */
+static char *read_all(FILE *f, size_t *len)
+{
+    size_t cap = 65536, n = 0, got;
+    char *text = xrealloc(NULL, cap);
+    while ((got = fread(text + n, 1, cap - 1 - n, f)) > 0)
+        if ((n += got) == cap - 1)
+            text = xrealloc(text, cap *= 2);
+    if (ferror(f)) {
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
 bool expect_read(const char *path, const struct check_opts *defaults, struct rows *out, char *msg, int msglen)
 {
     char why[128];
@@ -334,15 +352,25 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
     XGROW(out->opts, out->opts_cap, out->nopts + 1);
     struct check_opts *o = out->opts[out->nopts++] = xcalloc(1, sizeof *o);
     *o = *defaults;
-    char *text = NULL;   /* a line of any length */
-    size_t cap = 0;
-    bool ok = true;
+    size_t len = 0;
+    char *text = read_all(f, &len);   /* read at once, its lines cut in place */
+    bool ok = text != NULL;
+    if (!ok)
+        snprintf(msg, msglen, "%s: error: read error", path);
     int first_row = out->n;
     struct columns cols = { -1, -1, -1 };   /* without a column line: path,expected,source */
     struct dir_cache dirs = { "", "", 0, { 0 } };
-    for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
-        char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
-        line[strcspn(line, "\r\n")] = '\0';
+    char *at = text, *end = text + len;
+    for (int ln = 1; ok && at < end; ln++) {
+        char *line = at, *nl = memchr(at, '\n', (size_t)(end - at));
+        at = nl ? nl + 1 : end;
+        if (nl)
+            *nl = '\0';
+        char *cr = memchr(line, '\r', (size_t)((nl ? nl : end) - line));   /* a line ends at either */
+        if (cr)
+            *cr = '\0';
+        if (ln == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0)   /* a byte-order mark */
+            line += 3;
         if (ln == 1 && line[0] == '#') {
             for (char *tok = strtok(line + 1, " \t"); ok && tok; tok = strtok(NULL, " \t")) {
                 char copy[256];
@@ -360,10 +388,6 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
             continue;
         if (line[0] != '#' && line[0] != '\0')
             ok = read_row(line, &cols, o, out, &dirs, path, ln, msg, msglen);
-    }
-    if (ok && ferror(f)) {
-        snprintf(msg, msglen, "%s: error: read error", path);
-        ok = false;
     }
     if (ok && out->n == first_row) {
         snprintf(msg, msglen, "%s: error: no rows: expected lines 'path,PASS|FAIL|UNKNOWN|ERROR[,source]' "
