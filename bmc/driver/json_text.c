@@ -49,10 +49,24 @@ static uint64_t word_escape_bits(uint64_t w)
     return ((w - BYTES(32)) & ~w) | ((quote - BYTES(1)) & ~quote) | ((backslash - BYTES(1)) & ~backslash);
 }
 
+#ifdef __SSE2__
+/* Copies the sixteen bytes at p to out; nonzero in each byte that needs
+ * an escape (a byte below 32 is one that saturating subtraction of 31
+ * makes zero). */
+static __m128i copy_block(char *out, const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    _mm_storeu_si128((__m128i *)out, v);
+    __m128i low = _mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(31)), _mm_setzero_si128());
+    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    return _mm_or_si128(low, _mm_or_si128(quote, backslash));
+}
+#endif
+
 /* Copies the n bytes at p to out, sixteen at a time where SSE2 is there,
- * then eight (the last eight overlapping those before when n is no
- * multiple of 8; from 4 to 7 bytes as the first four and the last four);
- * true when one of them needs an escape (then not all may be copied). */
+ * else eight (the last sixteen or eight overlapping those before when n
+ * is no multiple; from 4 to 7 bytes as the first four and the last
+ * four); true when one of them needs an escape. */
 static bool copy_needs_escape(char *out, const unsigned char *p, size_t n)
 {
     uint64_t w, bits = 0;
@@ -70,22 +84,17 @@ static bool copy_needs_escape(char *out, const unsigned char *p, size_t n)
         }
         return false;
     }
-    size_t k = 0;
 #ifdef __SSE2__
-    /* sixteen at a time: a byte below 32 is one that saturating
-     * subtraction of 31 makes zero */
-    __m128i any = _mm_setzero_si128();
-    for (; k + 16 <= n; k += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + k));
-        _mm_storeu_si128((__m128i *)(out + k), v);
-        any = _mm_or_si128(any, _mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(31)), _mm_setzero_si128()),
-                                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+    if (n >= 16) {   /* the last sixteen overlapping those before */
+        __m128i any = _mm_setzero_si128();
+        for (size_t k = 0;; k = k + 32 <= n ? k + 16 : n - 16) {
+            any = _mm_or_si128(any, copy_block(out + k, p + k));
+            if (k == n - 16)
+                return _mm_movemask_epi8(any) != 0;
+        }
     }
-    if (_mm_movemask_epi8(any))
-        return true;
 #endif
-    for (; k + 8 <= n; k += 8) {
+    for (size_t k = 0; k + 8 <= n; k += 8) {
         memcpy(&w, p + k, 8), memcpy(out + k, &w, 8);
         bits |= word_escape_bits(w);
     }
