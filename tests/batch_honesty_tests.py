@@ -355,7 +355,7 @@ def rewritten_while_queued(record, run):
 
 def small_ones(record, run):
     """'--' ends the options; a UTF-8 byte-order mark is accepted (litmus
-    and CSV); a CSV line of any length is one row; a check that runs out
+    and CSV); CSV lines may end in CR LF; a CSV line of any length is one row; a check that runs out
     of a tiny --max-memory names it; control characters in file names are
     escaped in human output; a directory with nothing to check is an
     error."""
@@ -374,6 +374,10 @@ def small_ones(record, run):
         p = run(["--expect", "bom.csv"], cwd=d)
         record(p.returncode == 0 and p.stdout == "1 passed, 0 failed\n",
                f"small: a byte-order mark opens a litmus file and a CSV ({p.returncode}, {p.stdout!r}, {p.stderr!r})")
+        (d / "crlf.csv").write_bytes(b"# model=ptx-v6.0\r\nbom.litmus,PASS\r\nbom.litmus,PASS")
+        p = run(["--expect", "crlf.csv"], cwd=d)
+        record(p.returncode == 0 and p.stdout == "2 passed, 0 failed\n",
+               f"small: CSV lines may end in CR LF, the last in nothing ({p.returncode}, {p.stdout!r}, {p.stderr!r})")
         row = f"bom.litmus,PASS,{'y' * 5000}"   # the third column, its source, is free text
         (d / "long.csv").write_text(f"# model=ptx-v6.0\n{row}\n")
         p = run(["--expect", "long.csv"], cwd=d)

@@ -3,11 +3,29 @@
 #define GPUBMC_XALLOC_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
-/* calloc that aborts with a message on failure. */
-void *xcalloc(size_t n, size_t size);
-/* realloc that aborts with a message on failure. */
-void *xrealloc(void *p, size_t size);
+/* Ends the process with "gpubmc: out of memory". */
+_Noreturn void xalloc_failed(void);
+
+/* calloc that aborts with a message on failure (inline: a call to calloc
+ * alone, where most of the program's allocations are). */
+static inline void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        xalloc_failed();
+    return p;
+}
+
+/* realloc that aborts with a message on failure (inline, as xcalloc). */
+static inline void *xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q)
+        xalloc_failed();
+    return q;
+}
 /* strdup that aborts with a message on failure. */
 char *xstrdup(const char *s);
 

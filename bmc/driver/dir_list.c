@@ -6,21 +6,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/text_hash.h"
 #include "util/xalloc.h"
 
-/* An entry: where its name starts in the list's names, and its kind. */
+/* An entry: where its name starts in the list's names, its kind and
+ * the hash of its name. */
 struct dir_entry {
     size_t name;
     enum entry_kind kind;
+    unsigned hash;
 };
 
-/* The names of the list being sorted (qsort has no context). */
-static const char *sorting_names;
-
-static int compare_entries(const void *a, const void *b)
+/* The hash of an entry's name. */
+static unsigned name_hash(const char *name)
 {
-    return strcmp(sorting_names + ((const struct dir_entry *)a)->name,
-                  sorting_names + ((const struct dir_entry *)b)->name);
+    return (unsigned)text_hash(14695981039346656037u, name);
+}
+
+/* The slot of l's table where name, of hash h, is or would go. */
+static int *slot_of(const struct dir_list *l, const char *name, unsigned h)
+{
+    size_t at = h & l->slot_mask;
+    while (l->slot[at] && (l->entries[l->slot[at] - 1].hash != h
+                           || strcmp(l->names + l->entries[l->slot[at] - 1].name, name) != 0))
+        at = (at + 1) & l->slot_mask;
+    return &l->slot[at];
+}
+
+/* Fills l's table with its entries (at most half full). */
+static void index_entries(struct dir_list *l)
+{
+    size_t size = 16;
+    while (size < 2 * (size_t)l->n)
+        size *= 2;
+    free(l->slot);
+    l->slot = xcalloc(size, sizeof *l->slot);
+    l->slot_mask = size - 1;
+    for (int k = 0; k < l->n; k++)
+        *slot_of(l, l->names + l->entries[k].name, l->entries[k].hash) = k + 1;
 }
 
 /* The kind that d_type says, ENTRY_UNKNOWN where it says nothing. */
@@ -51,32 +74,25 @@ void dir_list_read(struct dir_list *l, const char *dir)
         XGROW(l->entries, l->cap, l->n + 1);
         XGROW_FROM(l->names, l->names_cap, l->names_len + len, 4096);
         memcpy(l->names + l->names_len, e->d_name, len);
-        l->entries[l->n++] = (struct dir_entry){ l->names_len, kind_of(e->d_type) };
+        l->entries[l->n++] = (struct dir_entry){ l->names_len, kind_of(e->d_type), name_hash(e->d_name) };
         l->names_len += len;
     }
     closedir(d);
-    sorting_names = l->names;
-    qsort(l->entries, (size_t)l->n, sizeof *l->entries, compare_entries);
+    index_entries(l);
 }
 
 enum entry_kind dir_list_kind(const struct dir_list *l, const char *name)
 {
-    int lo = 0, hi = l->n;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2, c = strcmp(l->names + l->entries[mid].name, name);
-        if (c == 0)
-            return l->entries[mid].kind;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return ENTRY_UNKNOWN;
+    if (l->n == 0)
+        return ENTRY_UNKNOWN;
+    int k = *slot_of(l, name, name_hash(name));
+    return k ? l->entries[k - 1].kind : ENTRY_UNKNOWN;
 }
 
 void dir_list_free(struct dir_list *l)
 {
     free(l->entries);
     free(l->names);
+    free(l->slot);
     *l = (struct dir_list){ 0 };
 }

@@ -15,12 +15,14 @@ enum entry_kind {
     ENTRY_OTHER              /* a directory, a device, a pipe, a socket */
 };
 
-/* The entries of one directory, sorted by name. */
+/* The entries of one directory, found by name in a hash table. */
 struct dir_list {
     struct dir_entry *entries;
     int n, cap;
     char *names;             /* the entries' names, each NUL-terminated */
     size_t names_len, names_cap;
+    int *slot;               /* open addressing by name: 1 + an entry's index (0: empty) */
+    size_t slot_mask;        /* the table's size less one (0: no table) */
 };
 
 /* A directory of more entries is not listed: its names are looked up

@@ -252,12 +252,13 @@ static bool row_realpath(struct dir_cache *dc, const char *path, bool *regular, 
 /* A hash of name (util/text_hash.h). */
 static size_t name_hash(const char *name) { return (size_t)text_hash(14695981039346656037u, name); }
 
-/* The slot of file name in out->first: its first row's, or the empty one
- * where that row goes. */
-static int *first_slot(struct rows *out, const char *name)
+/* The slot of a file name of hash h in out->first: its first row's, or
+ * the empty one where that row goes. */
+static struct file_slot *first_slot(struct rows *out, const char *name, unsigned h)
 {
-    size_t mask = (size_t)out->first_cap - 1, k = name_hash(name) & mask;
-    while (out->first[k] && strcmp(out->r[out->first[k] - 1].file, name) != 0)
+    size_t mask = (size_t)out->first_cap - 1, k = h & mask;
+    while (out->first[k].row
+           && (out->first[k].hash != h || strcmp(out->r[out->first[k].row - 1].file, name) != 0))
         k = (k + 1) & mask;
     return &out->first[k];
 }
@@ -267,17 +268,24 @@ static int *first_slot(struct rows *out, const char *name)
 static const struct row *listed_before(struct rows *out, const char *name)
 {
     if (2 * (out->n + 1) > out->first_cap) {
-        free(out->first);
+        struct file_slot *old = out->first;
+        int old_cap = out->first_cap;
         out->first_cap = out->first_cap ? 2 * out->first_cap : 256;
         out->first = xcalloc((size_t)out->first_cap, sizeof *out->first);
-        for (int k = 0; k < out->n; k++)
-            if (!out->r[k].listed_again)   /* a file's first row */
-                *first_slot(out, out->r[k].file) = k + 1;
+        for (int k = 0; k < old_cap; k++)
+            if (old[k].row) {
+                size_t mask = (size_t)out->first_cap - 1, at = old[k].hash & mask;
+                while (out->first[at].row)
+                    at = (at + 1) & mask;
+                out->first[at] = old[k];
+            }
+        free(old);
     }
-    int *slot = first_slot(out, name);
-    if (*slot)
-        return &out->r[*slot - 1];
-    *slot = out->n + 1;
+    unsigned h = (unsigned)name_hash(name);
+    struct file_slot *slot = first_slot(out, name, h);
+    if (slot->row)
+        return &out->r[slot->row - 1];
+    *slot = (struct file_slot){ out->n + 1, h };
     return NULL;
 }
 
@@ -286,16 +294,15 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
                      struct dir_cache *dirs, const char *path, int ln, char *msg, int msglen)
 {
     char *f[MAX_FIELDS];
-    char *copy = xstrdup(line);   /* columns counted on the text as it was */
-    int nf = split_row(copy, f, MAX_FIELDS);
+    int nf = split_row(line, f, MAX_FIELDS);   /* in place: a field's column is its offset from line */
     enum verdict v;
     bool ok = nf >= 2 && f[0][0] != '\0' && verdict_parse(f[1], &v);
     if (!ok)
-        row_error(msg, msglen, path, ln, nf >= 2 ? (int)(f[1] - copy) + 1 : 1,
+        row_error(msg, msglen, path, ln, nf >= 2 ? (int)(f[1] - line) + 1 : 1,
                   "expected 'path,PASS|FAIL|UNKNOWN|ERROR'");
     const struct check_opts *opts = header;
     if (ok)
-        ok = row_settings(f, nf, cols, copy, header, out, &opts, path, ln, msg, msglen);
+        ok = row_settings(f, nf, cols, line, header, out, &opts, path, ln, msg, msglen);
     if (ok) {
         /* room for 4096 rows at first (128 KiB, an allocation of its own, its
          * pages touched as rows fill them), doubled in place: no copies */
@@ -311,8 +318,25 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
                                              regular, false };
         }
     }
-    free(copy);
     return ok;
+}
+
+/* The whole text of f, NUL-terminated, its length in *len; NULL on a
+ * read error. */
+static char *read_all(FILE *f, size_t *len)
+{
+    size_t cap = 65536, n = 0, got;
+    char *text = xrealloc(NULL, cap);
+    while ((got = fread(text + n, 1, cap - 1 - n, f)) > 0)
+        if ((n += got) == cap - 1)
+            text = xrealloc(text, cap *= 2);
+    if (ferror(f)) {
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
 }
 
 bool expect_read(const char *path, const struct check_opts *defaults, struct rows *out, char *msg, int msglen)
@@ -328,15 +352,25 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
     XGROW(out->opts, out->opts_cap, out->nopts + 1);
     struct check_opts *o = out->opts[out->nopts++] = xcalloc(1, sizeof *o);
     *o = *defaults;
-    char *text = NULL;   /* a line of any length */
-    size_t cap = 0;
-    bool ok = true;
+    size_t len = 0;
+    char *text = read_all(f, &len);   /* read at once, its lines cut in place */
+    bool ok = text != NULL;
+    if (!ok)
+        snprintf(msg, msglen, "%s: error: read error", path);
     int first_row = out->n;
     struct columns cols = { -1, -1, -1 };   /* without a column line: path,expected,source */
     struct dir_cache dirs = { "", "", 0, { 0 } };
-    for (int ln = 1; ok && getline(&text, &cap, f) >= 0; ln++) {
-        char *line = ln == 1 && strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;   /* a byte-order mark */
-        line[strcspn(line, "\r\n")] = '\0';
+    char *at = text, *end = text + len;
+    for (int ln = 1; ok && at < end; ln++) {
+        char *line = at, *nl = memchr(at, '\n', (size_t)(end - at));
+        at = nl ? nl + 1 : end;
+        if (nl)
+            *nl = '\0';
+        char *cr = memchr(line, '\r', (size_t)((nl ? nl : end) - line));   /* a line ends at either */
+        if (cr)
+            *cr = '\0';
+        if (ln == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0)   /* a byte-order mark */
+            line += 3;
         if (ln == 1 && line[0] == '#') {
             for (char *tok = strtok(line + 1, " \t"); ok && tok; tok = strtok(NULL, " \t")) {
                 char copy[256];
@@ -354,10 +388,6 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
             continue;
         if (line[0] != '#' && line[0] != '\0')
             ok = read_row(line, &cols, o, out, &dirs, path, ln, msg, msglen);
-    }
-    if (ok && ferror(f)) {
-        snprintf(msg, msglen, "%s: error: read error", path);
-        ok = false;
     }
     if (ok && out->n == first_row) {
         snprintf(msg, msglen, "%s: error: no rows: expected lines 'path,PASS|FAIL|UNKNOWN|ERROR[,source]' "

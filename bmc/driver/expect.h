@@ -16,6 +16,14 @@ struct row {
     bool listed_again;       /* file and real are those of an earlier row of the same file */
 };
 
+/* A slot of rows.first: 1 + the index of a file's first row (0: empty)
+ * and the hash of its name, kept so that the table grows without hashing
+ * again and a probe compares names only when their hashes agree. */
+struct file_slot {
+    int row;
+    unsigned hash;
+};
+
 struct rows {
     bool want_real;          /* set before reading: make each row's realpath (to match
                                 files named on the command line) */
@@ -23,8 +31,7 @@ struct rows {
     struct row *r;
     int nopts, opts_cap;
     struct check_opts **opts;   /* each CSV's options, and each row's that has its own */
-    int *first;                 /* open addressing by file name: 1 + the index of its
-                                   first row (0: empty slot) */
+    struct file_slot *first;    /* open addressing by file name */
     int first_cap;
 };
 

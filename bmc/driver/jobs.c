@@ -173,6 +173,8 @@ struct merge_set {
 struct merge_group {
     int first;               /* a kept job of the group, for its key */
     int sets;                /* its first set */
+    unsigned long hash;      /* its key's (key_hash): the table grows without hashing
+                                again, and a probe compares keys only when hashes agree */
 };
 
 /* Merge groups by key, in a hash table of group indices (-1: empty). */
@@ -216,12 +218,14 @@ static bool mergeable(const struct job *a, const struct job *b)
 /* The index of job j's merge group among the kept jobs of l, made if new. */
 static int group_of(struct merge_table *t, const struct job_list *l, const struct job *j, int kept_index)
 {
-    size_t at = key_hash(j) & t->mask;
-    while (t->slot[at] >= 0 && !same_key(&l->jobs[t->g[t->slot[at]].first], j))
+    unsigned long h = key_hash(j);
+    size_t at = h & t->mask;
+    while (t->slot[at] >= 0
+           && (t->g[t->slot[at]].hash != h || !same_key(&l->jobs[t->g[t->slot[at]].first], j)))
         at = (at + 1) & t->mask;
     if (t->slot[at] < 0) {
         XGROW(t->g, t->cap, t->n + 1);
-        t->g[t->n] = (struct merge_group){ .first = kept_index, .sets = -1 };
+        t->g[t->n] = (struct merge_group){ .first = kept_index, .sets = -1, .hash = h };
         t->slot[at] = t->n++;
     }
     return t->slot[at];
@@ -260,20 +264,21 @@ static int last_disjoint(struct merge_table *t, int g, const struct job_list *l,
     return best;
 }
 
-/* Makes room in t for one more group: a table at most half full, made
- * larger and filled again from the groups' first jobs in l when it would
- * not be. */
-static void table_room(struct merge_table *t, const struct job_list *l)
+/* Makes t's table at most half full with groups more than it has: made
+ * larger and filled again from the groups' hashes when it would not be. */
+static void table_room(struct merge_table *t, int more)
 {
-    if (2 * ((size_t)t->n + 1) <= t->mask + 1 && t->slot)
+    if (2 * ((size_t)t->n + (size_t)more) <= t->mask + 1 && t->slot)
         return;
     size_t size = t->slot ? 2 * (t->mask + 1) : 64;
+    while (size < 2 * ((size_t)t->n + (size_t)more))
+        size *= 2;
     free(t->slot);
     t->slot = xcalloc(size, sizeof *t->slot);
     memset(t->slot, 0xff, size * sizeof *t->slot);
     t->mask = size - 1;
     for (int k = 0; k < t->n; k++) {
-        size_t at = key_hash(&l->jobs[t->g[k].first]) & t->mask;
+        size_t at = t->g[k].hash & t->mask;
         while (t->slot[at] >= 0)
             at = (at + 1) & t->mask;
         t->slot[at] = k;
@@ -357,7 +362,7 @@ static void keep_or_merge(struct merge_table *t, struct job_list *l, const struc
         l->n++;
         return;
     }
-    table_room(t, l);
+    table_room(t, 1);
     int g = group_of(t, l, kept, l->n);
     int k = last_disjoint(t, g, l, models_of(kept));
     if (k < 0) {
@@ -384,6 +389,7 @@ static void merge_table_reserve(struct merge_table *t, int n)
     XGROW(t->g, t->cap, n);   /* a group, a set and an entry at most per job */
     XGROW(t->sets, t->sets_cap, n);
     XGROW(t->pushes, t->pushes_cap, n);
+    table_room(t, n);
 }
 
 /* Frees the merge groups of t. */

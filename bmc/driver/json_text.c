@@ -14,6 +14,10 @@
 
 #include "util/xalloc.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Makes room for more bytes and the NUL after them. */
 static void reserve(struct json_text *t, size_t more)
 {
@@ -45,10 +49,24 @@ static uint64_t word_escape_bits(uint64_t w)
     return ((w - BYTES(32)) & ~w) | ((quote - BYTES(1)) & ~quote) | ((backslash - BYTES(1)) & ~backslash);
 }
 
-/* Copies the n bytes at p to out, eight at a time (the last eight
- * overlapping those before when n is no multiple of 8; from 4 to 7 bytes
- * as the first four and the last four); true when one of them needs an
- * escape. */
+#ifdef __SSE2__
+/* Copies the sixteen bytes at p to out; nonzero in each byte that needs
+ * an escape (a byte below 32 is one that saturating subtraction of 31
+ * makes zero). */
+static __m128i copy_block(char *out, const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    _mm_storeu_si128((__m128i *)out, v);
+    __m128i low = _mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(31)), _mm_setzero_si128());
+    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    return _mm_or_si128(low, _mm_or_si128(quote, backslash));
+}
+#endif
+
+/* Copies the n bytes at p to out, sixteen at a time where SSE2 is there,
+ * else eight (the last sixteen or eight overlapping those before when n
+ * is no multiple; from 4 to 7 bytes as the first four and the last
+ * four); true when one of them needs an escape. */
 static bool copy_needs_escape(char *out, const unsigned char *p, size_t n)
 {
     uint64_t w, bits = 0;
@@ -66,6 +84,16 @@ static bool copy_needs_escape(char *out, const unsigned char *p, size_t n)
         }
         return false;
     }
+#ifdef __SSE2__
+    if (n >= 16) {   /* the last sixteen overlapping those before */
+        __m128i any = _mm_setzero_si128();
+        for (size_t k = 0;; k = k + 32 <= n ? k + 16 : n - 16) {
+            any = _mm_or_si128(any, copy_block(out + k, p + k));
+            if (k == n - 16)
+                return _mm_movemask_epi8(any) != 0;
+        }
+    }
+#endif
     for (size_t k = 0; k + 8 <= n; k += 8) {
         memcpy(&w, p + k, 8), memcpy(out + k, &w, 8);
         bits |= word_escape_bits(w);
@@ -114,50 +142,61 @@ static char *escape_into(char *out, const unsigned char *p, size_t n)
     return escape_bytes(out, p, n);
 }
 
-/* Appends s as a JSON string, quoted and escaped (NULL as ""), after
- * the comma and key of a member when key is not NULL (no comma after an
- * opening brace). */
-static void put_string(struct json_text *t, const char *key, const char *s)
+void json_text_put_key(struct json_text *t, const char *key, size_t nkey, bool plain)
 {
-    size_t nkey = key ? strlen(key) : 0, n = s ? strlen(s) : 0;
-    reserve(t, 6 * (nkey + n) + 6);
+    reserve(t, 6 * nkey + 4);
     char *out = t->s + t->len;
-    if (key) {
-        if (t->len > 0 && out[-1] != '{')
-            *out++ = ',';
-        *out++ = '"';
-        out = escape_into(out, (const unsigned char *)key, nkey);
-        *out++ = '"';
-        *out++ = ':';
+    if (t->len > 0 && out[-1] != '{')
+        *out++ = ',';
+    *out++ = '"';
+    if (plain) {
+        memcpy(out, key, nkey);
+        out += nkey;
+    } else {
+        out = escape_bytes(out, (const unsigned char *)key, nkey);
     }
-    if (s) {
-        *out++ = '"';
-        out = escape_into(out, (const unsigned char *)s, n);
-        *out++ = '"';
-    }
+    *out++ = '"';
+    *out++ = ':';
     t->len = (size_t)(out - t->s);
     t->s[t->len] = '\0';
 }
 
-/* Appends the comma before a member (none after the opening brace) and
- * the member's key. */
-static void put_key(struct json_text *t, const char *key)
+void json_text_put_string(struct json_text *t, const char *s)
 {
-    put_string(t, key, NULL);
+    if (!s)
+        s = "";
+    size_t n = strlen(s);
+    reserve(t, 6 * n + 2);
+    char *out = t->s + t->len;
+    *out++ = '"';
+    out = escape_into(out, (const unsigned char *)s, n);
+    *out++ = '"';
+    t->len = (size_t)(out - t->s);
+    t->s[t->len] = '\0';
+}
+
+/* Writes the decimal digits of u at out, straight into place; returns
+ * the end. */
+static char *digits_at(char *out, unsigned long u)
+{
+    size_t n = 1;
+    for (unsigned long rest = u; rest >= 10; rest /= 10)
+        n++;
+    for (char *at = out + n; at > out; u /= 10)
+        *--at = (char)('0' + u % 10);
+    return out + n;
 }
 
 /* Appends the decimal digits of v, with a minus sign when negative. */
 static void put_decimal(struct json_text *t, long v)
 {
-    char digits[24];
-    int at = sizeof digits;
-    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-    do
-        digits[--at] = (char)('0' + u % 10);
-    while ((u /= 10) > 0);
+    reserve(t, 21);
+    char *out = t->s + t->len;
     if (v < 0)
-        digits[--at] = '-';
-    put(t, digits + at, sizeof digits - (size_t)at);
+        *out++ = '-';
+    out = digits_at(out, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
+    *out = '\0';
+    t->len = (size_t)(out - t->s);
 }
 
 /* Appends d as cJSON's print_number does. */
@@ -192,20 +231,13 @@ void json_text_close(struct json_text *t)
     put(t, "}", 1);
 }
 
-void json_text_object(struct json_text *t, const char *key)
+void json_text_put_raw(struct json_text *t, const char *p, size_t len)
 {
-    put_key(t, key);
-    put(t, "{", 1);
+    put(t, p, len);
 }
 
-void json_text_string(struct json_text *t, const char *key, const char *value)
+void json_text_put_long(struct json_text *t, long n)
 {
-    put_string(t, key, value ? value : "");
-}
-
-void json_text_long(struct json_text *t, const char *key, long n)
-{
-    put_key(t, key);
     if (n >= INT_MIN && n <= INT_MAX)
         put_decimal(t, n);
     else
@@ -217,43 +249,33 @@ void json_text_long(struct json_text *t, const char *key, long n)
  * trailing zeros), and that reads back to the same double. */
 #define EXACT_THOUSANDTHS 1000000000000000L
 
-void json_text_thousandths(struct json_text *t, const char *key, long k)
+void json_text_put_thousandths(struct json_text *t, long k)
 {
-    put_key(t, key);
     if (k <= -EXACT_THOUSANDTHS || k >= EXACT_THOUSANDTHS) {
         put_double(t, (double)k / 1000);
         return;
     }
-    if (k < 0 && k > -1000)
-        put(t, "-0", 2);   /* the integer part alone would lose the sign */
-    else
-        put_decimal(t, k / 1000);
-    long frac = labs(k % 1000);
-    if (frac == 0)
-        return;
-    char digits[4] = { '.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10) };
-    size_t len = 4;
-    while (digits[len - 1] == '0')
-        len--;
-    put(t, digits, len);
+    reserve(t, 24);
+    char *out = t->s + t->len;
+    if (k < 0)   /* "-0" too: the integer part alone would lose the sign */
+        *out++ = '-';
+    unsigned long u = k < 0 ? 0UL - (unsigned long)k : (unsigned long)k, frac = u % 1000;
+    out = digits_at(out, u / 1000);
+    if (frac != 0) {
+        *out++ = '.';
+        *out++ = (char)('0' + frac / 100);
+        *out++ = (char)('0' + frac / 10 % 10);
+        *out++ = (char)('0' + frac % 10);
+        while (out[-1] == '0')
+            out--;
+    }
+    *out = '\0';
+    t->len = (size_t)(out - t->s);
 }
 
-void json_text_bool(struct json_text *t, const char *key, bool value)
-{
-    put_key(t, key);
-    put(t, value ? "true" : "false", value ? 4 : 5);
-}
-
-void json_text_null(struct json_text *t, const char *key)
-{
-    put_key(t, key);
-    put(t, "null", 4);
-}
-
-void json_text_item(struct json_text *t, const char *key, const cJSON *item)
+void json_text_put_item(struct json_text *t, const cJSON *item)
 {
     char *text = cJSON_PrintUnformatted(item);
-    put_key(t, key);
     if (text)
         put(t, text, strlen(text));
     else

@@ -97,8 +97,9 @@ static void report_json(struct run *run, const struct job *job, const struct che
     json_text_close(line);
     if (run->hold_rows && run->held_bytes + (long)line->len + 1 > ROW_BUFFER)
         flush_rows(run);
-    fwrite(line->s, 1, line->len, stdout);
-    putchar('\n');
+    line->s[line->len] = '\n';   /* in the place of its NUL: one write of the line and newline */
+    fwrite(line->s, 1, line->len + 1, stdout);
+    line->s[line->len] = '\0';
     run->held_bytes += (long)line->len + 1;
 }
 
@@ -190,6 +191,8 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
     run->any_error |= !graph_output(run->cli, run->renderer, job, r);
     if (run->witnesses)
         add_witness(run->witnesses, job, r);
+    if (run->some_model && job->opts->ndisabled == 0)
+        return;   /* the model would tell nothing new */
     const struct model_desc *md = check_model(job->opts, r->model, 0);
     run->some_model |= md != NULL;
     for (int i = 0; md && i < job->opts->ndisabled; i++)
@@ -252,8 +255,13 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
         one.opts = &opts;
         one.has_expected = job->expected_models & (1u << pr->model);
         one.expected = (enum verdict)job->expected_by[pr->model];
-        struct check_result each;   /* all but the progress results, which it has none of */
-        memcpy(&each, r, offsetof(struct check_result, progress));
+        /* all but the progress results, which it has none of, and the
+         * reason, its own (a KiB, mostly unused) */
+        struct check_result each;
+        _Static_assert(offsetof(struct check_result, ms) - offsetof(struct check_result, reason)
+                       - sizeof each.reason < _Alignof(double), "the reason comes just before ms");
+        memcpy(&each, r, offsetof(struct check_result, reason));
+        memcpy(&each.ms, &r->ms, offsetof(struct check_result, progress) - offsetof(struct check_result, ms));
         each.nprogress = 0;
         each.verdict = pr->verdict;
         each.vacuous = pr->vacuous;

@@ -89,10 +89,12 @@ static size_t pack_zeros(const unsigned char *src, size_t n, unsigned char *dst)
     while (in < words) {
         for (kept = in; kept < words && kept - in < PIECE_WORDS && word_at(src, kept) != 0; kept++)
             continue;
-        end = kept;   /* a result is mostly zeros: four words at a time first */
-        while (end + 4 <= words && end + 4 - kept <= PIECE_WORDS
-               && (word_at(src, end) | word_at(src, end + 1) | word_at(src, end + 2) | word_at(src, end + 3)) == 0)
-            end += 4;
+        end = kept;   /* a result is mostly zeros: eight words at a time first */
+        while (end + 8 <= words && end + 8 - kept <= PIECE_WORDS
+               && (word_at(src, end) | word_at(src, end + 1) | word_at(src, end + 2) | word_at(src, end + 3)
+                   | word_at(src, end + 4) | word_at(src, end + 5) | word_at(src, end + 6)
+                   | word_at(src, end + 7)) == 0)
+            end += 8;
         for (; end < words && end - kept < PIECE_WORDS && word_at(src, end) == 0; end++)
             continue;
         put_piece(dst, &out, src + 8 * in, 8 * (kept - in), 8 * (end - kept));
