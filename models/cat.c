@@ -1,19 +1,5 @@
-/* The cat operators over the build's arena. */
+/* The cat set operators over the build's arena (the relation ones are inline in models/cat.h). */
 #include "models/cat.h"
-
-rel cat_or(struct cat *m, rel r, rel s) { return rel_union(m->arena, r, s); }
-rel cat_and(struct cat *m, rel r, rel s) { return rel_inter(m->arena, r, s); }
-rel cat_minus(struct cat *m, rel r, rel s) { return rel_diff(m->arena, r, s); }
-rel cat_seq(struct cat *m, rel r, rel s) { return rel_seq(m->arena, r, s); }
-rel cat_inv(struct cat *m, rel r) { return rel_inv(m->arena, r); }
-rel cat_plus(struct cat *m, rel r) { return rel_plus(m->arena, r); }
-rel cat_star(struct cat *m, rel r) { return rel_opt(m->arena, rel_plus(m->arena, r)); }
-rel cat_opt(struct cat *m, rel r) { return rel_opt(m->arena, r); }
-rel cat_imm(struct cat *m, rel r) { return rel_imm(m->arena, r); }
-rel cat_filter(struct cat *m, set a, rel r, set b) { return rel_filter(m->arena, a, r, b); }
-rel cat_prod(struct cat *m, set a, set b) { return rel_product(m->arena, a, b); }
-rel cat_id(struct cat *m, set a) { return rel_id(m->arena, a); }
-rel cat_empty(struct cat *m) { return rel_empty(m->arena); }
 
 /* a's members are all in b (a loop over a's members: no set is made). */
 static bool subset(set a, set b)

@@ -22,21 +22,23 @@ struct cat {
 #define REL(r) ((m)->b->rels[r])
 #define SET(s) ((m)->b->sets[s])
 
-/* r | s, r & s, r \ s, r ; s, r^-1, r+, r*, r?, imm(r) = r \ (r; r+). */
-rel cat_or(struct cat *m, rel r, rel s);
-rel cat_and(struct cat *m, rel r, rel s);
-rel cat_minus(struct cat *m, rel r, rel s);
-rel cat_seq(struct cat *m, rel r, rel s);
-rel cat_inv(struct cat *m, rel r);
-rel cat_plus(struct cat *m, rel r);
-rel cat_star(struct cat *m, rel r);
-rel cat_opt(struct cat *m, rel r);
-rel cat_imm(struct cat *m, rel r);
+/* r | s, r & s, r \ s, r ; s, r^-1, r+, r*, r?, imm(r) = r \ (r; r+);
+ * inline: each is one call into the arena (encoders/rel_ops.c), made
+ * some two hundred times a build. */
+static inline rel cat_or(struct cat *m, rel r, rel s) { return rel_union(m->arena, r, s); }
+static inline rel cat_and(struct cat *m, rel r, rel s) { return rel_inter(m->arena, r, s); }
+static inline rel cat_minus(struct cat *m, rel r, rel s) { return rel_diff(m->arena, r, s); }
+static inline rel cat_seq(struct cat *m, rel r, rel s) { return rel_seq(m->arena, r, s); }
+static inline rel cat_inv(struct cat *m, rel r) { return rel_inv(m->arena, r); }
+static inline rel cat_plus(struct cat *m, rel r) { return rel_plus(m->arena, r); }
+static inline rel cat_star(struct cat *m, rel r) { return rel_opt(m->arena, rel_plus(m->arena, r)); }
+static inline rel cat_opt(struct cat *m, rel r) { return rel_opt(m->arena, r); }
+static inline rel cat_imm(struct cat *m, rel r) { return rel_imm(m->arena, r); }
 /* [a]; r; [b] (NULL: no restriction on that side), a * b, [a], and 0. */
-rel cat_filter(struct cat *m, set a, rel r, set b);
-rel cat_prod(struct cat *m, set a, set b);
-rel cat_id(struct cat *m, set a);
-rel cat_empty(struct cat *m);
+static inline rel cat_filter(struct cat *m, set a, rel r, set b) { return rel_filter(m->arena, a, r, b); }
+static inline rel cat_prod(struct cat *m, set a, set b) { return rel_product(m->arena, a, b); }
+static inline rel cat_id(struct cat *m, set a) { return rel_id(m->arena, a); }
+static inline rel cat_empty(struct cat *m) { return rel_empty(m->arena); }
 
 /* a | b, a & b, a \ b. */
 set cat_sor(struct cat *m, set a, set b);
