@@ -1,9 +1,12 @@
 /* The cat set operators over the build's arena (the relation ones are inline in models/cat.h). */
 #include "models/cat.h"
 
-/* a's members are all in b (a loop over a's members: no set is made). */
+/* a's members are all in b (a loop over a's members: no set is made;
+ * none where a has more members). */
 static bool subset(set a, set b)
 {
+    if (a->size > b->size)
+        return false;
     for (int x = 0; x < a->size; x++)
         if (!set_has(b, a->members[x]))
             return false;
