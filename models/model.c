@@ -76,9 +76,14 @@ void model_axiom_names(const struct model_desc *md, char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? " " : "", md->axioms[k].name);
 }
 
-/* The index of axiom name in md's table, -1 if none. */
+/* The index of axiom name in md's table, -1 if none: first by pointer (a
+ * model names its axioms with its table's literals, one object each in its
+ * file), then by content. */
 static int axiom_index(const struct model_desc *md, const char *name)
 {
+    for (int k = 0; md->axioms[k].name; k++)
+        if (md->axioms[k].name == name)
+            return k;
     for (int k = 0; md->axioms[k].name; k++)
         if (strcmp(md->axioms[k].name, name) == 0)
             return k;
