@@ -40,10 +40,43 @@ static inline rel cat_prod(struct cat *m, set a, set b) { return rel_product(m->
 static inline rel cat_id(struct cat *m, set a) { return rel_id(m->arena, a); }
 static inline rel cat_empty(struct cat *m) { return rel_empty(m->arena); }
 
-/* a | b, a & b, a \ b. */
-set cat_sor(struct cat *m, set a, set b);
-set cat_sand(struct cat *m, set a, set b);
-set cat_sminus(struct cat *m, set a, set b);
+/* a's members are all in b (a loop over a's members: no set is made;
+ * none where a has more members). */
+static inline bool cat_subset(set a, set b)
+{
+    if (a->size > b->size)
+        return false;
+    for (int x = 0; x < a->size; x++)
+        if (!set_has(b, a->members[x]))
+            return false;
+    return true;
+}
+
+/* a and b have no member in common. */
+static inline bool cat_disjoint(set a, set b)
+{
+    for (int x = 0; x < a->size; x++)
+        if (set_has(b, a->members[x]))
+            return false;
+    return true;
+}
+
+/* a | b, a & b, a \ b.  Sets are one object per content
+ * (encoders/rel_arena.c), so where the result has an operand's members it
+ * is that operand's object, returned without the operation's pass over
+ * the events, its hash and its lookups. */
+static inline set cat_sor(struct cat *m, set a, set b)
+{
+    return cat_subset(a, b) ? b : cat_subset(b, a) ? a : set_union(m->arena, a, b);
+}
+static inline set cat_sand(struct cat *m, set a, set b)
+{
+    return cat_subset(a, b) ? a : cat_subset(b, a) ? b : set_inter(m->arena, a, b);
+}
+static inline set cat_sminus(struct cat *m, set a, set b)
+{
+    return cat_disjoint(a, b) ? a : set_diff(m->arena, a, b);
+}
 
 /* The axiom `name` of the model's table over r (its kind from the table). */
 void cat_axiom(struct cat *m, const char *name, rel r);
