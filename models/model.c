@@ -189,6 +189,23 @@ static int by_lit(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Sorts n literals ascending: by insertion where there are few (a guard's
+ * usual handful, without qsort's set-up and calls), else by qsort. */
+static void sort_lits(lit *a, int n)
+{
+    if (n > 16) {
+        qsort(a, (size_t)n, sizeof *a, by_lit);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        lit x = a[i];
+        int j = i;
+        for (; j > 0 && a[j - 1] > x; j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
 void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
 {
     const struct axiom *ax = &out->axioms[k];
@@ -200,7 +217,7 @@ void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
     lit *pairs = xcalloc((size_t)count + 1, sizeof *pairs);
     for (int e = 0; e < count; e++)
         pairs[e] = ax->kind == AX_EMPTY ? lits[e] : rel_get(r, e, e);
-    qsort(pairs, (size_t)count, sizeof *pairs, by_lit);   /* one clause per literal */
+    sort_lits(pairs, count);   /* one clause per literal */
     for (int e = 0; e < count; e++)
         if (e == 0 || pairs[e] != pairs[e - 1])
             cnf_forbid(c, act, pairs[e]);
