@@ -36,10 +36,15 @@ static const word *exec_value(struct rels *A, unsigned now)
 static void static_value(const struct rel *r, word *b, int w, const word *ex)
 {
     const word *bits = rel_bits(r, false);
+    if (w == 1) {   /* one word a row: no loop over a row's words */
+        for (int i = 0; i < r->n; i++)
+            b[i] = bits[i] & ex[0] & (0 - (ex[0] >> i & 1));
+        return;
+    }
     for (int i = 0; i < r->n; i++) {
-        bool runs = ex[i / 64] >> (i % 64) & 1;
+        word runs = 0 - (ex[i / 64] >> (i % 64) & 1);   /* all ones or none */
         for (int k = 0; k < w; k++)
-            b[(size_t)i * w + k] = runs ? bits[(size_t)i * w + k] & ex[k] : 0;
+            b[(size_t)i * w + k] = bits[(size_t)i * w + k] & ex[k] & runs;
     }
 }
 
