@@ -58,12 +58,16 @@ void rel_bits_compose(word *b, const word *x, const word *y, int n, int w)
     if (w == 2) {   /* two words a row: both made in registers, written whole */
         for (int i = 0; i < n; i++) {
             word lo = 0, hi = 0;
-            for (int k = 0; k < 2; k++)
-                for (word m = x[2 * i + k]; m; m &= m - 1) {
-                    const word *from = y + 2 * (k * 64 + __builtin_ctzll(m));
-                    lo |= from[0];
-                    hi |= from[1];
-                }
+            for (word m = x[2 * i]; m; m &= m - 1) {   /* through events 0 .. 63 */
+                const word *from = y + 2 * __builtin_ctzll(m);
+                lo |= from[0];
+                hi |= from[1];
+            }
+            for (word m = x[2 * i + 1]; m; m &= m - 1) {   /* through events 64 .. 127 */
+                const word *from = y + 128 + 2 * __builtin_ctzll(m);
+                lo |= from[0];
+                hi |= from[1];
+            }
             b[2 * i] = lo;
             b[2 * i + 1] = hi;
         }
