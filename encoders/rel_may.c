@@ -92,6 +92,19 @@ void rel_bits_close(word *b, const word *x, int n, int w)
         rel_close_word_rows(b, n);
         return;
     }
+    if (w == 2) {   /* two words a row: row k's in registers, no loop over a row's words */
+        for (int k = 0; k < n; k++) {
+            word t0 = b[2 * k], t1 = b[2 * k + 1], bit = 1ull << (k % 64);
+            if (!(t0 | t1))
+                continue;
+            for (int i = 0; i < n; i++)
+                if (b[2 * i + k / 64] & bit) {
+                    b[2 * i] |= t0;
+                    b[2 * i + 1] |= t1;
+                }
+        }
+        return;
+    }
     for (int k = 0; k < n; k++) {
         const word *through = b + (size_t)k * w;
         word any = 0;
