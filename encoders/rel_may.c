@@ -36,6 +36,17 @@ void rel_bits_transpose(word *b, const word *x, int n, int w)
                 b[__builtin_ctzll(m)] |= 1ull << i;
         return;
     }
+    if (w == 2) {   /* two words a row: a loop for each, no loop over a row's words */
+        for (int i = 0; i < n; i++) {
+            word bit = 1ull << (i % 64);
+            int half = i / 64;
+            for (word m = x[2 * i]; m; m &= m - 1)
+                b[2 * __builtin_ctzll(m) + half] |= bit;
+            for (word m = x[2 * i + 1]; m; m &= m - 1)
+                b[128 + 2 * __builtin_ctzll(m) + half] |= bit;
+        }
+        return;
+    }
     for (int i = 0; i < n; i++)
         for (int k = 0; k < w; k++)
             for (word m = x[(size_t)i * w + k]; m; m &= m - 1) {
