@@ -73,18 +73,17 @@ struct rel {
     bool settling;           /* its rows are being made (no second start) */
     bool unsettled;          /* rel_settle never materializes it (not static and small, or
                                 static as bits: rel_bits.c) */
+    bool ordered;            /* REL_CLASS: i, j related only when i < j (with the bools: no padding) */
     struct rels *home;       /* the arena it lives in */
     const struct rel *a, *b; /* operands */
     const struct set *s, *t; /* REL_PRODUCT s * t; REL_ID [s] */
     const int *key;          /* REL_CLASS: i, j related when key[i] == key[j] >= 0 */
-    bool ordered;            /* REL_CLASS: and i < j */
     const int *group_start, *group; /* REL_CLASS: members by key */
     struct rel_rows *rows;   /* REL_ROWS, or the rows a lazy relation was materialized to */
     struct rel_rows *cols;   /* the rows of the inverse, once asked for */
     struct row_store *store; /* the rows read one by one so far (a lazy relation) */
     bool *enumerated[2];     /* per row (column): enumerated once; a second time keeps it */
     struct row_store *cstore; /* the columns kept so */
-    int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
     long bound;              /* static: 1 + an upper bound of the may-set's size, 0 until computed */
     long *est[2];            /* per row (column): 1 + rel_est's guess once made, 0 before
                                 (operations only; leaves answer at once) */
@@ -98,6 +97,8 @@ struct rel {
     unsigned long long *value; /* rel_value's rows of bits, valid while value_of is current: */
     unsigned value_of;       /* 1 + cnf_model_number of the model they are of, or (static)
                                 the arena's exec_stamp they were made under; 0: none */
+    int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0
+                                (beside value_of: no padding) */
     long order;              /* creation order (a child arena's after its parent's): operands
                                 of commutative operations are sorted by it, not by address,
                                 so every run builds the same formula */

@@ -171,8 +171,8 @@ static const struct set *set_with_members(struct rels *A, int size)
     s->members = rels_alloc_raw(A, (size_t)size, sizeof *s->members);
     if (size > 0)
         memcpy(s->members, members, bytes);
-    for (int i = 0; i < A->n; i++)
-        s->m[i] = LIT_FALSE;
+    _Static_assert(LIT_FALSE == -1, "every byte 0xff is LIT_FALSE");
+    memset(s->m, 0xff, (size_t)A->n * sizeof *s->m);
     for (int e = 0; e < size; e++)
         s->m[members[e]] = A->exec[members[e]];
     rels_cons_put(A, CONS_SET_CONTENT, (void *)h, (void *)k, s);

@@ -18,10 +18,12 @@ typedef unsigned long long word;
 static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_BITS); }
 
 
-/* Row `to` of b becomes a copy of row `from` (w words a row). */
+/* Row `to` of b becomes a copy of row `from` (w words a row): rows are
+ * a word or two, and a loop costs less than a call of memcpy. */
 static void copy_row(word *b, int w, int to, int from)
 {
-    memcpy(b + (size_t)to * w, b + (size_t)from * w, (size_t)w * sizeof *b);
+    for (int v = 0; v < w; v++)
+        b[(size_t)to * w + v] = b[(size_t)from * w + v];
 }
 
 /* The rows of a leaf (its inverse when flip) in b, zeroed, w words a row:

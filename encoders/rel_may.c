@@ -36,6 +36,17 @@ void rel_bits_transpose(word *b, const word *x, int n, int w)
                 b[__builtin_ctzll(m)] |= 1ull << i;
         return;
     }
+    if (w == 2) {   /* two words a row: a loop for each, no loop over a row's words */
+        for (int i = 0; i < n; i++) {
+            word bit = 1ull << (i % 64);
+            int half = i / 64;
+            for (word m = x[2 * i]; m; m &= m - 1)
+                b[2 * __builtin_ctzll(m) + half] |= bit;
+            for (word m = x[2 * i + 1]; m; m &= m - 1)
+                b[128 + 2 * __builtin_ctzll(m) + half] |= bit;
+        }
+        return;
+    }
     for (int i = 0; i < n; i++)
         for (int k = 0; k < w; k++)
             for (word m = x[(size_t)i * w + k]; m; m &= m - 1) {
@@ -52,6 +63,24 @@ void rel_bits_compose(word *b, const word *x, const word *y, int n, int w)
             for (word m = x[i]; m; m &= m - 1)
                 row |= y[__builtin_ctzll(m)];
             b[i] = row;
+        }
+        return;
+    }
+    if (w == 2) {   /* two words a row: both made in registers, written whole */
+        for (int i = 0; i < n; i++) {
+            word lo = 0, hi = 0;
+            for (word m = x[2 * i]; m; m &= m - 1) {   /* through events 0 .. 63 */
+                const word *from = y + 2 * __builtin_ctzll(m);
+                lo |= from[0];
+                hi |= from[1];
+            }
+            for (word m = x[2 * i + 1]; m; m &= m - 1) {   /* through events 64 .. 127 */
+                const word *from = y + 128 + 2 * __builtin_ctzll(m);
+                lo |= from[0];
+                hi |= from[1];
+            }
+            b[2 * i] = lo;
+            b[2 * i + 1] = hi;
         }
         return;
     }
@@ -72,6 +101,19 @@ void rel_bits_close(word *b, const word *x, int n, int w)
     memcpy(b, x, (size_t)n * (size_t)w * sizeof *b);
     if (w == 1) {
         rel_close_word_rows(b, n);
+        return;
+    }
+    if (w == 2) {   /* two words a row: row k's in registers, no loop over a row's words */
+        for (int k = 0; k < n; k++) {
+            word t0 = b[2 * k], t1 = b[2 * k + 1], bit = 1ull << (k % 64);
+            if (!(t0 | t1))
+                continue;
+            for (int i = 0; i < n; i++)
+                if (b[2 * i + k / 64] & bit) {
+                    b[2 * i] |= t0;
+                    b[2 * i + 1] |= t1;
+                }
+        }
         return;
     }
     for (int k = 0; k < n; k++) {

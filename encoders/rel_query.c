@@ -116,6 +116,21 @@ static bool has_cycle(const struct rel_rows *t, int n)
 bool rel_bits_cyclic(const unsigned long long *m, int n)
 {
     int w = rel_bits_words(n), left = n;
+    if (w == 1) {   /* one word a row: the events left in a register, only they visited */
+        unsigned long long live = n == 64 ? ~0ull : (1ull << n) - 1;
+        for (bool taken = true; taken && live;) {
+            taken = false;
+            for (unsigned long long todo = live; todo;) {   /* from the last event down, as below */
+                int i = 63 - __builtin_clzll(todo);
+                todo &= ~(1ull << i);
+                if (!(m[i] & live)) {
+                    live &= ~(1ull << i);
+                    taken = true;
+                }
+            }
+        }
+        return live != 0;
+    }
     unsigned long long alive[(REL_DENSE_MAX + 63) / 64] = { 0 };
     for (int i = 0; i < n; i++)
         alive[i / 64] |= 1ull << (i % 64);

@@ -36,10 +36,16 @@ static const word *exec_value(struct rels *A, unsigned now)
 static void static_value(const struct rel *r, word *b, int w, const word *ex)
 {
     const word *bits = rel_bits(r, false);
+    if (w == 1) {   /* one word a row: no loop over a row's words */
+        word runs = ex[0];
+        for (int i = 0; i < r->n; i++)
+            b[i] = bits[i] & runs & (0 - (runs >> i & 1));
+        return;
+    }
     for (int i = 0; i < r->n; i++) {
-        bool runs = ex[i / 64] >> (i % 64) & 1;
+        word runs = 0 - (ex[i / 64] >> (i % 64) & 1);   /* all ones or none */
         for (int k = 0; k < w; k++)
-            b[(size_t)i * w + k] = runs ? bits[(size_t)i * w + k] & ex[k] : 0;
+            b[(size_t)i * w + k] = bits[(size_t)i * w + k] & ex[k] & runs;
     }
 }
 
@@ -57,17 +63,14 @@ static void rows_value(const struct rel *r, word *b, int w)
             }
 }
 
-const word *rel_value(const struct rel *r)
+static const word *value_at(const struct rel *r, unsigned now);
+
+/* Makes r's value rows for the model numbered now (not yet made; ex:
+ * its arena's executions when r is static); kept out of line, so that
+ * value_at's look-up of kept rows saves no registers. */
+static __attribute__((noinline)) const word *value_make(const struct rel *r, unsigned now, const word *ex)
 {
-    if (!rel_may_on(r))
-        return NULL;
     struct rel *m = (struct rel *)r;
-    unsigned now = cnf_model_number(r->home->c) + 1;
-    if (!r->is_static && m->value_of == now)
-        return m->value;
-    const word *ex = r->is_static ? exec_value(r->home, now) : NULL;
-    if (r->is_static && m->value_of == r->home->exec_stamp)   /* made under the same executions */
-        return m->value;
     int n = r->n, w = rel_bits_words(n);
     size_t all = (size_t)n * (size_t)w;
     if (!m->value)   /* one array per relation, made again for each model */
@@ -81,30 +84,49 @@ const word *rel_value(const struct rel *r)
     const word *x, *y;
     switch (r->op) {
     case REL_UNION:
-        x = rel_value(r->a);
-        y = rel_value(r->b);
+        x = value_at(r->a, now);
+        y = value_at(r->b, now);
         for (size_t k = 0; k < all; k++)
             b[k] = x[k] | y[k];
         break;
     case REL_INTER:
-        x = rel_value(r->a);
-        y = rel_value(r->b);
+        x = value_at(r->a, now);
+        y = value_at(r->b, now);
         for (size_t k = 0; k < all; k++)
             b[k] = x[k] & y[k];
         break;
     case REL_DIFF:
-        x = rel_value(r->a);
-        y = rel_value(r->b);
+        x = value_at(r->a, now);
+        y = value_at(r->b, now);
         for (size_t k = 0; k < all; k++)
             b[k] = x[k] & ~y[k];
         break;
-    case REL_INV: rel_bits_transpose(b, rel_value(r->a), n, w); break;
-    case REL_SEQ: rel_bits_compose(b, rel_value(r->a), rel_value(r->b), n, w); break;
-    case REL_PLUS: rel_bits_close(b, rel_value(r->a), n, w); break;
+    case REL_INV: rel_bits_transpose(b, value_at(r->a, now), n, w); break;
+    case REL_SEQ: rel_bits_compose(b, value_at(r->a, now), value_at(r->b, now), n, w); break;
+    case REL_PLUS: rel_bits_close(b, value_at(r->a, now), n, w); break;
     default: rows_value(r, b, w); break;   /* a built relation */
     }
     m->value_of = now;
     return b;
+}
+
+/* r's value rows in the model numbered now (1 + cnf_model_number): kept
+ * ones when current (a static relation's while its arena's executions
+ * are the same), else made; r's operands share its cnf, and have rows
+ * of bits as it has. */
+static const word *value_at(const struct rel *r, unsigned now)
+{
+    if (!r->is_static)
+        return r->value_of == now ? r->value : value_make(r, now, NULL);
+    const word *ex = exec_value(r->home, now);
+    return r->value_of == r->home->exec_stamp ? r->value : value_make(r, now, ex);   /* made under the same executions */
+}
+
+const word *rel_value(const struct rel *r)
+{
+    if (!rel_may_on(r))
+        return NULL;
+    return value_at(r, cnf_model_number(r->home->c) + 1);
 }
 
 bool rel_candidates_acyclic(const struct rel *r)
