@@ -77,11 +77,10 @@ void cnf_free(struct cnf *c)
 
 bool cnf_symbolic(const struct cnf *c) { return c->solver != NULL; }
 
-/* Makes the per-variable arrays large enough for variable c->nvars. */
+/* Makes the per-variable arrays large enough for variable c->nvars (the
+ * caller found them too small: c->nvars >= c->defs_cap). */
 static void grow_vars(struct cnf *c)
 {
-    if ((size_t)c->nvars < c->defs_cap)
-        return;
     size_t old = c->defs_cap, cap = xcapacity(old, (size_t)c->nvars + 1, VARS_FIRST);
     XRESIZE(c->defs, cap);
     XRESIZE(c->eval_at, cap);
@@ -102,7 +101,8 @@ lit cnf_var(struct cnf *c)
         abort();
     }
     c->nvars++;
-    grow_vars(c);
+    if ((size_t)c->nvars >= c->defs_cap)
+        grow_vars(c);
     return c->nvars;
 }
 
