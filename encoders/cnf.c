@@ -172,10 +172,12 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
 {
     int lo = c->nvars + 1, hi = 0, known = c->solver_vars;
     size_t nfresh = 0;   /* the variables new to the solver, on the work stack (free here) */
-    for (size_t k = 0; k < c->npending; k++) {
-        int v = c->pending[k] > 0 ? c->pending[k] : -c->pending[k];
-        if (v && !c->solver_var[v]) {
-            c->solver_var[v] = -1;   /* seen, numbered below */
+    const lit *pending = c->pending, *end = pending + c->npending;
+    int *solver_var = c->solver_var;
+    for (const lit *p = pending; p < end; p++) {
+        int v = *p > 0 ? *p : -*p;
+        if (!solver_var[v] && v) {
+            solver_var[v] = -1;   /* seen, numbered below */
             nfresh = cnf_push(c, nfresh, v);
             lo = v < lo ? v : lo;
             hi = v > hi ? v : hi;
