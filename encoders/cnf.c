@@ -172,7 +172,7 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
 {
     int lo = c->nvars + 1, hi = 0, known = c->solver_vars;
     size_t nfresh = 0;   /* the variables new to the solver, on the work stack (free here) */
-    const lit *pending = c->pending, *end = pending + c->npending;
+    lit *pending = c->pending, *end = pending + c->npending;
     int *solver_var = c->solver_var;
     for (const lit *p = pending; p < end; p++) {
         int v = *p > 0 ? *p : -*p;
@@ -196,9 +196,9 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
         solver_lit(c, assumptions[i]);
     if (c->solver_vars > known + 1)
         introduce_at_once(c->solver, c->solver_vars);
-    for (size_t k = 0; k < c->npending; k++) {   /* in the solver's numbering, in place */
-        lit l = c->pending[k];
-        c->pending[k] = l > 0 ? c->solver_var[l] : l < 0 ? -c->solver_var[-l] : 0;
+    for (lit *p = pending; p < end; p++) {   /* in the solver's numbering, in place */
+        lit l = *p;
+        *p = l > 0 ? solver_var[l] : l < 0 ? -solver_var[-l] : 0;
     }
     replay_clauses(c->solver, c->pending, c->npending);
     c->npending = c->named_upto = 0;   /* what they named has a solver index now */
