@@ -16,8 +16,10 @@ static void room_for(struct cnf *c, size_t n);
 /* The first capacities of the per-variable arrays and of the gate table: a
  * typical session has a few dozen variables and gates (a median of 42 and
  * 11 over the corpus), and a larger first table is zeroed for nothing;
- * both double as they fill. */
-#define VARS_FIRST 64
+ * both double as they fill.  Over the corpus batch's worker, 128 variables
+ * first take 0.06 M fewer instructions than 64 (fewer regrowths), 256 take
+ * 1.8 M more; a gate table of 32 first takes 0.14 M more, 256 1.9 M more. */
+#define VARS_FIRST 128
 #define GATE_TABLE_FIRST 64
 
 /* Where the next symbolic cnf writes its clauses (NULL: nowhere). */
