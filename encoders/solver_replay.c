@@ -47,12 +47,9 @@ static struct record *buckets[BUCKETS];
 /* The records, oldest first, and the ints they hold.  A session repeats
  * one of the last few dozen sessions, if any (the same program for the
  * next expectation in a batch), so the oldest records go first when
- * their ints pass RECORDED_MAX (512 KiB): the memory kept is reused, not
- * fresh pages, each a page fault.  A session bigger than that is never
- * recorded: at 64 KiB the corpus batch's biggest repeated sessions (over
- * 2^16 ints) were made again; at 512 KiB the worker runs 0.68 M fewer
- * instructions (2^15 or 2^16 ints: 0.01 M, 2^20: 0.69 M). */
-#define RECORDED_MAX ((size_t)1 << 17)
+ * their ints pass RECORDED_MAX (64 KiB): the memory kept is reused, not
+ * fresh pages, each a page fault. */
+#define RECORDED_MAX ((size_t)1 << 14)
 static struct record *oldest, *newest;
 static size_t recorded;
 

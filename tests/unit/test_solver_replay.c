@@ -124,7 +124,7 @@ static void test_followed_record_outlives_eviction(void **state)
     /* sessions recorded meanwhile pass the memory budget several times:
      * the oldest records go, but not the one b follows */
     for (int k = 0; k < 8; k++)
-        big_session(100 + 50000 * k, 20000);
+        big_session(100 + 10000 * k, 2000);
     assert_true(replay_val(b, 2) > 0);
     assert_false(replay_has_solver(b));
     replay_free(b);
