@@ -92,6 +92,31 @@ static void test_short_escapes(void **state)
     json_text_free(&t);
 }
 
+/* Strings of 8 to 40 bytes (the word and sixteen-byte blocks, the last
+ * one overlapping those before), a special byte at each place, the last
+ * included; a byte over 127 (UTF-8) is copied as it is. */
+static void test_long_escapes(void **state)
+{
+    (void)state;
+    const char specials[] = { '"', '\\', '\n', '\x01', '\x1f', ' ', '\x7f', '\xc3' };
+    struct json_text t = { 0 };
+    json_text_begin(&t);
+    cJSON *tree = cJSON_CreateObject();
+    for (size_t k = 0; k < sizeof specials; k++)
+        for (int len = 8; len <= 40; len++)
+            for (int at = 0; at < len; at++) {
+                char key[48];
+                memset(key, 'a' + len % 26, (size_t)len);
+                key[len] = '\0';
+                key[at] = specials[k];
+                json_text_string(&t, key, key + at / 3);
+                cJSON_AddStringToObject(tree, key, key + at / 3);
+            }
+    json_text_close(&t);
+    assert_prints_as(&t, tree);
+    json_text_free(&t);
+}
+
 static void test_integers(void **state)
 {
     (void)state;
@@ -169,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_escapes_anywhere),
         cmocka_unit_test(test_short_escapes),
+        cmocka_unit_test(test_long_escapes),
         cmocka_unit_test(test_integers),
         cmocka_unit_test(test_thousandths),
         cmocka_unit_test(test_nesting),
