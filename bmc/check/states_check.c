@@ -152,9 +152,13 @@ static void decide(const struct program *p, struct lasso_recheck *rc, struct rec
     bool strong = progress_is_strong(out->model);
     struct lasso found;
     int fair = strong ? -1 : fair_find(f, tr, out->model, need);   /* the fair component, -1: none */
-    bool hangs = strong ? strong_find(g, tr, out->model, &found, need) : fair >= 0;
+    int hangs = strong ? strong_find(g, tr, out->model, &found, need) : fair >= 0;
     memcpy(out->engine, "states", sizeof "states");
-    if (!hangs) {
+    if (hangs < 0) {
+        out->verdict = V_UNKNOWN;
+        snprintf(out->reason, sizeof out->reason, "a state where the scheduler may share minimal progress in over "
+                 "%d ways (states engine, strong fairness)", FAIR_MAX_SHARES);
+    } else if (!hangs) {
         out->verdict = V_PASS;
         char states[12];
         size_t used = 0;

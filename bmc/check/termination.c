@@ -120,30 +120,39 @@ bool termination_trapped(struct cnf *c, const struct program *p, const struct ex
 {
     int nt = p->nthreads;
     bool *ended = xcalloc((size_t)nt + 1, sizeof *ended), *started = xcalloc((size_t)nt + 1, sizeof *started);
-    bool *guaranteed = xcalloc((size_t)nt + 1, sizeof *guaranteed);
+    bool *ways = xcalloc((size_t)FAIR_MAX_SHARES * nt + 1, sizeof *ways), *stuck = xcalloc((size_t)nt + 1, sizeof *stuck);
     for (int t = 0; t < nt; t++) {
         ended[t] = cnf_value(c, x->sx.terminated[t]);
         started[t] = cnf_value(c, x->sx.started[t]);
+        stuck[t] = !cnf_value(c, x->sx.halted[t]) && !cnf_value(c, x->sx.repeats[t])
+                   && (cnf_value(c, x->sx.spins[t]) || cnf_value(c, thread_blocked(c, p, x, t)));
     }
     struct fair_tree *tr = fair_tree_build(p->lit, h);
-    fair_guaranteed(tr, m, ended, started, guaranteed);
+    int nways = fair_shares(tr, m, ended, started, ways);
     fair_tree_free(tr);
-    bool some = false, stuck = true;
+    /* trapped when the scheduler may share progress among stuck threads alone */
+    const bool *trap = NULL;
+    for (int k = 0; k < nways && !trap; k++) {
+        const bool *way = &ways[(size_t)k * nt];
+        bool some = false, all_stuck = true;
+        for (int t = 0; t < nt; t++)
+            if (way[t]) {
+                some = true;
+                all_stuck &= stuck[t];
+            }
+        if (some && all_stuck)
+            trap = way;
+    }
     size_t used = 0;
     who[0] = '\0';
-    for (int t = 0; t < nt; t++) {
-        if (!guaranteed[t])
-            continue;
-        some = true;
-        stuck &= !cnf_value(c, x->sx.halted[t]) && !cnf_value(c, x->sx.repeats[t])
-                 && (cnf_value(c, x->sx.spins[t]) || cnf_value(c, thread_blocked(c, p, x, t)));
-        if (used + 16 < len)
+    for (int t = 0; trap && t < nt; t++)
+        if (trap[t] && used + 16 < len)
             used += (size_t)snprintf(who + used, len - used, "%sP%d", used ? ", " : "", p->lit->threads[t].id);
-    }
     free(ended);
     free(started);
-    free(guaranteed);
-    return some && stuck;
+    free(ways);
+    free(stuck);
+    return trap != NULL;
 }
 
 void termination_brief(struct cnf *c, const struct program *p, const struct exec_enc *x,

@@ -42,11 +42,12 @@ void termination_starved(struct cnf *c, const struct program *p, const struct ex
                          const struct fair_tree *tr, char *buf, size_t len);
 /* Whether the solver's current model, a hang in which no thread repeats a
  * loop that writes, ends in a trap under strong model m and hierarchy h:
- * some thread is guaranteed at its end (bmc/concrete/fair.h,
- * fair_guaranteed, read on which threads started and terminated) and every
- * guaranteed thread spins or waits for ever, none stopped by the
- * scheduler.  Then only those threads may step, none of them writes, and
- * none ever terminates.  who gets their names ("P0, P1"). */
+ * the scheduler may guarantee progress at its end to a set of threads
+ * (bmc/concrete/fair.h, fair_shares, read on which threads started and
+ * terminated; one of its ways, when minimal progress leaves it a choice)
+ * that is not empty and whose every thread spins or waits for ever, none
+ * stopped by the scheduler.  Then only those threads may step, none of
+ * them writes, and none ever terminates.  who gets their names ("P0, P1"). */
 bool termination_trapped(struct cnf *c, const struct program *p, const struct exec_enc *x, enum progress_model m,
                          const struct progress_hierarchy *h, char *who, size_t len);
 /* The same, short: "P1 spins, P0 waits". */

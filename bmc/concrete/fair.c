@@ -385,36 +385,6 @@ static bool fair_node(const struct fair_tree *n, enum progress_model sch, const 
     return minimal;
 }
 
-/* The only schedulable child of group n, -1 when none or several. */
-static int only_sched_child(const struct fair_tree *n, const struct facts *x)
-{
-    int only = -1;
-    for (int i = 0; i < n->nchild; i++)
-        if (sched(&n->child[i], x)) {
-            if (only >= 0)
-                return -1;
-            only = i;
-        }
-    return only;
-}
-
-/* Marks each thread below n: whether progress (n has it when has) reaches
- * it, and it has not ended.  A group with progress passes it on to the
- * children it owes it to and, by minimal progress, to its one schedulable
- * child when it owes that child nothing (several schedulable children
- * share minimal progress: none of them is guaranteed). */
-static void reach(const struct fair_tree *n, enum progress_model sch, const struct facts *x, bool has,
-                  bool *guaranteed)
-{
-    if (n->thread >= 0) {
-        guaranteed[n->thread] = has && !has_thread(x->ended, n->thread);
-        return;
-    }
-    int only = has ? only_sched_child(n, x) : -1;
-    for (int i = 0; i < n->nchild; i++)
-        reach(&n->child[i], sch, x, has && (i == only || owed(n, i, sch, x)), guaranteed);
-}
-
 /* A set of threads made from per-thread flags: a few words in place,
  * more from the heap. */
 struct thread_set {
@@ -440,8 +410,62 @@ static void thread_set_free(struct thread_set *s)
         free(s->words);
 }
 
-void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
-                     bool *guaranteed)
+/* The ways progress may be shared, under construction: count sets of
+ * nthreads flags each, at most max (more: overflow, and no more made). */
+struct shares { bool *sets; int count, max, nthreads; bool overflow; };
+
+/* Sets [from, sh->count) get the threads below n that progress reaches
+ * (n has it when has) and that have not ended.  A group with progress
+ * passes it on to the children it owes it to and, by minimal progress,
+ * to a schedulable child when none it owes is schedulable: the only one,
+ * or, when there are several, any one of them, each choice a copy of the
+ * sets (the scheduler's to make, so every copy is a way it may share). */
+static void share(const struct fair_tree *n, enum progress_model sch, const struct facts *x, bool has,
+                  struct shares *sh, int from)
+{
+    if (n->thread >= 0) {
+        if (has && !has_thread(x->ended, n->thread))
+            for (int k = from; k < sh->count; k++)
+                sh->sets[(size_t)k * sh->nthreads + n->thread] = true;
+        return;
+    }
+    int nsched = 0;
+    bool owed_sched = false;
+    for (int i = 0; has && i < n->nchild; i++)
+        if (sched(&n->child[i], x)) {
+            nsched++;
+            owed_sched |= owed(n, i, sch, x);
+        }
+    if (owed_sched || nsched == 0) {   /* minimal progress goes where it is owed, or nowhere */
+        for (int j = 0; j < n->nchild; j++)
+            share(&n->child[j], sch, x, has && owed(n, j, sch, x), sh, from);
+        return;
+    }
+    size_t width = (size_t)sh->nthreads * sizeof *sh->sets;
+    int m = sh->count - from;
+    bool *before = nsched > 1 ? xcalloc((size_t)m * width + 1, 1) : NULL;
+    if (before)
+        memcpy(before, &sh->sets[(size_t)from * sh->nthreads], (size_t)m * width);
+    for (int i = 0, start = from, picked = 0; i < n->nchild && !sh->overflow; i++) {
+        if (!sched(&n->child[i], x))
+            continue;
+        if (picked++ > 0) {   /* the next choice: a copy of the sets as they were before the first */
+            if (sh->count + m > sh->max) {
+                sh->overflow = true;
+                break;
+            }
+            start = sh->count;
+            memcpy(&sh->sets[(size_t)start * sh->nthreads], before, (size_t)m * width);
+            sh->count += m;
+        }
+        for (int j = 0; j < n->nchild; j++)
+            share(&n->child[j], sch, x, owed(n, j, sch, x) || j == i, sh, start);
+    }
+    free(before);
+}
+
+int fair_shares(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
+                bool *sets)
 {
     struct thread_set e, s;
     struct facts x = { thread_set_of(tr, ended, &e), thread_set_of(tr, started, &s), NULL };
@@ -449,10 +473,14 @@ void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bo
     enum progress_model top = progress_scheduler(m);
     bool has = top == PROG_FAIR || top == PROG_HSA || top == PROG_HSA_OBE || ((top == PROG_OBE || top == PROG_LOBE)
                                                                                 && once(tr, &x));
-    reach(tr, top, &x, has, guaranteed);
+    struct shares sh = { sets, 1, FAIR_MAX_SHARES, tr->nthreads, false };
+    memset(sets, 0, (size_t)tr->nthreads * sizeof *sets);
+    share(tr, top, &x, has, &sh, 0);
     thread_set_free(&e);
     thread_set_free(&s);
+    return sh.overflow ? -1 : sh.count;
 }
+
 
 /* n's name as parts[0..2) of a text: "WG" and "1" for a group of scope s
  * (with " " between them, at sep), "P" and "2" for a thread (no

@@ -46,13 +46,19 @@ struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_
 /* Frees a hierarchy (NULL: nothing). */
 void fair_tree_free(struct fair_tree *tr);
 
-/* The threads model m's scheduler guarantees progress at a point where
- * ended[t] and started[t] hold: those the whole device's progress reaches
- * through the groups that owe it to their children (minimal progress,
- * which guarantees no particular thread, left out), and have not ended.
- * Into guaranteed[0..nthreads). */
-void fair_guaranteed(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
-                     bool *guaranteed);
+/* The most ways fair_shares gives. */
+#define FAIR_MAX_SHARES 64
+
+/* The ways model m's scheduler may guarantee progress at a point where
+ * ended[t] and started[t] hold: each a set of the threads the whole
+ * device's progress reaches through the groups that owe it to their
+ * children and have not ended, a group with progress and no schedulable
+ * child it owes passing minimal progress to one schedulable child, each
+ * choice of one a way (one way when no group has a choice).  Into
+ * sets[k * nthreads + t] for way k (room for FAIR_MAX_SHARES ways);
+ * returns how many, -1 when there are more. */
+int fair_shares(const struct fair_tree *tr, enum progress_model m, const bool *ended, const bool *started,
+                bool *sets);
 
 /* Which scope's scheduler starves thread t at a point where ended[] and
  * started[] hold under model m: the first group on the way down to t that

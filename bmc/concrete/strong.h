@@ -9,12 +9,14 @@
 
 #include "bmc/concrete/lasso.h"
 
-/* Whether the strong model m hangs on g: then la gets a lasso into a trap
- * (a stem to a state from which every schedule of guaranteed threads stays
- * among states with no escape, and a cycle of such steps there), and
- * guaranteed[0..nthreads) the threads guaranteed at its entry.  False when
- * every reachable state has an escape. */
-bool strong_find(const struct state_graph *g, const struct fair_tree *tr, enum progress_model m, struct lasso *la,
-                 bool *guaranteed);
+/* Whether the strong model m hangs on g (1) or not (0): then la gets a
+ * lasso into a trap (a stem to a state from which, for some way the
+ * scheduler may share progress there, every schedule of the threads it
+ * guarantees stays among states with no escape, and a cycle of such
+ * steps there), and guaranteed[0..nthreads) the threads of that way at
+ * its entry.  0 when from every reachable state every way has a schedule
+ * that escapes; -1 when a state has more ways than FAIR_MAX_SHARES. */
+int strong_find(const struct state_graph *g, const struct fair_tree *tr, enum progress_model m, struct lasso *la,
+                bool *guaranteed);
 
 #endif
