@@ -103,10 +103,13 @@ def block(rng, th, depth, looped=False):
 def placement(rng, dialect, n):
     """Each thread's place and a scope wide enough for all of them."""
     if dialect == "VULKAN":
-        how = rng.choice(["sg", "sg", "wg", "qf"])
+        how = rng.choice(["sg", "sg", "wg", "qf", "mixed"])
+        # mixed: workgroup 0's two subgroups (threads 0 and 2) and workgroup 1
+        # (thread 1): a group owed progress may choose which subgroup gets it
         places = {"sg": [(0, 0, 0)] * n, "wg": [(t % 2, 0, 0) for t in range(n)],
-                  "qf": [(0, t % 2, 0) for t in range(n)]}[how]
-        wider = {"sg": ["wg", "qf", "dv"], "wg": ["wg", "qf", "dv"], "qf": ["qf", "dv"]}[how]
+                  "qf": [(0, t % 2, 0) for t in range(n)],
+                  "mixed": [((0, 0, 0), (0, 1, 0), (1, 0, 0))[t % 3] for t in range(n)]}[how]
+        wider = {"sg": ["wg", "qf", "dv"], "wg": ["wg", "qf", "dv"], "qf": ["qf", "dv"], "mixed": ["qf", "dv"]}[how]
         return [f"P{t}@sg {a},wg {b}, qf {c}" for t, (a, b, c) in enumerate(places)], rng.choice(wider)
     how = rng.choice(["cta", "cta", "gpu", "sys"])
     places = {"cta": [(0, 0)] * n, "gpu": [(t % 2, 0) for t in range(n)], "sys": [(0, t % 2) for t in range(n)]}[how]
