@@ -355,8 +355,9 @@ void exec_base_init(struct base *b, struct cnf *c, const struct program *p, cons
             d.ran[d.nran++] = e;
         }
     tag_sets(&d, b);
+    const struct rel *empty = rel_empty(d.A);
     for (int r = 0; r < R_COUNT; r++)
-        b->rels[r] = rel_empty(d.A);
+        b->rels[r] = empty;
     thread_relations(&d, b);
     location_relations(&d, b);
     b->rels[R_SR] = scope_relation(&d);

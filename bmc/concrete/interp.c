@@ -28,6 +28,9 @@ struct ictx {
     /* per thread, of its last walk: it learned nothing, began and ended
      * after learned facts, and ended complete (walk_thread's *complete) */
     bool *quiet, *complete;
+    bool *settled;           /* per thread: its last walk read only values known
+                                then and met no barrier, so any later walk would
+                                be the same walk (facts known stay as they are) */
     unsigned long *walked_at;
 };
 
@@ -50,6 +53,8 @@ struct walk {
     bool *row;               /* per thread event: run_local's new dependencies */
     size_t cleared;          /* the bytes from dep to the end of entry (laid out in that
                                 order), zeroed at once at the start of each walk */
+    bool unsettled;          /* the walk read a value not known yet, or ran a barrier
+                                (which reads what other threads did) */
 };
 
 /* How one step of a walk ends: on to the next micro-op, the thread ran off
@@ -205,6 +210,7 @@ static bool read_value(struct walk *w, int e, struct ireg *v)
         v->known = true;
         v->v = x->out->val[src];
     }
+    w->unsettled |= !v->known;
     return true;
 }
 
@@ -412,6 +418,7 @@ static enum tri run_barrier(struct walk *w, const struct uop *u)
     struct ictx *x = w->x;
     int e = u->first_event;
     const struct instr *in = u->in;
+    w->unsettled = true;
     learn(x, &x->cf[e], YES);
     struct ireg id = in->has_bar_id ? operand(w, &in->bar_id) : (struct ireg){ true, 0 };
     struct ireg q = in->has_bar_quorum ? operand(w, &in->bar_quorum) : (struct ireg){ true, 0 };
@@ -548,6 +555,7 @@ static void walk_start(struct walk *w, int t)
     w->stop = w->x->ch->stop_at[t];
     memset(w->dep, 0, w->cleared);   /* dep, ctrl, snap and entry, for the largest thread: one call */
     w->has_ctrl = false;
+    w->unsettled = false;
     for (int r = 0; r < th->nregs; r++)
         w->regs[r] = (struct ireg){ true, th->reg_has_init[r] ? (int32_t)th->reg_init[r] : 0 };
     enter(w, -1, 0);
@@ -760,7 +768,7 @@ static void forget_thread_ends(struct concrete *out, int t)
  * if the choice is broken, *complete as walk_thread's. */
 static bool round_walk(struct walk *w, struct ictx *x, int t, bool *complete)
 {
-    if (x->quiet[t] && x->walked_at[t] == x->learned) {
+    if (x->settled[t] || (x->quiet[t] && x->walked_at[t] == x->learned)) {
         *complete = x->complete[t];
         return true;
     }
@@ -770,6 +778,7 @@ static bool round_walk(struct walk *w, struct ictx *x, int t, bool *complete)
     x->quiet[t] = x->learned == before;
     x->walked_at[t] = x->learned;
     x->complete[t] = *complete;
+    x->settled[t] = ok && *complete && !w->unsettled;
     return ok;
 }
 
@@ -825,6 +834,7 @@ static void ictx_layout(struct ictx *x, struct xblock *b)
     x->quorums = xblock_take(b, (size_t)x->p->nthreads + 1, sizeof *x->quorums);
     x->quiet = xblock_take(b, (size_t)x->p->nthreads, sizeof *x->quiet);
     x->complete = xblock_take(b, (size_t)x->p->nthreads, sizeof *x->complete);
+    x->settled = xblock_take(b, (size_t)x->p->nthreads, sizeof *x->settled);
     x->walked_at = xblock_take(b, (size_t)x->p->nthreads, sizeof *x->walked_at);
 }
 
