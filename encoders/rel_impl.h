@@ -95,10 +95,27 @@ static inline void *rels_alloc(struct rels *A, size_t count, size_t size)
 {
     return memset(rels_alloc_raw(A, count, size), 0, rels_alloc_bytes(count, size));
 }
+/* Sixteen zero bytes stored at once (arena memory is 8-byte aligned). */
+typedef unsigned long long rel_zero16 __attribute__((vector_size(16), may_alias, aligned(8)));
+typedef unsigned long long rel_zero8 __attribute__((may_alias));
+_Static_assert(sizeof(struct rel) % 8 == 0, "a node is zeroed 16 and 8 bytes at a time");
+/* Zeroes node r with a store per 16 bytes: a node is made some hundred
+ * times a setup, and the string store a memset of its size compiles to
+ * costs each time a start-up and an instruction per 8 bytes. */
+static inline void rel_zero(struct rel *r)
+{
+    rel_zero16 *p = (rel_zero16 *)r;
+#pragma GCC unroll 16
+    for (size_t k = 0; k < sizeof *r / sizeof *p; k++)
+        p[k] = (rel_zero16){ 0, 0 };
+    if (sizeof *r % sizeof *p)
+        ((rel_zero8 *)r)[sizeof *r / 8 - 1] = 0;
+}
 /* A new relation node of kind op (zeroed, owned by A). */
 static inline struct rel *rel_node(struct rels *A, enum rel_op op)
 {
-    struct rel *r = rels_alloc(A, 1, sizeof *r);
+    struct rel *r = rels_alloc_raw(A, 1, sizeof *r);
+    rel_zero(r);
     r->n = A->n;
     r->op = op;
     r->home = A;
