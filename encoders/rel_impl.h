@@ -218,7 +218,7 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
  * first read). */
 void rel_dense_rows(const struct rel *r);
 /* Words per row of bits over n events. */
-static inline int rel_bits_words(int n) { return (n + 63) / 64; }
+static inline int rel_bits_words(int n) { return (int)(((unsigned)n + 63) / 64); }   /* n >= 0: no sign fix */
 /* Makes and keeps (in r's arena) the bits rel_bits returns. */
 const unsigned long long *rel_bits_make(const struct rel *r, bool flip);
 /* The pairs of static r (of r^-1 when flip) as rows of bits, row i at
