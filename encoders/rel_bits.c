@@ -15,7 +15,7 @@ typedef unsigned long long word;
 
 #define WORD_BITS 64
 
-static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_BITS); }
+static void set_bit(word *row, int j) { row[(unsigned)j / WORD_BITS] |= 1ull << ((unsigned)j % WORD_BITS); }
 
 
 /* Row `to` of b becomes a copy of row `from` (w words a row): rows are

@@ -300,7 +300,7 @@ static inline const unsigned long long *rel_may(const struct rel *r, bool flip)
 /* True when (i, j) is a candidate pair of r (where rel_may_on(r)). */
 static inline bool rel_may_has(const struct rel *r, int i, int j)
 {
-    return rel_may(r, false)[(size_t)i * rel_bits_words(r->n) + (size_t)(j / 64)] >> (j % 64) & 1;
+    return rel_may(r, false)[(size_t)i * rel_bits_words(r->n) + (unsigned)j / 64] >> ((unsigned)j % 64) & 1;
 }
 /* The candidates of row i of r (column when flip; where rel_may_on(r)). */
 static inline int rel_may_count(const struct rel *r, int i, bool flip)

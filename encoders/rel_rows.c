@@ -202,7 +202,7 @@ static int enum_filter(struct rels *A, const struct rel *r, int i, bool flip, bo
     for (int e = 0; e < nx; e++) {
         int j = A->scol[base + e], p = flip ? j : i, q = flip ? i : j;
         lit l = A->sval[base + e];
-        if (may && !(ymay[j / 64] >> (j % 64) & 1)) {   /* y(p, q) is false */
+        if (may && !(ymay[(unsigned)j / 64] >> ((unsigned)j % 64) & 1)) {   /* y(p, q) is false */
             if (keep)
                 continue;
         } else if (static_test) {
