@@ -286,7 +286,7 @@ static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struc
         A->exec = parent->exec;
         A->all = parent->all;
     } else {
-        A->exec = rels_alloc(A, (size_t)n, sizeof *A->exec);
+        A->exec = rels_alloc_raw(A, (size_t)n, sizeof *A->exec);   /* copied whole below */
         memcpy(A->exec, exec, (size_t)n * sizeof *exec);
         A->all = new_set(A, NULL);
     }
