@@ -221,7 +221,7 @@ struct base_scratch {
     int *level;              /* per event: its scope's level, -1 for none */
     const struct rel *by_scope[SCOPE_ALL + 1];   /* same_scope's relations made */
     tag_mask *tags;          /* per event: its tag sets */
-    uint64_t *columns;       /* per tag set: its executable events, a bit each */
+    unsigned long long *columns; /* per tag set: its executable events, a bit each (set_of_bits) */
     int column_words;        /* the words of a column */
     void *block;             /* the allocation of the arrays above */
 };
@@ -333,7 +333,7 @@ static void location_relations(struct rels *A, const struct program *p, struct b
 }
 
 /* The first word of tag set s's column (0 when there are no events). */
-static uint64_t column_first_word(const struct base_scratch *w, int s)
+static unsigned long long column_first_word(const struct base_scratch *w, int s)
 {
     return w->column_words ? w->columns[s * w->column_words] : 0;
 }
@@ -341,7 +341,7 @@ static uint64_t column_first_word(const struct base_scratch *w, int s)
 /* Tag sets s and t have the same executable events. */
 static bool same_column(const struct base_scratch *w, int s, int t)
 {
-    const uint64_t *a = w->columns + s * w->column_words, *b = w->columns + t * w->column_words;
+    const unsigned long long *a = w->columns + s * w->column_words, *b = w->columns + t * w->column_words;
     for (int k = 0; k < w->column_words; k++)
         if (a[k] != b[k])
             return false;
@@ -361,10 +361,10 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
             continue;
         present |= w->tags[e];
         for (tag_mask m = w->tags[e]; m; m &= m - 1)
-            w->columns[__builtin_ctzll(m) * words + e / 64] |= (uint64_t)1 << (e % 64);
+            w->columns[__builtin_ctzll(m) * words + e / 64] |= 1ull << (e % 64);
     }
     int made[S_COUNT], nmade = 0;   /* the sets with executable events made so far */
-    uint64_t made_first[S_COUNT];   /* the first word of each one's column */
+    unsigned long long made_first[S_COUNT];   /* the first word of each one's column */
     b->sets[S_ALL] = set_all(b->arena);
     if (present) {
         made_first[nmade] = column_first_word(w, S_ALL);
@@ -376,7 +376,7 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
     tag_mask first_absent = absent & -absent;
     for (tag_mask todo = (present & ~tag(S_ALL, true)) | first_absent; todo; todo &= todo - 1) {
         int s = __builtin_ctzll(todo), same = -1;
-        uint64_t first = column_first_word(w, s);   /* a cheap test before same_column */
+        unsigned long long first = column_first_word(w, s);   /* a cheap test before same_column */
         for (int k = 0; k < nmade && same < 0; k++)
             if (made_first[k] == first && same_column(w, made[k], s))
                 same = made[k];
@@ -384,9 +384,7 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
             b->sets[s] = b->sets[same];
             continue;
         }
-        for (int e = 0; e < n; e++)
-            w->member[e] = w->tags[e] >> s & 1;
-        b->sets[s] = set_of(b->arena, w->member);
+        b->sets[s] = set_of_bits(b->arena, w->columns + s * words);
         if (present >> s & 1) {
             made_first[nmade] = first;
             made[nmade++] = s;

@@ -26,7 +26,7 @@ void reach_free(struct reach *R);
 static inline bool reach_has(const struct reach *R, int i, int j)
 {
     long off = R->offset[R->scc[i]];
-    return off >= 0 && ((R->bits[off + j / 64] >> (j % 64)) & 1u);
+    return off >= 0 && ((R->bits[off + (unsigned)j / 64] >> ((unsigned)j % 64)) & 1u);
 }
 
 #endif

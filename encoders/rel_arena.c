@@ -286,7 +286,7 @@ static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struc
         A->exec = parent->exec;
         A->all = parent->all;
     } else {
-        A->exec = rels_alloc(A, (size_t)n, sizeof *A->exec);
+        A->exec = rels_alloc_raw(A, (size_t)n, sizeof *A->exec);   /* copied whole below */
         memcpy(A->exec, exec, (size_t)n * sizeof *exec);
         A->all = new_set(A, NULL);
     }
@@ -395,6 +395,26 @@ int rows_find(const struct rel_rows *t, int i, int j)
     return lo < t->start[i + 1] && t->col[lo] == j ? lo : -1;
 }
 
+/* rows_from_pairs's rows t (start zeroed, col and val of count entries)
+ * from entries already in order, none twice: those not LIT_FALSE, as
+ * they come. */
+static struct rel_rows *rows_in_order(struct rels *A, struct rel_rows *t, int count, const int *i, const int *j,
+                                      const lit *l)
+{
+    int kept = 0;
+    for (int k = 0; k < count; k++) {
+        if (l[k] == LIT_FALSE)
+            continue;
+        t->start[i[k] + 1]++;
+        t->col[kept] = j[k];
+        t->val[kept++] = l[k];
+    }
+    for (int r = 0; r < A->n; r++)
+        t->start[r + 1] += t->start[r];
+    A->pairs += kept;
+    return t;
+}
+
 /* Rows from the entries sorted by row, then column, then place in the
  * input: two stable counting passes (by column, then by row) over the
  * entries' places, with the row stack's free room as scratch (the entries
@@ -402,14 +422,19 @@ int rows_find(const struct rel_rows *t, int i, int j)
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l)
 {
     int n = A->n;
-    for (int k = 0; k < count; k++)
+    bool in_order = true;   /* each entry past the one before, by row, then column */
+    for (int k = 0; k < count; k++) {
         assert(i[k] >= 0 && i[k] < n && j[k] >= 0 && j[k] < n);
+        in_order &= k == 0 || i[k] > i[k - 1] || (i[k] == i[k - 1] && j[k] > j[k - 1]);
+    }
     struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
     t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
     t->col = rels_alloc_raw(A, (size_t)count, sizeof *t->col);
     t->val = rels_alloc_raw(A, (size_t)count, sizeof *t->val);
     if (count == 0)
         return t;
+    if (in_order)
+        return rows_in_order(A, t, count, i, j, l);
     rels_stack_reserve(A, count + n + 1);
     int *by_col = A->scol + A->stop, *at = by_col + count, *by_row = A->sval + A->stop;
     memset(at, 0, ((size_t)n + 1) * sizeof *at);

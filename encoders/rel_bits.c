@@ -15,7 +15,7 @@ typedef unsigned long long word;
 
 #define WORD_BITS 64
 
-static void set_bit(word *row, int j) { row[j / WORD_BITS] |= 1ull << (j % WORD_BITS); }
+static void set_bit(word *row, int j) { row[(unsigned)j / WORD_BITS] |= 1ull << ((unsigned)j % WORD_BITS); }
 
 
 /* Row `to` of b becomes a copy of row `from` (w words a row): rows are
@@ -26,11 +26,63 @@ static void copy_row(word *b, int w, int to, int from)
         b[(size_t)to * w + v] = b[(size_t)from * w + v];
 }
 
+/* The rows of a class leaf (its inverse when flip) over at most 64
+ * events in b, zeroed, a word a row: each group's word made once in a
+ * register (for an ordered class, the words of the members after each
+ * member, or before it when flip, as a running mask). */
+static void class_word_rows(const struct rel *r, bool flip, word *b)
+{
+    for (int i = 0; i < r->n; i++) {
+        int key = r->key[i];
+        if (key < 0 || r->group[r->group_start[key]] != i)   /* not the first of its group */
+            continue;
+        const int *g = r->group + r->group_start[key];
+        int size = r->group_start[key + 1] - r->group_start[key];
+        word mask = 0;
+        if (!r->ordered) {
+            for (int m = 0; m < size; m++)
+                mask |= 1ull << g[m];
+            for (int m = 0; m < size; m++)
+                b[g[m]] = mask;
+        } else if (flip) {   /* members ascending: each relates to those before it */
+            for (int m = 0; m < size; m++) {
+                b[g[m]] = mask;
+                mask |= 1ull << g[m];
+            }
+        } else {   /* to those after it */
+            for (int m = size - 1; m >= 0; m--) {
+                b[g[m]] = mask;
+                mask |= 1ull << g[m];
+            }
+        }
+    }
+}
+
+/* The rows of a product leaf (its inverse when flip) over at most 64
+ * events in b, zeroed, a word a row: one word, made in a register. */
+static void product_word_rows(const struct rel *r, bool flip, word *b)
+{
+    const struct set *x = flip ? r->t : r->s, *y = flip ? r->s : r->t;
+    word row = 0;
+    for (int e = 0; e < y->size; e++)
+        row |= 1ull << y->members[e];
+    for (int k = 0; k < x->size; k++)
+        b[x->members[k]] = row;
+}
+
 /* The rows of a leaf (its inverse when flip) in b, zeroed, w words a row:
  * rows alike (a product's, the members of one class) made once and
  * copied. */
 static void leaf_bits(const struct rel *r, bool flip, word *b, int w)
 {
+    if (w == 1 && r->op == REL_CLASS) {
+        class_word_rows(r, flip, b);
+        return;
+    }
+    if (w == 1 && r->op == REL_PRODUCT) {
+        product_word_rows(r, flip, b);
+        return;
+    }
     switch (r->op) {
     case REL_PRODUCT: {
         const struct set *x = flip ? r->t : r->s, *y = flip ? r->s : r->t;

@@ -59,7 +59,7 @@ void rel_settle_slow(const struct rel *r)
 bool rel_has(const struct rel *r, int i, int j)
 {
     if (r->home->static_bits)
-        return rel_bits(r, false)[(size_t)i * rel_bits_words(r->n) + (size_t)(j / 64)] >> (j % 64) & 1;
+        return rel_bits(r, false)[(size_t)i * rel_bits_words(r->n) + (unsigned)j / 64] >> ((unsigned)j % 64) & 1;
     for (;;) {
         switch (r->op) {   /* leaves answer at once, rows or not (the same answer) */
         case REL_CLASS: return r->key[i] >= 0 && r->key[i] == r->key[j] && (!r->ordered || i < j);
@@ -183,7 +183,7 @@ static bool row_kept_on_lookup(const struct rel *r, int i, int j)
 lit rel_at(struct rels *A, const struct rel *r, int i, int j)
 {
     if (r->bits && r->op == REL_ROWS)   /* made as bits: a constant */
-        return r->bits[(size_t)i * (size_t)((r->n + 63) / 64) + (size_t)(j / 64)] >> (j % 64) & 1 ? LIT_TRUE : LIT_FALSE;
+        return r->bits[(size_t)i * (size_t)rel_bits_words(r->n) + (unsigned)j / 64] >> ((unsigned)j % 64) & 1 ? LIT_TRUE : LIT_FALSE;
     if (rel_may_on(r) && !rel_may_has(r, i, j))   /* not a candidate: no lookup */
         return LIT_FALSE;
     if (r->rows) {

@@ -23,7 +23,7 @@ static void rows_bits(const struct rel *r, word *b, int w)
     for (int i = 0; i < r->n; i++)
         for (int e = t->start[i]; e < t->start[i + 1]; e++) {
             int j = t->col[e];
-            b[(size_t)i * w + (size_t)(j / 64)] |= 1ull << (j % 64);
+            b[(size_t)i * w + (unsigned)j / 64] |= 1ull << ((unsigned)j % 64);
         }
 }
 
@@ -51,7 +51,7 @@ void rel_bits_transpose(word *b, const word *x, int n, int w)
         for (int k = 0; k < w; k++)
             for (word m = x[(size_t)i * w + k]; m; m &= m - 1) {
                 int j = k * 64 + __builtin_ctzll(m);
-                b[(size_t)j * w + (size_t)(i / 64)] |= 1ull << (i % 64);
+                b[(size_t)j * w + (unsigned)i / 64] |= 1ull << ((unsigned)i % 64);
             }
 }
 

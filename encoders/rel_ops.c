@@ -24,7 +24,8 @@ const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
             nkeys = k[i] + 1;
     }
     int *start = rels_alloc(A, (size_t)nkeys + 1, sizeof *start);
-    int *group = rels_alloc(A, (size_t)n, sizeof *group);
+    int *group = rels_alloc_raw(A, (size_t)n, sizeof *group);   /* the members, written below; read by
+                                                                     group_start's ranges only */
     for (int i = 0; i < n; i++)   /* start[g]: the size of class g */
         if (k[i] >= 0)
             start[k[i]]++;

@@ -49,18 +49,20 @@ static int line_kept(struct rels *A, const struct rel *r, struct row_store **slo
                      const int **cols, const lit **lits)
 {
     struct row_store *st = *slot;
-    if (!st) {
+    if (!st) {   /* every field written: none zeroed (row i's arrays are set when it is made) */
         struct rels *home = r->home;
-        st = rels_alloc(home, 1, sizeof *st);
+        st = rels_alloc_raw(home, 1, sizeof *st);
         st->len = rels_alloc_raw(home, (size_t)r->n, sizeof *st->len);
         memset(st->len, 0xff, (size_t)r->n * sizeof *st->len);   /* every byte 0xff: every len -1 */
-        st->col = rels_alloc(home, (size_t)r->n, sizeof *st->col);
-        st->val = rels_alloc(home, (size_t)r->n, sizeof *st->val);
+        st->col = rels_alloc_raw(home, (size_t)r->n, sizeof *st->col);
+        st->val = rels_alloc_raw(home, (size_t)r->n, sizeof *st->val);
         *slot = st;
     }
     if (st->len[i] < 0) {
         int base = A->stop, k = enum_fresh(A, r, i, flip);
-        if (k > 0) {   /* an empty row keeps no arrays (its readers read none) */
+        st->col[i] = NULL;   /* an empty row keeps no arrays (its readers read none) */
+        st->val[i] = NULL;
+        if (k > 0) {
             st->col[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->col);
             st->val[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->val);
             copy_pairs(st->col[i], st->val[i], A->scol + base, A->sval + base, k);
@@ -202,7 +204,7 @@ static int enum_filter(struct rels *A, const struct rel *r, int i, bool flip, bo
     for (int e = 0; e < nx; e++) {
         int j = A->scol[base + e], p = flip ? j : i, q = flip ? i : j;
         lit l = A->sval[base + e];
-        if (may && !(ymay[j / 64] >> (j % 64) & 1)) {   /* y(p, q) is false */
+        if (may && !(ymay[(unsigned)j / 64] >> ((unsigned)j % 64) & 1)) {   /* y(p, q) is false */
             if (keep)
                 continue;
         } else if (static_test) {

@@ -59,7 +59,7 @@ static void rows_value(const struct rel *r, word *b, int w)
         for (int e = t->start[i]; e < t->start[i + 1]; e++)
             if (cnf_value(c, t->val[e])) {
                 int j = t->col[e];
-                b[(size_t)i * w + (size_t)(j / 64)] |= 1ull << (j % 64);
+                b[(size_t)i * w + (unsigned)j / 64] |= 1ull << ((unsigned)j % 64);
             }
 }
 

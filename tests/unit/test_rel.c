@@ -944,11 +944,69 @@ static void test_build_duplicates(void **state)
     cnf_free(c);
 }
 
+/* rel_build over a cnf with a solver from pairs given already in order
+ * (by row, then column: rows_from_pairs takes them as they come) keeps
+ * them but those whose literal is LIT_FALSE, and counts those kept; the
+ * same pairs with one given twice in a row (not strictly in order) come
+ * out of the sorting passes with the later literal. */
+static void test_build_in_order(void **state)
+{
+    (void)state;
+    enum { N = 7 };
+    struct cnf *c = cnf_new(true);
+    lit exec[N];
+    for (int i = 0; i < N; i++)
+        exec[i] = LIT_TRUE;
+    for (int twice = 0; twice < 2; twice++) {
+        struct rels *A = rels_new(c, N, exec);
+        struct rel_builder bld;
+        rel_builder_init(&bld);
+        lit expect[N][N];
+        int pairs = 0;
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++) {
+                expect[i][j] = LIT_FALSE;
+                if ((i * 3 + j) % 4 == 0)
+                    continue;   /* not given */
+                lit l = (i + 2 * j) % 5 == 0 ? LIT_FALSE : cnf_var(c);
+                if (twice && i == 3 && j == 4) {
+                    rel_add(&bld, i, j, cnf_var(c));   /* overwritten by the next */
+                    l = LIT_FALSE;
+                }
+                if (twice && i == 5 && j == 1) {
+                    rel_add(&bld, i, j, LIT_FALSE);   /* overwritten by the next */
+                    l = cnf_var(c);
+                }
+                rel_add(&bld, i, j, l);
+                expect[i][j] = l;
+                pairs += l != LIT_FALSE;
+            }
+        const struct rel_rows *t = rel_build(A, &bld, false)->rows;
+        for (int i = 0; i < N; i++) {
+            int at = t->start[i];
+            for (int j = 0; j < N; j++) {
+                if (expect[i][j] == LIT_FALSE)
+                    continue;
+                assert_true(at < t->start[i + 1]);
+                assert_int_equal(t->col[at], j);
+                assert_int_equal(t->val[at], expect[i][j]);
+                at++;
+            }
+            assert_int_equal(at, t->start[i + 1]);
+        }
+        assert_int_equal(t->start[N], pairs);
+        assert_int_equal(rels_pairs(A), pairs);
+        rels_free(A);
+    }
+    cnf_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_concrete),
         cmocka_unit_test(test_build_duplicates),
+        cmocka_unit_test(test_build_in_order),
         cmocka_unit_test(test_concrete_dense_and_lazy),
         cmocka_unit_test(test_symbolic),
         cmocka_unit_test(test_symbolic_guarded),
