@@ -1,6 +1,7 @@
 /* The program: rows of instructions, their operands, and the mnemonic
  * decoding both dialects share (parse_ptx.c, parse_vulkan.c decode the rest). */
 #include "litmus/parse_impl.h"
+#include "litmus/mnemonic_memo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -285,6 +286,45 @@ bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *t
     return count_instr(p, t, text, len);
 }
 
+/* Reads the mnemonic at the current token and decodes it into in and
+ * *sig, or, for a single word followed by ':', defines that label; the
+ * memo's decoding when it remembers the mnemonic's text (the run of word
+ * characters and dots it spans when well formed), else the dialect's
+ * (then remembered).  *label is set for a label. */
+static bool parse_mnemonic_or_label(struct parser *p, int thread, struct mnemonic *m, struct instr *in,
+                                    const char **sig, bool *label)
+{
+    struct token first = p->tok;
+    size_t end = lexer_dotted_end(&p->lx);
+    bool dotted = end > p->lx.off;
+    size_t len = end - (size_t)(first.text - p->lx.src);
+    *label = false;
+    in->pos = first.pos;
+    if (mnemonic_memo_find(p->lit->dialect, first.text, len, in, sig)) {
+        lexer_skip_in_line(&p->lx, end);
+        m->n = 1;
+        m->parts[0] = first;
+        m->all = first;
+        m->all.len = len;
+        p->tok = m->all;   /* the mnemonic whole, as the token before the next */
+        if (!ps_advance(p))
+            return false;
+        if (dotted || p->tok.kind != TOK_COLON)
+            return true;
+    } else if (!parse_mnemonic(p, m)) {
+        return false;
+    }
+    ps_init_instr(in, first.pos);
+    if (m->n == 1 && p->tok.kind == TOK_COLON) {
+        *label = true;
+        return define_label(p, thread, m, in);
+    }
+    bool decoded = p->lit->dialect == DIALECT_PTX ? ptx_decode(p, m, in, sig) : vk_decode(p, m, in, sig);
+    if (decoded)
+        mnemonic_memo_add(p->lit->dialect, m->all.text, m->all.len, in, *sig);
+    return decoded;
+}
+
 /* Parses one instruction of the given thread (column): in place, at the
  * end of the thread's array, when that has room for it (else into spare,
  * whose ps_push_instr then fails where running out of memory always has:
@@ -296,24 +336,16 @@ static bool parse_instruction(struct parser *p, int thread)
     struct mnemonic m;
     struct instr spare;
     const char *sig;
+    bool label;
     if (p->total_instrs >= MAX_INSTRS)
         return ps_fail(p, first.pos, "too many instructions (limit %d)", MAX_INSTRS);
     if (first.kind != TOK_IDENT)
         return ps_fail_expected(p, "an instruction");
     bool in_place = ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs);
     struct instr *in = in_place ? &t->instrs[t->ninstrs] : &spare;
-    ps_init_instr(in, first.pos);
-    if (!parse_mnemonic(p, &m))
+    if (!parse_mnemonic_or_label(p, thread, &m, in, &sig, &label)
+        || (!label && !parse_operands(p, thread, sig, &m, in)))
         return false;
-    if (m.n == 1 && p->tok.kind == TOK_COLON) {
-        if (!define_label(p, thread, &m, in))
-            return false;
-    } else {
-        bool decoded = p->lit->dialect == DIALECT_PTX ? ptx_decode(p, &m, in, &sig)
-                                                       : vk_decode(p, &m, in, &sig);
-        if (!decoded || !parse_operands(p, thread, sig, &m, in))
-            return false;
-    }
     size_t len = (size_t)(p->prev.text + p->prev.len - first.text);
     return in_place ? count_instr(p, t, first.text, len) : ps_push_instr(p, thread, in, first.text, len);
 }
