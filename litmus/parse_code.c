@@ -280,7 +280,7 @@ static bool count_instr(struct parser *p, struct thread *t, const char *text, si
 bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *text, size_t len)
 {
     struct thread *t = &p->lit->threads[thread];
-    if (!ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
+    if (!ps_reserve_unset(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
         return false;
     t->instrs[t->ninstrs] = *in;
     return count_instr(p, t, text, len);
@@ -341,7 +341,7 @@ static bool parse_instruction(struct parser *p, int thread)
         return ps_fail(p, first.pos, "too many instructions (limit %d)", MAX_INSTRS);
     if (first.kind != TOK_IDENT)
         return ps_fail_expected(p, "an instruction");
-    bool in_place = ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs);
+    bool in_place = ps_reserve_unset(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs);
     struct instr *in = in_place ? &t->instrs[t->ninstrs] : &spare;
     if (!parse_mnemonic_or_label(p, thread, &m, in, &sig, &label)
         || (!label && !parse_operands(p, thread, sig, &m, in)))
