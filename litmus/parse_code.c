@@ -302,15 +302,14 @@ static bool parse_mnemonic_or_label(struct parser *p, int thread, struct mnemoni
     in->pos = first.pos;
     if (mnemonic_memo_find(p->lit->dialect, first.text, len, in, sig)) {
         lexer_skip_in_line(&p->lx, end);
-        m->n = 1;
-        m->parts[0] = first;
-        m->all = first;
-        m->all.len = len;
-        p->tok = m->all;   /* the mnemonic whole, as the token before the next */
+        p->tok.len = len;   /* the mnemonic whole, as the token before the next */
+        m->all = p->tok;
         if (!ps_advance(p))
             return false;
         if (dotted || p->tok.kind != TOK_COLON)
             return true;
+        m->n = 1;   /* a label */
+        m->parts[0] = first;
     } else if (!parse_mnemonic(p, m)) {
         return false;
     }
