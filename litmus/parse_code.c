@@ -287,37 +287,42 @@ bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *t
 }
 
 /* Reads the mnemonic at the current token and decodes it into in and
- * *sig, or, for a single word followed by ':', defines that label; the
- * memo's decoding when it remembers the mnemonic's text (the run of word
- * characters and dots it spans when well formed), else the dialect's
- * (then remembered).  *label is set for a label. */
+ * *sig, or, for a single word followed by ':', defines that label (and
+ * sets *label); the memo's decoding when it remembers the mnemonic's text
+ * (the run of word characters and dots it spans when well formed), else
+ * the dialect's (then remembered). */
 static bool parse_mnemonic_or_label(struct parser *p, int thread, struct mnemonic *m, struct instr *in,
                                     const char **sig, bool *label)
 {
     struct token first = p->tok;
     size_t end = lexer_dotted_end(&p->lx);
-    bool dotted = end > p->lx.off;
-    size_t len = end - (size_t)(first.text - p->lx.src);
     *label = false;
     in->pos = first.pos;
-    if (mnemonic_memo_find(p->lit->dialect, first.text, len, in, sig)) {
-        lexer_skip_in_line(&p->lx, end);
-        p->tok.len = len;   /* the mnemonic whole, as the token before the next */
-        m->all = p->tok;
+    if (end == p->lx.off) {   /* a single word, as parse_mnemonic reads it */
+        m->n = 1;
+        m->parts[0] = first;
+        m->all = first;
         if (!ps_advance(p))
             return false;
-        if (dotted || p->tok.kind != TOK_COLON)
+        if (p->tok.kind == TOK_COLON) {
+            *label = true;
+            ps_init_instr(in, first.pos);
+            return define_label(p, thread, m, in);
+        }
+        if (mnemonic_memo_find(p->lit->dialect, first.text, first.len, in, sig))
             return true;
-        m->n = 1;   /* a label */
-        m->parts[0] = first;
-    } else if (!parse_mnemonic(p, m)) {
-        return false;
+    } else {
+        size_t len = end - (size_t)(first.text - p->lx.src);
+        if (mnemonic_memo_find(p->lit->dialect, first.text, len, in, sig)) {
+            lexer_skip_in_line(&p->lx, end);
+            p->tok.len = len;   /* the mnemonic whole, as the token before the next */
+            m->all = p->tok;
+            return ps_advance(p);
+        }
+        if (!parse_mnemonic(p, m))   /* two parts or more, or an error */
+            return false;
     }
     ps_init_instr(in, first.pos);
-    if (m->n == 1 && p->tok.kind == TOK_COLON) {
-        *label = true;
-        return define_label(p, thread, m, in);
-    }
     bool decoded = p->lit->dialect == DIALECT_PTX ? ptx_decode(p, m, in, sig) : vk_decode(p, m, in, sig);
     if (decoded)
         mnemonic_memo_add(p->lit->dialect, m->all.text, m->all.len, in, *sig);
