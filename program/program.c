@@ -516,7 +516,7 @@ static size_t event_room(const struct program *p)
 /* Builds the event table in one allocation (event_room's). */
 static void build_events(struct program *p)
 {
-    p->events = xrealloc(NULL, event_room(p) * sizeof *p->events);   /* new_event writes each */
+    p->events = xrealloc(NULL, event_room(p) * sizeof *p->events);   /* each written below */
     for (int l = 0; l < p->lit->nlocs; l++) {   /* one initial write per physical location */
         if (program_root_location(p->lit, l) != l)
             continue;
