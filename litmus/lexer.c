@@ -12,7 +12,8 @@ enum {
     CC_HEX = 4,              /* [0-9A-Fa-f] */
     CC_SPACE = 8,            /* blanks within a line: ' ', '\t', '\f', '\v' */
     CC_LINE = 16,            /* '\n', '\r' */
-    CC_TRIVIA = 32           /* '(', '/', '<': may open a comment or a config */
+    CC_TRIVIA = 32,          /* '(', '/', '<': may open a comment or a config */
+    CC_DOT = 64              /* '.' */
 };
 
 #define CLASS_OF(c)                                                                   \
@@ -21,7 +22,8 @@ enum {
      | (((c) >= 'a' && (c) <= 'f') || ((c) >= 'A' && (c) <= 'F') ? CC_HEX : 0)       \
      | ((c) == ' ' || (c) == '\t' || (c) == '\f' || (c) == '\v' ? CC_SPACE : 0)       \
      | ((c) == '\n' || (c) == '\r' ? CC_LINE : 0)                                     \
-     | ((c) == '(' || (c) == '/' || (c) == '<' ? CC_TRIVIA : 0))
+     | ((c) == '(' || (c) == '/' || (c) == '<' ? CC_TRIVIA : 0)                       \
+     | ((c) == '.' ? CC_DOT : 0))
 #define CLASS_4(c) CLASS_OF(c), CLASS_OF((c) + 1), CLASS_OF((c) + 2), CLASS_OF((c) + 3)
 #define CLASS_16(c) CLASS_4(c), CLASS_4((c) + 4), CLASS_4((c) + 8), CLASS_4((c) + 12)
 #define CLASS_64(c) CLASS_16(c), CLASS_16((c) + 16), CLASS_16((c) + 32), CLASS_16((c) + 48)
@@ -418,6 +420,22 @@ int lexer_next_dotted_run(struct lexer *lx, struct token *words, int max)
     while (n < max && lexer_next_dotted(lx, &words[n]))
         n++;
     return n;
+}
+
+/* The end of the run of word characters and dots from the current
+ * character: the dotted parts of a mnemonic, when they are well formed. */
+size_t lexer_dotted_end(const struct lexer *lx)
+{
+    size_t at = lx->off;
+    while (has_class(lx->src[at], CC_ALPHA | CC_DIGIT | CC_DOT))   /* the NUL after the text stops it */
+        at++;
+    return at;
+}
+
+/* Moves to byte offset end of the current line. */
+void lexer_skip_in_line(struct lexer *lx, size_t end)
+{
+    advance_in_line(lx, end - lx->off);
 }
 
 /* Reads the raw test name that follows the dialect keyword. */

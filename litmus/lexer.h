@@ -66,6 +66,13 @@ bool lexer_next_dotted(struct lexer *lx, struct token *word);
  * returns how many. */
 int lexer_next_dotted_run(struct lexer *lx, struct token *words, int max);
 
+/* The byte offset where the run of word characters and dots ([A-Za-z0-9_.])
+ * that starts at the current character ends. */
+size_t lexer_dotted_end(const struct lexer *lx);
+
+/* Moves to byte offset end (no line break before it). */
+void lexer_skip_in_line(struct lexer *lx, size_t end);
+
 /* Reads the raw word (up to blank or '{') that follows the dialect keyword. */
 void lexer_read_word(struct lexer *lx, struct token *word);
 

@@ -1,6 +1,7 @@
 /* The program: rows of instructions, their operands, and the mnemonic
  * decoding both dialects share (parse_ptx.c, parse_vulkan.c decode the rest). */
 #include "litmus/parse_impl.h"
+#include "litmus/mnemonic_memo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -279,10 +280,53 @@ static bool count_instr(struct parser *p, struct thread *t, const char *text, si
 bool ps_push_instr(struct parser *p, int thread, struct instr *in, const char *text, size_t len)
 {
     struct thread *t = &p->lit->threads[thread];
-    if (!ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
+    if (!ps_reserve_unset(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs))
         return false;
     t->instrs[t->ninstrs] = *in;
     return count_instr(p, t, text, len);
+}
+
+/* Reads the mnemonic at the current token and decodes it into in and
+ * *sig, or, for a single word followed by ':', defines that label (and
+ * sets *label); the memo's decoding when it remembers the mnemonic's text
+ * (the run of word characters and dots it spans when well formed), else
+ * the dialect's (then remembered). */
+static bool parse_mnemonic_or_label(struct parser *p, int thread, struct mnemonic *m, struct instr *in,
+                                    const char **sig, bool *label)
+{
+    struct token first = p->tok;
+    size_t end = lexer_dotted_end(&p->lx);
+    *label = false;
+    in->pos = first.pos;
+    if (end == p->lx.off) {   /* a single word, as parse_mnemonic reads it */
+        m->n = 1;
+        m->parts[0] = first;
+        m->all = first;
+        if (!ps_advance(p))
+            return false;
+        if (p->tok.kind == TOK_COLON) {
+            *label = true;
+            ps_init_instr(in, first.pos);
+            return define_label(p, thread, m, in);
+        }
+        if (mnemonic_memo_find(p->lit->dialect, first.text, first.len, in, sig))
+            return true;
+    } else {
+        size_t len = end - (size_t)(first.text - p->lx.src);
+        if (mnemonic_memo_find(p->lit->dialect, first.text, len, in, sig)) {
+            lexer_skip_in_line(&p->lx, end);
+            p->tok.len = len;   /* the mnemonic whole, as the token before the next */
+            m->all = p->tok;
+            return ps_advance(p);
+        }
+        if (!parse_mnemonic(p, m))   /* two parts or more, or an error */
+            return false;
+    }
+    ps_init_instr(in, first.pos);
+    bool decoded = p->lit->dialect == DIALECT_PTX ? ptx_decode(p, m, in, sig) : vk_decode(p, m, in, sig);
+    if (decoded)
+        mnemonic_memo_add(p->lit->dialect, m->all.text, m->all.len, in, *sig);
+    return decoded;
 }
 
 /* Parses one instruction of the given thread (column): in place, at the
@@ -296,24 +340,16 @@ static bool parse_instruction(struct parser *p, int thread)
     struct mnemonic m;
     struct instr spare;
     const char *sig;
+    bool label;
     if (p->total_instrs >= MAX_INSTRS)
         return ps_fail(p, first.pos, "too many instructions (limit %d)", MAX_INSTRS);
     if (first.kind != TOK_IDENT)
         return ps_fail_expected(p, "an instruction");
-    bool in_place = ps_reserve(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs);
+    bool in_place = ps_reserve_unset(p, &t->instrs, t->ninstrs, &p->caps[thread].instrs, sizeof *t->instrs);
     struct instr *in = in_place ? &t->instrs[t->ninstrs] : &spare;
-    ps_init_instr(in, first.pos);
-    if (!parse_mnemonic(p, &m))
+    if (!parse_mnemonic_or_label(p, thread, &m, in, &sig, &label)
+        || (!label && !parse_operands(p, thread, sig, &m, in)))
         return false;
-    if (m.n == 1 && p->tok.kind == TOK_COLON) {
-        if (!define_label(p, thread, &m, in))
-            return false;
-    } else {
-        bool decoded = p->lit->dialect == DIALECT_PTX ? ptx_decode(p, &m, in, &sig)
-                                                       : vk_decode(p, &m, in, &sig);
-        if (!decoded || !parse_operands(p, thread, sig, &m, in))
-            return false;
-    }
     size_t len = (size_t)(p->prev.text + p->prev.len - first.text);
     return in_place ? count_instr(p, t, first.text, len) : ps_push_instr(p, thread, in, first.text, len);
 }

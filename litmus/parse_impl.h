@@ -195,6 +195,14 @@ static inline bool ps_reserve(struct parser *p, void *arrp, int count, int *cap,
 {
     return count < *cap || ps_grow(p, arrp, cap, elem);
 }
+/* ps_grow with the new slots left unset: for an array whose every element
+ * is written whole before it is read (a thread's instructions). */
+bool ps_grow_unset(struct parser *p, void *arrp, int *cap, size_t elem);
+/* ps_reserve for an array ps_grow_unset grows. */
+static inline bool ps_reserve_unset(struct parser *p, void *arrp, int count, int *cap, size_t elem)
+{
+    return count < *cap || ps_grow_unset(p, arrp, cap, elem);
+}
 /* True when the token text is the letter prefix followed by one or more digits. */
 static inline bool ps_has_digit_suffix(const struct token *t, char prefix)
 {

@@ -153,8 +153,8 @@ static inline bool next_capacity(struct parser *p, int cap, size_t elem, int *ne
 }
 
 /* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
- * or gives it its first; new slots are zeroed. */
-bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
+ * or gives it its first; new slots are zeroed when clear. */
+static bool grow_heap(struct parser *p, void *arrp, int *cap, size_t elem, bool clear)
 {
     void *arr, *grown;
     int new_cap = 0;
@@ -164,10 +164,25 @@ bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
     grown = realloc(arr, (size_t)new_cap * elem);
     if (!grown)
         return ps_out_of_memory(p);
-    memset((char *)grown + (size_t)*cap * elem, 0, (size_t)(new_cap - *cap) * elem);
+    if (clear)
+        memset((char *)grown + (size_t)*cap * elem, 0, (size_t)(new_cap - *cap) * elem);
     memcpy(arrp, &grown, sizeof grown);
     *cap = new_cap;
     return true;
+}
+
+/* Doubles the capacity *cap of the array at arrp (a pointer to a pointer),
+ * or gives it its first; new slots are zeroed. */
+bool ps_grow(struct parser *p, void *arrp, int *cap, size_t elem)
+{
+    return grow_heap(p, arrp, cap, elem, true);
+}
+
+/* ps_grow with the new slots left as they come (each is written whole
+ * before it is read). */
+bool ps_grow_unset(struct parser *p, void *arrp, int *cap, size_t elem)
+{
+    return grow_heap(p, arrp, cap, elem, false);
 }
 
 /* ps_grow for an array of the test taken from its pool: the bigger copy
@@ -458,6 +473,10 @@ int ps_thread_index_at(struct parser *p, int id, struct srcpos pos)
 static bool token_magnitude(const struct token *t, uint64_t limit, uint64_t *out)
 {
     uint64_t v = 0;   /* no wrap below: v was at most limit, and every limit is under 2^32 */
+    if (t->len == 1 && t->kind != TOK_HEX) {   /* one digit, the most common: at most every limit */
+        *out = (unsigned)(t->text[0] - '0');
+        return true;
+    }
     if (t->kind != TOK_HEX) {
         for (size_t i = 0; i < t->len; i++) {
             v = v * 10 + (unsigned)(t->text[i] - '0');

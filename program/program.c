@@ -405,14 +405,17 @@ static int initial_code(struct pthread *pt, struct scratch *w)
     for (int i = 0; i < th->ninstrs; i++)
         if (th->instrs[i].kind == I_LABEL)
             label_at[th->instrs[i].label] = i;
+    static const struct uop fresh = { .kind = U_INSTR, .target = -1, .head = -1, .loop = -1,
+                                      .exit = -1, .reentry = -1, .end = -1, .outer = -1 };
     int backward = 0;
     for (int i = 0; i < th->ninstrs; i++) {
         const struct instr *in = &th->instrs[i];
-        pt->code[i] = (struct uop){ .kind = U_INSTR, .in = in, .target = -1, .head = -1, .loop = -1,
-                                    .exit = -1, .reentry = -1, .end = -1, .outer = -1 };
+        struct uop *u = &pt->code[i];
+        *u = fresh;   /* copied whole, then its instruction */
+        u->in = in;
         if (in->kind == I_BRANCH || in->kind == I_GOTO) {
-            pt->code[i].target = label_at[in->label];
-            backward += pt->code[i].target <= i;
+            u->target = label_at[in->label];
+            backward += u->target <= i;
         }
     }
     return backward;
@@ -433,86 +436,58 @@ static enum mo rmw_write_mo(enum mo mo, enum dialect d)
     return (mo == MO_RELEASE || mo == MO_ACQ_REL) ? MO_RELEASE : MO_RELAXED;
 }
 
-/* Dat3M's proxy tags: accesses carry their proxy, fence.sc/acq_rel the
- * generic one, fence.proxy.<p> its proxy; alias fences and barriers none. */
-static int event_proxy(const struct instr *in)
-{
-    if (!in)
-        return -1;
-    switch (in->kind) {
-    case I_LOAD: case I_STORE: case I_RMW: case I_PROXY_FENCE:
-        return (int)in->proxy;
-    case I_FENCE:
-        return PROXY_GENERIC;
-    default:
-        return -1;
-    }
-}
+/* What a micro-op of an instruction kind makes, after Dat3M's tagging: its
+ * events' kind (an RMW's read, then its write), how many (0: none), and
+ * their proxy: accesses and fence.proxy.<p> carry the instruction's,
+ * fence.sc/acq_rel the generic one, alias fences and barriers none. */
+struct kind_events {
+    unsigned char first, count;
+    bool own_proxy;
+    signed char proxy;       /* when not own_proxy: PROXY_GENERIC, or -1 for none */
+};
 
-/* Appends an event (p->events has room: build_events takes it first). */
-static inline struct event *new_event(struct program *p, enum ev_kind kind, int thread, int uop,
-                               const struct instr *in)
-{
-    struct event *e = &p->events[p->nevents];
-    *e = (struct event){ .id = p->nevents, .kind = kind, .thread = thread, .uop = uop, .in = in,
-                         .loc = in ? in->loc : -1, .mo = in ? in->mo : MO_NONE,
-                         .scope = in ? in->scope : SCOPE_NONE, .rmw_partner = -1,
-                         .proxy = event_proxy(in) };
-    p->nevents++;
-    return e;
-}
+static const struct kind_events events_of_kind[I_UB + 1] = {
+    [I_LOAD] = { EV_READ, 1, true, 0 }, [I_STORE] = { EV_WRITE, 1, true, 0 },
+    [I_RMW] = { EV_READ, 2, true, 0 }, [I_FENCE] = { EV_FENCE, 1, false, PROXY_GENERIC },
+    [I_PROXY_FENCE] = { EV_FENCE, 1, true, 0 }, [I_ALIAS_FENCE] = { EV_FENCE, 1, false, -1 },
+    [I_AVDEVICE] = { EV_FENCE, 1, false, -1 }, [I_VISDEVICE] = { EV_FENCE, 1, false, -1 },
+    [I_BARRIER] = { EV_BARRIER, 1, false, -1 }, [I_UB] = { EV_UB, 1, false, -1 },
+};
 
 /* How many events micro-op u creates (as uop_events does). */
 static int uop_event_count(const struct uop *u)
 {
-    static const unsigned char of_kind[I_UB + 1] = {   /* by instruction kind; 0: none */
-        [I_LOAD] = 1, [I_STORE] = 1, [I_FENCE] = 1, [I_PROXY_FENCE] = 1, [I_ALIAS_FENCE] = 1,
-        [I_AVDEVICE] = 1, [I_VISDEVICE] = 1, [I_BARRIER] = 1, [I_UB] = 1, [I_RMW] = 2,
-    };
-    return u->in && u->kind == U_INSTR ? of_kind[u->in->kind] : 0;
+    return u->in && u->kind == U_INSTR ? events_of_kind[u->in->kind].count : 0;
 }
 
-/* Creates the events of one micro-op. */
-static void uop_events(struct program *p, int t, int i)
+/* Creates the events of micro-op i of thread t, code[i] (p->events has
+ * room: build_events takes it first). */
+static void uop_events(struct program *p, int t, struct uop *code, int i)
 {
-    struct uop *u = &p->threads[t].code[i];
+    struct uop *u = &code[i];
     const struct instr *in = u->in;
-    u->first_event = p->nevents;
-    if (!in || u->kind != U_INSTR) {
-        u->nevents = 0;
+    int id = p->nevents;
+    u->first_event = id;
+    u->nevents = 0;
+    if (!in || u->kind != U_INSTR || !events_of_kind[in->kind].count)
         return;
+    const struct kind_events *k = &events_of_kind[in->kind];
+    struct event *e = &p->events[id];
+    *e = (struct event){ .id = id, .kind = (enum ev_kind)k->first, .thread = t, .uop = i, .in = in,
+                         .loc = in->loc, .mo = in->mo, .scope = in->scope, .rmw_partner = -1,
+                         .proxy = k->own_proxy ? (int)in->proxy : k->proxy };
+    if (k->count == 2) {   /* an RMW: its read, then its write */
+        e[1] = e[0];
+        e[1].id = id + 1;
+        e[1].kind = EV_WRITE;
+        e[0].rmw = e[1].rmw = true;
+        e[0].mo = rmw_read_mo(in->mo, p->lit->dialect);
+        e[1].mo = rmw_write_mo(in->mo, p->lit->dialect);
+        e[0].rmw_partner = id + 1;
+        e[1].rmw_partner = id;
     }
-    switch (in->kind) {
-    case I_LOAD:
-        new_event(p, EV_READ, t, i, in);
-        break;
-    case I_STORE:
-        new_event(p, EV_WRITE, t, i, in);
-        break;
-    case I_RMW: {
-        struct event *r = new_event(p, EV_READ, t, i, in);
-        r->rmw = true;
-        r->mo = rmw_read_mo(in->mo, p->lit->dialect);
-        struct event *w = new_event(p, EV_WRITE, t, i, in);
-        w->rmw = true;
-        w->mo = rmw_write_mo(in->mo, p->lit->dialect);
-        p->events[p->nevents - 2].rmw_partner = p->nevents - 1;
-        w->rmw_partner = p->nevents - 2;
-        break;
-    }
-    case I_FENCE: case I_PROXY_FENCE: case I_ALIAS_FENCE: case I_AVDEVICE: case I_VISDEVICE:
-        new_event(p, EV_FENCE, t, i, in);
-        break;
-    case I_BARRIER:
-        new_event(p, EV_BARRIER, t, i, in);
-        break;
-    case I_UB:
-        new_event(p, EV_UB, t, i, in);
-        break;
-    default:
-        break;
-    }
-    u->nevents = p->nevents - u->first_event;
+    p->nevents = id + k->count;
+    u->nevents = k->count;
 }
 
 /* The most events whose room build_events takes by the bound (every
@@ -541,18 +516,21 @@ static size_t event_room(const struct program *p)
 /* Builds the event table in one allocation (event_room's). */
 static void build_events(struct program *p)
 {
-    p->events = xrealloc(NULL, event_room(p) * sizeof *p->events);   /* new_event writes each */
+    p->events = xrealloc(NULL, event_room(p) * sizeof *p->events);   /* each written below */
     for (int l = 0; l < p->lit->nlocs; l++) {   /* one initial write per physical location */
         if (program_root_location(p->lit, l) != l)
             continue;
-        struct event *e = new_event(p, EV_INIT, -1, -1, NULL);
-        e->loc = l;
+        p->events[p->nevents] = (struct event){ .id = p->nevents, .kind = EV_INIT, .thread = -1, .uop = -1,
+                                                .loc = l, .mo = MO_NONE, .scope = SCOPE_NONE,
+                                                .proxy = -1, .rmw_partner = -1 };
+        p->nevents++;
     }
     for (int t = 0; t < p->nthreads; t++) {
-        p->threads[t].first_event = p->nevents;
-        for (int i = 0; i < p->threads[t].ncode; i++)
-            uop_events(p, t, i);
-        p->threads[t].nevents = p->nevents - p->threads[t].first_event;
+        struct pthread *pt = &p->threads[t];
+        pt->first_event = p->nevents;
+        for (int i = 0; i < pt->ncode; i++)
+            uop_events(p, t, pt->code, i);
+        pt->nevents = p->nevents - pt->first_event;
     }
 }
 

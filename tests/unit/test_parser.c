@@ -714,6 +714,40 @@ static void test_positions_after_the_header(void **state)
     expect_error("PTX t\n\"doc\"  {\r\r\n x=0;\r  $ }", 5, 3, "unexpected character '$'");
 }
 
+/* A mnemonic decoded once is decoded by the memo after that
+ * (litmus/mnemonic_memo.c): a word that names a remembered mnemonic is
+ * still a label when ':' follows it, an instruction keeps its own place,
+ * the dialects are kept apart, and a test parses the second time as the
+ * first. */
+static void test_remembered_mnemonics(void **state)
+{
+    (void)state;
+    static const char *const ptx =
+        "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n add r0, r0, 1 ;\n add: ;\n"
+        "   add r0, r0, 1 ;\n ld r1, 2 ;\n beq r0, 3, add ;\nexists (x == 0)\n";
+    struct litmus *first = parse_ok(ptx), *again = parse_ok(ptx);
+    char why[256];
+    assert_true(litmus_equal(first, again, why, sizeof why));
+    const struct thread *t = &again->threads[0];
+    assert_int_equal(t->ninstrs, 5);
+    assert_int_equal(t->instrs[0].kind, I_LOCAL);
+    assert_int_equal(t->instrs[1].kind, I_LABEL);
+    assert_int_equal(t->instrs[2].kind, I_LOCAL);
+    assert_int_equal(t->instrs[2].pos.line, 6);
+    assert_int_equal(t->instrs[2].pos.col, 4);
+    assert_string_equal(t->instrs[2].text, "add r0, r0, 1");
+    assert_int_equal(t->instrs[3].kind, I_LOCAL);
+    assert_int_equal(t->instrs[3].op, OP_EXCH);
+    assert_int_equal(t->instrs[4].kind, I_BRANCH);
+    assert_int_equal(t->instrs[4].label, t->instrs[1].label);
+    litmus_free(first);
+    litmus_free(again);
+    expect_error("VULKAN t\n{ x=0; }\n P0@sg 0,wg 0,qf 0 ;\n ld r1, x ;\nexists (x == 0)\n",
+                 4, 2, "'ld' needs a storage class");
+    expect_error("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n add r0, r0, 1 ;\n add.x r0, r0, 1 ;\nexists (x == 0)\n",
+                 5, 6, "unexpected '.x' in 'add.x'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -734,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_truncations_and_mutations_never_crash),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_number_forms),
+        cmocka_unit_test(test_remembered_mnemonics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
