@@ -280,8 +280,9 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
 int cnf_solver_val(struct cnf *c, lit l)
 {
     int v = l > 0 ? l : -l, s = c->solver_var[v];
-    /* a variable no clause or assumption names is unconstrained: false */
-    int val = s ? (replay_val(c->solver, s) > 0 ? 1 : -1) : -1;
+    /* a variable no clause or assumption names is unconstrained: false;
+     * one a unit clause fixed has that value in every model */
+    int val = !s ? -1 : c->fixed[s] ? c->fixed[s] : replay_val(c->solver, s) > 0 ? 1 : -1;
     return l > 0 ? val : -val;
 }
 

@@ -3,7 +3,8 @@
  * makes all of its new variables in one step, and that step leaves the
  * answers, models and failed assumptions as they would be without it; the
  * solver is not handed what it drops itself: clauses that its unit
- * clauses satisfy, literals they falsify. */
+ * clauses satisfy, literals they falsify; nor asked the value of a
+ * variable they fix. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -43,6 +44,20 @@ static struct trace_facts read_trace(const char *path)
     }
     fclose(f);
     return t;
+}
+
+/* Whether a trace asks the value of literal l. */
+static bool traced_val(const char *path, int l)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[128];
+    bool asked = false;
+    int x;
+    while (fgets(line, sizeof line, f))
+        asked = asked || (sscanf(line, "val %d", &x) == 1 && x == l);
+    fclose(f);
+    return asked;
 }
 
 /* The clauses a trace adds, and whether any of them has literal l. */
@@ -166,6 +181,26 @@ static void test_units_fold(void **state)
     assert_false(has_not_x);
 }
 
+/* The value of a variable a unit clause fixed is its value in every
+ * model: read with no question to the solver. */
+static void test_fixed_values_not_asked(void **state)
+{
+    (void)state;
+    char path[80];
+    struct cnf *c = traced_cnf(path, sizeof path, "fixed");
+    lit x = cnf_var(c), y = cnf_var(c), z = cnf_var(c);
+    cnf_unit(c, -x);
+    cnf_clause2(c, y, z);
+    assert_int_equal(cnf_solve(c, NULL, 0), 10);
+    assert_false(cnf_value(c, x));
+    assert_true(cnf_value(c, y) || cnf_value(c, z));
+    cnf_free(c);
+    bool asked_x = traced_val(path, x), asked_y = traced_val(path, y);
+    unlink(path);
+    assert_false(asked_x);
+    assert_true(asked_y);
+}
+
 /* The solver's timer of each solve reads the wall clock (a vDSO call)
  * rather than getrusage (a system call). */
 static void test_wall_clock(void **state)
@@ -186,6 +221,7 @@ int main(void)
         cmocka_unit_test(test_variables_in_one_step),
         cmocka_unit_test(test_step_constrains_nothing),
         cmocka_unit_test(test_units_fold),
+        cmocka_unit_test(test_fixed_values_not_asked),
         cmocka_unit_test(test_wall_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
