@@ -77,27 +77,28 @@ bool forced_model(const int *calls, size_t n, signed char **model, size_t *cap)
     XGROW_FROM(prev, prev_cap, n + 1, 1024);
     XGROW_FROM(clause_of, clause_cap, n + 1, 1024);
     for (size_t i = 0, start = 0; i < n; i++) {   /* occurrences by literal, units, assumptions */
-        int x = calls[i], v = x > 0 ? x : -x;
-        if (x == OP_LIMIT)
-            return false;
-        if (x <= OP_FAILED) {
-            nassumed = x == OP_SOLVE ? 0 : nassumed;
-            if (x == OP_ASSUME) {
-                XGROW_FROM(assumed, assumed_cap, (size_t)nassumed + 1, 64);
-                assumed[nassumed++] = calls[i + 1];
-                v = calls[i + 1] > 0 ? calls[i + 1] : -calls[i + 1];
-                top = v > top ? reach_var(model, cap, top, v) : top;
-            }
-            start = ++i + 1;
+        int x = calls[i];
+        if (x > OP_FAILED && x != 0) {   /* a literal, the most frequent */
+            int v = x > 0 ? x : -x, at = lit_index(x);
+            top = v > top ? reach_var(model, cap, top, v) : top;
+            prev[i] = head[at];
+            head[at] = (int)i;
+            clause_of[i] = (int)start;
         } else if (x == 0) {   /* the empty clause: no model; a unit clause: assigned */
             if (i == start || (i == start + 1 && !assign(*model, calls[start], &assigned)))
                 return false;
             start = i + 1;
         } else {
-            top = v > top ? reach_var(model, cap, top, v) : top;
-            prev[i] = head[lit_index(x)];
-            head[lit_index(x)] = (int)i;
-            clause_of[i] = (int)start;
+            if (x == OP_LIMIT)
+                return false;
+            nassumed = x == OP_SOLVE ? 0 : nassumed;
+            if (x == OP_ASSUME) {
+                int v = calls[i + 1] > 0 ? calls[i + 1] : -calls[i + 1];
+                XGROW_FROM(assumed, assumed_cap, (size_t)nassumed + 1, 64);
+                assumed[nassumed++] = calls[i + 1];
+                top = v > top ? reach_var(model, cap, top, v) : top;
+            }
+            start = ++i + 1;
         }
     }
     for (int k = 0; k < nassumed; k++)
