@@ -70,6 +70,7 @@ void cnf_free(struct cnf *c)
     free(c->pending);
     free(c->solver_var);
     free(c->named);
+    free(c->fixed);
     free(c->or_lits);
     for (int k = 0; k < EXT_COUNT; k++)
         if (c->ext[k])
@@ -165,6 +166,73 @@ static void introduce_at_once(struct replay *solver, int top)
     replay_clauses(solver, clause, 3);
 }
 
+/* Folds clause l[0..n) (in the solver's numbering) as CaDiCaL does on
+ * adding it: one a unit clause it has satisfies is dropped (returns -1)
+ * unless it names an index above c->solver_top, where handing it over
+ * makes the solver create that variable (it stays whole, as one falsified
+ * whole does); any other loses the literals those units falsify, and a
+ * unit clause left fixes its variable.  Returns the length kept at l. */
+static int fold_clause(struct cnf *c, lit *l, int n)
+{
+    int top = 0, unfixed = 0;
+    bool satisfied = false;
+    for (int i = 0; i < n; i++) {
+        int s = l[i] > 0 ? l[i] : -l[i], value = l[i] > 0 ? c->fixed[s] : -c->fixed[s];
+        top = s > top ? s : top;
+        satisfied = satisfied || value > 0;
+        unfixed += value == 0;
+    }
+    if (satisfied && top <= c->solver_top)
+        return -1;
+    if (satisfied || unfixed == 0)
+        return n;
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (c->fixed[l[i] > 0 ? l[i] : -l[i]] == 0)
+            l[kept++] = l[i];
+    if (kept == 1)
+        c->fixed[l[0] > 0 ? l[0] : -l[0]] = (signed char)(l[0] > 0 ? 1 : -1);
+    return kept;
+}
+
+/* Puts the pending clauses in the solver's numbering, in place, less what
+ * CaDiCaL drops as it adds them (fold_clause): a clause a unit clause it
+ * has satisfies, a literal one falsifies.  The clauses it stores, in
+ * their order and with their literals in theirs, are the same, and so is
+ * its search; what goes is the cost of handing it a literal (about 180
+ * instructions: over the corpus batch's worker, 2.8 M fewer in CaDiCaL
+ * for 1.6 M here).  Returns the length of what is kept. */
+static size_t fold_pending(struct cnf *c)
+{
+    const int *solver_var = c->solver_var;
+    const signed char *fixed = c->fixed;   /* grows only in flush, before */
+    lit *w = c->pending, *start = w, *end = c->pending + c->npending;
+    int any = 0;   /* some literal of the clause has a fixed variable */
+    for (const lit *p = c->pending; p < end; p++) {
+        lit l = *p;
+        if (l) {
+            int s = solver_var[l > 0 ? l : -l];
+            any |= fixed[s];
+            *w++ = l > 0 ? s : -s;
+            continue;
+        }
+        if (any) {
+            int kept = fold_clause(c, start, (int)(w - start));
+            w = start + (kept < 0 ? 0 : kept);
+            if (kept < 0) {
+                any = 0;
+                continue;
+            }
+        } else if (w == start + 1) {   /* a unit clause: its variable is fixed from now on */
+            c->fixed[*start > 0 ? *start : -*start] = (signed char)(*start > 0 ? 1 : -1);
+        }
+        *w++ = 0;
+        start = w;
+        any = 0;
+    }
+    return (size_t)(w - c->pending);
+}
+
 /* Hands the pending clauses to the solver, then assumes assumptions[0..n).
  * Only the variables they name are numbered there (a gate no clause needs
  * is not): those of the clauses in increasing order of ours among those
@@ -196,13 +264,14 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
     }
     for (int i = 0; i < n; i++)
         solver_lit(c, assumptions[i]);
-    if (c->solver_vars > known + 1)
+    if (c->solver_vars > known + 1) {
         introduce_at_once(c->solver, c->solver_vars);
-    for (lit *p = pending; p < end; p++) {   /* in the solver's numbering, in place */
-        lit l = *p;
-        *p = l > 0 ? solver_var[l] : l < 0 ? -solver_var[-l] : 0;
+        c->solver_top = c->solver_vars;
     }
-    replay_clauses(c->solver, c->pending, c->npending);
+    size_t fixed_before = c->fixed_cap;
+    XGROW_FROM(c->fixed, c->fixed_cap, (size_t)c->solver_vars + 1, 128);
+    memset(c->fixed + fixed_before, 0, c->fixed_cap - fixed_before);
+    replay_clauses(c->solver, c->pending, fold_pending(c));
     c->npending = c->named_upto = 0;   /* what they named has a solver index now */
     for (int i = 0; i < n; i++)
         replay_assume(c->solver, solver_lit(c, assumptions[i]));
@@ -211,8 +280,9 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
 int cnf_solver_val(struct cnf *c, lit l)
 {
     int v = l > 0 ? l : -l, s = c->solver_var[v];
-    /* a variable no clause or assumption names is unconstrained: false */
-    int val = s ? (replay_val(c->solver, s) > 0 ? 1 : -1) : -1;
+    /* a variable no clause or assumption names is unconstrained: false;
+     * one a unit clause fixed has that value in every model */
+    int val = !s ? -1 : c->fixed[s] ? c->fixed[s] : replay_val(c->solver, s) > 0 ? 1 : -1;
     return l > 0 ? val : -val;
 }
 

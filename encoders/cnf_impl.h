@@ -68,6 +68,11 @@ struct cnf {
     lit *or_lits;              /* the inputs of the GATE_OR gates, one run each */
     size_t nor_lits, or_lits_cap;
     unsigned char *named;      /* by variable: named by pending[0 .. named_upto) (cnf_define_or) */
+    signed char *fixed;        /* by solver index: 1 or -1 once a unit clause the solver has fixes it */
+    size_t fixed_cap;
+    int solver_top;            /* the solver has made every variable up to this index (a step
+                                  of introduce_at_once named it): a clause over them it would
+                                  drop may go unsaid */
     size_t named_upto;
 };
 

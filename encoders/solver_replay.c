@@ -6,17 +6,20 @@
  * third of the sessions repeat an earlier one's calls (the same program
  * checked under another model or for another expectation, encoded the
  * same), and for a small session the solver's making and freeing cost
- * more than its clauses.  When its calls depart from every record, the
- * session makes its solver and gives it every call so far, questions
- * included, so that solver is the one it would have had from the start:
- * the answers are the same either way.  A session that made its solver is
- * recorded when it ends, within a budget of memory per process.  With
+ * more than its clauses.  When its calls depart from every record, a
+ * solve that unit propagation alone decides, every variable fixed, gets
+ * that only model, which is CaDiCaL's answer too (solver_forced.c);
+ * otherwise the session makes its solver and gives it every call so far,
+ * questions included, so that solver is the one it would have had from
+ * the start: the answers are the same either way.  A session that made
+ * its solver or answered for itself so is recorded when it ends, within
+ * a budget of memory per process.  With
  * CADICAL_ settings in the environment (options, an API trace) a session
  * makes its solver at once and is not recorded. */
 #include "encoders/solver_replay.h"
+#include "encoders/solver_forced.h"
 
 #include <ccadical.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +28,8 @@
 
 extern char **environ;
 
-/* The calls, one int for a literal added (0 ends a clause), two for the
- * others: the operation, below every literal, and its argument. */
-enum op { OP_ASSUME = INT_MIN, OP_LIMIT, OP_SOLVE, OP_VAL, OP_FAILED };
-
-/* A session that made its solver: its calls and its answers, one for each
- * OP_SOLVE, OP_VAL and OP_FAILED, in order. */
+/* A session that answered for itself: its calls and its answers, one for
+ * each OP_SOLVE, OP_VAL and OP_FAILED, in order. */
 struct record {
     int *calls, *answers;
     size_t ncalls, nanswers;
@@ -69,14 +68,26 @@ static void forget_oldest(void)
     free(q);
 }
 
+/* The most ints of calls a session may have made for a solve to be tried
+ * by unit propagation (solver_forced.c), which costs a pass over them:
+ * over the corpus batch's worker, every solve so decided came after at
+ * most 1,900; a bound of 512 takes 1.7 M instructions more than 2,048,
+ * 4,096 the same, 16,384 1.7 M more (the tries that fail). */
+#define FORCED_MAX ((size_t)1 << 11)
+
 struct replay {
-    CCaDiCaL *solver;          /* NULL while it answers from a record */
+    CCaDiCaL *solver;          /* NULL while it answers from a record or by propagation */
     bool recordable;           /* no CADICAL_ setting when it began */
     int *calls, *answers;
     size_t ncalls, calls_cap, nanswers, answers_cap;
     struct record *rec;        /* the record it follows: calls[0..checked) are its */
     size_t checked;
     size_t bucket;             /* of its calls up to its first answer; BUCKETS before */
+    signed char *model;        /* by variable, while forced: the only model (solver_forced.c) */
+    size_t model_cap;
+    bool forced;               /* no solver answered its last solve, unit propagation did, and
+                                  only questions of values came since */
+    bool departed;             /* some answer came from no record: its own solver's or forced */
 };
 
 /* A CaDiCaL solver made with the environment entries in own (NULL: none).
@@ -134,6 +145,7 @@ static void push_call(struct replay *r, int op, int arg)
     r->calls[r->ncalls] = op;
     r->calls[r->ncalls + 1] = arg;
     r->ncalls += 2;
+    r->forced = r->forced && op == OP_VAL;
 }
 
 /* Makes the call (op, arg), or adds the literal op when it is no
@@ -214,10 +226,16 @@ static int answer(struct replay *r, int op, int arg)
     int a;
     if (r->solver) {
         a = perform(r->solver, op, arg);
+    } else if (r->forced) {   /* a value in the only model: CaDiCaL's answer, arg or -arg */
+        a = r->model[arg > 0 ? arg : -arg] > 0 ? arg : -arg;
     } else {
         const struct record *q = find_record(r);
         if (q) {
             a = q->answers[r->nanswers];
+        } else if (op == OP_SOLVE && r->ncalls <= FORCED_MAX &&
+                   forced_model(r->calls, r->ncalls - 2, &r->model, &r->model_cap)) {
+            a = 10;
+            r->forced = r->departed = true;
         } else {
             make_own_solver(r);
             a = perform(r->solver, op, arg);
@@ -232,6 +250,7 @@ static int answer(struct replay *r, int op, int arg)
 
 void replay_clauses(struct replay *r, const int *lits, size_t n)
 {
+    r->forced = false;
     XGROW_FROM(r->calls, r->calls_cap, r->ncalls + n, 256);
     memcpy(r->calls + r->ncalls, lits, n * sizeof *lits);
     r->ncalls += n;
@@ -264,7 +283,7 @@ void replay_free(struct replay *r)
     if (!r)
         return;
     size_t size = r->ncalls + r->nanswers;
-    bool keep = r->solver && r->recordable && r->nanswers > 0 && size <= RECORDED_MAX;
+    bool keep = (r->solver || r->departed) && r->recordable && r->nanswers > 0 && size <= RECORDED_MAX;
     follow(r, NULL);
     if (r->solver)
         ccadical_release(r->solver);
@@ -291,5 +310,6 @@ void replay_free(struct replay *r)
         free(r->calls);
         free(r->answers);
     }
+    free(r->model);
     free(r);
 }

@@ -1,7 +1,10 @@
 /* Unit tests of how the CNF layer drives its CaDiCaL solver, read from the
  * solver's own record of its calls (CADICAL_API_TRACE): each hand-over
  * makes all of its new variables in one step, and that step leaves the
- * answers, models and failed assumptions as they would be without it. */
+ * answers, models and failed assumptions as they would be without it; the
+ * solver is not handed what it drops itself: clauses that its unit
+ * clauses satisfy, literals they falsify; nor asked the value of a
+ * variable they fix. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -41,6 +44,37 @@ static struct trace_facts read_trace(const char *path)
     }
     fclose(f);
     return t;
+}
+
+/* Whether a trace asks the value of literal l. */
+static bool traced_val(const char *path, int l)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[128];
+    bool asked = false;
+    int x;
+    while (fgets(line, sizeof line, f))
+        asked = asked || (sscanf(line, "val %d", &x) == 1 && x == l);
+    fclose(f);
+    return asked;
+}
+
+/* The clauses a trace adds, and whether any of them has literal l. */
+static int traced_clauses(const char *path, int l, bool *has)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[128];
+    int clauses = 0, x;
+    *has = false;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "add %d", &x) == 1) {
+            clauses += x == 0;
+            *has = *has || x == l;
+        }
+    fclose(f);
+    return clauses;
 }
 
 /* A cnf whose solver records its calls in path. */
@@ -117,6 +151,56 @@ static void test_step_constrains_nothing(void **state)
     assert_int_equal(t.steps, 2);
 }
 
+/* After the unit clause x: x | y and x again are not handed over, -x | z | w
+ * goes as z | w; after -x | -w, which goes as -w, w | z goes as z.  The
+ * answers and values are the same. */
+static void test_units_fold(void **state)
+{
+    (void)state;
+    char path[80];
+    struct cnf *c = traced_cnf(path, sizeof path, "fold");
+    lit x = cnf_var(c), y = cnf_var(c), z = cnf_var(c), w = cnf_var(c);
+    cnf_unit(c, x);
+    cnf_clause2(c, x, y);
+    cnf_clause3(c, -x, z, w);
+    cnf_unit(c, x);
+    cnf_clause2(c, -x, -w);
+    cnf_clause2(c, w, z);
+    assert_int_equal(cnf_solve(c, NULL, 0), 10);
+    assert_true(cnf_value(c, x));
+    assert_true(cnf_value(c, z));
+    assert_false(cnf_value(c, w));
+    lit not_z = -z;
+    assert_int_equal(cnf_solve(c, &not_z, 1), 20);
+    assert_true(cnf_failed(c, not_z));
+    cnf_free(c);
+    bool has_not_x;
+    /* the step (w | -w), true, x, z | w, -w, z */
+    assert_int_equal(traced_clauses(path, -x, &has_not_x), 6);
+    unlink(path);
+    assert_false(has_not_x);
+}
+
+/* The value of a variable a unit clause fixed is its value in every
+ * model: read with no question to the solver. */
+static void test_fixed_values_not_asked(void **state)
+{
+    (void)state;
+    char path[80];
+    struct cnf *c = traced_cnf(path, sizeof path, "fixed");
+    lit x = cnf_var(c), y = cnf_var(c), z = cnf_var(c);
+    cnf_unit(c, -x);
+    cnf_clause2(c, y, z);
+    assert_int_equal(cnf_solve(c, NULL, 0), 10);
+    assert_false(cnf_value(c, x));
+    assert_true(cnf_value(c, y) || cnf_value(c, z));
+    cnf_free(c);
+    bool asked_x = traced_val(path, x), asked_y = traced_val(path, y);
+    unlink(path);
+    assert_false(asked_x);
+    assert_true(asked_y);
+}
+
 /* The solver's timer of each solve reads the wall clock (a vDSO call)
  * rather than getrusage (a system call). */
 static void test_wall_clock(void **state)
@@ -136,6 +220,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_variables_in_one_step),
         cmocka_unit_test(test_step_constrains_nothing),
+        cmocka_unit_test(test_units_fold),
+        cmocka_unit_test(test_fixed_values_not_asked),
         cmocka_unit_test(test_wall_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
