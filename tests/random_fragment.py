@@ -101,15 +101,21 @@ def block(rng, th, depth, looped=False):
 
 
 def placement(rng, dialect, n):
-    """Each thread's place and a scope wide enough for all of them."""
+    """Each thread's place (four threads for "nested", whatever n) and a scope wide
+    enough for all of them."""
     if dialect == "VULKAN":
-        how = rng.choice(["sg", "sg", "wg", "qf", "mixed"])
+        how = rng.choice(["sg", "sg", "wg", "qf", "mixed", "nested"])
         # mixed: workgroup 0's two subgroups (threads 0 and 2) and workgroup 1
-        # (thread 1): a group owed progress may choose which subgroup gets it
+        # (thread 1): a group owed progress may choose which subgroup gets it;
+        # nested: four threads, two workgroups of two subgroups, so the
+        # device may choose a workgroup and a workgroup a subgroup
+        n = 4 if how == "nested" else n
         places = {"sg": [(0, 0, 0)] * n, "wg": [(t % 2, 0, 0) for t in range(n)],
                   "qf": [(0, t % 2, 0) for t in range(n)],
-                  "mixed": [((0, 0, 0), (0, 1, 0), (1, 0, 0))[t % 3] for t in range(n)]}[how]
-        wider = {"sg": ["wg", "qf", "dv"], "wg": ["wg", "qf", "dv"], "qf": ["qf", "dv"], "mixed": ["qf", "dv"]}[how]
+                  "mixed": [((0, 0, 0), (0, 1, 0), (1, 0, 0))[t % 3] for t in range(n)],
+                  "nested": [(t % 2, t // 2, 0) for t in range(n)]}[how]
+        wider = {"sg": ["wg", "qf", "dv"], "wg": ["wg", "qf", "dv"], "qf": ["qf", "dv"], "mixed": ["qf", "dv"],
+                 "nested": ["qf", "dv"]}[how]
         return [f"P{t}@sg {a},wg {b}, qf {c}" for t, (a, b, c) in enumerate(places)], rng.choice(wider)
     how = rng.choice(["cta", "cta", "gpu", "sys"])
     places = {"cta": [(0, 0)] * n, "gpu": [(t % 2, 0) for t in range(n)], "sys": [(0, t % 2) for t in range(n)]}[how]
@@ -123,6 +129,7 @@ def program(seed):
     dialect = rng.choice(["VULKAN", "VULKAN", "PTX"])
     n = rng.choice([2, 2, 2, 3])
     heads, scope = placement(rng, dialect, n)
+    n = len(heads)
     make = vulkan_access if dialect == "VULKAN" else ptx_access
     threads = [Thread(t, make(rng, scope)) for t in range(n)]
     for th in threads:
