@@ -165,7 +165,7 @@ def empty_set_failures(results, filtered):
     A termination FAIL may stand where no complete execution is consistent:
     its hang is a partial one (under unfair or obe, say, a thread that never
     starts keeps out the events that make every completion inconsistent;
-    Dartagnan agrees on s100001-i18014 of gen.py's seed 100001).
+    Dartagnan agrees on seed 100001's Vulkan program 18014 and OpenCL 1410).
     Yields (kind, detail)."""
     decided = {k: r for k, r in results.items() if r and r["result"] in DECIDED
                and "internal error" not in r.get("reason", "")}
