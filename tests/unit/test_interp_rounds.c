@@ -25,6 +25,18 @@ static const char *chain_text =
     " st.relaxed.gpu z, r0 | ld.relaxed.gpu r1, z ;\n"
     "exists (P1:r1 == 7)\n";
 
+/* text parsed (into *l) and unrolled once. */
+static struct program *built(const char *name, const char *text, struct litmus **l)
+{
+    struct litmus_error err;
+    *l = litmus_parse(name, text, &err);
+    assert_non_null(*l);
+    char msg[128];
+    struct program *p = program_build(*l, 1, msg, sizeof msg);
+    assert_non_null(p);
+    return p;
+}
+
 /* The event of kind kind at location name (thread t; -1: the initial write). */
 static int event_at(const struct program *p, enum ev_kind kind, int t, const char *name)
 {
@@ -79,12 +91,8 @@ static void choose(const struct program *p, int read_y, struct choice *ch)
 static void test_value_passed_on(void **state)
 {
     (void)state;
-    struct litmus_error err;
-    struct litmus *l = litmus_parse("chain.litmus", chain_text, &err);
-    assert_non_null(l);
-    char msg[128];
-    struct program *p = program_build(l, 1, msg, sizeof msg);
-    assert_non_null(p);
+    struct litmus *l;
+    struct program *p = built("chain.litmus", chain_text, &l);
     struct skeleton k = model_skeleton_without_facts(model_find("ptx-v7.5"));
     struct choice ch;
     choose(p, event_at(p, EV_WRITE, 1, "y"), &ch);
@@ -113,12 +121,8 @@ static const char *cycle_text =
 static void test_cycle_stays_one(void **state)
 {
     (void)state;
-    struct litmus_error err;
-    struct litmus *l = litmus_parse("cycle.litmus", cycle_text, &err);
-    assert_non_null(l);
-    char msg[128];
-    struct program *p = program_build(l, 1, msg, sizeof msg);
-    assert_non_null(p);
+    struct litmus *l;
+    struct program *p = built("cycle.litmus", cycle_text, &l);
     struct skeleton k = model_skeleton_without_facts(model_find("ptx-v7.5"));
     struct choice ch;
     int n = p->nevents;

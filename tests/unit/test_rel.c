@@ -897,6 +897,30 @@ static void test_cons_not_kept(void **state)
     cnf_free(c);
 }
 
+/* Asserts that rows t of arena A over n nodes hold exactly the pairs (i, j)
+ * whose expect[i * n + j] is not LIT_FALSE, with that literal, each row
+ * sorted by column, and that A counts them; returns how many. */
+static int assert_rows_are(const struct rels *A, const struct rel_rows *t, int n, const lit *expect)
+{
+    int pairs = 0;
+    for (int i = 0; i < n; i++) {
+        int at = t->start[i];
+        for (int j = 0; j < n; j++) {
+            if (expect[i * n + j] == LIT_FALSE)
+                continue;
+            assert_true(at < t->start[i + 1]);
+            assert_int_equal(t->col[at], j);
+            assert_int_equal(t->val[at], expect[i * n + j]);
+            at++;
+            pairs++;
+        }
+        assert_int_equal(at, t->start[i + 1]);
+    }
+    assert_int_equal(t->start[n], pairs);
+    assert_int_equal(rels_pairs(A), pairs);
+    return pairs;
+}
+
 /* rel_build over a cnf with a solver (rows, not bits): pairs given in no
  * order, across more than one growth of the builder, come out in rows
  * sorted by column; of a pair given twice the later literal is kept, and
@@ -922,24 +946,7 @@ static void test_build_duplicates(void **state)
             rel_add(&bld, i, j, l);
             expect[i][j] = l;
         }
-    const struct rel *r = rel_build(A, &bld, false);
-    const struct rel_rows *t = r->rows;
-    int pairs = 0;
-    for (int i = 0; i < N; i++) {
-        int at = t->start[i];
-        for (int j = 0; j < N; j++) {
-            if (expect[i][j] == LIT_FALSE)
-                continue;
-            assert_true(at < t->start[i + 1]);
-            assert_int_equal(t->col[at], j);
-            assert_int_equal(t->val[at], expect[i][j]);
-            at++;
-            pairs++;
-        }
-        assert_int_equal(at, t->start[i + 1]);
-    }
-    assert_int_equal(t->start[N], pairs);
-    assert_int_equal(rels_pairs(A), pairs);
+    assert_rows_are(A, rel_build(A, &bld, false)->rows, N, &expect[0][0]);
     rels_free(A);
     cnf_free(c);
 }
@@ -981,21 +988,7 @@ static void test_build_in_order(void **state)
                 expect[i][j] = l;
                 pairs += l != LIT_FALSE;
             }
-        const struct rel_rows *t = rel_build(A, &bld, false)->rows;
-        for (int i = 0; i < N; i++) {
-            int at = t->start[i];
-            for (int j = 0; j < N; j++) {
-                if (expect[i][j] == LIT_FALSE)
-                    continue;
-                assert_true(at < t->start[i + 1]);
-                assert_int_equal(t->col[at], j);
-                assert_int_equal(t->val[at], expect[i][j]);
-                at++;
-            }
-            assert_int_equal(at, t->start[i + 1]);
-        }
-        assert_int_equal(t->start[N], pairs);
-        assert_int_equal(rels_pairs(A), pairs);
+        assert_int_equal(assert_rows_are(A, rel_build(A, &bld, false)->rows, N, &expect[0][0]), pairs);
         rels_free(A);
     }
     cnf_free(c);
