@@ -289,8 +289,121 @@ static struct rel *row_op(struct rels *A, enum rel_op op, const struct rel *x, c
     return r;
 }
 
+/* The n words at x and y are equal (one-word rows: a word a row). */
+static inline bool same_rows1(const word *x, const word *y, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return false;
+    return true;
+}
+
+/* node_of_bits over one-word rows, inline in each operation below. */
+static inline struct rel *node1(struct rels *A, word *m, int n, word any, const struct rel *x, const word *a,
+                                const struct rel *y, const word *b)
+{
+    const struct rel *same = any == 0 ? A->empty : same_rows1(m, a, n) ? x : b && same_rows1(m, b, n) ? y : NULL;
+    if (same) {
+        rels_alloc_undo(A, m, (size_t)n, sizeof *m);
+        return (struct rel *)same;
+    }
+    struct rel *r = rel_node(A, REL_ROWS);
+    r->bits = m;
+    return r;
+}
+
+/* x | y over one-word rows. */
+static struct rel *union1(struct rels *A, const struct rel *x, const struct rel *y)
+{
+    int n = A->n;
+    const word *a = bits_of(A, x), *b = bits_of(A, y);
+    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    for (int i = 0; i < n; i++)
+        any |= m[i] = a[i] | b[i];
+    return node1(A, m, n, any, x, a, y, b);
+}
+
+/* x & y over one-word rows. */
+static struct rel *inter1(struct rels *A, const struct rel *x, const struct rel *y)
+{
+    int n = A->n;
+    const word *a = bits_of(A, x), *b = bits_of(A, y);
+    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    for (int i = 0; i < n; i++)
+        any |= m[i] = a[i] & b[i];
+    return node1(A, m, n, any, x, a, y, b);
+}
+
+/* x \ y over one-word rows: x itself when y drops none of its pairs. */
+static struct rel *diff1(struct rels *A, const struct rel *x, const struct rel *y)
+{
+    int n = A->n;
+    const word *a = bits_of(A, x), *b = bits_of(A, y);
+    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0, dropped = 0;
+    for (int i = 0; i < n; i++) {
+        any |= m[i] = a[i] & ~b[i];
+        dropped |= a[i] & b[i];
+    }
+    return node_of_diffs(A, m, (size_t)n, any, x, dropped, NULL, 0);
+}
+
+/* x ; y over one-word rows: each row made in a register. */
+static struct rel *seq1(struct rels *A, const struct rel *x, const struct rel *y)
+{
+    int n = A->n;
+    const word *a = bits_of(A, x), *b = bits_of(A, y);
+    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    for (int i = 0; i < n; i++) {
+        word row = 0;
+        for (word bit = a[i]; bit; bit &= bit - 1)
+            row |= b[__builtin_ctzll(bit)];
+        any |= m[i] = row;
+    }
+    return node1(A, m, n, any, x, a, y, b);
+}
+
+/* x^-1 over one-word rows. */
+static struct rel *inv1(struct rels *A, const struct rel *x)
+{
+    int n = A->n;
+    const word *a = bits_of(A, x);
+    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    for (int i = 0; i < n; i++)
+        m[i] = 0;
+    for (int i = 0; i < n; i++) {
+        any |= a[i];
+        for (word bit = a[i]; bit; bit &= bit - 1)
+            m[__builtin_ctzll(bit)] |= 1ull << i;
+    }
+    return node1(A, m, n, any, x, a, NULL, NULL);
+}
+
+/* x+ over one-word rows. */
+static struct rel *plus1(struct rels *A, const struct rel *x)
+{
+    int n = A->n;
+    const word *a = bits_of(A, x);
+    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    for (int i = 0; i < n; i++)
+        any |= m[i] = a[i];
+    rel_close_word_rows(m, n);
+    struct rel *r = node1(A, m, n, any, x, a, NULL, NULL);
+    r->transitive = true;
+    return r;
+}
+
 struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
 {
+    if (A->n <= WORD_BITS)   /* one word a row: each operation on its own, inline */
+        switch (op) {
+        case REL_UNION: return union1(A, x, y);
+        case REL_INTER: return inter1(A, x, y);
+        case REL_DIFF: return diff1(A, x, y);
+        case REL_SEQ: return seq1(A, x, y);
+        case REL_INV: return inv1(A, x);
+        case REL_PLUS: return plus1(A, x);
+        default: break;
+        }
     if (op == REL_UNION || op == REL_INTER || op == REL_DIFF)
         return word_op(A, op, x, y);
     return row_op(A, op, x, y);

@@ -347,15 +347,17 @@ static void assert_pairs(const struct rel *q, int n, const bool *m, const char *
 }
 
 /* Over constants, the operations made at once as bits (up to
- * REL_DENSE_MAX events) and the lazy terms beyond agree with the
- * reference on random sparse relations, some events not executed. */
+ * REL_DENSE_MAX events: one word a row up to 64, several beyond) and the
+ * lazy terms beyond agree with the reference on random sparse relations
+ * (denser over fewer events), some events not executed. */
 static void test_concrete_dense_and_lazy(void **state)
 {
     (void)state;
-    const int sizes[2] = { REL_DENSE_MAX - 6, REL_DENSE_MAX + 6 };
+    const int sizes[4] = { 13, 64, REL_DENSE_MAX - 6, REL_DENSE_MAX + 6 };
     uint64_t seed = 11;
-    for (int z = 0; z < 2; z++) {
+    for (int z = 0; z < 4; z++) {
         int n = sizes[z];
+        uint32_t sparse_r = n <= 64 ? 9 : 97, sparse_s = n <= 64 ? 7 : 89;   /* one pair in so many, about */
         bool *r = calloc((size_t)n * n, 1), *sm = calloc((size_t)n * n, 1), *w = calloc((size_t)n * n, 1);
         bool *t = calloc((size_t)n * n, 1), *e = calloc((size_t)n, 1);
         lit *exec = calloc((size_t)n, sizeof *exec);
@@ -364,8 +366,8 @@ static void test_concrete_dense_and_lazy(void **state)
             exec[i] = lit_of(e[i]);
         }
         for (int k = 0; k < n * n; k++) {
-            r[k] = e[k / n] && e[k % n] && lcg(&seed) % 97 == 0;
-            sm[k] = e[k / n] && e[k % n] && lcg(&seed) % 89 == 0;
+            r[k] = e[k / n] && e[k % n] && lcg(&seed) % sparse_r == 0;
+            sm[k] = e[k / n] && e[k % n] && lcg(&seed) % sparse_s == 0;
         }
         struct cnf *c = cnf_new(false);
         struct rels *A = rels_new(c, n, exec);
