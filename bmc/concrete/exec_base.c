@@ -20,6 +20,7 @@ struct dense_base {
     int n, w;                        /* events; words a row */
     word exec[MAX_WORDS];            /* the executed events */
     int *ran, nran;                  /* the executed events, ascending */
+    int *tof;                        /* per executed event (as in ran): its thread, -1 for none */
     word *rows;                      /* n rows of w words: the relation being made */
     word *thread;                    /* per thread: its executed events (w words) */
     word *group;                     /* per scope instance (same_scope_groups): its executed events */
@@ -73,6 +74,22 @@ static bool same_words(const word *a, const word *b, int w)
     return true;
 }
 
+/* The index among made[0..nmade) (w words each) of the column c, -1 if
+ * none: one word compared at a time where a column is one word. */
+static int same_column(const word *made, int nmade, const word *c, int w)
+{
+    if (w == 1) {
+        for (int k = 0; k < nmade; k++)
+            if (made[k] == *c)
+                return k;
+        return -1;
+    }
+    for (int k = 0; k < nmade; k++)
+        if (same_words(made + (size_t)k * w, c, w))
+            return k;
+    return -1;
+}
+
 /* The tag sets: each the executed events base_event_tags puts in it;
  * the sets no executed event is in are one empty set, and sets with the
  * same events are one set (set_of_bits would find it). */
@@ -86,26 +103,28 @@ static void tag_sets(struct dense_base *d, struct base *b)
         int e = d->ran[x];
         unsigned long long tags = base_event_tags(d->p, e);
         present |= tags;
-        for (; tags; tags &= tags - 1)
-            put(col + (size_t)__builtin_ctzll(tags) * w, e);
+        word bit = 1ull << ((unsigned)e % 64);
+        for (word *at = col + (unsigned)e / 64; tags; tags &= tags - 1)
+            at[(size_t)__builtin_ctzll(tags) * w] |= bit;
     }
     const word nothing[MAX_WORDS] = { 0 };
     const struct set *none = set_of_bits(d->A, nothing);
     for (int s = 0; s < S_COUNT; s++)
         b->sets[s] = none;
-    int made_sets[S_COUNT], nmade = 0;   /* the sets with events made so far */
+    word made[S_COUNT * MAX_WORDS];      /* the columns of the sets made so far, in order */
+    const struct set *made_set[S_COUNT];
+    int nmade = 0;
     for (unsigned long long left = present; left; left &= left - 1) {
-        int s = __builtin_ctzll(left), same = -1;
+        int s = __builtin_ctzll(left);
         const word *c = col + (size_t)s * w;
-        for (int k = 0; k < nmade && same < 0; k++)
-            if (same_words(col + (size_t)made_sets[k] * w, c, w))
-                same = made_sets[k];
+        int same = same_column(made, nmade, c, w);
         if (same >= 0) {
-            b->sets[s] = b->sets[same];
+            b->sets[s] = made_set[same];
             continue;
         }
         b->sets[s] = s == S_ALL ? set_all(d->A) : set_of_bits(d->A, c);   /* S_ALL: every executed event */
-        made_sets[nmade++] = s;
+        copy_words(made + (size_t)nmade * w, c, w);
+        made_set[nmade++] = b->sets[s];
     }
 }
 
@@ -115,14 +134,12 @@ static void tag_sets(struct dense_base *d, struct base *b)
 static void thread_relations(struct dense_base *d, struct base *b)
 {
     int w = d->w;
-    for (int x = 0; x < d->nran; x++) {
-        int e = d->ran[x];
-        if (d->p->events[e].thread >= 0)
-            put(d->thread + (size_t)d->p->events[e].thread * w, e);
-    }
+    for (int x = 0; x < d->nran; x++)
+        if (d->tof[x] >= 0)
+            put(d->thread + (size_t)d->tof[x] * w, d->ran[x]);
     clear(d);
     for (int x = 0; x < d->nran; x++) {
-        int i = d->ran[x], t = d->p->events[i].thread;
+        int i = d->ran[x], t = d->tof[x];
         if (t < 0)
             continue;
         const word *tm = d->thread + (size_t)t * w;
@@ -133,9 +150,9 @@ static void thread_relations(struct dense_base *d, struct base *b)
     }
     b->rels[R_PO] = made(d, true);
     for (int x = 0; x < d->nran; x++) {
-        int i = d->ran[x], t = d->p->events[i].thread;
+        int t = d->tof[x];
         if (t >= 0)
-            copy_words(row(d, i), d->thread + (size_t)t * w, w);
+            copy_words(row(d, d->ran[x]), d->thread + (size_t)t * w, w);
     }
     b->rels[R_INT] = made(d, true);
     for (int x = 0; x < d->nran; x++) {
@@ -237,9 +254,9 @@ static const struct rel *same_scope(struct dense_base *d, enum scope s)
     same_scope_groups(d, s);
     clear(d);
     for (int x = 0; x < d->nran; x++) {
-        int i = d->ran[x], t = d->p->events[i].thread;
+        int t = d->tof[x];
         if (t >= 0)
-            copy_words(row(d, i), group_of(d, t), d->w);
+            copy_words(row(d, d->ran[x]), group_of(d, t), d->w);
     }
     return d->by_scope[s] = made(d, true);
 }
@@ -322,6 +339,7 @@ static size_t dense_layout(const struct program *p, struct dense_base *d, char *
     d->rep = xblock_take(&x, nt, sizeof *d->rep);
     d->key = xblock_take(&x, n, sizeof *d->key);
     d->ran = xblock_take(&x, n, sizeof *d->ran);
+    d->tof = xblock_take(&x, n, sizeof *d->tof);
     return x.size;
 }
 
@@ -352,6 +370,7 @@ void exec_base_init(struct base *b, struct cnf *c, const struct program *p, cons
     for (int e = 0; e < n; e++)
         if (exec[e]) {
             put(d.exec, e);
+            d.tof[d.nran] = p->events[e].thread;
             d.ran[d.nran++] = e;
         }
     tag_sets(&d, b);
