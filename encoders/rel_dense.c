@@ -498,10 +498,20 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
     word cols[(REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS] = { 0 };
-    for (int e = 0; e < b->size; e++)
-        set_bit(cols, b->members[e]);
+    if (w == 1 && b == A->all)   /* every column (an event outside A's set is in no row) */
+        cols[0] = ~0ull;
+    else
+        for (int e = 0; e < b->size; e++)
+            set_bit(cols, b->members[e]);
     const word *r = bits_of(A, x);
     word *m = rels_alloc_raw(A, all, sizeof *m), any = 0, from_x = 0;   /* taken last: given back if not kept */
+    if (w == 1 && a == A->all) {   /* one word a row, every row */
+        for (int i = 0; i < n; i++) {
+            any |= m[i] = r[i] & cols[0];
+            from_x |= m[i] ^ r[i];
+        }
+        return node_of_diffs(A, m, all, any, x, from_x, NULL, 0);
+    }
     if (w == 1) {   /* one word a row */
         for (int i = 0; i < n; i++) {
             any |= m[i] = set_has(a, i) ? r[i] & cols[0] : 0;

@@ -395,6 +395,9 @@ static void test_concrete_dense_and_lazy(void **state)
         for (int k = 0; k < n * n; k++)   /* [even]; R; [executed]: through a product */
             w[k] = r[k] && k / n % 2 == 0;
         assert_pairs(rel_filter(A, set_of(A, even), R, set_all(A)), n, w, "filter");
+        for (int k = 0; k < n * n; k++)   /* [executed]; R; [even] */
+            w[k] = r[k] && k % n % 2 == 0;
+        assert_pairs(rel_filter(A, set_all(A), R, set_of(A, even)), n, w, "column filter");
         free(even);
         rels_free(A);
         cnf_free(c);
