@@ -298,18 +298,42 @@ static inline bool same_rows1(const word *x, const word *y, int n)
     return true;
 }
 
-/* node_of_bits over one-word rows, inline in each operation below. */
+/* Words a node takes (a node is a whole number of words: rel_zero). */
+#define NODE_WORDS (sizeof(struct rel) / sizeof(word))
+
+/* The words of a one-word-row result (n) with room for its node after
+ * them, taken at once (the last thing taken from A: given back whole
+ * when the result is not kept). */
+static inline word *take1(struct rels *A, int n)
+{
+    return rels_alloc_raw(A, (size_t)n + NODE_WORDS, sizeof(word));
+}
+
+/* The result with bits m (from take1): `same` when there is one (m and
+ * the node's room given back), else a new node of A, placed after m, as
+ * rel_node makes one. */
+static inline struct rel *kept1(struct rels *A, word *m, int n, const struct rel *same)
+{
+    if (same) {
+        rels_alloc_undo(A, m, (size_t)n + NODE_WORDS, sizeof *m);
+        return (struct rel *)same;
+    }
+    struct rel *r = (struct rel *)(m + n);
+    rel_zero(r);
+    r->n = A->n;
+    r->op = REL_ROWS;
+    r->home = A;
+    r->order = A->next_order++;
+    r->bits = m;
+    return r;
+}
+
+/* node_of_bits over one-word rows (m from take1), inline in each
+ * operation below. */
 static inline struct rel *node1(struct rels *A, word *m, int n, word any, const struct rel *x, const word *a,
                                 const struct rel *y, const word *b)
 {
-    const struct rel *same = any == 0 ? A->empty : same_rows1(m, a, n) ? x : b && same_rows1(m, b, n) ? y : NULL;
-    if (same) {
-        rels_alloc_undo(A, m, (size_t)n, sizeof *m);
-        return (struct rel *)same;
-    }
-    struct rel *r = rel_node(A, REL_ROWS);
-    r->bits = m;
-    return r;
+    return kept1(A, m, n, any == 0 ? A->empty : same_rows1(m, a, n) ? x : b && same_rows1(m, b, n) ? y : NULL);
 }
 
 /* x | y over one-word rows. */
@@ -317,7 +341,7 @@ static struct rel *union1(struct rels *A, const struct rel *x, const struct rel 
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    word *m = take1(A, n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i] | b[i];
     return node1(A, m, n, any, x, a, y, b);
@@ -328,7 +352,7 @@ static struct rel *inter1(struct rels *A, const struct rel *x, const struct rel 
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    word *m = take1(A, n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i] & b[i];
     return node1(A, m, n, any, x, a, y, b);
@@ -339,12 +363,12 @@ static struct rel *diff1(struct rels *A, const struct rel *x, const struct rel *
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0, dropped = 0;
+    word *m = take1(A, n), any = 0, dropped = 0;
     for (int i = 0; i < n; i++) {
         any |= m[i] = a[i] & ~b[i];
         dropped |= a[i] & b[i];
     }
-    return node_of_diffs(A, m, (size_t)n, any, x, dropped, NULL, 0);
+    return kept1(A, m, n, any == 0 ? A->empty : dropped == 0 ? x : NULL);
 }
 
 /* x ; y over one-word rows: each row made in a register. */
@@ -352,7 +376,7 @@ static struct rel *seq1(struct rels *A, const struct rel *x, const struct rel *y
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    word *m = take1(A, n), any = 0;
     for (int i = 0; i < n; i++) {
         word row = 0;
         for (word bit = a[i]; bit; bit &= bit - 1)
@@ -367,7 +391,7 @@ static struct rel *inv1(struct rels *A, const struct rel *x)
 {
     int n = A->n;
     const word *a = bits_of(A, x);
-    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    word *m = take1(A, n), any = 0;
     for (int i = 0; i < n; i++)
         m[i] = 0;
     for (int i = 0; i < n; i++) {
@@ -383,7 +407,7 @@ static struct rel *plus1(struct rels *A, const struct rel *x)
 {
     int n = A->n;
     const word *a = bits_of(A, x);
-    word *m = rels_alloc_raw(A, (size_t)n, sizeof *m), any = 0;
+    word *m = take1(A, n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i];
     rel_close_word_rows(m, n);

@@ -1,6 +1,7 @@
 /* Concrete evaluation of one execution. */
 #include "bmc/concrete/evaluate.h"
 
+#include <stddef.h>
 #include <string.h>
 
 bool axiom_disabled(const char *name, const char *const *disabled, int n)
@@ -48,10 +49,16 @@ static bool holds(const struct assertion *a, const struct concrete *x)
 void evaluate(const struct program *p, const struct model_desc *md, const struct skeleton *k,
               const char *const *disabled, int ndisabled, const struct choice *ch, struct evaluation *ev)
 {
-    memset(ev, 0, sizeof *ev);
+    /* b and m, most of ev, are filled whole by interp_base and
+     * model_build, and zeroed only for a choice that is no execution */
+    memset(ev, 0, offsetof(struct evaluation, b));
+    memset(&ev->consistent, 0, sizeof *ev - offsetof(struct evaluation, consistent));
     interp_run(p, ch, k, &ev->x);
-    if (!ev->x.valid)
+    if (!ev->x.valid) {
+        memset(&ev->b, 0, sizeof ev->b);
+        memset(&ev->m, 0, sizeof ev->m);
         return;
+    }
     ev->c = cnf_new(false);
     interp_base(ev->c, p, ch, &ev->x, &ev->b);
     model_build(md, ev->c, &ev->b, &ev->m);

@@ -193,25 +193,36 @@ static bool check_final(const struct program *p, const struct choice *ch, struct
         if (w < 0 || !out->exec[w] || !event_is_write(&p->events[w]) ||
             program_root_location(p->lit, p->events[w].loc) != root)
             return concrete_fail(out, "a location's final value comes from no executed write");
-        for (int o = 0; o < n; o++) {
-            if (ch->co[w * n + o])
-                return concrete_fail(out, "a location's final value comes from a write that is not co-last");
+        /* the first event co-after w, and the writes of w's thread after
+         * it (no other event overwrites it) before that one: the first
+         * reason met going through the events in order */
+        const bool *row = &ch->co[(size_t)w * n], *after = memchr(row, true, (size_t)n);
+        int co_at = after ? (int)(after - row) : n, t = p->events[w].thread;
+        int end = t < 0 ? 0 : p->threads[t].first_event + p->threads[t].nevents;
+        for (int o = w + 1; o < end && o < co_at; o++)
             if (out->exec[o] && event_overwrites(p, w, o))
                 return concrete_fail(out, "a location's final value comes from a write its thread overwrites later");
-        }
+        if (after)
+            return concrete_fail(out, "a location's final value comes from a write that is not co-last");
         out->final_mem[l] = out->val[w];
     }
     return true;
 }
 
-/* The events of kind `kind` (EV_WRITE also takes initial writes). */
-static int events_of(const struct program *p, enum ev_kind kind, int *out)
+/* The writes (initial ones too), fence events and barrier events of p,
+ * each list ascending, in one pass: lists[0..nw), lists[n..n + nf),
+ * lists[2n..2n + nb) (lists holds 3n entries). */
+static void events_by_kind(const struct program *p, int *lists, int *nw, int *nf, int *nb)
 {
-    int k = 0;
-    for (int e = 0; e < p->nevents; e++)
-        if (p->events[e].kind == kind || (kind == EV_WRITE && p->events[e].kind == EV_INIT))
-            out[k++] = e;
-    return k;
+    int n = p->nevents, *w = lists, *f = lists + n, *b = lists + 2 * n;
+    *nw = *nf = *nb = 0;
+    for (int e = 0; e < n; e++)
+        switch (p->events[e].kind) {
+        case EV_INIT: case EV_WRITE: w[(*nw)++] = e; break;
+        case EV_FENCE: f[(*nf)++] = e; break;
+        case EV_BARRIER: b[(*nb)++] = e; break;
+        default: break;
+        }
 }
 
 /* Where the pairs of the relation being made go: rows of bits where the
@@ -277,12 +288,12 @@ static void pairs_among(struct pair_sink *o, const bool *m, int n, const int *li
     }
 }
 
-/* The syncbar pairs: executed barriers that meet in the same dynamic
- * instance (named ones only where i synchronises). */
+/* The syncbar pairs among the barrier events list[0..k): executed
+ * barriers that meet in the same dynamic instance (named ones only where
+ * i synchronises). */
 static void syncbar_pairs(const struct program *p, const struct choice *ch, const struct concrete *x,
-                          struct pair_sink *o, int *list)
+                          struct pair_sink *o, const int *list, int k)
 {
-    int k = events_of(p, EV_BARRIER, list);
     for (int a = 0; a < k; a++)
         for (int d = 0; d < k; d++) {
             int i = list[a], j = list[d];
@@ -323,8 +334,9 @@ static void dependency_pairs(const struct program *p, const struct concrete *x, 
 void interp_base(struct cnf *c, const struct program *p, const struct choice *ch,
                  const struct concrete *x, struct base *b)
 {
-    int n = p->nevents, k;
-    int *list = xrealloc(NULL, ((size_t)n + 1) * sizeof *list);   /* every entry written before it is read */
+    int n = p->nevents, nw, nf, nb;
+    int *list = xrealloc(NULL, (3 * (size_t)n + 1) * sizeof *list);   /* every entry read written first */
+    events_by_kind(p, list, &nw, &nf, &nb);
     exec_base_init(b, c, p, x->exec);
     unsigned long long rows[REL_DENSE_MAX * ((REL_DENSE_MAX + 63) / 64)];
     struct pair_sink o;   /* one sink, emptied by each relation it makes */
@@ -333,11 +345,9 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
         if (x->exec[j] && p->events[j].kind == EV_READ && ch->rf[j] >= 0)
             put_pair(&o, ch->rf[j], j);
     b->rels[R_RF] = made(&o, false);
-    k = events_of(p, EV_WRITE, list);
-    pairs_among(&o, ch->co, n, list, k);
+    pairs_among(&o, ch->co, n, list, nw);
     b->rels[R_CO] = made(&o, true);            /* interp_run checked both orders */
-    k = events_of(p, EV_FENCE, list);
-    pairs_among(&o, ch->sf, n, list, k);
+    pairs_among(&o, ch->sf, n, list + n, nf);
     b->rels[R_SYNC_FENCE] = made(&o, true);
     const bool *deps[2] = { x->data, x->ctrl };
     enum base_rel dep_rel[2] = { R_DATA, R_CTRL };
@@ -345,7 +355,7 @@ void interp_base(struct cnf *c, const struct program *p, const struct choice *ch
         dependency_pairs(p, x, deps[d], &o);
         b->rels[dep_rel[d]] = made(&o, false);
     }
-    syncbar_pairs(p, ch, x, &o, list);
+    syncbar_pairs(p, ch, x, &o, list + 2 * n, nb);
     b->rels[R_SYNCBAR] = made(&o, false);
     rel_builder_free(&o.bld);
     free(list);
