@@ -301,24 +301,24 @@ static inline bool same_rows1(const word *x, const word *y, int n)
 /* Words a node takes (a node is a whole number of words: rel_zero). */
 #define NODE_WORDS (sizeof(struct rel) / sizeof(word))
 
-/* The words of a one-word-row result (n) with room for its node after
- * them, taken at once (the last thing taken from A: given back whole
- * when the result is not kept). */
-static inline word *take1(struct rels *A, int n)
+/* The count words of a result's bits with room for its node after them,
+ * taken at once (the last thing taken from A: given back whole when the
+ * result is not kept). */
+static inline word *take_words(struct rels *A, size_t count)
 {
-    return rels_alloc_raw(A, (size_t)n + NODE_WORDS, sizeof(word));
+    return rels_alloc_raw(A, count + NODE_WORDS, sizeof(word));
 }
 
-/* The result with bits m (from take1): `same` when there is one (m and
- * the node's room given back), else a new node of A, placed after m, as
- * rel_node makes one. */
-static inline struct rel *kept1(struct rels *A, word *m, int n, const struct rel *same)
+/* The result with the count words of bits m (from take_words): `same`
+ * when there is one (m and the node's room given back), else a new node
+ * of A, placed after m, as rel_node makes one. */
+static inline struct rel *kept_words(struct rels *A, word *m, size_t count, const struct rel *same)
 {
     if (same) {
-        rels_alloc_undo(A, m, (size_t)n + NODE_WORDS, sizeof *m);
+        rels_alloc_undo(A, m, count + NODE_WORDS, sizeof *m);
         return (struct rel *)same;
     }
-    struct rel *r = (struct rel *)(m + n);
+    struct rel *r = (struct rel *)(m + count);
     rel_zero(r);
     r->n = A->n;
     r->op = REL_ROWS;
@@ -328,12 +328,12 @@ static inline struct rel *kept1(struct rels *A, word *m, int n, const struct rel
     return r;
 }
 
-/* node_of_bits over one-word rows (m from take1), inline in each
+/* node_of_bits over one-word rows (m from take_words), inline in each
  * operation below. */
 static inline struct rel *node1(struct rels *A, word *m, int n, word any, const struct rel *x, const word *a,
                                 const struct rel *y, const word *b)
 {
-    return kept1(A, m, n, any == 0 ? A->empty : same_rows1(m, a, n) ? x : b && same_rows1(m, b, n) ? y : NULL);
+    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : same_rows1(m, a, n) ? x : b && same_rows1(m, b, n) ? y : NULL);
 }
 
 /* x | y over one-word rows. */
@@ -341,7 +341,7 @@ static struct rel *union1(struct rels *A, const struct rel *x, const struct rel 
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = take1(A, n), any = 0;
+    word *m = take_words(A, (size_t)n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i] | b[i];
     return node1(A, m, n, any, x, a, y, b);
@@ -352,7 +352,7 @@ static struct rel *inter1(struct rels *A, const struct rel *x, const struct rel 
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = take1(A, n), any = 0;
+    word *m = take_words(A, (size_t)n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i] & b[i];
     return node1(A, m, n, any, x, a, y, b);
@@ -363,12 +363,12 @@ static struct rel *diff1(struct rels *A, const struct rel *x, const struct rel *
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = take1(A, n), any = 0, dropped = 0;
+    word *m = take_words(A, (size_t)n), any = 0, dropped = 0;
     for (int i = 0; i < n; i++) {
         any |= m[i] = a[i] & ~b[i];
         dropped |= a[i] & b[i];
     }
-    return kept1(A, m, n, any == 0 ? A->empty : dropped == 0 ? x : NULL);
+    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : dropped == 0 ? x : NULL);
 }
 
 /* x ; y over one-word rows: each row made in a register. */
@@ -376,7 +376,7 @@ static struct rel *seq1(struct rels *A, const struct rel *x, const struct rel *y
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = take1(A, n), any = 0;
+    word *m = take_words(A, (size_t)n), any = 0;
     for (int i = 0; i < n; i++) {
         word row = 0;
         for (word bit = a[i]; bit; bit &= bit - 1)
@@ -391,7 +391,7 @@ static struct rel *inv1(struct rels *A, const struct rel *x)
 {
     int n = A->n;
     const word *a = bits_of(A, x);
-    word *m = take1(A, n), any = 0;
+    word *m = take_words(A, (size_t)n), any = 0;
     for (int i = 0; i < n; i++)
         m[i] = 0;
     for (int i = 0; i < n; i++) {
@@ -407,7 +407,7 @@ static struct rel *plus1(struct rels *A, const struct rel *x)
 {
     int n = A->n;
     const word *a = bits_of(A, x);
-    word *m = take1(A, n), any = 0;
+    word *m = take_words(A, (size_t)n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i];
     rel_close_word_rows(m, n);
@@ -593,15 +593,11 @@ bool rels_dense(const struct rels *A) { return rel_dense(A); }
 const struct rel *rel_from_bits(struct rels *A, const unsigned long long *rows, bool transitive)
 {
     size_t all = (size_t)A->n * (size_t)words_of(A->n);
-    word *bits = rels_alloc_raw(A, all, sizeof *bits), any = 0;   /* taken last: given back if it has no pair */
+    word *bits = take_words(A, all), any = 0;
     for (size_t k = 0; k < all; k++)   /* copied and ORed in one pass (no call) */
         any |= bits[k] = rows[k];
-    if (any == 0) {
-        rels_alloc_undo(A, bits, all, sizeof *bits);
-        return A->empty;
-    }
-    struct rel *r = rel_node(A, REL_ROWS);
-    r->bits = bits;
-    r->transitive = transitive;
+    struct rel *r = kept_words(A, bits, all, any == 0 ? A->empty : NULL);
+    if (r != A->empty)
+        r->transitive = transitive;
     return r;
 }
