@@ -103,10 +103,9 @@ static const struct rel *binary(struct rels *A, enum rel_op op, const struct rel
                                 bool is_static, bool transitive)
 {
     assert(x->n == A->n && (!y || y->n == A->n));
-    if (rel_dense(A)) {
+    if (rel_dense(A)) {   /* no literal to guard: guarded is the solver's */
         struct rel *r = rel_dense_op(A, op, x, y);
         r->transitive |= transitive;
-        r->guarded = guarded_op(op, x, y);
         return r;
     }
     struct rel *r = rels_cons_get(A, op, x, y);
