@@ -333,7 +333,8 @@ static inline struct rel *kept_words(struct rels *A, word *m, size_t count, cons
 static inline struct rel *node1(struct rels *A, word *m, int n, word any, const struct rel *x, const word *a,
                                 const struct rel *y, const word *b)
 {
-    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : same_rows1(m, a, n) ? x : b && same_rows1(m, b, n) ? y : NULL);
+    const struct rel *same = any == 0 ? A->empty : same_rows1(m, a, n) ? x : b && same_rows1(m, b, n) ? y : NULL;
+    return kept_words(A, m, (size_t)n, same);
 }
 
 /* x | y over one-word rows. */
