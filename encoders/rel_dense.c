@@ -172,21 +172,12 @@ void rel_dense_rows(const struct rel *r)
     A->pairs += size;
 }
 
-/* Rows m (n rows of w words, zeroed unless w is 1: one-word rows are
- * written whole) become a; b: for each pair (i, k) of a, row k of b ORed
- * into row i.  Returns the OR of m's words (0: no pair). */
+/* Rows m (n rows of w words, zeroed) become a; b: for each pair (i, k)
+ * of a, row k of b ORed into row i (one-word rows: seq1).  Returns the OR
+ * of m's words (0: no pair). */
 static word seq_bits(word *m, const word *a, const word *b, int n, int w)
 {
     word any = 0;
-    if (w == 1) {   /* one word a row: each row made in a register */
-        for (int i = 0; i < n; i++) {
-            word row = 0;
-            for (word bit = a[i]; bit; bit &= bit - 1)
-                row |= b[__builtin_ctzll(bit)];
-            any |= m[i] = row;
-        }
-        return any;
-    }
     for (int i = 0; i < n; i++)
         for (int v = 0; v < w; v++)
             for (word bit = a[(size_t)i * w + v]; bit; bit &= bit - 1) {
@@ -197,17 +188,11 @@ static word seq_bits(word *m, const word *a, const word *b, int n, int w)
     return any;
 }
 
-/* Rows m (n rows of w words) become their transitive closure: with one
- * word a row, each row gathers what its events reach, row by row (rows
- * already closed or not, both lie between the relation and its closure),
- * which costs the pairs of the closure, not n * n; wider rows by Warshall
- * (after step k, paths through 0..k are edges). */
+/* Rows m (n rows of w words) become their transitive closure by
+ * Warshall (after step k, paths through 0..k are edges; one-word rows:
+ * plus1). */
 static void plus_bits(word *m, int n, int w)
 {
-    if (w == 1) {
-        rel_close_word_rows(m, n);
-        return;
-    }
     for (int k = 0; k < n; k++)
         for (int i = 0; i < n; i++)
             if (has_bit(m + (size_t)i * w, k))
@@ -215,13 +200,14 @@ static void plus_bits(word *m, int n, int w)
                     m[(size_t)i * w + v] |= m[(size_t)k * w + v];
 }
 
-/* x | y, x & y or x \ y (op), word by word (rel_dense_op's first cases:
- * gcc inlines both halves, and the split switch measured fewer
- * instructions).  A union's or intersection's words are then compared
+/* x | y, x & y or x \ y (op) over rows of several words, word by word
+ * (not inline: kept out of rel_dense_op, whose one-word operations then
+ * save fewer registers).  A union's or intersection's words are then compared
  * with its operands' (node_of_bits: most differ in a first word), which
  * costs less than gathering where they differ in the pass; a
  * difference gathers the pairs of x it drops. */
-static struct rel *word_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
+__attribute__((noinline)) static struct rel *word_op(struct rels *A, enum rel_op op, const struct rel *x,
+                                                     const struct rel *y)
 {
     size_t all = (size_t)A->n * (size_t)words_of(A->n);
     const word *a = bits_of(A, x), *b = bits_of(A, y);
@@ -245,8 +231,10 @@ static struct rel *word_op(struct rels *A, enum rel_op op, const struct rel *x, 
     }
 }
 
-/* The inverse, composition and closure of rel_dense_op. */
-static struct rel *row_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y)
+/* The inverse, composition and closure of rel_dense_op over rows of
+ * several words (not inline, as word_op). */
+__attribute__((noinline)) static struct rel *row_op(struct rels *A, enum rel_op op, const struct rel *x,
+                                                    const struct rel *y)
 {
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
@@ -255,14 +243,6 @@ static struct rel *row_op(struct rels *A, enum rel_op op, const struct rel *x, c
     switch (op) {
     case REL_INV:   /* has a pair when a has one */
         memset(m, 0, all * sizeof *m);
-        if (w == 1) {   /* one word a row */
-            for (int i = 0; i < n; i++) {
-                any |= a[i];
-                for (word bit = a[i]; bit; bit &= bit - 1)
-                    m[__builtin_ctzll(bit)] |= 1ull << i;
-            }
-            break;
-        }
         for (int i = 0; i < n; i++)
             for (int v = 0; v < w; v++) {
                 any |= a[(size_t)i * w + v];
@@ -271,8 +251,7 @@ static struct rel *row_op(struct rels *A, enum rel_op op, const struct rel *x, c
             }
         break;
     case REL_SEQ:
-        if (w > 1)
-            memset(m, 0, all * sizeof *m);
+        memset(m, 0, all * sizeof *m);
         any = seq_bits(m, a, b, n, w);
         break;
     case REL_PLUS:   /* has a pair when a has one */
