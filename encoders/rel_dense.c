@@ -495,34 +495,17 @@ struct rel *rel_dense_class(struct rels *A, const int *key, bool ordered)
     return r;
 }
 
-struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct rel *x, const struct set *b)
+/* rel_dense_filter over rows of several words (not inline, as word_op). */
+__attribute__((noinline)) static struct rel *filter_words(struct rels *A, const struct set *a, const struct rel *x,
+                                                          const struct set *b)
 {
-    if (x->empty || a->size == 0 || b->size == 0)
-        return (struct rel *)A->empty;
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
     word cols[(REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS] = { 0 };
-    if (w == 1 && b == A->all)   /* every column (an event outside A's set is in no row) */
-        cols[0] = ~0ull;
-    else
-        for (int e = 0; e < b->size; e++)
-            set_bit(cols, b->members[e]);
+    for (int e = 0; e < b->size; e++)
+        set_bit(cols, b->members[e]);
     const word *r = bits_of(A, x);
     word *m = rels_alloc_raw(A, all, sizeof *m), any = 0, from_x = 0;   /* taken last: given back if not kept */
-    if (w == 1 && a == A->all) {   /* one word a row, every row */
-        for (int i = 0; i < n; i++) {
-            any |= m[i] = r[i] & cols[0];
-            from_x |= m[i] ^ r[i];
-        }
-        return node_of_diffs(A, m, all, any, x, from_x, NULL, 0);
-    }
-    if (w == 1) {   /* one word a row */
-        for (int i = 0; i < n; i++) {
-            any |= m[i] = set_has(a, i) ? r[i] & cols[0] : 0;
-            from_x |= m[i] ^ r[i];
-        }
-        return node_of_diffs(A, m, all, any, x, from_x, NULL, 0);
-    }
     for (int i = 0; i < n; i++) {
         bool row = set_has(a, i);
         for (int v = 0; v < w; v++) {
@@ -532,6 +515,34 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
         }
     }
     return node_of_diffs(A, m, all, any, x, from_x, NULL, 0);
+}
+
+struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct rel *x, const struct set *b)
+{
+    if (x->empty || a->size == 0 || b->size == 0)
+        return (struct rel *)A->empty;
+    int n = A->n;
+    if (n > WORD_BITS)
+        return filter_words(A, a, x, b);
+    word cols = 0;   /* one word a row: the columns kept */
+    if (b == A->all)   /* every column (an event outside A's set is in no row) */
+        cols = ~0ull;
+    else
+        for (int e = 0; e < b->size; e++)
+            cols |= 1ull << b->members[e];
+    const word *r = bits_of(A, x);
+    word *m = take_words(A, (size_t)n), any = 0, from_x = 0;
+    if (a == A->all)   /* every row */
+        for (int i = 0; i < n; i++) {
+            any |= m[i] = r[i] & cols;
+            from_x |= m[i] ^ r[i];
+        }
+    else
+        for (int i = 0; i < n; i++) {
+            any |= m[i] = set_has(a, i) ? r[i] & cols : 0;
+            from_x |= m[i] ^ r[i];
+        }
+    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : from_x == 0 ? x : NULL);
 }
 
 const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
