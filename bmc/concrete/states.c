@@ -179,27 +179,32 @@ bool states_writes(const struct state_graph *g, const int32_t *s, int t)
     return pc < c->n && writes_memory(&c->in[pc], s[0], operand(&c->in[pc].a, s + w + 1));
 }
 
-/* Two words at a time (a state is a few of them), the high half folded
- * into the low one at the end, which the table's mask keeps. */
-static inline uint64_t hash(const int32_t *s, int width)
+/* The hash of state s (width words, an even number): two words at a
+ * time, the high half folded into the low one at the end, which the
+ * table's mask keeps. */
+static inline uint32_t hash(const int32_t *s, int width)
 {
     const uint64_t k = 0xff51afd7ed558ccdu;
-    uint64_t h = 0x9e3779b97f4a7c15u, pair[2];   /* a load each: their values, whatever the byte order,
-                                                    only place states */
-    int i = 0;
-    for (; i + 3 < width; i += 4) {   /* two pairs a turn: half the loop's tests */
-        memcpy(pair, s + i, sizeof pair);
-        h = (h ^ pair[0]) * k;
-        h = (h ^ pair[1]) * k;
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < width; i += 2) {
+        uint64_t pair;   /* a load: its value, whatever the byte order, only places states */
+        memcpy(&pair, s + i, sizeof pair);
+        h = (h ^ pair) * k;
     }
-    if (i + 1 < width) {
-        memcpy(pair, s + i, sizeof pair[0]);
-        h = (h ^ pair[0]) * k;
-        i += 2;
+    return (uint32_t)(h ^ h >> 32);
+}
+
+/* Whether states a and b (width words, an even number) are one. */
+static inline bool same_state(const int32_t *a, const int32_t *b, int width)
+{
+    for (int i = 0; i < width; i += 2) {
+        uint64_t x, y;
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
+        if (x != y)
+            return false;
     }
-    if (i < width)
-        h = (h ^ (uint32_t)s[i]) * k;
-    return h ^ h >> 32;
+    return true;
 }
 
 /* Doubles the hash table (makes it at first), placing each state again
@@ -246,11 +251,11 @@ static inline void reserve(struct state_graph *g, int n)
 static inline int intern_next(struct state_graph *g, int parent, int via, long limit)
 {
     const int32_t *s = &g->words[(size_t)g->nstates * g->width];
-    uint32_t h = (uint32_t)hash(s, g->width);
+    uint32_t h = hash(s, g->width);
     size_t mask = (size_t)g->nslots - 1, i = h & mask;
     for (; g->slot[i].index >= 0; i = (i + 1) & mask)
         if (g->slot[i].hash == h
-            && memcmp(&g->words[(size_t)g->slot[i].index * g->width], s, (size_t)g->width * sizeof *s) == 0)
+            && same_state(&g->words[(size_t)g->slot[i].index * g->width], s, g->width))
             return g->slot[i].index;
     if (g->nstates >= limit)
         return -1;
@@ -271,6 +276,17 @@ struct explore_work {
     bool **live;
 };
 
+/* Words of a state of l: the location, and each thread's pc word and
+ * registers, rounded up to an even number (two hashed and compared at a
+ * time; the last, when added, is always 0). */
+static size_t state_width(const struct litmus *l)
+{
+    size_t width = 1;
+    for (int t = 0; t < l->nthreads; t++)
+        width += 1 + (size_t)l->threads[t].nregs;
+    return width + width % 2;
+}
+
 /* Places, for l, g's code and offset (code first: the allocation is
  * g->code), every thread's target, after, jump and dead lists, and w's
  * arrays in block (NULL: measures); returns its size. */
@@ -278,9 +294,7 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
                              char *block)
 {
     struct xblock b = { block, 0 };
-    size_t nt = (size_t)l->nthreads + 1, width = 1;
-    for (int t = 0; t < l->nthreads; t++)
-        width += 1 + (size_t)l->threads[t].nregs;
+    size_t nt = (size_t)l->nthreads + 1, width = state_width(l);
     g->code = xblock_take(&b, nt, sizeof *g->code);
     g->offset = xblock_take(&b, nt, sizeof *g->offset);
     w->label_at = xblock_take(&b, nt, sizeof *w->label_at);
@@ -323,6 +337,7 @@ static void layout(const struct litmus *l, struct state_graph *g, struct explore
         for (int i = 0; i < l->threads[t].ninstrs && g->loc < 0; i++)
             g->loc = l->threads[t].instrs[i].loc;
     }
+    g->width = (int)state_width(l);
     int32_t *init = w->cur;
     init[0] = g->loc >= 0 ? (int32_t)l->locs[g->loc].init : 0;
     for (int t = 0; t < l->nthreads; t++) {

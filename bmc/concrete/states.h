@@ -28,7 +28,7 @@ struct st_code {
 
 /* The explored graph. */
 struct state_graph {
-    int nthreads, width;     /* int32 words per state */
+    int nthreads, width;     /* int32 words per state (the explorer's: even) */
     int nstates, cap;
     int32_t *words;          /* nstates * width: the states */
     int *succ;               /* nstates * nthreads: successor by a step of
