@@ -119,17 +119,18 @@ enum { STATE_SLACK = 4 };
 /* states_step, inlined into the explorer's loop (slack: out and in may be
  * copied past their end, STATE_SLACK words at a time). */
 __attribute__((always_inline))
-static inline bool step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote, bool slack)
+static inline bool step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, int width, bool *wrote,
+                        bool slack)
 {
     const struct st_code *c = &g->code[t];
     int w = g->offset[t], pc = in[w] >> 1;
     if (pc >= c->n)
         return false;
     if (slack)   /* four words at a time, past the state's end: g->words has room */
-        for (int i = 0; i < g->width; i += STATE_SLACK)
+        for (int i = 0; i < width; i += STATE_SLACK)
             memcpy(out + i, in + i, STATE_SLACK * sizeof *out);
     else
-        memcpy(out, in, (size_t)g->width * sizeof *out);
+        memcpy(out, in, (size_t)width * sizeof *out);
     const int32_t *before = in + w + 1;
     int32_t *regs = out + w + 1;
     const struct instr *x = &c->in[pc];
@@ -169,7 +170,7 @@ static inline bool step(const struct state_graph *g, const int32_t *in, int t, i
 
 bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
 {
-    return step(g, in, t, out, wrote, false);
+    return step(g, in, t, out, g->width, wrote, false);
 }
 
 bool states_writes(const struct state_graph *g, const int32_t *s, int t)
@@ -248,15 +249,15 @@ static inline void reserve(struct state_graph *g, int n)
 /* The index of the state written at g's first free place (room reserved),
  * added there (reached from parent by a step of via) when new; -1 when it
  * is new and the graph already holds limit states. */
-static inline int intern_next(struct state_graph *g, int parent, int via, long limit)
+static inline int intern_next(struct state_graph *g, const int32_t *s, int width, int parent, int via, long limit)
 {
-    const int32_t *s = &g->words[(size_t)g->nstates * g->width];
-    uint32_t h = hash(s, g->width);
+    uint32_t h = hash(s, width);
+    const int32_t *words = g->words;
+    struct state_slot *slot = g->slot;
     size_t mask = (size_t)g->nslots - 1, i = h & mask;
-    for (; g->slot[i].index >= 0; i = (i + 1) & mask)
-        if (g->slot[i].hash == h
-            && same_state(&g->words[(size_t)g->slot[i].index * g->width], s, g->width))
-            return g->slot[i].index;
+    for (; slot[i].index >= 0; i = (i + 1) & mask)
+        if (slot[i].hash == h && same_state(&words[(size_t)slot[i].index * width], s, width))
+            return slot[i].index;
     if (g->nstates >= limit)
         return -1;
     int k = g->nstates++;
@@ -357,17 +358,18 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
     layout(l, g, &w);
     rehash(g);
     reserve(g, 1);
-    memcpy(g->words, w.cur, (size_t)g->width * sizeof *g->words);
-    bool ok = intern_next(g, -1, -1, limit) >= 0;
+    int width = g->width, nt = g->nthreads;   /* locals: the words' stores cannot change them */
+    memcpy(g->words, w.cur, (size_t)width * sizeof *g->words);
+    bool ok = intern_next(g, g->words, width, -1, -1, limit) >= 0;
     for (int s = 0; ok && s < g->nstates; s++) {
-        reserve(g, g->nstates + g->nthreads + 1);   /* so that cur and the successors stay where they are */
-        const int32_t *cur = states_at(g, s);
-        int *succ = &g->succ[(size_t)s * g->nthreads];
-        for (int t = 0; t < g->nthreads; t++) {
+        reserve(g, g->nstates + nt + 1);   /* so that cur and the successors stay where they are */
+        const int32_t *cur = &g->words[(size_t)s * width];
+        int *succ = &g->succ[(size_t)s * nt];
+        for (int t = 0; t < nt; t++) {
             bool wrote;
+            int32_t *out = &g->words[(size_t)g->nstates * width];
             succ[t] = -1;
-            if (step(g, cur, t, &g->words[(size_t)g->nstates * g->width], &wrote, true)
-                && (succ[t] = intern_next(g, s, t, limit)) < 0) {
+            if (step(g, cur, t, out, width, &wrote, true) && (succ[t] = intern_next(g, out, width, s, t, limit)) < 0) {
                 ok = false;   /* past the limit */
                 break;
             }
