@@ -186,11 +186,17 @@ bool states_writes(const struct state_graph *g, const int32_t *s, int t)
 static inline uint32_t hash(const int32_t *s, int width)
 {
     const uint64_t k = 0xff51afd7ed558ccdu;
-    uint64_t h = 0x9e3779b97f4a7c15u;
-    for (int i = 0; i < width; i += 2) {
-        uint64_t pair;   /* a load: its value, whatever the byte order, only places states */
-        memcpy(&pair, s + i, sizeof pair);
-        h = (h ^ pair) * k;
+    uint64_t h = 0x9e3779b97f4a7c15u, pair[2];   /* a load each: their values, whatever the byte order,
+                                                    only place states */
+    int i = 0;
+    for (; i + 3 < width; i += 4) {   /* two pairs a turn: half the loop's tests */
+        memcpy(pair, s + i, sizeof pair);
+        h = (h ^ pair[0]) * k;
+        h = (h ^ pair[1]) * k;
+    }
+    if (i < width) {
+        memcpy(pair, s + i, sizeof pair[0]);
+        h = (h ^ pair[0]) * k;
     }
     return (uint32_t)(h ^ h >> 32);
 }
