@@ -28,7 +28,7 @@ static int writes(const struct instr *x)
 static void liveness(const struct st_code *c, bool *live)
 {
     int n = c->n, k = c->nregs;
-    for (bool changed = true; changed;) {
+    for (bool changed = k > 0; changed;) {   /* without registers, nothing to do */
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct instr *x = &c->in[i];
