@@ -119,11 +119,10 @@ enum { STATE_SLACK = 4 };
 /* states_step, inlined into the explorer's loop (slack: out and in may be
  * copied past their end, STATE_SLACK words at a time). */
 __attribute__((always_inline))
-static inline bool step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, int width, bool *wrote,
+static inline bool step(const struct st_code *c, int w, const int32_t *in, int32_t *out, int width, bool *wrote,
                         bool slack)
 {
-    const struct st_code *c = &g->code[t];
-    int w = g->offset[t], pc = in[w] >> 1;
+    int pc = in[w] >> 1;
     if (pc >= c->n)
         return false;
     if (slack)   /* four words at a time, past the state's end: g->words has room */
@@ -170,7 +169,7 @@ static inline bool step(const struct state_graph *g, const int32_t *in, int t, i
 
 bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
 {
-    return step(g, in, t, out, g->width, wrote, false);
+    return step(&g->code[t], g->offset[t], in, out, g->width, wrote, false);
 }
 
 bool states_writes(const struct state_graph *g, const int32_t *s, int t)
@@ -365,6 +364,8 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
     rehash(g);
     reserve(g, 1);
     int width = g->width, nt = g->nthreads;   /* locals: the words' stores cannot change them */
+    const struct st_code *code = g->code;
+    const int *offset = g->offset;
     memcpy(g->words, w.cur, (size_t)width * sizeof *g->words);
     bool ok = intern_next(g, g->words, width, -1, -1, limit) >= 0;
     for (int s = 0; ok && s < g->nstates; s++) {
@@ -375,7 +376,8 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
             bool wrote;
             int32_t *out = &g->words[(size_t)g->nstates * width];
             succ[t] = -1;
-            if (step(g, cur, t, out, width, &wrote, true) && (succ[t] = intern_next(g, out, width, s, t, limit)) < 0) {
+            if (step(&code[t], offset[t], cur, out, width, &wrote, true)
+                && (succ[t] = intern_next(g, out, width, s, t, limit)) < 0) {
                 ok = false;   /* past the limit */
                 break;
             }
