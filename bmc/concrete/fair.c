@@ -7,9 +7,10 @@
 #include "bmc/concrete/text.h"
 #include "util/xalloc.h"
 
-/* One frame of the iterative depth-first search: a state and the next
- * thread whose step it has yet to follow. */
-struct frame { int v, t; };
+/* One frame of the iterative depth-first search: a state, its
+ * successors, the next thread whose step it has yet to follow, and its
+ * low link so far. */
+struct frame { const int *succ; int v, t, low; };
 
 /* The index of a state whose component is closed: higher than any on the
  * stack, so that it lowers no low link and no array says which are on it. */
@@ -33,17 +34,18 @@ static int close_component(struct fair_sccs *f, const int *stack, int top, int *
 
 /* Tarjan's algorithm from state s, with no state on the stack; *counter
  * is the next index. */
-static void search(const struct state_graph *g, struct fair_sccs *f, int s, int *index, int *low,
-                   int *stack, struct frame *calls, int *counter)
+static void search(const struct state_graph *g, struct fair_sccs *f, int s, int *index, int *stack,
+                   struct frame *calls, int *counter)
 {
     int depth = 0, nt = g->nthreads, top = 0, next = *counter;   /* locals: the arrays' stores cannot change them */
-    calls[depth++] = (struct frame){ s, 0 };
-    index[s] = low[s] = next++;
+    const int *succs = g->succ;
+    calls[depth++] = (struct frame){ &succs[(size_t)s * nt], s, 0, next };
+    index[s] = next++;
     stack[top++] = s;
     while (depth > 0) {
         struct frame *fr = &calls[depth - 1];
-        int v = fr->v, t = fr->t, lv = low[v];
-        const int *succ = &g->succ[(size_t)v * nt];
+        const int *succ = fr->succ;
+        int t = fr->t, lv = fr->low;
         for (; t < nt; t++) {
             int w = succ[t];
             if (w < 0)
@@ -53,20 +55,21 @@ static void search(const struct state_graph *g, struct fair_sccs *f, int s, int 
             if (index[w] < lv)   /* on the stack: a closed state's index is CLOSED */
                 lv = index[w];
         }
-        low[v] = lv;
-        if (t < nt) {   /* down to an unseen state; v's next thread after it */
+        if (t < nt) {   /* down to an unseen state; the frame's next thread after it */
             int w = succ[t];
             fr->t = t + 1;
-            index[w] = low[w] = next++;
+            fr->low = lv;
+            index[w] = next;
             stack[top++] = w;
-            calls[depth++] = (struct frame){ w, 0 };
+            calls[depth++] = (struct frame){ &succs[(size_t)w * nt], w, 0, next++ };
             continue;
         }
+        int v = fr->v;
         if (lv == index[v])
             top = close_component(f, stack, top, index, v);
         depth--;
-        if (depth > 0 && lv < low[calls[depth - 1].v])
-            low[calls[depth - 1].v] = lv;
+        if (depth > 0 && lv < calls[depth - 1].low)
+            calls[depth - 1].low = lv;
     }
     *counter = next;
 }
@@ -112,7 +115,7 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
 
 /* Tarjan's scratch, per state. */
 struct tarjan {
-    int *index, *low, *stack;
+    int *index, *stack;
     struct frame *calls;
 };
 
@@ -131,7 +134,6 @@ static size_t sccs_layout(struct fair_sccs *f, struct tarjan *w, int n, char *bl
     f->ended = xblock_take(&b, words, sizeof *f->ended);
     f->started = xblock_take(&b, words, sizeof *f->started);
     w->index = xblock_take(&b, len, sizeof *w->index);
-    w->low = xblock_take(&b, len, sizeof *w->low);
     w->stack = xblock_take(&b, len, sizeof *w->stack);
     w->calls = xblock_take(&b, len, sizeof *w->calls);
     return b.size;
@@ -148,7 +150,7 @@ void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
     memset(w.index, -1, (size_t)n * sizeof *w.index);
     for (int s = 0; s < n; s++)
         if (w.index[s] < 0)
-            search(g, f, s, w.index, w.low, w.stack, w.calls, &counter);
+            search(g, f, s, w.index, w.stack, w.calls, &counter);
     size_t nscc = (size_t)f->nscc;
     memset(f->cyclic, 0, nscc * sizeof *f->cyclic);
     memset(f->runs, 0, nscc * (size_t)nt * sizeof *f->runs);
