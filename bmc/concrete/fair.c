@@ -16,30 +16,49 @@ struct frame { const int *succ; int v, t, low; };
  * stack, so that it lowers no low link and no array says which are on it. */
 enum { CLOSED = 0x7fffffff };
 
-/* Records component c: its states, popped from the stack (top states on
- * it) down to v, their index CLOSED.  Returns the new top. */
-static int close_component(struct fair_sccs *f, const int *stack, int top, int *index, int v)
+/* Tarjan's scratch, per state, and the cyclic components' states: cycle
+ * k's (the order they close in, as f->cycles lists them at first) are
+ * members[from[k] .. from[k + 1]). */
+struct tarjan {
+    int *index, *stack;
+    struct frame *calls;
+    int *members, *from, nmembers;
+};
+
+/* Records the cyclic component whose root is v: its states, popped from
+ * the stack (top states on it) down to v, their index CLOSED, and
+ * tj's members.  Returns the new top. */
+static int close_cycle(struct fair_sccs *f, struct tarjan *tj, const int *stack, int top, int v)
 {
-    int c = f->nscc++, w, first = v;
+    int c = f->nscc++, end = top, w, first = v;
     do {
         w = stack[--top];
-        index[w] = CLOSED;
+        tj->index[w] = CLOSED;
         f->scc_of[w] = c;
         if (w < first)
             first = w;
     } while (w != v);
     f->first[c] = first;
+    f->cyclic[c] = true;
+    tj->from[f->ncycles] = tj->nmembers;
+    f->cycles[f->ncycles++] = c;
+    memcpy(&tj->members[tj->nmembers], &stack[top], (size_t)(end - top) * sizeof *stack);
+    tj->nmembers += end - top;
     return top;
 }
 
 /* Tarjan's algorithm from state s, with no state on the stack; *counter
- * is the next index. */
-static void search(const struct state_graph *g, struct fair_sccs *f, int s, int *index, int *stack,
-                   struct frame *calls, int *counter)
+ * is the next index.  A state's low link starts one above its index, so
+ * that at its end it tells apart a component of it alone that no step
+ * stays in (still above), which it closes in place, and the root of a
+ * cyclic one (its index: a step from a state of its own). */
+static void search(const struct state_graph *g, struct fair_sccs *f, int s, struct tarjan *tj, int *counter)
 {
     int depth = 0, nt = g->nthreads, top = 0, next = *counter;   /* locals: the arrays' stores cannot change them */
+    int *index = tj->index, *stack = tj->stack;
+    struct frame *calls = tj->calls;
     const int *succs = g->succ;
-    calls[depth++] = (struct frame){ &succs[(size_t)s * nt], s, 0, next };
+    calls[depth++] = (struct frame){ &succs[(size_t)s * nt], s, 0, next + 1 };
     index[s] = next++;
     stack[top++] = s;
     while (depth > 0) {
@@ -59,14 +78,20 @@ static void search(const struct state_graph *g, struct fair_sccs *f, int s, int 
             int w = succ[t];
             fr->t = t + 1;
             fr->low = lv;
-            index[w] = next;
+            calls[depth++] = (struct frame){ &succs[(size_t)w * nt], w, 0, next + 1 };
+            index[w] = next++;
             stack[top++] = w;
-            calls[depth++] = (struct frame){ &succs[(size_t)w * nt], w, 0, next++ };
             continue;
         }
         int v = fr->v;
-        if (lv == index[v])
-            top = close_component(f, stack, top, index, v);
+        if (lv > index[v]) {   /* v alone, no step to itself: on the stack's top */
+            top--;
+            index[v] = CLOSED;
+            f->scc_of[v] = f->nscc;
+            f->first[f->nscc++] = v;
+        } else if (lv == index[v]) {
+            top = close_cycle(f, tj, stack, top, v);
+        }
         depth--;
         if (depth > 0 && lv < calls[depth - 1].low)
             calls[depth - 1].low = lv;
@@ -74,21 +99,22 @@ static void search(const struct state_graph *g, struct fair_sccs *f, int s, int 
     *counter = next;
 }
 
-/* What each component says about each thread (ended and started: for the
- * cyclic ones, which alone fair_find reads). */
-static void component_facts(const struct state_graph *g, struct fair_sccs *f)
+/* What each cyclic component says about each thread: which step inside
+ * it (from its states, tj's members), and which have ended and which
+ * have taken a step (which alone fair_find reads). */
+static void component_facts(const struct state_graph *g, struct fair_sccs *f, struct tarjan *tj)
 {
     int nt = g->nthreads, nw = f->nwords;
-    for (int v = 0; v < g->nstates; v++) {
-        const int *succ = &g->succ[(size_t)v * nt];
-        int c = f->scc_of[v];
-        for (int t = 0; t < nt; t++)
-            if (succ[t] >= 0 && f->scc_of[succ[t]] == c) {
-                f->runs[c * nt + t] = true;
-                if (!f->cyclic[c])
-                    f->cycles[f->ncycles++] = c;
-                f->cyclic[c] = true;
-            }
+    tj->from[f->ncycles] = tj->nmembers;
+    for (int k = 0; k < f->ncycles; k++) {
+        int c = f->cycles[k];
+        bool *runs = &f->runs[(size_t)c * nt];
+        for (int i = tj->from[k]; i < tj->from[k + 1]; i++) {
+            const int *succ = &g->succ[(size_t)tj->members[i] * nt];
+            for (int t = 0; t < nt; t++)
+                if (succ[t] >= 0 && f->scc_of[succ[t]] == c)
+                    runs[t] = true;
+        }
     }
     for (int k = 1; k < f->ncycles; k++) {   /* by first state (Tarjan closes them in another order); a few */
         int c = f->cycles[k], j = k;
@@ -113,12 +139,6 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
     }
 }
 
-/* Tarjan's scratch, per state. */
-struct tarjan {
-    int *index, *stack;
-    struct frame *calls;
-};
-
 /* Places, for n states, f's arrays (scc_of first: the allocation) and w's
  * in block (NULL: measures); returns its size.  A graph has at most as
  * many components as states. */
@@ -136,6 +156,8 @@ static size_t sccs_layout(struct fair_sccs *f, struct tarjan *w, int n, char *bl
     w->index = xblock_take(&b, len, sizeof *w->index);
     w->stack = xblock_take(&b, len, sizeof *w->stack);
     w->calls = xblock_take(&b, len, sizeof *w->calls);
+    w->members = xblock_take(&b, len, sizeof *w->members);
+    w->from = xblock_take(&b, len + 1, sizeof *w->from);
     return b.size;
 }
 
@@ -148,13 +170,13 @@ void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
     struct tarjan w;
     sccs_layout(f, &w, n, xrealloc(NULL, sccs_layout(f, &w, n, NULL)));   /* zeroed below where read first */
     memset(w.index, -1, (size_t)n * sizeof *w.index);
+    memset(f->cyclic, 0, (size_t)n * sizeof *f->cyclic);   /* a component per state at most */
+    w.nmembers = 0;
     for (int s = 0; s < n; s++)
         if (w.index[s] < 0)
-            search(g, f, s, w.index, w.stack, w.calls, &counter);
-    size_t nscc = (size_t)f->nscc;
-    memset(f->cyclic, 0, nscc * sizeof *f->cyclic);
-    memset(f->runs, 0, nscc * (size_t)nt * sizeof *f->runs);
-    component_facts(g, f);
+            search(g, f, s, &w, &counter);
+    memset(f->runs, 0, (size_t)f->nscc * (size_t)nt * sizeof *f->runs);
+    component_facts(g, f, &w);
 }
 
 void fair_free(struct fair_sccs *f)

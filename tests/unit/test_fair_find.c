@@ -1,6 +1,7 @@
 /* fair_find picks, among the fair cyclic components, the one whose first
  * state has the lowest index (the one a breadth-first stem reaches
- * soonest), which is not the order Tarjan's algorithm closes them in. */
+ * soonest), which is not the order Tarjan's algorithm closes them in;
+ * fair_sccs finds a component of one state cyclic by its steps to itself. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,10 +62,47 @@ static void test_lowest_first_state_wins(void **state)
     litmus_free(l);
 }
 
+/* A component of one state is cyclic exactly when a step goes from it to
+ * itself: on the graph above, {3} (both threads loop there, so both run
+ * inside) and not {0}; the cyclic ones listed by first state, each with
+ * the threads that step inside it. */
+static void test_one_state_cycles_by_its_own_steps(void **state)
+{
+    (void)state;
+    int32_t words[NSTATES * WIDTH] = { 0 };
+    int offset[NTHREADS] = { 1, 2 }, succ_copy[NSTATES * NTHREADS];
+    memcpy(succ_copy, succ, sizeof succ);
+    struct st_code code[NTHREADS] = { { .n = 5 }, { .n = 5 } };
+    struct state_graph g = { .nthreads = NTHREADS, .width = WIDTH, .nstates = NSTATES, .words = words,
+                             .succ = succ_copy, .offset = offset, .code = code };
+    struct fair_sccs f;
+    fair_sccs(&g, &f);
+    assert_false(f.cyclic[f.scc_of[0]]);
+    assert_true(f.cyclic[f.scc_of[3]]);
+    assert_int_equal(f.ncycles, 2);
+    assert_int_equal(f.cycles[0], f.scc_of[1]);
+    assert_int_equal(f.cycles[1], f.scc_of[3]);
+    const bool *runs3 = &f.runs[f.scc_of[3] * NTHREADS], *runs1 = &f.runs[f.scc_of[1] * NTHREADS];
+    assert_true(runs3[0] && runs3[1]);
+    assert_true(runs1[0] && runs1[1]);    /* P1 from 1 back to 1 */
+    succ_copy[3 * NTHREADS + 1] = -1;     /* 3: P1 ended, P0 still loops there */
+    fair_free(&f);
+    fair_sccs(&g, &f);
+    assert_true(f.cyclic[f.scc_of[3]]);
+    assert_true(f.runs[f.scc_of[3] * NTHREADS] && !f.runs[f.scc_of[3] * NTHREADS + 1]);
+    succ_copy[3 * NTHREADS] = -1;         /* 3: the end, no step */
+    fair_free(&f);
+    fair_sccs(&g, &f);
+    assert_false(f.cyclic[f.scc_of[3]]);
+    assert_int_equal(f.ncycles, 1);
+    fair_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lowest_first_state_wins),
+        cmocka_unit_test(test_one_state_cycles_by_its_own_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
