@@ -136,32 +136,24 @@ static inline bool step(const struct st_code *c, int w, const int32_t *in, int32
     int32_t a = operand(&x->a, before), b = operand(&x->b, before);
     int next = c->after[pc];
     *wrote = writes_memory(x, in[0], a);
-    switch (x->kind) {
-    case I_LOAD:
-        if (x->dst >= 0)
-            regs[x->dst] = in[0];
-        break;
-    case I_STORE:
-        out[0] = a;
-        break;
-    case I_RMW:
+    enum instr_kind k = x->kind;   /* the commonest steps first: a spin loop's branch, RMW and goto */
+    if (k == I_BRANCH) {
+        if (cmp_holds(x->cmp, a, b))
+            next = c->jump[pc];
+    } else if (k == I_RMW) {
         out[0] = x->op == OP_CAS ? (in[0] == a ? b : in[0]) : x->op == OP_EXCH ? a : interp_binop(x->op, in[0], a);
         if (x->dst >= 0)
             regs[x->dst] = in[0];
-        break;
-    case I_LOCAL:
-        regs[x->dst] = x->op == OP_EXCH ? a : interp_binop(x->op, a, b);
-        break;
-    case I_BRANCH:
-        if (cmp_holds(x->cmp, a, b))
-            next = c->jump[pc];
-        break;
-    case I_GOTO:
+    } else if (k == I_GOTO) {
         next = c->jump[pc];
-        break;
-    default:   /* outside the fragment: bmc/concrete/fragment.h keeps them out */
-        break;
-    }
+    } else if (k == I_LOAD) {
+        if (x->dst >= 0)
+            regs[x->dst] = in[0];
+    } else if (k == I_STORE) {
+        out[0] = a;
+    } else if (k == I_LOCAL) {
+        regs[x->dst] = x->op == OP_EXCH ? a : interp_binop(x->op, a, b);
+    }   /* anything else: outside the fragment (bmc/concrete/fragment.h keeps it out) */
     canonical(c, next, regs);
     out[w] = next * 2 + 1;
     return true;
