@@ -22,9 +22,9 @@ static int writes(const struct instr *x)
     return has ? x->dst : -1;
 }
 
-/* Registers live before each instruction: a backward fixpoint over the
- * source control flow (jumps to labels, fall-through to the next), into
- * live ((n + 1) * nregs, zeroed). */
+/* Registers live before each instruction but labels (where no step
+ * starts or ends): a backward fixpoint over the control flow with labels
+ * skipped (c->after and c->jump), into live ((n + 1) * nregs, zeroed). */
 static void liveness(const struct st_code *c, bool *live)
 {
     int n = c->n, k = c->nregs;
@@ -32,10 +32,12 @@ static void liveness(const struct st_code *c, bool *live)
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct instr *x = &c->in[i];
+            if (x->kind == I_LABEL)
+                continue;
             int rd[2], wr = writes(x);
             reads(x, rd);
-            const bool *fall = x->kind != I_GOTO ? &live[(i + 1) * k] : NULL;
-            const bool *jump = c->target[i] >= 0 ? &live[c->target[i] * k] : NULL;
+            const bool *fall = x->kind != I_GOTO ? &live[c->after[i] * k] : NULL;
+            const bool *jump = c->jump[i] >= 0 ? &live[c->jump[i] * k] : NULL;
             for (int r = 0; r < k; r++) {
                 bool now = r == rd[0] || r == rd[1]
                         || (r != wr && ((fall && fall[r]) || (jump && jump[r])));
@@ -57,12 +59,15 @@ static int settle(const struct st_code *c, int pc)
 }
 
 /* Lists, per pc (and the end), the registers dead there: c->dead_from and
- * c->dead from the liveness matrix live. */
+ * c->dead from the liveness matrix live (none at a label, where no step
+ * starts or ends). */
 static void dead_lists(struct st_code *c, const bool *live)
 {
     int k = c->nregs, m = 0;
     for (int pc = 0; pc <= c->n; pc++) {
         c->dead_from[pc] = m;
+        if (pc < c->n && c->in[pc].kind == I_LABEL)
+            continue;
         for (int r = 0; r < k; r++)
             if (!live[pc * k + r])
                 c->dead[m++] = r;

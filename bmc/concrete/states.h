@@ -22,8 +22,9 @@ struct st_code {
     int *after, *jump;       /* per instruction: where control goes next when it
                                 falls through (jumps), labels skipped */
     int nregs;
-    int *dead_from, *dead;   /* the registers dead before pc (n: at the end):
-                                dead[dead_from[pc] .. dead_from[pc + 1]) */
+    int *dead_from, *dead;   /* the registers dead before pc (n: at the end;
+                                none listed at a label, where no step starts
+                                or ends): dead[dead_from[pc] .. dead_from[pc + 1]) */
 };
 
 /* The explored graph. */
