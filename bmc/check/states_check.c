@@ -92,7 +92,11 @@ static struct rechecked *log_lasso(struct recheck_log *log, struct lasso *la, in
         }
     XGROW(log->done, log->cap, log->n + 1);
     struct rechecked *d = &log->done[log->n++];
-    *d = (struct rechecked){ .la = *la, .scc = scc };
+    d->la = *la;   /* field by field: the texts' buffers (1 KB) are written before they are read */
+    d->scc = scc;
+    d->checked = d->ok = d->described = false;
+    d->why[0] = '\0';
+    d->witness = NULL;
     d->need = xcalloc((size_t)nthreads + 1, sizeof *d->need);
     memcpy(d->need, need, (size_t)nthreads * sizeof *need);
     return d;
