@@ -121,8 +121,9 @@ static inline bool writes_memory(const struct instr *x, int32_t mem, int32_t a)
  * has that many more). */
 enum { STATE_SLACK = 4 };
 
-/* states_step, inlined into the explorer's loop (slack: out and in may be
- * copied past their end, STATE_SLACK words at a time). */
+/* states_step for the thread of code c whose words start at w, states
+ * of width words; inlined into the explorer's loop (slack: out and in may
+ * be copied past their end, STATE_SLACK words at a time). */
 __attribute__((always_inline))
 static inline bool step(const struct st_code *c, int w, const int32_t *in, int32_t *out, int width, bool *wrote,
                         bool slack)

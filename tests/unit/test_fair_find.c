@@ -98,11 +98,76 @@ static void test_one_state_cycles_by_its_own_steps(void **state)
     fair_free(&f);
 }
 
+/* On random graphs, fair_sccs against reachability worked out by brute
+ * force: one component exactly for states that reach each other, cyclic
+ * exactly with a step inside, runs by the threads that step inside, its
+ * first state the lowest, and the cyclic ones listed by first state. */
+static void test_components_match_reachability(void **state)
+{
+    (void)state;
+    enum { MAXN = 12, MAXT = 3 };
+    uint32_t seed = 12345;
+    for (int round = 0; round < 2000; round++) {
+        seed = seed * 1103515245u + 12345u;
+        int n = 1 + (int)(seed >> 16) % MAXN, nt = 1 + (int)(seed >> 8) % MAXT;
+        int succ_r[MAXN * MAXT], offset[MAXT] = { 0 };
+        int32_t words[MAXN] = { 0 };
+        for (int i = 0; i < n * nt; i++) {
+            seed = seed * 1103515245u + 12345u;
+            succ_r[i] = (seed >> 16) % 3 == 0 ? -1 : (int)((seed >> 8) % (uint32_t)n);
+        }
+        bool reach[MAXN][MAXN] = { { false } };
+        for (int v = 0; v < n; v++)
+            for (int t = 0; t < nt; t++)
+                if (succ_r[v * nt + t] >= 0)
+                    reach[v][succ_r[v * nt + t]] = true;
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++)
+                    reach[i][j] |= reach[i][k] && reach[k][j];
+        struct st_code code[MAXT] = { { .n = 5 }, { .n = 5 }, { .n = 5 } };
+        struct state_graph g = { .nthreads = nt, .width = 1, .nstates = n, .words = words, .succ = succ_r,
+                                 .offset = offset, .code = code };
+        struct fair_sccs f;
+        fair_sccs(&g, &f);
+        for (int u = 0; u < n; u++)
+            for (int v = 0; v < n; v++)
+                assert_int_equal(f.scc_of[u] == f.scc_of[v], u == v || (reach[u][v] && reach[v][u]));
+        int ncyclic = 0;
+        for (int c = 0; c < f.nscc; c++) {
+            bool inside = false, runs[MAXT] = { false };
+            int first = -1;
+            for (int v = 0; v < n; v++) {
+                if (f.scc_of[v] != c)
+                    continue;
+                if (first < 0)
+                    first = v;
+                for (int t = 0; t < nt; t++)
+                    if (succ_r[v * nt + t] >= 0 && f.scc_of[succ_r[v * nt + t]] == c)
+                        inside = runs[t] = true;
+            }
+            assert_int_equal(f.first[c], first);
+            assert_int_equal(f.cyclic[c], inside);
+            for (int t = 0; inside && t < nt; t++)
+                assert_int_equal(f.runs[c * nt + t], runs[t]);
+            ncyclic += inside;
+        }
+        assert_int_equal(f.ncycles, ncyclic);
+        for (int k = 0; k < f.ncycles; k++) {
+            assert_true(f.cyclic[f.cycles[k]]);
+            if (k > 0)
+                assert_true(f.first[f.cycles[k - 1]] < f.first[f.cycles[k]]);
+        }
+        fair_free(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lowest_first_state_wins),
         cmocka_unit_test(test_one_state_cycles_by_its_own_steps),
+        cmocka_unit_test(test_components_match_reachability),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
