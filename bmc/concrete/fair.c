@@ -125,9 +125,7 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f, st
     for (int k = 0; k < f->ncycles; k++) {
         int c = f->cycles[k];
         const int32_t *s = states_at(g, f->first[c]);
-        uint64_t *ended = &f->ended[(size_t)c * nw], *started = &f->started[(size_t)c * nw];
-        memset(ended, 0, (size_t)nw * sizeof *ended);
-        memset(started, 0, (size_t)nw * sizeof *started);
+        uint64_t *ended = &f->ended[(size_t)c * nw], *started = &f->started[(size_t)c * nw];   /* zeroed */
         for (int t = 0; t < nt; t++) {   /* states_pc and states_started, read in place */
             int32_t w = s[g->offset[t]];
             uint64_t bit = (uint64_t)1 << (t % 64);
@@ -175,7 +173,10 @@ void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
     for (int s = 0; s < n; s++)
         if (w.index[s] < 0)
             search(g, f, s, &w, &counter);
-    memset(f->runs, 0, (size_t)f->nscc * (size_t)nt * sizeof *f->runs);
+    size_t nscc = (size_t)f->nscc;
+    memset(f->runs, 0, nscc * (size_t)nt * sizeof *f->runs);
+    memset(f->ended, 0, nscc * (size_t)f->nwords * sizeof *f->ended);
+    memset(f->started, 0, nscc * (size_t)f->nwords * sizeof *f->started);
     component_facts(g, f, &w);
 }
 
