@@ -198,6 +198,9 @@ struct fair_tree {
     struct fair_tree *child;
     int nthreads, nwords;    /* of the program; 64-bit words of a set of threads */
     const uint64_t *below;   /* the threads below, a bit each */
+    const struct fair_tree *alone;   /* itself, or down the line of only
+                                        children to the first node that is
+                                        a leaf or has several */
 };
 
 /* Sorts n's children by increasing id: by insertion, for the few a group
@@ -265,7 +268,8 @@ static void grow(const struct litmus *l, const struct progress_hierarchy *h, str
 }
 
 /* Sets the threads below n and every node under it, from the words of
- * tb->below at each node's index. */
+ * tb->below at each node's index, and where their lines of only children
+ * end. */
 static void set_below(struct tree_block *tb, struct fair_tree *n, int nthreads, int nwords)
 {
     uint64_t *below = tb->below + (size_t)(n - tb->nodes) * nwords;
@@ -279,6 +283,7 @@ static void set_below(struct tree_block *tb, struct fair_tree *n, int nthreads, 
         for (int w = 0; w < nwords; w++)
             below[w] |= n->child[i].below[w];
     }
+    n->alone = n->thread < 0 && n->nchild == 1 ? n->child[0].alone : n;
 }
 
 struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_hierarchy *h)
@@ -387,8 +392,7 @@ static bool fair_node(const struct fair_tree *n, enum progress_model sch, const 
      * same need: owed, the child has progress; not owed, minimal progress
      * reaches it when it is schedulable, and when it is not, every thread
      * below has ended, so the child is fair and needs none of them. */
-    while (n->thread < 0 && n->nchild == 1)
-        n = &n->child[0];
+    n = n->alone;
     if (n->thread >= 0) {
         bool ended = has_thread(x->ended, n->thread);
         if (need && !ended)
