@@ -536,7 +536,7 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
     struct facts x = { thread_set_of(tr, ended, &e), thread_set_of(tr, started, &s), NULL };
     enum progress_model sch = progress_scheduler(m);
     buf[0] = '\0';
-    for (const struct fair_tree *g = tr; g->thread < 0;) {
+    for (const struct fair_tree *g = tr->alone; g->thread < 0;) {   /* a group with one child starves none */
         int i = 0;
         while (i < g->nchild && !has_thread(g->child[i].below, t))
             i++;
@@ -559,7 +559,7 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
             text_append(buf, len, &used, parts, k);
             break;
         }
-        g = &g->child[i];
+        g = g->child[i].alone;
     }
     thread_set_free(&e);
     thread_set_free(&s);
