@@ -60,8 +60,9 @@ struct rechecked {
     int scc;                 /* the fair component lasso_find built la in; -1: strong_find's */
     bool *need;              /* the threads its cycle steps (for lasso_find) */
     bool checked, ok;        /* re-checked, and its outcome */
-    bool described;          /* full and brief are filled */
+    bool described;          /* full, brief and engine are filled */
     char full[512], brief[96];   /* lasso_describe's texts */
+    char engine[96];         /* a weak model's reason's end: the engine's part */
     char why[256];
     cJSON *witness;          /* NULL when none was asked for */
 };
@@ -91,7 +92,11 @@ static struct rechecked *log_lasso(struct recheck_log *log, struct lasso *la, in
         }
     XGROW(log->done, log->cap, log->n + 1);
     struct rechecked *d = &log->done[log->n++];
-    *d = (struct rechecked){ .la = *la, .scc = scc };
+    d->la = *la;   /* field by field: the texts' buffers (1 KB) are written before they are read */
+    d->scc = scc;
+    d->checked = d->ok = d->described = false;
+    d->why[0] = '\0';
+    d->witness = NULL;
     d->need = xcalloc((size_t)nthreads + 1, sizeof *d->need);
     memcpy(d->need, need, (size_t)nthreads * sizeof *need);
     return d;
@@ -174,6 +179,12 @@ static void decide(const struct program *p, struct lasso_recheck *rc, struct rec
         if (!d->described) {
             lasso_describe(p->lit, la, true, d->full, sizeof d->full);
             lasso_describe(p->lit, la, false, d->brief, sizeof d->brief);
+            char cycle[12], stem[12], states[12];
+            size_t at = 0;
+            text_append(d->engine, sizeof d->engine, &at,
+                        (const char *const[]){ " (states engine: a fair cycle of ", text_int(la->ncycle, cycle),
+                                               " steps after ", text_int(la->nstem, stem), ", ",
+                                               text_int(g->nstates, states), " states)" }, 7);
             d->described = true;
         }
         /* the lasso and who starves, as far as sizeof d->full bytes, then the engine's part */
@@ -190,11 +201,7 @@ static void decide(const struct program *p, struct lasso_recheck *rc, struct rec
                      "after %d steps no schedule of the guaranteed threads (%s) terminates; a cycle of %d steps, %d "
                      "states)", la->nstem, who, la->ncycle, g->nstates);
         } else {
-            char cycle[12], stem[12], states[12];
-            text_append(out->reason, sizeof out->reason, &used,
-                        (const char *const[]){ " (states engine: a fair cycle of ", text_int(la->ncycle, cycle),
-                                               " steps after ", text_int(la->nstem, stem), ", ",
-                                               text_int(g->nstates, states), " states)" }, 7);
+            text_append(out->reason, sizeof out->reason, &used, (const char *const[]){ d->engine }, 1);
         }
         char why[256];   /* the concrete evaluator checks every lasso, as every SAT witness */
         if (!recheck_once(d, rc, g, o->want_witness ? witness : NULL, why, sizeof why)) {
@@ -221,7 +228,9 @@ bool states_termination(const struct program *p, const struct model_desc *md, co
         struct recheck_log log = { NULL, 0, 0 };
         bool *scratch = xcalloc(3 * ((size_t)g.nthreads + 1), sizeof *scratch);   /* decide's, every model's */
         for (int i = 0; i < n; i++) {
-            out[i] = (struct progress_result){ .model = ms[i] };
+            out[i].model = ms[i];   /* the rest set by decide: no need to zero the texts' buffers */
+            out[i].vacuous = false;
+            out[i].brief[0] = '\0';
             witnesses[i] = NULL;
             decide(p, &rc, &log, o, &g, &f, tr, &out[i], &witnesses[i], scratch);
         }

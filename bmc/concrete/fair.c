@@ -7,43 +7,64 @@
 #include "bmc/concrete/text.h"
 #include "util/xalloc.h"
 
-/* One frame of the iterative depth-first search: a state and the next
- * thread whose step it has yet to follow. */
-struct frame { int v, t; };
+/* One frame of the iterative depth-first search: a state, its
+ * successors, the next thread whose step it has yet to follow, and its
+ * low link so far. */
+struct frame { const int *succ; int v, t, low; };
 
 /* The index of a state whose component is closed: higher than any on the
  * stack, so that it lowers no low link and no array says which are on it. */
 enum { CLOSED = 0x7fffffff };
 
-/* Records component c: its states, popped from the stack (top states on
- * it) down to v, their index CLOSED.  Returns the new top. */
-static int close_component(struct fair_sccs *f, const int *stack, int top, int *index, int v)
+/* Tarjan's scratch, per state, and the cyclic components' states: cycle
+ * k's (the order they close in, as f->cycles lists them at first) are
+ * members[from[k] .. from[k + 1]). */
+struct tarjan {
+    int *index, *stack;
+    struct frame *calls;
+    int *members, *from, nmembers;
+};
+
+/* Records the cyclic component whose root is v: its states, popped from
+ * the stack (top states on it) down to v, their index CLOSED, and
+ * tj's members.  Returns the new top. */
+static int close_cycle(struct fair_sccs *f, struct tarjan *tj, const int *stack, int top, int v)
 {
-    int c = f->nscc++, w, first = v;
+    int c = f->nscc++, end = top, w, first = v;
     do {
         w = stack[--top];
-        index[w] = CLOSED;
+        tj->index[w] = CLOSED;
         f->scc_of[w] = c;
         if (w < first)
             first = w;
     } while (w != v);
     f->first[c] = first;
+    f->cyclic[c] = true;
+    tj->from[f->ncycles] = tj->nmembers;
+    f->cycles[f->ncycles++] = c;
+    memcpy(&tj->members[tj->nmembers], &stack[top], (size_t)(end - top) * sizeof *stack);
+    tj->nmembers += end - top;
     return top;
 }
 
 /* Tarjan's algorithm from state s, with no state on the stack; *counter
- * is the next index. */
-static void search(const struct state_graph *g, struct fair_sccs *f, int s, int *index, int *low,
-                   int *stack, struct frame *calls, int *counter)
+ * is the next index.  A state's low link starts one above its index, so
+ * that at its end it tells apart a component of it alone that no step
+ * stays in (still above), which it closes in place, and the root of a
+ * cyclic one (its index: a step from a state of its own). */
+static void search(const struct state_graph *g, struct fair_sccs *f, int s, struct tarjan *tj, int *counter)
 {
     int depth = 0, nt = g->nthreads, top = 0, next = *counter;   /* locals: the arrays' stores cannot change them */
-    calls[depth++] = (struct frame){ s, 0 };
-    index[s] = low[s] = next++;
+    int *index = tj->index, *stack = tj->stack;
+    struct frame *calls = tj->calls;
+    const int *succs = g->succ;
+    calls[depth++] = (struct frame){ &succs[(size_t)s * nt], s, 0, next + 1 };
+    index[s] = next++;
     stack[top++] = s;
     while (depth > 0) {
         struct frame *fr = &calls[depth - 1];
-        int v = fr->v, t = fr->t, lv = low[v];
-        const int *succ = &g->succ[(size_t)v * nt];
+        const int *succ = fr->succ;
+        int t = fr->t, lv = fr->low;
         for (; t < nt; t++) {
             int w = succ[t];
             if (w < 0)
@@ -53,39 +74,47 @@ static void search(const struct state_graph *g, struct fair_sccs *f, int s, int 
             if (index[w] < lv)   /* on the stack: a closed state's index is CLOSED */
                 lv = index[w];
         }
-        low[v] = lv;
-        if (t < nt) {   /* down to an unseen state; v's next thread after it */
+        if (t < nt) {   /* down to an unseen state; the frame's next thread after it */
             int w = succ[t];
             fr->t = t + 1;
-            index[w] = low[w] = next++;
+            fr->low = lv;
+            calls[depth++] = (struct frame){ &succs[(size_t)w * nt], w, 0, next + 1 };
+            index[w] = next++;
             stack[top++] = w;
-            calls[depth++] = (struct frame){ w, 0 };
             continue;
         }
-        if (lv == index[v])
-            top = close_component(f, stack, top, index, v);
+        int v = fr->v;
+        if (lv > index[v]) {   /* v alone, no step to itself: on the stack's top */
+            top--;
+            index[v] = CLOSED;
+            f->scc_of[v] = f->nscc;
+            f->first[f->nscc++] = v;
+        } else if (lv == index[v]) {
+            top = close_cycle(f, tj, stack, top, v);
+        }
         depth--;
-        if (depth > 0 && lv < low[calls[depth - 1].v])
-            low[calls[depth - 1].v] = lv;
+        if (depth > 0 && lv < calls[depth - 1].low)
+            calls[depth - 1].low = lv;
     }
     *counter = next;
 }
 
-/* What each component says about each thread (ended and started: for the
- * cyclic ones, which alone fair_find reads). */
-static void component_facts(const struct state_graph *g, struct fair_sccs *f)
+/* What each cyclic component says about each thread: which step inside
+ * it (from its states, tj's members), and which have ended and which
+ * have taken a step (which alone fair_find reads). */
+static void component_facts(const struct state_graph *g, struct fair_sccs *f, struct tarjan *tj)
 {
     int nt = g->nthreads, nw = f->nwords;
-    for (int v = 0; v < g->nstates; v++) {
-        const int *succ = &g->succ[(size_t)v * nt];
-        int c = f->scc_of[v];
-        for (int t = 0; t < nt; t++)
-            if (succ[t] >= 0 && f->scc_of[succ[t]] == c) {
-                f->runs[c * nt + t] = true;
-                if (!f->cyclic[c])
-                    f->cycles[f->ncycles++] = c;
-                f->cyclic[c] = true;
-            }
+    tj->from[f->ncycles] = tj->nmembers;
+    for (int k = 0; k < f->ncycles; k++) {
+        int c = f->cycles[k];
+        bool *runs = &f->runs[(size_t)c * nt];
+        for (int i = tj->from[k]; i < tj->from[k + 1]; i++) {
+            const int *succ = &g->succ[(size_t)tj->members[i] * nt];
+            for (int t = 0; t < nt; t++)
+                if (succ[t] >= 0 && f->scc_of[succ[t]] == c)
+                    runs[t] = true;
+        }
     }
     for (int k = 1; k < f->ncycles; k++) {   /* by first state (Tarjan closes them in another order); a few */
         int c = f->cycles[k], j = k;
@@ -96,9 +125,7 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
     for (int k = 0; k < f->ncycles; k++) {
         int c = f->cycles[k];
         const int32_t *s = states_at(g, f->first[c]);
-        uint64_t *ended = &f->ended[(size_t)c * nw], *started = &f->started[(size_t)c * nw];
-        memset(ended, 0, (size_t)nw * sizeof *ended);
-        memset(started, 0, (size_t)nw * sizeof *started);
+        uint64_t *ended = &f->ended[(size_t)c * nw], *started = &f->started[(size_t)c * nw];   /* zeroed */
         for (int t = 0; t < nt; t++) {   /* states_pc and states_started, read in place */
             int32_t w = s[g->offset[t]];
             uint64_t bit = (uint64_t)1 << (t % 64);
@@ -109,12 +136,6 @@ static void component_facts(const struct state_graph *g, struct fair_sccs *f)
         }
     }
 }
-
-/* Tarjan's scratch, per state. */
-struct tarjan {
-    int *index, *low, *stack;
-    struct frame *calls;
-};
 
 /* Places, for n states, f's arrays (scc_of first: the allocation) and w's
  * in block (NULL: measures); returns its size.  A graph has at most as
@@ -131,9 +152,10 @@ static size_t sccs_layout(struct fair_sccs *f, struct tarjan *w, int n, char *bl
     f->ended = xblock_take(&b, words, sizeof *f->ended);
     f->started = xblock_take(&b, words, sizeof *f->started);
     w->index = xblock_take(&b, len, sizeof *w->index);
-    w->low = xblock_take(&b, len, sizeof *w->low);
     w->stack = xblock_take(&b, len, sizeof *w->stack);
     w->calls = xblock_take(&b, len, sizeof *w->calls);
+    w->members = xblock_take(&b, len, sizeof *w->members);
+    w->from = xblock_take(&b, len + 1, sizeof *w->from);
     return b.size;
 }
 
@@ -146,13 +168,16 @@ void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
     struct tarjan w;
     sccs_layout(f, &w, n, xrealloc(NULL, sccs_layout(f, &w, n, NULL)));   /* zeroed below where read first */
     memset(w.index, -1, (size_t)n * sizeof *w.index);
+    memset(f->cyclic, 0, (size_t)n * sizeof *f->cyclic);   /* a component per state at most */
+    w.nmembers = 0;
     for (int s = 0; s < n; s++)
         if (w.index[s] < 0)
-            search(g, f, s, w.index, w.low, w.stack, w.calls, &counter);
+            search(g, f, s, &w, &counter);
     size_t nscc = (size_t)f->nscc;
-    memset(f->cyclic, 0, nscc * sizeof *f->cyclic);
     memset(f->runs, 0, nscc * (size_t)nt * sizeof *f->runs);
-    component_facts(g, f);
+    memset(f->ended, 0, nscc * (size_t)f->nwords * sizeof *f->ended);
+    memset(f->started, 0, nscc * (size_t)f->nwords * sizeof *f->started);
+    component_facts(g, f, &w);
 }
 
 void fair_free(struct fair_sccs *f)
@@ -173,6 +198,9 @@ struct fair_tree {
     struct fair_tree *child;
     int nthreads, nwords;    /* of the program; 64-bit words of a set of threads */
     const uint64_t *below;   /* the threads below, a bit each */
+    const struct fair_tree *alone;   /* itself, or down the line of only
+                                        children to the first node that is
+                                        a leaf or has several */
 };
 
 /* Sorts n's children by increasing id: by insertion, for the few a group
@@ -240,7 +268,8 @@ static void grow(const struct litmus *l, const struct progress_hierarchy *h, str
 }
 
 /* Sets the threads below n and every node under it, from the words of
- * tb->below at each node's index. */
+ * tb->below at each node's index, and where their lines of only children
+ * end. */
 static void set_below(struct tree_block *tb, struct fair_tree *n, int nthreads, int nwords)
 {
     uint64_t *below = tb->below + (size_t)(n - tb->nodes) * nwords;
@@ -254,6 +283,7 @@ static void set_below(struct tree_block *tb, struct fair_tree *n, int nthreads, 
         for (int w = 0; w < nwords; w++)
             below[w] |= n->child[i].below[w];
     }
+    n->alone = n->thread < 0 && n->nchild == 1 ? n->child[0].alone : n;
 }
 
 struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_hierarchy *h)
@@ -362,8 +392,7 @@ static bool fair_node(const struct fair_tree *n, enum progress_model sch, const 
      * same need: owed, the child has progress; not owed, minimal progress
      * reaches it when it is schedulable, and when it is not, every thread
      * below has ended, so the child is fair and needs none of them. */
-    while (n->thread < 0 && n->nchild == 1)
-        n = &n->child[0];
+    n = n->alone;
     if (n->thread >= 0) {
         bool ended = has_thread(x->ended, n->thread);
         if (need && !ended)
@@ -507,7 +536,7 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
     struct facts x = { thread_set_of(tr, ended, &e), thread_set_of(tr, started, &s), NULL };
     enum progress_model sch = progress_scheduler(m);
     buf[0] = '\0';
-    for (const struct fair_tree *g = tr; g->thread < 0;) {
+    for (const struct fair_tree *g = tr->alone; g->thread < 0;) {   /* a group with one child starves none */
         int i = 0;
         while (i < g->nchild && !has_thread(g->child[i].below, t))
             i++;
@@ -530,7 +559,7 @@ void fair_starver(const struct fair_tree *tr, enum progress_model m, const bool 
             text_append(buf, len, &used, parts, k);
             break;
         }
-        g = &g->child[i];
+        g = g->child[i].alone;
     }
     thread_set_free(&e);
     thread_set_free(&s);

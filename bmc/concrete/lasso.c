@@ -156,11 +156,10 @@ void lasso_describe(const struct litmus *l, const struct lasso *la, bool full, c
                 text_append(buf, len, &used, (const char *const[]){ sep, "P", id, " ", lasso_how_name(h) }, 5);
             else if (h == LASSO_HALTED)
                 text_append(buf, len, &used, (const char *const[]){ sep, "the scheduler never runs P", id, " again" }, 4);
-            else
-                text_append(buf, len, &used, (const char *const[]){ sep, "P", id,
-                                                                     h == LASSO_SPINS ? " spins" : " repeats its loop",
-                                                                     " for ever", h == LASSO_REPEATS ? " (livelock)" : "" },
-                            6);
+            else   /* the constant parts joined: fewer to append */
+                text_append(buf, len, &used, (const char *const[]){ sep, "P", id, h == LASSO_SPINS
+                                                                     ? " spins for ever"
+                                                                     : " repeats its loop for ever (livelock)" }, 4);
         }
 }
 

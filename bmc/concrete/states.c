@@ -22,20 +22,22 @@ static int writes(const struct instr *x)
     return has ? x->dst : -1;
 }
 
-/* Registers live before each instruction: a backward fixpoint over the
- * source control flow (jumps to labels, fall-through to the next), into
- * live ((n + 1) * nregs, zeroed). */
+/* Registers live before each instruction but labels (where no step
+ * starts or ends): a backward fixpoint over the control flow with labels
+ * skipped (c->after and c->jump), into live ((n + 1) * nregs, zeroed). */
 static void liveness(const struct st_code *c, bool *live)
 {
     int n = c->n, k = c->nregs;
-    for (bool changed = true; changed;) {
+    for (bool changed = k > 0; changed;) {   /* without registers, nothing to do */
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct instr *x = &c->in[i];
+            if (x->kind == I_LABEL)
+                continue;
             int rd[2], wr = writes(x);
             reads(x, rd);
-            const bool *fall = x->kind != I_GOTO ? &live[(i + 1) * k] : NULL;
-            const bool *jump = c->target[i] >= 0 ? &live[c->target[i] * k] : NULL;
+            const bool *fall = x->kind != I_GOTO ? &live[c->after[i] * k] : NULL;
+            const bool *jump = c->jump[i] >= 0 ? &live[c->jump[i] * k] : NULL;
             for (int r = 0; r < k; r++) {
                 bool now = r == rd[0] || r == rd[1]
                         || (r != wr && ((fall && fall[r]) || (jump && jump[r])));
@@ -57,12 +59,15 @@ static int settle(const struct st_code *c, int pc)
 }
 
 /* Lists, per pc (and the end), the registers dead there: c->dead_from and
- * c->dead from the liveness matrix live. */
+ * c->dead from the liveness matrix live (none at a label, where no step
+ * starts or ends). */
 static void dead_lists(struct st_code *c, const bool *live)
 {
     int k = c->nregs, m = 0;
     for (int pc = 0; pc <= c->n; pc++) {
         c->dead_from[pc] = m;
+        if (pc < c->n && c->in[pc].kind == I_LABEL)
+            continue;
         for (int r = 0; r < k; r++)
             if (!live[pc * k + r])
                 c->dead[m++] = r;
@@ -116,52 +121,45 @@ static inline bool writes_memory(const struct instr *x, int32_t mem, int32_t a)
  * has that many more). */
 enum { STATE_SLACK = 4 };
 
-/* states_step, inlined into the explorer's loop (slack: out and in may be
- * copied past their end, STATE_SLACK words at a time). */
+/* states_step for the thread of code c whose words start at w, states
+ * of width words; inlined into the explorer's loop (slack: out and in may
+ * be copied past their end, STATE_SLACK words at a time). */
 __attribute__((always_inline))
-static inline bool step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote, bool slack)
+static inline bool step(const struct st_code *c, int w, const int32_t *in, int32_t *out, int width, bool *wrote,
+                        bool slack)
 {
-    const struct st_code *c = &g->code[t];
-    int w = g->offset[t], pc = in[w] >> 1;
+    int pc = in[w] >> 1;
     if (pc >= c->n)
         return false;
     if (slack)   /* four words at a time, past the state's end: g->words has room */
-        for (int i = 0; i < g->width; i += STATE_SLACK)
+        for (int i = 0; i < width; i += STATE_SLACK)
             memcpy(out + i, in + i, STATE_SLACK * sizeof *out);
     else
-        memcpy(out, in, (size_t)g->width * sizeof *out);
+        memcpy(out, in, (size_t)width * sizeof *out);
     const int32_t *before = in + w + 1;
     int32_t *regs = out + w + 1;
     const struct instr *x = &c->in[pc];
     int32_t a = operand(&x->a, before), b = operand(&x->b, before);
     int next = c->after[pc];
     *wrote = writes_memory(x, in[0], a);
-    switch (x->kind) {
-    case I_LOAD:
-        if (x->dst >= 0)
-            regs[x->dst] = in[0];
-        break;
-    case I_STORE:
-        out[0] = a;
-        break;
-    case I_RMW:
+    enum instr_kind k = x->kind;   /* the commonest steps first: a spin loop's branch, RMW and goto */
+    if (k == I_BRANCH) {
+        if (cmp_holds(x->cmp, a, b))
+            next = c->jump[pc];
+    } else if (k == I_RMW) {
         out[0] = x->op == OP_CAS ? (in[0] == a ? b : in[0]) : x->op == OP_EXCH ? a : interp_binop(x->op, in[0], a);
         if (x->dst >= 0)
             regs[x->dst] = in[0];
-        break;
-    case I_LOCAL:
-        regs[x->dst] = x->op == OP_EXCH ? a : interp_binop(x->op, a, b);
-        break;
-    case I_BRANCH:
-        if (cmp_holds(x->cmp, a, b))
-            next = c->jump[pc];
-        break;
-    case I_GOTO:
+    } else if (k == I_GOTO) {
         next = c->jump[pc];
-        break;
-    default:   /* outside the fragment: bmc/concrete/fragment.h keeps them out */
-        break;
-    }
+    } else if (k == I_LOAD) {
+        if (x->dst >= 0)
+            regs[x->dst] = in[0];
+    } else if (k == I_STORE) {
+        out[0] = a;
+    } else if (k == I_LOCAL) {
+        regs[x->dst] = x->op == OP_EXCH ? a : interp_binop(x->op, a, b);
+    }   /* anything else: outside the fragment (bmc/concrete/fragment.h keeps it out) */
     canonical(c, next, regs);
     out[w] = next * 2 + 1;
     return true;
@@ -169,7 +167,7 @@ static inline bool step(const struct state_graph *g, const int32_t *in, int t, i
 
 bool states_step(const struct state_graph *g, const int32_t *in, int t, int32_t *out, bool *wrote)
 {
-    return step(g, in, t, out, wrote, false);
+    return step(&g->code[t], g->offset[t], in, out, g->width, wrote, false);
 }
 
 bool states_writes(const struct state_graph *g, const int32_t *s, int t)
@@ -179,9 +177,10 @@ bool states_writes(const struct state_graph *g, const int32_t *s, int t)
     return pc < c->n && writes_memory(&c->in[pc], s[0], operand(&c->in[pc].a, s + w + 1));
 }
 
-/* Two words at a time (a state is a few of them), the high half folded
- * into the low one at the end, which the table's mask keeps. */
-static inline uint64_t hash(const int32_t *s, int width)
+/* The hash of state s (width words, an even number): two words at a
+ * time, the high half folded into the low one at the end, which the
+ * table's mask keeps. */
+static inline uint32_t hash(const int32_t *s, int width)
 {
     const uint64_t k = 0xff51afd7ed558ccdu;
     uint64_t h = 0x9e3779b97f4a7c15u, pair[2];   /* a load each: their values, whatever the byte order,
@@ -192,14 +191,24 @@ static inline uint64_t hash(const int32_t *s, int width)
         h = (h ^ pair[0]) * k;
         h = (h ^ pair[1]) * k;
     }
-    if (i + 1 < width) {
+    if (i < width) {
         memcpy(pair, s + i, sizeof pair[0]);
         h = (h ^ pair[0]) * k;
-        i += 2;
     }
-    if (i < width)
-        h = (h ^ (uint32_t)s[i]) * k;
-    return h ^ h >> 32;
+    return (uint32_t)(h ^ h >> 32);
+}
+
+/* Whether states a and b (width words, an even number) are one. */
+static inline bool same_state(const int32_t *a, const int32_t *b, int width)
+{
+    for (int i = 0; i < width; i += 2) {
+        uint64_t x, y;
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
+        if (x != y)
+            return false;
+    }
+    return true;
 }
 
 /* Doubles the hash table (makes it at first), placing each state again
@@ -243,15 +252,15 @@ static inline void reserve(struct state_graph *g, int n)
 /* The index of the state written at g's first free place (room reserved),
  * added there (reached from parent by a step of via) when new; -1 when it
  * is new and the graph already holds limit states. */
-static inline int intern_next(struct state_graph *g, int parent, int via, long limit)
+static inline int intern_next(struct state_graph *g, const int32_t *s, int width, int parent, int via, long limit)
 {
-    const int32_t *s = &g->words[(size_t)g->nstates * g->width];
-    uint32_t h = (uint32_t)hash(s, g->width);
+    uint32_t h = hash(s, width);
+    const int32_t *words = g->words;
+    struct state_slot *slot = g->slot;
     size_t mask = (size_t)g->nslots - 1, i = h & mask;
-    for (; g->slot[i].index >= 0; i = (i + 1) & mask)
-        if (g->slot[i].hash == h
-            && memcmp(&g->words[(size_t)g->slot[i].index * g->width], s, (size_t)g->width * sizeof *s) == 0)
-            return g->slot[i].index;
+    for (; slot[i].index >= 0; i = (i + 1) & mask)
+        if (slot[i].hash == h && same_state(&words[(size_t)slot[i].index * width], s, width))
+            return slot[i].index;
     if (g->nstates >= limit)
         return -1;
     int k = g->nstates++;
@@ -271,6 +280,17 @@ struct explore_work {
     bool **live;
 };
 
+/* Words of a state of l: the location, and each thread's pc word and
+ * registers, rounded up to an even number (two hashed and compared at a
+ * time; the last, when added, is always 0). */
+static size_t state_width(const struct litmus *l)
+{
+    size_t width = 1;
+    for (int t = 0; t < l->nthreads; t++)
+        width += 1 + (size_t)l->threads[t].nregs;
+    return width + width % 2;
+}
+
 /* Places, for l, g's code and offset (code first: the allocation is
  * g->code), every thread's target, after, jump and dead lists, and w's
  * arrays in block (NULL: measures); returns its size. */
@@ -278,9 +298,7 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
                              char *block)
 {
     struct xblock b = { block, 0 };
-    size_t nt = (size_t)l->nthreads + 1, width = 1;
-    for (int t = 0; t < l->nthreads; t++)
-        width += 1 + (size_t)l->threads[t].nregs;
+    size_t nt = (size_t)l->nthreads + 1, width = state_width(l);
     g->code = xblock_take(&b, nt, sizeof *g->code);
     g->offset = xblock_take(&b, nt, sizeof *g->offset);
     w->label_at = xblock_take(&b, nt, sizeof *w->label_at);
@@ -323,6 +341,7 @@ static void layout(const struct litmus *l, struct state_graph *g, struct explore
         for (int i = 0; i < l->threads[t].ninstrs && g->loc < 0; i++)
             g->loc = l->threads[t].instrs[i].loc;
     }
+    g->width = (int)state_width(l);
     int32_t *init = w->cur;
     init[0] = g->loc >= 0 ? (int32_t)l->locs[g->loc].init : 0;
     for (int t = 0; t < l->nthreads; t++) {
@@ -342,17 +361,21 @@ bool states_explore(const struct litmus *l, long limit, struct state_graph *g)
     layout(l, g, &w);
     rehash(g);
     reserve(g, 1);
-    memcpy(g->words, w.cur, (size_t)g->width * sizeof *g->words);
-    bool ok = intern_next(g, -1, -1, limit) >= 0;
+    int width = g->width, nt = g->nthreads;   /* locals: the words' stores cannot change them */
+    const struct st_code *code = g->code;
+    const int *offset = g->offset;
+    memcpy(g->words, w.cur, (size_t)width * sizeof *g->words);
+    bool ok = intern_next(g, g->words, width, -1, -1, limit) >= 0;
     for (int s = 0; ok && s < g->nstates; s++) {
-        reserve(g, g->nstates + g->nthreads + 1);   /* so that cur and the successors stay where they are */
-        const int32_t *cur = states_at(g, s);
-        int *succ = &g->succ[(size_t)s * g->nthreads];
-        for (int t = 0; t < g->nthreads; t++) {
+        reserve(g, g->nstates + nt + 1);   /* so that cur and the successors stay where they are */
+        const int32_t *cur = &g->words[(size_t)s * width];
+        int *succ = &g->succ[(size_t)s * nt];
+        for (int t = 0; t < nt; t++) {
             bool wrote;
+            int32_t *out = &g->words[(size_t)g->nstates * width];
             succ[t] = -1;
-            if (step(g, cur, t, &g->words[(size_t)g->nstates * g->width], &wrote, true)
-                && (succ[t] = intern_next(g, s, t, limit)) < 0) {
+            if (step(&code[t], offset[t], cur, out, width, &wrote, true)
+                && (succ[t] = intern_next(g, out, width, s, t, limit)) < 0) {
                 ok = false;   /* past the limit */
                 break;
             }

@@ -22,13 +22,14 @@ struct st_code {
     int *after, *jump;       /* per instruction: where control goes next when it
                                 falls through (jumps), labels skipped */
     int nregs;
-    int *dead_from, *dead;   /* the registers dead before pc (n: at the end):
-                                dead[dead_from[pc] .. dead_from[pc + 1]) */
+    int *dead_from, *dead;   /* the registers dead before pc (n: at the end;
+                                none listed at a label, where no step starts
+                                or ends): dead[dead_from[pc] .. dead_from[pc + 1]) */
 };
 
 /* The explored graph. */
 struct state_graph {
-    int nthreads, width;     /* int32 words per state */
+    int nthreads, width;     /* int32 words per state (the explorer's: even) */
     int nstates, cap;
     int32_t *words;          /* nstates * width: the states */
     int *succ;               /* nstates * nthreads: successor by a step of

@@ -28,6 +28,11 @@ void text_append(char *buf, size_t len, size_t *used, const char *const *parts, 
 
 const char *text_int(int v, char *digits)
 {
+    if (v >= 0 && v < 10) {   /* most: thread and scope ids */
+        digits[0] = (char)('0' + v);
+        digits[1] = '\0';
+        return digits;
+    }
     char rev[12];
     int k = 0, at = 0;
     unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;

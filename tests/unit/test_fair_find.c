@@ -1,6 +1,7 @@
 /* fair_find picks, among the fair cyclic components, the one whose first
  * state has the lowest index (the one a breadth-first stem reaches
- * soonest), which is not the order Tarjan's algorithm closes them in. */
+ * soonest), which is not the order Tarjan's algorithm closes them in;
+ * fair_sccs finds a component of one state cyclic by its steps to itself. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,10 +62,112 @@ static void test_lowest_first_state_wins(void **state)
     litmus_free(l);
 }
 
+/* A component of one state is cyclic exactly when a step goes from it to
+ * itself: on the graph above, {3} (both threads loop there, so both run
+ * inside) and not {0}; the cyclic ones listed by first state, each with
+ * the threads that step inside it. */
+static void test_one_state_cycles_by_its_own_steps(void **state)
+{
+    (void)state;
+    int32_t words[NSTATES * WIDTH] = { 0 };
+    int offset[NTHREADS] = { 1, 2 }, succ_copy[NSTATES * NTHREADS];
+    memcpy(succ_copy, succ, sizeof succ);
+    struct st_code code[NTHREADS] = { { .n = 5 }, { .n = 5 } };
+    struct state_graph g = { .nthreads = NTHREADS, .width = WIDTH, .nstates = NSTATES, .words = words,
+                             .succ = succ_copy, .offset = offset, .code = code };
+    struct fair_sccs f;
+    fair_sccs(&g, &f);
+    assert_false(f.cyclic[f.scc_of[0]]);
+    assert_true(f.cyclic[f.scc_of[3]]);
+    assert_int_equal(f.ncycles, 2);
+    assert_int_equal(f.cycles[0], f.scc_of[1]);
+    assert_int_equal(f.cycles[1], f.scc_of[3]);
+    const bool *runs3 = &f.runs[f.scc_of[3] * NTHREADS], *runs1 = &f.runs[f.scc_of[1] * NTHREADS];
+    assert_true(runs3[0] && runs3[1]);
+    assert_true(runs1[0] && runs1[1]);    /* P1 from 1 back to 1 */
+    succ_copy[3 * NTHREADS + 1] = -1;     /* 3: P1 ended, P0 still loops there */
+    fair_free(&f);
+    fair_sccs(&g, &f);
+    assert_true(f.cyclic[f.scc_of[3]]);
+    assert_true(f.runs[f.scc_of[3] * NTHREADS] && !f.runs[f.scc_of[3] * NTHREADS + 1]);
+    succ_copy[3 * NTHREADS] = -1;         /* 3: the end, no step */
+    fair_free(&f);
+    fair_sccs(&g, &f);
+    assert_false(f.cyclic[f.scc_of[3]]);
+    assert_int_equal(f.ncycles, 1);
+    fair_free(&f);
+}
+
+/* On random graphs, fair_sccs against reachability worked out by brute
+ * force: one component exactly for states that reach each other, cyclic
+ * exactly with a step inside, runs by the threads that step inside, its
+ * first state the lowest, and the cyclic ones listed by first state. */
+static void test_components_match_reachability(void **state)
+{
+    (void)state;
+    enum { MAXN = 12, MAXT = 3 };
+    uint32_t seed = 12345;
+    for (int round = 0; round < 2000; round++) {
+        seed = seed * 1103515245u + 12345u;
+        int n = 1 + (int)(seed >> 16) % MAXN, nt = 1 + (int)(seed >> 8) % MAXT;
+        int succ_r[MAXN * MAXT], offset[MAXT] = { 0 };
+        int32_t words[MAXN] = { 0 };
+        for (int i = 0; i < n * nt; i++) {
+            seed = seed * 1103515245u + 12345u;
+            succ_r[i] = (seed >> 16) % 3 == 0 ? -1 : (int)((seed >> 8) % (uint32_t)n);
+        }
+        bool reach[MAXN][MAXN] = { { false } };
+        for (int v = 0; v < n; v++)
+            for (int t = 0; t < nt; t++)
+                if (succ_r[v * nt + t] >= 0)
+                    reach[v][succ_r[v * nt + t]] = true;
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++)
+                    reach[i][j] |= reach[i][k] && reach[k][j];
+        struct st_code code[MAXT] = { { .n = 5 }, { .n = 5 }, { .n = 5 } };
+        struct state_graph g = { .nthreads = nt, .width = 1, .nstates = n, .words = words, .succ = succ_r,
+                                 .offset = offset, .code = code };
+        struct fair_sccs f;
+        fair_sccs(&g, &f);
+        for (int u = 0; u < n; u++)
+            for (int v = 0; v < n; v++)
+                assert_int_equal(f.scc_of[u] == f.scc_of[v], u == v || (reach[u][v] && reach[v][u]));
+        int ncyclic = 0;
+        for (int c = 0; c < f.nscc; c++) {
+            bool inside = false, runs[MAXT] = { false };
+            int first = -1;
+            for (int v = 0; v < n; v++) {
+                if (f.scc_of[v] != c)
+                    continue;
+                if (first < 0)
+                    first = v;
+                for (int t = 0; t < nt; t++)
+                    if (succ_r[v * nt + t] >= 0 && f.scc_of[succ_r[v * nt + t]] == c)
+                        inside = runs[t] = true;
+            }
+            assert_int_equal(f.first[c], first);
+            assert_int_equal(f.cyclic[c], inside);
+            for (int t = 0; inside && t < nt; t++)
+                assert_int_equal(f.runs[c * nt + t], runs[t]);
+            ncyclic += inside;
+        }
+        assert_int_equal(f.ncycles, ncyclic);
+        for (int k = 0; k < f.ncycles; k++) {
+            assert_true(f.cyclic[f.cycles[k]]);
+            if (k > 0)
+                assert_true(f.first[f.cycles[k - 1]] < f.first[f.cycles[k]]);
+        }
+        fair_free(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lowest_first_state_wins),
+        cmocka_unit_test(test_one_state_cycles_by_its_own_steps),
+        cmocka_unit_test(test_components_match_reachability),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
