@@ -12,6 +12,7 @@
 /* A file under check: parsed, its model, unrolled; and when the check began. */
 struct loaded {
     struct litmus *lit;
+    bool lit_kept;           /* lit is parse_memo's, kept for a later check */
     const struct model_desc *md;
     struct program *p;
     double t0;               /* check_clock_ms() at check_begin */
