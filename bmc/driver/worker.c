@@ -24,7 +24,7 @@
 
 #include "bmc/driver/prefault.h"
 #include "bmc/driver/job_check.h"
-#include "litmus/parse_memo.h"
+#include "program/load_memo.h"
 #include "util/read_ahead.h"
 #include "util/text_hash.h"
 #include "util/xalloc.h"
@@ -461,7 +461,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
          * reports some starts from a result check_begin zeroed. */
         memset(&r, 0, offsetof(struct check_result, progress));
         read_ahead_queued(jobs, &inbox, i);
-        parse_memo_keep(again && again[i] ? jobs->jobs[i].file : NULL);
+        load_memo_keep(again && again[i] ? jobs->jobs[i].file : NULL);
         check_job(jobs->jobs[i].file, jobs->jobs[i].spec, jobs->jobs[i].opts, &r);
         name_the_budget(&r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, &rss);

@@ -1,6 +1,6 @@
-/* Unit tests of the parses kept for a later check of the same file: kept
- * only when asked, handed out again only for the same bytes and grid, and
- * never while a check uses them. */
+/* Unit tests of the parses and programs kept for a later check of the
+ * same file: kept only when asked, handed out again only for the same
+ * bytes, grid and bound, and never while a check uses them. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "litmus/parse_memo.h"
+#include "program/load_memo.h"
 
 static const char *const store_buffering =
     "PTX SB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
@@ -33,7 +33,7 @@ static void write_file(const char *path, const char *text)
 static struct litmus *take(const char *path, const int *grid, bool *kept)
 {
     struct litmus_error err;
-    struct litmus *l = parse_memo_take(path, grid, &err, kept);
+    struct litmus *l = load_memo_litmus(path, grid, &err, kept);
     if (!l)
         fail_msg("%s: %s", path, err.msg);
     return l;
@@ -43,7 +43,7 @@ static struct litmus *take(const char *path, const int *grid, bool *kept)
 static void done(struct litmus *l, bool kept)
 {
     if (kept)
-        parse_memo_give_back(l);
+        load_memo_give_back(l);
     else
         litmus_free(l);
 }
@@ -51,20 +51,20 @@ static void done(struct litmus *l, bool kept)
 static void test_kept_only_when_asked(void **state)
 {
     (void)state;
-    char path[] = "/tmp/test_parse_memo_XXXXXX";
+    char path[] = "/tmp/test_load_memo_XXXXXX";
     close(mkstemp(path));
     write_file(path, store_buffering);
     bool kept;
-    parse_memo_keep(NULL);
+    load_memo_keep(NULL);
     struct litmus *first = take(path, NULL, &kept);
     assert_false(kept);
     done(first, kept);
 
-    parse_memo_keep(path);   /* a later check reads it: kept, and handed out again */
+    load_memo_keep(path);   /* a later check reads it: kept, and handed out again */
     first = take(path, NULL, &kept);
     assert_true(kept);
     done(first, kept);
-    parse_memo_keep(NULL);   /* the last check: the caller's now, no longer kept */
+    load_memo_keep(NULL);   /* the last check: the caller's now, no longer kept */
     struct litmus *again = take(path, NULL, &kept);
     assert_ptr_equal(again, first);
     assert_false(kept);
@@ -78,11 +78,11 @@ static void test_kept_only_when_asked(void **state)
 static void test_changed_bytes_parse_again(void **state)
 {
     (void)state;
-    char path[] = "/tmp/test_parse_memo_XXXXXX";
+    char path[] = "/tmp/test_load_memo_XXXXXX";
     close(mkstemp(path));
     write_file(path, store_buffering);
     bool kept;
-    parse_memo_keep(path);
+    load_memo_keep(path);
     struct litmus *first = take(path, NULL, &kept);
     assert_true(kept);
     assert_string_equal(first->name, "SB");
@@ -91,7 +91,7 @@ static void test_changed_bytes_parse_again(void **state)
     char *renamed = strdup(store_buffering);
     memcpy(renamed + 4, "MP", 2);   /* the same length, another name */
     write_file(path, renamed);
-    parse_memo_keep(NULL);
+    load_memo_keep(NULL);
     struct litmus *second = take(path, NULL, &kept);
     assert_false(kept);
     assert_string_equal(second->name, "MP");
@@ -103,11 +103,11 @@ static void test_changed_bytes_parse_again(void **state)
 static void test_in_use_or_other_grid_is_not_shared(void **state)
 {
     (void)state;
-    char path[] = "/tmp/test_parse_memo_XXXXXX";
+    char path[] = "/tmp/test_load_memo_XXXXXX";
     close(mkstemp(path));
     write_file(path, store_buffering);
     bool kept, kept_too;
-    parse_memo_keep(path);
+    load_memo_keep(path);
     struct litmus *first = take(path, NULL, &kept);
     assert_true(kept);
     struct litmus *second = take(path, NULL, &kept_too);   /* first is in use */
@@ -120,10 +120,51 @@ static void test_in_use_or_other_grid_is_not_shared(void **state)
     struct litmus *gridded = take(path, grid, &kept_too);   /* another key */
     assert_ptr_not_equal(gridded, first);
     done(gridded, kept_too);
-    parse_memo_keep(NULL);
+    load_memo_keep(NULL);
     struct litmus *last = take(path, NULL, &kept);
     assert_ptr_equal(last, first);
     done(last, kept);
+    unlink(path);
+}
+
+static void test_programs_go_with_their_litmus(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_load_memo_XXXXXX";
+    close(mkstemp(path));
+    write_file(path, store_buffering);
+    char msg[256];
+    bool kept, p_kept;
+    load_memo_keep(path);
+    struct litmus *l = take(path, NULL, &kept);
+    struct program *p = load_memo_program(l, 2, msg, sizeof msg, &p_kept);
+    assert_non_null(p);
+    assert_true(p_kept);
+    struct program *other = load_memo_program(l, 3, msg, sizeof msg, &p_kept);   /* another bound */
+    assert_ptr_not_equal(other, p);
+    assert_false(p_kept);
+    assert_int_equal(other->bound, 3);
+    program_free(other);
+    done(l, kept);
+
+    l = take(path, NULL, &kept);   /* kept still: the same program */
+    assert_ptr_equal(load_memo_program(l, 2, msg, sizeof msg, &p_kept), p);
+    assert_true(p_kept);
+    done(l, kept);
+    load_memo_keep(NULL);   /* the last check: both are the caller's */
+    l = take(path, NULL, &kept);
+    assert_false(kept);
+    assert_ptr_equal(load_memo_program(l, 2, msg, sizeof msg, &p_kept), p);
+    assert_false(p_kept);
+    program_free(p);
+    litmus_free(l);
+
+    struct litmus *fresh = take(path, NULL, &kept);   /* nothing kept: made anew */
+    struct program *made = load_memo_program(fresh, 2, msg, sizeof msg, &p_kept);
+    assert_false(kept);
+    assert_false(p_kept);
+    program_free(made);
+    litmus_free(fresh);
     unlink(path);
 }
 
@@ -133,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_kept_only_when_asked),
         cmocka_unit_test(test_changed_bytes_parse_again),
         cmocka_unit_test(test_in_use_or_other_grid_is_not_shared),
+        cmocka_unit_test(test_programs_go_with_their_litmus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
-/* Parses kept for a later check of the same file, found by path in a
- * chained hash table; an entry holds the bytes it parsed, to compare. */
-#include "litmus/parse_memo.h"
+/* Parses and programs kept for a later check of the same file, found by
+ * path in a chained hash table; an entry holds the bytes it parsed, to
+ * compare. */
+#include "program/load_memo.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,7 +13,8 @@
  * later check of the file may have gone to another worker). */
 #define MEMO_MOST 4096
 
-/* A kept parse: the litmus of text (len bytes) read from path for grid. */
+/* A kept parse: the litmus of text (len bytes) read from path for grid,
+ * and its program unrolled to bound once a check has asked for it. */
 struct entry {
     struct entry *next;      /* in its bucket */
     char *path, *text;       /* one allocation: the path, its NUL, the text */
@@ -20,6 +22,8 @@ struct entry {
     bool has_grid;
     int grid[3];
     struct litmus *lit;
+    struct program *p;       /* NULL until made */
+    int bound;
     int users;               /* checks using lit now */
 };
 
@@ -27,10 +31,16 @@ static struct {
     struct entry **buckets;
     size_t mask;             /* buckets - 1, a power of two minus one */
     int n;
-    const char *keep;        /* parse_memo_keep's path */
+    const char *keep;        /* load_memo_keep's path */
+    /* the program of an entry whose litmus the last load_memo_litmus
+     * handed to its caller, for load_memo_program (freed by the next
+     * load_memo_litmus when not asked for) */
+    const struct litmus *handed_lit;
+    struct program *handed;
+    int handed_bound;
 } memo;
 
-void parse_memo_keep(const char *path)
+void load_memo_keep(const char *path)
 {
     memo.keep = path;
 }
@@ -53,15 +63,23 @@ static struct entry *find(const char *path, const int *grid)
     return NULL;
 }
 
-/* Takes e out of the table and frees it (its litmus too when free_lit). */
+/* Takes e out of the table and frees it: its program and litmus when
+ * free_lit, else the litmus goes to the caller and the program is
+ * handed over with it. */
 static void drop(struct entry *e, bool free_lit)
 {
     struct entry **at = bucket_of(e->path);
     while (*at != e)
         at = &(*at)->next;
     *at = e->next;
-    if (free_lit)
+    if (free_lit) {
+        program_free(e->p);
         litmus_free(e->lit);
+    } else {
+        memo.handed_lit = e->lit;
+        memo.handed = e->p;
+        memo.handed_bound = e->bound;
+    }
     free(e->path);
     free(e);
     memo.n--;
@@ -114,9 +132,12 @@ static bool add(const char *path, const int *grid, const char *text, size_t len,
     return true;
 }
 
-struct litmus *parse_memo_take(const char *path, const int *grid, struct litmus_error *err, bool *kept)
+struct litmus *load_memo_litmus(const char *path, const int *grid, struct litmus_error *err, bool *kept)
 {
     *kept = false;
+    program_free(memo.handed);   /* handed over and not asked for */
+    memo.handed = NULL;
+    memo.handed_lit = NULL;
     if (!path)
         return litmus_parse_file_grid(path, grid, err);
     memset(err, 0, sizeof *err);
@@ -148,11 +169,40 @@ struct litmus *parse_memo_take(const char *path, const int *grid, struct litmus_
     return lit;
 }
 
-void parse_memo_give_back(const struct litmus *l)
+/* The entry that keeps l, or NULL. */
+static struct entry *entry_of(const struct litmus *l)
 {
     for (struct entry *e = memo.buckets && l->path ? *bucket_of(l->path) : NULL; e; e = e->next)
-        if (e->lit == l) {
-            e->users--;
-            return;
-        }
+        if (e->lit == l)
+            return e;
+    return NULL;
+}
+
+struct program *load_memo_program(const struct litmus *l, int bound, char *msg, int msglen, bool *kept)
+{
+    *kept = false;
+    if (memo.handed && memo.handed_lit == l && memo.handed_bound == bound) {   /* the caller's now */
+        struct program *p = memo.handed;
+        memo.handed = NULL;
+        return p;
+    }
+    struct entry *e = entry_of(l);
+    if (e && e->p && e->bound == bound) {
+        *kept = true;
+        return e->p;
+    }
+    struct program *p = program_build(l, bound, msg, msglen);
+    if (e && p && !e->p) {
+        e->p = p;
+        e->bound = bound;
+        *kept = true;
+    }
+    return p;
+}
+
+void load_memo_give_back(const struct litmus *l)
+{
+    struct entry *e = entry_of(l);
+    if (e)
+        e->users--;
 }
