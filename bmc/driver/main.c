@@ -29,31 +29,47 @@ struct run {
     struct json_stream *witnesses;   /* for --witness: written as they come */
     struct graph_renderer *renderer;   /* for --graph and --graph-dir */
     char *last_error;        /* the error last printed: a file's second check repeats it */
-    struct json_text line;   /* the last JSON result line, its memory kept for the next */
-    bool hold_rows;          /* JSON lines wait in stdout's buffer until the batch waits */
-    long held_bytes;         /* the bytes of the lines waiting there */
+    struct json_text line;   /* the JSON result lines held (hold_rows), else the last one,
+                                its memory kept for the next */
+    bool hold_rows;          /* JSON lines wait in line until the batch waits */
 };
 
-/* The stdout buffer of a run that holds its JSON lines back: a line that
- * would not fit in what is left is preceded by a flush, so that no line
- * goes out in two writes (unless it is longer than all of it). */
+/* The stdout buffer of a run that holds its JSON lines back, and the most
+ * bytes of lines held: a line that would make them more is preceded by a
+ * flush, so that no line goes out in two writes (unless it is longer than
+ * all of it). */
 #define ROW_BUFFER 32768
+
+/* Hands the first n bytes of lines held to stdout's buffer (where they fit)
+ * and keeps the rest. */
+static void hand_rows(struct run *run, size_t n)
+{
+    struct json_text *held = &run->line;
+    fwrite(held->s, 1, n, stdout);
+    memmove(held->s, held->s + n, held->len - n + 1);
+    held->len -= n;
+}
 
 /* batch_flush_fn: writes the lines held back. */
 static void flush_rows(void *ctx)
 {
     struct run *run = ctx;
-    if (run->held_bytes > 0)
+    if (run->hold_rows && run->line.len > 0) {
+        hand_rows(run, run->line.len);
         output_flush(&run->stdout_errno);
-    run->held_bytes = 0;
+    }
 }
 
-/* Prints one JSON result line (built in *line, kept for the next), with
- * the expectation when there is one. */
+/* Prints one JSON result line (built in run->line, after the lines held
+ * there, or alone), with the expectation when there is one. */
 static void report_json(struct run *run, const struct job *job, const struct check_result *r)
 {
     struct json_text *line = &run->line;
-    json_text_begin(line);
+    size_t held = run->hold_rows ? line->len : 0;
+    if (run->hold_rows)
+        json_text_open(line);
+    else
+        json_text_begin(line);
     json_text_string(line, "file", job->file);
     if (job->shard_index > 0)
         json_text_long(line, "job", job->shard_index - 1);
@@ -95,12 +111,13 @@ static void report_json(struct run *run, const struct job *job, const struct che
         json_text_bool(line, "match", job->expected == r->verdict);
     }
     json_text_close(line);
-    if (run->hold_rows && run->held_bytes + (long)line->len + 1 > ROW_BUFFER)
-        flush_rows(run);
-    line->s[line->len] = '\n';   /* in the place of its NUL: one write of the line and newline */
-    fwrite(line->s, 1, line->len + 1, stdout);
-    line->s[line->len] = '\0';
-    run->held_bytes += (long)line->len + 1;
+    json_text_put_raw(line, "\n", 1);
+    if (!run->hold_rows) {
+        fwrite(line->s, 1, line->len, stdout);
+    } else if (held > 0 && line->len > ROW_BUFFER) {   /* the lines before it go out first */
+        hand_rows(run, held);
+        output_flush(&run->stdout_errno);
+    }
 }
 
 /* Prints one human result line (and the outcome set under it); with an
@@ -360,6 +377,8 @@ int main(int argc, char **argv)
     broken |= run.witnesses && !output_stream_close(run.witnesses);
     graph_renderer_free(run.renderer);
     free(run.last_error);
+    if (run.hold_rows && run.line.len > 0)   /* to stdout's buffer, flushed below */
+        hand_rows(&run, run.line.len);
     json_text_free(&run.line);
     bool expectations = cli.ncsv > 0;
     if (expectations)
