@@ -23,12 +23,11 @@
 bool verdict_parse(const char *s, enum verdict *v)
 {
     static const char *const names[] = { "PASS", "FAIL", "UNKNOWN", "ERROR" };
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, names[i]) == 0) {
-            *v = (enum verdict)i;
-            return true;
-        }
-    return false;
+    int i = s[0] == 'P' ? 0 : s[0] == 'F' ? 1 : s[0] == 'U' ? 2 : 3;   /* the one it can be */
+    if (strcmp(s, names[i]) != 0)
+        return false;
+    *v = (enum verdict)i;
+    return true;
 }
 
 bool property_parse(const char *s, enum property *p)
@@ -142,31 +141,28 @@ static bool row_settings(char **f, int nf, const struct columns *cols, const cha
                          const struct check_opts *header, struct rows *out, const struct check_opts **opts,
                          const char *path, int ln, char *msg, int msglen)
 {
-    struct check_opts o = *header;
-    bool own = false;
+    struct check_opts *mine = NULL;   /* a copy of header once the row sets something */
     const int at[3] = { cols->bound, cols->progress, cols->options };
     for (int k = 0; k < 3; k++) {
         const char *v = at[k] >= 0 && at[k] < nf ? f[at[k]] : NULL;
         if (!v || v[0] == '\0' || strcmp(v, "-") == 0)
             continue;
+        if (!mine) {
+            XGROW(out->opts, out->opts_cap, out->nopts + 1);
+            mine = out->opts[out->nopts++] = xcalloc(1, sizeof *mine);
+            *mine = *header;
+        }
         int col = (int)(v - line) + 1;
-        if (k == 0 && !bound_parse(v, &o.bound))
+        if (k == 0 && !bound_parse(v, &mine->bound))
             return row_error(msg, msglen, path, ln, col, "bound '%s': expected a loop bound from 1 to 10000", v);
-        if (k == 1 && !progress_field(v, &o))
+        if (k == 1 && !progress_field(v, mine))
             return row_error(msg, msglen, path, ln, col, "progress '%s': expected a progress model (fair, hsa, "
                              "obe, hsa_obe, lobe, unfair, M_strong) or DEFAULT;SCOPE=MODEL...", v);
-        if (k == 2 && !row_option(v, &o))
+        if (k == 2 && !row_option(v, mine))
             return row_error(msg, msglen, path, ln, col, "option '%s': expected '-' or "
                              "encoding.ignoreFilterSpecification=true|false", v);
-        own = true;
     }
-    *opts = header;
-    if (own) {
-        XGROW(out->opts, out->opts_cap, out->nopts + 1);
-        struct check_opts *mine = out->opts[out->nopts++] = xcalloc(1, sizeof *mine);
-        *mine = o;
-        *opts = mine;
-    }
+    *opts = mine ? mine : header;
     return true;
 }
 
