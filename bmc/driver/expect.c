@@ -245,8 +245,10 @@ static bool row_realpath(struct dir_cache *dc, const char *path, bool *regular, 
     return true;
 }
 
-/* A hash of name (util/text_hash.h). */
-static size_t name_hash(const char *name) { return (size_t)text_hash(14695981039346656037u, name); }
+unsigned expect_file_hash(const char *file)
+{
+    return (unsigned)text_hash(14695981039346656037u, file);
+}
 
 /* The slot of a file name of hash h in out->first: its first row's, or
  * the empty one where that row goes. */
@@ -259,9 +261,10 @@ static struct file_slot *first_slot(struct rows *out, const char *name, unsigned
     return &out->first[k];
 }
 
-/* The first row of file name in out (NULL: none yet, and row out->n, about
- * to be added, will be): a file several CSVs list is resolved once. */
-static const struct row *listed_before(struct rows *out, const char *name)
+/* The first row of file name, of hash h (expect_file_hash), in out (NULL:
+ * none yet, and row out->n, about to be added, will be): a file several
+ * CSVs list is resolved once. */
+static const struct row *listed_before(struct rows *out, const char *name, unsigned h)
 {
     if (2 * (out->n + 1) > out->first_cap) {
         struct file_slot *old = out->first;
@@ -277,7 +280,6 @@ static const struct row *listed_before(struct rows *out, const char *name)
             }
         free(old);
     }
-    unsigned h = (unsigned)name_hash(name);
     struct file_slot *slot = first_slot(out, name, h);
     if (slot->row)
         return &out->r[slot->row - 1];
@@ -303,15 +305,16 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
         /* room for 4096 rows at first (128 KiB, an allocation of its own, its
          * pages touched as rows fill them), doubled in place: no copies */
         XGROW_FROM(out->r, out->cap, out->n + 1, 4096);
-        const struct row *prev = listed_before(out, f[0]);
+        unsigned h = expect_file_hash(f[0]);
+        const struct row *prev = listed_before(out, f[0], h);
         bool again = prev != NULL, regular = again && prev->regular;
         if (again) {   /* a file listed again: resolved once, its texts shared */
-            out->r[out->n++] = (struct row){ prev->file, prev->real, opts, v, prev->exists, regular, true };
+            out->r[out->n++] = (struct row){ prev->file, prev->real, opts, v, prev->exists, regular, true, h };
         } else {
             char *real;
             bool exists = row_realpath(dirs, f[0], &regular, out->want_real ? &real : NULL);
             out->r[out->n++] = (struct row){ xstrdup(f[0]), out->want_real ? real : NULL, opts, v, exists,
-                                             regular, false };
+                                             regular, false, h };
         }
     }
     return ok;

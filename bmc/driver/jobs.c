@@ -20,10 +20,12 @@
 
 struct merge_table;
 
-/* Adds a job for file under o, l's copy of its options (job_opts),
- * merged with an earlier one where it can be (keep_or_merge). */
-static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
-                    const struct check_opts *o, bool has_expected, enum verdict expected, const char *error);
+/* Adds a job for file (of hash file_hash: expect_file_hash) under o, l's
+ * copy of its options (job_opts), merged with an earlier one where it can
+ * be (keep_or_merge). */
+static void add_job(struct merge_table *t, struct job_list *l, const char *file, unsigned file_hash,
+                    const struct job_spec *spec, const struct check_opts *o, bool has_expected,
+                    enum verdict expected, const char *error);
 
 /* l's copy of options o (made when l has none equal to it). */
 static const struct check_opts *job_opts(struct job_list *l, const struct check_opts *o);
@@ -82,22 +84,23 @@ static void jobs_for_files(const struct job_request *req, const struct inputs *f
         const struct input *in = &files->v[i];
         char resolved[PATH_MAX];
         const char *real = in->error || nsorted == 0 ? NULL : realpath(in->path, resolved);   /* no rows: no need */
+        unsigned h = expect_file_hash(in->path);
         bool matched = false;
         for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
              at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
             const struct row *r = &rows->r[sorted[at]];
-            add_job(t, out, in->path, req->spec, row_opts(t, out, r->opts), true, r->expected, NULL);
+            add_job(t, out, in->path, h, req->spec, row_opts(t, out, r->opts), true, r->expected, NULL);
             matched = true;
         }
         for (int p = 0; !matched && p < req->nproperties; p++) {
             struct check_opts o = *req->opts;
             o.property = req->properties[p];
-            add_job(t, out, in->path, req->spec, job_opts(out, &o), false, V_ERROR, in->error);
+            add_job(t, out, in->path, h, req->spec, job_opts(out, &o), false, V_ERROR, in->error);
         }
         if (!matched && !in->error && req->divergence_by_default && divergence_undefined(in->path)) {
             struct check_opts o = *req->opts;
             o.property = P_BARRIER_DIVERGENCE;
-            add_job(t, out, in->path, req->spec, job_opts(out, &o), false, V_ERROR, NULL);
+            add_job(t, out, in->path, h, req->spec, job_opts(out, &o), false, V_ERROR, NULL);
         }
     }
     free(sorted);
@@ -115,8 +118,8 @@ static void jobs_for_rows(const struct job_request *req, const struct rows *rows
     for (int k = 0; k < rows->n; k++) {
         if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
             problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
-        add_job(t, out, rows->r[k].file, req->spec, row_opts(t, out, rows->r[k].opts), true, rows->r[k].expected,
-                problem);
+        add_job(t, out, rows->r[k].file, rows->r[k].file_hash, req->spec, row_opts(t, out, rows->r[k].opts), true,
+                rows->r[k].expected, problem);
     }
 }
 
@@ -211,8 +214,7 @@ struct merge_table {
 
 static unsigned long key_hash(const struct job *j)
 {
-    uint64_t h = text_hash(1469598103934665603UL, j->file);
-    h = text_hash(h, j->opts->model ? j->opts->model : "\x01");
+    uint64_t h = text_hash(1469598103934665603UL ^ j->file_hash, j->opts->model ? j->opts->model : "\x01");
     h = (h ^ (uint64_t)j->opts->bound) * 1099511628211UL;
     return (unsigned long)(h ^ h >> 29);
 }
@@ -444,11 +446,12 @@ static void merge_table_free(struct merge_table *t)
 
 /* Adds a job for file under o (merged with an earlier one where it can
  * be: keep_or_merge). */
-static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
-                    const struct check_opts *o, bool has_expected, enum verdict expected, const char *error)
+static void add_job(struct merge_table *t, struct job_list *l, const char *file, unsigned file_hash,
+                    const struct job_spec *spec, const struct check_opts *o, bool has_expected,
+                    enum verdict expected, const char *error)
 {
-    struct job j = { .file = (char *)file, .spec = spec, .opts = o, .has_expected = has_expected,
-                     .expected = expected, .error = (char *)error };
+    struct job j = { .file = (char *)file, .file_hash = file_hash, .spec = spec, .opts = o,
+                     .has_expected = has_expected, .expected = expected, .error = (char *)error };
     keep_or_merge(t, l, &j);
 }
 
