@@ -31,6 +31,8 @@ struct run {
     char *last_error;        /* the error last printed: a file's second check repeats it */
     struct json_text line;   /* the JSON result lines held (hold_rows), else the last one,
                                 its memory kept for the next */
+    struct json_text head;   /* the members before "progress" of the last line: the same
+                                in every line of one check of several progress models */
     bool hold_rows;          /* JSON lines wait in line until the batch waits */
 };
 
@@ -61,8 +63,10 @@ static void flush_rows(void *ctx)
 }
 
 /* Prints one JSON result line (built in run->line, after the lines held
- * there, or alone), with the expectation when there is one. */
-static void report_json(struct run *run, const struct job *job, const struct check_result *r)
+ * there, or alone), with the expectation when there is one; same_head:
+ * the line's file, job, model and property are the last line's (a check
+ * of several progress models), copied from run->head. */
+static void report_json(struct run *run, const struct job *job, const struct check_result *r, bool same_head)
 {
     struct json_text *line = &run->line;
     size_t held = run->hold_rows ? line->len : 0;
@@ -70,14 +74,21 @@ static void report_json(struct run *run, const struct job *job, const struct che
         json_text_open(line);
     else
         json_text_begin(line);
-    json_text_string(line, "file", job->file);
-    if (job->shard_index > 0)
-        json_text_long(line, "job", job->shard_index - 1);
-    if (r->model[0])
-        json_text_string(line, "model", r->model);
-    else
-        json_text_null(line, "model");        /* no model was chosen: the input is in error */
-    json_text_string(line, "property", property_name(job->opts->property));
+    size_t head = line->len;
+    if (same_head) {
+        json_text_put_raw(line, run->head.s, run->head.len);
+    } else {
+        json_text_string(line, "file", job->file);
+        if (job->shard_index > 0)
+            json_text_long(line, "job", job->shard_index - 1);
+        if (r->model[0])
+            json_text_string(line, "model", r->model);
+        else
+            json_text_null(line, "model");        /* no model was chosen: the input is in error */
+        json_text_string(line, "property", property_name(job->opts->property));
+        run->head.len = 0;
+        json_text_put_raw(&run->head, line->s + head, line->len - head);
+    }
     if (job->opts->property == P_TERMINATION)
         output_progress_text(line, job->opts->progress, &job->opts->hierarchy, r->model);
     json_text_string(line, "result", verdict_name(r->verdict));
@@ -193,7 +204,7 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
         run->last_error = xstrdup(r->reason);
     }
     if (run->cli->json)
-        report_json(run, job, r);
+        report_json(run, job, r, !first);
     else if (!table || job->has_expected)
         report_human(run, job, r);
     run->any_fail |= r->verdict == V_FAIL;
@@ -380,6 +391,7 @@ int main(int argc, char **argv)
     if (run.hold_rows && run.line.len > 0)   /* to stdout's buffer, flushed below */
         hand_rows(&run, run.line.len);
     json_text_free(&run.line);
+    json_text_free(&run.head);
     bool expectations = cli.ncsv > 0;
     if (expectations)
         fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);
