@@ -275,12 +275,12 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
     bool table = !run->cli->json && !job->has_expected && r->verdict != V_ERROR;
     if (table)
         report_table(run, job, r);
+    struct job one = *job;   /* the job under one model at a time */
+    struct check_opts opts = *job->opts;
+    one.opts = &opts;
     for (int i = 0; i < r->nprogress; i++) {
         const struct progress_result *pr = &r->progress[i];
-        struct job one = *job;
-        struct check_opts opts = *job->opts;
         opts.progress = pr->model;
-        one.opts = &opts;
         one.has_expected = job->expected_models & (1u << pr->model);
         one.expected = (enum verdict)job->expected_by[pr->model];
         /* all but the progress results, which it has none of, and the
