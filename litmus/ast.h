@@ -217,6 +217,20 @@ bool litmus_file_dialect(const char *path, enum dialect *d);
  * grid {T, S, W} (NULL: its @Config header, else 1,1,1). */
 struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct litmus_error *err);
 
+/* The bytes of the buffer a caller of litmus_read_file gives it: a file
+ * that fits is read into it, without an allocation. */
+#define LITMUS_SMALL_FILE_BYTES 8192
+
+/* Reads a file whole (as litmus_parse_file_grid does) into a NUL-terminated
+ * buffer: small (LITMUS_SMALL_FILE_BYTES) when it fits, else one the caller
+ * frees; NULL and err (no place) on failure. */
+char *litmus_read_file(const char *path, size_t *len, struct litmus_error *err, char *small);
+
+/* Parses the len bytes at text (a NUL after them) that litmus_read_file
+ * read from path, as litmus_parse_file_grid does. */
+struct litmus *litmus_parse_read(const char *path, const char *text, size_t len, const int *grid,
+                                 struct litmus_error *err);
+
 /* A deep copy of an assertion tree (NULL for NULL). */
 struct assertion *assertion_copy(const struct assertion *a);
 

@@ -644,12 +644,12 @@ struct litmus *litmus_parse(const char *path, const char *text, struct litmus_er
 
 /* The bytes of the caller's buffer read_file fills when a file fits: every
  * litmus file of the corpus, without an allocation. */
-#define SMALL_FILE_BYTES 8192
+#define SMALL_FILE_BYTES LITMUS_SMALL_FILE_BYTES
 
 /* Reads a file into a NUL-terminated buffer, stopping once it holds more
  * than MAX_INPUT_BYTES (litmus_parse reports that): small (SMALL_FILE_BYTES)
  * when the file fits, else one it allocates; NULL and err on failure. */
-static char *read_file(const char *path, size_t *len, struct litmus_error *err, char *small)
+char *litmus_read_file(const char *path, size_t *len, struct litmus_error *err, char *small)
 {
     /* Opened without blocking and checked after opening: a file replaced
      * by a FIFO (or a device) since it was listed is refused, not waited on.
@@ -737,7 +737,7 @@ bool litmus_file_dialect(const char *path, enum dialect *d)
     struct litmus_error err;
     size_t len;
     char small[SMALL_FILE_BYTES];
-    char *text = read_file(path, &len, &err, small);
+    char *text = litmus_read_file(path, &len, &err, small);
     if (!text)
         return false;
     size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
@@ -754,22 +754,28 @@ bool litmus_file_dialect(const char *path, enum dialect *d)
 struct litmus *litmus_parse_file_grid(const char *path, const int *grid, struct litmus_error *err)
 {
     struct litmus_error ignored;
-    struct litmus *l = NULL;
     size_t len;
-    char *text;
     if (!err)
         err = &ignored;
     memset(err, 0, sizeof *err);
     if (!path)
         return fail_early(err, NO_PLACE, "no file name");
     char small[SMALL_FILE_BYTES];
-    text = read_file(path, &len, err, small);
+    char *text = litmus_read_file(path, &len, err, small);
     if (!text)
         return NULL;
-    size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;   /* a UTF-8 byte-order mark */
-    if (!report_nul_byte(text + bom, len - bom, err))
-        l = spirv_path(path) ? spirv_parse(path, text + bom, grid, err) : parse_text(path, text + bom, len - bom, err);
+    struct litmus *l = litmus_parse_read(path, text, len, grid, err);
     if (text != small)
         free(text);
     return l;
+}
+
+/* Parses the len bytes at text that litmus_read_file read from path. */
+struct litmus *litmus_parse_read(const char *path, const char *text, size_t len, const int *grid,
+                                 struct litmus_error *err)
+{
+    size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;   /* a UTF-8 byte-order mark */
+    if (report_nul_byte(text + bom, len - bom, err))
+        return NULL;
+    return spirv_path(path) ? spirv_parse(path, text + bom, grid, err) : parse_text(path, text + bom, len - bom, err);
 }

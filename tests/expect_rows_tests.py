@@ -122,9 +122,30 @@ def _row_kinds(record, run, tmp):
            f"{p.returncode} {len(rows)} rows {p.stderr[-200:]!r}")
 
 
+def _merged_models(record, run, tmp):
+    """Rows of two files under one progress model merge, each file's, with
+    different other models: a.spvasm's fair row with its unfair row (the
+    verdicts of cas-spin above), b.spvasm's with its obe row (P1 may start
+    first and spin while P0 never starts: FAIL); each file is checked
+    under its own two models, whatever the other's merge made."""
+    d = pathlib.Path(tmp, "merged")
+    d.mkdir()
+    for name in ("a.spvasm", "b.spvasm"):
+        shutil.copy(ROOT / "tests" / "spirv" / "cas-spin.spvasm", d / name)
+    csv = _csv(d, "merged.csv", "# model=vulkan property=termination",
+               ["a.spvasm,PASS,own,1,fair,-", "a.spvasm,FAIL,own,1,unfair,-",
+                "b.spvasm,PASS,own,1,fair,-", "b.spvasm,FAIL,own,1,obe,-"])
+    p = run(["--json", "--expect", csv], d)
+    got = sorted((o["file"], o.get("progress")) for o in map(json.loads, p.stdout.splitlines()))
+    want = [("a.spvasm", "fair"), ("a.spvasm", "unfair"), ("b.spvasm", "fair"), ("b.spvasm", "obe")]
+    record(got == want and "4 passed, 0 failed" in p.stderr,
+           f"expect-rows: two files' merged rows keep their own progress models: {got} {p.stderr[-200:]!r}")
+
+
 def expect_rows(record, run):
     """--expect honours each row's bound, progress and options columns."""
     with tempfile.TemporaryDirectory() as tmp:
         _matches(record, run, tmp)
         _errors(record, run, tmp)
         _row_kinds(record, run, tmp)
+        _merged_models(record, run, tmp)

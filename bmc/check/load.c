@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "program/load_memo.h"
 #include "models/cat_model.h"
 
 /* The model a test is checked under without --model: ptx-v7.5 for PTX,
@@ -66,7 +67,11 @@ bool load_program(const char *path, const struct check_opts *o, struct loaded *o
     struct litmus_error err = { 0 };
     char msg[256] = "";
     memset(out, 0, sizeof *out);
-    out->lit = litmus_parse_file_grid(path, o->has_grid ? o->grid : NULL, &err);
+    const int *grid = o->has_grid ? o->grid : NULL;
+    if (o->ignore_filter)   /* dropping the filter changes the litmus: no parse kept */
+        out->lit = litmus_parse_file_grid(path, grid, &err);
+    else
+        out->lit = load_memo_litmus(path, grid, &err, &out->lit_kept);
     if (!out->lit) {
         snprintf(r->reason, sizeof r->reason, "%s", err.msg);
         check_name_error(path, err.pos.line, err.pos.col, r);
@@ -84,7 +89,10 @@ bool load_program(const char *path, const struct check_opts *o, struct loaded *o
         check_name_error(path, 0, 0, r);
         return false;
     }
-    out->p = program_build(out->lit, o->bound, msg, sizeof msg);
+    if (o->ignore_filter)
+        out->p = program_build(out->lit, o->bound, msg, sizeof msg);
+    else
+        out->p = load_memo_program(out->lit, o->bound, msg, sizeof msg, &out->p_kept);
     if (!out->p) {
         snprintf(r->reason, sizeof r->reason, "%s", msg);
         check_name_error(path, 0, 0, r);
@@ -99,7 +107,11 @@ const struct model_desc *check_model(const struct check_opts *o, const char *nam
 
 void loaded_free(struct loaded *l)
 {
-    program_free(l->p);
-    litmus_free(l->lit);
+    if (!l->p_kept)
+        program_free(l->p);
+    if (l->lit_kept)
+        load_memo_give_back(l->lit);
+    else
+        litmus_free(l->lit);
     memset(l, 0, sizeof *l);
 }

@@ -12,8 +12,10 @@
 /* A file under check: parsed, its model, unrolled; and when the check began. */
 struct loaded {
     struct litmus *lit;
+    bool lit_kept;           /* lit is load_memo's, kept for a later check */
     const struct model_desc *md;
     struct program *p;
+    bool p_kept;             /* p is load_memo's, kept with lit */
     double t0;               /* check_clock_ms() at check_begin */
 };
 

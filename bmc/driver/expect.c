@@ -23,12 +23,11 @@
 bool verdict_parse(const char *s, enum verdict *v)
 {
     static const char *const names[] = { "PASS", "FAIL", "UNKNOWN", "ERROR" };
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, names[i]) == 0) {
-            *v = (enum verdict)i;
-            return true;
-        }
-    return false;
+    int i = s[0] == 'P' ? 0 : s[0] == 'F' ? 1 : s[0] == 'U' ? 2 : 3;   /* the one it can be */
+    if (strcmp(s, names[i]) != 0)
+        return false;
+    *v = (enum verdict)i;
+    return true;
 }
 
 bool property_parse(const char *s, enum property *p)
@@ -142,31 +141,28 @@ static bool row_settings(char **f, int nf, const struct columns *cols, const cha
                          const struct check_opts *header, struct rows *out, const struct check_opts **opts,
                          const char *path, int ln, char *msg, int msglen)
 {
-    struct check_opts o = *header;
-    bool own = false;
+    struct check_opts *mine = NULL;   /* a copy of header once the row sets something */
     const int at[3] = { cols->bound, cols->progress, cols->options };
     for (int k = 0; k < 3; k++) {
         const char *v = at[k] >= 0 && at[k] < nf ? f[at[k]] : NULL;
         if (!v || v[0] == '\0' || strcmp(v, "-") == 0)
             continue;
+        if (!mine) {
+            XGROW(out->opts, out->opts_cap, out->nopts + 1);
+            mine = out->opts[out->nopts++] = xcalloc(1, sizeof *mine);
+            *mine = *header;
+        }
         int col = (int)(v - line) + 1;
-        if (k == 0 && !bound_parse(v, &o.bound))
+        if (k == 0 && !bound_parse(v, &mine->bound))
             return row_error(msg, msglen, path, ln, col, "bound '%s': expected a loop bound from 1 to 10000", v);
-        if (k == 1 && !progress_field(v, &o))
+        if (k == 1 && !progress_field(v, mine))
             return row_error(msg, msglen, path, ln, col, "progress '%s': expected a progress model (fair, hsa, "
                              "obe, hsa_obe, lobe, unfair, M_strong) or DEFAULT;SCOPE=MODEL...", v);
-        if (k == 2 && !row_option(v, &o))
+        if (k == 2 && !row_option(v, mine))
             return row_error(msg, msglen, path, ln, col, "option '%s': expected '-' or "
                              "encoding.ignoreFilterSpecification=true|false", v);
-        own = true;
     }
-    *opts = header;
-    if (own) {
-        XGROW(out->opts, out->opts_cap, out->nopts + 1);
-        struct check_opts *mine = out->opts[out->nopts++] = xcalloc(1, sizeof *mine);
-        *mine = o;
-        *opts = mine;
-    }
+    *opts = mine ? mine : header;
     return true;
 }
 
@@ -214,7 +210,7 @@ static bool row_realpath(struct dir_cache *dc, const char *path, bool *regular, 
         memcpy(dir, slash ? path : ".", len);
         dir[len] = '\0';
         if (strcmp(dir, dc->dir) != 0) {
-            memcpy(dc->dir, dir, sizeof dir);
+            memcpy(dc->dir, dir, len + 1);
             if (!realpath(dir, dc->real))
                 dc->real[0] = '\0';
             dc->rows = 0;
@@ -249,8 +245,10 @@ static bool row_realpath(struct dir_cache *dc, const char *path, bool *regular, 
     return true;
 }
 
-/* A hash of name (util/text_hash.h). */
-static size_t name_hash(const char *name) { return (size_t)text_hash(14695981039346656037u, name); }
+unsigned expect_file_hash(const char *file)
+{
+    return (unsigned)text_hash(14695981039346656037u, file);
+}
 
 /* The slot of a file name of hash h in out->first: its first row's, or
  * the empty one where that row goes. */
@@ -263,9 +261,10 @@ static struct file_slot *first_slot(struct rows *out, const char *name, unsigned
     return &out->first[k];
 }
 
-/* The first row of file name in out (NULL: none yet, and row out->n, about
- * to be added, will be): a file several CSVs list is resolved once. */
-static const struct row *listed_before(struct rows *out, const char *name)
+/* The first row of file name, of hash h (expect_file_hash), in out (NULL:
+ * none yet, and row out->n, about to be added, will be): a file several
+ * CSVs list is resolved once. */
+static const struct row *listed_before(struct rows *out, const char *name, unsigned h)
 {
     if (2 * (out->n + 1) > out->first_cap) {
         struct file_slot *old = out->first;
@@ -281,7 +280,6 @@ static const struct row *listed_before(struct rows *out, const char *name)
             }
         free(old);
     }
-    unsigned h = (unsigned)name_hash(name);
     struct file_slot *slot = first_slot(out, name, h);
     if (slot->row)
         return &out->r[slot->row - 1];
@@ -307,15 +305,16 @@ static bool read_row(char *line, const struct columns *cols, const struct check_
         /* room for 4096 rows at first (128 KiB, an allocation of its own, its
          * pages touched as rows fill them), doubled in place: no copies */
         XGROW_FROM(out->r, out->cap, out->n + 1, 4096);
-        const struct row *prev = listed_before(out, f[0]);
+        unsigned h = expect_file_hash(f[0]);
+        const struct row *prev = listed_before(out, f[0], h);
         bool again = prev != NULL, regular = again && prev->regular;
         if (again) {   /* a file listed again: resolved once, its texts shared */
-            out->r[out->n++] = (struct row){ prev->file, prev->real, opts, v, prev->exists, regular, true };
+            out->r[out->n++] = (struct row){ prev->file, prev->real, opts, v, prev->exists, regular, true, h };
         } else {
             char *real;
             bool exists = row_realpath(dirs, f[0], &regular, out->want_real ? &real : NULL);
             out->r[out->n++] = (struct row){ xstrdup(f[0]), out->want_real ? real : NULL, opts, v, exists,
-                                             regular, false };
+                                             regular, false, h };
         }
     }
     return ok;
@@ -359,7 +358,10 @@ bool expect_read(const char *path, const struct check_opts *defaults, struct row
         snprintf(msg, msglen, "%s: error: read error", path);
     int first_row = out->n;
     struct columns cols = { -1, -1, -1 };   /* without a column line: path,expected,source */
-    struct dir_cache dirs = { "", "", 0, { 0 } };
+    struct dir_cache dirs;   /* its paths' first bytes alone set: not 8 KiB zeroed per CSV */
+    dirs.dir[0] = dirs.real[0] = '\0';
+    dirs.rows = 0;
+    dirs.listing = (struct dir_list){ 0 };
     char *at = text, *end = text + len;
     for (int ln = 1; ok && at < end; ln++) {
         char *line = at, *nl = memchr(at, '\n', (size_t)(end - at));

@@ -14,7 +14,11 @@ struct row {
     bool exists;             /* the file was there when read */
     bool regular;            /* found a regular file (no link) when read: no need to look again */
     bool listed_again;       /* file and real are those of an earlier row of the same file */
+    unsigned file_hash;      /* expect_file_hash(file) */
 };
+
+/* The hash of a file name that rows keep (file_hash) and look files up by. */
+unsigned expect_file_hash(const char *file);
 
 /* A slot of rows.first: 1 + the index of a file's first row (0: empty)
  * and the hash of its name, kept so that the table grows without hashing

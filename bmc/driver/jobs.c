@@ -20,10 +20,19 @@
 
 struct merge_table;
 
-/* Adds a job for file under o (merged with an earlier one where it can
- * be: keep_or_merge). */
-static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
-                    const struct check_opts *o, bool has_expected, enum verdict expected, const char *error);
+/* Adds a job for file (of hash file_hash: expect_file_hash) under o, l's
+ * copy of its options (job_opts), merged with an earlier one where it can
+ * be (keep_or_merge). */
+static void add_job(struct merge_table *t, struct job_list *l, const char *file, unsigned file_hash,
+                    const struct job_spec *spec, const struct check_opts *o, bool has_expected,
+                    enum verdict expected, const char *error);
+
+/* l's copy of options o (made when l has none equal to it). */
+static const struct check_opts *job_opts(struct job_list *l, const struct check_opts *o);
+
+/* l's copy of a CSV row's options o (job_opts), the last one's again
+ * when o is the last row's: a CSV's rows mostly share its header's. */
+static const struct check_opts *row_opts(struct merge_table *t, struct job_list *l, const struct check_opts *o);
 
 /* Makes room in t for the groups, sets and kept jobs of n jobs at once. */
 static void merge_table_reserve(struct merge_table *t, int n);
@@ -75,22 +84,23 @@ static void jobs_for_files(const struct job_request *req, const struct inputs *f
         const struct input *in = &files->v[i];
         char resolved[PATH_MAX];
         const char *real = in->error || nsorted == 0 ? NULL : realpath(in->path, resolved);   /* no rows: no need */
+        unsigned h = expect_file_hash(in->path);
         bool matched = false;
         for (int at = real ? first_row_of(rows, sorted, nsorted, real) : nsorted;
              at < nsorted && strcmp(rows->r[sorted[at]].real, real) == 0; at++) {
             const struct row *r = &rows->r[sorted[at]];
-            add_job(t, out, in->path, req->spec, r->opts, true, r->expected, NULL);
+            add_job(t, out, in->path, h, req->spec, row_opts(t, out, r->opts), true, r->expected, NULL);
             matched = true;
         }
         for (int p = 0; !matched && p < req->nproperties; p++) {
             struct check_opts o = *req->opts;
             o.property = req->properties[p];
-            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, in->error);
+            add_job(t, out, in->path, h, req->spec, job_opts(out, &o), false, V_ERROR, in->error);
         }
         if (!matched && !in->error && req->divergence_by_default && divergence_undefined(in->path)) {
             struct check_opts o = *req->opts;
             o.property = P_BARRIER_DIVERGENCE;
-            add_job(t, out, in->path, req->spec, &o, false, V_ERROR, NULL);
+            add_job(t, out, in->path, h, req->spec, job_opts(out, &o), false, V_ERROR, NULL);
         }
     }
     free(sorted);
@@ -108,7 +118,8 @@ static void jobs_for_rows(const struct job_request *req, const struct rows *rows
     for (int k = 0; k < rows->n; k++) {
         if (k == 0 || strcmp(rows->r[k].file, rows->r[k - 1].file) != 0)   /* looked at once per run of rows */
             problem = rows->r[k].regular ? NULL : input_problem(rows->r[k].file, why, sizeof why);
-        add_job(t, out, rows->r[k].file, req->spec, rows->r[k].opts, true, rows->r[k].expected, problem);
+        add_job(t, out, rows->r[k].file, rows->r[k].file_hash, req->spec, row_opts(t, out, rows->r[k].opts), true,
+                rows->r[k].expected, problem);
     }
 }
 
@@ -177,6 +188,16 @@ struct merge_group {
                                 again, and a probe compares keys only when hashes agree */
 };
 
+/* The options of a merged job: l's copy of base's with progress_set set
+ * (base one of l's copies, so that its address stands for its value). */
+struct merged_opts {
+    const struct check_opts *base, *merged;
+    unsigned set;
+};
+
+/* The merged options remembered (merged_opts), a power of two. */
+#define MERGED_OPTS 16
+
 /* Merge groups by key, in a hash table of group indices (-1: empty). */
 struct merge_table {
     int *slot;
@@ -187,12 +208,13 @@ struct merge_table {
     struct merge_set *sets;
     int npushes, pushes_cap;
     struct merge_push *pushes;
+    const struct check_opts *row, *row_kept;   /* row_opts' last question and answer */
+    struct merged_opts merged[MERGED_OPTS];    /* merged_opts' answers, by base and set */
 };
 
 static unsigned long key_hash(const struct job *j)
 {
-    uint64_t h = text_hash(1469598103934665603UL, j->file);
-    h = text_hash(h, j->opts->model ? j->opts->model : "\x01");
+    uint64_t h = text_hash(1469598103934665603UL ^ j->file_hash, j->opts->model ? j->opts->model : "\x01");
     h = (h ^ (uint64_t)j->opts->bound) * 1099511628211UL;
     return (unsigned long)(h ^ h >> 29);
 }
@@ -345,6 +367,29 @@ static const struct check_opts *job_opts(struct job_list *l, const struct check_
     return l->opts[*slot - 1];
 }
 
+static const struct check_opts *row_opts(struct merge_table *t, struct job_list *l, const struct check_opts *o)
+{
+    if (o != t->row) {
+        t->row = o;
+        t->row_kept = job_opts(l, o);
+    }
+    return t->row_kept;
+}
+
+/* l's copy of base (one of l's copies) with progress_set set (job_opts),
+ * remembered by base and set: the merges of a batch make a few. */
+static const struct check_opts *merged_opts(struct merge_table *t, struct job_list *l,
+                                            const struct check_opts *base, unsigned set)
+{
+    struct merged_opts *m = &t->merged[((uintptr_t)base / _Alignof(struct check_opts) ^ set) & (MERGED_OPTS - 1)];
+    if (m->base != base || m->set != set) {
+        struct check_opts o = *base;
+        o.progress_set = set;
+        *m = (struct merged_opts){ base, job_opts(l, &o), set };
+    }
+    return m->merged;
+}
+
 /* Adds job j to l, or merges it there: termination jobs of one file that
  * differ only in the progress model go into the first of them, one check,
  * one encoding, all the models.  Each job goes into the last kept job it
@@ -376,9 +421,7 @@ static void keep_or_merge(struct merge_table *t, struct job_list *l, const struc
     merged.expected_models = 0;
     expect_by_model(&merged, into);
     expect_by_model(&merged, kept);
-    struct check_opts o = *into->opts;
-    o.progress_set = models_of(into) | models_of(kept);
-    merged.opts = job_opts(l, &o);
+    merged.opts = merged_opts(t, l, into->opts, models_of(into) | models_of(kept));
     merged.has_expected = merged.expected_models != 0;
     *into = merged;
     push_kept(t, g, models_of(into), k);
@@ -403,11 +446,12 @@ static void merge_table_free(struct merge_table *t)
 
 /* Adds a job for file under o (merged with an earlier one where it can
  * be: keep_or_merge). */
-static void add_job(struct merge_table *t, struct job_list *l, const char *file, const struct job_spec *spec,
-                    const struct check_opts *o, bool has_expected, enum verdict expected, const char *error)
+static void add_job(struct merge_table *t, struct job_list *l, const char *file, unsigned file_hash,
+                    const struct job_spec *spec, const struct check_opts *o, bool has_expected,
+                    enum verdict expected, const char *error)
 {
-    struct job j = { .file = (char *)file, .spec = spec, .opts = job_opts(l, o), .has_expected = has_expected,
-                     .expected = expected, .error = (char *)error };
+    struct job j = { .file = (char *)file, .file_hash = file_hash, .spec = spec, .opts = o,
+                     .has_expected = has_expected, .expected = expected, .error = (char *)error };
     keep_or_merge(t, l, &j);
 }
 

@@ -11,6 +11,7 @@
  * a page fault in the main process. */
 struct job {
     char *file;
+    unsigned file_hash;      /* expect_file_hash(file), for the merge table */
     const struct job_spec *spec;     /* the run's, the same for every job */
     const struct check_opts *opts;   /* one of the list's (job_list.opts): the jobs
                                         with equal options share one */

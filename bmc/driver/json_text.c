@@ -223,6 +223,11 @@ static void put_double(struct json_text *t, double d)
 void json_text_begin(struct json_text *t)
 {
     t->len = 0;
+    json_text_open(t);
+}
+
+void json_text_open(struct json_text *t)
+{
     put(t, "{", 1);
 }
 

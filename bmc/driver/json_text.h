@@ -17,6 +17,8 @@ struct json_text {
 
 /* Empties t (keeping its memory) and opens the outermost object. */
 void json_text_begin(struct json_text *t);
+/* Opens an outermost object after what t holds (a line after lines). */
+void json_text_open(struct json_text *t);
 /* Closes the innermost open object. */
 void json_text_close(struct json_text *t);
 /* Frees t's memory. */

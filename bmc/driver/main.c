@@ -29,39 +29,66 @@ struct run {
     struct json_stream *witnesses;   /* for --witness: written as they come */
     struct graph_renderer *renderer;   /* for --graph and --graph-dir */
     char *last_error;        /* the error last printed: a file's second check repeats it */
-    struct json_text line;   /* the last JSON result line, its memory kept for the next */
-    bool hold_rows;          /* JSON lines wait in stdout's buffer until the batch waits */
-    long held_bytes;         /* the bytes of the lines waiting there */
+    struct json_text line;   /* the JSON result lines held (hold_rows), else the last one,
+                                its memory kept for the next */
+    struct json_text head;   /* the members before "progress" of the last line: the same
+                                in every line of one check of several progress models */
+    bool hold_rows;          /* JSON lines wait in line until the batch waits */
 };
 
-/* The stdout buffer of a run that holds its JSON lines back: a line that
- * would not fit in what is left is preceded by a flush, so that no line
- * goes out in two writes (unless it is longer than all of it). */
+/* The stdout buffer of a run that holds its JSON lines back, and the most
+ * bytes of lines held: a line that would make them more is preceded by a
+ * flush, so that no line goes out in two writes (unless it is longer than
+ * all of it). */
 #define ROW_BUFFER 32768
+
+/* Hands the first n bytes of lines held to stdout's buffer (where they fit)
+ * and keeps the rest. */
+static void hand_rows(struct run *run, size_t n)
+{
+    struct json_text *held = &run->line;
+    fwrite(held->s, 1, n, stdout);
+    memmove(held->s, held->s + n, held->len - n + 1);
+    held->len -= n;
+}
 
 /* batch_flush_fn: writes the lines held back. */
 static void flush_rows(void *ctx)
 {
     struct run *run = ctx;
-    if (run->held_bytes > 0)
+    if (run->hold_rows && run->line.len > 0) {
+        hand_rows(run, run->line.len);
         output_flush(&run->stdout_errno);
-    run->held_bytes = 0;
+    }
 }
 
-/* Prints one JSON result line (built in *line, kept for the next), with
- * the expectation when there is one. */
-static void report_json(struct run *run, const struct job *job, const struct check_result *r)
+/* Prints one JSON result line (built in run->line, after the lines held
+ * there, or alone), with the expectation when there is one; same_head:
+ * the line's file, job, model and property are the last line's (a check
+ * of several progress models), copied from run->head. */
+static void report_json(struct run *run, const struct job *job, const struct check_result *r, bool same_head)
 {
     struct json_text *line = &run->line;
-    json_text_begin(line);
-    json_text_string(line, "file", job->file);
-    if (job->shard_index > 0)
-        json_text_long(line, "job", job->shard_index - 1);
-    if (r->model[0])
-        json_text_string(line, "model", r->model);
+    size_t held = run->hold_rows ? line->len : 0;
+    if (run->hold_rows)
+        json_text_open(line);
     else
-        json_text_null(line, "model");        /* no model was chosen: the input is in error */
-    json_text_string(line, "property", property_name(job->opts->property));
+        json_text_begin(line);
+    size_t head = line->len;
+    if (same_head) {
+        json_text_put_raw(line, run->head.s, run->head.len);
+    } else {
+        json_text_string(line, "file", job->file);
+        if (job->shard_index > 0)
+            json_text_long(line, "job", job->shard_index - 1);
+        if (r->model[0])
+            json_text_string(line, "model", r->model);
+        else
+            json_text_null(line, "model");        /* no model was chosen: the input is in error */
+        json_text_string(line, "property", property_name(job->opts->property));
+        run->head.len = 0;
+        json_text_put_raw(&run->head, line->s + head, line->len - head);
+    }
     if (job->opts->property == P_TERMINATION)
         output_progress_text(line, job->opts->progress, &job->opts->hierarchy, r->model);
     json_text_string(line, "result", verdict_name(r->verdict));
@@ -95,12 +122,13 @@ static void report_json(struct run *run, const struct job *job, const struct che
         json_text_bool(line, "match", job->expected == r->verdict);
     }
     json_text_close(line);
-    if (run->hold_rows && run->held_bytes + (long)line->len + 1 > ROW_BUFFER)
-        flush_rows(run);
-    line->s[line->len] = '\n';   /* in the place of its NUL: one write of the line and newline */
-    fwrite(line->s, 1, line->len + 1, stdout);
-    line->s[line->len] = '\0';
-    run->held_bytes += (long)line->len + 1;
+    json_text_put_raw(line, "\n", 1);
+    if (!run->hold_rows) {
+        fwrite(line->s, 1, line->len, stdout);
+    } else if (held > 0 && line->len > ROW_BUFFER) {   /* the lines before it go out first */
+        hand_rows(run, held);
+        output_flush(&run->stdout_errno);
+    }
 }
 
 /* Prints one human result line (and the outcome set under it); with an
@@ -176,7 +204,7 @@ static void one_result(struct run *run, const struct job *job, struct check_resu
         run->last_error = xstrdup(r->reason);
     }
     if (run->cli->json)
-        report_json(run, job, r);
+        report_json(run, job, r, !first);
     else if (!table || job->has_expected)
         report_human(run, job, r);
     run->any_fail |= r->verdict == V_FAIL;
@@ -247,12 +275,12 @@ static void on_result(void *ctx, const struct job *job, struct check_result *r)
     bool table = !run->cli->json && !job->has_expected && r->verdict != V_ERROR;
     if (table)
         report_table(run, job, r);
+    struct job one = *job;   /* the job under one model at a time */
+    struct check_opts opts = *job->opts;
+    one.opts = &opts;
     for (int i = 0; i < r->nprogress; i++) {
         const struct progress_result *pr = &r->progress[i];
-        struct job one = *job;
-        struct check_opts opts = *job->opts;
         opts.progress = pr->model;
-        one.opts = &opts;
         one.has_expected = job->expected_models & (1u << pr->model);
         one.expected = (enum verdict)job->expected_by[pr->model];
         /* all but the progress results, which it has none of, and the
@@ -360,7 +388,10 @@ int main(int argc, char **argv)
     broken |= run.witnesses && !output_stream_close(run.witnesses);
     graph_renderer_free(run.renderer);
     free(run.last_error);
+    if (run.hold_rows && run.line.len > 0)   /* to stdout's buffer, flushed below */
+        hand_rows(&run, run.line.len);
     json_text_free(&run.line);
+    json_text_free(&run.head);
     bool expectations = cli.ncsv > 0;
     if (expectations)
         fprintf(cli.json ? stderr : stdout, "%d passed, %d failed\n", run.matched, run.mismatched);

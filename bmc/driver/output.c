@@ -191,11 +191,13 @@ void output_progress(cJSON *o, enum progress_model m, const struct progress_hier
 void output_progress_text(struct json_text *t, enum progress_model m, const struct progress_hierarchy *h,
                           const char *model)
 {
+    if (!progress_scoped(h)) {   /* the label is the model's name */
+        json_text_string(t, "progress", progress_name(m));
+        return;
+    }
     char label[128];
     progress_label(m, h, label, sizeof label);
     json_text_string(t, "progress", label);
-    if (!progress_scoped(h))
-        return;
     enum dialect d = scope_dialect(model);
     json_text_object(t, "progress_scopes");
     for (int depth = 0, s; (s = progress_scope_at(d, depth)) >= 0; depth++)

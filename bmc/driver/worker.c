@@ -24,7 +24,9 @@
 
 #include "bmc/driver/prefault.h"
 #include "bmc/driver/job_check.h"
+#include "program/load_memo.h"
 #include "util/read_ahead.h"
+#include "util/text_hash.h"
 #include "util/xalloc.h"
 
 /* AddressSanitizer reserves terabytes of address space at start-up, so an
@@ -400,6 +402,29 @@ static void read_ahead_queued(const struct job_list *jobs, const struct inbox *i
         read_ahead(paths, n);
 }
 
+/* For each job, whether a later job of the list checks the same file
+ * (NULL when out of memory): that job's parse is kept for it. */
+static bool *files_checked_again(const struct job_list *jobs)
+{
+    size_t mask = 15;
+    while (mask < 2 * (size_t)jobs->n)
+        mask = 2 * mask + 1;
+    bool *again = calloc((size_t)jobs->n + 1, sizeof *again);
+    const char **seen = calloc(mask + 1, sizeof *seen);   /* the files of the later jobs */
+    for (int i = jobs->n - 1; again && seen && i >= 0; i--) {
+        const char *file = jobs->jobs[i].file;
+        if (!file)
+            continue;
+        size_t at = text_hash(0, file) & mask;
+        while (seen[at] && strcmp(seen[at], file) != 0)
+            at = (at + 1) & mask;
+        again[i] = seen[at] != NULL;
+        seen[at] = file;
+    }
+    free(seen);
+    return again;
+}
+
 /* The worker: dies with its parent, limits its memory, then checks each
  * job it reads and can claim on bd and sends the result, with what it
  * wrote on stderr (err_in: that pipe's read end) during the job, until
@@ -425,7 +450,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
     static struct check_result r;
     static unsigned char packed[sizeof r + sizeof r / 32 + 8];
     struct job_send sent;
-    bool ok = true;
+    bool ok = true, *again = files_checked_again(jobs);
     while (ok && next_sent(cmd, &inbox, &sent) && sent.job >= 0 && sent.job < jobs->n) {
         if (!claim(bd, sent))   /* taken back */
             continue;
@@ -436,6 +461,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
          * reports some starts from a result check_begin zeroed. */
         memset(&r, 0, offsetof(struct check_result, progress));
         read_ahead_queued(jobs, &inbox, i);
+        load_memo_keep(again && again[i] ? jobs->jobs[i].file : NULL);
         check_job(jobs->jobs[i].file, jobs->jobs[i].spec, jobs->jobs[i].opts, &r);
         name_the_budget(&r, jobs->jobs[i].file, b);
         m.retiring = should_retire(b, &rss);
