@@ -65,6 +65,16 @@ static void rows_value(const struct rel *r, word *b, int w)
 
 static const word *value_at(const struct rel *r, unsigned now);
 
+/* The value rows of x, an operand of an intersection or the subtracted
+ * operand of a difference whose other operand is other: where x is static
+ * and other guarded, x's own bits, not masked by the executions (other's
+ * pairs in the model have both events executing already, so the mask
+ * changes no pair of the result, and x's masked rows are not made). */
+static const word *operand_value(const struct rel *x, const struct rel *other, unsigned now)
+{
+    return x->is_static && rel_guarded(other) ? rel_bits(x, false) : value_at(x, now);
+}
+
 /* Makes r's value rows for the model numbered now (not yet made; ex:
  * its arena's executions when r is static); kept out of line, so that
  * value_at's look-up of kept rows saves no registers. */
@@ -90,14 +100,14 @@ static __attribute__((noinline)) const word *value_make(const struct rel *r, uns
             b[k] = x[k] | y[k];
         break;
     case REL_INTER:
-        x = value_at(r->a, now);
-        y = value_at(r->b, now);
+        x = operand_value(r->a, r->b, now);
+        y = operand_value(r->b, r->a, now);
         for (size_t k = 0; k < all; k++)
             b[k] = x[k] & y[k];
         break;
     case REL_DIFF:
         x = value_at(r->a, now);
-        y = value_at(r->b, now);
+        y = operand_value(r->b, r->a, now);
         for (size_t k = 0; k < all; k++)
             b[k] = x[k] & ~y[k];
         break;
