@@ -28,6 +28,7 @@ void sat_setup(struct sat_check *s)
 {
     s->c = cnf_new(true);
     s->key = -1;
+    s->refined = (struct refine_log){ 0 };
     eval_memo_init(&s->memo, s->p, s->md);
     /* --explain switches axioms off in the session, so it assumes no
      * program-order fact: each rests on an axiom it would outlive */
@@ -62,6 +63,7 @@ void sat_discard(struct sat_check *s)
         model_out_free(&s->wm);
     exec_free(&s->x);
     cnf_free(s->c);
+    refine_log_free(&s->refined);
 }
 
 /* Forbids the cycles the current model has in enabled acyclicity axioms
@@ -69,10 +71,10 @@ void sat_discard(struct sat_check *s)
  * execution). */
 static bool refine(struct sat_check *s, const bool *off)
 {
-    int found = refine_acyclic(s->c, s->x.bar_wait, LIT_TRUE);
+    int found = refine_acyclic(s->c, s->x.bar_wait, LIT_TRUE, &s->refined);
     for (int i = 0; i < s->nacts; i++)
         if (s->act_axioms[i]->kind == AX_ACYCLIC && !(off && off[i]))
-            found += refine_acyclic(s->c, s->act_axioms[i]->rel, s->acts[i]);
+            found += refine_acyclic(s->c, s->act_axioms[i]->rel, s->acts[i], &s->refined);
     return found > 0;
 }
 
