@@ -73,7 +73,9 @@ struct rel {
     bool settling;           /* its rows are being made (no second start) */
     bool unsettled;          /* rel_settle never materializes it (not static and small, or
                                 static as bits: rel_bits.c) */
-    bool ordered;            /* REL_CLASS: i, j related only when i < j (with the bools: no padding) */
+    bool ordered;            /* REL_CLASS: i, j related only when i < j */
+    signed char candidates_acyclic; /* rel_candidates_acyclic's answer, 1 yes, -1 no, 0 not asked yet
+                                (its candidates never change); with the bools: no padding */
     struct rels *home;       /* the arena it lives in */
     const struct rel *a, *b; /* operands */
     const struct set *s, *t; /* REL_PRODUCT s * t; REL_ID [s] */

@@ -141,5 +141,7 @@ const word *rel_value(const struct rel *r)
 
 bool rel_candidates_acyclic(const struct rel *r)
 {
-    return rel_may_on(r) && !rel_bits_cyclic(rel_may(r, false), r->n);
+    if (!r->candidates_acyclic)   /* asked once: the candidates are made once */
+        ((struct rel *)r)->candidates_acyclic = rel_may_on(r) && !rel_bits_cyclic(rel_may(r, false), r->n) ? 1 : -1;
+    return r->candidates_acyclic > 0;
 }
