@@ -41,6 +41,7 @@ struct cnf *cnf_new(bool with_solver)
     c->nvars = 1;                       /* variable 1 is the constant true */
     if (with_solver) {   /* a constant-only cnf has no variable and no gate: no tables */
         grow_vars(c);
+        c->solver_var[0] = 1;   /* no variable: the 0 ending a pending clause is not new to the solver */
         c->cap = GATE_TABLE_FIRST;
         c->table = xcalloc(c->cap, sizeof *c->table);
         c->solver = replay_new();
@@ -251,7 +252,7 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
     int *solver_var = c->solver_var;
     for (const lit *p = pending; p < end; p++) {
         int v = *p > 0 ? *p : -*p;
-        if (!solver_var[v] && v) {
+        if (!solver_var[v]) {
             solver_var[v] = -1;   /* seen, numbered below */
             nfresh = cnf_push(c, nfresh, v);
             lo = v < lo ? v : lo;
