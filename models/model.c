@@ -156,17 +156,29 @@ void cat_export(struct cat *m, const char *name, const struct rel *r)
     m->out->exports[m->out->nexports++] = (struct named_rel){ name, r };
 }
 
-void model_build(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out)
+/* model_build, the flags' relations made only where flags is set. */
+static void build(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out,
+                  bool flags)
 {
     memset(out, 0, sizeof *out);
     out->arena = rels_new_child(b->arena);
-    struct cat m = { c, b, out->arena, md, out };
+    struct cat m = { c, b, out->arena, md, out, flags };
     md->build(&m);
     for (int k = 0; md->axioms[k].name; k++)
         if (!out->axioms[k].name)
             model_bug("an axiom of the table was not built", md->axioms[k].name);
         else
             out->naxioms = k + 1;
+}
+
+void model_build(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out)
+{
+    build(md, c, b, out, true);
+}
+
+void model_build_unflagged(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out)
+{
+    build(md, c, b, out, false);
 }
 
 lit model_violated(struct model_out *out, int k)

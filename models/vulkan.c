@@ -429,8 +429,8 @@ static void vulkan_build(struct cat *m, enum vk_flavour f)
     if (!REL(R_RMW)->empty)
         rmw_cut = cat_and(m, REL(R_RMW), cat_seq(m, cat_and(m, fr, REL(R_EXT)), cat_and(m, v.asmo, REL(R_EXT))));
     cat_axiom(m, "atomic", rmw_cut);
-    /* flag ~empty dr as racy */
-    cat_axiom(m, "racy", data_race(m, &v, locord));
+    /* flag ~empty dr as racy (where flags are read) */
+    cat_axiom(m, "racy", m->flags ? data_race(m, &v, locord) : cat_empty(m));
     cat_undefined_behavior(m);
 
     cat_export(m, "sw", v.sw);

@@ -35,10 +35,14 @@ void sat_setup(struct sat_check *s)
     struct skeleton k = s->o->explain ? model_skeleton_without_facts(s->md)
                                       : model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
     exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
-    model_build(s->md, s->c, &s->x.base, &s->m);
+    /* only cat_spec's query reads a flag (check.c); the other sessions
+     * make no flag's terms */
+    void (*build)(const struct model_desc *, struct cnf *, const struct base *, struct model_out *) =
+        s->o->property == P_CAT_SPEC ? model_build : model_build_unflagged;
+    build(s->md, s->c, &s->x.base, &s->m);
     s->weak_only = s->weak_first && s->md->weakening;
     if (s->weak_only) {
-        model_build(s->md->weakening, s->c, &s->x.base, &s->wm);
+        build(s->md->weakening, s->c, &s->x.base, &s->wm);
         guard_axioms(s, &s->wm);
     } else {
         guard_axioms(s, &s->m);
