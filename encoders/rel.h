@@ -96,7 +96,8 @@ struct rel {
                                 when first asked for (rel_may.c); sbits[] where static */
     unsigned long long *bits; /* a constant-only cnf's relation over at most REL_DENSE_MAX
                                 events: row i's pairs as bits i * words .. (rel_dense.c) */
-    unsigned long long *value; /* rel_value's rows of bits, valid while value_of is current: */
+    unsigned long long *value; /* rel_value's rows of bits (after a head, rel_value.c), valid while
+                                value_of is current: */
     unsigned value_of;       /* 1 + cnf_model_number of the model they are of, or (static)
                                 the arena's exec_stamp they were made under; 0: none */
     int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0
