@@ -216,6 +216,10 @@ bool rel_candidates_acyclic(const struct rel *r);
 
 /* Literal that is true iff r has some pair (the OR of its entries). */
 lit rel_nonempty(struct rels *A, const struct rel *r);
+/* The literals of r's pairs (i, i) that are not LIT_FALSE, i ascending,
+ * into lits (room for n); returns their number.  A pair with no
+ * candidate (rel_may.c) is not looked up. */
+int rel_diagonal(const struct rel *r, lit *lits);
 /* Literal that is true iff some (i, i) is in r; a composition's diagonal
  * is computed without its other pairs. */
 lit rel_reflexive_some(struct rels *A, const struct rel *r);

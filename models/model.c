@@ -227,8 +227,11 @@ void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
     const lit *lits = NULL;
     int count = ax->kind == AX_EMPTY ? rel_lits(r, &lits) : r->n;
     lit *pairs = xcalloc((size_t)count + 1, sizeof *pairs);
-    for (int e = 0; e < count; e++)
-        pairs[e] = ax->kind == AX_EMPTY ? lits[e] : rel_get(r, e, e);
+    if (ax->kind == AX_EMPTY)
+        for (int e = 0; e < count; e++)
+            pairs[e] = lits[e];
+    else   /* the diagonal's pairs that are not false: a false one forbids nothing */
+        count = rel_diagonal(r, pairs);
     sort_lits(pairs, count);   /* one clause per literal */
     for (int e = 0; e < count; e++)
         if (e == 0 || pairs[e] != pairs[e - 1])

@@ -66,6 +66,22 @@ static const struct rel *random_guarded(struct rels *A, struct cnf *c, uint64_t 
     return r;
 }
 
+/* rel_diagonal lists r's pairs (i, i) whose literals are not false, as
+ * rel_get gives them, i ascending. */
+static void check_diagonal(const struct rel *r, int n)
+{
+    lit diag[MAXN];
+    int k = rel_diagonal(r, diag), at = 0;
+    for (int i = 0; i < n; i++) {
+        lit l = rel_get(r, i, i);
+        if (l == LIT_FALSE)
+            continue;
+        assert_true(at < k);
+        assert_int_equal(diag[at++], l);
+    }
+    assert_int_equal(at, k);
+}
+
 /* Every pair of r: its bit in rel_value is the model's value of its literal. */
 static void check_value(struct cnf *c, const struct rel *r, int n)
 {
@@ -126,8 +142,10 @@ static void test_values_match_literals(void **state)
             if (lcg(&seed) % 5 == 0)
                 cnf_unit(c, lcg(&seed) % 2 ? v : -v);
         for (int m = 0; m < MODELS && cnf_solve(c, NULL, 0) == 10; m++) {
-            for (int t = 0; t < TERMS; t++)
+            for (int t = 0; t < TERMS; t++) {
                 check_value(c, terms[t], n);
+                check_diagonal(terms[t], n);
+            }
             lit block[MAXN + 1];   /* the next model differs in some event's execution or a's pairs */
             int k = 0;
             for (int i = 0; i < n && k < MAXN; i++)
