@@ -207,10 +207,11 @@ const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *c
         why = "no flag is raised";
     else if ((goal == GOAL_TRUE || goal == GOAL_FALSE) && ev->assertion != (goal == GOAL_TRUE))
         why = "the final state does not decide the property as the solver said";
-    for (int e = 0; !why && e < s->p->nevents; e++)
+    for (int e = 0; !why && e < s->p->nevents; e++)   /* a read's value is extract_choice's, read in this model */
         if (ev->x.exec[e] != cnf_value(s->c, s->x.sx.exec[e]) ||
             (ev->x.exec[e] && s->p->events[e].loc >= 0 &&
-             ev->x.val[e] != bv_model_value(s->c, &s->x.sx.val[e])))
+             ev->x.val[e] != (s->p->events[e].kind == EV_READ ? ch->val_hint[e]
+                                                               : bv_model_value(s->c, &s->x.sx.val[e]))))
             why = "the concrete run differs from the solver's execution";
     return why;
 }
