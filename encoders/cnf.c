@@ -16,11 +16,16 @@ static void room_for(struct cnf *c, size_t n);
 /* The first capacities of the per-variable arrays and of the gate table: a
  * typical session has a few dozen variables and gates (a median of 42 and
  * 11 over the corpus), and a larger first table is zeroed for nothing;
- * both double as they fill.  Over the corpus batch's worker, 128 variables
- * first take 0.06 M fewer instructions than 64 (fewer regrowths), 256 take
- * 1.8 M more; a gate table of 32 first takes 0.14 M more, 256 1.9 M more. */
+ * the arrays double as they fill, the gate table grows fourfold (each
+ * growth zeroes and rehashes the whole table: over the corpus batch's
+ * worker, fourfold takes 0.46 M fewer instructions than twofold, eightfold
+ * 0.24 M more than twofold).  Over that worker, 128 variables first take 0.06 M fewer
+ * instructions than 64 (fewer regrowths), 256 take 1.8 M more; a gate
+ * table of 32 first takes 0.14 M more, 256 1.9 M more (growing twofold;
+ * fourfold, 32 first takes 0.46 M more than 64). */
 #define VARS_FIRST 128
 #define GATE_TABLE_FIRST 64
+#define GATE_TABLE_GROWTH 4
 
 /* Where the next symbolic cnf writes its clauses (NULL: nowhere). */
 static const char *dimacs_path;
@@ -36,6 +41,7 @@ struct cnf *cnf_new(bool with_solver)
     c->nvars = 1;                       /* variable 1 is the constant true */
     if (with_solver) {   /* a constant-only cnf has no variable and no gate: no tables */
         grow_vars(c);
+        c->solver_var[0] = 1;   /* no variable: the 0 ending a pending clause is not new to the solver */
         c->cap = GATE_TABLE_FIRST;
         c->table = xcalloc(c->cap, sizeof *c->table);
         c->solver = replay_new();
@@ -246,7 +252,7 @@ static void flush(struct cnf *c, const lit *assumptions, int n)
     int *solver_var = c->solver_var;
     for (const lit *p = pending; p < end; p++) {
         int v = *p > 0 ? *p : -*p;
-        if (!solver_var[v] && v) {
+        if (!solver_var[v]) {
             solver_var[v] = -1;   /* seen, numbered below */
             nfresh = cnf_push(c, nfresh, v);
             lo = v < lo ? v : lo;
@@ -469,7 +475,7 @@ static void table_grow(struct cnf *c)
 {
     struct gate_slot *old = c->table;
     size_t oldcap = c->cap;
-    c->cap = c->cap ? 2 * c->cap : GATE_TABLE_FIRST;
+    c->cap = c->cap ? GATE_TABLE_GROWTH * c->cap : GATE_TABLE_FIRST;
     c->table = xcalloc(c->cap, sizeof *c->table);
     for (size_t i = 0; i < oldcap; i++) {
         if (!old[i].op)

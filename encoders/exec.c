@@ -482,7 +482,19 @@ static void encode_barrier_order(struct cnf *c, const struct program *p, struct 
 
 static void encode_barriers(struct cnf *c, const struct program *p, struct exec_enc *x)
 {
-    int n = p->nevents;
+    int n = p->nevents, nbar = 0;
+    for (int e = 0; e < n; e++)
+        nbar += p->events[e].kind == EV_BARRIER;
+    if (nbar == 0) {   /* nothing to encode: no occurrence is read, both relations are empty */
+        x->bar_occ = xrealloc(NULL, ((size_t)n + 1) * sizeof *x->bar_occ);
+        struct rel_builder none;
+        rel_builder_init(&none);
+        x->base.rels[R_SYNCBAR] = rel_build(x->base.arena, &none, false);
+        rel_mark_guarded(x->base.rels[R_SYNCBAR]);
+        rel_build(x->base.arena, &none, false);   /* the waits' relation, as encode_barrier_order's */
+        x->bar_wait = rel_empty(x->base.arena);
+        return;
+    }
     int *group = xcalloc((size_t)n + 1, sizeof *group);
     struct rel_builder just, syncbar;
     rel_builder_init(&just);

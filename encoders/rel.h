@@ -73,7 +73,9 @@ struct rel {
     bool settling;           /* its rows are being made (no second start) */
     bool unsettled;          /* rel_settle never materializes it (not static and small, or
                                 static as bits: rel_bits.c) */
-    bool ordered;            /* REL_CLASS: i, j related only when i < j (with the bools: no padding) */
+    bool ordered;            /* REL_CLASS: i, j related only when i < j */
+    signed char candidates_acyclic; /* rel_candidates_acyclic's answer, 1 yes, -1 no, 0 not asked yet
+                                (its candidates never change); with the bools: no padding */
     struct rels *home;       /* the arena it lives in */
     const struct rel *a, *b; /* operands */
     const struct set *s, *t; /* REL_PRODUCT s * t; REL_ID [s] */
@@ -94,7 +96,8 @@ struct rel {
                                 when first asked for (rel_may.c); sbits[] where static */
     unsigned long long *bits; /* a constant-only cnf's relation over at most REL_DENSE_MAX
                                 events: row i's pairs as bits i * words .. (rel_dense.c) */
-    unsigned long long *value; /* rel_value's rows of bits, valid while value_of is current: */
+    unsigned long long *value; /* rel_value's rows of bits (after a head, rel_value.c), valid while
+                                value_of is current: */
     unsigned value_of;       /* 1 + cnf_model_number of the model they are of, or (static)
                                 the arena's exec_stamp they were made under; 0: none */
     int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0
@@ -213,6 +216,10 @@ bool rel_candidates_acyclic(const struct rel *r);
 
 /* Literal that is true iff r has some pair (the OR of its entries). */
 lit rel_nonempty(struct rels *A, const struct rel *r);
+/* The literals of r's pairs (i, i) that are not LIT_FALSE, i ascending,
+ * into lits (room for n); returns their number.  A pair with no
+ * candidate (rel_may.c) is not looked up. */
+int rel_diagonal(const struct rel *r, lit *lits);
 /* Literal that is true iff some (i, i) is in r; a composition's diagonal
  * is computed without its other pairs. */
 lit rel_reflexive_some(struct rels *A, const struct rel *r);

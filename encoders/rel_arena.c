@@ -509,6 +509,13 @@ void rel_builder_free(struct rel_builder *bld)
 const struct rel *rel_build(struct rels *A, struct rel_builder *bld, bool is_static)
 {
     struct rel *r = rel_node(A, REL_ROWS);
+    if (bld->count == 0) {   /* no pair: the arena's empty relation's rows, shared (never written) */
+        r->rows = A->empty->rows;
+        r->is_static = is_static;
+        r->empty = true;
+        rel_builder_free(bld);
+        return r;
+    }
     r->rows = rows_from_pairs(A, bld->count, bld->i, bld->j, bld->l);
     r->is_static = is_static;
     r->empty = r->rows->start[r->n] == 0;

@@ -68,6 +68,26 @@ lit rel_nonempty(struct rels *A, const struct rel *r)
     return cnf_or_n(A->c, t->val, t->start[r->n]);
 }
 
+int rel_diagonal(const struct rel *r, lit *lits)
+{
+    int k = 0;
+    if (r->empty)
+        return 0;
+    if (!rel_may_on(r) || r->bits) {   /* no candidate bits to read */
+        for (int i = 0; i < r->n; i++)
+            if ((lits[k] = rel_at(r->home, r, i, i)) != LIT_FALSE)
+                k++;
+        return k;
+    }
+    int w = rel_bits_words(r->n);
+    const unsigned long long *may = rel_may(r, false);
+    for (int i = 0; i < r->n; i++)   /* a pair with no candidate is false: not looked up */
+        if (may[(size_t)i * w + (unsigned)i / 64] >> ((unsigned)i % 64) & 1
+            && (lits[k] = rel_at(r->home, r, i, i)) != LIT_FALSE)
+            k++;
+    return k;
+}
+
 lit rel_reflexive_some(struct rels *A, const struct rel *r)
 {
     lit acc = LIT_FALSE;

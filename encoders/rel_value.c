@@ -65,6 +65,38 @@ static void rows_value(const struct rel *r, word *b, int w)
 
 static const word *value_at(const struct rel *r, unsigned now);
 
+/* A relation's value rows follow a head: their version, bumped when a
+ * remaking changes them (1 once first made), and the versions of the
+ * operands' rows they were made from.  A composition or closure made
+ * again in a later model from operands whose rows have not changed is
+ * not made again: a refinement's next model mostly differs from the last
+ * in a few pairs, and most of a term keeps its rows. */
+struct value_head { unsigned version, from_a, from_b, spare; };
+_Static_assert(sizeof(struct value_head) == 2 * sizeof(word), "a head is two words");
+
+static struct value_head *head_of(const word *rows) { return (struct value_head *)(void *)rows - 1; }
+
+/* The rows remade over, kept to tell whether the remaking changed them
+ * (no value is made while they are held: operands are made first). */
+static word remade_over[REL_DENSE_MAX * (REL_DENSE_MAX / 64)];
+
+/* The value rows of x, with their version in *version; where x is an
+ * operand of an intersection, or the subtracted operand of a difference,
+ * whose other operand, other, is guarded, and x is static, x's own bits
+ * (version 0: they never change), not masked by the executions (other's
+ * pairs in the model have both events executing already, so the mask
+ * changes no pair of the result, and x's masked rows are not made). */
+static const word *operand(const struct rel *x, const struct rel *other, unsigned now, unsigned *version)
+{
+    if (other && x->is_static && rel_guarded(other)) {
+        *version = 0;
+        return rel_bits(x, false);
+    }
+    const word *v = value_at(x, now);
+    *version = head_of(v)->version;
+    return v;
+}
+
 /* Makes r's value rows for the model numbered now (not yet made; ex:
  * its arena's executions when r is static); kept out of line, so that
  * value_at's look-up of kept rows saves no registers. */
@@ -73,40 +105,68 @@ static __attribute__((noinline)) const word *value_make(const struct rel *r, uns
     struct rel *m = (struct rel *)r;
     int n = r->n, w = rel_bits_words(n);
     size_t all = (size_t)n * (size_t)w;
-    if (!m->value)   /* one array per relation, made again for each model */
-        m->value = rels_alloc_raw(r->home, all, sizeof *m->value);
-    word *b = m->value;
-    if (r->is_static) {
-        static_value(r, b, w, ex);
-        m->value_of = r->home->exec_stamp;
-        return b;
+    if (!m->value) {   /* one array per relation, made again for each model */
+        word *block = rels_alloc_raw(r->home, all + 2, sizeof *block);
+        *(struct value_head *)(void *)block = (struct value_head){ 0, 0, 0, 0 };
+        m->value = block + 2;
     }
-    const word *x, *y;
-    switch (r->op) {
-    case REL_UNION:
-        x = value_at(r->a, now);
-        y = value_at(r->b, now);
-        for (size_t k = 0; k < all; k++)
-            b[k] = x[k] | y[k];
+    word *b = m->value;
+    struct value_head *h = head_of(b);
+    const word *x = NULL, *y = NULL;
+    unsigned va = 0, vb = 0;
+    switch (r->is_static ? REL_ROWS : r->op) {   /* the operands' rows first */
+    case REL_UNION: case REL_SEQ:
+        x = operand(r->a, NULL, now, &va);
+        y = operand(r->b, NULL, now, &vb);
         break;
     case REL_INTER:
-        x = value_at(r->a, now);
-        y = value_at(r->b, now);
-        for (size_t k = 0; k < all; k++)
-            b[k] = x[k] & y[k];
+        x = operand(r->a, r->b, now, &va);
+        y = operand(r->b, r->a, now, &vb);
         break;
     case REL_DIFF:
-        x = value_at(r->a, now);
-        y = value_at(r->b, now);
-        for (size_t k = 0; k < all; k++)
-            b[k] = x[k] & ~y[k];
+        x = operand(r->a, NULL, now, &va);
+        y = operand(r->b, r->a, now, &vb);
         break;
-    case REL_INV: rel_bits_transpose(b, value_at(r->a, now), n, w); break;
-    case REL_SEQ: rel_bits_compose(b, value_at(r->a, now), value_at(r->b, now), n, w); break;
-    case REL_PLUS: rel_bits_close(b, value_at(r->a, now), n, w); break;
-    default: rows_value(r, b, w); break;   /* a built relation */
+    case REL_INV: case REL_PLUS:
+        x = operand(r->a, NULL, now, &va);
+        break;
+    default:   /* a static or built relation: remade from the executions or literals */
+        break;
     }
-    m->value_of = now;
+    if (x && h->version && h->from_a == va && h->from_b == vb) {   /* the same operands' rows */
+        m->value_of = now;
+        return b;
+    }
+    bool again = h->version != 0;
+    if (again)
+        memcpy(remade_over, b, all * sizeof *b);
+    if (r->is_static) {
+        static_value(r, b, w, ex);
+    } else {
+        switch (r->op) {
+        case REL_UNION:
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] | y[k];
+            break;
+        case REL_INTER:
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] & y[k];
+            break;
+        case REL_DIFF:
+            for (size_t k = 0; k < all; k++)
+                b[k] = x[k] & ~y[k];
+            break;
+        case REL_INV: rel_bits_transpose(b, x, n, w); break;
+        case REL_SEQ: rel_bits_compose(b, x, y, n, w); break;
+        case REL_PLUS: rel_bits_close(b, x, n, w); break;
+        default: rows_value(r, b, w); break;   /* a built relation */
+        }
+    }
+    if (!again || memcmp(remade_over, b, all * sizeof *b) != 0)
+        h->version++;
+    h->from_a = va;
+    h->from_b = vb;
+    m->value_of = r->is_static ? r->home->exec_stamp : now;
     return b;
 }
 
@@ -131,5 +191,7 @@ const word *rel_value(const struct rel *r)
 
 bool rel_candidates_acyclic(const struct rel *r)
 {
-    return rel_may_on(r) && !rel_bits_cyclic(rel_may(r, false), r->n);
+    if (!r->candidates_acyclic)   /* asked once: the candidates are made once */
+        ((struct rel *)r)->candidates_acyclic = rel_may_on(r) && !rel_bits_cyclic(rel_may(r, false), r->n) ? 1 : -1;
+    return r->candidates_acyclic > 0;
 }

@@ -17,6 +17,8 @@ struct cat {
     struct rels *arena;              /* owns what the build makes */
     const struct model_desc *md;     /* its axiom table */
     struct model_out *out;
+    bool flags;                      /* the flags' relations are read (else a flag's
+                                        relation may be left empty: model_build_unflagged) */
 };
 
 #define REL(r) ((m)->b->rels[r])

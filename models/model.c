@@ -156,17 +156,29 @@ void cat_export(struct cat *m, const char *name, const struct rel *r)
     m->out->exports[m->out->nexports++] = (struct named_rel){ name, r };
 }
 
-void model_build(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out)
+/* model_build, the flags' relations made only where flags is set. */
+static void build(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out,
+                  bool flags)
 {
     memset(out, 0, sizeof *out);
     out->arena = rels_new_child(b->arena);
-    struct cat m = { c, b, out->arena, md, out };
+    struct cat m = { c, b, out->arena, md, out, flags };
     md->build(&m);
     for (int k = 0; md->axioms[k].name; k++)
         if (!out->axioms[k].name)
             model_bug("an axiom of the table was not built", md->axioms[k].name);
         else
             out->naxioms = k + 1;
+}
+
+void model_build(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out)
+{
+    build(md, c, b, out, true);
+}
+
+void model_build_unflagged(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out)
+{
+    build(md, c, b, out, false);
 }
 
 lit model_violated(struct model_out *out, int k)
@@ -215,8 +227,11 @@ void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
     const lit *lits = NULL;
     int count = ax->kind == AX_EMPTY ? rel_lits(r, &lits) : r->n;
     lit *pairs = xcalloc((size_t)count + 1, sizeof *pairs);
-    for (int e = 0; e < count; e++)
-        pairs[e] = ax->kind == AX_EMPTY ? lits[e] : rel_get(r, e, e);
+    if (ax->kind == AX_EMPTY)
+        for (int e = 0; e < count; e++)
+            pairs[e] = lits[e];
+    else   /* the diagonal's pairs that are not false: a false one forbids nothing */
+        count = rel_diagonal(r, pairs);
     sort_lits(pairs, count);   /* one clause per literal */
     for (int e = 0; e < count; e++)
         if (e == 0 || pairs[e] != pairs[e - 1])

@@ -95,6 +95,10 @@ bool model_forbids_value_cycles(const struct model_desc *md, const char *const *
 /* Builds md over base b in c: out gets every axiom of md's table and the
  * exports, all owned by out's arena. */
 void model_build(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out);
+/* The same for a session that reads no flag (its axioms' literals and
+ * relations): a model may leave a flag's relation empty, not building
+ * the terms only it reads. */
+void model_build_unflagged(const struct model_desc *md, struct cnf *c, const struct base *b, struct model_out *out);
 /* Frees axioms and exports. */
 void model_out_free(struct model_out *out);
 /* On a solver: adds act -> axiom ax holds, pair by pair (every pair of an

@@ -233,16 +233,19 @@ static void build_chains(struct cat *m, struct vk *v, bool product, struct chain
     set e = cat_sor(m, cat_sor(m, cat_sor(m, SET(S_M), SET(S_F)), SET(S_CBAR)),
                     cat_sor(m, SET(S_AVDEVICE), SET(S_VISDEVICE)));
     v->e = cat_sminus(m, e, SET(S_INIT));
-    rel chains = product ? cat_prod(m, v->e, v->e) : cat_id(m, v->e);
     /* With chains = E * E, an availability chain (chains & path); [AV<k>]
      * keeps every pair of path; [AV<k>] where AVSG lies within E: each of
      * its pairs starts at an AVSG event (every step that is not the
      * identity begins with [AVSG] or with an earlier av<k>, whose pairs
      * start there) or is (x, x) with x in AV<k>, within AVSG, and ends in
      * AV<k>.  Likewise a visibility chain [VIS<k>]; (chains & path) with
-     * VISSG within E (every pair ends in VISSG or is the identity). */
-    v->av_chains = product && within(v->avsg_set, v->e, v->e) ? NULL : chains;
-    v->vis_chains = product && within(v->vissg_set, v->e, v->e) ? NULL : chains;
+     * VISSG within E (every pair ends in VISSG or is the identity).  chains
+     * is made only where a meeting keeps it (on a concrete execution each
+     * relation is made at once, as bits). */
+    bool av_all = product && within(v->avsg_set, v->e, v->e), vis_all = product && within(v->vissg_set, v->e, v->e);
+    rel chains = av_all && vis_all ? NULL : product ? cat_prod(m, v->e, v->e) : cat_id(m, v->e);
+    v->av_chains = av_all ? NULL : chains;
+    v->vis_chains = vis_all ? NULL : chains;
     rel h_sg = hb_in(m, v, R_SSG, &v->hb_ssg), h_wg = hb_in(m, v, R_SWG, &v->hb_swg);
     rel h_qf = hb_in(m, v, R_SQF, &v->hb_sqf);
     rel none = cat_empty(m);
@@ -401,8 +404,11 @@ static void vulkan_build(struct cat *m, enum vk_flavour f)
         build_chains(m, &v, f == VK_CHAINS, &ch);
     /* [W] * _ made before locord: an intersection lists its older operand
      * first (encoders/rel_ops.c), and the guard's row estimates of
-     * [W]; locord (consistency-rf) cost less with the static one first */
-    cat_prod(m, SET(S_W), SET(S_ALL));
+     * [W]; locord (consistency-rf) cost less with the static one first
+     * (on a solver only: a concrete execution's relations are bits, made
+     * at once, in no order) */
+    if (cnf_symbolic(m->c))
+        cat_prod(m, SET(S_W), SET(S_ALL));
     rel locord = location_order(m, &v, full, has_av ? &ch : NULL);
     rel fr = from_read(m, &v, locord);
 
@@ -423,8 +429,8 @@ static void vulkan_build(struct cat *m, enum vk_flavour f)
     if (!REL(R_RMW)->empty)
         rmw_cut = cat_and(m, REL(R_RMW), cat_seq(m, cat_and(m, fr, REL(R_EXT)), cat_and(m, v.asmo, REL(R_EXT))));
     cat_axiom(m, "atomic", rmw_cut);
-    /* flag ~empty dr as racy */
-    cat_axiom(m, "racy", data_race(m, &v, locord));
+    /* flag ~empty dr as racy (where flags are read) */
+    cat_axiom(m, "racy", m->flags ? data_race(m, &v, locord) : cat_empty(m));
     cat_undefined_behavior(m);
 
     cat_export(m, "sw", v.sw);

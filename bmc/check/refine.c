@@ -171,10 +171,47 @@ static int shortest_cycle(const struct graph *g, const bool *gone, int v, int *p
     return 0;
 }
 
+/* Appends the cycle of len nodes to log, as r's and act's. */
+static void log_cycle(struct refine_log *log, const struct rel *r, lit act, const int *cycle, int len)
+{
+    XGROW_FROM(log->v, log->cap, log->n + 1, 8);
+    XGROW_FROM(log->nodes, log->nodes_cap, log->nnodes + len, 64);
+    log->v[log->n++] = (struct refined){ r, act, log->nnodes, len };
+    for (int i = 0; i < len; i++)
+        log->nodes[log->nnodes++] = cycle[i];
+}
+
+/* Whether rows of bits value (r's pairs in the model) hold every edge of
+ * a cycle logged for r and act. */
+static bool shows_logged_cycle(const struct refine_log *log, const struct rel *r, lit act,
+                               const unsigned long long *value)
+{
+    int w = (r->n + 63) / 64;
+    for (int k = 0; k < log->n; k++) {
+        const struct refined *e = &log->v[k];
+        if (e->r != r || e->act != act)
+            continue;
+        bool all = true;
+        for (int i = 0; i < e->len && all; i++) {
+            int from = log->nodes[e->at + i], to = log->nodes[e->at + (i + 1) % e->len];
+            all = value[(size_t)from * w + (unsigned)to / 64] >> ((unsigned)to % 64) & 1;
+        }
+        if (all)
+            return true;
+    }
+    return false;
+}
+
+void refine_log_free(struct refine_log *log)
+{
+    free(log->v);
+    free(log->nodes);
+    *log = (struct refine_log){ 0 };
+}
+
 /* Forbids the shortest cycle through each node of g that is the lowest
- * of its cycle; returns their number, or -1 when checked is set and an
- * edge's literal is false in the model (g is then not r's graph). */
-static int forbid_cycles(struct cnf *c, const struct rel *r, lit act, struct graph *g, bool checked)
+ * of its cycle, logging each in log (NULL: none); returns their number. */
+static int forbid_cycles(struct cnf *c, const struct rel *r, lit act, struct graph *g, struct refine_log *log)
 {
     int n = r->n, found = 0;
     peel(g);
@@ -191,31 +228,27 @@ static int forbid_cycles(struct cnf *c, const struct rel *r, lit act, struct gra
         g->clause[k++] = -act;
         for (int i = 0; i < len; i++) {
             int from = g->cycle[i], to = g->cycle[(i + 1) % len];
-            lit e = rel_get(r, from, to);
-            if (checked && !cnf_value(c, e))
-                return -1;
-            g->clause[k++] = -e;
+            g->clause[k++] = -rel_get(r, from, to);
         }
         cnf_clause(c, g->clause, k);
+        if (log)
+            log_cycle(log, r, act, g->cycle, len);
         found++;
     }
     return found;
 }
 
-int refine_acyclic(struct cnf *c, const struct rel *r, lit act)
+int refine_acyclic(struct cnf *c, const struct rel *r, lit act, struct refine_log *log)
 {
     if (r->empty || rel_candidates_acyclic(r))
         return 0;
     const unsigned long long *value = rel_value(r);
     if (value && !rel_bits_cyclic(value, r->n))   /* the usual answer, with no graph */
         return 0;
-    struct graph g = value ? value_graph(r, value) : model_graph(c, r);
-    int found = forbid_cycles(c, r, act, &g, value != NULL);
+    /* a logged cycle shown again: not expected, the literals' values decide */
+    bool bits = value && !shows_logged_cycle(log, r, act, value);
+    struct graph g = bits ? value_graph(r, value) : model_graph(c, r);
+    int found = forbid_cycles(c, r, act, &g, bits ? log : NULL);
     free(g.block);
-    if (found < 0) {   /* not expected: the literals' values decide */
-        g = model_graph(c, r);
-        found = forbid_cycles(c, r, act, &g, false);
-        free(g.block);
-    }
     return found;
 }

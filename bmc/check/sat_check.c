@@ -28,16 +28,21 @@ void sat_setup(struct sat_check *s)
 {
     s->c = cnf_new(true);
     s->key = -1;
+    s->refined = (struct refine_log){ 0 };
     eval_memo_init(&s->memo, s->p, s->md);
     /* --explain switches axioms off in the session, so it assumes no
      * program-order fact: each rests on an axiom it would outlive */
     struct skeleton k = s->o->explain ? model_skeleton_without_facts(s->md)
                                       : model_skeleton(s->md, s->o->disabled, s->o->ndisabled);
     exec_encode(s->c, s->p, &k, s->sx_mode, &s->x);
-    model_build(s->md, s->c, &s->x.base, &s->m);
+    /* only cat_spec's query reads a flag (check.c); the other sessions
+     * make no flag's terms */
+    void (*build)(const struct model_desc *, struct cnf *, const struct base *, struct model_out *) =
+        s->o->property == P_CAT_SPEC ? model_build : model_build_unflagged;
+    build(s->md, s->c, &s->x.base, &s->m);
     s->weak_only = s->weak_first && s->md->weakening;
     if (s->weak_only) {
-        model_build(s->md->weakening, s->c, &s->x.base, &s->wm);
+        build(s->md->weakening, s->c, &s->x.base, &s->wm);
         guard_axioms(s, &s->wm);
     } else {
         guard_axioms(s, &s->m);
@@ -49,8 +54,10 @@ void sat_teardown(struct sat_check *s, struct check_result *r)
     r->nvars = cnf_num_vars(s->c);
     r->nclauses = cnf_num_clauses(s->c);
     r->npairs = rels_pairs(s->x.base.arena) + rels_pairs(s->m.arena);
-    snprintf(r->symmetry_key, sizeof r->symmetry_key, "%s",
-             s->key == KEY_FIRST_WRITE ? "first" : s->key == KEY_LAST_WRITE ? "last" : "");
+    /* a copy, not snprintf (some 500 instructions a session for "%s") */
+    const char *key = s->key == KEY_FIRST_WRITE ? "first" : s->key == KEY_LAST_WRITE ? "last" : "";
+    _Static_assert(sizeof r->symmetry_key > sizeof "first", "the longest key fits");
+    memcpy(r->symmetry_key, key, strlen(key) + 1);
     sat_discard(s);
 }
 
@@ -62,6 +69,7 @@ void sat_discard(struct sat_check *s)
         model_out_free(&s->wm);
     exec_free(&s->x);
     cnf_free(s->c);
+    refine_log_free(&s->refined);
 }
 
 /* Forbids the cycles the current model has in enabled acyclicity axioms
@@ -69,10 +77,10 @@ void sat_discard(struct sat_check *s)
  * execution). */
 static bool refine(struct sat_check *s, const bool *off)
 {
-    int found = refine_acyclic(s->c, s->x.bar_wait, LIT_TRUE);
+    int found = refine_acyclic(s->c, s->x.bar_wait, LIT_TRUE, &s->refined);
     for (int i = 0; i < s->nacts; i++)
         if (s->act_axioms[i]->kind == AX_ACYCLIC && !(off && off[i]))
-            found += refine_acyclic(s->c, s->act_axioms[i]->rel, s->acts[i]);
+            found += refine_acyclic(s->c, s->act_axioms[i]->rel, s->acts[i], &s->refined);
     return found > 0;
 }
 
@@ -199,10 +207,11 @@ const char *evaluate_model(struct sat_check *s, enum goal goal, struct choice *c
         why = "no flag is raised";
     else if ((goal == GOAL_TRUE || goal == GOAL_FALSE) && ev->assertion != (goal == GOAL_TRUE))
         why = "the final state does not decide the property as the solver said";
-    for (int e = 0; !why && e < s->p->nevents; e++)
+    for (int e = 0; !why && e < s->p->nevents; e++)   /* a read's value is extract_choice's, read in this model */
         if (ev->x.exec[e] != cnf_value(s->c, s->x.sx.exec[e]) ||
             (ev->x.exec[e] && s->p->events[e].loc >= 0 &&
-             ev->x.val[e] != bv_model_value(s->c, &s->x.sx.val[e])))
+             ev->x.val[e] != (s->p->events[e].kind == EV_READ ? ch->val_hint[e]
+                                                               : bv_model_value(s->c, &s->x.sx.val[e]))))
             why = "the concrete run differs from the solver's execution";
     return why;
 }

@@ -4,6 +4,7 @@
 #define GPUBMC_SAT_CHECK_H
 
 #include "bmc/check/check.h"
+#include "bmc/check/refine.h"
 #include "bmc/concrete/eval_memo.h"
 #include "program/program.h"
 #include "encoders/exec.h"
@@ -31,6 +32,7 @@ struct sat_check {
     int key;                 /* its enum symmetry_key, -1 without symmetry breaking */
     struct eval_memo memo;   /* the re-checks' evaluations: a witness found again
                                 (under another progress model) is evaluated once */
+    struct refine_log refined; /* the cycles forbidden so far (bmc/check/refine.h) */
 };
 
 /* What a witness must show: the condition true, the condition false, a

@@ -5,10 +5,12 @@
  * every operation on them (union, intersection, difference, inverse,
  * composition, closure); random units fix some variables, the solver
  * gives a model, then a clause rules that model out and it gives
- * another.  In every model, every pair's bit must be cnf_value of its
- * literal (rel_get): refine_acyclic reads a model's graph from the bits
- * and makes literals only for a cycle's edges, so a bit that differed
- * would forbid a cycle the model does not have, or miss one it has. */
+ * another; a guarded relation (its variables imply both events'
+ * execution) meets static ones.  In every model, every pair's bit must
+ * be cnf_value of its literal (rel_get): refine_acyclic reads a model's
+ * graph from the bits and makes literals only for a cycle's edges, so a
+ * bit that differed would forbid a cycle the model does not have, or miss
+ * one it has. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +22,7 @@
 #include "encoders/cnf.h"
 #include "encoders/rel.h"
 
-enum { MAXN = 96, TERMS = 14, MODELS = 4 };
+enum { MAXN = 96, TERMS = 18, MODELS = 4 };
 
 /* The next number of a fixed-seed 64-bit LCG (high half). */
 static uint32_t lcg(uint64_t *s)
@@ -41,6 +43,43 @@ static const struct rel *random_built(struct rels *A, struct cnf *c, uint64_t *s
     const struct rel *r = rel_build(A, &bld, false);
     rel_builder_free(&bld);
     return r;
+}
+
+/* random_built's relation made guarded: each pair's variable implies
+ * both events' execution (clauses), as rf's do. */
+static const struct rel *random_guarded(struct rels *A, struct cnf *c, uint64_t *seed, int n, int sparse,
+                                        const lit *exec)
+{
+    struct rel_builder bld;
+    rel_builder_init(&bld);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (lcg(seed) % (unsigned)sparse == 0) {
+                lit v = cnf_var(c);
+                cnf_imply(c, v, exec[i]);
+                cnf_imply(c, v, exec[j]);
+                rel_add(&bld, i, j, v);
+            }
+    const struct rel *r = rel_build(A, &bld, false);
+    rel_builder_free(&bld);
+    rel_mark_guarded(r);
+    return r;
+}
+
+/* rel_diagonal lists r's pairs (i, i) whose literals are not false, as
+ * rel_get gives them, i ascending. */
+static void check_diagonal(const struct rel *r, int n)
+{
+    lit diag[MAXN];
+    int k = rel_diagonal(r, diag), at = 0;
+    for (int i = 0; i < n; i++) {
+        lit l = rel_get(r, i, i);
+        if (l == LIT_FALSE)
+            continue;
+        assert_true(at < k);
+        assert_int_equal(diag[at++], l);
+    }
+    assert_int_equal(at, k);
 }
 
 /* Every pair of r: its bit in rel_value is the model's value of its literal. */
@@ -71,6 +110,7 @@ static void test_values_match_literals(void **state)
         const struct rel *a = random_built(A, c, &seed, n, n / 3 + 2);
         const struct rel *b = random_built(A, c, &seed, n, n / 3 + 2);
         const struct rel *sparse = random_built(A, c, &seed, n, 2 * n);
+        const struct rel *g = random_guarded(A, c, &seed, n, n / 3 + 2, exec);
         bool in_a[MAXN], in_b[MAXN];
         int key[MAXN];
         for (int i = 0; i < n; i++) {
@@ -93,13 +133,19 @@ static void test_values_match_literals(void **state)
             rel_union(A, rel_diff(A, cls, prod), rel_inv(A, b)),
             rel_filter(A, set_of(A, in_a), rel_union(A, b, cls), set_of(A, in_b)),
             rel_plus(A, rel_union(A, sparse, cls)),
+            rel_inter(A, g, prod),   /* a guarded relation meets a static one */
+            rel_diff(A, rel_seq(A, g, g), cls),
+            rel_filter(A, set_of(A, in_b), rel_union(A, g, rel_inv(A, g)), set_of(A, in_a)),
+            rel_union(A, g, prod),
         };
         for (int v = 2; v <= cnf_num_vars(c); v++)   /* some variables fixed */
             if (lcg(&seed) % 5 == 0)
                 cnf_unit(c, lcg(&seed) % 2 ? v : -v);
         for (int m = 0; m < MODELS && cnf_solve(c, NULL, 0) == 10; m++) {
-            for (int t = 0; t < TERMS; t++)
+            for (int t = 0; t < TERMS; t++) {
                 check_value(c, terms[t], n);
+                check_diagonal(terms[t], n);
+            }
             lit block[MAXN + 1];   /* the next model differs in some event's execution or a's pairs */
             int k = 0;
             for (int i = 0; i < n && k < MAXN; i++)
