@@ -18,6 +18,7 @@
 #include "bmc/check/states_check.h"
 #include "bmc/check/divergence.h"
 #include "bmc/check/termination.h"
+#include "bmc/concrete/text.h"
 #include "bmc/concrete/witness.h"
 #include "encoders/assertion.h"
 #include "encoders/exec.h"
@@ -162,10 +163,10 @@ static void note_no_execution(struct check_result *r)
     r->no_execution = true;
     if (r->verdict == V_PASS) {
         r->vacuous = true;
-        snprintf(r->reason, sizeof r->reason, "vacuously: " NO_EXECUTION);
+        text_copy(r->reason, sizeof r->reason, "vacuously: " NO_EXECUTION);
     } else {
         size_t used = strlen(r->reason);
-        snprintf(r->reason + used, sizeof r->reason - used, "; " NO_EXECUTION);
+        text_copy(r->reason + used, sizeof r->reason - used, "; " NO_EXECUTION);
     }
 }
 
@@ -177,7 +178,7 @@ static void note_none_terminates(struct sat_check *s, struct check_result *r)
         note_no_execution(r);
     } else {
         size_t used = strlen(r->reason);
-        snprintf(r->reason + used, sizeof r->reason - used, "; no execution terminates");
+        text_copy(r->reason + used, sizeof r->reason - used, "; no execution terminates");
     }
 }
 
@@ -192,10 +193,10 @@ static void note_vacuous(struct sat_check *s, lit filter, lit term, struct check
         return;
     if (solve_with(s, term) == 10) {
         r->vacuous = true;
-        snprintf(r->reason, sizeof r->reason, "vacuously: no execution that terminates satisfies the filter");
+        text_copy(r->reason, sizeof r->reason, "vacuously: no execution that terminates satisfies the filter");
     } else if (!no_execution(s, LIT_TRUE)) {
         r->vacuous = true;
-        snprintf(r->reason, sizeof r->reason, "vacuously: no execution terminates");
+        text_copy(r->reason, sizeof r->reason, "vacuously: no execution terminates");
     } else {
         note_no_execution(r);
     }
@@ -229,7 +230,7 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
     const struct litmus *l = first->p->lit;
     if (l->quant == Q_NONE) {
         r->verdict = V_ERROR;
-        snprintf(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
+        text_copy(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
         return;
     }
     struct sat_check alt;
@@ -245,15 +246,15 @@ static void check_program_spec(struct sat_check *first, struct check_result *r)
         } else {
             r->verdict = exists ? V_PASS : V_FAIL;
             r->has_reachable = r->reachable = true;
-            snprintf(r->reason, sizeof r->reason, "%s",
-                     exists ? "the outcome is reachable"
-                            : l->quant == Q_FORALL ? "an execution violates the condition"
-                                                   : "the outcome is reachable");
+            text_copy(r->reason, sizeof r->reason,
+                      exists ? "the outcome is reachable"
+                             : l->quant == Q_FORALL ? "an execution violates the condition"
+                                                    : "the outcome is reachable");
         }
     } else {
-        snprintf(r->reason, sizeof r->reason, "%s",
-                 exists ? "the outcome is unreachable" : l->quant == Q_FORALL
-                     ? "every execution satisfies the condition" : "the outcome is unreachable");
+        text_copy(r->reason, sizeof r->reason,
+                  exists ? "the outcome is unreachable" : l->quant == Q_FORALL
+                      ? "every execution satisfies the condition" : "the outcome is unreachable");
         core_reason(s, r->reason, sizeof r->reason);
         r->verdict = exists ? V_FAIL : V_PASS;
         bool cut = sat_cut_at_bound(s);
@@ -322,7 +323,7 @@ static void check_cat_spec(struct sat_check *first, struct check_result *r)
             flag_on |= s->m.axioms[i].kind == AX_FLAG
                        && !axiom_disabled(s->m.axioms[i].name, s->o->disabled, s->o->ndisabled);
         }
-        snprintf(r->reason, sizeof r->reason, "%s", raised != LIT_FALSE || flag_on
+        text_copy(r->reason, sizeof r->reason, raised != LIT_FALSE || flag_on
                  ? "no consistent execution raises a flag"
                  : has_flag ? "every flag of the model is switched off by --no-axiom" : "the model flags nothing");
         bool cut = sat_cut_at_bound(s);
@@ -352,7 +353,7 @@ static void termination_under(struct sat_check *s, lit query, lit act, struct ch
             r->verdict = V_ERROR;
     } else {
         r->verdict = V_PASS;
-        snprintf(r->reason, sizeof r->reason, "every thread terminates");
+        text_copy(r->reason, sizeof r->reason, "every thread terminates");
         unknown_when_cut(s, sat_cut_at_bound(s), r);
     }
 }
@@ -366,10 +367,10 @@ static void strong_from_weak(struct progress_result *pr, cJSON **witness)
 {
     if (pr->verdict == V_PASS) {
         size_t used = strlen(pr->reason);
-        snprintf(pr->reason + used, sizeof pr->reason - used, " (weak fairness's PASS, which strong fairness implies)");
+        text_copy(pr->reason + used, sizeof pr->reason - used, " (weak fairness's PASS, which strong fairness implies)");
     } else if (pr->verdict == V_FAIL) {
         char weak[sizeof pr->reason];
-        snprintf(weak, sizeof weak, "%s", pr->reason);
+        text_copy(weak, sizeof weak, pr->reason);
         pr->verdict = V_UNKNOWN;
         snprintf(pr->reason, sizeof pr->reason, "a weakly fair run hangs (%.700s), but SAT finds no trap (a hang "
                  "whose guaranteed threads only spin or wait): strong fairness may escape it (the states engine "
@@ -407,8 +408,8 @@ static bool strong_trap(struct sat_check *s, lit query, lit act, enum progress_m
              "only spin or wait for ever, writing nothing, so no schedule of them terminates)", who);
     cJSON_Delete(*witness);
     *witness = trap.witness;
-    snprintf(pr->reason, sizeof pr->reason, "%s", trap.reason);
-    snprintf(pr->brief, sizeof pr->brief, "%s", tbrief);
+    text_copy(pr->reason, sizeof pr->reason, trap.reason);
+    text_copy(pr->brief, sizeof pr->brief, tbrief);
     return true;
 }
 
@@ -502,8 +503,8 @@ static void stuck_results(struct term_models *t, const bool *now)
             continue;
         struct progress_result *pr = &t->out[i];
         pr->verdict = ok ? V_FAIL : V_ERROR;
-        snprintf(pr->brief, sizeof pr->brief, "%s", brief);
-        snprintf(pr->reason, sizeof pr->reason, "%s", one.reason);
+        text_copy(pr->brief, sizeof pr->brief, brief);
+        text_copy(pr->reason, sizeof pr->reason, one.reason);
         if (ok)
             termination_starved(s->c, s->p, &s->x, t->ms[i], tr, pr->reason, sizeof pr->reason);
         t->witnesses[i] = first ? one.witness : cJSON_Duplicate(one.witness, true);
@@ -585,7 +586,7 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
     for (int i = 0; i < n; i++) {
         if (t.known[i] == 20) {
             out[i].verdict = V_PASS;
-            snprintf(out[i].reason, sizeof out[i].reason, "every thread terminates");
+            text_copy(out[i].reason, sizeof out[i].reason, "every thread terminates");
             if (sat_cut_at_bound(s)) {   /* the same for every progress model: asked once */
                 out[i].verdict = V_UNKNOWN;
                 cut_reason(s, out[i].reason, sizeof out[i].reason);
@@ -622,7 +623,7 @@ static void termination_by_sat(struct sat_check *s, const enum progress_model *m
             if (!out[i].vacuous)
                 continue;
             if (none)
-                snprintf(out[i].reason, sizeof out[i].reason, "vacuously: " NO_EXECUTION);
+                text_copy(out[i].reason, sizeof out[i].reason, "vacuously: " NO_EXECUTION);
             else
                 snprintf(out[i].reason, sizeof out[i].reason,
                          "vacuously: no execution is fair under progress model %s",
@@ -669,14 +670,14 @@ static void check_termination(struct sat_check *s, struct check_result *r)
         for (int i = 0; note[0] && i < n; i++)
             if (out[i].verdict != V_FAIL) {
                 size_t used = strlen(out[i].reason);
-                snprintf(out[i].reason + used, sizeof out[i].reason - used, "%s", note);
+                text_copy(out[i].reason + used, sizeof out[i].reason - used, note);
             }
     }
     r->nprogress = n > 1 ? n : 0;
     r->verdict = out[0].verdict;
     r->vacuous = out[0].vacuous;
-    snprintf(r->engine, sizeof r->engine, "%s", out[0].engine);
-    snprintf(r->reason, sizeof r->reason, "%s", out[0].reason);
+    text_copy(r->engine, sizeof r->engine, out[0].engine);
+    text_copy(r->reason, sizeof r->reason, out[0].reason);
     if (n == 1) {
         r->witness = witnesses[0];
     } else if (o->want_witness) {
@@ -702,7 +703,7 @@ static void check_by_oracle(const struct program *p, const struct model_desc *md
 {
     struct oracle_result orr;
     if (o->property == P_PROGRAM_SPEC && p->lit->quant == Q_NONE) {
-        snprintf(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
+        text_copy(r->reason, sizeof r->reason, "program_spec needs an exists, ~exists or forall condition");
         return;
     }
     if (p->lit->nanys > 0) {
@@ -740,7 +741,7 @@ void check_program(const struct program *p, const struct model_desc *md, const s
                    struct check_result *r)
 {
     struct sat_check s = { .p = p, .md = md, .o = o };
-    snprintf(r->engine, sizeof r->engine, "%s", o->oracle ? "oracle" : "sat");
+    text_copy(r->engine, sizeof r->engine, o->oracle ? "oracle" : "sat");
     switch (o->property) {
     case P_PROGRAM_SPEC: case P_CAT_SPEC:
         if (o->oracle)

@@ -46,3 +46,13 @@ const char *text_int(int v, char *digits)
     digits[at] = '\0';
     return digits;
 }
+
+void text_copy(char *buf, size_t len, const char *s)
+{
+    if (len == 0)
+        return;
+    size_t n = strlen(s);
+    n = n < len ? n : len - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+}

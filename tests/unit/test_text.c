@@ -1,5 +1,5 @@
-/* text_int writes integers as printf's %d does, and text_append appends
- * what fits, always ending the text. */
+/* text_int writes integers as printf's %d does, text_append appends what
+ * fits, always ending the text, and text_copy copies as snprintf's "%s". */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -60,12 +60,30 @@ static void test_short_parts_cut(void **state)
     assert_int_equal(used, 5);
 }
 
+/* text_copy writes what snprintf(buf, len, "%s", s) writes, for every
+ * length from none to more than enough. */
+static void test_copy_as_snprintf(void **state)
+{
+    (void)state;
+    const char *texts[] = { "", "a", "every thread terminates" };
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
+        for (size_t len = 0; len <= 26; len++) {
+            char want[32], got[32];
+            memset(want, '#', sizeof want);
+            memset(got, '#', sizeof got);
+            snprintf(want, len, "%s", texts[t]);
+            text_copy(got, len, texts[t]);
+            assert_memory_equal(got, want, sizeof want);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),
         cmocka_unit_test(test_append_fits_or_cuts),
         cmocka_unit_test(test_short_parts_cut),
+        cmocka_unit_test(test_copy_as_snprintf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
