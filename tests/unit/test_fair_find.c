@@ -35,20 +35,37 @@ static const int succ[NSTATES * NTHREADS] = {
     3, 3,    /* 3 */
 };
 
+/* The graph above with its own copy of succ to change: every pc 0 (no
+ * thread has ended), threads of five instructions. */
+struct example {
+    int32_t words[NSTATES * WIDTH];
+    int offset[NTHREADS], succ[NSTATES * NTHREADS];
+    struct st_code code[NTHREADS];
+    struct state_graph g;
+};
+
+static void example_init(struct example *e)
+{
+    memset(e, 0, sizeof *e);
+    memcpy(e->succ, succ, sizeof succ);
+    for (int t = 0; t < NTHREADS; t++) {
+        e->offset[t] = t + 1;
+        e->code[t].n = 5;
+    }
+    e->g = (struct state_graph){ .nthreads = NTHREADS, .width = WIDTH, .nstates = NSTATES, .words = e->words,
+                                 .succ = e->succ, .offset = e->offset, .code = e->code };
+}
+
 static void test_lowest_first_state_wins(void **state)
 {
     (void)state;
     struct litmus_error err;
     struct litmus *l = litmus_parse("two.litmus", two_threads, &err);
     assert_non_null(l);
-    int32_t words[NSTATES * WIDTH] = { 0 };   /* every pc 0: no thread has ended */
-    int offset[NTHREADS] = { 1, 2 }, succ_copy[NSTATES * NTHREADS];
-    memcpy(succ_copy, succ, sizeof succ);
-    struct st_code code[NTHREADS] = { { .n = 5 }, { .n = 5 } };
-    struct state_graph g = { .nthreads = NTHREADS, .width = WIDTH, .nstates = NSTATES, .words = words,
-                             .succ = succ_copy, .offset = offset, .code = code };
+    struct example e;
+    example_init(&e);
     struct fair_sccs f;
-    fair_sccs(&g, &f);
+    fair_sccs(&e.g, &f);
     assert_int_equal(f.nscc, 3);
     assert_int_equal(f.scc_of[3], 0);   /* closed first */
     struct fair_tree *tr = fair_tree_build(l, NULL);
@@ -69,14 +86,10 @@ static void test_lowest_first_state_wins(void **state)
 static void test_one_state_cycles_by_its_own_steps(void **state)
 {
     (void)state;
-    int32_t words[NSTATES * WIDTH] = { 0 };
-    int offset[NTHREADS] = { 1, 2 }, succ_copy[NSTATES * NTHREADS];
-    memcpy(succ_copy, succ, sizeof succ);
-    struct st_code code[NTHREADS] = { { .n = 5 }, { .n = 5 } };
-    struct state_graph g = { .nthreads = NTHREADS, .width = WIDTH, .nstates = NSTATES, .words = words,
-                             .succ = succ_copy, .offset = offset, .code = code };
+    struct example e;
+    example_init(&e);
     struct fair_sccs f;
-    fair_sccs(&g, &f);
+    fair_sccs(&e.g, &f);
     assert_false(f.cyclic[f.scc_of[0]]);
     assert_true(f.cyclic[f.scc_of[3]]);
     assert_int_equal(f.ncycles, 2);
@@ -85,14 +98,14 @@ static void test_one_state_cycles_by_its_own_steps(void **state)
     const bool *runs3 = &f.runs[f.scc_of[3] * NTHREADS], *runs1 = &f.runs[f.scc_of[1] * NTHREADS];
     assert_true(runs3[0] && runs3[1]);
     assert_true(runs1[0] && runs1[1]);    /* P1 from 1 back to 1 */
-    succ_copy[3 * NTHREADS + 1] = -1;     /* 3: P1 ended, P0 still loops there */
+    e.succ[3 * NTHREADS + 1] = -1;     /* 3: P1 ended, P0 still loops there */
     fair_free(&f);
-    fair_sccs(&g, &f);
+    fair_sccs(&e.g, &f);
     assert_true(f.cyclic[f.scc_of[3]]);
     assert_true(f.runs[f.scc_of[3] * NTHREADS] && !f.runs[f.scc_of[3] * NTHREADS + 1]);
-    succ_copy[3 * NTHREADS] = -1;         /* 3: the end, no step */
+    e.succ[3 * NTHREADS] = -1;         /* 3: the end, no step */
     fair_free(&f);
-    fair_sccs(&g, &f);
+    fair_sccs(&e.g, &f);
     assert_false(f.cyclic[f.scc_of[3]]);
     assert_int_equal(f.ncycles, 1);
     fair_free(&f);
