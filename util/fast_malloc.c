@@ -2,16 +2,15 @@
  * set, for a process that runs on one thread: each block of up to 128 KiB
  * is of a size class (16-byte steps to 1 KiB, then four classes per
  * doubling), freed blocks are kept on their class's list, the last freed
- * first (a request whose list is empty takes one of the next three
- * classes' before it carves), and new ones are carved from big mappings;
- * larger blocks are mappings of their own.  No coalescing, no bins to
- * sort: a worker allocates the same shapes check after check, and each
- * freed block comes back as it was.  Memory fresh from a mapping is zero,
- * so calloc clears only blocks that were used before.  gpubmc and its
+ * first, and new ones are carved from big mappings; larger blocks are
+ * mappings of their own.  No coalescing, no bins to sort: a
+ * worker allocates the same shapes check after check, and each freed
+ * block comes back as it was.  Memory fresh from a mapping is zero, so
+ * calloc clears only blocks that were used before.  gpubmc and its
  * workers run one thread each, with no lock taken; once a process has
  * started a thread (Pango's font loading, in a picture's child), every
- * call takes a spin lock.  The sanitizer builds keep the library's
- * allocator, which their checks watch. */
+ * call takes a spin lock.  The sanitizer
+ * builds keep the library's allocator, which their checks watch. */
 #define _GNU_SOURCE   /* for mremap */
 #include <stddef.h>
 #include <stdint.h>
@@ -48,8 +47,7 @@ enum {
     LOG_KEPT_LIMIT = 17,        /* classes up to 128 KiB */
     CLASSES = FINE_CLASSES + 1 + (LOG_KEPT_LIMIT - LOG_FINE_LIMIT) * 4,
     MAPPED = CLASSES,           /* class words from here: a block with a mapping of its own */
-    ARENA_BYTES = 1 << 20,      /* more than the largest kept class */
-    LOOK_AHEAD = 3              /* the larger classes a request may take a kept block of */
+    ARENA_BYTES = 1 << 20       /* more than the largest kept class */
 };
 #define KEPT_LIMIT ((size_t)1 << LOG_KEPT_LIMIT)
 
@@ -145,25 +143,6 @@ static void *carve(size_t c)
     return b + HEAD;
 }
 
-/* A block for class c, whose list is empty: a kept block of one of the
- * next few classes when one has any (its class stays its own), else a
- * fresh one.  Blocks freed in one class then serve requests a little
- * smaller, and fewer fresh pages are touched. */
-static void *take_larger_or_carve(size_t c, int *zero)
-{
-    size_t last = c + LOOK_AHEAD < CLASSES - 1 ? c + LOOK_AHEAD : CLASSES - 1;
-    for (size_t d = c + 1; d <= last; d++) {
-        struct free_block *b = kept[d];
-        if (b) {
-            kept[d] = b->next;
-            *zero = 0;
-            return b;
-        }
-    }
-    *zero = 1;
-    return carve(c);
-}
-
 /* A block of n bytes; *zero set when it is known to be zero.  Inline in
  * each of the malloc family: no call within the call. */
 static inline __attribute__((always_inline)) void *take(size_t n, int *zero)
@@ -179,7 +158,8 @@ static inline __attribute__((always_inline)) void *take(size_t n, int *zero)
         *zero = 0;
         return b;
     }
-    return take_larger_or_carve(c, zero);
+    *zero = 1;
+    return carve(c);
 }
 
 /* The bytes the block at p holds. */

@@ -1,7 +1,6 @@
 /* The malloc family of util/fast_malloc.c: a freed block comes back for
  * the next request of its size class (16-byte steps to 1 KiB, four
- * classes per doubling above) or, once its own class has none left, of
- * a request of one of the three classes below, calloc clears a block
+ * classes per doubling above) and of no other, calloc clears a block
  * that was used before, realloc keeps the contents as it grows and
  * shrinks (in place within the class, through a mapping of its own past
  * 128 KiB), aligned requests are aligned, and the C library's own callers
@@ -58,31 +57,6 @@ static void test_reuse_by_class(void **state)
     assert_int_equal((uintptr_t)bigger, big_at);
     free(bigger);
     free(guard);
-}
-
-/* A request whose class has no kept block left takes one kept for a
- * class up to three steps larger before it carves a fresh block, and
- * that block keeps its own class. */
-static void test_smaller_request_takes_larger_kept_block(void **state)
-{
-    (void)state;
-    SKIP_UNDER_SANITIZER();
-    enum { TRIES = 4096 };
-    void *a = malloc(1000);                 /* the 1008-byte class */
-    uintptr_t a_at = (uintptr_t)a;
-    free(a);
-    void **taken = malloc(TRIES * sizeof *taken);
-    int found = -1;
-    for (int i = 0; i < TRIES && found < 0; i++) {   /* the 960-byte class: its kept blocks first, then a */
-        taken[i] = malloc(960);
-        if ((uintptr_t)taken[i] == a_at)
-            found = i;
-    }
-    assert_true(found >= 0);
-    assert_int_equal(malloc_usable_size(taken[found]), 1008);
-    for (int i = 0; i <= found; i++)
-        free(taken[i]);
-    free(taken);
 }
 
 static void test_sizes_and_alignment(void **state)
@@ -228,7 +202,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_by_class),
-        cmocka_unit_test(test_smaller_request_takes_larger_kept_block),
         cmocka_unit_test(test_sizes_and_alignment),
         cmocka_unit_test(test_calloc_clears_used_blocks),
         cmocka_unit_test(test_realloc_keeps_contents),
