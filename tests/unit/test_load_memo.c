@@ -1,17 +1,20 @@
 /* Unit tests of the parses and programs kept for a later check of the
  * same file: kept only when asked, handed out again only for the same
- * bytes, grid and bound, and never while a check uses them. */
+ * bytes, grid and bound, never while a check uses them, and each kept
+ * thread's instructions in a block of their size. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "litmus/equal.h"
 #include "program/load_memo.h"
 
 static const char *const store_buffering =
@@ -168,6 +171,48 @@ static void test_programs_go_with_their_litmus(void **state)
     unlink(path);
 }
 
+/* Seven instructions a thread: the parser's array for them has room for
+ * twelve. */
+static const char *const seven_each =
+    "PTX seven\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+    " st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n st.relaxed.gpu x, 2 | st.relaxed.gpu y, 2 ;\n"
+    " st.relaxed.gpu x, 3 | st.relaxed.gpu y, 3 ;\n st.relaxed.gpu x, 4 | st.relaxed.gpu y, 4 ;\n"
+    " st.relaxed.gpu x, 5 | st.relaxed.gpu y, 5 ;\n st.relaxed.gpu x, 6 | st.relaxed.gpu y, 6 ;\n"
+    " ld.relaxed.gpu r0, y | ld.relaxed.gpu r0, x ;\n"
+    "exists (P0:r0 == 0 /\\ P1:r0 == 0)\n";
+
+static void test_kept_instructions_fit_their_block(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_load_memo_XXXXXX";
+    close(mkstemp(path));
+    write_file(path, seven_each);
+    bool kept;
+    load_memo_keep(NULL);
+    struct litmus *alone = take(path, NULL, &kept);
+    load_memo_keep(path);
+    struct litmus *l = take(path, NULL, &kept);
+    assert_true(kept);
+    char why[200];
+    assert_true(litmus_equal(l, alone, why, sizeof why));
+    assert_int_equal(l->nthreads, 2);
+    for (int i = 0; i < l->nthreads; i++) {
+        const struct thread *t = &l->threads[i];
+        size_t bytes = (size_t)t->ninstrs * sizeof *t->instrs;
+        assert_int_equal(t->ninstrs, 7);
+        assert_true(malloc_usable_size(t->instrs) < bytes + 256);   /* not twelve's room */
+        for (int k = 0; k < t->ninstrs; k++)
+            assert_string_equal(t->instrs[k].text, alone->threads[i].instrs[k].text);
+    }
+    done(l, kept);
+    load_memo_keep(NULL);   /* its last check */
+    struct litmus *last = take(path, NULL, &kept);
+    assert_ptr_equal(last, l);
+    done(last, kept);
+    litmus_free(alone);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_changed_bytes_parse_again),
         cmocka_unit_test(test_in_use_or_other_grid_is_not_shared),
         cmocka_unit_test(test_programs_go_with_their_litmus),
+        cmocka_unit_test(test_kept_instructions_fit_their_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
