@@ -263,10 +263,12 @@ static struct file_slot *first_slot(struct rows *out, const char *name, unsigned
 
 /* The first row of file name, of hash h (expect_file_hash), in out (NULL:
  * none yet, and row out->n, about to be added, will be): a file several
- * CSVs list is resolved once. */
+ * CSVs list is resolved once.  The table holds a slot per file, not per
+ * row, and is kept at most half full of them (the corpus's 2,498 rows
+ * name 782 files: 2,048 slots, not 8,192). */
 static const struct row *listed_before(struct rows *out, const char *name, unsigned h)
 {
-    if (2 * (out->n + 1) > out->first_cap) {
+    if (2 * (out->nfirst + 1) > out->first_cap) {
         struct file_slot *old = out->first;
         int old_cap = out->first_cap;
         out->first_cap = out->first_cap ? 2 * out->first_cap : 256;
@@ -284,6 +286,7 @@ static const struct row *listed_before(struct rows *out, const char *name, unsig
     if (slot->row)
         return &out->r[slot->row - 1];
     *slot = (struct file_slot){ out->n + 1, h };
+    out->nfirst++;
     return NULL;
 }
 

@@ -37,6 +37,7 @@ struct rows {
     struct check_opts **opts;   /* each CSV's options, and each row's that has its own */
     struct file_slot *first;    /* open addressing by file name */
     int first_cap;
+    int nfirst;                 /* its slots in use: the files listed */
 };
 
 /* Reads one corpus CSV into out: "# model=M property=P progress=G bound=N"
