@@ -126,6 +126,20 @@ static void fit_instrs(struct litmus *lit)
     }
 }
 
+/* Moves p's events into a block of their number: program_build takes room
+ * for two a micro-op, a few times what most programs make, and a kept
+ * program holds it until its later check. */
+static void fit_events(struct program *p)
+{
+    size_t bytes = (size_t)p->nevents * sizeof *p->events;
+    struct event *fitted = p->nevents > 0 ? malloc(bytes) : NULL;
+    if (fitted) {
+        memcpy(fitted, p->events, bytes);
+        free(p->events);
+        p->events = fitted;
+    }
+}
+
 /* Keeps lit, parsed from the len bytes at text read from path for grid
  * (in use by one check); false when out of memory or room. */
 static bool add(const char *path, const int *grid, const char *text, size_t len, struct litmus *lit)
@@ -212,6 +226,7 @@ struct program *load_memo_program(const struct litmus *l, int bound, char *msg, 
     }
     struct program *p = program_build(l, bound, msg, msglen);
     if (e && p && !e->p) {
+        fit_events(p);
         e->p = p;
         e->bound = bound;
         *kept = true;

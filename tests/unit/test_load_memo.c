@@ -1,7 +1,8 @@
 /* Unit tests of the parses and programs kept for a later check of the
  * same file: kept only when asked, handed out again only for the same
  * bytes, grid and bound, never while a check uses them, and each kept
- * thread's instructions in a block of their size. */
+ * thread's instructions and a kept program's events in blocks of their
+ * size. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -181,7 +182,7 @@ static const char *const seven_each =
     " ld.relaxed.gpu r0, y | ld.relaxed.gpu r0, x ;\n"
     "exists (P0:r0 == 0 /\\ P1:r0 == 0)\n";
 
-static void test_kept_instructions_fit_their_block(void **state)
+static void test_kept_parse_and_program_fit_their_blocks(void **state)
 {
     (void)state;
     char path[] = "/tmp/test_load_memo_XXXXXX";
@@ -204,10 +205,28 @@ static void test_kept_instructions_fit_their_block(void **state)
         for (int k = 0; k < t->ninstrs; k++)
             assert_string_equal(t->instrs[k].text, alone->threads[i].instrs[k].text);
     }
+    char msg[256];
+    bool p_kept;
+    struct program *p = load_memo_program(l, 2, msg, sizeof msg, &p_kept);
+    struct program *made = program_build(alone, 2, msg, sizeof msg);
+    assert_non_null(p);
+    assert_true(p_kept);
+    assert_int_equal(p->nevents, made->nevents);
+    size_t event_bytes = (size_t)p->nevents * sizeof *p->events;
+    assert_true(malloc_usable_size(p->events) < event_bytes + 64);   /* not two a micro-op's room */
+    for (int k = 0; k < p->nevents; k++) {
+        assert_int_equal(p->events[k].kind, made->events[k].kind);
+        assert_int_equal(p->events[k].thread, made->events[k].thread);
+        assert_int_equal(p->events[k].uop, made->events[k].uop);
+        assert_int_equal(p->events[k].loc, made->events[k].loc);
+    }
+    program_free(made);
     done(l, kept);
-    load_memo_keep(NULL);   /* its last check */
+    load_memo_keep(NULL);   /* its last check: both are the caller's */
     struct litmus *last = take(path, NULL, &kept);
     assert_ptr_equal(last, l);
+    assert_ptr_equal(load_memo_program(last, 2, msg, sizeof msg, &p_kept), p);
+    program_free(p);
     done(last, kept);
     litmus_free(alone);
     unlink(path);
@@ -220,7 +239,7 @@ int main(void)
         cmocka_unit_test(test_changed_bytes_parse_again),
         cmocka_unit_test(test_in_use_or_other_grid_is_not_shared),
         cmocka_unit_test(test_programs_go_with_their_litmus),
-        cmocka_unit_test(test_kept_instructions_fit_their_block),
+        cmocka_unit_test(test_kept_parse_and_program_fit_their_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
