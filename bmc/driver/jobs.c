@@ -34,7 +34,9 @@ static const struct check_opts *job_opts(struct job_list *l, const struct check_
  * when o is the last row's: a CSV's rows mostly share its header's. */
 static const struct check_opts *row_opts(struct merge_table *t, struct job_list *l, const struct check_opts *o);
 
-/* Makes room in t for the groups, sets and kept jobs of n jobs at once. */
+/* Makes room in t for the groups, sets and kept jobs of n jobs at once
+ * (not in its hash table, which grows with the groups: only termination
+ * jobs make any, one per file, model and bound). */
 static void merge_table_reserve(struct merge_table *t, int n);
 
 /* Orders row indices by the rows' real paths, then by place. */
@@ -432,7 +434,6 @@ static void merge_table_reserve(struct merge_table *t, int n)
     XGROW(t->g, t->cap, n);   /* a group, a set and an entry at most per job */
     XGROW(t->sets, t->sets_cap, n);
     XGROW(t->pushes, t->pushes_cap, n);
-    table_room(t, n);
 }
 
 /* Frees the merge groups of t. */
