@@ -592,3 +592,89 @@ const struct rel *rel_from_bits(struct rels *A, const unsigned long long *rows, 
         r->transitive = transitive;
     return r;
 }
+
+/* The operations of rel.h where rel_dense(A), without the lazy terms'
+ * layers (rel_ops.c: consing, guards, asserts): the same shortcuts where an
+ * operand is empty, an identity or the other operand, then the operation
+ * on one-word rows inline, on wider rows as rel_dense_op. */
+
+const struct rel *rel_dense_or(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s || s->empty)
+        return r;
+    if (r->empty)
+        return s;
+    if (r->order > s->order) {   /* as rel_union: with equal operands, the older one */
+        const struct rel *t = r; r = s; s = t;
+    }
+    return A->n <= WORD_BITS ? union1(A, r, s) : word_op(A, REL_UNION, r, s);
+}
+
+const struct rel *rel_dense_and(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s)
+        return r;
+    if (r->empty || s->empty)
+        return A->empty;
+    if (r->order > s->order) {
+        const struct rel *t = r; r = s; s = t;
+    }
+    struct rel *m = A->n <= WORD_BITS ? inter1(A, r, s) : word_op(A, REL_INTER, r, s);
+    m->transitive |= r->transitive && s->transitive;
+    return m;
+}
+
+const struct rel *rel_dense_minus(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s || r->empty)
+        return A->empty;
+    if (s->empty)
+        return r;
+    return A->n <= WORD_BITS ? diff1(A, r, s) : word_op(A, REL_DIFF, r, s);
+}
+
+const struct rel *rel_dense_restrict(struct rels *A, const struct set *a, const struct rel *r, const struct set *b)
+{
+    if (a == A->all)
+        a = NULL;
+    if (b == A->all)
+        b = NULL;
+    if (!a && !b)
+        return r;
+    return rel_dense_filter(A, a ? a : A->all, r, b ? b : A->all);
+}
+
+const struct rel *rel_dense_seq(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r->empty || s->empty)
+        return A->empty;
+    if (r->op == REL_ID)
+        return rel_dense_restrict(A, r->s, s, NULL);
+    if (s->op == REL_ID)
+        return rel_dense_restrict(A, NULL, r, s->s);
+    return A->n <= WORD_BITS ? seq1(A, r, s) : row_op(A, REL_SEQ, r, s);
+}
+
+const struct rel *rel_dense_inv(struct rels *A, const struct rel *r)
+{
+    if (r->empty || (r->op == REL_CLASS && !r->ordered) || r->op == REL_ID ||
+        (r->op == REL_PRODUCT && r->s == r->t))
+        return r;
+    if (r->op == REL_INV)
+        return r->a;
+    struct rel *m = A->n <= WORD_BITS ? inv1(A, r) : row_op(A, REL_INV, r, NULL);
+    m->transitive |= r->transitive;
+    return m;
+}
+
+const struct rel *rel_dense_plus(struct rels *A, const struct rel *r)
+{
+    if (r->empty || r->transitive)
+        return r;
+    return A->n <= WORD_BITS ? plus1(A, r) : row_op(A, REL_PLUS, r, NULL);
+}
+
+const struct rel *rel_dense_opt(struct rels *A, const struct rel *r)
+{
+    return rel_dense_or(A, r, rel_id(A, A->all));
+}
