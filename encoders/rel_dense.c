@@ -271,10 +271,7 @@ __attribute__((noinline)) static struct rel *row_op(struct rels *A, enum rel_op 
 /* The n words at x and y are equal (one-word rows: a word a row). */
 static inline bool same_rows1(const word *x, const word *y, int n)
 {
-    for (int i = 0; i < n; i++)
-        if (x[i] != y[i])
-            return false;
-    return true;
+    return x[0] == y[0] && memcmp(x, y, (size_t)n * sizeof *x) == 0;
 }
 
 /* Words a node takes (a node is a whole number of words: rel_zero). */
@@ -584,10 +581,13 @@ bool rels_dense(const struct rels *A) { return rel_dense(A); }
 const struct rel *rel_from_bits(struct rels *A, const unsigned long long *rows, bool transitive)
 {
     size_t all = (size_t)A->n * (size_t)words_of(A->n);
-    word *bits = take_words(A, all), any = 0;
-    for (size_t k = 0; k < all; k++)   /* copied and ORed in one pass (no call) */
-        any |= bits[k] = rows[k];
-    struct rel *r = kept_words(A, bits, all, any == 0 ? A->empty : NULL);
+    word *bits = take_words(A, all);
+    size_t k = 0;
+    while (k < all && rows[k] == 0)   /* the first pair, most often in the first rows */
+        k++;
+    if (k < all)
+        memcpy(bits, rows, all * sizeof *bits);
+    struct rel *r = kept_words(A, bits, all, k == all ? A->empty : NULL);
     if (r != A->empty)
         r->transitive = transitive;
     return r;
