@@ -676,5 +676,7 @@ const struct rel *rel_dense_plus(struct rels *A, const struct rel *r)
 
 const struct rel *rel_dense_opt(struct rels *A, const struct rel *r)
 {
-    return rel_dense_or(A, r, rel_id(A, A->all));
+    if (!A->id_all)
+        A->id_all = rel_id(A, A->all);
+    return rel_dense_or(A, r, A->id_all);
 }

@@ -37,6 +37,7 @@ struct rels {
     lit *exec;
     const struct set *all;
     const struct rel *empty;
+    const struct rel *id_all;    /* [every event], once rel_dense_opt has made it */
     struct arena_block *owned;   /* every block the arena gives back */
     int nowned, owned_cap;
     char *bump, *bump_end;       /* the free bytes of the block being bumped */
