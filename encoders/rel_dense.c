@@ -6,10 +6,11 @@
  * nodes whose rows (every literal LIT_TRUE) are made from the bits when
  * first read (rel_settle), so whatever reads a relation reads these as
  * any other.  A result is made
- * in place in the arena; one with no pair is the arena's empty relation,
- * one with the pairs of an operand is that operand (a third of a model's
- * results are), so that the operations on it are shortened as on the
- * operand, and its bits are given back.  Results are not consed (making
+ * in place in the arena; one with no pair is the arena's empty relation;
+ * over rows of several words, one with the pairs of an operand is that
+ * operand, so that the operations on it are shortened as on the operand,
+ * and its bits are given back (over one-word rows a closure alone is
+ * compared: node1).  Results are not consed (making
  * one again costs less than looking it up).  Classes and filters [a]; r;
  * [b] are made as bits at once too, a filter without the product of its
  * sets, and so are the concrete evaluator's own relations (rf, co, ...:
@@ -268,7 +269,8 @@ __attribute__((noinline)) static struct rel *row_op(struct rels *A, enum rel_op 
     return r;
 }
 
-/* The n words at x and y are equal (one-word rows: a word a row). */
+/* The n words at x and y are equal (one-word rows: a word a row; the
+ * first compared inline, most differ there). */
 static inline bool same_rows1(const word *x, const word *y, int n)
 {
     return x[0] == y[0] && memcmp(x, y, (size_t)n * sizeof *x) == 0;
@@ -304,13 +306,14 @@ static inline struct rel *kept_words(struct rels *A, word *m, size_t count, cons
     return r;
 }
 
-/* node_of_bits over one-word rows (m from take_words), inline in each
- * operation below. */
-static inline struct rel *node1(struct rels *A, word *m, int n, word any, const struct rel *x, const word *a,
-                                const struct rel *y, const word *b)
+/* The result of an operation over one-word rows (m from take_words, any
+ * the OR of its words): A's empty relation when it has no pair, else a
+ * new node.  It is not compared with its operands: over one word a row,
+ * the comparisons cost more than the shortcuts on an operand save (a
+ * closure alone is, plus1: one of a relation closed already is common). */
+static inline struct rel *node1(struct rels *A, word *m, int n, word any)
 {
-    const struct rel *same = any == 0 ? A->empty : same_rows1(m, a, n) ? x : b && same_rows1(m, b, n) ? y : NULL;
-    return kept_words(A, m, (size_t)n, same);
+    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : NULL);
 }
 
 /* x | y over one-word rows. */
@@ -321,7 +324,7 @@ static struct rel *union1(struct rels *A, const struct rel *x, const struct rel 
     word *m = take_words(A, (size_t)n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i] | b[i];
-    return node1(A, m, n, any, x, a, y, b);
+    return node1(A, m, n, any);
 }
 
 /* x & y over one-word rows. */
@@ -332,7 +335,7 @@ static struct rel *inter1(struct rels *A, const struct rel *x, const struct rel 
     word *m = take_words(A, (size_t)n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i] & b[i];
-    return node1(A, m, n, any, x, a, y, b);
+    return node1(A, m, n, any);
 }
 
 /* x \ y over one-word rows: x itself when y drops none of its pairs. */
@@ -340,12 +343,10 @@ static struct rel *diff1(struct rels *A, const struct rel *x, const struct rel *
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = take_words(A, (size_t)n), any = 0, dropped = 0;
-    for (int i = 0; i < n; i++) {
+    word *m = take_words(A, (size_t)n), any = 0;
+    for (int i = 0; i < n; i++)
         any |= m[i] = a[i] & ~b[i];
-        dropped |= a[i] & b[i];
-    }
-    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : dropped == 0 ? x : NULL);
+    return node1(A, m, n, any);
 }
 
 /* x ; y over one-word rows: each row made in a register. */
@@ -360,7 +361,7 @@ static struct rel *seq1(struct rels *A, const struct rel *x, const struct rel *y
             row |= b[__builtin_ctzll(bit)];
         any |= m[i] = row;
     }
-    return node1(A, m, n, any, x, a, y, b);
+    return node1(A, m, n, any);
 }
 
 /* x^-1 over one-word rows. */
@@ -376,7 +377,7 @@ static struct rel *inv1(struct rels *A, const struct rel *x)
         for (word bit = a[i]; bit; bit &= bit - 1)
             m[__builtin_ctzll(bit)] |= 1ull << i;
     }
-    return node1(A, m, n, any, x, a, NULL, NULL);
+    return node1(A, m, n, any);
 }
 
 /* x+ over one-word rows. */
@@ -388,7 +389,7 @@ static struct rel *plus1(struct rels *A, const struct rel *x)
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i];
     rel_close_word_rows(m, n);
-    struct rel *r = node1(A, m, n, any, x, a, NULL, NULL);
+    struct rel *r = kept_words(A, m, (size_t)n, any == 0 ? A->empty : same_rows1(m, a, n) ? x : NULL);   /* x when closed already */
     r->transitive = true;
     return r;
 }
@@ -528,18 +529,14 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
         for (int e = 0; e < b->size; e++)
             cols |= 1ull << b->members[e];
     const word *r = bits_of(A, x);
-    word *m = take_words(A, (size_t)n), any = 0, from_x = 0;
+    word *m = take_words(A, (size_t)n), any = 0;
     if (a == A->all)   /* every row */
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
             any |= m[i] = r[i] & cols;
-            from_x |= m[i] ^ r[i];
-        }
     else
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
             any |= m[i] = set_has(a, i) ? r[i] & cols : 0;
-            from_x |= m[i] ^ r[i];
-        }
-    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : from_x == 0 ? x : NULL);
+    return node1(A, m, n, any);
 }
 
 const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
