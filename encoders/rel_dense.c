@@ -189,16 +189,28 @@ static word seq_bits(word *m, const word *a, const word *b, int n, int w)
     return any;
 }
 
+/* True when row k of m (rows of w words) has no pair. */
+static bool row_empty(const word *m, int w, int k)
+{
+    for (int v = 0; v < w; v++)
+        if (m[(size_t)k * w + v])
+            return false;
+    return true;
+}
+
 /* Rows m (n rows of w words) become their transitive closure by
  * Warshall (after step k, paths through 0..k are edges; one-word rows:
- * plus1). */
+ * plus1); a step whose row k is empty adds nothing and is skipped. */
 static void plus_bits(word *m, int n, int w)
 {
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
+        if (row_empty(m, w, k))
+            continue;
         for (int i = 0; i < n; i++)
             if (has_bit(m + (size_t)i * w, k))
                 for (int v = 0; v < w; v++)
                     m[(size_t)i * w + v] |= m[(size_t)k * w + v];
+    }
 }
 
 /* x | y, x & y or x \ y (op) over rows of several words, word by word
