@@ -187,6 +187,18 @@ const struct rel *rel_plus(struct rels *A, const struct rel *r);
 const struct rel *rel_opt(struct rels *A, const struct rel *r);
 const struct rel *rel_filter(struct rels *A, const struct set *a, const struct rel *r, const struct set *b);
 const struct rel *rel_imm(struct rels *A, const struct rel *r);
+/* The same operations where rels_dense(A) (encoders/rel_dense.c): each
+ * returns a relation equal to the one above, made as bits at once without
+ * the lazy terms' layers (the models' cat.h calls them on a concrete
+ * execution); only where rels_dense(A). */
+const struct rel *rel_dense_or(struct rels *A, const struct rel *r, const struct rel *s);
+const struct rel *rel_dense_and(struct rels *A, const struct rel *r, const struct rel *s);
+const struct rel *rel_dense_minus(struct rels *A, const struct rel *r, const struct rel *s);
+const struct rel *rel_dense_seq(struct rels *A, const struct rel *r, const struct rel *s);
+const struct rel *rel_dense_inv(struct rels *A, const struct rel *r);
+const struct rel *rel_dense_plus(struct rels *A, const struct rel *r);
+const struct rel *rel_dense_opt(struct rels *A, const struct rel *r);
+const struct rel *rel_dense_restrict(struct rels *A, const struct set *a, const struct rel *r, const struct set *b);
 
 /* The literal of (i, j) in r. */
 lit rel_get(const struct rel *r, int i, int j);

@@ -136,6 +136,15 @@ void rels_stack_grow(struct rels *A, int k)
     XRESIZE(A->sval, A->scap);
 }
 
+/* True when the size ints at x and y are equal (a set's few members: no call). */
+static bool same_members(const int *x, const int *y, int size)
+{
+    for (int k = 0; k < size; k++)
+        if (x[k] != y[k])
+            return false;
+    return true;
+}
+
 /* The hash of a set's sorted members. */
 static uintptr_t members_hash(const int *members, int size)
 {
@@ -159,10 +168,10 @@ static const struct set *set_with_members(struct rels *A, int size)
     const struct set *t;
     if (A->parent)
         for (uintptr_t j = 1; (t = rels_cons_get((struct rels *)A->parent, CONS_SET_CONTENT, (void *)h, (void *)j)); j++)
-            if (t->size == size && memcmp(t->members, members, bytes) == 0)
+            if (t->size == size && same_members(t->members, members, size))
                 return t;
     for (; (t = rels_cons_get(A, CONS_SET_CONTENT, (void *)h, (void *)k)); k++)
-        if (t->size == size && memcmp(t->members, members, bytes) == 0)
+        if (t->size == size && same_members(t->members, members, size))
             return t;
     struct set *s = rels_alloc(A, 1, sizeof *s);
     s->n = A->n;

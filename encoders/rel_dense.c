@@ -6,10 +6,11 @@
  * nodes whose rows (every literal LIT_TRUE) are made from the bits when
  * first read (rel_settle), so whatever reads a relation reads these as
  * any other.  A result is made
- * in place in the arena; one with no pair is the arena's empty relation,
- * one with the pairs of an operand is that operand (a third of a model's
- * results are), so that the operations on it are shortened as on the
- * operand, and its bits are given back.  Results are not consed (making
+ * in place in the arena; one with no pair is the arena's empty relation;
+ * over rows of several words, one with the pairs of an operand is that
+ * operand, so that the operations on it are shortened as on the operand,
+ * and its bits are given back (over one-word rows a closure alone is
+ * compared: node1).  Results are not consed (making
  * one again costs less than looking it up).  Classes and filters [a]; r;
  * [b] are made as bits at once too, a filter without the product of its
  * sets, and so are the concrete evaluator's own relations (rf, co, ...:
@@ -188,16 +189,28 @@ static word seq_bits(word *m, const word *a, const word *b, int n, int w)
     return any;
 }
 
+/* True when row k of m (rows of w words) has no pair. */
+static bool row_empty(const word *m, int w, int k)
+{
+    for (int v = 0; v < w; v++)
+        if (m[(size_t)k * w + v])
+            return false;
+    return true;
+}
+
 /* Rows m (n rows of w words) become their transitive closure by
  * Warshall (after step k, paths through 0..k are edges; one-word rows:
- * plus1). */
+ * plus1); a step whose row k is empty adds nothing and is skipped. */
 static void plus_bits(word *m, int n, int w)
 {
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
+        if (row_empty(m, w, k))
+            continue;
         for (int i = 0; i < n; i++)
             if (has_bit(m + (size_t)i * w, k))
                 for (int v = 0; v < w; v++)
                     m[(size_t)i * w + v] |= m[(size_t)k * w + v];
+    }
 }
 
 /* x | y, x & y or x \ y (op) over rows of several words, word by word
@@ -268,13 +281,11 @@ __attribute__((noinline)) static struct rel *row_op(struct rels *A, enum rel_op 
     return r;
 }
 
-/* The n words at x and y are equal (one-word rows: a word a row). */
+/* The n words at x and y are equal (one-word rows: a word a row; the
+ * first compared inline, most differ there). */
 static inline bool same_rows1(const word *x, const word *y, int n)
 {
-    for (int i = 0; i < n; i++)
-        if (x[i] != y[i])
-            return false;
-    return true;
+    return x[0] == y[0] && memcmp(x, y, (size_t)n * sizeof *x) == 0;
 }
 
 /* Words a node takes (a node is a whole number of words: rel_zero). */
@@ -307,13 +318,14 @@ static inline struct rel *kept_words(struct rels *A, word *m, size_t count, cons
     return r;
 }
 
-/* node_of_bits over one-word rows (m from take_words), inline in each
- * operation below. */
-static inline struct rel *node1(struct rels *A, word *m, int n, word any, const struct rel *x, const word *a,
-                                const struct rel *y, const word *b)
+/* The result of an operation over one-word rows (m from take_words, any
+ * the OR of its words): A's empty relation when it has no pair, else a
+ * new node.  It is not compared with its operands: over one word a row,
+ * the comparisons cost more than the shortcuts on an operand save (a
+ * closure alone is, plus1: one of a relation closed already is common). */
+static inline struct rel *node1(struct rels *A, word *m, int n, word any)
 {
-    const struct rel *same = any == 0 ? A->empty : same_rows1(m, a, n) ? x : b && same_rows1(m, b, n) ? y : NULL;
-    return kept_words(A, m, (size_t)n, same);
+    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : NULL);
 }
 
 /* x | y over one-word rows. */
@@ -324,7 +336,7 @@ static struct rel *union1(struct rels *A, const struct rel *x, const struct rel 
     word *m = take_words(A, (size_t)n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i] | b[i];
-    return node1(A, m, n, any, x, a, y, b);
+    return node1(A, m, n, any);
 }
 
 /* x & y over one-word rows. */
@@ -335,7 +347,7 @@ static struct rel *inter1(struct rels *A, const struct rel *x, const struct rel 
     word *m = take_words(A, (size_t)n), any = 0;
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i] & b[i];
-    return node1(A, m, n, any, x, a, y, b);
+    return node1(A, m, n, any);
 }
 
 /* x \ y over one-word rows: x itself when y drops none of its pairs. */
@@ -343,12 +355,10 @@ static struct rel *diff1(struct rels *A, const struct rel *x, const struct rel *
 {
     int n = A->n;
     const word *a = bits_of(A, x), *b = bits_of(A, y);
-    word *m = take_words(A, (size_t)n), any = 0, dropped = 0;
-    for (int i = 0; i < n; i++) {
+    word *m = take_words(A, (size_t)n), any = 0;
+    for (int i = 0; i < n; i++)
         any |= m[i] = a[i] & ~b[i];
-        dropped |= a[i] & b[i];
-    }
-    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : dropped == 0 ? x : NULL);
+    return node1(A, m, n, any);
 }
 
 /* x ; y over one-word rows: each row made in a register. */
@@ -363,7 +373,7 @@ static struct rel *seq1(struct rels *A, const struct rel *x, const struct rel *y
             row |= b[__builtin_ctzll(bit)];
         any |= m[i] = row;
     }
-    return node1(A, m, n, any, x, a, y, b);
+    return node1(A, m, n, any);
 }
 
 /* x^-1 over one-word rows. */
@@ -379,7 +389,7 @@ static struct rel *inv1(struct rels *A, const struct rel *x)
         for (word bit = a[i]; bit; bit &= bit - 1)
             m[__builtin_ctzll(bit)] |= 1ull << i;
     }
-    return node1(A, m, n, any, x, a, NULL, NULL);
+    return node1(A, m, n, any);
 }
 
 /* x+ over one-word rows. */
@@ -391,7 +401,7 @@ static struct rel *plus1(struct rels *A, const struct rel *x)
     for (int i = 0; i < n; i++)
         any |= m[i] = a[i];
     rel_close_word_rows(m, n);
-    struct rel *r = node1(A, m, n, any, x, a, NULL, NULL);
+    struct rel *r = kept_words(A, m, (size_t)n, any == 0 ? A->empty : same_rows1(m, a, n) ? x : NULL);   /* x when closed already */
     r->transitive = true;
     return r;
 }
@@ -531,18 +541,14 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
         for (int e = 0; e < b->size; e++)
             cols |= 1ull << b->members[e];
     const word *r = bits_of(A, x);
-    word *m = take_words(A, (size_t)n), any = 0, from_x = 0;
+    word *m = take_words(A, (size_t)n), any = 0;
     if (a == A->all)   /* every row */
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
             any |= m[i] = r[i] & cols;
-            from_x |= m[i] ^ r[i];
-        }
     else
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
             any |= m[i] = set_has(a, i) ? r[i] & cols : 0;
-            from_x |= m[i] ^ r[i];
-        }
-    return kept_words(A, m, (size_t)n, any == 0 ? A->empty : from_x == 0 ? x : NULL);
+    return node1(A, m, n, any);
 }
 
 const struct rel *rel_build_dense(struct rels *A, struct rel_builder *bld)
@@ -584,11 +590,102 @@ bool rels_dense(const struct rels *A) { return rel_dense(A); }
 const struct rel *rel_from_bits(struct rels *A, const unsigned long long *rows, bool transitive)
 {
     size_t all = (size_t)A->n * (size_t)words_of(A->n);
-    word *bits = take_words(A, all), any = 0;
-    for (size_t k = 0; k < all; k++)   /* copied and ORed in one pass (no call) */
-        any |= bits[k] = rows[k];
-    struct rel *r = kept_words(A, bits, all, any == 0 ? A->empty : NULL);
+    word *bits = take_words(A, all);
+    size_t k = 0;
+    while (k < all && rows[k] == 0)   /* the first pair, most often in the first rows */
+        k++;
+    if (k < all)
+        memcpy(bits, rows, all * sizeof *bits);
+    struct rel *r = kept_words(A, bits, all, k == all ? A->empty : NULL);
     if (r != A->empty)
         r->transitive = transitive;
     return r;
+}
+
+/* The operations of rel.h where rel_dense(A), without the lazy terms'
+ * layers (rel_ops.c: consing, guards, asserts): the same shortcuts where an
+ * operand is empty, an identity or the other operand, then the operation
+ * on one-word rows inline, on wider rows as rel_dense_op. */
+
+const struct rel *rel_dense_or(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s || s->empty)
+        return r;
+    if (r->empty)
+        return s;
+    if (r->order > s->order) {   /* as rel_union: with equal operands, the older one */
+        const struct rel *t = r; r = s; s = t;
+    }
+    return A->n <= WORD_BITS ? union1(A, r, s) : word_op(A, REL_UNION, r, s);
+}
+
+const struct rel *rel_dense_and(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s)
+        return r;
+    if (r->empty || s->empty)
+        return A->empty;
+    if (r->order > s->order) {
+        const struct rel *t = r; r = s; s = t;
+    }
+    struct rel *m = A->n <= WORD_BITS ? inter1(A, r, s) : word_op(A, REL_INTER, r, s);
+    m->transitive |= r->transitive && s->transitive;
+    return m;
+}
+
+const struct rel *rel_dense_minus(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s || r->empty)
+        return A->empty;
+    if (s->empty)
+        return r;
+    return A->n <= WORD_BITS ? diff1(A, r, s) : word_op(A, REL_DIFF, r, s);
+}
+
+const struct rel *rel_dense_restrict(struct rels *A, const struct set *a, const struct rel *r, const struct set *b)
+{
+    if (a == A->all)
+        a = NULL;
+    if (b == A->all)
+        b = NULL;
+    if (!a && !b)
+        return r;
+    return rel_dense_filter(A, a ? a : A->all, r, b ? b : A->all);
+}
+
+const struct rel *rel_dense_seq(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r->empty || s->empty)
+        return A->empty;
+    if (r->op == REL_ID)
+        return rel_dense_restrict(A, r->s, s, NULL);
+    if (s->op == REL_ID)
+        return rel_dense_restrict(A, NULL, r, s->s);
+    return A->n <= WORD_BITS ? seq1(A, r, s) : row_op(A, REL_SEQ, r, s);
+}
+
+const struct rel *rel_dense_inv(struct rels *A, const struct rel *r)
+{
+    if (r->empty || (r->op == REL_CLASS && !r->ordered) || r->op == REL_ID ||
+        (r->op == REL_PRODUCT && r->s == r->t))
+        return r;
+    if (r->op == REL_INV)
+        return r->a;
+    struct rel *m = A->n <= WORD_BITS ? inv1(A, r) : row_op(A, REL_INV, r, NULL);
+    m->transitive |= r->transitive;
+    return m;
+}
+
+const struct rel *rel_dense_plus(struct rels *A, const struct rel *r)
+{
+    if (r->empty || r->transitive)
+        return r;
+    return A->n <= WORD_BITS ? plus1(A, r) : row_op(A, REL_PLUS, r, NULL);
+}
+
+const struct rel *rel_dense_opt(struct rels *A, const struct rel *r)
+{
+    if (!A->id_all)
+        A->id_all = rel_id(A, A->all);
+    return rel_dense_or(A, r, A->id_all);
 }

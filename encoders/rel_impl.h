@@ -37,6 +37,7 @@ struct rels {
     lit *exec;
     const struct set *all;
     const struct rel *empty;
+    const struct rel *id_all;    /* [every event], once rel_dense_opt has made it */
     struct arena_block *owned;   /* every block the arena gives back */
     int nowned, owned_cap;
     char *bump, *bump_end;       /* the free bytes of the block being bumped */
@@ -204,15 +205,15 @@ int rows_find(const struct rel_rows *t, int i, int j);
  * and at most REL_DENSE_MAX events. */
 static inline bool rel_dense(const struct rels *A) { return A->dense; }
 /* op(x, y) (y NULL for REL_INV and REL_PLUS) made at once as bits: A's
- * empty relation when it has no pair, x or y when it has their pairs,
- * else a new node of A. */
+ * empty relation when it has no pair, x or y when it has their pairs
+ * (over one-word rows: x for a closure alone), else a new node of A. */
 struct rel *rel_dense_op(struct rels *A, enum rel_op op, const struct rel *x, const struct rel *y);
 /* rel_class's relation made at once as bits: A's empty relation when it
  * has no pair, else a new node of A (transitive). */
 struct rel *rel_dense_class(struct rels *A, const int *key, bool ordered);
 /* [a]; x; [b] (a and b sets of A) made at once as bits, without the
  * product of a and b: A's empty relation when it has no pair, x when it
- * has x's pairs, else a new node of A. */
+ * has x's pairs over rows of several words, else a new node of A. */
 struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct rel *x, const struct set *b);
 /* Makes the rows of such a node from its bits (rel_settle does, on the
  * first read). */

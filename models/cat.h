@@ -19,25 +19,43 @@ struct cat {
     struct model_out *out;
     bool flags;                      /* the flags' relations are read (else a flag's
                                         relation may be left empty: model_build_unflagged) */
+    bool dense;                      /* the arena makes its operations as bits (rels_dense:
+                                        a concrete execution) */
 };
 
 #define REL(r) ((m)->b->rels[r])
 #define SET(s) ((m)->b->sets[s])
 
 /* r | s, r & s, r \ s, r ; s, r^-1, r+, r*, r?, imm(r) = r \ (r; r+);
- * inline: each is one call into the arena (encoders/rel_ops.c), made
- * some two hundred times a build. */
-static inline rel cat_or(struct cat *m, rel r, rel s) { return rel_union(m->arena, r, s); }
-static inline rel cat_and(struct cat *m, rel r, rel s) { return rel_inter(m->arena, r, s); }
-static inline rel cat_minus(struct cat *m, rel r, rel s) { return rel_diff(m->arena, r, s); }
-static inline rel cat_seq(struct cat *m, rel r, rel s) { return rel_seq(m->arena, r, s); }
-static inline rel cat_inv(struct cat *m, rel r) { return rel_inv(m->arena, r); }
-static inline rel cat_plus(struct cat *m, rel r) { return rel_plus(m->arena, r); }
-static inline rel cat_star(struct cat *m, rel r) { return rel_opt(m->arena, rel_plus(m->arena, r)); }
-static inline rel cat_opt(struct cat *m, rel r) { return rel_opt(m->arena, r); }
-static inline rel cat_imm(struct cat *m, rel r) { return rel_imm(m->arena, r); }
+ * inline: each is one call into the arena, made some two hundred times
+ * a build: on a concrete execution straight to its operation on bits
+ * (encoders/rel_dense.c), else to the lazy terms (encoders/rel_ops.c). */
+static inline rel cat_or(struct cat *m, rel r, rel s)
+{
+    return m->dense ? rel_dense_or(m->arena, r, s) : rel_union(m->arena, r, s);
+}
+static inline rel cat_and(struct cat *m, rel r, rel s)
+{
+    return m->dense ? rel_dense_and(m->arena, r, s) : rel_inter(m->arena, r, s);
+}
+static inline rel cat_minus(struct cat *m, rel r, rel s)
+{
+    return m->dense ? rel_dense_minus(m->arena, r, s) : rel_diff(m->arena, r, s);
+}
+static inline rel cat_seq(struct cat *m, rel r, rel s)
+{
+    return m->dense ? rel_dense_seq(m->arena, r, s) : rel_seq(m->arena, r, s);
+}
+static inline rel cat_inv(struct cat *m, rel r) { return m->dense ? rel_dense_inv(m->arena, r) : rel_inv(m->arena, r); }
+static inline rel cat_plus(struct cat *m, rel r) { return m->dense ? rel_dense_plus(m->arena, r) : rel_plus(m->arena, r); }
+static inline rel cat_opt(struct cat *m, rel r) { return m->dense ? rel_dense_opt(m->arena, r) : rel_opt(m->arena, r); }
+static inline rel cat_star(struct cat *m, rel r) { return cat_opt(m, cat_plus(m, r)); }
+static inline rel cat_imm(struct cat *m, rel r) { return m->dense ? cat_minus(m, r, cat_seq(m, r, cat_plus(m, r))) : rel_imm(m->arena, r); }
 /* [a]; r; [b] (NULL: no restriction on that side), a * b, [a], and 0. */
-static inline rel cat_filter(struct cat *m, set a, rel r, set b) { return rel_filter(m->arena, a, r, b); }
+static inline rel cat_filter(struct cat *m, set a, rel r, set b)
+{
+    return m->dense ? rel_dense_restrict(m->arena, a, r, b) : rel_filter(m->arena, a, r, b);
+}
 static inline rel cat_prod(struct cat *m, set a, set b) { return rel_product(m->arena, a, b); }
 static inline rel cat_id(struct cat *m, set a) { return rel_id(m->arena, a); }
 static inline rel cat_empty(struct cat *m) { return rel_empty(m->arena); }

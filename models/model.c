@@ -162,7 +162,7 @@ static void build(const struct model_desc *md, struct cnf *c, const struct base 
 {
     memset(out, 0, sizeof *out);
     out->arena = rels_new_child(b->arena);
-    struct cat m = { c, b, out->arena, md, out, flags };
+    struct cat m = { c, b, out->arena, md, out, flags, rels_dense(out->arena) };
     md->build(&m);
     for (int k = 0; md->axioms[k].name; k++)
         if (!out->axioms[k].name)

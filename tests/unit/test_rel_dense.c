@@ -6,7 +6,9 @@
  * pairs, is that relation, with the pairs it had; a relation built pair
  * by pair as bits (rel_build_dense) has rel_build's pairs, the last
  * literal given for a pair winning, and leaves its builder emptied for
- * the next; closures have the pairs of the paths. */
+ * the next; closures have the pairs of the paths; the operations cat.h
+ * calls on a concrete execution (rel_dense_or ..) have their definitions'
+ * pairs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -297,6 +299,105 @@ static void test_closure(void **state)
             }
 }
 
+/* A random relation over the n events of A: each pair of executed events
+ * with density percent chance, into bool matrix r and as bits (rel_build_dense). */
+static const struct rel *random_rel(struct rels *A, uint64_t *seed, int n, const lit *exec, int density, bool *r)
+{
+    struct rel_builder bld;
+    rel_builder_init(&bld);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            r[i * n + j] = exec[i] == LIT_TRUE && exec[j] == LIT_TRUE && (int)(lcg(seed) % 100) < density;
+            if (r[i * n + j])
+                rel_add(&bld, i, j, LIT_TRUE);
+        }
+    const struct rel *x = rel_build_dense(A, &bld);
+    rel_builder_free(&bld);
+    return x;
+}
+
+/* got has exactly the pairs of want (n x n). */
+static void assert_pairs(const struct rel *got, const bool *want, int n, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if ((rel_get(got, i, j) == LIT_TRUE) != want[i * n + j])
+                fail_msg("n=%d: %s: (%d, %d) should be %d", n, what, i, j, want[i * n + j]);
+}
+
+/* The operations cat.h calls on a concrete execution (rel_dense_or ..
+ * rel_dense_restrict), on random relations and sets, with one and with
+ * several words per row, on distinct operands, on one operand twice and
+ * with the empty relation: each has the pairs of its definition. */
+static void test_dense_entry_points(void **state)
+{
+    (void)state;
+    const int sizes[] = { 5, 31, 64, 65, 97 }, density[] = { 3, 30 };
+    uint64_t seed = 29;
+    static bool x[MAXN * MAXN], y[MAXN * MAXN], want[MAXN * MAXN], none[MAXN * MAXN];
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (size_t d = 0; d < sizeof density / sizeof density[0]; d++) {
+            int n = sizes[z];
+            lit exec[MAXN];
+            bool a[MAXN], b[MAXN];
+            for (int i = 0; i < n; i++) {
+                exec[i] = lcg(&seed) % 6 ? LIT_TRUE : LIT_FALSE;
+                a[i] = lcg(&seed) % 3 == 0;
+                b[i] = lcg(&seed) % 2 == 0;
+            }
+            struct cnf *c = cnf_new(false);
+            struct rels *A = rels_new(c, n, exec);
+            assert_true(rels_dense(A));
+            const struct rel *rx = random_rel(A, &seed, n, exec, density[d], x);
+            const struct rel *ry = random_rel(A, &seed, n, exec, density[d], y);
+            const struct set *sa = set_of(A, a), *sb = set_of(A, b);
+            const struct rel *operands[][2] = { { rx, ry }, { ry, rx }, { rx, rx }, { rx, A->empty }, { A->empty, ry } };
+            for (size_t o = 0; o < sizeof operands / sizeof operands[0]; o++) {
+                const struct rel *p = operands[o][0], *q = operands[o][1];
+                const bool *mp = p == rx ? x : p == ry ? y : none, *mq = q == rx ? x : q == ry ? y : none;
+                for (int i = 0; i < n * n; i++)
+                    want[i] = mp[i] || mq[i];
+                assert_pairs(rel_dense_or(A, p, q), want, n, "or");
+                for (int i = 0; i < n * n; i++)
+                    want[i] = mp[i] && mq[i];
+                assert_pairs(rel_dense_and(A, p, q), want, n, "and");
+                for (int i = 0; i < n * n; i++)
+                    want[i] = mp[i] && !mq[i];
+                assert_pairs(rel_dense_minus(A, p, q), want, n, "minus");
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < n; j++) {
+                        want[i * n + j] = false;
+                        for (int k = 0; k < n; k++)
+                            want[i * n + j] |= mp[i * n + k] && mq[k * n + j];
+                    }
+                assert_pairs(rel_dense_seq(A, p, q), want, n, "seq");
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < n; j++)
+                        want[i * n + j] = mp[j * n + i];
+                assert_pairs(rel_dense_inv(A, p), want, n, "inv");
+                closure_by_paths(n, mp, want);
+                assert_pairs(rel_dense_plus(A, p), want, n, "plus");
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < n; j++)
+                        want[i * n + j] = mp[i * n + j] || (i == j && exec[i] == LIT_TRUE);
+                assert_pairs(rel_dense_opt(A, p), want, n, "opt");
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < n; j++)
+                        want[i * n + j] = mp[i * n + j] && a[i] && b[j];
+                assert_pairs(rel_dense_restrict(A, sa, p, sb), want, n, "[a]; r; [b]");
+                assert_pairs(rel_dense_seq(A, rel_id(A, sa), rel_dense_seq(A, p, rel_id(A, sb))), want, n,
+                             "[a]; (r; [b]) by seq");
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < n; j++)
+                        want[i * n + j] = mp[i * n + j] && a[i];
+                assert_pairs(rel_dense_restrict(A, sa, p, NULL), want, n, "[a]; r");
+                assert_pairs(rel_dense_restrict(A, NULL, p, set_all(A)), mp, n, "r; [every event]");
+            }
+            rels_free(A);
+            cnf_free(c);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_build_dense),
         cmocka_unit_test(test_build_dense_beyond),
         cmocka_unit_test(test_closure),
+        cmocka_unit_test(test_dense_entry_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
