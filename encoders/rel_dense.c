@@ -604,30 +604,23 @@ const struct rel *rel_from_bits(struct rels *A, const unsigned long long *rows, 
 
 /* The operations of rel.h where rel_dense(A), without the lazy terms'
  * layers (rel_ops.c: consing, guards, asserts): the same shortcuts where an
- * operand is empty, an identity or the other operand, then the operation
- * on one-word rows inline, on wider rows as rel_dense_op. */
+ * operand is empty, an identity or the other operand (rel_impl.h's
+ * *_without_op), then the operation on one-word rows inline, on wider rows
+ * as rel_dense_op. */
 
 const struct rel *rel_dense_or(struct rels *A, const struct rel *r, const struct rel *s)
 {
-    if (r == s || s->empty)
-        return r;
-    if (r->empty)
-        return s;
-    if (r->order > s->order) {   /* as rel_union: with equal operands, the older one */
-        const struct rel *t = r; r = s; s = t;
-    }
+    const struct rel *done = union_without_op(&r, &s);
+    if (done)
+        return done;
     return A->n <= WORD_BITS ? union1(A, r, s) : word_op(A, REL_UNION, r, s);
 }
 
 const struct rel *rel_dense_and(struct rels *A, const struct rel *r, const struct rel *s)
 {
-    if (r == s)
-        return r;
-    if (r->empty || s->empty)
-        return A->empty;
-    if (r->order > s->order) {
-        const struct rel *t = r; r = s; s = t;
-    }
+    const struct rel *done = inter_without_op(A, &r, &s);
+    if (done)
+        return done;
     struct rel *m = A->n <= WORD_BITS ? inter1(A, r, s) : word_op(A, REL_INTER, r, s);
     m->transitive |= r->transitive && s->transitive;
     return m;
@@ -635,10 +628,9 @@ const struct rel *rel_dense_and(struct rels *A, const struct rel *r, const struc
 
 const struct rel *rel_dense_minus(struct rels *A, const struct rel *r, const struct rel *s)
 {
-    if (r == s || r->empty)
-        return A->empty;
-    if (s->empty)
-        return r;
+    const struct rel *done = diff_without_op(A, r, s);
+    if (done)
+        return done;
     return A->n <= WORD_BITS ? diff1(A, r, s) : word_op(A, REL_DIFF, r, s);
 }
 
@@ -666,11 +658,9 @@ const struct rel *rel_dense_seq(struct rels *A, const struct rel *r, const struc
 
 const struct rel *rel_dense_inv(struct rels *A, const struct rel *r)
 {
-    if (r->empty || (r->op == REL_CLASS && !r->ordered) || r->op == REL_ID ||
-        (r->op == REL_PRODUCT && r->s == r->t))
-        return r;
-    if (r->op == REL_INV)
-        return r->a;
+    const struct rel *done = inv_without_op(r);
+    if (done)
+        return done;
     struct rel *m = A->n <= WORD_BITS ? inv1(A, r) : row_op(A, REL_INV, r, NULL);
     m->transitive |= r->transitive;
     return m;

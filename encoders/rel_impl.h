@@ -123,6 +123,50 @@ static inline struct rel *rel_node(struct rels *A, enum rel_op op)
     r->order = A->next_order++;
     return r;
 }
+/* The answers the operations of rel.h give without an operation, shared by
+ * the lazy terms (rel_ops.c) and the dense ones (rel_dense.c): an operand
+ * empty, an identity or the other operand.  Each returns NULL when the
+ * operation must be made; a union or intersection then has the older
+ * operand in *r. */
+static inline void rels_older_first(const struct rel **r, const struct rel **s)
+{
+    if ((*r)->order > (*s)->order) {
+        const struct rel *t = *r;
+        *r = *s;
+        *s = t;
+    }
+}
+static inline const struct rel *union_without_op(const struct rel **r, const struct rel **s)
+{
+    if (*r == *s || (*s)->empty)
+        return *r;
+    if ((*r)->empty)
+        return *s;
+    rels_older_first(r, s);
+    return NULL;
+}
+static inline const struct rel *inter_without_op(struct rels *A, const struct rel **r, const struct rel **s)
+{
+    if (*r == *s)
+        return *r;
+    if ((*r)->empty || (*s)->empty)
+        return A->empty;
+    rels_older_first(r, s);
+    return NULL;
+}
+static inline const struct rel *diff_without_op(struct rels *A, const struct rel *r, const struct rel *s)
+{
+    if (r == s || r->empty)
+        return A->empty;
+    return s->empty ? r : NULL;
+}
+static inline const struct rel *inv_without_op(const struct rel *r)
+{
+    if (r->empty || (r->op == REL_CLASS && !r->ordered) || r->op == REL_ID ||
+        (r->op == REL_PRODUCT && r->s == r->t))
+        return r;
+    return r->op == REL_INV ? r->a : NULL;
+}
 /* The slot where a probe for (op, x, y) starts in A's table. */
 static inline size_t rels_cons_home(const struct rels *A, int op, const void *x, const void *y)
 {

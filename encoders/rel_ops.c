@@ -123,44 +123,33 @@ static const struct rel *binary(struct rels *A, enum rel_op op, const struct rel
 
 const struct rel *rel_union(struct rels *A, const struct rel *r, const struct rel *s)
 {
-    if (r == s || s->empty)
-        return r;
-    if (r->empty)
-        return s;
-    if (r->order > s->order) {
-        const struct rel *t = r; r = s; s = t;
-    }
+    const struct rel *done = union_without_op(&r, &s);
+    if (done)
+        return done;
     return binary(A, REL_UNION, r, s, r->is_static && s->is_static, false);
 }
 
 const struct rel *rel_inter(struct rels *A, const struct rel *r, const struct rel *s)
 {
-    if (r == s)
-        return r;
-    if (r->empty || s->empty)
-        return A->empty;
-    if (r->order > s->order) {
-        const struct rel *t = r; r = s; s = t;
-    }
+    const struct rel *done = inter_without_op(A, &r, &s);
+    if (done)
+        return done;
     return binary(A, REL_INTER, r, s, r->is_static && s->is_static, r->transitive && s->transitive);
 }
 
 const struct rel *rel_diff(struct rels *A, const struct rel *r, const struct rel *s)
 {
-    if (r == s || r->empty)
-        return A->empty;
-    if (s->empty)
-        return r;
+    const struct rel *done = diff_without_op(A, r, s);
+    if (done)
+        return done;
     return binary(A, REL_DIFF, r, s, r->is_static && s->is_static, false);
 }
 
 const struct rel *rel_inv(struct rels *A, const struct rel *r)
 {
-    if (r->empty || (r->op == REL_CLASS && !r->ordered) || r->op == REL_ID ||
-        (r->op == REL_PRODUCT && r->s == r->t))
-        return r;
-    if (r->op == REL_INV)
-        return r->a;
+    const struct rel *done = inv_without_op(r);
+    if (done)
+        return done;
     return binary(A, REL_INV, r, NULL, r->is_static, r->transitive);
 }
 
