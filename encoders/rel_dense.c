@@ -636,11 +636,7 @@ const struct rel *rel_dense_minus(struct rels *A, const struct rel *r, const str
 
 const struct rel *rel_dense_restrict(struct rels *A, const struct set *a, const struct rel *r, const struct set *b)
 {
-    if (a == A->all)
-        a = NULL;
-    if (b == A->all)
-        b = NULL;
-    if (!a && !b)
+    if (filter_keeps_all(A, a, b))
         return r;
     return rel_dense_filter(A, a ? a : A->all, r, b ? b : A->all);
 }

@@ -160,6 +160,11 @@ static inline const struct rel *diff_without_op(struct rels *A, const struct rel
         return A->empty;
     return s->empty ? r : NULL;
 }
+/* Whether [a]; r; [b] is r itself: each side absent (NULL) or every event. */
+static inline bool filter_keeps_all(const struct rels *A, const struct set *a, const struct set *b)
+{
+    return (!a || a == A->all) && (!b || b == A->all);
+}
 static inline const struct rel *inv_without_op(const struct rel *r)
 {
     if (r->empty || (r->op == REL_CLASS && !r->ordered) || r->op == REL_ID ||

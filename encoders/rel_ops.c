@@ -166,11 +166,7 @@ const struct rel *rel_seq(struct rels *A, const struct rel *r, const struct rel 
 
 const struct rel *rel_filter(struct rels *A, const struct set *a, const struct rel *r, const struct set *b)
 {
-    if (a == A->all)
-        a = NULL;
-    if (b == A->all)
-        b = NULL;
-    if (!a && !b)
+    if (filter_keeps_all(A, a, b))
         return r;
     if (rel_dense(A))
         return rel_dense_filter(A, a ? a : A->all, r, b ? b : A->all);

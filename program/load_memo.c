@@ -108,36 +108,39 @@ static bool make_room(void)
     return true;
 }
 
-/* Moves each thread's instructions of lit into a block of their size: the
- * parser doubles the array as it reads, and a kept parse holds the room
- * it left (about 40% of it) until its later check; the block given back
- * serves the next parse instead of fresh pages. */
+/* Moves the block at *block into one of bytes, its used part (nothing when
+ * bytes is 0 or no block is to be had): the room a growing array took is
+ * given back to serve the next parse instead of fresh pages. */
+static void fit_block(void **block, size_t bytes)
+{
+    void *fitted = bytes > 0 ? malloc(bytes) : NULL;
+    if (fitted) {
+        memcpy(fitted, *block, bytes);
+        free(*block);
+        *block = fitted;
+    }
+}
+
+/* Fits each thread's instructions of lit: the parser doubles the array as
+ * it reads, and about 40% of it is room a kept parse would hold until its
+ * later check. */
 static void fit_instrs(struct litmus *lit)
 {
     for (int i = 0; i < lit->nthreads; i++) {
         struct thread *t = &lit->threads[i];
-        size_t bytes = (size_t)t->ninstrs * sizeof *t->instrs;
-        struct instr *fitted = t->ninstrs > 0 ? malloc(bytes) : NULL;
-        if (fitted) {
-            memcpy(fitted, t->instrs, bytes);
-            free(t->instrs);
-            t->instrs = fitted;
-        }
+        void *instrs = t->instrs;
+        fit_block(&instrs, (size_t)t->ninstrs * sizeof *t->instrs);
+        t->instrs = instrs;
     }
 }
 
-/* Moves p's events into a block of their number: program_build takes room
- * for two a micro-op, a few times what most programs make, and a kept
- * program holds it until its later check. */
+/* Fits p's events: program_build takes room for two a micro-op, a few
+ * times what most programs make. */
 static void fit_events(struct program *p)
 {
-    size_t bytes = (size_t)p->nevents * sizeof *p->events;
-    struct event *fitted = p->nevents > 0 ? malloc(bytes) : NULL;
-    if (fitted) {
-        memcpy(fitted, p->events, bytes);
-        free(p->events);
-        p->events = fitted;
-    }
+    void *events = p->events;
+    fit_block(&events, (size_t)p->nevents * sizeof *p->events);
+    p->events = events;
 }
 
 /* Keeps lit, parsed from the len bytes at text read from path for grid
