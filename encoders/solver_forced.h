@@ -11,12 +11,31 @@
  * below every literal, and its argument. */
 enum solver_op { OP_ASSUME = INT_MIN, OP_LIMIT, OP_SOLVE, OP_VAL, OP_FAILED };
 
-/* Whether unit propagation over the clauses of calls[0..n) and the
- * assumptions made since their last solve fixes every variable up to the
- * largest they name, with no conflict and no conflict limit ever set:
- * then that assignment is the only model, which any solver answers, and
- * (*model)[v] is 1 for a true variable v, -1 for a false one (*model
- * grown as needed, its capacity *cap). */
-bool forced_model(const int *calls, size_t n, signed char **model, size_t *cap);
+/* How a solve was decided without a solver (forced_answer). */
+enum forced {
+    NOT_DECIDED,
+    ONLY_MODEL,      /* satisfiable: propagation fixed every variable */
+    CONFLICT_CORE,   /* unsatisfiable: propagation met a conflict */
+    SEARCHED_MODEL,  /* satisfiable: the search found a model, one of perhaps many */
+    SEARCHED_NONE    /* unsatisfiable: the search ruled out every assignment */
+};
+
+/* Decides a solve after the calls calls[0..n), over their clauses and the
+ * assumptions made since their last solve, when no conflict limit was
+ * ever set, by unit propagation and then, when it decides nothing and
+ * budget > 0, by a search of at most budget conflicts; *model (grown as
+ * needed, its capacity *cap) holds by variable:
+ *  - ONLY_MODEL, propagation fixed every variable up to the largest they
+ *    name: that assignment, the only model, which any solver answers:
+ *    (*model)[v] is 1 for a true variable v, -1 for a false one;
+ *  - CONFLICT_CORE, propagation met a conflict (the empty clause,
+ *    clashing units, an assumption against what is assigned, a clause
+ *    all false): the failed assumptions, those the conflict rests on
+ *    (following each assignment's reason): bit 1 of (*model)[v] is set
+ *    when assumption v is one, bit 2 when -v is; the clauses with those
+ *    assumptions have no model;
+ *  - SEARCHED_MODEL or SEARCHED_NONE: nothing to read; the answer alone
+ *    is any solver's (which model, which core, is the solver's own). */
+enum forced forced_answer(const int *calls, size_t n, int budget, signed char **model, size_t *cap);
 
 #endif

@@ -7,15 +7,20 @@
  * checked under another model or for another expectation, encoded the
  * same), and for a small session the solver's making and freeing cost
  * more than its clauses.  When its calls depart from every record, a
- * solve that unit propagation alone decides, every variable fixed, gets
- * that only model, which is CaDiCaL's answer too (solver_forced.c);
- * otherwise the session makes its solver and gives it every call so far,
- * questions included, so that solver is the one it would have had from
- * the start: the answers are the same either way.  A session that made
- * its solver or answered for itself so is recorded when it ends, within
- * a budget of memory per process.  With
- * CADICAL_ settings in the environment (options, an API trace) a session
- * makes its solver at once and is not recorded. */
+ * solve that unit propagation alone decides gets its answer with no
+ * solver (solver_forced.c): when every variable is fixed, 10 and that
+ * only model, CaDiCaL's answers too; when it meets a conflict, 20, and
+ * as failed assumptions those the conflict rests on, a core as valid as
+ * CaDiCaL's though not always the same one (its core comes from its own
+ * search; nothing of gpubmc's answers relies on which core is named, but
+ * the assumptions a reason names can differ).  Otherwise the session
+ * makes its solver and gives it every call so far, questions included,
+ * so that solver is the one it would have had from the start.  A
+ * session's answers are so a function of its calls alone.  A session
+ * that made its solver or answered for itself so is recorded when it
+ * ends, within a budget of memory per process.
+ * With CADICAL_ settings in the environment (options, an API trace) a
+ * session makes its solver at once and is not recorded. */
 #include "encoders/solver_replay.h"
 #include "encoders/solver_forced.h"
 
@@ -75,6 +80,10 @@ static void forget_oldest(void)
  * 4,096 the same, 16,384 1.7 M more (the tries that fail). */
 #define FORCED_MAX ((size_t)1 << 11)
 
+/* The most conflicts the search after unit propagation may meet
+ * (solver_forced.c) before the session makes its solver. */
+#define SEARCH_BUDGET 64
+
 struct replay {
     CCaDiCaL *solver;          /* NULL while it answers from a record or by propagation */
     bool recordable;           /* no CADICAL_ setting when it began */
@@ -83,10 +92,12 @@ struct replay {
     struct record *rec;        /* the record it follows: calls[0..checked) are its */
     size_t checked;
     size_t bucket;             /* of its calls up to its first answer; BUCKETS before */
-    signed char *model;        /* by variable, while forced: the only model (solver_forced.c) */
+    signed char *model;        /* by variable, while forced: the only model or the failed
+                                  assumptions (solver_forced.h) */
     size_t model_cap;
-    bool forced;               /* no solver answered its last solve, unit propagation did, and
-                                  only questions of values came since */
+    enum forced forced;        /* how its last solve was decided with no solver, while what
+                                  it answers is asked: values after ONLY_MODEL, failed
+                                  assumptions after CONFLICT_CORE; else NOT_DECIDED */
     bool departed;             /* some answer came from no record: its own solver's or forced */
 };
 
@@ -145,7 +156,8 @@ static void push_call(struct replay *r, int op, int arg)
     r->calls[r->ncalls] = op;
     r->calls[r->ncalls + 1] = arg;
     r->ncalls += 2;
-    r->forced = r->forced && op == OP_VAL;
+    if (!(r->forced == ONLY_MODEL && op == OP_VAL) && !(r->forced == CONFLICT_CORE && op == OP_FAILED))
+        r->forced = NOT_DECIDED;
 }
 
 /* Makes the call (op, arg), or adds the literal op when it is no
@@ -224,18 +236,23 @@ static int answer(struct replay *r, int op, int arg)
 {
     push_call(r, op, arg);
     int a;
+    enum forced how;
     if (r->solver) {
         a = perform(r->solver, op, arg);
-    } else if (r->forced) {   /* a value in the only model: CaDiCaL's answer, arg or -arg */
+    } else if (r->forced == ONLY_MODEL) {   /* a value in the only model: CaDiCaL's answer */
         a = r->model[arg > 0 ? arg : -arg] > 0 ? arg : -arg;
+    } else if (r->forced == CONFLICT_CORE) {   /* one the conflict rests on (solver_forced.h) */
+        a = (r->model[arg > 0 ? arg : -arg] & (arg > 0 ? 1 : 2)) != 0;
     } else {
         const struct record *q = find_record(r);
         if (q) {
             a = q->answers[r->nanswers];
         } else if (op == OP_SOLVE && r->ncalls <= FORCED_MAX &&
-                   forced_model(r->calls, r->ncalls - 2, &r->model, &r->model_cap)) {
-            a = 10;
-            r->forced = r->departed = true;
+                   (how = forced_answer(r->calls, r->ncalls - 2, SEARCH_BUDGET, &r->model, &r->model_cap))
+                       != NOT_DECIDED) {
+            a = how == ONLY_MODEL || how == SEARCHED_MODEL ? 10 : 20;
+            r->forced = how;
+            r->departed = true;
         } else {
             make_own_solver(r);
             a = perform(r->solver, op, arg);
@@ -250,7 +267,7 @@ static int answer(struct replay *r, int op, int arg)
 
 void replay_clauses(struct replay *r, const int *lits, size_t n)
 {
-    r->forced = false;
+    r->forced = NOT_DECIDED;
     XGROW_FROM(r->calls, r->calls_cap, r->ncalls + n, 256);
     memcpy(r->calls + r->ncalls, lits, n * sizeof *lits);
     r->ncalls += n;
