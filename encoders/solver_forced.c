@@ -227,6 +227,11 @@ enum forced forced_answer(const int *calls, size_t n, int budget, signed char **
     }
     if (assigned == top)
         return ONLY_MODEL;
+    int fixed = assigned;
     int found = budget > 0 ? search(calls, *model, &assigned, top, budget) : 0;
-    return found == 10 ? SEARCHED_MODEL : found == 20 ? SEARCHED_NONE : NOT_DECIDED;
+    if (found != 10)
+        return found == 20 ? SEARCHED_NONE : NOT_DECIDED;
+    for (int at = fixed; at < assigned; at++)   /* the search's own choices */
+        (*model)[var_of(trail[at])] *= 2;
+    return SEARCHED_MODEL;
 }

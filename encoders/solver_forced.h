@@ -34,8 +34,11 @@ enum forced {
  *    (following each assignment's reason): bit 1 of (*model)[v] is set
  *    when assumption v is one, bit 2 when -v is; the clauses with those
  *    assumptions have no model;
- *  - SEARCHED_MODEL or SEARCHED_NONE: nothing to read; the answer alone
- *    is any solver's (which model, which core, is the solver's own). */
+ *  - SEARCHED_MODEL: the model the search found, one of perhaps many:
+ *    (*model)[v] is 1 or -1 for a variable that propagation fixed before
+ *    the search (true or false in every model, so any solver's value),
+ *    2 or -2 for one the search set (which a solver may set otherwise);
+ *  - SEARCHED_NONE: nothing to read (which core, is the solver's own). */
 enum forced forced_answer(const int *calls, size_t n, int budget, signed char **model, size_t *cap);
 
 #endif

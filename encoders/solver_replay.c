@@ -7,18 +7,22 @@
  * checked under another model or for another expectation, encoded the
  * same), and for a small session the solver's making and freeing cost
  * more than its clauses.  When its calls depart from every record, a
- * solve that unit propagation alone decides gets its answer with no
- * solver (solver_forced.c): when every variable is fixed, 10 and that
- * only model, CaDiCaL's answers too; when it meets a conflict, 20, and
- * as failed assumptions those the conflict rests on, a core as valid as
- * CaDiCaL's though not always the same one (its core comes from its own
- * search; nothing of gpubmc's answers relies on which core is named, but
- * the assumptions a reason names can differ).  Otherwise the session
- * makes its solver and gives it every call so far, questions included,
- * so that solver is the one it would have had from the start.  A
- * session's answers are so a function of its calls alone.  A session
- * that made its solver or answered for itself so is recorded when it
- * ends, within a budget of memory per process.
+ * small session's solve is answered with no solver when unit propagation
+ * or a short search decides it (solver_forced.c), and its questions are
+ * answered so while what they ask is known: after propagation fixed every
+ * variable, 10 and that only model, CaDiCaL's answers too; after it met a
+ * conflict, 20, and as failed assumptions those the conflict rests on, a
+ * core as valid as CaDiCaL's though not always the same one (nothing of
+ * gpubmc's verdicts relies on which core is named, but the axioms a
+ * reason names can differ); after the search, 10 or 20, and the values
+ * propagation fixed before it, which every model shares.  A question that
+ * only a solver can answer (a value the search chose, a failed assumption
+ * after it) makes the session's solver, which is given every call so far,
+ * questions included, so that it is the solver the session would have had
+ * from the start.  A session's answers are so a function of its calls
+ * alone, and every model it shows is CaDiCaL's.  A session that made its
+ * solver or answered for itself so is recorded when it ends, within a
+ * budget of memory per process.
  * With CADICAL_ settings in the environment (options, an API trace) a
  * session makes its solver at once and is not recorded. */
 #include "encoders/solver_replay.h"
@@ -92,11 +96,12 @@ struct replay {
     struct record *rec;        /* the record it follows: calls[0..checked) are its */
     size_t checked;
     size_t bucket;             /* of its calls up to its first answer; BUCKETS before */
-    signed char *model;        /* by variable, while forced: the only model or the failed
-                                  assumptions (solver_forced.h) */
+    signed char *model;        /* by variable, while forced: the only model, the search's
+                                  or the failed assumptions (solver_forced.h) */
     size_t model_cap;
     enum forced forced;        /* how its last solve was decided with no solver, while what
-                                  it answers is asked: values after ONLY_MODEL, failed
+                                  it answers is asked: values after ONLY_MODEL (and those
+                                  fixed before the search after SEARCHED_MODEL), failed
                                   assumptions after CONFLICT_CORE; else NOT_DECIDED */
     bool departed;             /* some answer came from no record: its own solver's or forced */
 };
@@ -156,7 +161,8 @@ static void push_call(struct replay *r, int op, int arg)
     r->calls[r->ncalls] = op;
     r->calls[r->ncalls + 1] = arg;
     r->ncalls += 2;
-    if (!(r->forced == ONLY_MODEL && op == OP_VAL) && !(r->forced == CONFLICT_CORE && op == OP_FAILED))
+    bool asks_model = (r->forced == ONLY_MODEL || r->forced == SEARCHED_MODEL) && op == OP_VAL;
+    if (!asks_model && !(r->forced == CONFLICT_CORE && op == OP_FAILED))
         r->forced = NOT_DECIDED;
 }
 
@@ -239,8 +245,8 @@ static int answer(struct replay *r, int op, int arg)
     enum forced how;
     if (r->solver) {
         a = perform(r->solver, op, arg);
-    } else if (r->forced == ONLY_MODEL) {   /* a value in the only model: CaDiCaL's answer */
-        a = r->model[arg > 0 ? arg : -arg] > 0 ? arg : -arg;
+    } else if (r->forced == ONLY_MODEL || (r->forced == SEARCHED_MODEL && abs(r->model[abs(arg)]) == 1)) {
+        a = r->model[abs(arg)] > 0 ? arg : -arg;   /* a value of every model: CaDiCaL's answer */
     } else if (r->forced == CONFLICT_CORE) {   /* one the conflict rests on (solver_forced.h) */
         a = (r->model[arg > 0 ? arg : -arg] & (arg > 0 ? 1 : 2)) != 0;
     } else {

@@ -1,9 +1,11 @@
 /* Solves decided without a solver (encoders/solver_forced.c), against
  * CaDiCaL on random small sessions: a decided answer is CaDiCaL's; an
  * ONLY_MODEL assignment satisfies every clause and assumption and is the
- * only one that does; a CONFLICT_CORE's failed assumptions are
- * assumptions, and with the clauses alone they have no model; the search
- * stops at its budget and a conflict limit stops everything. */
+ * only one that does; a SEARCHED_MODEL is a model whose values fixed
+ * before the search are those of every model; a CONFLICT_CORE's failed
+ * assumptions are assumptions, and with the clauses alone they have no
+ * model; the search stops at its budget and a conflict limit stops
+ * everything. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -170,6 +172,23 @@ static enum forced check_session(const struct calls *c, int budget)
             put(&other, model[v] > 0 ? -v : v);
         put(&other, 0);
         assert_int_equal(cadical_answer(&other, assumed), 20);
+    }
+    if (how == SEARCHED_MODEL) {   /* a model; its values of weight 1 are every model's */
+        signed char sign[64] = { 0 };
+        int n = 0, implied[66];
+        for (int v = 1; v <= max_var(c); v++)
+            sign[v] = (signed char)(model[v] > 0 ? 1 : -1);
+        assert_true(satisfies(c, sign));
+        for (const int *p = assumed; *p; p++)
+            implied[n++] = *p;
+        for (int v = 1; v <= max_var(c); v++) {
+            assert_true(abs(model[v]) == 1 || abs(model[v]) == 2);
+            if (abs(model[v]) == 1) {
+                implied[n] = -sign[v] * v;   /* its negation, with the assumptions: no model */
+                implied[n + 1] = 0;
+                assert_int_equal(cadical_answer(c, implied), 20);
+            }
+        }
     }
     if (how == CONFLICT_CORE) {
         int failed[130], n = 0;

@@ -81,7 +81,9 @@ static void test_other_clauses_solve_for_themselves(void **state)
 
     struct replay *c = session(without_x2, 3, -1);   /* not x2, not x1: a model */
     assert_int_equal(replay_solve(c), 10);
-    assert_true(replay_val(c, 2) < 0);
+    assert_true(replay_val(c, 2) < 0);   /* fixed by propagation */
+    assert_false(replay_has_solver(c));
+    assert_true(replay_val(c, 4) > 0 || replay_val(c, 5) > 0);
     assert_true(replay_has_solver(c));
     replay_free(c);
 }
@@ -166,9 +168,10 @@ static void test_forced_model_needs_no_solver(void **state)
     const int open[] = { 5, 6, 0 };   /* x5 or x6: a search answers, the solver decides which */
     replay_clauses(r, open, 3);
     assert_forced(r);
-    assert_true(replay_val(r, 4) > 0);
-    assert_true(replay_has_solver(r));
+    assert_true(replay_val(r, 4) > 0);   /* fixed before the search */
+    assert_false(replay_has_solver(r));
     assert_true(replay_val(r, 5) > 0 || replay_val(r, 6) > 0);
+    assert_true(replay_has_solver(r));
     replay_free(r);
 }
 
@@ -234,6 +237,17 @@ static void test_search_answers_alone(void **state)
     assert_int_equal(replay_solve(r), 20);
     assert_int_equal(replay_solve(r), 10);   /* the guard gone: no pigeon need sit */
     assert_false(replay_has_solver(r));
+    replay_free(r);
+
+    r = replay_new();   /* x1, so x4; x2 or x3 left to the search */
+    const int clauses[] = { 1, 0, -1, 4, 0, 2, 3, 0 };
+    replay_clauses(r, clauses, sizeof clauses / sizeof *clauses);
+    assert_int_equal(replay_solve(r), 10);
+    assert_int_equal(replay_val(r, 4), 4);   /* fixed before the search: every model's */
+    assert_int_equal(replay_val(r, -1), -1);   /* CaDiCaL's: lit when its variable is true */
+    assert_false(replay_has_solver(r));
+    assert_true(replay_val(r, 2) > 0 || replay_val(r, 3) > 0);   /* the search's choice: the solver's */
+    assert_true(replay_has_solver(r));
     replay_free(r);
 }
 
