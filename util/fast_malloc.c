@@ -103,7 +103,7 @@ static size_t page_round(size_t n)
 
 /* A block of n bytes whose address is a multiple of align (a power of two
  * of at least 16), in a mapping of its own; zero. */
-static void *take_mapped(size_t n, size_t align)
+static __attribute__((noinline)) void *take_mapped(size_t n, size_t align)
 {
     size_t before = align < HEAD ? HEAD : align;
     if (n > SIZE_MAX - before - 4096 - align) {
@@ -147,13 +147,13 @@ static void *carve(size_t c)
  * each of the malloc family: no call within the call. */
 static inline __attribute__((always_inline)) void *take(size_t n, int *zero)
 {
-    if (n > KEPT_LIMIT) {
+    if (__builtin_expect(n > KEPT_LIMIT, 0)) {
         *zero = 1;
         return take_mapped(n, STEP);
     }
     size_t c = class_of(n);
     struct free_block *b = kept[c];
-    if (b) {
+    if (__builtin_expect(b != NULL, 1)) {
         kept[c] = b->next;
         *zero = 0;
         return b;
@@ -171,36 +171,44 @@ static size_t usable(void *p)
     return class_bytes(h->cls);
 }
 
-/* Takes the lock when the process has started a thread; whether it did. */
-static bool lock(void)
+/* Whether the process has started a thread: each call then takes the
+ * lock (the *_locked paths, out of line, so that the others need no
+ * stack frame). */
+#define THREADED __builtin_expect(!__libc_single_threaded, 0)
+
+/* Takes the lock. */
+static void lock(void)
 {
-    if (__libc_single_threaded)
-        return false;
     while (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire))
         sched_yield();
-    return true;
 }
 
-/* Gives the lock back when lock took it. */
-static void unlock(bool locked)
+/* Gives the lock back. */
+static void unlock(void)
 {
-    if (locked)
-        atomic_flag_clear_explicit(&busy, memory_order_release);
+    atomic_flag_clear_explicit(&busy, memory_order_release);
 }
 
-static void *malloc_unlocked(size_t n)
+static inline __attribute__((always_inline)) void *malloc_unlocked(size_t n)
 {
     int zero;
     return take(n, &zero);
 }
 
-static void free_unlocked(void *p)
+/* Unmaps the block at p, which has a mapping of its own. */
+static __attribute__((noinline)) void free_mapped(void *p)
+{
+    struct head *h = head_of(p);
+    munmap((char *)p - (h->cls - MAPPED), h->map_bytes);
+}
+
+static inline __attribute__((always_inline)) void free_unlocked(void *p)
 {
     if (!p)
         return;
     struct head *h = head_of(p);
-    if (h->cls >= MAPPED) {
-        munmap((char *)p - (h->cls - MAPPED), h->map_bytes);
+    if (__builtin_expect(h->cls >= MAPPED, 0)) {
+        free_mapped(p);
         return;
     }
     struct free_block *b = p;
@@ -208,32 +216,44 @@ static void free_unlocked(void *p)
     kept[h->cls] = b;
 }
 
-static void *calloc_unlocked(size_t n, size_t size)
+/* Clears the first n bytes of p, a reused block of a kept class: up to
+ * 128 bytes (most calloc calls) in 16-byte stores, rounding n up to 16
+ * (the block holds that much), without a call to memset. */
+static inline __attribute__((always_inline)) void clear_reused(char *p, size_t n)
+{
+    size_t r = (n + STEP - 1) & ~(size_t)(STEP - 1);
+    if (r <= 32) {
+        memset(p, 0, 16);
+        memset(p + r - 16, 0, 16);   /* the same 16 bytes when r is 16 (or 0) */
+    } else if (r <= 64) {
+        memset(p, 0, 32);
+        memset(p + r - 32, 0, 32);
+    } else if (r <= 128) {
+        memset(p, 0, 64);
+        memset(p + r - 64, 0, 64);
+    } else {
+        memset(p, 0, n);
+    }
+}
+
+static inline __attribute__((always_inline)) void *calloc_unlocked(size_t n, size_t size)
 {
     size_t bytes;
-    if (__builtin_mul_overflow(n, size, &bytes)) {
+    if (__builtin_expect(__builtin_mul_overflow(n, size, &bytes), 0)) {
         errno = ENOMEM;
         return NULL;
     }
     int zero;
     void *p = take(bytes, &zero);
     if (p && !zero)
-        memset(p, 0, bytes);
+        clear_reused(p, bytes);
     return p;
 }
 
-static void *realloc_unlocked(void *p, size_t n)
+/* realloc of a block of its own mapping, or to a block of another class. */
+static __attribute__((noinline)) void *realloc_moving(void *p, size_t n, size_t have)
 {
-    if (!p)
-        return malloc_unlocked(n);
-    if (n == 0) {
-        free_unlocked(p);
-        return NULL;
-    }
-    size_t have = usable(p);
     struct head *h = head_of(p);
-    if (h->cls < MAPPED && n <= have && (n > have / 2 || have <= FINE_LIMIT))
-        return p;   /* fits, and not a big block mostly left empty */
     if (h->cls == MAPPED + HEAD && n > KEPT_LIMIT) {   /* a mapping grows or shrinks in place */
         size_t len = page_round(HEAD + n);
         struct head *moved = mremap(h, h->map_bytes, len, MREMAP_MAYMOVE);
@@ -252,35 +272,79 @@ static void *realloc_unlocked(void *p, size_t n)
     return q;
 }
 
+static inline __attribute__((always_inline)) void *realloc_unlocked(void *p, size_t n)
+{
+    if (!p)
+        return malloc_unlocked(n);
+    if (n == 0) {
+        free_unlocked(p);
+        return NULL;
+    }
+    size_t have = usable(p);
+    struct head *h = head_of(p);
+    if (h->cls < MAPPED && n <= have && (n > have / 2 || have <= FINE_LIMIT))
+        return p;   /* fits, and not a big block mostly left empty */
+    return realloc_moving(p, n, have);
+}
+
+static __attribute__((noinline, cold)) void *malloc_locked(size_t n)
+{
+    lock();
+    void *p = malloc_unlocked(n);
+    unlock();
+    return p;
+}
+
+static __attribute__((noinline, cold)) void free_locked(void *p)
+{
+    lock();
+    free_unlocked(p);
+    unlock();
+}
+
+static __attribute__((noinline, cold)) void *calloc_locked(size_t n, size_t size)
+{
+    lock();
+    void *p = calloc_unlocked(n, size);
+    unlock();
+    return p;
+}
+
+static __attribute__((noinline, cold)) void *realloc_locked(void *p, size_t n)
+{
+    lock();
+    void *q = realloc_unlocked(p, n);
+    unlock();
+    return q;
+}
+
 void *malloc(size_t n)
 {
-    bool locked = lock();
-    void *p = malloc_unlocked(n);
-    unlock(locked);
-    return p;
+    if (THREADED)
+        return malloc_locked(n);
+    return malloc_unlocked(n);
 }
 
 void free(void *p)
 {
-    bool locked = lock();
-    free_unlocked(p);
-    unlock(locked);
+    if (THREADED)
+        free_locked(p);
+    else
+        free_unlocked(p);
 }
 
 void *calloc(size_t n, size_t size)
 {
-    bool locked = lock();
-    void *p = calloc_unlocked(n, size);
-    unlock(locked);
-    return p;
+    if (THREADED)
+        return calloc_locked(n, size);
+    return calloc_unlocked(n, size);
 }
 
 void *realloc(void *p, size_t n)
 {
-    bool locked = lock();
-    void *q = realloc_unlocked(p, n);
-    unlock(locked);
-    return q;
+    if (THREADED)
+        return realloc_locked(p, n);
+    return realloc_unlocked(p, n);
 }
 
 size_t malloc_usable_size(void *p)
@@ -292,9 +356,12 @@ size_t malloc_usable_size(void *p)
  * get a mapping of their own. */
 static void *take_aligned(size_t align, size_t n)
 {
-    bool locked = lock();
+    bool locked = THREADED;
+    if (locked)
+        lock();
     void *p = align <= STEP ? malloc_unlocked(n) : take_mapped(n, align);
-    unlock(locked);
+    if (locked)
+        unlock();
     return p;
 }
 

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 
 #include "bmc/driver/prefault.h"
 #include "bmc/driver/job_check.h"
+#include "bmc/driver/result_pack.h"
 #include "program/load_memo.h"
 #include "util/read_ahead.h"
 #include "util/text_hash.h"
@@ -46,92 +46,29 @@
 /* What a worker sends per job: the lengths of what it wrote on stderr
  * during the job and of the witness, outcomes, explanation and details
  * JSON texts that follow the result (0: none), whether it exits after
- * this job, the bytes of the result (pointers cleared) that are sent
- * (worker_result_size: not the unused progress results, most of its
- * size) and of their packed form (pack_zeros: the texts' unused bytes,
- * most of the rest, are zeros), which follows this head. */
+ * this job, how many progress results the result has (worker_result_size:
+ * not the unused ones, most of its size) and the bytes of its packed form
+ * (result_pack.h: its texts' unused bytes, most of the rest, left out;
+ * pointers cleared), which follows this head. */
 struct message {
     long log_len, witness_len, outcomes_len, explanation_len, details_len;
     bool retiring;
-    size_t r_len, packed_len;
+    int nprogress;
+    size_t packed_len;
 };
 
 /* The bytes of a message before its result. */
 #define MESSAGE_HEAD sizeof(struct message)
 
-/* The k-th group of eight bytes at src, as one word. */
-static uint64_t word_at(const unsigned char *src, size_t k)
+/* The progress results of r that are sent and kept. */
+static int progress_sent(const struct check_result *r)
 {
-    uint64_t w;
-    memcpy(&w, src + 8 * k, 8);
-    return w;
-}
-
-/* Appends to dst at *out a piece of pack_zeros: the count of the len
- * bytes at kept, those bytes, and the count of zeros after them. */
-static void put_piece(unsigned char *dst, size_t *out, const unsigned char *kept, size_t len, size_t zeros)
-{
-    unsigned short counts[2] = { (unsigned short)len, (unsigned short)zeros };
-    memcpy(dst + *out, counts, sizeof counts);
-    memcpy(dst + *out + sizeof counts, kept, len);
-    *out += sizeof counts + len;
-}
-
-/* The most groups of eight bytes one piece of pack_zeros copies or
- * leaves out (a 16-bit count of bytes). */
-#define PIECE_WORDS 8191
-
-/* Packs the n bytes at src into dst (room for n + n / 32 + 8 bytes),
- * eight bytes at a time: pieces of a 16-bit count of bytes copied, those
- * bytes, and a 16-bit count of zeros left out.  Returns the packed
- * length. */
-static size_t pack_zeros(const unsigned char *src, size_t n, unsigned char *dst)
-{
-    size_t words = n / 8, in = 0, out = 0, kept, end;
-    while (in < words) {
-        for (kept = in; kept < words && kept - in < PIECE_WORDS && word_at(src, kept) != 0; kept++)
-            continue;
-        end = kept;   /* a result is mostly zeros: eight words at a time first */
-        while (end + 8 <= words && end + 8 - kept <= PIECE_WORDS
-               && (word_at(src, end) | word_at(src, end + 1) | word_at(src, end + 2) | word_at(src, end + 3)
-                   | word_at(src, end + 4) | word_at(src, end + 5) | word_at(src, end + 6)
-                   | word_at(src, end + 7)) == 0)
-            end += 8;
-        for (; end < words && end - kept < PIECE_WORDS && word_at(src, end) == 0; end++)
-            continue;
-        put_piece(dst, &out, src + 8 * in, 8 * (kept - in), 8 * (end - kept));
-        in = end;
-    }
-    if (n % 8)
-        put_piece(dst, &out, src + 8 * words, n % 8, 0);
-    return out;
-}
-
-/* Unpacks the len bytes at src (pack_zeros) into the n bytes at dst;
- * false when they do not make exactly n bytes. */
-static bool unpack_zeros(const unsigned char *src, size_t len, unsigned char *dst, size_t n)
-{
-    size_t in = 0, out = 0;
-    while (in < len) {
-        unsigned short counts[2];
-        if (len - in < sizeof counts)
-            return false;
-        memcpy(counts, src + in, sizeof counts);
-        in += sizeof counts;
-        if (counts[0] > len - in || (size_t)counts[0] + counts[1] > n - out)
-            return false;
-        memcpy(dst + out, src + in, counts[0]);
-        memset(dst + out + counts[0], 0, counts[1]);
-        in += counts[0];
-        out += (size_t)counts[0] + counts[1];
-    }
-    return out == n;
+    return r->nprogress > 0 && r->nprogress <= CHECK_PROGRESS_MODELS ? r->nprogress : 0;
 }
 
 size_t worker_result_size(const struct check_result *r)
 {
-    int n = r->nprogress > 0 && r->nprogress <= CHECK_PROGRESS_MODELS ? r->nprogress : 0;
-    return offsetof(struct check_result, progress) + (size_t)n * sizeof r->progress[0];
+    return offsetof(struct check_result, progress) + (size_t)progress_sent(r) * sizeof r->progress[0];
 }
 
 double worker_clock(void)
@@ -448,7 +385,7 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
     static char log[WORKER_LOG_MAX];
     static struct inbox inbox;
     static struct check_result r;
-    static unsigned char packed[sizeof r + sizeof r / 32 + 8];
+    static unsigned char packed[RESULT_PACK_MAX];
     struct job_send sent;
     bool ok = true, *again = files_checked_again(jobs);
     while (ok && next_sent(cmd, &inbox, &sent) && sent.job >= 0 && sent.job < jobs->n) {
@@ -470,8 +407,8 @@ static void worker_main(const struct job_list *jobs, const struct budget *b, con
         char *outcomes = take_json(&r.outcomes, &m.outcomes_len);
         char *explanation = take_json(&r.explanation, &m.explanation_len);
         char *details = take_json(&r.details, &m.details_len);
-        m.r_len = worker_result_size(&r);
-        m.packed_len = pack_zeros((const unsigned char *)&r, m.r_len, packed);
+        m.nprogress = progress_sent(&r);
+        m.packed_len = result_pack(&r, m.nprogress, packed);
         struct iovec iov[7] = {
             { &m, MESSAGE_HEAD }, { packed, m.packed_len }, { log, (size_t)m.log_len },
             { witness, (size_t)m.witness_len }, { outcomes, (size_t)m.outcomes_len },
@@ -644,8 +581,8 @@ static size_t whole_message(const struct worker *w)
         return 0;
     memcpy(&m, w->buf + w->taken, MESSAGE_HEAD);
     if (m.log_len < 0 || m.log_len >= WORKER_LOG_MAX || m.witness_len < 0 || m.outcomes_len < 0
-        || m.explanation_len < 0 || m.details_len < 0 || m.r_len > sizeof(struct check_result)
-        || m.packed_len > sizeof(struct check_result) + sizeof(struct check_result) / 32 + 8)
+        || m.explanation_len < 0 || m.details_len < 0 || m.nprogress < 0 || m.nprogress > CHECK_PROGRESS_MODELS
+        || m.packed_len > RESULT_PACK_MAX)
         return 0;
     size_t size = MESSAGE_HEAD + m.packed_len + (size_t)m.log_len + (size_t)m.witness_len
                 + (size_t)m.outcomes_len + (size_t)m.explanation_len + (size_t)m.details_len;
@@ -690,7 +627,7 @@ static void decode(struct worker *w, struct check_result *r)
     const char *head = w->buf + w->taken;
     memcpy(&m, head, MESSAGE_HEAD);
     /* the progress results past nprogress stay unset */
-    if (!unpack_zeros((const unsigned char *)head + MESSAGE_HEAD, m.packed_len, (unsigned char *)r, m.r_len)) {
+    if (!result_unpack((const unsigned char *)head + MESSAGE_HEAD, m.packed_len, m.nprogress, r)) {
         memset(r, 0, offsetof(struct check_result, progress));
         r->verdict = V_ERROR;
         snprintf(r->reason, sizeof r->reason, "internal error: a malformed result from the worker");

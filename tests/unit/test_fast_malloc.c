@@ -94,6 +94,26 @@ static void test_calloc_clears_used_blocks(void **state)
 #endif
 }
 
+/* calloc's reused block of each size up to 300 bytes is zero, and the
+ * block carved after it (its neighbour, head and bytes) is untouched. */
+static void test_calloc_clears_only_its_block(void **state)
+{
+    (void)state;
+    for (size_t n = 0; n <= 300; n++) {
+        unsigned char *a = malloc(n), *b = malloc(n);
+        size_t b_size = malloc_usable_size(b);
+        memset(a, 0xee, malloc_usable_size(a));
+        memset(b, 0x77, b_size);
+        free(a);
+        unsigned char *q = calloc(n, 1);
+        assert_true(all_bytes(q, n, 0));
+        assert_int_equal(malloc_usable_size(b), b_size);
+        assert_true(all_bytes(b, b_size, 0x77));
+        free(q);
+        free(b);
+    }
+}
+
 static void test_realloc_keeps_contents(void **state)
 {
     (void)state;
@@ -204,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_reuse_by_class),
         cmocka_unit_test(test_sizes_and_alignment),
         cmocka_unit_test(test_calloc_clears_used_blocks),
+        cmocka_unit_test(test_calloc_clears_only_its_block),
         cmocka_unit_test(test_realloc_keeps_contents),
         cmocka_unit_test(test_realloc_in_place_within_class),
         cmocka_unit_test(test_aligned),
