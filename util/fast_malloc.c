@@ -217,14 +217,14 @@ static inline __attribute__((always_inline)) void free_unlocked(void *p)
 }
 
 /* Clears the first n bytes of p, a reused block of a kept class: up to
- * 128 bytes (most calloc calls) in 16-byte stores, rounding n up to 16
- * (the block holds that much), without a call to memset. */
+ * 128 bytes (most calloc calls) in 16-byte stores, rounding n up to 16,
+ * at least 16 (the block holds that much), without a call to memset. */
 static inline __attribute__((always_inline)) void clear_reused(char *p, size_t n)
 {
-    size_t r = (n + STEP - 1) & ~(size_t)(STEP - 1);
+    size_t r = n <= STEP ? STEP : (n + STEP - 1) & ~(size_t)(STEP - 1);
     if (r <= 32) {
         memset(p, 0, 16);
-        memset(p + r - 16, 0, 16);   /* the same 16 bytes when r is 16 (or 0) */
+        memset(p + r - 16, 0, 16);   /* the same 16 bytes when r is 16 */
     } else if (r <= 64) {
         memset(p, 0, 32);
         memset(p + r - 32, 0, 32);
