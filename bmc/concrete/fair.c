@@ -170,7 +170,7 @@ void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
     memset(w.index, -1, (size_t)n * sizeof *w.index);
     memset(f->cyclic, 0, (size_t)n * sizeof *f->cyclic);   /* a component per state at most */
     w.nmembers = 0;
-    for (int s = 0; s < n; s++)
+    for (int s = 0; counter < n; s++)   /* every state is reachable from the first: one search, mostly */
         if (w.index[s] < 0)
             search(g, f, s, &w, &counter);
     size_t nscc = (size_t)f->nscc;
