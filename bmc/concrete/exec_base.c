@@ -194,25 +194,27 @@ static const struct rel *key_class(struct dense_base *d)
 }
 
 /* loc and vloc: memory accesses of one root location, and of one
- * generic location; one relation when the two partitions agree. */
+ * generic location; one relation when the two partitions agree on the
+ * executed events (key_class reads their keys alone). */
 static void location_relations(struct dense_base *d, struct base *b)
 {
     const struct litmus *l = d->p->lit;
     bool agree = true;
-    for (int e = 0; e < d->n; e++) {
-        const struct event *ev = &d->p->events[e];
+    for (int x = 0; x < d->nran; x++) {
+        const struct event *ev = &d->p->events[d->ran[x]];
         bool access = event_is_mem(ev) && ev->loc >= 0;
-        d->key[e] = access ? program_root_location(l, ev->loc) : -1;
-        agree &= !access || d->key[e] == program_generic_location(l, ev->loc);
+        int key = access ? program_root_location(l, ev->loc) : -1;
+        d->key[d->ran[x]] = key;
+        agree &= !access || key == program_generic_location(l, ev->loc);
     }
     b->rels[R_LOC] = key_class(d);
     if (agree) {
         b->rels[R_VLOC] = b->rels[R_LOC];
         return;
     }
-    for (int e = 0; e < d->n; e++) {
-        const struct event *ev = &d->p->events[e];
-        d->key[e] = event_is_mem(ev) && ev->loc >= 0 ? program_generic_location(l, ev->loc) : -1;
+    for (int x = 0; x < d->nran; x++) {
+        const struct event *ev = &d->p->events[d->ran[x]];
+        d->key[d->ran[x]] = event_is_mem(ev) && ev->loc >= 0 ? program_generic_location(l, ev->loc) : -1;
     }
     b->rels[R_VLOC] = key_class(d);
 }

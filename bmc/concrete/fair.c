@@ -170,7 +170,7 @@ void fair_sccs(const struct state_graph *g, struct fair_sccs *f)
     memset(w.index, -1, (size_t)n * sizeof *w.index);
     memset(f->cyclic, 0, (size_t)n * sizeof *f->cyclic);   /* a component per state at most */
     w.nmembers = 0;
-    for (int s = 0; s < n; s++)
+    for (int s = 0; counter < n; s++)   /* every state is reachable from the first: one search, mostly */
         if (w.index[s] < 0)
             search(g, f, s, &w, &counter);
     size_t nscc = (size_t)f->nscc;
@@ -267,23 +267,25 @@ static void grow(const struct litmus *l, const struct progress_hierarchy *h, str
     children_by_id(n);
 }
 
-/* Sets the threads below n and every node under it, from the words of
- * tb->below at each node's index, and where their lines of only children
- * end. */
-static void set_below(struct tree_block *tb, struct fair_tree *n, int nthreads, int nwords)
+/* Sets the threads below each node of tb (the words of tb->below at its
+ * index) and where its line of only children ends: the nodes from the
+ * last, as grow places a node's children after it (the places grow kept
+ * and left unused get sets too, which nothing reads). */
+static void set_below(struct tree_block *tb, int nthreads, int nwords)
 {
-    uint64_t *below = tb->below + (size_t)(n - tb->nodes) * nwords;
-    n->nthreads = nthreads;
-    n->nwords = nwords;
-    n->below = below;
-    if (n->thread >= 0)
-        below[n->thread / 64] |= (uint64_t)1 << (n->thread % 64);
-    for (int i = 0; i < n->nchild; i++) {
-        set_below(tb, &n->child[i], nthreads, nwords);
-        for (int w = 0; w < nwords; w++)
-            below[w] |= n->child[i].below[w];
+    for (int k = tb->used - 1; k >= 0; k--) {
+        struct fair_tree *n = &tb->nodes[k];
+        uint64_t *below = tb->below + (size_t)k * nwords;
+        n->nthreads = nthreads;
+        n->nwords = nwords;
+        n->below = below;
+        if (n->thread >= 0)
+            below[n->thread / 64] |= (uint64_t)1 << (n->thread % 64);
+        for (int i = 0; i < n->nchild; i++)
+            for (int w = 0; w < nwords; w++)
+                below[w] |= n->child[i].below[w];
+        n->alone = n->thread < 0 && n->nchild == 1 ? n->child[0].alone : n;
     }
-    n->alone = n->thread < 0 && n->nchild == 1 ? n->child[0].alone : n;
 }
 
 struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_hierarchy *h)
@@ -308,7 +310,7 @@ struct fair_tree *fair_tree_build(const struct litmus *l, const struct progress_
     *root = (struct fair_tree){ .id = 0, .thread = -1 };
     place(root, h, progress_scope_at(l->dialect, 0));
     grow(l, h, &tb, root, all, l->nthreads, 0, is_ptx ? ptx : vulkan, nlevels);
-    set_below(&tb, root, l->nthreads, nwords);
+    set_below(&tb, l->nthreads, nwords);
     return root;
 }
 

@@ -11,12 +11,14 @@
 #include "bmc/concrete/witness.h"
 #include "util/xalloc.h"
 
-/* The lasso replayed: step k runs from state k to state k + 1. */
+/* The lasso followed through the graph: step k runs from state k to
+ * state k + 1. */
 struct run {
     const struct state_graph *g;
     int n;
     const int *thread;
-    int32_t *state;          /* (n + 1) * width */
+    int *state;              /* n + 1: the graph's index of each state (the
+                                explorer made them with states_step) */
     bool *wrote, *keep;
     int *uop;                /* per step: the micro-op it runs in the unrolled program */
     /* scratch: prune's steps of one thread, needed_bound's count per thread,
@@ -31,7 +33,7 @@ static size_t run_layout(struct run *r, char *block)
 {
     struct xblock b = { block, 0 };
     size_t steps = (size_t)r->n + 1, width = (size_t)r->g->width;
-    r->state = xblock_take(&b, steps * width, sizeof *r->state);
+    r->state = xblock_take(&b, steps, sizeof *r->state);
     r->wrote = xblock_take(&b, steps, sizeof *r->wrote);
     r->keep = xblock_take(&b, steps, sizeof *r->keep);
     r->uop = xblock_take(&b, steps, sizeof *r->uop);
@@ -44,7 +46,7 @@ static size_t run_layout(struct run *r, char *block)
 
 static const int32_t *before(const struct run *r, int k)
 {
-    return &r->state[(size_t)k * r->g->width];
+    return states_at(r->g, r->state[k]);
 }
 
 static int pc_at(const struct run *r, int k, int t)
@@ -380,9 +382,10 @@ bool lasso_witness(struct lasso_recheck *rc, const struct state_graph *g, const 
     struct run r = { .g = g, .n = n, .thread = la->step };
     r.block = xrealloc(NULL, run_layout(&r, NULL));   /* every array written before it is read */
     run_layout(&r, r.block);
-    memcpy(r.state, states_at(g, 0), (size_t)g->width * sizeof *r.state);
+    r.state[0] = 0;   /* the initial state; each step an edge of the graph */
     for (int k = 0; k < n; k++) {
-        states_step(g, before(&r, k), la->step[k], &r.state[(size_t)(k + 1) * g->width], &r.wrote[k]);
+        r.wrote[k] = states_writes(g, before(&r, k), la->step[k]);
+        r.state[k + 1] = g->succ[(size_t)r.state[k] * g->nthreads + la->step[k]];
         r.keep[k] = true;
     }
     prune(&r, 0, n);   /* across the stem's end too: a thread may spin over it */

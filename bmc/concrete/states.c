@@ -22,13 +22,27 @@ static int writes(const struct instr *x)
     return has ? x->dst : -1;
 }
 
+/* Words of a set of k registers, a bit each. */
+static int reg_words(int k)
+{
+    return (k + 63) / 64;
+}
+
+/* Register r as a bit of word v of a set (0 when r is in another word, or none). */
+static uint64_t reg_bit(int r, int v)
+{
+    return r >= 0 && r / 64 == v ? (uint64_t)1 << (r % 64) : 0;
+}
+
 /* Registers live before each instruction but labels (where no step
  * starts or ends): a backward fixpoint over the control flow with labels
- * skipped (c->after and c->jump), into live ((n + 1) * nregs, zeroed). */
-static void liveness(const struct st_code *c, bool *live)
+ * skipped (c->after and c->jump), into live ((n + 1) sets of
+ * reg_words(nregs) words, zeroed, a bit a register): live before x when
+ * x reads it, or when x does not write it and it is live where x goes. */
+static void liveness(const struct st_code *c, uint64_t *live)
 {
-    int n = c->n, k = c->nregs;
-    for (bool changed = k > 0; changed;) {   /* without registers, nothing to do */
+    int n = c->n, nw = reg_words(c->nregs);
+    for (bool changed = c->nregs > 0; changed;) {   /* without registers, nothing to do */
         changed = false;
         for (int i = n - 1; i >= 0; i--) {
             const struct instr *x = &c->in[i];
@@ -36,13 +50,13 @@ static void liveness(const struct st_code *c, bool *live)
                 continue;
             int rd[2], wr = writes(x);
             reads(x, rd);
-            const bool *fall = x->kind != I_GOTO ? &live[c->after[i] * k] : NULL;
-            const bool *jump = c->jump[i] >= 0 ? &live[c->jump[i] * k] : NULL;
-            for (int r = 0; r < k; r++) {
-                bool now = r == rd[0] || r == rd[1]
-                        || (r != wr && ((fall && fall[r]) || (jump && jump[r])));
-                if (now != live[i * k + r]) {
-                    live[i * k + r] = now;
+            const uint64_t *fall = x->kind != I_GOTO ? &live[(size_t)c->after[i] * nw] : NULL;
+            const uint64_t *jump = c->jump[i] >= 0 ? &live[(size_t)c->jump[i] * nw] : NULL;
+            for (int v = 0; v < nw; v++) {
+                uint64_t now = ((fall ? fall[v] : 0) | (jump ? jump[v] : 0)) & ~reg_bit(wr, v);
+                now |= reg_bit(rd[0], v) | reg_bit(rd[1], v);
+                if (now != live[(size_t)i * nw + v]) {
+                    live[(size_t)i * nw + v] = now;
                     changed = true;
                 }
             }
@@ -61,24 +75,26 @@ static int settle(const struct st_code *c, int pc)
 /* Lists, per pc (and the end), the registers dead there: c->dead_from and
  * c->dead from the liveness matrix live (none at a label, where no step
  * starts or ends). */
-static void dead_lists(struct st_code *c, const bool *live)
+static void dead_lists(struct st_code *c, const uint64_t *live)
 {
-    int k = c->nregs, m = 0;
+    int k = c->nregs, m = 0, nw = reg_words(k);
     for (int pc = 0; pc <= c->n; pc++) {
         c->dead_from[pc] = m;
         if (pc < c->n && c->in[pc].kind == I_LABEL)
             continue;
-        for (int r = 0; r < k; r++)
-            if (!live[pc * k + r])
-                c->dead[m++] = r;
+        for (int v = 0; v < nw; v++) {
+            uint64_t regs = v < k / 64 ? ~(uint64_t)0 : ((uint64_t)1 << (k % 64)) - 1;   /* the set's registers */
+            for (uint64_t dead = regs & ~live[(size_t)pc * nw + v]; dead; dead &= dead - 1)
+                c->dead[m++] = v * 64 + __builtin_ctzll(dead);
+        }
     }
     c->dead_from[c->n + 1] = m;
 }
 
-/* Sets up c for th, with label_at (per label) and live ((n + 1) * nregs,
- * zeroed) as scratch; c->target, c->dead_from and c->dead are placed
+/* Sets up c for th, with label_at (per label) and live (liveness's) as
+ * scratch; c->target, c->dead_from and c->dead are placed
  * already. */
-static void code_init(struct st_code *c, const struct thread *th, int *label_at, bool *live)
+static void code_init(struct st_code *c, const struct thread *th, int *label_at, uint64_t *live)
 {
     c->n = th->ninstrs;
     c->in = th->instrs;
@@ -277,7 +293,7 @@ static inline int intern_next(struct state_graph *g, const int32_t *s, int width
 struct explore_work {
     int32_t *cur;
     int **label_at;
-    bool **live;
+    uint64_t **live;
 };
 
 /* Words of a state of l: the location, and each thread's pc word and
@@ -312,7 +328,7 @@ static size_t explore_layout(const struct litmus *l, struct state_graph *g, stru
         int *jump = xblock_take(&b, n + 1, sizeof *jump);
         int *dead_from = xblock_take(&b, n + 2, sizeof *dead_from);
         int *dead = xblock_take(&b, (n + 1) * k + 1, sizeof *dead);
-        bool *live = xblock_take(&b, (n + 1) * k + 1, sizeof *live);
+        uint64_t *live = xblock_take(&b, (n + 1) * (size_t)reg_words((int)k) + 1, sizeof *live);
         int *label_at = xblock_take(&b, (size_t)th->nlabels + 1, sizeof *label_at);
         if (block) {
             g->code[t].target = target;

@@ -1,8 +1,8 @@
 /* The concrete re-check of a termination lasso (lasso_witness) accepts the
- * explorer's lasso and rejects it once the explorer's run is corrupted,
- * also when the memo already holds the lasso's execution; lassos that are
- * one execution are evaluated once; a program lent at the bound a lasso
- * needs is the one it is re-checked on. */
+ * explorer's lasso and rejects it once the explorer's run is corrupted (in
+ * its first state or in later ones), also when the memo already holds the
+ * lasso's execution; lassos that are one execution are evaluated once; a
+ * program lent at the bound a lasso needs is the one it is re-checked on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,6 +94,26 @@ static void test_corrupted_lasso_rejected(void **state)
     cJSON *w = NULL;
     assert_false(lasso_witness(&x.rc, &x.g, &x.la, &w, why, sizeof why));
     assert_null(w);
+    assert_non_null(strstr(why, "the concrete run differs from the interleaving"));
+    session_close(&x);
+}
+
+/* The explorer's states after the first step say x holds 2: the lasso
+ * is followed through the graph's own states (not replayed from the
+ * first), so the values the run is compared with are the ones the
+ * explorer claims, and the corruption is caught. */
+static void test_corrupted_later_states_rejected(void **state)
+{
+    (void)state;
+    struct session x;
+    session_open(&x);
+    int v = 0, n = x.la.nstem + x.la.ncycle;
+    for (int k = 0; k < n; k++) {
+        v = x.g.succ[(size_t)v * x.g.nthreads + x.la.step[k]];
+        x.g.words[(size_t)v * x.g.width] = 2;
+    }
+    char why[256] = "";
+    assert_false(lasso_witness(&x.rc, &x.g, &x.la, NULL, why, sizeof why));
     assert_non_null(strstr(why, "the concrete run differs from the interleaving"));
     session_close(&x);
 }
@@ -193,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_honest_lasso_accepted),
         cmocka_unit_test(test_corrupted_lasso_rejected),
+        cmocka_unit_test(test_corrupted_later_states_rejected),
         cmocka_unit_test(test_corrupted_lasso_rejected_from_memory),
         cmocka_unit_test(test_same_execution_evaluated_once),
         cmocka_unit_test(test_lent_program_used_at_its_bound),
