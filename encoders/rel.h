@@ -46,6 +46,8 @@ struct set {
     int n, size;             /* events; members */
     lit *m;
     int *members;            /* sorted */
+    unsigned long long *bits; /* the members as bits, 64 events a word: the set algebra's
+                                operands and the key sets are consed by */
 };
 
 /* Sorted rows of literals (none LIT_FALSE): row i is col/val[start[i] .. start[i+1]). */

@@ -136,81 +136,95 @@ void rels_stack_grow(struct rels *A, int k)
     XRESIZE(A->sval, A->scap);
 }
 
-/* True when the size ints at x and y are equal (a set's few members: no call). */
-static bool same_members(const int *x, const int *y, int size)
+/* True when the w words at x and y are equal (a word or a few: no call). */
+static bool same_words(const unsigned long long *x, const unsigned long long *y, int w)
 {
-    for (int k = 0; k < size; k++)
+    for (int k = 0; k < w; k++)
         if (x[k] != y[k])
             return false;
     return true;
 }
 
-/* The hash of a set's sorted members. */
-static uintptr_t members_hash(const int *members, int size)
+/* The hash of a set's w words of bits. */
+static uintptr_t bits_hash(const unsigned long long *bits, int w)
 {
     uint64_t h = 0xCBF29CE484222325ull;
-    for (int k = 0; k < size; k++)
-        h = (h ^ (uint64_t)members[k]) * 0x100000001B3ull;
+    for (int k = 0; k < w; k++) {
+        h = (h ^ bits[k]) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
     return (uintptr_t)(h | 1);
 }
 
-/* The set of A (or of its parent) whose sorted members are the size
- * entries A->scol[A->stop ..] (scratch on the row stack), made in A when
- * none is: sets are consed by content, so that the relations built on
- * equal sets made different ways (SC0 | SC1 where no event is SC1, and
- * SC0) are one relation, and one closure.  A set that exists is found
- * before any memory is taken for it (most tag sets are empty). */
-static const struct set *set_with_members(struct rels *A, int size)
+/* The words of bits a set of A is made from: taken from A (not zeroed),
+ * the last thing taken, for set_with_bits. */
+static unsigned long long *set_bits_take(struct rels *A)
 {
-    const int *members = A->scol + A->stop;
-    size_t bytes = (size_t)size * sizeof *members;
-    uintptr_t h = members_hash(members, size), k = 1;
+    return rels_alloc_raw(A, (size_t)rel_bits_words(A->n), sizeof(unsigned long long));
+}
+
+/* The set of A (or of its parent) whose members are the bits set in b
+ * (from set_bits_take, events that can execute only), made in A, with b,
+ * when none is (b is given back when one is): sets are consed by content,
+ * so that the relations built on equal sets made different ways (SC0 |
+ * SC1 where no event is SC1, and SC0) are one relation, and one closure.
+ * A set that exists is found by a word or a few, before any member is
+ * listed (most tag sets are empty). */
+static const struct set *set_with_bits(struct rels *A, unsigned long long *b)
+{
+    int w = rel_bits_words(A->n);
+    uintptr_t h = bits_hash(b, w), k = 1;
     const struct set *t;
     if (A->parent)
         for (uintptr_t j = 1; (t = rels_cons_get((struct rels *)A->parent, CONS_SET_CONTENT, (void *)h, (void *)j)); j++)
-            if (t->size == size && same_members(t->members, members, size))
-                return t;
+            if (same_words(t->bits, b, w))
+                goto found;
     for (; (t = rels_cons_get(A, CONS_SET_CONTENT, (void *)h, (void *)k)); k++)
-        if (t->size == size && same_members(t->members, members, size))
-            return t;
-    struct set *s = rels_alloc(A, 1, sizeof *s);
+        if (same_words(t->bits, b, w))
+            goto found;
+    int size = 0;
+    for (int v = 0; v < w; v++)
+        size += rel_bits_ones(b[v]);
+    struct set *s = rels_alloc_raw(A, 1, sizeof *s);   /* every field written below */
     s->n = A->n;
     s->size = size;
+    s->bits = b;
     s->m = rels_alloc_raw(A, (size_t)A->n, sizeof *s->m);   /* both written whole below */
     s->members = rels_alloc_raw(A, (size_t)size, sizeof *s->members);
-    if (size > 0)
-        memcpy(s->members, members, bytes);
     _Static_assert(LIT_FALSE == -1, "every byte 0xff is LIT_FALSE");
     memset(s->m, 0xff, (size_t)A->n * sizeof *s->m);
-    for (int e = 0; e < size; e++)
-        s->m[members[e]] = A->exec[members[e]];
+    for (int v = 0, e = 0; v < w; v++)
+        for (unsigned long long x = b[v]; x; x &= x - 1) {
+            int i = v * 64 + __builtin_ctzll(x);
+            s->members[e++] = i;
+            s->m[i] = A->exec[i];
+        }
     rels_cons_put(A, CONS_SET_CONTENT, (void *)h, (void *)k, s);
     return s;
+found:
+    rels_alloc_undo(A, b, (size_t)w, sizeof *b);
+    return t;
 }
 
 /* The set of the events with member[i] (every event when member is
  * NULL) that can execute (exec_i not false; their literals exec_i). */
 static const struct set *new_set(struct rels *A, const bool *member)
 {
-    rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
-    int size = 0;
+    unsigned long long *b = set_bits_take(A);
+    memset(b, 0, (size_t)rel_bits_words(A->n) * sizeof *b);
     for (int i = 0; i < A->n; i++)
         if ((!member || member[i]) && A->exec[i] != LIT_FALSE)
-            A->scol[A->stop + size++] = i;
-    return set_with_members(A, size);
+            b[(unsigned)i / 64] |= 1ull << ((unsigned)i % 64);
+    return set_with_bits(A, b);
 }
 
 const struct set *set_of_bits(struct rels *A, const unsigned long long *bits)
 {
-    rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
-    int size = 0;
+    unsigned long long *b = set_bits_take(A);
+    const unsigned long long *can = A->all->bits;   /* the events that can execute */
     for (int k = 0; k < rel_bits_words(A->n); k++)
-        for (unsigned long long b = bits[k]; b; b &= b - 1) {
-            int i = k * 64 + __builtin_ctzll(b);
-            if (A->exec[i] != LIT_FALSE)
-                A->scol[A->stop + size++] = i;
-        }
-    return set_with_members(A, size);
+        b[k] = bits[k] & can[k];
+    return set_with_bits(A, b);
 }
 
 /* The first capacities of an arena's table of consed nodes: a base arena
@@ -352,26 +366,23 @@ static const struct set *set_op(struct rels *A, int op, const struct set *x, con
     const struct set *s = rels_cons_get(A, op, x, y);
     if (s)
         return s;
-    rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
-    int size = 0, *members = A->scol + A->stop;
-    switch (op) {   /* one loop per operation: no test of op per event */
+    int w = rel_bits_words(A->n);
+    unsigned long long *b = set_bits_take(A);
+    switch (op) {   /* one loop per operation: no test of op per word */
     case CONS_SET_UNION:
-        for (int i = 0; i < A->n; i++)
-            if (set_has(x, i) || set_has(y, i))
-                members[size++] = i;
+        for (int k = 0; k < w; k++)
+            b[k] = x->bits[k] | y->bits[k];
         break;
     case CONS_SET_INTER:
-        for (int i = 0; i < A->n; i++)
-            if (set_has(x, i) && set_has(y, i))
-                members[size++] = i;
+        for (int k = 0; k < w; k++)
+            b[k] = x->bits[k] & y->bits[k];
         break;
     default:
-        for (int i = 0; i < A->n; i++)
-            if (set_has(x, i) && !set_has(y, i))
-                members[size++] = i;
+        for (int k = 0; k < w; k++)
+            b[k] = x->bits[k] & ~y->bits[k];
         break;
     }
-    s = set_with_members(A, size);
+    s = set_with_bits(A, b);
     rels_cons_put(A, op, x, y, (void *)s);
     return s;
 }
