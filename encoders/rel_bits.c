@@ -32,10 +32,7 @@ static void copy_row(word *b, int w, int to, int from)
  * member, or before it when flip, as a running mask). */
 static void class_word_rows(const struct rel *r, bool flip, word *b)
 {
-    for (int i = 0; i < r->n; i++) {
-        int key = r->key[i];
-        if (key < 0 || r->group[r->group_start[key]] != i)   /* not the first of its group */
-            continue;
+    for (int key = 0; key < r->nkeys; key++) {
         const int *g = r->group + r->group_start[key];
         int size = r->group_start[key + 1] - r->group_start[key];
         word mask = 0;

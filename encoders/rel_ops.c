@@ -46,6 +46,7 @@ const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
     r->key = k;
     r->group_start = start;
     r->group = group;
+    r->nkeys = nkeys;
     r->ordered = ordered;
     r->is_static = r->transitive = true;
     r->empty = !some;
