@@ -108,24 +108,28 @@ static void cons_insert(struct rels *A, int op, const void *x, const void *y, vo
     cons_insert_at(A, k, op, x, y, node);
 }
 
+void rels_cons_grow(struct rels *A)
+{
+    struct cons_slot *old = A->cons;   /* doubled: the old table's slots entered again */
+    int *old_at = A->cons_at;
+    size_t used = A->cons_used;
+    A->cons_cap *= 2;
+    A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
+    A->cons_at = xcalloc(A->cons_cap / 2, sizeof *A->cons_at);
+    A->cons_used = 0;
+    A->miss.op = 0;   /* its slot was the old table's */
+    for (size_t k = 0; k < used; k++) {
+        const struct cons_slot *s = &old[old_at[k]];
+        cons_insert(A, s->op, s->x, s->y, s->node);
+    }
+    free(old);
+    free(old_at);
+}
+
 void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, void *node)
 {
-    if (2 * (A->cons_used + 1) > A->cons_cap) {   /* doubled: the old table's slots entered again */
-        struct cons_slot *old = A->cons;
-        int *old_at = A->cons_at;
-        size_t used = A->cons_used;
-        A->cons_cap *= 2;
-        A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
-        A->cons_at = xcalloc(A->cons_cap / 2, sizeof *A->cons_at);
-        A->cons_used = 0;
-        A->miss.op = 0;   /* its slot was the old table's */
-        for (size_t k = 0; k < used; k++) {
-            const struct cons_slot *s = &old[old_at[k]];
-            cons_insert(A, s->op, s->x, s->y, s->node);
-        }
-        free(old);
-        free(old_at);
-    }
+    if (2 * (A->cons_used + 1) > A->cons_cap)
+        rels_cons_grow(A);
     cons_insert(A, op, x, y, node);
 }
 

@@ -211,6 +211,31 @@ static inline void rels_cons_put(struct rels *A, int op, const void *x, const vo
     }
     rels_cons_put_slow(A, op, x, y, node);
 }
+/* Doubles A's table (rels_cons_slot's slow path). */
+void rels_cons_grow(struct rels *A);
+/* The slot of (op, x, y) in A's table: the consed node's (node not NULL),
+ * else the empty one where it goes, in a table with room for it, for
+ * rels_cons_fill (no other key may be consed in between).  One probe
+ * for a look-up and its entry, where rels_cons_get and rels_cons_put
+ * make two. */
+static inline struct cons_slot *rels_cons_slot(struct rels *A, int op, const void *x, const void *y)
+{
+    if (2 * (A->cons_used + 1) > A->cons_cap)
+        rels_cons_grow(A);
+    size_t k = rels_cons_home(A, op, x, y);
+    for (;; k = (k + 1) & (A->cons_cap - 1)) {
+        struct cons_slot *s = &A->cons[k];
+        if (!s->op || (s->op == op && s->x == x && s->y == y))
+            return s;
+    }
+}
+/* Conses node under (op, x, y) in s, the empty slot rels_cons_slot gave. */
+static inline void rels_cons_fill(struct rels *A, struct cons_slot *s, int op, const void *x, const void *y,
+                                  void *node)
+{
+    *s = (struct cons_slot){ op, x, y, node };
+    A->cons_at[A->cons_used++] = (int)(s - A->cons);
+}
 /* Grows the row stack to room for k more entries (rels_stack_reserve's
  * slow path). */
 void rels_stack_grow(struct rels *A, int k);
