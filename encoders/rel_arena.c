@@ -189,12 +189,14 @@ static const struct set *set_with_bits(struct rels *A, unsigned long long *b)
     int size = 0;
     for (int v = 0; v < w; v++)
         size += rel_bits_ones(b[v]);
-    struct set *s = rels_alloc_raw(A, 1, sizeof *s);   /* every field written below */
+    /* the record, m and members in one allocation, every field written below */
+    _Static_assert(sizeof(struct set) % 8 == 0 && sizeof(lit) == sizeof(int), "m and members follow the record");
+    struct set *s = rels_alloc_raw(A, sizeof *s + ((size_t)A->n + (size_t)size) * sizeof(int), 1);
     s->n = A->n;
     s->size = size;
     s->bits = b;
-    s->m = rels_alloc_raw(A, (size_t)A->n, sizeof *s->m);   /* both written whole below */
-    s->members = rels_alloc_raw(A, (size_t)size, sizeof *s->members);
+    s->m = (lit *)(s + 1);
+    s->members = (int *)(s->m + A->n);
     _Static_assert(LIT_FALSE == -1, "every byte 0xff is LIT_FALSE");
     memset(s->m, 0xff, (size_t)A->n * sizeof *s->m);
     for (int v = 0, e = 0; v < w; v++)
