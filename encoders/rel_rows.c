@@ -50,21 +50,24 @@ static int line_kept(struct rels *A, const struct rel *r, struct row_store **slo
 {
     struct row_store *st = *slot;
     if (!st) {   /* every field written: none zeroed (row i's arrays are set when it is made) */
-        struct rels *home = r->home;
-        st = rels_alloc_raw(home, 1, sizeof *st);
-        st->len = rels_alloc_raw(home, (size_t)r->n, sizeof *st->len);
-        memset(st->len, 0xff, (size_t)r->n * sizeof *st->len);   /* every byte 0xff: every len -1 */
-        st->col = rels_alloc_raw(home, (size_t)r->n, sizeof *st->col);
-        st->val = rels_alloc_raw(home, (size_t)r->n, sizeof *st->val);
+        /* one allocation: the record, the row pointers, then the lengths */
+        size_t n = (size_t)r->n;
+        _Static_assert(sizeof *st % 8 == 0, "the row pointers follow the record");
+        st = rels_alloc_raw(r->home, sizeof *st + n * (sizeof *st->col + sizeof *st->val + sizeof *st->len), 1);
+        st->col = (int **)(st + 1);
+        st->val = (lit **)(st->col + n);
+        st->len = (int *)(st->val + n);
+        memset(st->len, 0xff, n * sizeof *st->len);   /* every byte 0xff: every len -1 */
         *slot = st;
     }
     if (st->len[i] < 0) {
         int base = A->stop, k = enum_fresh(A, r, i, flip);
         st->col[i] = NULL;   /* an empty row keeps no arrays (its readers read none) */
         st->val[i] = NULL;
-        if (k > 0) {
-            st->col[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->col);
-            st->val[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->val);
+        if (k > 0) {   /* its columns and literals in one allocation */
+            _Static_assert(sizeof(lit) == sizeof(int), "a row's literals follow its columns");
+            st->col[i] = rels_alloc_raw(r->home, 2 * (size_t)k, sizeof **st->col);
+            st->val[i] = (lit *)(st->col[i] + k);
             copy_pairs(st->col[i], st->val[i], A->scol + base, A->sval + base, k);
         }
         st->len[i] = k;
