@@ -453,10 +453,7 @@ struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const 
         assert(i[k] >= 0 && i[k] < n && j[k] >= 0 && j[k] < n);
         in_order &= k == 0 || i[k] > i[k - 1] || (i[k] == i[k - 1] && j[k] > j[k - 1]);
     }
-    struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
-    t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
-    t->col = rels_alloc_raw(A, (size_t)count, sizeof *t->col);
-    t->val = rels_alloc_raw(A, (size_t)count, sizeof *t->val);
+    struct rel_rows *t = rows_new(A, n, count);
     if (count == 0)
         return t;
     if (in_order)

@@ -151,10 +151,7 @@ void rel_dense_rows(const struct rel *r)
     for (size_t k = 0; k < (size_t)n * (size_t)w; k++)
         for (word x = m[k]; x; x &= x - 1)
             size++;
-    struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
-    t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
-    t->col = rels_alloc_raw(A, (size_t)size, sizeof *t->col);   /* written whole below */
-    t->val = rels_alloc_raw(A, (size_t)size, sizeof *t->val);
+    struct rel_rows *t = rows_new(A, n, size);   /* col and val written whole below */
     int at = 0;
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < w; k++)

@@ -397,6 +397,18 @@ static inline bool rel_may_none(const struct rel *r, int i, bool flip)
     return true;
 }
 
+/* Rows over n nodes with room for size entries, owned by A, in one
+ * allocation: start zeroed, col and val for their maker to write. */
+static inline struct rel_rows *rows_new(struct rels *A, int n, int size)
+{
+    _Static_assert(sizeof(struct rel_rows) % 8 == 0 && sizeof(lit) == sizeof(int), "the arrays follow the record");
+    struct rel_rows *t = rels_alloc_raw(A, sizeof *t + ((size_t)n + 1 + 2 * (size_t)size) * sizeof(int), 1);
+    t->start = (int *)(t + 1);
+    t->col = t->start + n + 1;
+    t->val = (lit *)(t->col + size);
+    memset(t->start, 0, ((size_t)n + 1) * sizeof *t->start);
+    return t;
+}
 /* Rows over n nodes built from the entries (i[k], j[k], l[k]), k < count
  * (any order, later duplicates win, LIT_FALSE dropped), owned by A. */
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l);

@@ -394,14 +394,17 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
 {
     struct rels *home = r->home;
     int n = r->n, base = A->stop;   /* every row stays on the row stack, then is copied once */
-    struct rel_rows *t = rels_alloc(home, 1, sizeof *t);
-    t->start = rels_alloc_raw(home, (size_t)n + 1, sizeof *t->start);   /* written whole */
+    /* the record and start in one allocation, col and val in another, each
+     * written whole */
+    _Static_assert(sizeof(struct rel_rows) % 8 == 0 && sizeof(lit) == sizeof(int), "the arrays follow the record");
+    struct rel_rows *t = rels_alloc_raw(home, sizeof *t + ((size_t)n + 1) * sizeof *t->start, 1);
+    t->start = (int *)(t + 1);
     t->start[0] = 0;
     for (int i = 0; i < n; i++)   /* a row without candidates is not asked for */
         t->start[i + 1] = t->start[i] + (rel_may_none(r, i, flip) ? 0 : rel_enum(A, r, i, flip));
     int size = t->start[n];
-    t->col = rels_alloc_raw(home, (size_t)size, sizeof *t->col);   /* written whole */
-    t->val = rels_alloc_raw(home, (size_t)size, sizeof *t->val);
+    t->col = rels_alloc_raw(home, 2 * (size_t)size, sizeof *t->col);
+    t->val = (lit *)(t->col + size);
     if (size > 0) {
         memcpy(t->col, A->scol + base, (size_t)size * sizeof *t->col);
         memcpy(t->val, A->sval + base, (size_t)size * sizeof *t->val);
@@ -415,10 +418,7 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
 static struct rel_rows *transpose(struct rels *home, const struct rel_rows *t, int n)
 {
     int size = t->start[n];
-    struct rel_rows *u = rels_alloc(home, 1, sizeof *u);
-    u->start = rels_alloc(home, (size_t)n + 1, sizeof *u->start);
-    u->col = rels_alloc_raw(home, (size_t)size, sizeof *u->col);   /* written whole */
-    u->val = rels_alloc_raw(home, (size_t)size, sizeof *u->val);
+    struct rel_rows *u = rows_new(home, n, size);   /* col and val written whole below */
     for (int e = 0; e < size; e++)   /* u->start[j + 1]: column j's size */
         u->start[t->col[e] + 1]++;
     for (int j = 0; j < n; j++)   /* u->start[j]: where column j begins */
