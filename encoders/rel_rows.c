@@ -358,11 +358,11 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
 }
 
 /* rel_enum without the materialized rows, stores and memo: the row made
- * from r's operands. */
+ * from r's operands.  Its callers (rel_enum, and line_kept through
+ * rel_row_of and rel_enum) have found the row has candidates
+ * (rel_may_none): the row is walked. */
 static int enum_fresh(struct rels *A, const struct rel *r, int i, bool flip)
 {
-    if (rel_may_none(r, i, flip))   /* no candidate: nothing to walk */
-        return 0;
     switch (r->op) {
     case REL_CLASS: return enum_class(A, r, i, flip);
     case REL_PRODUCT: return enum_product(A, r, i, flip);
