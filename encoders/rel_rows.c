@@ -322,21 +322,19 @@ static int enum_seq(struct rels *A, const struct rel *r, int i, bool flip)
     return A->stop - base;
 }
 
-int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
+/* rel_enum, where tested says whether the caller has found the row has
+ * candidates (rel_may_none) already. */
+static int enum_row(struct rels *A, const struct rel *r, int i, bool flip, bool tested)
 {
     rel_settle(r);
     if (!flip && r->rows && r->op != REL_PLUS)
         return push_rows(A, r->rows, i);
     if (rel_bits_on(r))
         return rel_bits_enum(A, r, i, flip);
-    if (rel_may_none(r, i, flip))   /* no candidate: nothing to walk or keep */
+    if (!tested && rel_may_none(r, i, flip))   /* no candidate: nothing to walk or keep */
         return 0;
-    if (!flip && r->store && r->store->len[i] >= 0) {
-        const int *cols;
-        const lit *lits;
-        int k = rel_row_of(A, r, i, &cols, &lits);
-        return push_span(A, cols, lits, k);
-    }
+    if (!flip && r->store && r->store->len[i] >= 0)   /* kept (a closure keeps none, rows returned above) */
+        return push_span(A, r->store->col[i], r->store->val[i], r->store->len[i]);
     if (flip && r->op != REL_PLUS && (r->rows || r->cols))
         return push_rows(A, rel_cols_of(A, r), i);
     if (!r->is_static && r->op >= REL_UNION && r->op <= REL_SEQ && r->op != REL_INV) {
@@ -346,15 +344,21 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
         bool **seen = &((struct rel *)r)->enumerated[flip];
         if (!*seen)
             *seen = rels_alloc(r->home, (size_t)r->n, sizeof **seen);
-        if ((*seen)[i]) {
+        if ((*seen)[i]) {   /* no rows (the row's above), candidates, no closure: rel_row_of's store */
             const int *cols;
             const lit *lits;
-            int k = flip ? col_kept(A, r, i, &cols, &lits) : rel_row_of(A, r, i, &cols, &lits);
+            int k = flip ? col_kept(A, r, i, &cols, &lits)
+                         : line_kept(A, r, &((struct rel *)r)->store, i, false, &cols, &lits);
             return push_span(A, cols, lits, k);
         }
         (*seen)[i] = true;
     }
     return enum_fresh(A, r, i, flip);
+}
+
+int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
+{
+    return enum_row(A, r, i, flip, false);
 }
 
 /* rel_enum without the materialized rows, stores and memo: the row made
@@ -401,7 +405,7 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
     t->start = (int *)(t + 1);
     t->start[0] = 0;
     for (int i = 0; i < n; i++)   /* a row without candidates is not asked for */
-        t->start[i + 1] = t->start[i] + (rel_may_none(r, i, flip) ? 0 : rel_enum(A, r, i, flip));
+        t->start[i + 1] = t->start[i] + (rel_may_none(r, i, flip) ? 0 : enum_row(A, r, i, flip, true));
     int size = t->start[n];
     t->col = rels_alloc_raw(home, 2 * (size_t)size, sizeof *t->col);
     t->val = (lit *)(t->col + size);
