@@ -323,8 +323,9 @@ static int enum_seq(struct rels *A, const struct rel *r, int i, bool flip)
 }
 
 /* rel_enum, where tested says whether the caller has found the row has
- * candidates (rel_may_none) already. */
-static int enum_row(struct rels *A, const struct rel *r, int i, bool flip, bool tested)
+ * candidates (rel_may_none) already (inline: rel_enum's body, and
+ * enumerate_all's without the test). */
+static inline __attribute__((always_inline)) int enum_row(struct rels *A, const struct rel *r, int i, bool flip, bool tested)
 {
     rel_settle(r);
     if (!flip && r->rows && r->op != REL_PLUS)
