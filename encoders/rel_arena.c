@@ -186,25 +186,24 @@ static const struct set *set_with_bits(struct rels *A, unsigned long long *b)
     for (; (t = rels_cons_get(A, CONS_SET_CONTENT, (void *)h, (void *)k)); k++)
         if (same_words(t->bits, b, w))
             goto found;
-    int size = 0;
-    for (int v = 0; v < w; v++)
-        size += rel_bits_ones(b[v]);
-    /* the record, m and members in one allocation, every field written below */
+    /* the record, m and room for n members in one allocation (the members
+     * counted as they are listed), every field written below */
     _Static_assert(sizeof(struct set) % 8 == 0 && sizeof(lit) == sizeof(int), "m and members follow the record");
-    struct set *s = rels_alloc_raw(A, sizeof *s + ((size_t)A->n + (size_t)size) * sizeof(int), 1);
+    struct set *s = rels_alloc_raw(A, sizeof *s + 2 * (size_t)A->n * sizeof(int), 1);
     s->n = A->n;
-    s->size = size;
     s->bits = b;
     s->m = (lit *)(s + 1);
     s->members = (int *)(s->m + A->n);
     _Static_assert(LIT_FALSE == -1, "every byte 0xff is LIT_FALSE");
     memset(s->m, 0xff, (size_t)A->n * sizeof *s->m);
-    for (int v = 0, e = 0; v < w; v++)
+    int size = 0;
+    for (int v = 0; v < w; v++)
         for (unsigned long long x = b[v]; x; x &= x - 1) {
             int i = v * 64 + __builtin_ctzll(x);
-            s->members[e++] = i;
+            s->members[size++] = i;
             s->m[i] = A->exec[i];
         }
+    s->size = size;
     rels_cons_put(A, CONS_SET_CONTENT, (void *)h, (void *)k, s);
     return s;
 found:
