@@ -314,7 +314,9 @@ static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struc
         A->exec = parent->exec;
         A->all = parent->all;
     } else {
-        A->exec = rels_alloc_raw(A, (size_t)n, sizeof *A->exec);   /* copied whole below */
+        /* copied whole below; one more: the arena's first allocation takes
+         * some bytes even over no event (rels_alloc_bytes) */
+        A->exec = rels_alloc_raw(A, (size_t)n + 1, sizeof *A->exec);
         memcpy(A->exec, exec, (size_t)n * sizeof *exec);
         A->all = new_set(A, NULL);
     }

@@ -64,10 +64,12 @@ struct rels {
 
 /* rels_alloc_raw of bytes (a multiple of 8) from a new block. */
 void *rels_alloc_block(struct rels *A, size_t bytes);
-/* The bytes rels_alloc takes for count elements of size bytes. */
+/* The bytes rels_alloc takes for count elements of size bytes: none for
+ * none (an empty array is never read; an arena's first allocation, in
+ * arena_new, takes some, so that even an empty one is not NULL). */
 static inline size_t rels_alloc_bytes(size_t count, size_t size)
 {
-    return ((count ? count : 1) * size + 7) & ~(size_t)7;
+    return (count * size + 7) & ~(size_t)7;
 }
 /* Memory owned by the arena (8-byte aligned, NOT zeroed: for an array
  * written whole before it is read): bumped from the current block where
