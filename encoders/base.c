@@ -332,25 +332,10 @@ static void location_relations(struct rels *A, const struct program *p, struct b
     b->rels[R_VLOC] = agree ? b->rels[R_LOC] : rel_class(A, w->generic_key, false);
 }
 
-/* The first word of tag set s's column (0 when there are no events). */
-static unsigned long long column_first_word(const struct base_scratch *w, int s)
-{
-    return w->column_words ? w->columns[s * w->column_words] : 0;
-}
-
-/* Tag sets s and t have the same executable events. */
-static bool same_column(const struct base_scratch *w, int s, int t)
-{
-    const unsigned long long *a = w->columns + s * w->column_words, *b = w->columns + t * w->column_words;
-    for (int k = 0; k < w->column_words; k++)
-        if (a[k] != b[k])
-            return false;
-    return true;
-}
-
 /* The tag sets of every event: sets with the same events that can
- * execute (most are empty) are one set, made once (set_of would find it).
- * Each set's executable events are a column of bits in w->columns. */
+ * execute (most are empty) are one set (set_of_bits finds it by its
+ * bits).  Each set's executable events are a column of bits in
+ * w->columns. */
 static void tag_sets(const struct program *p, const lit *exec, struct base *b, struct base_scratch *w)
 {
     int n = p->nevents, words = w->column_words;
@@ -363,32 +348,14 @@ static void tag_sets(const struct program *p, const lit *exec, struct base *b, s
         for (tag_mask m = w->tags[e]; m; m &= m - 1)
             w->columns[__builtin_ctzll(m) * words + e / 64] |= 1ull << (e % 64);
     }
-    int made[S_COUNT], nmade = 0;   /* the sets with executable events made so far */
-    unsigned long long made_first[S_COUNT];   /* the first word of each one's column */
     b->sets[S_ALL] = set_all(b->arena);
-    if (present) {
-        made_first[nmade] = column_first_word(w, S_ALL);
-        made[nmade++] = S_ALL;
-    }
     /* every set without executable events is the first one's, made in its
      * turn: the sets made are those of present and that one */
     tag_mask absent = ~present & (~(tag_mask)0 >> (64 - S_COUNT)) & ~tag(S_ALL, true);
     tag_mask first_absent = absent & -absent;
     for (tag_mask todo = (present & ~tag(S_ALL, true)) | first_absent; todo; todo &= todo - 1) {
-        int s = __builtin_ctzll(todo), same = -1;
-        unsigned long long first = column_first_word(w, s);   /* a cheap test before same_column */
-        for (int k = 0; k < nmade && same < 0; k++)
-            if (made_first[k] == first && same_column(w, made[k], s))
-                same = made[k];
-        if (same >= 0) {
-            b->sets[s] = b->sets[same];
-            continue;
-        }
+        int s = __builtin_ctzll(todo);
         b->sets[s] = set_of_bits(b->arena, w->columns + s * words);
-        if (present >> s & 1) {
-            made_first[nmade] = first;
-            made[nmade++] = s;
-        }
     }
     if (first_absent)
         for (tag_mask m = absent & ~first_absent; m; m &= m - 1)

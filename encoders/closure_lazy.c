@@ -90,6 +90,11 @@ static int violations(struct cnf *c, struct closure *cl, int **v, bool **on)
 long closure_refine(struct cnf *c)
 {
     struct closures *cs = c->ext_state[EXT_CLOSURE];
+    bool pending = false;   /* a model with no closure pending needs nothing: no scratch is made */
+    for (int k = 0; k < cs->count && !pending; k++)
+        pending = cs->list[k].pending;
+    if (!pending)
+        return 0;
     int **v = xcalloc((size_t)cs->count + 1, sizeof *v), *nv = xcalloc((size_t)cs->count + 1, sizeof *nv);
     bool **on = xcalloc((size_t)cs->count + 1, sizeof *on);
     for (int k = 0; k < cs->count; k++)
@@ -98,6 +103,11 @@ long closure_refine(struct cnf *c)
     long added = 0;
     for (int k = 0; k < cs->count; k++) {
         struct closure *cl = &cs->list[k];
+        if (nv[k] == 0) {   /* no path to add: no scratch */
+            free(v[k]);
+            free(on[k]);
+            continue;
+        }
         int *targets = xcalloc((size_t)nv[k] + 1, sizeof *targets);
         lit *tlit = xcalloc((size_t)nv[k] + 1, sizeof *tlit);
         for (int a = 0; a < nv[k];) {

@@ -46,6 +46,8 @@ struct set {
     int n, size;             /* events; members */
     lit *m;
     int *members;            /* sorted */
+    unsigned long long *bits; /* the members as bits, 64 events a word: the set algebra's
+                                operands and the key sets are consed by */
 };
 
 /* Sorted rows of literals (none LIT_FALSE): row i is col/val[start[i] .. start[i+1]). */
@@ -100,8 +102,10 @@ struct rel {
                                 value_of is current: */
     unsigned value_of;       /* 1 + cnf_model_number of the model they are of, or (static)
                                 the arena's exec_stamp they were made under; 0: none */
-    int closure;             /* REL_PLUS: 1 + the cnf's closure number once built, else 0
-                                (beside value_of: no padding) */
+    union {                  /* beside value_of: no padding */
+        int closure;         /* REL_PLUS: 1 + the cnf's closure number once built, else 0 */
+        int nkeys;           /* REL_CLASS: its keys, 0 .. nkeys - 1 (group_start has nkeys + 1) */
+    };
     long order;              /* creation order (a child arena's after its parent's): operands
                                 of commutative operations are sorted by it, not by address,
                                 so every run builds the same formula */

@@ -108,24 +108,28 @@ static void cons_insert(struct rels *A, int op, const void *x, const void *y, vo
     cons_insert_at(A, k, op, x, y, node);
 }
 
+void rels_cons_grow(struct rels *A)
+{
+    struct cons_slot *old = A->cons;   /* doubled: the old table's slots entered again */
+    int *old_at = A->cons_at;
+    size_t used = A->cons_used;
+    A->cons_cap *= 2;
+    A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
+    A->cons_at = xcalloc(A->cons_cap / 2, sizeof *A->cons_at);
+    A->cons_used = 0;
+    A->miss.op = 0;   /* its slot was the old table's */
+    for (size_t k = 0; k < used; k++) {
+        const struct cons_slot *s = &old[old_at[k]];
+        cons_insert(A, s->op, s->x, s->y, s->node);
+    }
+    free(old);
+    free(old_at);
+}
+
 void rels_cons_put_slow(struct rels *A, int op, const void *x, const void *y, void *node)
 {
-    if (2 * (A->cons_used + 1) > A->cons_cap) {   /* doubled: the old table's slots entered again */
-        struct cons_slot *old = A->cons;
-        int *old_at = A->cons_at;
-        size_t used = A->cons_used;
-        A->cons_cap *= 2;
-        A->cons = xcalloc(A->cons_cap, sizeof *A->cons);
-        A->cons_at = xcalloc(A->cons_cap / 2, sizeof *A->cons_at);
-        A->cons_used = 0;
-        A->miss.op = 0;   /* its slot was the old table's */
-        for (size_t k = 0; k < used; k++) {
-            const struct cons_slot *s = &old[old_at[k]];
-            cons_insert(A, s->op, s->x, s->y, s->node);
-        }
-        free(old);
-        free(old_at);
-    }
+    if (2 * (A->cons_used + 1) > A->cons_cap)
+        rels_cons_grow(A);
     cons_insert(A, op, x, y, node);
 }
 
@@ -136,81 +140,96 @@ void rels_stack_grow(struct rels *A, int k)
     XRESIZE(A->sval, A->scap);
 }
 
-/* True when the size ints at x and y are equal (a set's few members: no call). */
-static bool same_members(const int *x, const int *y, int size)
+/* True when the w words at x and y are equal (a word or a few: no call). */
+static bool same_words(const unsigned long long *x, const unsigned long long *y, int w)
 {
-    for (int k = 0; k < size; k++)
+    for (int k = 0; k < w; k++)
         if (x[k] != y[k])
             return false;
     return true;
 }
 
-/* The hash of a set's sorted members. */
-static uintptr_t members_hash(const int *members, int size)
+/* The hash of a set's w words of bits. */
+static uintptr_t bits_hash(const unsigned long long *bits, int w)
 {
     uint64_t h = 0xCBF29CE484222325ull;
-    for (int k = 0; k < size; k++)
-        h = (h ^ (uint64_t)members[k]) * 0x100000001B3ull;
+    for (int k = 0; k < w; k++) {
+        h = (h ^ bits[k]) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
     return (uintptr_t)(h | 1);
 }
 
-/* The set of A (or of its parent) whose sorted members are the size
- * entries A->scol[A->stop ..] (scratch on the row stack), made in A when
- * none is: sets are consed by content, so that the relations built on
- * equal sets made different ways (SC0 | SC1 where no event is SC1, and
- * SC0) are one relation, and one closure.  A set that exists is found
- * before any memory is taken for it (most tag sets are empty). */
-static const struct set *set_with_members(struct rels *A, int size)
+/* The words of bits a set of A is made from: taken from A (not zeroed),
+ * the last thing taken, for set_with_bits. */
+static unsigned long long *set_bits_take(struct rels *A)
 {
-    const int *members = A->scol + A->stop;
-    size_t bytes = (size_t)size * sizeof *members;
-    uintptr_t h = members_hash(members, size), k = 1;
+    return rels_alloc_raw(A, (size_t)rel_bits_words(A->n), sizeof(unsigned long long));
+}
+
+/* The set of A (or of its parent) whose members are the bits set in b
+ * (from set_bits_take, events that can execute only), made in A, with b,
+ * when none is (b is given back when one is): sets are consed by content,
+ * so that the relations built on equal sets made different ways (SC0 |
+ * SC1 where no event is SC1, and SC0) are one relation, and one closure.
+ * A set that exists is found by a word or a few, before any member is
+ * listed (most tag sets are empty). */
+static const struct set *set_with_bits(struct rels *A, unsigned long long *b)
+{
+    int w = rel_bits_words(A->n);
+    uintptr_t h = bits_hash(b, w), k = 1;
     const struct set *t;
     if (A->parent)
         for (uintptr_t j = 1; (t = rels_cons_get((struct rels *)A->parent, CONS_SET_CONTENT, (void *)h, (void *)j)); j++)
-            if (t->size == size && same_members(t->members, members, size))
-                return t;
+            if (same_words(t->bits, b, w))
+                goto found;
     for (; (t = rels_cons_get(A, CONS_SET_CONTENT, (void *)h, (void *)k)); k++)
-        if (t->size == size && same_members(t->members, members, size))
-            return t;
-    struct set *s = rels_alloc(A, 1, sizeof *s);
+        if (same_words(t->bits, b, w))
+            goto found;
+    /* the record, m and room for n members in one allocation (the members
+     * counted as they are listed), every field written below */
+    _Static_assert(sizeof(struct set) % 8 == 0 && sizeof(lit) == sizeof(int), "m and members follow the record");
+    struct set *s = rels_alloc_raw(A, sizeof *s + 2 * (size_t)A->n * sizeof(int), 1);
     s->n = A->n;
-    s->size = size;
-    s->m = rels_alloc_raw(A, (size_t)A->n, sizeof *s->m);   /* both written whole below */
-    s->members = rels_alloc_raw(A, (size_t)size, sizeof *s->members);
-    if (size > 0)
-        memcpy(s->members, members, bytes);
+    s->bits = b;
+    s->m = (lit *)(s + 1);
+    s->members = (int *)(s->m + A->n);
     _Static_assert(LIT_FALSE == -1, "every byte 0xff is LIT_FALSE");
     memset(s->m, 0xff, (size_t)A->n * sizeof *s->m);
-    for (int e = 0; e < size; e++)
-        s->m[members[e]] = A->exec[members[e]];
+    int size = 0;
+    for (int v = 0; v < w; v++)
+        for (unsigned long long x = b[v]; x; x &= x - 1) {
+            int i = v * 64 + __builtin_ctzll(x);
+            s->members[size++] = i;
+            s->m[i] = A->exec[i];
+        }
+    s->size = size;
     rels_cons_put(A, CONS_SET_CONTENT, (void *)h, (void *)k, s);
     return s;
+found:
+    rels_alloc_undo(A, b, (size_t)w, sizeof *b);
+    return t;
 }
 
 /* The set of the events with member[i] (every event when member is
  * NULL) that can execute (exec_i not false; their literals exec_i). */
 static const struct set *new_set(struct rels *A, const bool *member)
 {
-    rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
-    int size = 0;
+    unsigned long long *b = set_bits_take(A);
+    memset(b, 0, (size_t)rel_bits_words(A->n) * sizeof *b);
     for (int i = 0; i < A->n; i++)
         if ((!member || member[i]) && A->exec[i] != LIT_FALSE)
-            A->scol[A->stop + size++] = i;
-    return set_with_members(A, size);
+            b[(unsigned)i / 64] |= 1ull << ((unsigned)i % 64);
+    return set_with_bits(A, b);
 }
 
 const struct set *set_of_bits(struct rels *A, const unsigned long long *bits)
 {
-    rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
-    int size = 0;
+    unsigned long long *b = set_bits_take(A);
+    const unsigned long long *can = A->all->bits;   /* the events that can execute */
     for (int k = 0; k < rel_bits_words(A->n); k++)
-        for (unsigned long long b = bits[k]; b; b &= b - 1) {
-            int i = k * 64 + __builtin_ctzll(b);
-            if (A->exec[i] != LIT_FALSE)
-                A->scol[A->stop + size++] = i;
-        }
-    return set_with_members(A, size);
+        b[k] = bits[k] & can[k];
+    return set_with_bits(A, b);
 }
 
 /* The first capacities of an arena's table of consed nodes: a base arena
@@ -295,7 +314,9 @@ static struct rels *arena_new(struct cnf *c, int n, const lit *exec, const struc
         A->exec = parent->exec;
         A->all = parent->all;
     } else {
-        A->exec = rels_alloc_raw(A, (size_t)n, sizeof *A->exec);   /* copied whole below */
+        /* copied whole below; one more: the arena's first allocation takes
+         * some bytes even over no event (rels_alloc_bytes) */
+        A->exec = rels_alloc_raw(A, (size_t)n + 1, sizeof *A->exec);
         memcpy(A->exec, exec, (size_t)n * sizeof *exec);
         A->all = new_set(A, NULL);
     }
@@ -352,26 +373,23 @@ static const struct set *set_op(struct rels *A, int op, const struct set *x, con
     const struct set *s = rels_cons_get(A, op, x, y);
     if (s)
         return s;
-    rels_stack_reserve(A, A->n + 1);   /* scratch for the members */
-    int size = 0, *members = A->scol + A->stop;
-    switch (op) {   /* one loop per operation: no test of op per event */
+    int w = rel_bits_words(A->n);
+    unsigned long long *b = set_bits_take(A);
+    switch (op) {   /* one loop per operation: no test of op per word */
     case CONS_SET_UNION:
-        for (int i = 0; i < A->n; i++)
-            if (set_has(x, i) || set_has(y, i))
-                members[size++] = i;
+        for (int k = 0; k < w; k++)
+            b[k] = x->bits[k] | y->bits[k];
         break;
     case CONS_SET_INTER:
-        for (int i = 0; i < A->n; i++)
-            if (set_has(x, i) && set_has(y, i))
-                members[size++] = i;
+        for (int k = 0; k < w; k++)
+            b[k] = x->bits[k] & y->bits[k];
         break;
     default:
-        for (int i = 0; i < A->n; i++)
-            if (set_has(x, i) && !set_has(y, i))
-                members[size++] = i;
+        for (int k = 0; k < w; k++)
+            b[k] = x->bits[k] & ~y->bits[k];
         break;
     }
-    s = set_with_members(A, size);
+    s = set_with_bits(A, b);
     rels_cons_put(A, op, x, y, (void *)s);
     return s;
 }
@@ -436,10 +454,7 @@ struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const 
         assert(i[k] >= 0 && i[k] < n && j[k] >= 0 && j[k] < n);
         in_order &= k == 0 || i[k] > i[k - 1] || (i[k] == i[k - 1] && j[k] > j[k - 1]);
     }
-    struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
-    t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
-    t->col = rels_alloc_raw(A, (size_t)count, sizeof *t->col);
-    t->val = rels_alloc_raw(A, (size_t)count, sizeof *t->val);
+    struct rel_rows *t = rows_new(A, n, count);
     if (count == 0)
         return t;
     if (in_order)

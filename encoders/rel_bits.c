@@ -32,10 +32,7 @@ static void copy_row(word *b, int w, int to, int from)
  * member, or before it when flip, as a running mask). */
 static void class_word_rows(const struct rel *r, bool flip, word *b)
 {
-    for (int i = 0; i < r->n; i++) {
-        int key = r->key[i];
-        if (key < 0 || r->group[r->group_start[key]] != i)   /* not the first of its group */
-            continue;
+    for (int key = 0; key < r->nkeys; key++) {
         const int *g = r->group + r->group_start[key];
         int size = r->group_start[key + 1] - r->group_start[key];
         word mask = 0;
@@ -63,11 +60,8 @@ static void class_word_rows(const struct rel *r, bool flip, word *b)
 static void product_word_rows(const struct rel *r, bool flip, word *b)
 {
     const struct set *x = flip ? r->t : r->s, *y = flip ? r->s : r->t;
-    word row = 0;
-    for (int e = 0; e < y->size; e++)
-        row |= 1ull << y->members[e];
     for (int k = 0; k < x->size; k++)
-        b[x->members[k]] = row;
+        b[x->members[k]] = y->bits[0];
 }
 
 /* The rows of a leaf (its inverse when flip) in b, zeroed, w words a row:
@@ -84,13 +78,11 @@ static void leaf_bits(const struct rel *r, bool flip, word *b, int w)
         return;
     }
     switch (r->op) {
-    case REL_PRODUCT: {
+    case REL_PRODUCT: {   /* every row of x is y's bits */
         const struct set *x = flip ? r->t : r->s, *y = flip ? r->s : r->t;
-        int first = x->members[0];
-        for (int e = 0; e < y->size; e++)
-            set_bit(b + (size_t)first * w, y->members[e]);
-        for (int k = 1; k < x->size; k++)
-            copy_row(b, w, x->members[k], first);
+        for (int k = 0; k < x->size; k++)
+            for (int v = 0; v < w; v++)
+                b[(size_t)x->members[k] * w + v] = y->bits[v];
         break;
     }
     case REL_ID:

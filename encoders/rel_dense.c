@@ -74,17 +74,12 @@ static const word *bits_of(struct rels *A, const struct rel *r)
     int n = r->n, w = words_of(n);
     word *b = rels_alloc(r->home, (size_t)n * (size_t)w, sizeof *b);
     if (r->op == REL_PRODUCT && w == 1) {   /* every row of s is t's members, one word */
-        word row = 0;
-        for (int y = 0; y < r->t->size; y++)
-            row |= 1ull << r->t->members[y];
         for (int x = 0; x < r->s->size; x++)
-            b[r->s->members[x]] = row;
-    } else if (r->op == REL_PRODUCT) {   /* every row of s is t: one made, the others copied */
-        int first = r->s->members[0];
-        for (int y = 0; y < r->t->size; y++)
-            set_bit(b + (size_t)first * w, r->t->members[y]);
-        for (int x = 1; x < r->s->size; x++)
-            copy_row(b, w, r->s->members[x], first);
+            b[r->s->members[x]] = r->t->bits[0];
+    } else if (r->op == REL_PRODUCT) {   /* every row of s is t's bits */
+        for (int x = 0; x < r->s->size; x++)
+            for (int v = 0; v < w; v++)
+                b[(size_t)r->s->members[x] * w + v] = r->t->bits[v];
     } else if (r->op == REL_ID) {
         for (int x = 0; x < r->s->size; x++)
             set_bit(b + (size_t)r->s->members[x] * w, r->s->members[x]);
@@ -156,10 +151,7 @@ void rel_dense_rows(const struct rel *r)
     for (size_t k = 0; k < (size_t)n * (size_t)w; k++)
         for (word x = m[k]; x; x &= x - 1)
             size++;
-    struct rel_rows *t = rels_alloc(A, 1, sizeof *t);
-    t->start = rels_alloc(A, (size_t)n + 1, sizeof *t->start);
-    t->col = rels_alloc_raw(A, (size_t)size, sizeof *t->col);   /* written whole below */
-    t->val = rels_alloc_raw(A, (size_t)size, sizeof *t->val);
+    struct rel_rows *t = rows_new(A, n, size);   /* col and val written whole below */
     int at = 0;
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < w; k++)
@@ -511,13 +503,11 @@ __attribute__((noinline)) static struct rel *filter_words(struct rels *A, const 
 {
     int n = A->n, w = words_of(n);
     size_t all = (size_t)n * (size_t)w;
-    word cols[(REL_DENSE_MAX + WORD_BITS - 1) / WORD_BITS] = { 0 };
-    for (int e = 0; e < b->size; e++)
-        set_bit(cols, b->members[e]);
+    const word *cols = b->bits, *rows = a->bits;
     const word *r = bits_of(A, x);
     word *m = rels_alloc_raw(A, all, sizeof *m), any = 0, from_x = 0;   /* taken last: given back if not kept */
     for (int i = 0; i < n; i++) {
-        bool row = set_has(a, i);
+        bool row = has_bit(rows, i);
         for (int v = 0; v < w; v++) {
             size_t k = (size_t)i * w + v;
             any |= m[k] = row ? r[k] & cols[v] : 0;
@@ -534,12 +524,9 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
     int n = A->n;
     if (n > WORD_BITS)
         return filter_words(A, a, x, b);
-    word cols = 0;   /* one word a row: the columns kept */
-    if (b == A->all)   /* every column (an event outside A's set is in no row) */
-        cols = ~0ull;
-    else
-        for (int e = 0; e < b->size; e++)
-            cols |= 1ull << b->members[e];
+    /* one word a row: the columns kept (every one for A's set: an event
+     * outside it is in no row) */
+    word cols = b == A->all ? ~0ull : b->bits[0], rows = a->bits[0];
     const word *r = bits_of(A, x);
     word *m = take_words(A, (size_t)n), any = 0;
     if (a == A->all)   /* every row */
@@ -547,7 +534,7 @@ struct rel *rel_dense_filter(struct rels *A, const struct set *a, const struct r
             any |= m[i] = r[i] & cols;
     else
         for (int i = 0; i < n; i++)
-            any |= m[i] = set_has(a, i) ? r[i] & cols : 0;
+            any |= m[i] = rows >> i & 1 ? r[i] & cols : 0;
     return node1(A, m, n, any);
 }
 

@@ -64,10 +64,12 @@ struct rels {
 
 /* rels_alloc_raw of bytes (a multiple of 8) from a new block. */
 void *rels_alloc_block(struct rels *A, size_t bytes);
-/* The bytes rels_alloc takes for count elements of size bytes. */
+/* The bytes rels_alloc takes for count elements of size bytes: none for
+ * none (an empty array is never read; an arena's first allocation, in
+ * arena_new, takes some, so that even an empty one is not NULL). */
 static inline size_t rels_alloc_bytes(size_t count, size_t size)
 {
-    return ((count ? count : 1) * size + 7) & ~(size_t)7;
+    return (count * size + 7) & ~(size_t)7;
 }
 /* Memory owned by the arena (8-byte aligned, NOT zeroed: for an array
  * written whole before it is read): bumped from the current block where
@@ -210,6 +212,31 @@ static inline void rels_cons_put(struct rels *A, int op, const void *x, const vo
         return;
     }
     rels_cons_put_slow(A, op, x, y, node);
+}
+/* Doubles A's table (rels_cons_slot's slow path). */
+void rels_cons_grow(struct rels *A);
+/* The slot of (op, x, y) in A's table: the consed node's (node not NULL),
+ * else the empty one where it goes, in a table with room for it, for
+ * rels_cons_fill (no other key may be consed in between).  One probe
+ * for a look-up and its entry, where rels_cons_get and rels_cons_put
+ * make two. */
+static inline struct cons_slot *rels_cons_slot(struct rels *A, int op, const void *x, const void *y)
+{
+    if (2 * (A->cons_used + 1) > A->cons_cap)
+        rels_cons_grow(A);
+    size_t k = rels_cons_home(A, op, x, y);
+    for (;; k = (k + 1) & (A->cons_cap - 1)) {
+        struct cons_slot *s = &A->cons[k];
+        if (!s->op || (s->op == op && s->x == x && s->y == y))
+            return s;
+    }
+}
+/* Conses node under (op, x, y) in s, the empty slot rels_cons_slot gave. */
+static inline void rels_cons_fill(struct rels *A, struct cons_slot *s, int op, const void *x, const void *y,
+                                  void *node)
+{
+    *s = (struct cons_slot){ op, x, y, node };
+    A->cons_at[A->cons_used++] = (int)(s - A->cons);
 }
 /* Grows the row stack to room for k more entries (rels_stack_reserve's
  * slow path). */
@@ -372,6 +399,18 @@ static inline bool rel_may_none(const struct rel *r, int i, bool flip)
     return true;
 }
 
+/* Rows over n nodes with room for size entries, owned by A, in one
+ * allocation: start zeroed, col and val for their maker to write. */
+static inline struct rel_rows *rows_new(struct rels *A, int n, int size)
+{
+    _Static_assert(sizeof(struct rel_rows) % 8 == 0 && sizeof(lit) == sizeof(int), "the arrays follow the record");
+    struct rel_rows *t = rels_alloc_raw(A, sizeof *t + ((size_t)n + 1 + 2 * (size_t)size) * sizeof(int), 1);
+    t->start = (int *)(t + 1);
+    t->col = t->start + n + 1;
+    t->val = (lit *)(t->col + size);
+    memset(t->start, 0, ((size_t)n + 1) * sizeof *t->start);
+    return t;
+}
 /* Rows over n nodes built from the entries (i[k], j[k], l[k]), k < count
  * (any order, later duplicates win, LIT_FALSE dropped), owned by A. */
 struct rel_rows *rows_from_pairs(struct rels *A, int count, const int *i, const int *j, const lit *l);

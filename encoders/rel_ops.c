@@ -46,6 +46,7 @@ const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
     r->key = k;
     r->group_start = start;
     r->group = group;
+    r->nkeys = nkeys;
     r->ordered = ordered;
     r->is_static = r->transitive = true;
     r->empty = !some;
@@ -57,14 +58,14 @@ const struct rel *rel_product(struct rels *A, const struct set *s, const struct 
     assert(s->n == A->n && t->n == A->n);
     if (s->size == 0 || t->size == 0)
         return A->empty;
-    struct rel *r = rels_cons_get(A, REL_PRODUCT, s, t);
-    if (!r) {
-        r = rel_node(A, REL_PRODUCT);
-        r->s = s;
-        r->t = t;
-        r->is_static = true;
-        rels_cons_put(A, REL_PRODUCT, s, t, r);
-    }
+    struct cons_slot *slot = rels_cons_slot(A, REL_PRODUCT, s, t);
+    if (slot->op)
+        return slot->node;
+    struct rel *r = rel_node(A, REL_PRODUCT);
+    r->s = s;
+    r->t = t;
+    r->is_static = true;
+    rels_cons_fill(A, slot, REL_PRODUCT, s, t, r);
     return r;
 }
 
@@ -72,13 +73,13 @@ const struct rel *rel_id(struct rels *A, const struct set *s)
 {
     if (s->size == 0)
         return A->empty;
-    struct rel *r = rels_cons_get(A, REL_ID, s, NULL);
-    if (!r) {
-        r = rel_node(A, REL_ID);
-        r->s = s;
-        r->is_static = r->transitive = true;
-        rels_cons_put(A, REL_ID, s, NULL, r);
-    }
+    struct cons_slot *slot = rels_cons_slot(A, REL_ID, s, NULL);
+    if (slot->op)
+        return slot->node;
+    struct rel *r = rel_node(A, REL_ID);
+    r->s = s;
+    r->is_static = r->transitive = true;
+    rels_cons_fill(A, slot, REL_ID, s, NULL, r);
     return r;
 }
 
@@ -108,16 +109,16 @@ static const struct rel *binary(struct rels *A, enum rel_op op, const struct rel
         r->transitive |= transitive;
         return r;
     }
-    struct rel *r = rels_cons_get(A, op, x, y);
-    if (!r) {
-        r = rel_node(A, op);
-        r->a = x;
-        r->b = y;
-        r->is_static = is_static;
-        r->transitive = transitive;
-        r->guarded = guarded_op(op, x, y);
-        rels_cons_put(A, op, x, y, r);
-    }
+    struct cons_slot *slot = rels_cons_slot(A, op, x, y);
+    if (slot->op)
+        return slot->node;
+    struct rel *r = rel_node(A, op);
+    r->a = x;
+    r->b = y;
+    r->is_static = is_static;
+    r->transitive = transitive;
+    r->guarded = guarded_op(op, x, y);
+    rels_cons_fill(A, slot, op, x, y, r);
     return r;
 }
 

@@ -50,21 +50,24 @@ static int line_kept(struct rels *A, const struct rel *r, struct row_store **slo
 {
     struct row_store *st = *slot;
     if (!st) {   /* every field written: none zeroed (row i's arrays are set when it is made) */
-        struct rels *home = r->home;
-        st = rels_alloc_raw(home, 1, sizeof *st);
-        st->len = rels_alloc_raw(home, (size_t)r->n, sizeof *st->len);
-        memset(st->len, 0xff, (size_t)r->n * sizeof *st->len);   /* every byte 0xff: every len -1 */
-        st->col = rels_alloc_raw(home, (size_t)r->n, sizeof *st->col);
-        st->val = rels_alloc_raw(home, (size_t)r->n, sizeof *st->val);
+        /* one allocation: the record, the row pointers, then the lengths */
+        size_t n = (size_t)r->n;
+        _Static_assert(sizeof *st % 8 == 0, "the row pointers follow the record");
+        st = rels_alloc_raw(r->home, sizeof *st + n * (sizeof *st->col + sizeof *st->val + sizeof *st->len), 1);
+        st->col = (int **)(st + 1);
+        st->val = (lit **)(st->col + n);
+        st->len = (int *)(st->val + n);
+        memset(st->len, 0xff, n * sizeof *st->len);   /* every byte 0xff: every len -1 */
         *slot = st;
     }
     if (st->len[i] < 0) {
         int base = A->stop, k = enum_fresh(A, r, i, flip);
         st->col[i] = NULL;   /* an empty row keeps no arrays (its readers read none) */
         st->val[i] = NULL;
-        if (k > 0) {
-            st->col[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->col);
-            st->val[i] = rels_alloc_raw(r->home, (size_t)k, sizeof **st->val);
+        if (k > 0) {   /* its columns and literals in one allocation */
+            _Static_assert(sizeof(lit) == sizeof(int), "a row's literals follow its columns");
+            st->col[i] = rels_alloc_raw(r->home, 2 * (size_t)k, sizeof **st->col);
+            st->val[i] = (lit *)(st->col[i] + k);
             copy_pairs(st->col[i], st->val[i], A->scol + base, A->sval + base, k);
         }
         st->len[i] = k;
@@ -319,21 +322,20 @@ static int enum_seq(struct rels *A, const struct rel *r, int i, bool flip)
     return A->stop - base;
 }
 
-int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
+/* rel_enum, where tested says whether the caller has found the row has
+ * candidates (rel_may_none) already (inline: rel_enum's body, and
+ * enumerate_all's without the test). */
+static inline __attribute__((always_inline)) int enum_row(struct rels *A, const struct rel *r, int i, bool flip, bool tested)
 {
     rel_settle(r);
     if (!flip && r->rows && r->op != REL_PLUS)
         return push_rows(A, r->rows, i);
     if (rel_bits_on(r))
         return rel_bits_enum(A, r, i, flip);
-    if (rel_may_none(r, i, flip))   /* no candidate: nothing to walk or keep */
+    if (!tested && rel_may_none(r, i, flip))   /* no candidate: nothing to walk or keep */
         return 0;
-    if (!flip && r->store && r->store->len[i] >= 0) {
-        const int *cols;
-        const lit *lits;
-        int k = rel_row_of(A, r, i, &cols, &lits);
-        return push_span(A, cols, lits, k);
-    }
+    if (!flip && r->store && r->store->len[i] >= 0)   /* kept (a closure keeps none, rows returned above) */
+        return push_span(A, r->store->col[i], r->store->val[i], r->store->len[i]);
     if (flip && r->op != REL_PLUS && (r->rows || r->cols))
         return push_rows(A, rel_cols_of(A, r), i);
     if (!r->is_static && r->op >= REL_UNION && r->op <= REL_SEQ && r->op != REL_INV) {
@@ -343,10 +345,11 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
         bool **seen = &((struct rel *)r)->enumerated[flip];
         if (!*seen)
             *seen = rels_alloc(r->home, (size_t)r->n, sizeof **seen);
-        if ((*seen)[i]) {
+        if ((*seen)[i]) {   /* no rows (the row's above), candidates, no closure: rel_row_of's store */
             const int *cols;
             const lit *lits;
-            int k = flip ? col_kept(A, r, i, &cols, &lits) : rel_row_of(A, r, i, &cols, &lits);
+            int k = flip ? col_kept(A, r, i, &cols, &lits)
+                         : line_kept(A, r, &((struct rel *)r)->store, i, false, &cols, &lits);
             return push_span(A, cols, lits, k);
         }
         (*seen)[i] = true;
@@ -354,12 +357,17 @@ int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
     return enum_fresh(A, r, i, flip);
 }
 
+int rel_enum(struct rels *A, const struct rel *r, int i, bool flip)
+{
+    return enum_row(A, r, i, flip, false);
+}
+
 /* rel_enum without the materialized rows, stores and memo: the row made
- * from r's operands. */
+ * from r's operands.  Its callers (rel_enum, and line_kept through
+ * rel_row_of and rel_enum) have found the row has candidates
+ * (rel_may_none): the row is walked. */
 static int enum_fresh(struct rels *A, const struct rel *r, int i, bool flip)
 {
-    if (rel_may_none(r, i, flip))   /* no candidate: nothing to walk */
-        return 0;
     switch (r->op) {
     case REL_CLASS: return enum_class(A, r, i, flip);
     case REL_PRODUCT: return enum_product(A, r, i, flip);
@@ -391,14 +399,17 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
 {
     struct rels *home = r->home;
     int n = r->n, base = A->stop;   /* every row stays on the row stack, then is copied once */
-    struct rel_rows *t = rels_alloc(home, 1, sizeof *t);
-    t->start = rels_alloc_raw(home, (size_t)n + 1, sizeof *t->start);   /* written whole */
+    /* the record and start in one allocation, col and val in another, each
+     * written whole */
+    _Static_assert(sizeof(struct rel_rows) % 8 == 0 && sizeof(lit) == sizeof(int), "the arrays follow the record");
+    struct rel_rows *t = rels_alloc_raw(home, sizeof *t + ((size_t)n + 1) * sizeof *t->start, 1);
+    t->start = (int *)(t + 1);
     t->start[0] = 0;
     for (int i = 0; i < n; i++)   /* a row without candidates is not asked for */
-        t->start[i + 1] = t->start[i] + (rel_may_none(r, i, flip) ? 0 : rel_enum(A, r, i, flip));
+        t->start[i + 1] = t->start[i] + (rel_may_none(r, i, flip) ? 0 : enum_row(A, r, i, flip, true));
     int size = t->start[n];
-    t->col = rels_alloc_raw(home, (size_t)size, sizeof *t->col);   /* written whole */
-    t->val = rels_alloc_raw(home, (size_t)size, sizeof *t->val);
+    t->col = rels_alloc_raw(home, 2 * (size_t)size, sizeof *t->col);
+    t->val = (lit *)(t->col + size);
     if (size > 0) {
         memcpy(t->col, A->scol + base, (size_t)size * sizeof *t->col);
         memcpy(t->val, A->sval + base, (size_t)size * sizeof *t->val);
@@ -412,10 +423,7 @@ static struct rel_rows *enumerate_all(struct rels *A, const struct rel *r, bool 
 static struct rel_rows *transpose(struct rels *home, const struct rel_rows *t, int n)
 {
     int size = t->start[n];
-    struct rel_rows *u = rels_alloc(home, 1, sizeof *u);
-    u->start = rels_alloc(home, (size_t)n + 1, sizeof *u->start);
-    u->col = rels_alloc_raw(home, (size_t)size, sizeof *u->col);   /* written whole */
-    u->val = rels_alloc_raw(home, (size_t)size, sizeof *u->val);
+    struct rel_rows *u = rows_new(home, n, size);   /* col and val written whole below */
     for (int e = 0; e < size; e++)   /* u->start[j + 1]: column j's size */
         u->start[t->col[e] + 1]++;
     for (int j = 0; j < n; j++)   /* u->start[j]: where column j begins */

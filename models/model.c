@@ -226,7 +226,8 @@ void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
         return;
     const lit *lits = NULL;
     int count = ax->kind == AX_EMPTY ? rel_lits(r, &lits) : r->n;
-    lit *pairs = xcalloc((size_t)count + 1, sizeof *pairs);
+    lit few[64];   /* most guards' literals: no allocation */
+    lit *pairs = count < 64 ? few : xcalloc((size_t)count + 1, sizeof *pairs);
     if (ax->kind == AX_EMPTY)
         for (int e = 0; e < count; e++)
             pairs[e] = lits[e];
@@ -236,7 +237,8 @@ void model_guard(struct cnf *c, struct model_out *out, int k, lit act)
     for (int e = 0; e < count; e++)
         if (e == 0 || pairs[e] != pairs[e - 1])
             cnf_forbid(c, act, pairs[e]);
-    free(pairs);
+    if (pairs != few)
+        free(pairs);
 }
 
 void model_out_free(struct model_out *out)

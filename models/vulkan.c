@@ -30,11 +30,11 @@ static rel chained(struct cat *m, rel chains, rel r)
     return chains ? cat_and(m, chains, r) : r;
 }
 
-/* a is a subset of b and of c (read from the members: no set is made). */
+/* a is a subset of b and of c (read from their bits: no set is made). */
 static bool within(set a, set b, set c)
 {
-    for (int x = 0; x < a->size; x++)
-        if (!set_has(b, a->members[x]) || !set_has(c, a->members[x]))
+    for (int k = 0; k < (a->n + 63) / 64; k++)
+        if (a->bits[k] & ~(b->bits[k] & c->bits[k]))
             return false;
     return true;
 }
