@@ -16,6 +16,9 @@
   docs/transformations.md. (tests/trust_tests.py checks the other
   direction: each --help option is named in docs/usage.md and the man
   page, and docs/usage.md's synopsis is --help's.)
+- With the labelled corpus, the walk-throughs that copy its cat files
+  (README.md's and docs/transformations.md's model designer's) run in bash,
+  pipes and all, and print what the pages show.
 - Links between README.md and docs/ resolve, every page of docs/ is linked
   from README.md, README.md stays an entry page (at most 250 lines), and
   every file docs/layout.md names exists.
@@ -30,7 +33,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from testpaths import BIN, ROOT  # noqa: E402
+from testpaths import BIN, CORPUS, ROOT, corpus_missing_note  # noqa: E402
 
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
@@ -135,26 +138,24 @@ def _matches(expected, actual):
     return True
 
 
+def _console_steps(body):
+    """(command, the lines shown after it) for each `$ ` line of a console block."""
+    steps = []
+    for line in body.splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:].strip(), []))
+        elif steps:
+            steps[-1][1].append(line)
+    return steps
+
+
 def _commands(body, kind):
     """(cd, argv or None, expected output lines or None) for each command of a
     block: argv is None for a command that is not a runnable gpubmc command,
     and the output is None where the block shows none."""
     steps, cwd = [], "."
-    lines = body.splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        i += 1
-        if kind == "console":
-            if not line.startswith("$ "):
-                continue
-            cmd = line[2:].strip()
-            out = []
-            while i < len(lines) and not lines[i].startswith("$ "):
-                out.append(lines[i])
-                i += 1
-        else:
-            cmd, out = line.strip(), []
+    pairs = _console_steps(body) if kind == "console" else [(line.strip(), []) for line in body.splitlines()]
+    for cmd, out in pairs:
         if cmd.startswith("cd "):
             cwd = str(pathlib.PurePosixPath(cwd) / cmd[3:].strip())
             continue
@@ -193,6 +194,43 @@ def commands(record, run):
                                f"page:\n" + "\n".join(out) + "\ngot:\n" + "\n".join(actual))
     record(ran >= 8, f"docs: the pages' gpubmc commands are run ({ran})")
     return ran, compared, skipped
+
+
+def corpus_walkthroughs(record):
+    """A page's console blocks from the one that copies the corpus's cat
+    files (`../shared/corpus/models/`) to the last that uses the copies in
+    /tmp/ (a model designer's walk-through: cp, grep, pipes, `$?`) run in
+    bash when the corpus is there, each command's output compared with the
+    page's; /tmp/ is a scratch folder, `gpubmc` the built one.  Returns how
+    many commands ran."""
+    if not (CORPUS / "models").is_dir():
+        print(corpus_missing_note("docs: the walk-throughs that read the corpus's cat files"))
+        return 0
+    ran = 0
+    for page in _pages():
+        rel = page.relative_to(ROOT)
+        blocks = [b for _, b in _blocks(page.read_text(), {"console"})]
+        first = next((i for i, b in enumerate(blocks) if "../shared/corpus/models/" in b), None)
+        if first is None:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            def local(text):
+                return text.replace("/tmp/", tmp + "/").replace("../shared/corpus", str(CORPUS))
+            for body in blocks[first:]:
+                if "/tmp/" not in body:
+                    break
+                for cmd, out in _console_steps(body):
+                    line = local(cmd)
+                    if line.startswith("gpubmc "):
+                        line = shlex.quote(str(BIN)) + line[len("gpubmc"):]
+                    p = subprocess.run(["bash", "-c", line], cwd=ROOT, capture_output=True, text=True, timeout=600)
+                    ran += 1
+                    actual = (p.stdout + p.stderr).splitlines()
+                    record(_matches([local(o) for o in out], actual),
+                           f"docs: {rel}: `{cmd}` prints what the page shows\n"
+                           f"page:\n" + "\n".join(out) + "\ngot:\n" + "\n".join(actual))
+    record(ran >= 5, f"docs: the walk-throughs that read the corpus's cat files run ({ran} commands)")
+    return ran
 
 
 def _help_options(text):
@@ -301,10 +339,12 @@ def docs(record, run):
     n = litmus_examples(record, run)
     limits(record, run)
     ran, compared, skipped = commands(record, run)
+    walked = corpus_walkthroughs(record)
     usage(record, run)
     links(record, run)
     print(f"INFO docs: {n} litmus examples checked; {ran} gpubmc commands of the pages run, "
-          f"{compared} outputs compared, {skipped} not runnable here")
+          f"{compared} outputs compared, {skipped} not runnable here (of them, {walked} commands of "
+          f"the walk-throughs with the corpus's cat files run in bash)")
 
 
 def main():
