@@ -343,8 +343,8 @@ def docs(record, run):
     usage(record, run)
     links(record, run)
     print(f"INFO docs: {n} litmus examples checked; {ran} gpubmc commands of the pages run, "
-          f"{compared} outputs compared, {skipped} not runnable here (of them, {walked} commands of "
-          f"the walk-throughs with the corpus's cat files run in bash)")
+          f"{compared} outputs compared, {skipped} not runnable alone; the walk-throughs with the corpus's "
+          f"cat files ran {walked} commands in bash")
 
 
 def main():
