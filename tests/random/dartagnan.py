@@ -361,6 +361,34 @@ def _barriers_replaced(t, tag, drop):
     return t.render() if changed else None
 
 
+def quorums_equalised(text):
+    """The program with the members of each barrier (CTA/workgroup,
+    instance and id) that give different constant quorums given the
+    largest of them: Dat3M's quorum rules (encodeNamedBarrierCfQuorum)
+    contradict each other when a barrier's members give different quorums
+    and leave no execution, so every property holds vacuously there, while
+    gpubmc keeps the arrivals that meet every quorum of their set and lets
+    the others wait (docs/semantics.md, Quorums).  None when no barrier has
+    different quorums."""
+    t = L.parse(text)
+    quorums = collections.defaultdict(set)          # (group, inst, id) -> quorums
+    for k, code in enumerate(t.code):
+        for ins in code:
+            m = BARRIER.match(ins)
+            if m and m.group(4) is not None and re.fullmatch(r"-?\d+", m.group(4)):
+                quorums[(group_of(t, k), int(m.group(2)), m.group(3))].add(int(m.group(4)))
+    mixed = {key: max(q) for key, q in quorums.items() if len(q) > 1}
+    if not mixed:
+        return None
+    for k, code in enumerate(t.code):
+        for i, ins in enumerate(code):
+            m = BARRIER.match(ins)
+            key = (group_of(t, k), int(m.group(2)), m.group(3)) if m else None
+            if key in mixed and m.group(4) is not None:
+                code[i] = f"{m.group(1)} {m.group(2)}, {m.group(3)}, {mixed[key]}"
+    return t.render()
+
+
 def arrives_dropped(text):
     """The program without its bar.cta.arrive: an arrive never waits (PTX
     ISA), while Dartagnan lets it wait, like a sync, for every barrier of
@@ -576,9 +604,15 @@ def explain(cases, binary, tmp, par=2):
         and unmatched occurrences hanging (see barrier_renamed), gpubmc keeps
         its verdict and Dartagnan agrees;
       barrier-per-occurrence also: with the barriers of threads alone in
-        their CTA/workgroup dropped (see barriers_alone), both agree;
+        their CTA/workgroup dropped (see barriers_alone), both agree (on
+        gpubmc's verdict, or on a verdict where gpubmc said UNKNOWN: such
+        barriers never wait, but keep the program out of the interleaving
+        fragment and a loop through them from counting as a spin);
       dat3m-arrive-waits: without the bar.cta.arrive instructions (see
         arrives_dropped), both agree;
+      dat3m-quorum-contradiction: with each barrier's members given one
+        quorum, the largest they gave (see quorums_equalised), both agree
+        on gpubmc's verdict: Dat3M's quorum rules leave no execution;
       filter-termination: termination of a program with a filter; without
         the filter Dartagnan agrees (see filter_dropped): undecided by the
         model, the cat files say nothing about filters;
@@ -628,6 +662,9 @@ def explain(cases, binary, tmp, par=2):
         r = arrives_dropped(text)
         if r:
             jobs.append(dict(base, key=key + ("arrive",), text=r))
+        r = quorums_equalised(text)
+        if r:
+            jobs.append(dict(base, key=key + ("quorum",), text=r))
         if c["property"] == "termination":
             r = filter_dropped(text)
             if r:
@@ -658,6 +695,7 @@ def explain(cases, binary, tmp, par=2):
         alone = got.get(key + ("alone",))
         nofilt = got.get(key + ("nofilter",))
         arrive = got.get(key + ("arrive",))
+        quorum = got.get(key + ("quorum",))
         falias = got.get(key + ("falias",))
         fends = got.get(key + ("filterends",))
         bounds = sorted((k[-1], v) for k, v in got.items() if k[:4] == key and re.match(r"b\d+$", k[-1]))
@@ -683,8 +721,15 @@ def explain(cases, binary, tmp, par=2):
         elif alone and alone[0] == g and alone[1] == g:
             out[key] = ("barrier-per-occurrence", f"barriers of threads alone in their CTA/workgroup "
                                                   f"dropped: both {g}")
+        elif alone and g == "UNKNOWN" and alone[0] == alone[1] and alone[0] in ("PASS", "FAIL"):
+            out[key] = ("barrier-per-occurrence", f"barriers of threads alone in their CTA/workgroup "
+                                                  f"dropped: both {alone[0]} (gpubmc's UNKNOWN: those barriers, "
+                                                  f"which never wait, keep the program out of the interleaving "
+                                                  f"fragment and a loop through them from counting as a spin)")
         elif arrive and arrive[0] == g and arrive[1] == g:
             out[key] = ("dat3m-arrive-waits", f"without bar.cta.arrive both say {g}")
+        elif quorum and quorum[0] == g and quorum[1] == g:
+            out[key] = ("dat3m-quorum-contradiction", f"each barrier's members given one quorum: both say {g}")
         elif c["property"] == "termination" and nofilt and nofilt[0] == g and nofilt[1] == g:
             out[key] = ("filter-termination", f"without the filter both say {g}")
         elif (c["property"] == "cat_spec" and nofilt and fends and nofilt == ("FAIL", "FAIL")
