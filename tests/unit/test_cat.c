@@ -14,10 +14,16 @@
 #include "models/cat_model.h"
 #include "tests/unit/model_fixture.h"
 
-/* Writes text to a new temporary file named like path's last part. */
+/* A folder of this run's own: a cat file reads the stdlib.cat beside it,
+ * and /tmp may hold one (the README's walk-through copies the corpus's). */
+static char folder[] = "/tmp/gpubmc-test-cat-XXXXXX";
+
+/* Writes text to the file name in this run's folder, its path in path. */
 static void write_file(char *path, size_t len, const char *name, const char *text)
 {
-    snprintf(path, len, "/tmp/gpubmc-test-cat-%d-%s", (int)getpid(), name);
+    if (folder[strlen(folder) - 1] == 'X')
+        assert_non_null(mkdtemp(folder));
+    snprintf(path, len, "%s/%s", folder, name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(text, f);
@@ -185,5 +191,8 @@ int main(void)
         cmocka_unit_test(test_let_rec),
         cmocka_unit_test(test_thin_air_rule),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    if (folder[strlen(folder) - 1] != 'X')
+        rmdir(folder);
+    return failed;
 }
