@@ -464,8 +464,8 @@ static void exec_local(struct tctx *x, struct state *st, const struct instr *in)
 }
 
 /* Side effect of the iteration that started at head: a write executed, a
- * barrier passed (it used up an occurrence the others must match), or a
- * live register changed. */
+ * barrier passed (it used up an occurrence the others must match; not one
+ * that meets no one, program_barrier_alone), or a live register changed. */
 static lit iteration_effect(struct tctx *x, const struct state *st, int head, int here)
 {
     const struct pthread *pt = &x->p->threads[x->t];
@@ -473,10 +473,11 @@ static lit iteration_effect(struct tctx *x, const struct state *st, int head, in
     lit effect = LIT_FALSE;
     for (int i = head; i < here; i++) {
         const struct uop *u = &pt->code[i];
-        for (int k = 0; k < u->nevents; k++)
-            if (x->p->events[u->first_event + k].kind == EV_WRITE
-                || x->p->events[u->first_event + k].kind == EV_BARRIER)
+        for (int k = 0; k < u->nevents; k++) {
+            const struct event *ev = &x->p->events[u->first_event + k];
+            if (ev->kind == EV_WRITE || (ev->kind == EV_BARRIER && !program_barrier_alone(x->p->lit, x->t, ev->in)))
                 effect = cnf_or(x->c, effect, x->s->exec[u->first_event + k]);
+        }
     }
     for (int k = 0; k < li->nlive; k++) {
         int r = li->live_written[k];

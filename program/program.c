@@ -21,6 +21,26 @@ static bool writes_memory(const struct instr *in)
     return in && (in->kind == I_STORE || in->kind == I_RMW);
 }
 
+bool program_barrier_alone(const struct litmus *l, int t, const struct instr *in)
+{
+    if (in->kind != I_BARRIER || in->has_bar_quorum)
+        return false;
+    /* PTX bar.cta and Vulkan cbar execute at CTA / workgroup scope:
+     * placement levels from 0 (PTX: cta, gpu) or 1 (Vulkan: wg, qf) on */
+    int from = l->dialect == DIALECT_PTX ? 0 : 1, levels = l->dialect == DIALECT_PTX ? 2 : 3;
+    for (int u = 0; u < l->nthreads; u++) {
+        bool same_group = u != t;
+        for (int k = from; k < levels && same_group; k++)
+            same_group = l->threads[u].scope_id[k] == l->threads[t].scope_id[k];
+        for (int i = 0; same_group && i < l->threads[u].ninstrs; i++) {
+            const struct instr *b = &l->threads[u].instrs[i];
+            if (b->kind == I_BARRIER && b->has_bar_id == in->has_bar_id && b->bar_instance == in->bar_instance)
+                return false;
+        }
+    }
+    return true;
+}
+
 /* Adds register r (none when negative) to the bit set live. */
 static inline void add_register(uint64_t *live, int r)
 {
@@ -235,8 +255,8 @@ static size_t loop_work_layout(struct loop_work *w, char *block)
  * (its head, the targets of its backward jumps, the labels jumped to from
  * outside), side effects, and how many entries there are.  Its work arrays
  * are in scratch, zeroed. */
-static struct loop_info describe_loop(const struct uop *code, int n, int t, int j, int nregs,
-                                      struct scratch *scratch)
+static struct loop_info describe_loop(const struct litmus *l, int thread, const struct uop *code, int n, int t,
+                                      int j, int nregs, struct scratch *scratch)
 {
     struct loop_info li = { 0, NULL, true, 0 };
     int words = nregs / 64 + 1;
@@ -253,7 +273,8 @@ static struct loop_info describe_loop(const struct uop *code, int n, int t, int 
     for (int i = 0; i < n; i++) {
         const struct uop *u = &code[i];
         bool inside = i >= t && i <= j;
-        if (inside && (writes_memory(u->in) || (u->in && u->in->kind == I_BARRIER)))
+        if (inside && (writes_memory(u->in)
+                       || (u->in && u->in->kind == I_BARRIER && !program_barrier_alone(l, thread, u->in))))
             li.side_effect_free = false;   /* passing a barrier uses up an occurrence */
         if (inside && u->in && u->in->dst >= 0 && u->in->kind != I_BRANCH)
             written[u->in->dst] = true;
@@ -299,14 +320,14 @@ static int resume_point(int target, int t, int j, int k, int c)
 /* Replaces the loop region [t..j] with its unrolling: k copies, each led by
  * a head, in which every backward jump into the region goes on to the next
  * copy at the same label (the last copy's to TARGET_BOUND). */
-static int unroll_one(struct pthread *pt, int t, int j, int bound, char *msg, int msglen,
+static int unroll_one(const struct litmus *l, struct pthread *pt, int t, int j, int bound, char *msg, int msglen,
                       struct scratch *w)
 {
     int n = pt->ncode;
     int nregs = pt->src->nregs;
     pt->loops = xrealloc(pt->loops, (size_t)(pt->nloops + 1) * sizeof *pt->loops);
     int loop_id = pt->nloops;
-    pt->loops[loop_id] = describe_loop(pt->code, n, t, j, nregs, w);
+    pt->loops[loop_id] = describe_loop(l, (int)(pt->src - l->threads), pt->code, n, t, j, nregs, w);
     pt->nloops++;
     const struct loop_info *li = &pt->loops[loop_id];
     /* an iteration without side effects that resumes where an earlier one
@@ -560,7 +581,7 @@ struct program *program_build(const struct litmus *l, int bound, char *msg, int 
         int left = initial_code(pt, &w);   /* backward jumps left */
         int t0, j;
         while (left > 0 && innermost_region(pt->code, pt->ncode, &t0, &j, &left, &w))
-            if (unroll_one(pt, t0, j, bound, msg, msglen, &w) < 0) {
+            if (unroll_one(l, pt, t0, j, bound, msg, msglen, &w) < 0) {
                 free(w.ints);
                 program_free(p);
                 return NULL;

@@ -92,6 +92,14 @@ struct program {
 #define PROGRAM_MAX_UOPS 200000
 #define PROGRAM_MAX_EVENTS 20000
 
+/* Whether barrier instruction in of thread t of l passes without effect:
+ * it has no quorum and no other thread of its CTA or workgroup has a
+ * barrier it could meet (the same id flag and instance:
+ * exec_barriers_meet), so it never waits and no one's occurrence is used
+ * up by it (docs/semantics.md: a thread alone in its CTA or workgroup
+ * never waits); a loop that passes it may still spin. */
+bool program_barrier_alone(const struct litmus *l, int t, const struct instr *in);
+
 /* Unrolls every thread's loops to bound iterations (side-effect-free loops
  * to one) and builds the event table; NULL with msg filled on failure. */
 struct program *program_build(const struct litmus *l, int bound, char *msg, int msglen);

@@ -463,9 +463,12 @@ static enum tri iteration_effect(struct walk *w, int head, int here)
     for (int i = head; i < here; i++)
         for (int k = 0; k < pt->code[i].nevents; k++) {
             int e = pt->code[i].first_event + k;
-            if ((w->x->p->events[e].kind == EV_WRITE || w->x->p->events[e].kind == EV_BARRIER)
+            const struct event *ev = &w->x->p->events[e];
+            if ((ev->kind == EV_WRITE
+                 || (ev->kind == EV_BARRIER && !program_barrier_alone(w->x->p->lit, ev->thread, ev->in)))
                 && w->x->ex[e] == YES)
-                return YES;   /* a write, or a barrier passed (an occurrence used up) */
+                return YES;   /* a write, or a barrier passed (an occurrence used up;
+                                 one that meets no one uses up nothing) */
         }
     bool unknown = false;
     for (int k = 0; k < li->nlive; k++) {
