@@ -624,8 +624,10 @@ def explain(cases, binary, tmp, par=2):
         only executions that end: docs/semantics.md);
       race-in-cut-execution: gpubmc said UNKNOWN and Dartagnan found a race
         (cat_spec); with each loop hanging after its first iteration (see
-        loops_hang) gpubmc finds a race too: it lies in executions that the
-        loops cut at every bound, which gpubmc does not search (docs/semantics.md);
+        loops_hang), and the filter dropped where there is one (Dartagnan
+        evaluates it on the hanging execution: filter-cat-spec-hang), gpubmc
+        finds a race too: it lies in executions that the loops cut at every
+        bound, which gpubmc does not search (docs/semantics.md);
       bound: one tool said UNKNOWN, and at a higher loop bound (up to 4)
         both give one verdict (a PASS against a FAIL that a higher bound
         settles stays unexplained: one of them answered wrongly at the lower);
@@ -650,6 +652,8 @@ def explain(cases, binary, tmp, par=2):
             r = loops_hang(text)
             if r:
                 jobs.append(dict(base, key=key + ("hang",), text=r))
+            if r and filter_dropped(r):   # the race may also need the filter gone
+                jobs.append(dict(base, key=key + ("hangnf",), text=filter_dropped(r)))
         r = filter_unaccessed(text)
         if r:
             jobs.append(dict(base, key=key + ("filter",), text=r))
@@ -692,6 +696,7 @@ def explain(cases, binary, tmp, par=2):
         reg = got.get(key + ("reg",))
         filt = got.get(key + ("filter",))
         hang = got.get(key + ("hang",))
+        hang_nofilter = got.get(key + ("hangnf",))
         alone = got.get(key + ("alone",))
         nofilt = got.get(key + ("nofilter",))
         arrive = got.get(key + ("arrive",))
@@ -704,6 +709,10 @@ def explain(cases, binary, tmp, par=2):
         elif hang and hang[0] == "FAIL" == c["dartagnan"]:
             out[key] = ("race-in-cut-execution", "with each loop hanging after its first iteration gpubmc "
                                                  "finds the race too")
+        elif hang_nofilter and hang_nofilter[0] == "FAIL" == c["dartagnan"]:
+            out[key] = ("race-in-cut-execution", "with each loop hanging after its first iteration and the "
+                                                 "filter dropped (Dartagnan evaluates it on a hanging "
+                                                 "execution) gpubmc finds the race too")
         elif filt and filt[0] == g and filt[1] == g:
             out[key] = ("dat3m-filter-unaccessed", f"filter locations nothing accesses replaced by their "
                                                    f"initial values: both {g}")
