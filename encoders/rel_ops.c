@@ -53,34 +53,35 @@ const struct rel *rel_class(struct rels *A, const int *key, bool ordered)
     return r;
 }
 
+/* The static node op (a product, or the identity with t NULL) over sets
+ * s and t, consed: the one made before, or a new one entered. */
+static const struct rel *set_node(struct rels *A, enum rel_op op, const struct set *s, const struct set *t)
+{
+    struct cons_slot *slot = rels_cons_slot(A, op, s, t);
+    if (slot->op)
+        return slot->node;
+    struct rel *r = rel_node(A, op);
+    r->s = s;
+    r->t = t;
+    r->is_static = true;
+    r->transitive = op == REL_ID;
+    rels_cons_fill(A, slot, op, s, t, r);
+    return r;
+}
+
 const struct rel *rel_product(struct rels *A, const struct set *s, const struct set *t)
 {
     assert(s->n == A->n && t->n == A->n);
     if (s->size == 0 || t->size == 0)
         return A->empty;
-    struct cons_slot *slot = rels_cons_slot(A, REL_PRODUCT, s, t);
-    if (slot->op)
-        return slot->node;
-    struct rel *r = rel_node(A, REL_PRODUCT);
-    r->s = s;
-    r->t = t;
-    r->is_static = true;
-    rels_cons_fill(A, slot, REL_PRODUCT, s, t, r);
-    return r;
+    return set_node(A, REL_PRODUCT, s, t);
 }
 
 const struct rel *rel_id(struct rels *A, const struct set *s)
 {
     if (s->size == 0)
         return A->empty;
-    struct cons_slot *slot = rels_cons_slot(A, REL_ID, s, NULL);
-    if (slot->op)
-        return slot->node;
-    struct rel *r = rel_node(A, REL_ID);
-    r->s = s;
-    r->is_static = r->transitive = true;
-    rels_cons_fill(A, slot, REL_ID, s, NULL, r);
-    return r;
+    return set_node(A, REL_ID, s, NULL);
 }
 
 /* True when op(x, y)'s pair literals imply both events' execution, as
